@@ -1,0 +1,212 @@
+#include "config/options.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <string_view>
+
+namespace ddbd {
+namespace {
+
+constexpr std::array<std::string_view, 7> kLogLevels = {"trace", "debug", "info",    "warn",
+                                                        "error", "critical", "off"};
+// DynamoDB Local's -delayTransientStatuses: a delay long enough for clients to see the status.
+constexpr int64_t kDynamoDbLocalTransientDelayMs = 500;
+
+template <typename T>
+bool ParseInteger(std::string_view text, T min, T max, T& out) {
+  T value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    return false;
+  }
+  out = value;
+  return true;
+}
+
+// Applies one setting by its canonical name. Returns an error message, or "" on success.
+std::string Apply(Options& options, std::string_view name, std::string_view value) {
+  if (name == "host") {
+    if (value.empty()) return "--host: expected a host name or address, got ''";
+    options.host = value;
+  } else if (name == "port") {
+    if (!ParseInteger<uint16_t>(value, 0, 65535, options.port)) {
+      return "--port: expected an integer from 0 to 65535, got '" + std::string(value) + "'";
+    }
+  } else if (name == "port-file") {
+    options.port_file = value;
+  } else if (name == "threads") {
+    if (!ParseInteger<unsigned>(value, 0, 256, options.threads)) {
+      return "--threads: expected an integer from 0 (one per core) to 256, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "log-level") {
+    if (std::find(kLogLevels.begin(), kLogLevels.end(), value) == kLogLevels.end()) {
+      return "--log-level: expected one of trace, debug, info, warn, error, critical, off, got '" +
+             std::string(value) + "'";
+    }
+    options.log_level = value;
+  } else if (name == "region") {
+    const bool valid = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+    if (!valid) return "--region: expected a region name such as us-east-1, got '" +
+                       std::string(value) + "'";
+    options.region = value;
+  } else if (name == "account-id") {
+    const bool valid = value.size() == 12 && std::all_of(value.begin(), value.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    });
+    if (!valid) return "--account-id: expected 12 digits, got '" + std::string(value) + "'";
+    options.account_id = value;
+  } else if (name == "cors") {
+    options.cors = value;
+  } else if (name == "table-delay-ms") {
+    if (!ParseInteger<int64_t>(value, 0, 3'600'000, options.table_delay_ms)) {
+      return "--table-delay-ms: expected an integer from 0 to 3600000, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "db-path") {
+    if (value.empty()) return "--db-path: expected a directory, got ''";
+    options.db_path = value;
+  } else {
+    return "unknown setting '" + std::string(name) + "'";
+  }
+  return "";
+}
+
+constexpr std::array<std::string_view, 9> kValuedFlags = {
+    "host", "port", "port-file", "threads", "log-level", "region", "account-id", "cors",
+    "table-delay-ms"};
+
+bool TakesValue(std::string_view name) {
+  return name == "db-path" ||
+         std::find(kValuedFlags.begin(), kValuedFlags.end(), name) != kValuedFlags.end();
+}
+
+// Maps DynamoDB Local's flags to ours. Returns false if `flag` is not one of them.
+bool TranslateDynamoDbLocalFlag(std::string_view flag, std::string& name, bool& has_value) {
+  struct Mapping {
+    std::string_view local;
+    std::string_view ours;
+    bool has_value;
+  };
+  static constexpr std::array<Mapping, 10> kMappings = {{
+      {"-port", "port", true},
+      {"-dbPath", "db-path", true},
+      {"-cors", "cors", true},
+      {"-inMemory", "in-memory", false},
+      {"-sharedDb", "shared-db", false},
+      {"-delayTransientStatuses", "delay-transient-statuses", false},
+      {"-disableTelemetry", "ignored", false},
+      {"-optimizeDbBeforeStartup", "ignored", false},
+      {"-help", "help", false},
+      {"-version", "version", false},
+  }};
+  for (const Mapping& mapping : kMappings) {
+    if (mapping.local == flag) {
+      name = mapping.ours;
+      has_value = mapping.has_value;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string ApplySwitch(Options& options, std::string_view name) {
+  if (name == "help") {
+    options.show_help = true;
+  } else if (name == "version") {
+    options.show_version = true;
+  } else if (name == "in-memory") {
+    options.db_path.clear();
+  } else if (name == "shared-db") {
+    options.shared_db = true;
+  } else if (name == "delay-transient-statuses") {
+    options.table_delay_ms = kDynamoDbLocalTransientDelayMs;
+  } else if (name != "ignored") {
+    return "unknown flag '--" + std::string(name) + "' (see --help)";
+  }
+  return "";
+}
+
+std::string ApplyEnvironment(Options& options,
+                             const std::function<const char*(const char*)>& getenv) {
+  for (std::string_view name : kValuedFlags) {
+    std::string variable = "DDBD_" + std::string(name);
+    std::transform(variable.begin(), variable.end(), variable.begin(),
+                   [](char c) { return c == '-' ? '_' : static_cast<char>(std::toupper(c)); });
+    if (const char* value = getenv(variable.c_str()); value != nullptr) {
+      if (std::string error = Apply(options, name, value); !error.empty()) {
+        return variable + ": " + error.substr(error.find(':') + 2);
+      }
+    }
+  }
+  if (const char* value = getenv("DDBD_DB_PATH"); value != nullptr && *value != '\0') {
+    options.db_path = value;
+  }
+  return "";
+}
+
+}  // namespace
+
+ParsedOptions ParseOptions(const std::vector<std::string>& args,
+                           const std::function<const char*(const char*)>& getenv) {
+  Options options;
+  if (std::string error = ApplyEnvironment(options, getenv); !error.empty()) return {{}, error};
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    std::string name;
+    bool has_value = false;
+    std::string value;
+    bool inline_value = false;
+    if (arg.starts_with("--")) {
+      name = arg.substr(2);
+      if (size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name.resize(eq);
+        inline_value = true;
+      }
+      has_value = TakesValue(name);
+    } else if (!TranslateDynamoDbLocalFlag(arg, name, has_value)) {
+      return {{}, "unknown flag '" + std::string(arg) + "' (see --help)"};
+    }
+    if (!has_value) {
+      if (inline_value) return {{}, "--" + name + " takes no value"};
+      if (std::string error = ApplySwitch(options, name); !error.empty()) return {{}, error};
+      continue;
+    }
+    if (!inline_value) {
+      if (i + 1 >= args.size()) return {{}, "--" + name + " needs a value (see --help)"};
+      value = args[++i];
+    }
+    if (std::string error = Apply(options, name, value); !error.empty()) return {{}, error};
+  }
+  return {options, ""};
+}
+
+std::string HelpText() {
+  return R"(Usage: ddbd [options]
+A DynamoDB-compatible server. Point any AWS SDK or the AWS CLI at http://HOST:PORT.
+
+Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000):
+  --host HOST            address to listen on (default 127.0.0.1; 0.0.0.0 for all)
+  --port N               port to listen on (default 8000; 0 picks a free port)
+  --port-file PATH       write the bound port to PATH once listening
+  --threads N            I/O threads (default 0: one per core)
+  --log-level LEVEL      trace, debug, info, warn, error, critical or off (default info)
+  --region NAME          region used in ARNs and the health check (default us-east-1)
+  --account-id ID        12-digit account id used in ARNs (default 000000000000)
+  --cors ORIGINS         allowed CORS origins, comma-separated (default *; empty disables)
+  --table-delay-ms N     keep tables CREATING/UPDATING/DELETING for N ms (default 0)
+  --db-path DIR          data directory (not implemented yet: data is kept in memory)
+  --help                 print this help and exit
+  --version              print the version and exit
+
+DynamoDB Local's flags are accepted: -port N, -inMemory, -sharedDb, -dbPath DIR, -cors LIST,
+-delayTransientStatuses (same as --table-delay-ms 500), -disableTelemetry,
+-optimizeDbBeforeStartup, -help, -version.
+)";
+}
+
+}  // namespace ddbd

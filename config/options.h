@@ -1,0 +1,40 @@
+// ddbd's settings, from command-line flags and DDBD_* environment variables (flags win).
+// DynamoDB Local's single-dash flags are accepted too, so ddbd can replace it in existing scripts.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddbd {
+
+struct Options {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8000;            // 0 picks a free port
+  std::string port_file;           // if set, the bound port is written here once listening
+  unsigned threads = 0;            // I/O threads; 0 means one per core
+  std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
+  std::string region = "us-east-1";
+  std::string account_id = "000000000000";
+  std::string cors = "*";          // allowed origins, comma-separated; empty disables CORS
+  int64_t table_delay_ms = 0;      // how long CREATING/UPDATING/DELETING last
+  std::string db_path;             // data directory (persistence is not implemented yet)
+  bool shared_db = false;          // DynamoDB Local's -sharedDb; ddbd always shares one database
+  bool show_help = false;
+  bool show_version = false;
+};
+
+struct ParsedOptions {
+  std::optional<Options> options;  // set on success
+  std::string error;               // one line naming the flag and what it accepts
+};
+
+// `getenv` looks environment variables up (injected for tests); may return null.
+ParsedOptions ParseOptions(const std::vector<std::string>& args,
+                           const std::function<const char*(const char*)>& getenv);
+
+std::string HelpText();
+
+}  // namespace ddbd

@@ -1,0 +1,33 @@
+// Time is injected so table status transitions (and later TTL and capacity refill) can be tested
+// instantly and deterministically.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace ddbd {
+
+// Milliseconds since the Unix epoch. Implementations must be safe to call from any thread.
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual int64_t NowMs() const = 0;
+};
+
+class SystemClock final : public Clock {
+ public:
+  int64_t NowMs() const override;
+};
+
+// A clock that only moves when told to; for tests.
+class ManualClock final : public Clock {
+ public:
+  explicit ManualClock(int64_t now_ms = 1'700'000'000'000) : now_ms_(now_ms) {}
+  int64_t NowMs() const override { return now_ms_.load(); }
+  void AdvanceMs(int64_t delta_ms) { now_ms_ += delta_ms; }
+
+ private:
+  std::atomic<int64_t> now_ms_;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,179 @@
+#include "engine/engine.h"
+
+#include <mutex>
+#include <utility>
+
+#include "engine/identifiers.h"
+#include "engine/table_validation.h"
+
+namespace ddbd {
+namespace {
+
+std::string NotFoundMessage(std::string_view table_name) {
+  return "Requested resource not found: Table: " + std::string(table_name) + " not found";
+}
+
+std::string InUseMessage(TableStatus status, std::string_view table_name) {
+  const char* what = status == TableStatus::kCreating   ? "being created"
+                     : status == TableStatus::kDeleting ? "being deleted"
+                                                        : "being updated";
+  return "Attempt to change a resource which is still in use: Table is " + std::string(what) +
+         ": " + std::string(table_name);
+}
+
+}  // namespace
+
+Engine::Engine(EngineOptions options, const Clock& clock)
+    : options_(std::move(options)), clock_(clock) {}
+
+std::string Engine::TableArn(std::string_view table_name) const {
+  return "arn:aws:dynamodb:" + options_.region + ":" + options_.account_id + ":table/" +
+         std::string(table_name);
+}
+
+TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
+  TableDescription snapshot = entry.description;
+  if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
+    snapshot.table_status = TableStatus::kActive;
+  }
+  return snapshot;
+}
+
+bool Engine::IsGone(const TableEntry& entry, int64_t now_ms) {
+  return entry.description.table_status == TableStatus::kDeleting &&
+         now_ms >= entry.transition_done_ms;
+}
+
+const Engine::TableEntry* Engine::FindLocked(std::string_view table_name, int64_t now_ms) const {
+  auto it = tables_.find(table_name);
+  if (it == tables_.end() || IsGone(*it->second, now_ms)) return nullptr;
+  return it->second.get();
+}
+
+void Engine::PurgeGoneLocked(int64_t now_ms) {
+  std::erase_if(tables_, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
+}
+
+Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
+  if (Status valid = ValidateCreateTable(args); !valid.ok()) return valid.error();
+
+  const int64_t now_ms = clock_.NowMs();
+  auto entry = std::make_unique<TableEntry>();
+  TableDescription& table = entry->description;
+  table.table_name = args.table_name;
+  table.table_id = NewTableId();
+  table.table_arn = TableArn(args.table_name);
+  table.creation_date_time_ms = now_ms;
+  table.attribute_definitions = args.attribute_definitions;
+  table.key_schema = args.key_schema;
+  table.billing_mode = args.billing_mode.value_or(BillingMode::kProvisioned);
+  table.billing_mode_described = args.billing_mode.has_value();
+  if (table.billing_mode == BillingMode::kPayPerRequest) {
+    table.last_update_to_pay_per_request_ms = now_ms;
+  } else {
+    table.provisioned_throughput = *args.provisioned_throughput;
+  }
+  if (args.stream_specification && args.stream_specification->stream_enabled) {
+    table.stream_specification = args.stream_specification;
+    table.latest_stream_label = StreamLabel(now_ms);
+  }
+  if (args.sse_specification && args.sse_specification->enabled.value_or(false)) {
+    table.sse_description = args.sse_specification;
+  }
+  if (args.table_class) {
+    table.table_class = args.table_class;
+    table.table_class_last_update_ms = now_ms;
+  }
+  table.deletion_protection_enabled = args.deletion_protection_enabled;
+  table.tags = args.tags;
+  const bool delayed = options_.table_delay_ms > 0;
+  table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
+  entry->transition_done_ms = now_ms + options_.table_delay_ms;
+
+  std::unique_lock lock(mutex_);
+  PurgeGoneLocked(now_ms);
+  if (tables_.contains(args.table_name)) {
+    return Error::ResourceInUse("Table already exists: " + args.table_name);
+  }
+  TableDescription created = Snapshot(*entry, now_ms);
+  tables_.emplace(args.table_name, std::move(entry));
+  return created;
+}
+
+Result<TableDescription> Engine::DescribeTable(std::string_view table_name) const {
+  const int64_t now_ms = clock_.NowMs();
+  std::shared_lock lock(mutex_);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
+  return Snapshot(*entry, now_ms);
+}
+
+ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
+  const int64_t now_ms = clock_.NowMs();
+  ListTablesResult result;
+  std::shared_lock lock(mutex_);
+  auto it = args.exclusive_start_table_name ? tables_.upper_bound(*args.exclusive_start_table_name)
+                                            : tables_.begin();
+  for (; it != tables_.end(); ++it) {
+    if (IsGone(*it->second, now_ms)) continue;
+    if (static_cast<int>(result.table_names.size()) == args.limit) {
+      // A full page with more behind it: tell the caller where to resume.
+      result.last_evaluated_table_name = result.table_names.back();
+      break;
+    }
+    result.table_names.push_back(it->first);
+  }
+  return result;
+}
+
+Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
+  const int64_t now_ms = clock_.NowMs();
+  std::unique_lock lock(mutex_);
+  auto it = tables_.find(args.table_name);
+  if (it == tables_.end() || IsGone(*it->second, now_ms)) {
+    return Error::ResourceNotFound(NotFoundMessage(args.table_name));
+  }
+  TableEntry& entry = *it->second;
+  TableDescription current = Snapshot(entry, now_ms);
+  if (current.table_status != TableStatus::kActive) {
+    return Error::ResourceInUse(InUseMessage(current.table_status, args.table_name));
+  }
+  if (Status applied = ApplyTableUpdate(args, now_ms, current); !applied.ok()) {
+    return applied.error();
+  }
+  const bool delayed = options_.table_delay_ms > 0;
+  current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
+  entry.description = current;
+  entry.transition_done_ms = now_ms + options_.table_delay_ms;
+  return current;
+}
+
+Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
+  const int64_t now_ms = clock_.NowMs();
+  std::unique_lock lock(mutex_);
+  auto it = tables_.find(table_name);
+  if (it == tables_.end() || IsGone(*it->second, now_ms)) {
+    return Error::ResourceNotFound(NotFoundMessage(table_name));
+  }
+  TableEntry& entry = *it->second;
+  TableDescription current = Snapshot(entry, now_ms);
+  if (current.table_status == TableStatus::kCreating ||
+      current.table_status == TableStatus::kDeleting) {
+    return Error::ResourceInUse(InUseMessage(current.table_status, table_name));
+  }
+  if (current.deletion_protection_enabled) {
+    return Error::Validation(
+        "Resource cannot be deleted as it is currently protected against deletion. Disable "
+        "deletion protection first.");
+  }
+  current.table_status = TableStatus::kDeleting;
+  if (options_.table_delay_ms > 0) {
+    entry.description.table_status = TableStatus::kDeleting;
+    entry.transition_done_ms = now_ms + options_.table_delay_ms;
+  } else {
+    tables_.erase(it);
+  }
+  return current;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,73 @@
+// The one error type of ddbd. Every fallible engine and protocol function returns Result<T>;
+// protocol/error_response.cc is the only place that turns an Error into DynamoDB's wire shape.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace ddbd {
+
+// One value per DynamoDB error `__type` that ddbd can send. The wire prefix and HTTP status of
+// each live in protocol/error_response.cc.
+enum class ErrorCode {
+  kValidation,                  // com.amazon.coral.validate#ValidationException
+  kSerialization,               // com.amazon.coral.service#SerializationException
+  kUnknownOperation,            // com.amazon.coral.service#UnknownOperationException
+  kMissingAuthenticationToken,  // com.amazon.coral.service#MissingAuthenticationTokenException
+  kResourceNotFound,            // com.amazonaws.dynamodb.v20120810#ResourceNotFoundException
+  kResourceInUse,               // com.amazonaws.dynamodb.v20120810#ResourceInUseException
+  kLimitExceeded,               // com.amazonaws.dynamodb.v20120810#LimitExceededException
+  kInternalServerError,         // com.amazonaws.dynamodb.v20120810#InternalServerError
+};
+
+class Error {
+ public:
+  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Error Validation(std::string message) {
+    return {ErrorCode::kValidation, std::move(message)};
+  }
+  static Error Serialization(std::string message) {
+    return {ErrorCode::kSerialization, std::move(message)};
+  }
+  static Error ResourceNotFound(std::string message) {
+    return {ErrorCode::kResourceNotFound, std::move(message)};
+  }
+  static Error ResourceInUse(std::string message) {
+    return {ErrorCode::kResourceInUse, std::move(message)};
+  }
+  static Error Internal(std::string message) {
+    return {ErrorCode::kInternalServerError, std::move(message)};
+  }
+
+  ErrorCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  ErrorCode code_;
+  std::string message_;
+};
+
+// A value or an Error. Deliberately small: `ok()`, `value()`, `error()`.
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(Error error) : state_(std::move(error)) {}  // NOLINT: implicit by design
+
+  bool ok() const { return std::holds_alternative<T>(state_); }
+  const T& value() const& { return std::get<T>(state_); }
+  T& value() & { return std::get<T>(state_); }
+  T&& value() && { return std::get<T>(std::move(state_)); }
+  const Error& error() const { return std::get<Error>(state_); }
+
+ private:
+  std::variant<T, Error> state_;
+};
+
+// Result of a function that returns nothing on success.
+struct Ok {};
+using Status = Result<Ok>;
+
+}  // namespace ddbd

@@ -1,0 +1,114 @@
+// What a table is: its key schema, attribute definitions, billing and the settings DynamoDB stores
+// and describes. Plain values, no behaviour; engine/engine.h owns the live tables.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ddbd {
+
+enum class ScalarAttributeType { kS, kN, kB };
+enum class KeyType { kHash, kRange };
+enum class BillingMode { kProvisioned, kPayPerRequest };
+enum class TableStatus { kCreating, kUpdating, kDeleting, kActive };
+enum class TableClass { kStandard, kStandardInfrequentAccess };
+enum class StreamViewType { kNewImage, kOldImage, kNewAndOldImages, kKeysOnly };
+enum class SseType { kAes256, kKms };
+
+struct AttributeDefinition {
+  std::string attribute_name;
+  ScalarAttributeType attribute_type;
+};
+
+struct KeySchemaElement {
+  std::string attribute_name;
+  KeyType key_type;
+};
+
+struct ProvisionedThroughput {
+  int64_t read_capacity_units = 0;
+  int64_t write_capacity_units = 0;
+};
+
+struct StreamSpecification {
+  bool stream_enabled = false;
+  std::optional<StreamViewType> stream_view_type;
+};
+
+struct SseSpecification {
+  std::optional<bool> enabled;
+  std::optional<SseType> sse_type;
+  std::optional<std::string> kms_master_key_id;
+};
+
+struct Tag {
+  std::string key;
+  std::string value;
+};
+
+// Everything CreateTable accepts, after the protocol layer checked the request's shape.
+struct CreateTableArgs {
+  std::string table_name;
+  std::vector<AttributeDefinition> attribute_definitions;
+  std::vector<KeySchemaElement> key_schema;
+  std::optional<BillingMode> billing_mode;  // absent means PROVISIONED, but is not described
+  std::optional<ProvisionedThroughput> provisioned_throughput;
+  std::optional<StreamSpecification> stream_specification;
+  std::optional<SseSpecification> sse_specification;
+  std::vector<Tag> tags;
+  std::optional<TableClass> table_class;
+  bool deletion_protection_enabled = false;
+  bool has_secondary_indexes = false;  // rejected until secondary indexes are implemented
+};
+
+struct UpdateTableArgs {
+  std::string table_name;
+  std::optional<BillingMode> billing_mode;
+  std::optional<ProvisionedThroughput> provisioned_throughput;
+  std::optional<StreamSpecification> stream_specification;
+  std::optional<SseSpecification> sse_specification;
+  std::optional<TableClass> table_class;
+  std::optional<bool> deletion_protection_enabled;
+  bool has_global_secondary_index_updates = false;  // rejected until indexes are implemented
+};
+
+struct ListTablesArgs {
+  std::optional<std::string> exclusive_start_table_name;
+  int limit = 100;
+};
+
+struct ListTablesResult {
+  std::vector<std::string> table_names;
+  std::optional<std::string> last_evaluated_table_name;
+};
+
+// A snapshot of a table's description, as DescribeTable reports it. Times are epoch ms.
+struct TableDescription {
+  std::string table_name;
+  std::string table_id;
+  std::string table_arn;
+  TableStatus table_status = TableStatus::kActive;
+  int64_t creation_date_time_ms = 0;
+  std::vector<AttributeDefinition> attribute_definitions;
+  std::vector<KeySchemaElement> key_schema;
+  BillingMode billing_mode = BillingMode::kProvisioned;
+  bool billing_mode_described = false;  // DynamoDB omits BillingModeSummary until it is set
+  int64_t last_update_to_pay_per_request_ms = 0;
+  ProvisionedThroughput provisioned_throughput;  // zeros under PAY_PER_REQUEST
+  int64_t last_increase_date_time_ms = 0;        // 0: never
+  int64_t last_decrease_date_time_ms = 0;        // 0: never
+  int64_t number_of_decreases_today = 0;
+  std::optional<StreamSpecification> stream_specification;
+  std::string latest_stream_label;  // empty when no stream was ever enabled
+  std::optional<SseSpecification> sse_description;  // present when SSE with KMS is enabled
+  std::optional<TableClass> table_class;            // present once set explicitly
+  int64_t table_class_last_update_ms = 0;
+  bool deletion_protection_enabled = false;
+  std::vector<Tag> tags;
+  int64_t item_count = 0;
+  int64_t table_size_bytes = 0;
+};
+
+}  // namespace ddbd

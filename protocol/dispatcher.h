@@ -1,0 +1,40 @@
+// The protocol layer's only public entry point: one DynamoDB JSON request in, one response out.
+// RapidJSON stays private to protocol/; the server sees strings and status codes only.
+//
+// Thread safety: Handle may be called concurrently; the Dispatcher holds no mutable state.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ddbd {
+
+class Engine;
+
+struct RequestInfo {
+  bool has_authorization = false;  // an `Authorization: AWS4-...` header was present
+};
+
+struct DispatchResult {
+  int http_status = 200;
+  std::string body;
+};
+
+class Dispatcher {
+ public:
+  // `engine` must outlive the dispatcher.
+  explicit Dispatcher(Engine& engine) : engine_(engine) {}
+
+  // `target` is the X-Amz-Target header, e.g. "DynamoDB_20120810.CreateTable". Never throws for
+  // client input: every failure becomes a DynamoDB error body.
+  DispatchResult Handle(std::string_view target, std::string_view body,
+                        const RequestInfo& info) const;
+
+  // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
+  static DispatchResult InternalServerError();
+
+ private:
+  Engine& engine_;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,55 @@
+#include "protocol/error_response.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace ddbd {
+namespace {
+
+struct WireError {
+  const char* type;
+  const char* message_key;  // coral's SerializationException says "Message"; the rest "message"
+  int http_status;
+};
+
+WireError WireErrorFor(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kValidation:
+      return {"com.amazon.coral.validate#ValidationException", "message", 400};
+    case ErrorCode::kSerialization:
+      return {"com.amazon.coral.service#SerializationException", "Message", 400};
+    case ErrorCode::kUnknownOperation:
+      return {"com.amazon.coral.service#UnknownOperationException", "message", 400};
+    case ErrorCode::kMissingAuthenticationToken:
+      return {"com.amazon.coral.service#MissingAuthenticationTokenException", "message", 400};
+    case ErrorCode::kResourceNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "message", 400};
+    case ErrorCode::kResourceInUse:
+      return {"com.amazonaws.dynamodb.v20120810#ResourceInUseException", "message", 400};
+    case ErrorCode::kLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#LimitExceededException", "message", 400};
+    case ErrorCode::kInternalServerError:
+      break;
+  }
+  return {"com.amazonaws.dynamodb.v20120810#InternalServerError", "message", 500};
+}
+
+}  // namespace
+
+DispatchResult ErrorResponse(const Error& error) {
+  const WireError wire = WireErrorFor(error.code());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  writer.Key("__type");
+  writer.String(wire.type);
+  // DynamoDB sends some coral errors (a malformed body, an unknown target) with no message.
+  if (!error.message().empty()) {
+    writer.Key(wire.message_key);
+    writer.String(error.message().data(), static_cast<rapidjson::SizeType>(error.message().size()));
+  }
+  writer.EndObject();
+  return {wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+}  // namespace ddbd

@@ -1,0 +1,21 @@
+// One function per DynamoDB operation, each in its own file: decode the request, call the
+// engine, encode the response. Handlers are plain functions, testable without sockets.
+#pragma once
+
+#include "engine/engine.h"
+#include "engine/error.h"
+#include "protocol/json_reader.h"
+#include "protocol/json_writer.h"
+
+namespace ddbd::operations {
+
+// `request` is the parsed JSON object; on success the response body is written to `response`.
+using Handler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response);
+
+Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);
+Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
+
+}  // namespace ddbd::operations

@@ -1,0 +1,291 @@
+#include "protocol/table_decode.h"
+
+namespace ddbd {
+namespace {
+
+constexpr size_t kMaxTableNameLength = 255;
+constexpr size_t kMaxTableArnLength = 1024;
+constexpr size_t kMaxAttributeNameLength = 255;
+
+std::string MemberPath(std::string_view list_path, size_t index, std::string_view member) {
+  return std::string(list_path) + "." + std::to_string(index + 1) + ".member." +
+         std::string(member);
+}
+
+// Java's toString of a list of KeySchemaElement, as DynamoDB quotes it in messages.
+std::string RenderKeySchema(const json::Value& list) {
+  std::string text = "[";
+  for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
+    auto text_of = [&](const char* name) -> std::string {
+      const json::Value* member = list[i].IsObject() ? json::Member(list[i], name) : nullptr;
+      return member != nullptr && member->IsString() ? member->GetString() : "null";
+    };
+    if (i > 0) text += ", ";
+    text += "KeySchemaElement(attributeName=" + text_of("AttributeName") +
+            ", keyType=" + text_of("KeyType") + ")";
+  }
+  return text + "]";
+}
+
+// Reads a required string member with DynamoDB's length bounds on attribute names.
+Result<std::string> DecodeAttributeName(const json::Value& element, const std::string& path,
+                                        ConstraintErrors& errors) {
+  auto name = json::AsString(json::Member(element, "AttributeName"));
+  if (!name.ok()) return name.error();
+  if (!name.value()) {
+    errors.MustNotBeNull(path);
+    return std::string();
+  }
+  std::string_view text = *name.value();
+  if (text.empty()) errors.MinLength(text, path, 1);
+  if (text.size() > kMaxAttributeNameLength) errors.MaxLength(text, path, kMaxAttributeNameLength);
+  return std::string(text);
+}
+
+// Reads an optional enum member; `values` maps wire text to engine value, listed sorted as
+// DynamoDB prints them.
+template <typename T>
+Result<std::optional<T>> DecodeEnum(
+    const json::Value* value, const std::string& path, ConstraintErrors& errors,
+    std::initializer_list<std::pair<std::string_view, T>> values,
+    std::initializer_list<std::string_view> names) {
+  auto text = json::AsString(value);
+  if (!text.ok()) return text.error();
+  if (!text.value()) return std::optional<T>();
+  for (const auto& [name, engine_value] : values) {
+    if (name == *text.value()) return std::optional<T>(engine_value);
+  }
+  errors.Enum(*text.value(), path, names);
+  return std::optional<T>(values.begin()->second);
+}
+
+}  // namespace
+
+Result<std::string> DecodeNewTableName(const json::Value& request, ConstraintErrors& errors) {
+  auto name = json::AsString(json::Member(request, "TableName"));
+  if (!name.ok()) return name.error();
+  if (!name.value()) return RequiredParameterMissing("TableName");
+  std::string_view text = *name.value();
+  if (!IsValidTableNameCharacters(text)) errors.Pattern(text, "tableName", kTableNamePattern);
+  if (text.size() < 3) errors.MinLength(text, "tableName", 3);
+  if (text.size() > kMaxTableNameLength) errors.MaxLength(text, "tableName", kMaxTableNameLength);
+  return std::string(text);
+}
+
+Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
+                                         ConstraintErrors& errors) {
+  auto name = json::AsString(json::Member(request, "TableName"));
+  if (!name.ok()) return name.error();
+  if (!name.value()) {
+    errors.MustNotBeNull("tableName");
+    return std::string();
+  }
+  std::string_view text = *name.value();
+  if (text.empty()) {
+    errors.MinLength(text, "tableName", 1);
+    return std::string();
+  }
+  // An ARN of one of our tables names it; any other ARN names no table we have.
+  const std::string own_prefix = engine.TableArn("");
+  if (text.starts_with("arn:")) {
+    if (text.size() > kMaxTableArnLength) errors.MaxLength(text, "tableName", kMaxTableArnLength);
+    if (text.starts_with(own_prefix)) return std::string(text.substr(own_prefix.size()));
+    return std::string(text);
+  }
+  if (!IsValidTableNameCharacters(text)) errors.Pattern(text, "tableName", kTableNamePattern);
+  if (text.size() > kMaxTableNameLength) errors.MaxLength(text, "tableName", kMaxTableNameLength);
+  return std::string(text);
+}
+
+Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
+                                                      ConstraintErrors& errors) {
+  auto list = json::AsList(value);
+  if (!list.ok()) return list.error();
+  std::vector<KeySchemaElement> key_schema;
+  if (list.value() == nullptr) {
+    errors.MustNotBeNull("keySchema");
+    return key_schema;
+  }
+  const json::Value& elements = *list.value();
+  for (rapidjson::SizeType i = 0; i < elements.Size(); ++i) {
+    auto element = json::AsListElementStructure(&elements[i], "KeySchemaElement");
+    if (!element.ok()) return element.error();
+    KeySchemaElement decoded{"", KeyType::kHash};
+    if (element.value() != nullptr) {
+      auto name = DecodeAttributeName(*element.value(), MemberPath("keySchema", i, "attributeName"),
+                                      errors);
+      if (!name.ok()) return name.error();
+      decoded.attribute_name = std::move(name).value();
+      const std::string type_path = MemberPath("keySchema", i, "keyType");
+      const json::Value* type_value = json::Member(*element.value(), "KeyType");
+      auto type = DecodeEnum<KeyType>(type_value, type_path, errors,
+                                      {{"HASH", KeyType::kHash}, {"RANGE", KeyType::kRange}},
+                                      {"HASH", "RANGE"});
+      if (!type.ok()) return type.error();
+      if (!type.value()) errors.MustNotBeNull(type_path);
+      decoded.key_type = type.value().value_or(KeyType::kHash);
+    }
+    key_schema.push_back(std::move(decoded));
+  }
+  if (elements.Size() < 1) errors.Add("'[]'", "keySchema", "Member must have length greater than or equal to 1");
+  if (elements.Size() > 2) {
+    errors.Add("'" + RenderKeySchema(elements) + "'", "keySchema",
+               "Member must have length less than or equal to 2");
+  }
+  return key_schema;
+}
+
+Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::Value* value,
+                                                                    ConstraintErrors& errors) {
+  auto list = json::AsList(value);
+  if (!list.ok()) return list.error();
+  std::vector<AttributeDefinition> definitions;
+  if (list.value() == nullptr) {
+    errors.MustNotBeNull("attributeDefinitions");
+    return definitions;
+  }
+  const json::Value& elements = *list.value();
+  for (rapidjson::SizeType i = 0; i < elements.Size(); ++i) {
+    auto element = json::AsListElementStructure(&elements[i], "AttributeDefinition");
+    if (!element.ok()) return element.error();
+    AttributeDefinition decoded{"", ScalarAttributeType::kS};
+    if (element.value() != nullptr) {
+      auto name = DecodeAttributeName(
+          *element.value(), MemberPath("attributeDefinitions", i, "attributeName"), errors);
+      if (!name.ok()) return name.error();
+      decoded.attribute_name = std::move(name).value();
+      const std::string type_path = MemberPath("attributeDefinitions", i, "attributeType");
+      auto type = DecodeEnum<ScalarAttributeType>(
+          json::Member(*element.value(), "AttributeType"), type_path, errors,
+          {{"S", ScalarAttributeType::kS},
+           {"N", ScalarAttributeType::kN},
+           {"B", ScalarAttributeType::kB}},
+          {"B", "N", "S"});
+      if (!type.ok()) return type.error();
+      if (!type.value()) errors.MustNotBeNull(type_path);
+      decoded.attribute_type = type.value().value_or(ScalarAttributeType::kS);
+    }
+    definitions.push_back(std::move(decoded));
+  }
+  return definitions;
+}
+
+Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const json::Value* value,
+                                                                         ConstraintErrors& errors) {
+  auto structure = json::AsStructure(value, "ProvisionedThroughput");
+  if (!structure.ok()) return structure.error();
+  if (structure.value() == nullptr) return std::optional<ProvisionedThroughput>();
+  ProvisionedThroughput throughput;
+  struct Field {
+    const char* member;
+    const char* path;
+    int64_t* target;
+  };
+  for (const Field& field :
+       {Field{"ReadCapacityUnits", "provisionedThroughput.readCapacityUnits",
+              &throughput.read_capacity_units},
+        Field{"WriteCapacityUnits", "provisionedThroughput.writeCapacityUnits",
+              &throughput.write_capacity_units}}) {
+    auto units = json::AsLong(json::Member(*structure.value(), field.member));
+    if (!units.ok()) return units.error();
+    if (!units.value()) {
+      errors.MustNotBeNull(field.path);
+      continue;
+    }
+    if (*units.value() < 1) errors.MinValue(*units.value(), field.path, 1);
+    *field.target = *units.value();
+  }
+  return std::optional<ProvisionedThroughput>(throughput);
+}
+
+Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,
+                                                     ConstraintErrors& errors) {
+  return DecodeEnum<BillingMode>(
+      value, "billingMode", errors,
+      {{"PROVISIONED", BillingMode::kProvisioned}, {"PAY_PER_REQUEST", BillingMode::kPayPerRequest}},
+      {"PAY_PER_REQUEST", "PROVISIONED"});
+}
+
+Result<std::optional<TableClass>> DecodeTableClass(const json::Value* value,
+                                                   ConstraintErrors& errors) {
+  return DecodeEnum<TableClass>(value, "tableClass", errors,
+                                {{"STANDARD", TableClass::kStandard},
+                                 {"STANDARD_INFREQUENT_ACCESS",
+                                  TableClass::kStandardInfrequentAccess}},
+                                {"STANDARD", "STANDARD_INFREQUENT_ACCESS"});
+}
+
+Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json::Value* value,
+                                                                     ConstraintErrors& errors) {
+  auto structure = json::AsStructure(value, "StreamSpecification");
+  if (!structure.ok()) return structure.error();
+  if (structure.value() == nullptr) return std::optional<StreamSpecification>();
+  StreamSpecification stream;
+  auto enabled = json::AsBoolean(json::Member(*structure.value(), "StreamEnabled"));
+  if (!enabled.ok()) return enabled.error();
+  if (!enabled.value()) errors.MustNotBeNull("streamSpecification.streamEnabled");
+  stream.stream_enabled = enabled.value().value_or(false);
+  auto view = DecodeEnum<StreamViewType>(
+      json::Member(*structure.value(), "StreamViewType"), "streamSpecification.streamViewType",
+      errors,
+      {{"NEW_IMAGE", StreamViewType::kNewImage},
+       {"OLD_IMAGE", StreamViewType::kOldImage},
+       {"NEW_AND_OLD_IMAGES", StreamViewType::kNewAndOldImages},
+       {"KEYS_ONLY", StreamViewType::kKeysOnly}},
+      {"KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE", "OLD_IMAGE"});
+  if (!view.ok()) return view.error();
+  stream.stream_view_type = view.value();
+  return std::optional<StreamSpecification>(stream);
+}
+
+Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value* value,
+                                                               ConstraintErrors& errors) {
+  auto structure = json::AsStructure(value, "SSESpecification");
+  if (!structure.ok()) return structure.error();
+  if (structure.value() == nullptr) return std::optional<SseSpecification>();
+  SseSpecification sse;
+  auto enabled = json::AsBoolean(json::Member(*structure.value(), "Enabled"));
+  if (!enabled.ok()) return enabled.error();
+  sse.enabled = enabled.value();
+  auto type = DecodeEnum<SseType>(json::Member(*structure.value(), "SSEType"),
+                                  "sSESpecification.sSEType", errors,
+                                  {{"AES256", SseType::kAes256}, {"KMS", SseType::kKms}},
+                                  {"AES256", "KMS"});
+  if (!type.ok()) return type.error();
+  sse.sse_type = type.value();
+  auto key = json::AsString(json::Member(*structure.value(), "KMSMasterKeyId"));
+  if (!key.ok()) return key.error();
+  if (key.value()) sse.kms_master_key_id = std::string(*key.value());
+  return std::optional<SseSpecification>(sse);
+}
+
+Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors) {
+  auto list = json::AsList(value);
+  if (!list.ok()) return list.error();
+  std::vector<Tag> tags;
+  if (list.value() == nullptr) return tags;
+  const json::Value& elements = *list.value();
+  for (rapidjson::SizeType i = 0; i < elements.Size(); ++i) {
+    auto element = json::AsListElementStructure(&elements[i], "Tag");
+    if (!element.ok()) return element.error();
+    if (element.value() == nullptr) continue;
+    Tag tag;
+    auto key = json::AsString(json::Member(*element.value(), "Key"));
+    if (!key.ok()) return key.error();
+    auto tag_value = json::AsString(json::Member(*element.value(), "Value"));
+    if (!tag_value.ok()) return tag_value.error();
+    const std::string key_path = MemberPath("tags", i, "key");
+    const std::string value_path = MemberPath("tags", i, "value");
+    if (!key.value()) errors.MustNotBeNull(key_path);
+    if (!tag_value.value()) errors.MustNotBeNull(value_path);
+    tag.key = std::string(key.value().value_or(""));
+    tag.value = std::string(tag_value.value().value_or(""));
+    if (key.value() && tag.key.empty()) errors.MinLength(tag.key, key_path, 1);
+    if (tag.key.size() > 128) errors.MaxLength(tag.key, key_path, 128);
+    if (tag.value.size() > 256) errors.MaxLength(tag.value, value_path, 256);
+    tags.push_back(std::move(tag));
+  }
+  return tags;
+}
+
+}  // namespace ddbd

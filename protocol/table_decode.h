@@ -1,0 +1,41 @@
+// Decodes the table-definition members shared by CreateTable and UpdateTable into engine types.
+// Wrong JSON types return a SerializationException at once; constraint failures (nulls, lengths,
+// enums, bounds) are added to `errors` so the caller can report them all together.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/table_schema.h"
+#include "protocol/json_reader.h"
+#include "protocol/validation_messages.h"
+
+namespace ddbd {
+
+// CreateTable's TableName: required, [a-zA-Z0-9_.-]+, 3 to 255 characters.
+Result<std::string> DecodeNewTableName(const json::Value& request, ConstraintErrors& errors);
+// The TableName of an operation on an existing table: a name or the table's ARN, resolved to
+// the name. Null or too long values are constraint failures.
+Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
+                                         ConstraintErrors& errors);
+
+Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
+                                                      ConstraintErrors& errors);
+Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::Value* value,
+                                                                    ConstraintErrors& errors);
+Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const json::Value* value,
+                                                                         ConstraintErrors& errors);
+Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,
+                                                     ConstraintErrors& errors);
+Result<std::optional<TableClass>> DecodeTableClass(const json::Value* value,
+                                                   ConstraintErrors& errors);
+Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json::Value* value,
+                                                                     ConstraintErrors& errors);
+Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value* value,
+                                                               ConstraintErrors& errors);
+Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors);
+
+}  // namespace ddbd

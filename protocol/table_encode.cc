@@ -1,0 +1,183 @@
+#include "protocol/table_encode.h"
+
+#include <string>
+
+namespace ddbd {
+namespace {
+
+const char* Name(ScalarAttributeType type) {
+  switch (type) {
+    case ScalarAttributeType::kS: return "S";
+    case ScalarAttributeType::kN: return "N";
+    case ScalarAttributeType::kB: return "B";
+  }
+  return "S";
+}
+
+const char* Name(TableStatus status) {
+  switch (status) {
+    case TableStatus::kCreating: return "CREATING";
+    case TableStatus::kUpdating: return "UPDATING";
+    case TableStatus::kDeleting: return "DELETING";
+    case TableStatus::kActive: return "ACTIVE";
+  }
+  return "ACTIVE";
+}
+
+const char* Name(StreamViewType type) {
+  switch (type) {
+    case StreamViewType::kNewImage: return "NEW_IMAGE";
+    case StreamViewType::kOldImage: return "OLD_IMAGE";
+    case StreamViewType::kNewAndOldImages: return "NEW_AND_OLD_IMAGES";
+    case StreamViewType::kKeysOnly: return "KEYS_ONLY";
+  }
+  return "NEW_IMAGE";
+}
+
+const char* Name(TableClass table_class) {
+  return table_class == TableClass::kStandard ? "STANDARD" : "STANDARD_INFREQUENT_ACCESS";
+}
+
+void EncodeKeySchema(json::Writer& writer, const TableDescription& table) {
+  writer.Key("KeySchema");
+  writer.StartArray();
+  for (const KeySchemaElement& element : table.key_schema) {
+    writer.StartObject();
+    writer.Key("AttributeName");
+    json::String(writer, element.attribute_name);
+    writer.Key("KeyType");
+    writer.String(element.key_type == KeyType::kHash ? "HASH" : "RANGE");
+    writer.EndObject();
+  }
+  writer.EndArray();
+}
+
+void EncodeAttributeDefinitions(json::Writer& writer, const TableDescription& table) {
+  writer.Key("AttributeDefinitions");
+  writer.StartArray();
+  for (const AttributeDefinition& definition : table.attribute_definitions) {
+    writer.StartObject();
+    writer.Key("AttributeName");
+    json::String(writer, definition.attribute_name);
+    writer.Key("AttributeType");
+    writer.String(Name(definition.attribute_type));
+    writer.EndObject();
+  }
+  writer.EndArray();
+}
+
+void EncodeThroughput(json::Writer& writer, const TableDescription& table) {
+  writer.Key("ProvisionedThroughput");
+  writer.StartObject();
+  if (table.last_increase_date_time_ms > 0) {
+    writer.Key("LastIncreaseDateTime");
+    json::EpochSeconds(writer, table.last_increase_date_time_ms);
+  }
+  if (table.last_decrease_date_time_ms > 0) {
+    writer.Key("LastDecreaseDateTime");
+    json::EpochSeconds(writer, table.last_decrease_date_time_ms);
+  }
+  writer.Key("NumberOfDecreasesToday");
+  writer.Int64(table.number_of_decreases_today);
+  writer.Key("ReadCapacityUnits");
+  writer.Int64(table.provisioned_throughput.read_capacity_units);
+  writer.Key("WriteCapacityUnits");
+  writer.Int64(table.provisioned_throughput.write_capacity_units);
+  writer.EndObject();
+}
+
+void EncodeBillingMode(json::Writer& writer, const TableDescription& table) {
+  if (!table.billing_mode_described) return;
+  writer.Key("BillingModeSummary");
+  writer.StartObject();
+  writer.Key("BillingMode");
+  writer.String(table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST"
+                                                                   : "PROVISIONED");
+  if (table.last_update_to_pay_per_request_ms > 0) {
+    writer.Key("LastUpdateToPayPerRequestDateTime");
+    json::EpochSeconds(writer, table.last_update_to_pay_per_request_ms);
+  }
+  writer.EndObject();
+}
+
+void EncodeStream(json::Writer& writer, const TableDescription& table) {
+  if (table.stream_specification) {
+    writer.Key("StreamSpecification");
+    writer.StartObject();
+    writer.Key("StreamEnabled");
+    writer.Bool(true);
+    writer.Key("StreamViewType");
+    writer.String(Name(table.stream_specification->stream_view_type.value_or(
+        StreamViewType::kNewAndOldImages)));
+    writer.EndObject();
+  }
+  if (!table.latest_stream_label.empty()) {
+    writer.Key("LatestStreamLabel");
+    json::String(writer, table.latest_stream_label);
+    writer.Key("LatestStreamArn");
+    json::String(writer, table.table_arn + "/stream/" + table.latest_stream_label);
+  }
+}
+
+void EncodeSse(json::Writer& writer, const TableDescription& table, const EngineOptions& options) {
+  if (!table.sse_description) return;
+  // Without a key of the caller's, DynamoDB uses the account's AWS managed key for DynamoDB.
+  std::string key = table.sse_description->kms_master_key_id.value_or(
+      "00000000-0000-4000-8000-000000000000");
+  if (!key.starts_with("arn:")) {
+    key = "arn:aws:kms:" + options.region + ":" + options.account_id + ":key/" + key;
+  }
+  writer.Key("SSEDescription");
+  writer.StartObject();
+  writer.Key("Status");
+  writer.String("ENABLED");
+  writer.Key("SSEType");
+  writer.String("KMS");
+  writer.Key("KMSMasterKeyArn");
+  json::String(writer, key);
+  writer.EndObject();
+}
+
+void EncodeTableClass(json::Writer& writer, const TableDescription& table) {
+  if (!table.table_class) return;
+  writer.Key("TableClassSummary");
+  writer.StartObject();
+  writer.Key("TableClass");
+  writer.String(Name(*table.table_class));
+  writer.Key("LastUpdateDateTime");
+  json::EpochSeconds(writer, table.table_class_last_update_ms);
+  writer.EndObject();
+}
+
+}  // namespace
+
+void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
+                            const EngineOptions& options) {
+  writer.StartObject();
+  EncodeAttributeDefinitions(writer, table);
+  writer.Key("TableName");
+  json::String(writer, table.table_name);
+  EncodeKeySchema(writer, table);
+  writer.Key("TableStatus");
+  writer.String(Name(table.table_status));
+  writer.Key("CreationDateTime");
+  json::EpochSeconds(writer, table.creation_date_time_ms);
+  EncodeThroughput(writer, table);
+  writer.Key("TableSizeBytes");
+  writer.Int64(table.table_size_bytes);
+  writer.Key("ItemCount");
+  writer.Int64(table.item_count);
+  writer.Key("TableArn");
+  json::String(writer, table.table_arn);
+  writer.Key("TableId");
+  json::String(writer, table.table_id);
+  EncodeBillingMode(writer, table);
+  EncodeStream(writer, table);
+  EncodeSse(writer, table, options);
+  EncodeTableClass(writer, table);
+  writer.Key("DeletionProtectionEnabled");
+  writer.Bool(table.deletion_protection_enabled);
+  writer.EndObject();
+}
+
+}  // namespace ddbd

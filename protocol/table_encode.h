@@ -1,0 +1,13 @@
+// Encodes a TableDescription exactly as DynamoDB's DescribeTable returns it.
+#pragma once
+
+#include "engine/engine.h"
+#include "engine/table_schema.h"
+#include "protocol/json_writer.h"
+
+namespace ddbd {
+
+void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
+                            const EngineOptions& options);
+
+}  // namespace ddbd

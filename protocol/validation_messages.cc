@@ -1,0 +1,86 @@
+#include "protocol/validation_messages.h"
+
+namespace ddbd {
+
+void ConstraintErrors::Add(std::string_view rendered_value, std::string_view path,
+                           std::string_view constraint) {
+  std::string failure = "Value ";
+  failure += rendered_value;
+  failure += " at '";
+  failure += path;
+  failure += "' failed to satisfy constraint: ";
+  failure += constraint;
+  failures_.push_back(std::move(failure));
+}
+
+void ConstraintErrors::MustNotBeNull(std::string_view path) {
+  Add("null", path, "Member must not be null");
+}
+
+void ConstraintErrors::MinLength(std::string_view value, std::string_view path, size_t min) {
+  Add("'" + std::string(value) + "'", path,
+      "Member must have length greater than or equal to " + std::to_string(min));
+}
+
+void ConstraintErrors::MaxLength(std::string_view value, std::string_view path, size_t max) {
+  Add("'" + std::string(value) + "'", path,
+      "Member must have length less than or equal to " + std::to_string(max));
+}
+
+void ConstraintErrors::Pattern(std::string_view value, std::string_view path,
+                               std::string_view pattern) {
+  Add("'" + std::string(value) + "'", path,
+      "Member must satisfy regular expression pattern: " + std::string(pattern));
+}
+
+void ConstraintErrors::Enum(std::string_view value, std::string_view path,
+                            std::initializer_list<std::string_view> allowed) {
+  std::string constraint = "Member must satisfy enum value set: [";
+  bool first = true;
+  for (std::string_view option : allowed) {
+    if (!first) constraint += ", ";
+    constraint += option;
+    first = false;
+  }
+  constraint += "]";
+  Add("'" + std::string(value) + "'", path, constraint);
+}
+
+void ConstraintErrors::MinValue(int64_t value, std::string_view path, int64_t min) {
+  Add("'" + std::to_string(value) + "'", path,
+      "Member must have value greater than or equal to " + std::to_string(min));
+}
+
+void ConstraintErrors::MaxValue(int64_t value, std::string_view path, int64_t max) {
+  Add("'" + std::to_string(value) + "'", path,
+      "Member must have value less than or equal to " + std::to_string(max));
+}
+
+Status ConstraintErrors::ToStatus() const {
+  if (failures_.empty()) return Ok{};
+  std::string message = std::to_string(failures_.size()) +
+                        (failures_.size() == 1 ? " validation error detected: "
+                                               : " validation errors detected: ");
+  for (size_t i = 0; i < failures_.size(); ++i) {
+    if (i > 0) message += "; ";
+    message += failures_[i];
+  }
+  return Error::Validation(std::move(message));
+}
+
+Error RequiredParameterMissing(std::string_view parameter) {
+  return Error::Validation("The parameter '" + std::string(parameter) +
+                           "' is required but was not present in the request");
+}
+
+bool IsValidTableNameCharacters(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,47 @@
+// DynamoDB's request-shape validation ("1 validation error detected: Value 'x' at 'path' failed
+// to satisfy constraint: ..."): its templates, collected here so they stay verbatim. DynamoDB
+// checks every member and reports all failures in one message, joined by "; ".
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/error.h"
+
+namespace ddbd {
+
+// Collects constraint failures for one request. Values are rendered as DynamoDB renders them:
+// strings and numbers quoted ('abc', '0'), lists in Java's toString form, absent values as null.
+class ConstraintErrors {
+ public:
+  void MustNotBeNull(std::string_view path);
+  void MinLength(std::string_view value, std::string_view path, size_t min);
+  void MaxLength(std::string_view value, std::string_view path, size_t max);
+  void Pattern(std::string_view value, std::string_view path, std::string_view pattern);
+  // `allowed` is printed in the given order; DynamoDB prints enum sets sorted.
+  void Enum(std::string_view value, std::string_view path,
+            std::initializer_list<std::string_view> allowed);
+  void MinValue(int64_t value, std::string_view path, int64_t min);
+  void MaxValue(int64_t value, std::string_view path, int64_t max);
+  // For values rendered by the caller (e.g. a list's Java toString).
+  void Add(std::string_view rendered_value, std::string_view path, std::string_view constraint);
+
+  bool empty() const { return failures_.empty(); }
+  // Ok, or a ValidationException listing every failure.
+  Status ToStatus() const;
+
+ private:
+  std::vector<std::string> failures_;
+};
+
+// "The parameter 'X' is required but was not present in the request".
+Error RequiredParameterMissing(std::string_view parameter);
+
+// Table names: [a-zA-Z0-9_.-]+, 3 to 255 characters.
+inline constexpr std::string_view kTableNamePattern = "[a-zA-Z0-9_.-]+";
+bool IsValidTableNameCharacters(std::string_view name);
+
+}  // namespace ddbd

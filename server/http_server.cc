@@ -1,0 +1,252 @@
+#include "server/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <csignal>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace ddbd {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+constexpr uint32_t kHeaderLimitBytes = 64 * 1024;
+
+class Session;
+
+// Live sessions, so shutdown can close the idle ones. Sessions add themselves on start and
+// remove themselves on destruction.
+class SessionRegistry {
+ public:
+  void Add(Session* session, std::weak_ptr<Session> handle) {
+    std::lock_guard lock(mutex_);
+    sessions_.emplace(session, std::move(handle));
+  }
+  // Returns true if this was the last session.
+  bool Remove(Session* session) {
+    std::lock_guard lock(mutex_);
+    sessions_.erase(session);
+    return sessions_.empty();
+  }
+  std::vector<std::shared_ptr<Session>> Live() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<Session>> live;
+    for (auto& [raw, handle] : sessions_) {
+      if (auto session = handle.lock()) live.push_back(std::move(session));
+    }
+    return live;
+  }
+  bool Empty() {
+    std::lock_guard lock(mutex_);
+    return sessions_.empty();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<Session*, std::weak_ptr<Session>> sessions_;
+};
+
+std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket&& socket, const Router& router, const ServerOptions& options,
+          SessionRegistry& registry, std::function<void()> on_last_closed)
+      : stream_(std::move(socket)), router_(router), options_(options), registry_(registry),
+        on_last_closed_(std::move(on_last_closed)) {}
+
+  ~Session() {
+    if (registry_.Remove(this) && stopping_) on_last_closed_();
+  }
+
+  void Start() {
+    registry_.Add(this, weak_from_this());
+    net::dispatch(stream_.get_executor(),
+                  beast::bind_front_handler(&Session::Read, shared_from_this()));
+  }
+
+  // Called on shutdown: a session waiting for a request closes now; one with a request under
+  // way answers it first.
+  void StopWhenIdle() {
+    net::post(stream_.get_executor(), [self = shared_from_this()] {
+      self->stopping_ = true;
+      if (!self->busy_ && (!self->parser_ || !self->parser_->got_some())) self->Close();
+    });
+  }
+
+ private:
+  void Read() {
+    busy_ = false;
+    if (stopping_) return Close();
+    parser_.emplace();
+    parser_->body_limit(options_.body_limit_bytes);
+    parser_->header_limit(kHeaderLimitBytes);
+    stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    http::async_read(stream_, buffer_, *parser_,
+                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+  }
+
+  void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
+    if (ec == http::error::body_limit) return SendPayloadTooLarge();
+    if (ec) return Close();  // end of stream, timeout, reset or malformed HTTP
+    busy_ = true;
+    http::request<http::string_body> request = parser_->release();
+    HttpRequest plain;
+    plain.method = View(request.method_string());
+    std::string_view target = View(request.target());
+    plain.path = target.substr(0, target.find('?'));
+    plain.content_type = View(request[http::field::content_type]);
+    plain.amz_target = View(request["X-Amz-Target"]);
+    plain.authorization = View(request[http::field::authorization]);
+    plain.origin = View(request[http::field::origin]);
+    plain.access_control_request_headers =
+        View(request[http::field::access_control_request_headers]);
+    plain.access_control_request_method = View(request[http::field::access_control_request_method]);
+    plain.body = request.body();
+    HttpResponse routed = router_.Route(plain);
+
+    auto response = std::make_shared<http::response<http::string_body>>(
+        static_cast<http::status>(routed.status), request.version());
+    for (auto& [name, value] : routed.headers) response->set(name, value);
+    response->body() = std::move(routed.body);
+    response->keep_alive(request.keep_alive() && !stopping_);
+    response->prepare_payload();
+    Write(std::move(response));
+  }
+
+  void SendPayloadTooLarge() {
+    auto response = std::make_shared<http::response<http::string_body>>(
+        http::status::payload_too_large, 11);
+    response->keep_alive(false);
+    response->prepare_payload();
+    Write(std::move(response));
+  }
+
+  void Write(std::shared_ptr<http::response<http::string_body>> response) {
+    stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    const bool close = !response->keep_alive();
+    http::async_write(stream_, *response,
+                      [self = shared_from_this(), response, close](beast::error_code ec,
+                                                                   std::size_t) {
+                        if (ec || close) return self->Close();
+                        self->Read();
+                      });
+  }
+
+  void Close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.socket().close(ignored);
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  const Router& router_;
+  const ServerOptions& options_;
+  SessionRegistry& registry_;
+  std::function<void()> on_last_closed_;
+  bool busy_ = false;      // a request is being answered
+  bool stopping_ = false;  // shutdown was requested
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Impl(ServerOptions server_options, const Router& server_router)
+      : options(std::move(server_options)), router(server_router),
+        acceptor(net::make_strand(io)), signals(io, SIGINT, SIGTERM), grace_timer(io) {}
+
+  void Accept() {
+    acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec) {
+        if (acceptor.is_open()) Accept();
+        return;
+      }
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);  // answers are small: send them now
+      std::make_shared<Session>(std::move(socket), router, options, registry, [this] {
+        net::post(io, [this] { grace_timer.cancel(); });
+      })->Start();
+      Accept();
+    });
+  }
+
+  void BeginShutdown() {
+    if (stopping.exchange(true)) return;
+    spdlog::info("shutting down: finishing requests in flight");
+    beast::error_code ignored;
+    acceptor.close(ignored);
+    signals.cancel(ignored);
+    for (auto& session : registry.Live()) session->StopWhenIdle();
+    if (registry.Empty()) return;
+    grace_timer.expires_after(std::chrono::milliseconds(options.shutdown_grace_ms));
+    grace_timer.async_wait([this](beast::error_code ec) {
+      if (!ec) io.stop();  // grace period over: drop what is left
+    });
+  }
+
+  ServerOptions options;
+  const Router& router;
+  net::io_context io;
+  tcp::acceptor acceptor;
+  net::signal_set signals;
+  net::steady_timer grace_timer;
+  SessionRegistry registry;
+  std::atomic<bool> stopping{false};
+};
+
+HttpServer::HttpServer(ServerOptions options, const Router& router)
+    : impl_(std::make_unique<Impl>(std::move(options), router)) {}
+
+HttpServer::~HttpServer() = default;
+
+bool HttpServer::Listen(std::string& error) {
+  beast::error_code ec;
+  const auto address = net::ip::make_address(impl_->options.host, ec);
+  if (ec) {
+    error = "--host: '" + impl_->options.host + "' is not an IP address";
+    return false;
+  }
+  const tcp::endpoint endpoint(address, impl_->options.port);
+  auto& acceptor = impl_->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (!ec) return true;
+  error = "cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
+          ": " + ec.message();
+  return false;
+}
+
+uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void HttpServer::Run() {
+  impl_->signals.async_wait([this](beast::error_code ec, int) {
+    if (!ec) impl_->BeginShutdown();
+  });
+  impl_->Accept();
+  std::vector<std::thread> extra;
+  for (unsigned i = 1; i < impl_->options.threads; ++i) {
+    extra.emplace_back([this] { impl_->io.run(); });
+  }
+  impl_->io.run();
+  for (auto& thread : extra) thread.join();
+}
+
+void HttpServer::Stop() {
+  net::post(impl_->io, [this] { impl_->BeginShutdown(); });
+}
+
+}  // namespace ddbd

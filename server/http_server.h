@@ -1,0 +1,47 @@
+// The HTTP/1.1 front end: accepts connections, reads requests with a body limit and timeouts,
+// hands each to the Router, writes the answer, keeps connections alive. Beast and Asio stay
+// inside http_server.cc (one costly translation unit); this header is cheap to include.
+//
+// Thread safety: construct, Listen and Run on one thread; Stop may be called from any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "server/router.h"
+
+namespace ddbd {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8000;  // 0 picks a free port
+  unsigned threads = 1;
+  size_t body_limit_bytes = 16 * 1024 * 1024;  // DynamoDB's request limit; larger: HTTP 413
+  int64_t request_timeout_ms = 60'000;  // to receive one request, and to wait for the next
+  int64_t shutdown_grace_ms = 10'000;   // how long in-flight requests may take on shutdown
+};
+
+class HttpServer {
+ public:
+  // `router` must outlive the server.
+  HttpServer(ServerOptions options, const Router& router);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and listens. False with a one-line reason in `error` if the address is unusable.
+  bool Listen(std::string& error);
+  // The bound port (after Listen).
+  uint16_t port() const;
+  // Serves until SIGINT, SIGTERM or Stop(); requests already received are answered first.
+  void Run();
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ddbd

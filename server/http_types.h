@@ -1,0 +1,30 @@
+// Plain HTTP request/response values passed between the Beast session and the router, so the
+// router (and its tests) never include Beast.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ddbd {
+
+struct HttpRequest {
+  std::string_view method;  // "POST", "GET", "OPTIONS", ...
+  std::string_view path;
+  std::string_view content_type;
+  std::string_view amz_target;     // X-Amz-Target
+  std::string_view authorization;  // Authorization
+  std::string_view origin;         // Origin (CORS)
+  std::string_view access_control_request_headers;
+  std::string_view access_control_request_method;
+  std::string_view body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,84 @@
+// The composition root: options -> engine, dispatcher, router, HTTP server.
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config/options.h"
+#include "engine/engine.h"
+#include "protocol/dispatcher.h"
+#include "server/http_server.h"
+#include "server/router.h"
+
+namespace {
+
+// Written to a temporary file and renamed, so a reader never sees a partial port number.
+bool WritePortFile(const std::string& path, uint16_t port) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << port << "\n";
+    if (!out) return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  return !ec;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const ddbd::ParsedOptions parsed = ddbd::ParseOptions(args, [](const char* name) {
+    return std::getenv(name);
+  });
+  if (!parsed.options) {
+    std::fprintf(stderr, "ddbd: %s\n", parsed.error.c_str());
+    return 2;
+  }
+  const ddbd::Options& options = *parsed.options;
+  if (options.show_help) {
+    std::fputs(ddbd::HelpText().c_str(), stdout);
+    return 0;
+  }
+  if (options.show_version) {
+    std::printf("ddbd %s\n", DDBD_VERSION);
+    return 0;
+  }
+  spdlog::set_level(spdlog::level::from_str(options.log_level));
+
+  ddbd::SystemClock clock;
+  ddbd::Engine engine({options.region, options.account_id, options.table_delay_ms}, clock);
+  ddbd::Dispatcher dispatcher(engine);
+  ddbd::Router router(dispatcher, {options.region, options.cors});
+  ddbd::ServerOptions server_options;
+  server_options.host = options.host;
+  server_options.port = options.port;
+  server_options.threads =
+      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  ddbd::HttpServer server(server_options, router);
+
+  std::string error;
+  if (!server.Listen(error)) {
+    std::fprintf(stderr, "ddbd: %s\n", error.c_str());
+    return 1;
+  }
+  if (!options.port_file.empty() && !WritePortFile(options.port_file, server.port())) {
+    std::fprintf(stderr, "ddbd: cannot write --port-file %s\n", options.port_file.c_str());
+    return 1;
+  }
+  if (!options.db_path.empty()) {
+    spdlog::warn("--db-path {}: persistence is not implemented yet; data is kept in memory only",
+                 options.db_path);
+  }
+  spdlog::info("ddbd {} listening on http://{}:{} (data in memory, {} threads)", DDBD_VERSION,
+               options.host, server.port(), server_options.threads);
+  server.Run();
+  spdlog::info("ddbd stopped");
+  return 0;
+}

@@ -1,0 +1,132 @@
+#include "server/router.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+
+#include "server/crc32.h"
+#include "server/request_id.h"
+
+namespace ddbd {
+namespace {
+
+constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
+constexpr std::string_view kJson = "application/json";
+
+// The media type without parameters ("; charset=..."), lower-cased.
+std::string MediaType(std::string_view content_type) {
+  std::string_view type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && type.back() == ' ') type.remove_suffix(1);
+  while (!type.empty() && type.front() == ' ') type.remove_prefix(1);
+  std::string lowered(type);
+  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lowered;
+}
+
+bool HasAwsSignature(std::string_view authorization) {
+  while (!authorization.empty() && authorization.front() == ' ') authorization.remove_prefix(1);
+  return authorization.starts_with("AWS4-");
+}
+
+void AddStandardHeaders(HttpResponse& response, std::string_view content_type,
+                        const std::string& request_id) {
+  response.headers.emplace_back("Content-Type", std::string(content_type));
+  response.headers.emplace_back("x-amzn-RequestId", request_id);
+  response.headers.emplace_back("x-amz-crc32", std::to_string(Crc32(response.body)));
+}
+
+std::vector<std::string> SplitOrigins(const std::string& cors) {
+  std::vector<std::string> origins;
+  size_t start = 0;
+  while (start <= cors.size()) {
+    size_t end = cors.find(',', start);
+    if (end == std::string::npos) end = cors.size();
+    std::string origin = cors.substr(start, end - start);
+    origin.erase(0, origin.find_first_not_of(' '));
+    origin.erase(origin.find_last_not_of(' ') + 1);
+    if (!origin.empty()) origins.push_back(origin);
+    start = end + 1;
+  }
+  return origins;
+}
+
+}  // namespace
+
+Router::Router(const Dispatcher& dispatcher, RouterOptions options)
+    : dispatcher_(dispatcher), options_(std::move(options)),
+      cors_origins_(SplitOrigins(options_.cors)) {}
+
+void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const {
+  if (request.origin.empty() || cors_origins_.empty()) return;
+  const bool any = std::find(cors_origins_.begin(), cors_origins_.end(), "*") != cors_origins_.end();
+  const bool listed = std::find(cors_origins_.begin(), cors_origins_.end(), request.origin) !=
+                      cors_origins_.end();
+  if (!any && !listed) return;
+  response.headers.emplace_back("Access-Control-Allow-Origin",
+                                any ? std::string("*") : std::string(request.origin));
+  response.headers.emplace_back("Access-Control-Expose-Headers",
+                                "x-amzn-RequestId,x-amz-crc32,x-amz-id-2");
+  if (request.method == "OPTIONS") {
+    if (!request.access_control_request_headers.empty()) {
+      response.headers.emplace_back("Access-Control-Allow-Headers",
+                                    std::string(request.access_control_request_headers));
+    }
+    if (!request.access_control_request_method.empty()) {
+      response.headers.emplace_back("Access-Control-Allow-Methods",
+                                    std::string(request.access_control_request_method));
+    }
+    response.headers.emplace_back("Access-Control-Max-Age", "172800");
+  }
+}
+
+HttpResponse Router::Route(const HttpRequest& request) const {
+  const std::string request_id = NewRequestId();
+  HttpResponse response;
+  AddCorsHeaders(request, response);
+  if (request.method == "OPTIONS" && !request.origin.empty()) {
+    response.headers.emplace_back("x-amzn-RequestId", request_id);
+    return response;  // a CORS preflight: headers only
+  }
+  if (request.method == "GET" && request.path == "/") {
+    response.body = "healthy: dynamodb." + options_.region + ".amazonaws.com ";
+    AddStandardHeaders(response, "text/plain", request_id);
+    return response;
+  }
+  const std::string media_type = MediaType(request.content_type);
+  // DynamoDB answers anything but a JSON POST with a bare 404 UnknownOperationException.
+  if (request.method != "POST" ||
+      (!request.body.empty() && media_type != kAmzJson && media_type != kJson)) {
+    response.status = 404;
+    response.body = "<UnknownOperationException/>\n";
+    AddStandardHeaders(response, kAmzJson, request_id);
+    return response;
+  }
+  HttpResponse dispatched = Dispatch(request, request_id);
+  dispatched.headers.insert(dispatched.headers.begin(), response.headers.begin(),
+                            response.headers.end());
+  // DynamoDB answers in the content type it was asked in.
+  AddStandardHeaders(dispatched, media_type == kJson ? kJson : kAmzJson, request_id);
+  return dispatched;
+}
+
+HttpResponse Router::Dispatch(const HttpRequest& request, const std::string& request_id) const {
+  HttpResponse response;
+  try {
+    RequestInfo info;
+    info.has_authorization = HasAwsSignature(request.authorization);
+    DispatchResult result = dispatcher_.Handle(request.amz_target, request.body, info);
+    response.status = result.http_status;
+    response.body = std::move(result.body);
+  } catch (const std::exception& e) {
+    spdlog::error("request {} ({}) failed: {}", request_id, request.amz_target, e.what());
+    DispatchResult result = Dispatcher::InternalServerError();
+    response.status = result.http_status;
+    response.body = std::move(result.body);
+  }
+  return response;
+}
+
+}  // namespace ddbd
