@@ -8,7 +8,7 @@
 namespace ddbd {
 namespace {
 
-constexpr std::array<std::string_view, 7> kLogLevels = {"trace", "debug", "info",    "warn",
+constexpr std::array<std::string_view, 7> kLogLevels = {"trace", "debug",    "info", "warn",
                                                         "error", "critical", "off"};
 // DynamoDB Local's -delayTransientStatuses: a delay long enough for clients to see the status.
 constexpr int64_t kDynamoDbLocalTransientDelayMs = 500;
@@ -50,21 +50,21 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
     const bool valid = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
     });
-    if (!valid) return "--region: expected a region name such as us-east-1, got '" +
-                       std::string(value) + "'";
+    if (!valid)
+      return "--region: expected a region name such as us-east-1, got '" + std::string(value) + "'";
     options.region = value;
   } else if (name == "account-id") {
     const bool valid = value.size() == 12 && std::all_of(value.begin(), value.end(), [](char c) {
-      return c >= '0' && c <= '9';
-    });
+                         return c >= '0' && c <= '9';
+                       });
     if (!valid) return "--account-id: expected 12 digits, got '" + std::string(value) + "'";
     options.account_id = value;
   } else if (name == "cors") {
     options.cors = value;
   } else if (name == "table-delay-ms") {
     if (!ParseInteger<int64_t>(value, 0, 3'600'000, options.table_delay_ms)) {
-      return "--table-delay-ms: expected an integer from 0 to 3600000, got '" +
-             std::string(value) + "'";
+      return "--table-delay-ms: expected an integer from 0 to 3600000, got '" + std::string(value) +
+             "'";
     }
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
@@ -76,8 +76,8 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
 }
 
 constexpr std::array<std::string_view, 9> kValuedFlags = {
-    "host", "port", "port-file", "threads", "log-level", "region", "account-id", "cors",
-    "table-delay-ms"};
+    "host",   "port",       "port-file", "threads",       "log-level",
+    "region", "account-id", "cors",      "table-delay-ms"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||

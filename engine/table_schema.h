@@ -101,7 +101,7 @@ struct TableDescription {
   int64_t last_decrease_date_time_ms = 0;        // 0: never
   int64_t number_of_decreases_today = 0;
   std::optional<StreamSpecification> stream_specification;
-  std::string latest_stream_label;  // empty when no stream was ever enabled
+  std::string latest_stream_label;                  // empty when no stream was ever enabled
   std::optional<SseSpecification> sse_description;  // present when SSE with KMS is enabled
   std::optional<TableClass> table_class;            // present once set explicitly
   int64_t table_class_last_update_ms = 0;

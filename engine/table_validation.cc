@@ -68,7 +68,8 @@ Status CheckKeySchema(const CreateTableArgs& args) {
         "in AttributeDefinitions");
   }
   if (args.key_schema[0].key_type != KeyType::kHash) {
-    return Error::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    return Error::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   }
   if (args.key_schema.size() == 2 && args.key_schema[1].key_type != KeyType::kRange) {
     return Error::Validation(
@@ -141,7 +142,8 @@ Status ApplyBilling(const UpdateTableArgs& args, int64_t now_ms, TableDescriptio
           "PAY_PER_REQUEST");
     }
     if (requested) {
-      return Invalid("ProvisionedThroughput cannot be specified when BillingMode is PAY_PER_REQUEST");
+      return Invalid(
+          "ProvisionedThroughput cannot be specified when BillingMode is PAY_PER_REQUEST");
     }
     if (table.billing_mode != BillingMode::kPayPerRequest) {
       table.last_update_to_pay_per_request_ms = now_ms;
@@ -222,7 +224,8 @@ Status ValidateCreateTable(const CreateTableArgs& args) {
   if (Status keys = CheckKeySchema(args); !keys.ok()) return keys;
   if (Status stream = CheckCreateStream(args); !stream.ok()) return stream;
   if (args.has_secondary_indexes) {
-    return Invalid("LocalSecondaryIndexes and GlobalSecondaryIndexes are not supported by ddbd yet");
+    return Invalid(
+        "LocalSecondaryIndexes and GlobalSecondaryIndexes are not supported by ddbd yet");
   }
   return Ok{};
 }

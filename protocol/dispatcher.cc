@@ -1,7 +1,6 @@
 #include "protocol/dispatcher.h"
 
 #include <absl/container/flat_hash_map.h>
-
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
@@ -17,7 +16,7 @@ constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
 
 const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
   static const auto* handlers = new absl::flat_hash_map<std::string_view, operations::Handler>{
-      {"CreateTable", &operations::CreateTable},   {"DeleteTable", &operations::DeleteTable},
+      {"CreateTable", &operations::CreateTable},     {"DeleteTable", &operations::DeleteTable},
       {"DescribeTable", &operations::DescribeTable}, {"ListTables", &operations::ListTables},
       {"UpdateTable", &operations::UpdateTable},
   };
@@ -29,7 +28,8 @@ Error UnknownOperation() { return {ErrorCode::kUnknownOperation, ""}; }
 // Parses without recursion (deeply nested bodies cannot exhaust the stack) and rejects
 // invalid UTF-8, as DynamoDB's parser does.
 bool Parse(std::string_view body, rapidjson::Document& document) {
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
   document.Parse<kFlags>(body.data(), body.size());
   return !document.HasParseError();
 }

@@ -48,8 +48,8 @@ const Value* Member(const Value& object, std::string_view name) {
 Result<std::optional<std::string_view>> AsString(const Value* value) {
   if (value == nullptr) return std::optional<std::string_view>();
   if (value->IsString()) {
-    return std::optional<std::string_view>(std::string_view(value->GetString(),
-                                                            value->GetStringLength()));
+    return std::optional<std::string_view>(
+        std::string_view(value->GetString(), value->GetStringLength()));
   }
   if (value->IsObject()) return Error::Serialization(kStructureNotExpected);
   if (value->IsArray()) return UnrecognizedCollection("java.lang.String");

@@ -3,11 +3,11 @@
 // or null member reads as "not given". Unknown members are ignored, as DynamoDB does.
 #pragma once
 
+#include <rapidjson/document.h>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
-
-#include <rapidjson/document.h>
 
 #include "engine/error.h"
 

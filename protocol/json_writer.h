@@ -1,10 +1,10 @@
 // The JSON writer every operation encodes its response with: one growing buffer per request.
 #pragma once
 
-#include <string_view>
-
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include <string_view>
 
 namespace ddbd::json {
 

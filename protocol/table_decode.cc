@@ -45,10 +45,10 @@ Result<std::string> DecodeAttributeName(const json::Value& element, const std::s
 // Reads an optional enum member; `values` maps wire text to engine value, listed sorted as
 // DynamoDB prints them.
 template <typename T>
-Result<std::optional<T>> DecodeEnum(
-    const json::Value* value, const std::string& path, ConstraintErrors& errors,
-    std::initializer_list<std::pair<std::string_view, T>> values,
-    std::initializer_list<std::string_view> names) {
+Result<std::optional<T>> DecodeEnum(const json::Value* value, const std::string& path,
+                                    ConstraintErrors& errors,
+                                    std::initializer_list<std::pair<std::string_view, T>> values,
+                                    std::initializer_list<std::string_view> names) {
   auto text = json::AsString(value);
   if (!text.ok()) return text.error();
   if (!text.value()) return std::optional<T>();
@@ -61,15 +61,16 @@ Result<std::optional<T>> DecodeEnum(
 
 }  // namespace
 
-Result<std::string> DecodeNewTableName(const json::Value& request, ConstraintErrors& errors) {
+Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request,
+                                                      ConstraintErrors& errors) {
   auto name = json::AsString(json::Member(request, "TableName"));
   if (!name.ok()) return name.error();
-  if (!name.value()) return RequiredParameterMissing("TableName");
+  if (!name.value()) return std::optional<std::string>();
   std::string_view text = *name.value();
   if (!IsValidTableNameCharacters(text)) errors.Pattern(text, "tableName", kTableNamePattern);
   if (text.size() < 3) errors.MinLength(text, "tableName", 3);
   if (text.size() > kMaxTableNameLength) errors.MaxLength(text, "tableName", kMaxTableNameLength);
-  return std::string(text);
+  return std::optional<std::string>(text);
 }
 
 Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
@@ -127,7 +128,8 @@ Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
     }
     key_schema.push_back(std::move(decoded));
   }
-  if (elements.Size() < 1) errors.Add("'[]'", "keySchema", "Member must have length greater than or equal to 1");
+  if (elements.Size() < 1)
+    errors.Add("'[]'", "keySchema", "Member must have length greater than or equal to 1");
   if (elements.Size() > 2) {
     errors.Add("'" + RenderKeySchema(elements) + "'", "keySchema",
                "Member must have length less than or equal to 2");
@@ -155,12 +157,12 @@ Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::
       if (!name.ok()) return name.error();
       decoded.attribute_name = std::move(name).value();
       const std::string type_path = MemberPath("attributeDefinitions", i, "attributeType");
-      auto type = DecodeEnum<ScalarAttributeType>(
-          json::Member(*element.value(), "AttributeType"), type_path, errors,
-          {{"S", ScalarAttributeType::kS},
-           {"N", ScalarAttributeType::kN},
-           {"B", ScalarAttributeType::kB}},
-          {"B", "N", "S"});
+      auto type = DecodeEnum<ScalarAttributeType>(json::Member(*element.value(), "AttributeType"),
+                                                  type_path, errors,
+                                                  {{"S", ScalarAttributeType::kS},
+                                                   {"N", ScalarAttributeType::kN},
+                                                   {"B", ScalarAttributeType::kB}},
+                                                  {"B", "N", "S"});
       if (!type.ok()) return type.error();
       if (!type.value()) errors.MustNotBeNull(type_path);
       decoded.attribute_type = type.value().value_or(ScalarAttributeType::kS);
@@ -181,11 +183,10 @@ Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const j
     const char* path;
     int64_t* target;
   };
-  for (const Field& field :
-       {Field{"ReadCapacityUnits", "provisionedThroughput.readCapacityUnits",
-              &throughput.read_capacity_units},
-        Field{"WriteCapacityUnits", "provisionedThroughput.writeCapacityUnits",
-              &throughput.write_capacity_units}}) {
+  for (const Field& field : {Field{"ReadCapacityUnits", "provisionedThroughput.readCapacityUnits",
+                                   &throughput.read_capacity_units},
+                             Field{"WriteCapacityUnits", "provisionedThroughput.writeCapacityUnits",
+                                   &throughput.write_capacity_units}}) {
     auto units = json::AsLong(json::Member(*structure.value(), field.member));
     if (!units.ok()) return units.error();
     if (!units.value()) {
@@ -200,19 +201,19 @@ Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const j
 
 Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,
                                                      ConstraintErrors& errors) {
-  return DecodeEnum<BillingMode>(
-      value, "billingMode", errors,
-      {{"PROVISIONED", BillingMode::kProvisioned}, {"PAY_PER_REQUEST", BillingMode::kPayPerRequest}},
-      {"PAY_PER_REQUEST", "PROVISIONED"});
+  return DecodeEnum<BillingMode>(value, "billingMode", errors,
+                                 {{"PROVISIONED", BillingMode::kProvisioned},
+                                  {"PAY_PER_REQUEST", BillingMode::kPayPerRequest}},
+                                 {"PAY_PER_REQUEST", "PROVISIONED"});
 }
 
 Result<std::optional<TableClass>> DecodeTableClass(const json::Value* value,
                                                    ConstraintErrors& errors) {
-  return DecodeEnum<TableClass>(value, "tableClass", errors,
-                                {{"STANDARD", TableClass::kStandard},
-                                 {"STANDARD_INFREQUENT_ACCESS",
-                                  TableClass::kStandardInfrequentAccess}},
-                                {"STANDARD", "STANDARD_INFREQUENT_ACCESS"});
+  return DecodeEnum<TableClass>(
+      value, "tableClass", errors,
+      {{"STANDARD", TableClass::kStandard},
+       {"STANDARD_INFREQUENT_ACCESS", TableClass::kStandardInfrequentAccess}},
+      {"STANDARD", "STANDARD_INFREQUENT_ACCESS"});
 }
 
 Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json::Value* value,
@@ -225,14 +226,14 @@ Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json:
   if (!enabled.ok()) return enabled.error();
   if (!enabled.value()) errors.MustNotBeNull("streamSpecification.streamEnabled");
   stream.stream_enabled = enabled.value().value_or(false);
-  auto view = DecodeEnum<StreamViewType>(
-      json::Member(*structure.value(), "StreamViewType"), "streamSpecification.streamViewType",
-      errors,
-      {{"NEW_IMAGE", StreamViewType::kNewImage},
-       {"OLD_IMAGE", StreamViewType::kOldImage},
-       {"NEW_AND_OLD_IMAGES", StreamViewType::kNewAndOldImages},
-       {"KEYS_ONLY", StreamViewType::kKeysOnly}},
-      {"KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE", "OLD_IMAGE"});
+  auto view =
+      DecodeEnum<StreamViewType>(json::Member(*structure.value(), "StreamViewType"),
+                                 "streamSpecification.streamViewType", errors,
+                                 {{"NEW_IMAGE", StreamViewType::kNewImage},
+                                  {"OLD_IMAGE", StreamViewType::kOldImage},
+                                  {"NEW_AND_OLD_IMAGES", StreamViewType::kNewAndOldImages},
+                                  {"KEYS_ONLY", StreamViewType::kKeysOnly}},
+                                 {"KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE", "OLD_IMAGE"});
   if (!view.ok()) return view.error();
   stream.stream_view_type = view.value();
   return std::optional<StreamSpecification>(stream);
@@ -247,10 +248,9 @@ Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value
   auto enabled = json::AsBoolean(json::Member(*structure.value(), "Enabled"));
   if (!enabled.ok()) return enabled.error();
   sse.enabled = enabled.value();
-  auto type = DecodeEnum<SseType>(json::Member(*structure.value(), "SSEType"),
-                                  "sSESpecification.sSEType", errors,
-                                  {{"AES256", SseType::kAes256}, {"KMS", SseType::kKms}},
-                                  {"AES256", "KMS"});
+  auto type = DecodeEnum<SseType>(
+      json::Member(*structure.value(), "SSEType"), "sSESpecification.sSEType", errors,
+      {{"AES256", SseType::kAes256}, {"KMS", SseType::kKms}}, {"AES256", "KMS"});
   if (!type.ok()) return type.error();
   sse.sse_type = type.value();
   auto key = json::AsString(json::Member(*structure.value(), "KMSMasterKeyId"));

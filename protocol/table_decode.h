@@ -15,8 +15,10 @@
 
 namespace ddbd {
 
-// CreateTable's TableName: required, [a-zA-Z0-9_.-]+, 3 to 255 characters.
-Result<std::string> DecodeNewTableName(const json::Value& request, ConstraintErrors& errors);
+// CreateTable's TableName: [a-zA-Z0-9_.-]+, 3 to 255 characters. Nullopt when absent: the caller
+// reports that only after every member was type-checked, as DynamoDB does.
+Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request,
+                                                      ConstraintErrors& errors);
 // The TableName of an operation on an existing table: a name or the table's ARN, resolved to
 // the name. Null or too long values are constraint failures.
 Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,

@@ -7,29 +7,40 @@ namespace {
 
 const char* Name(ScalarAttributeType type) {
   switch (type) {
-    case ScalarAttributeType::kS: return "S";
-    case ScalarAttributeType::kN: return "N";
-    case ScalarAttributeType::kB: return "B";
+    case ScalarAttributeType::kS:
+      return "S";
+    case ScalarAttributeType::kN:
+      return "N";
+    case ScalarAttributeType::kB:
+      return "B";
   }
   return "S";
 }
 
 const char* Name(TableStatus status) {
   switch (status) {
-    case TableStatus::kCreating: return "CREATING";
-    case TableStatus::kUpdating: return "UPDATING";
-    case TableStatus::kDeleting: return "DELETING";
-    case TableStatus::kActive: return "ACTIVE";
+    case TableStatus::kCreating:
+      return "CREATING";
+    case TableStatus::kUpdating:
+      return "UPDATING";
+    case TableStatus::kDeleting:
+      return "DELETING";
+    case TableStatus::kActive:
+      return "ACTIVE";
   }
   return "ACTIVE";
 }
 
 const char* Name(StreamViewType type) {
   switch (type) {
-    case StreamViewType::kNewImage: return "NEW_IMAGE";
-    case StreamViewType::kOldImage: return "OLD_IMAGE";
-    case StreamViewType::kNewAndOldImages: return "NEW_AND_OLD_IMAGES";
-    case StreamViewType::kKeysOnly: return "KEYS_ONLY";
+    case StreamViewType::kNewImage:
+      return "NEW_IMAGE";
+    case StreamViewType::kOldImage:
+      return "OLD_IMAGE";
+    case StreamViewType::kNewAndOldImages:
+      return "NEW_AND_OLD_IMAGES";
+    case StreamViewType::kKeysOnly:
+      return "KEYS_ONLY";
   }
   return "NEW_IMAGE";
 }
@@ -92,7 +103,7 @@ void EncodeBillingMode(json::Writer& writer, const TableDescription& table) {
   writer.StartObject();
   writer.Key("BillingMode");
   writer.String(table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST"
-                                                                   : "PROVISIONED");
+                                                                  : "PROVISIONED");
   if (table.last_update_to_pay_per_request_ms > 0) {
     writer.Key("LastUpdateToPayPerRequestDateTime");
     json::EpochSeconds(writer, table.last_update_to_pay_per_request_ms);
@@ -107,8 +118,8 @@ void EncodeStream(json::Writer& writer, const TableDescription& table) {
     writer.Key("StreamEnabled");
     writer.Bool(true);
     writer.Key("StreamViewType");
-    writer.String(Name(table.stream_specification->stream_view_type.value_or(
-        StreamViewType::kNewAndOldImages)));
+    writer.String(Name(
+        table.stream_specification->stream_view_type.value_or(StreamViewType::kNewAndOldImages)));
     writer.EndObject();
   }
   if (!table.latest_stream_label.empty()) {
@@ -122,8 +133,8 @@ void EncodeStream(json::Writer& writer, const TableDescription& table) {
 void EncodeSse(json::Writer& writer, const TableDescription& table, const EngineOptions& options) {
   if (!table.sse_description) return;
   // Without a key of the caller's, DynamoDB uses the account's AWS managed key for DynamoDB.
-  std::string key = table.sse_description->kms_master_key_id.value_or(
-      "00000000-0000-4000-8000-000000000000");
+  std::string key =
+      table.sse_description->kms_master_key_id.value_or("00000000-0000-4000-8000-000000000000");
   if (!key.starts_with("arn:")) {
     key = "arn:aws:kms:" + options.region + ":" + options.account_id + ":key/" + key;
   }

@@ -58,9 +58,9 @@ void ConstraintErrors::MaxValue(int64_t value, std::string_view path, int64_t ma
 
 Status ConstraintErrors::ToStatus() const {
   if (failures_.empty()) return Ok{};
-  std::string message = std::to_string(failures_.size()) +
-                        (failures_.size() == 1 ? " validation error detected: "
-                                               : " validation errors detected: ");
+  std::string message =
+      std::to_string(failures_.size()) +
+      (failures_.size() == 1 ? " validation error detected: " : " validation errors detected: ");
   for (size_t i = 0; i < failures_.size(); ++i) {
     if (i > 0) message += "; ";
     message += failures_[i];

@@ -62,7 +62,10 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket&& socket, const Router& router, const ServerOptions& options,
           SessionRegistry& registry, std::function<void()> on_last_closed)
-      : stream_(std::move(socket)), router_(router), options_(options), registry_(registry),
+      : stream_(std::move(socket)),
+        router_(router),
+        options_(options),
+        registry_(registry),
         on_last_closed_(std::move(on_last_closed)) {}
 
   ~Session() {
@@ -125,8 +128,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void SendPayloadTooLarge() {
-    auto response = std::make_shared<http::response<http::string_body>>(
-        http::status::payload_too_large, 11);
+    auto response =
+        std::make_shared<http::response<http::string_body>>(http::status::payload_too_large, 11);
     response->keep_alive(false);
     response->prepare_payload();
     Write(std::move(response));
@@ -135,12 +138,12 @@ class Session : public std::enable_shared_from_this<Session> {
   void Write(std::shared_ptr<http::response<http::string_body>> response) {
     stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
     const bool close = !response->keep_alive();
-    http::async_write(stream_, *response,
-                      [self = shared_from_this(), response, close](beast::error_code ec,
-                                                                   std::size_t) {
-                        if (ec || close) return self->Close();
-                        self->Read();
-                      });
+    http::async_write(
+        stream_, *response,
+        [self = shared_from_this(), response, close](beast::error_code ec, std::size_t) {
+          if (ec || close) return self->Close();
+          self->Read();
+        });
   }
 
   void Close() {
@@ -164,8 +167,11 @@ class Session : public std::enable_shared_from_this<Session> {
 
 struct HttpServer::Impl {
   Impl(ServerOptions server_options, const Router& server_router)
-      : options(std::move(server_options)), router(server_router),
-        acceptor(net::make_strand(io)), signals(io, SIGINT, SIGTERM), grace_timer(io) {}
+      : options(std::move(server_options)),
+        router(server_router),
+        acceptor(net::make_strand(io)),
+        signals(io, SIGINT, SIGTERM),
+        grace_timer(io) {}
 
   void Accept() {
     acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {

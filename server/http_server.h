@@ -19,8 +19,8 @@ struct ServerOptions {
   uint16_t port = 8000;  // 0 picks a free port
   unsigned threads = 1;
   size_t body_limit_bytes = 16 * 1024 * 1024;  // DynamoDB's request limit; larger: HTTP 413
-  int64_t request_timeout_ms = 60'000;  // to receive one request, and to wait for the next
-  int64_t shutdown_grace_ms = 10'000;   // how long in-flight requests may take on shutdown
+  int64_t request_timeout_ms = 60'000;         // to receive one request, and to wait for the next
+  int64_t shutdown_grace_ms = 10'000;          // how long in-flight requests may take on shutdown
 };
 
 class HttpServer {

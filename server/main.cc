@@ -34,9 +34,8 @@ bool WritePortFile(const std::string& path, uint16_t port) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
-  const ddbd::ParsedOptions parsed = ddbd::ParseOptions(args, [](const char* name) {
-    return std::getenv(name);
-  });
+  const ddbd::ParsedOptions parsed =
+      ddbd::ParseOptions(args, [](const char* name) { return std::getenv(name); });
   if (!parsed.options) {
     std::fprintf(stderr, "ddbd: %s\n", parsed.error.c_str());
     return 2;

@@ -56,14 +56,16 @@ std::vector<std::string> SplitOrigins(const std::string& cors) {
 }  // namespace
 
 Router::Router(const Dispatcher& dispatcher, RouterOptions options)
-    : dispatcher_(dispatcher), options_(std::move(options)),
+    : dispatcher_(dispatcher),
+      options_(std::move(options)),
       cors_origins_(SplitOrigins(options_.cors)) {}
 
 void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const {
   if (request.origin.empty() || cors_origins_.empty()) return;
-  const bool any = std::find(cors_origins_.begin(), cors_origins_.end(), "*") != cors_origins_.end();
-  const bool listed = std::find(cors_origins_.begin(), cors_origins_.end(), request.origin) !=
-                      cors_origins_.end();
+  const bool any =
+      std::find(cors_origins_.begin(), cors_origins_.end(), "*") != cors_origins_.end();
+  const bool listed =
+      std::find(cors_origins_.begin(), cors_origins_.end(), request.origin) != cors_origins_.end();
   if (!any && !listed) return;
   response.headers.emplace_back("Access-Control-Allow-Origin",
                                 any ? std::string("*") : std::string(request.origin));

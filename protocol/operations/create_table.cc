@@ -9,13 +9,14 @@ namespace {
 Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
   ConstraintErrors errors;
   CreateTableArgs args;
-  auto definitions = DecodeAttributeDefinitions(json::Member(request, "AttributeDefinitions"),
-                                                errors);
+  auto definitions =
+      DecodeAttributeDefinitions(json::Member(request, "AttributeDefinitions"), errors);
   if (!definitions.ok()) return definitions.error();
   args.attribute_definitions = std::move(definitions).value();
   auto name = DecodeNewTableName(request, errors);
   if (!name.ok()) return name.error();
-  args.table_name = std::move(name).value();
+  const bool has_name = name.value().has_value();
+  args.table_name = std::move(name).value().value_or("");
   auto key_schema = DecodeKeySchema(json::Member(request, "KeySchema"), errors);
   if (!key_schema.ok()) return key_schema.error();
   args.key_schema = std::move(key_schema).value();
@@ -46,6 +47,7 @@ Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
   auto protection = json::AsBoolean(json::Member(request, "DeletionProtectionEnabled"));
   if (!protection.ok()) return protection.error();
   args.deletion_protection_enabled = protection.value().value_or(false);
+  if (!has_name) return RequiredParameterMissing("TableName");
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape.error();
   return args;
 }

@@ -1,0 +1,67 @@
+#include "config/options.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+namespace ddbd {
+namespace {
+
+ParsedOptions Parse(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+  return ParseOptions(args, [&env](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+TEST_CASE("Defaults serve on 127.0.0.1:8000 in memory") {
+  ParsedOptions parsed = Parse({});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->host == "127.0.0.1");
+  CHECK(parsed.options->port == 8000);
+  CHECK(parsed.options->region == "us-east-1");
+  CHECK(parsed.options->account_id == "000000000000");
+  CHECK(parsed.options->cors == "*");
+  CHECK(parsed.options->db_path.empty());
+}
+
+TEST_CASE("Flags take values separately or after '='; flags beat the environment") {
+  ParsedOptions parsed = Parse({"--port=0", "--host", "0.0.0.0", "--region", "eu-west-1"},
+                               {{"DDBD_PORT", "9000"}, {"DDBD_ACCOUNT_ID", "123456789012"}});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->port == 0);
+  CHECK(parsed.options->host == "0.0.0.0");
+  CHECK(parsed.options->region == "eu-west-1");
+  CHECK(parsed.options->account_id == "123456789012");
+}
+
+TEST_CASE("DynamoDB Local's flags are accepted") {
+  ParsedOptions parsed =
+      Parse({"-port", "8001", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses",
+             "-disableTelemetry", "-optimizeDbBeforeStartup"});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->port == 8001);
+  CHECK(parsed.options->shared_db);
+  CHECK(parsed.options->table_delay_ms == 500);
+  CHECK(Parse({"-dbPath", "/tmp/data"}).options->db_path == "/tmp/data");
+  CHECK(Parse({"-help"}).options->show_help);
+  CHECK(Parse({"-version"}).options->show_version);
+}
+
+TEST_CASE("Bad flags name the flag and what it accepts") {
+  CHECK(Parse({"--port", "http"}).error ==
+        "--port: expected an integer from 0 to 65535, got 'http'");
+  CHECK(Parse({"--port", "70000"}).error ==
+        "--port: expected an integer from 0 to 65535, got '70000'");
+  CHECK(Parse({"--port"}).error == "--port needs a value (see --help)");
+  CHECK(Parse({"--frobnicate"}).error == "unknown flag '--frobnicate' (see --help)");
+  CHECK(Parse({"-frobnicate"}).error == "unknown flag '-frobnicate' (see --help)");
+  CHECK(Parse({"--account-id", "12"}).error == "--account-id: expected 12 digits, got '12'");
+  CHECK(Parse({"--log-level", "loud"}).error ==
+        "--log-level: expected one of trace, debug, info, warn, error, critical, off, got 'loud'");
+  CHECK(Parse({}, {{"DDBD_PORT", "x"}}).error ==
+        "DDBD_PORT: expected an integer from 0 to 65535, got 'x'");
+  CHECK(Parse({"--help=yes"}).error == "--help takes no value");
+}
+
+}  // namespace
+}  // namespace ddbd

@@ -1,0 +1,101 @@
+#include "server/router.h"
+
+#include <catch2/catch.hpp>
+
+#include "engine/engine.h"
+#include "server/crc32.h"
+
+namespace ddbd {
+namespace {
+
+struct Fixture {
+  ManualClock clock;
+  Engine engine{{}, clock};
+  Dispatcher dispatcher{engine};
+  Router router{dispatcher, {"eu-west-1", "*"}};
+};
+
+std::string Header(const HttpResponse& response, const std::string& name) {
+  for (const auto& [key, value] : response.headers) {
+    if (key == name) return value;
+  }
+  return "<absent>";
+}
+
+HttpRequest Post(std::string_view body) {
+  HttpRequest request;
+  request.method = "POST";
+  request.path = "/";
+  request.content_type = "application/x-amz-json-1.0";
+  request.amz_target = "DynamoDB_20120810.ListTables";
+  request.authorization = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request";
+  request.body = body;
+  return request;
+}
+
+TEST_CASE("Crc32 is the IEEE checksum") {
+  CHECK(Crc32("123456789") == 0xCBF43926u);
+  CHECK(Crc32("") == 0u);
+}
+
+TEST_CASE("Every DynamoDB answer carries content type, request id and a correct crc32") {
+  Fixture f;
+  HttpResponse response = f.router.Route(Post("{}"));
+  CHECK(response.status == 200);
+  CHECK(response.body == R"({"TableNames":[]})");
+  CHECK(Header(response, "Content-Type") == "application/x-amz-json-1.0");
+  CHECK(Header(response, "x-amzn-RequestId").size() == 52);
+  CHECK(Header(response, "x-amz-crc32") == std::to_string(Crc32(response.body)));
+}
+
+TEST_CASE("application/json is accepted and mirrored; other content types are 404") {
+  Fixture f;
+  HttpRequest request = Post("{}");
+  request.content_type = "application/json; charset=utf-8";
+  HttpResponse json = f.router.Route(request);
+  CHECK(json.status == 200);
+  CHECK(Header(json, "Content-Type") == "application/json");
+  request.content_type = "text/plain";
+  HttpResponse refused = f.router.Route(request);
+  CHECK(refused.status == 404);
+  CHECK(refused.body == "<UnknownOperationException/>\n");
+}
+
+TEST_CASE("GET / is the health check; other methods and paths are 404") {
+  Fixture f;
+  HttpRequest request;
+  request.method = "GET";
+  request.path = "/";
+  HttpResponse health = f.router.Route(request);
+  CHECK(health.status == 200);
+  CHECK(health.body == "healthy: dynamodb.eu-west-1.amazonaws.com ");
+  request.method = "PUT";
+  CHECK(f.router.Route(request).status == 404);
+}
+
+TEST_CASE("CORS preflight and simple requests get the allow headers") {
+  Fixture f;
+  HttpRequest preflight;
+  preflight.method = "OPTIONS";
+  preflight.path = "/";
+  preflight.origin = "http://localhost:3000";
+  preflight.access_control_request_headers = "content-type,x-amz-target";
+  preflight.access_control_request_method = "POST";
+  HttpResponse response = f.router.Route(preflight);
+  CHECK(response.status == 200);
+  CHECK(response.body.empty());
+  CHECK(Header(response, "Access-Control-Allow-Origin") == "*");
+  CHECK(Header(response, "Access-Control-Allow-Headers") == "content-type,x-amz-target");
+  CHECK(Header(response, "Access-Control-Allow-Methods") == "POST");
+  CHECK(Header(response, "Access-Control-Max-Age") == "172800");
+
+  Router strict{f.dispatcher, {"us-east-1", "http://app.example"}};
+  HttpRequest simple = Post("{}");
+  simple.origin = "http://evil.example";
+  CHECK(Header(strict.Route(simple), "Access-Control-Allow-Origin") == "<absent>");
+  simple.origin = "http://app.example";
+  CHECK(Header(strict.Route(simple), "Access-Control-Allow-Origin") == "http://app.example");
+}
+
+}  // namespace
+}  // namespace ddbd
