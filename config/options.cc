@@ -66,6 +66,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--table-delay-ms: expected an integer from 0 to 3600000, got '" + std::string(value) +
              "'";
     }
+  } else if (name == "request-timeout-ms") {
+    if (!ParseInteger<int64_t>(value, 1, 3'600'000, options.request_timeout_ms)) {
+      return "--request-timeout-ms: expected an integer from 1 to 3600000, got '" +
+             std::string(value) + "'";
+    }
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
     options.db_path = value;
@@ -75,9 +80,9 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 9> kValuedFlags = {
-    "host",   "port",       "port-file", "threads",       "log-level",
-    "region", "account-id", "cors",      "table-delay-ms"};
+constexpr std::array<std::string_view, 10> kValuedFlags = {
+    "host",   "port",       "port-file", "threads",        "log-level",
+    "region", "account-id", "cors",      "table-delay-ms", "request-timeout-ms"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -199,6 +204,8 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --account-id ID        12-digit account id used in ARNs (default 000000000000)
   --cors ORIGINS         allowed CORS origins, comma-separated (default *; empty disables)
   --table-delay-ms N     keep tables CREATING/UPDATING/DELETING for N ms (default 0)
+  --request-timeout-ms N time allowed to send a request, and idle time before a kept-alive
+                         connection is closed (default 60000)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
   --help                 print this help and exit
   --version              print the version and exit

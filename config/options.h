@@ -18,10 +18,11 @@ struct Options {
   std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
-  std::string cors = "*";      // allowed origins, comma-separated; empty disables CORS
-  int64_t table_delay_ms = 0;  // how long CREATING/UPDATING/DELETING last
-  std::string db_path;         // data directory (persistence is not implemented yet)
-  bool shared_db = false;      // DynamoDB Local's -sharedDb; ddbd always shares one database
+  std::string cors = "*";              // allowed origins, comma-separated; empty disables CORS
+  int64_t table_delay_ms = 0;          // how long CREATING/UPDATING/DELETING last
+  int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
+  std::string db_path;                 // data directory (persistence is not implemented yet)
+  bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
   bool show_help = false;
   bool show_version = false;
 };

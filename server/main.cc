@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   ddbd::ServerOptions server_options;
   server_options.host = options.host;
   server_options.port = options.port;
+  server_options.request_timeout_ms = options.request_timeout_ms;
   server_options.threads =
       options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   ddbd::HttpServer server(server_options, router);

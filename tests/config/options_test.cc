@@ -61,6 +61,8 @@ TEST_CASE("Bad flags name the flag and what it accepts") {
   CHECK(Parse({}, {{"DDBD_PORT", "x"}}).error ==
         "DDBD_PORT: expected an integer from 0 to 65535, got 'x'");
   CHECK(Parse({"--help=yes"}).error == "--help takes no value");
+  CHECK(Parse({"--request-timeout-ms", "0"}).error ==
+        "--request-timeout-ms: expected an integer from 1 to 3600000, got '0'");
 }
 
 }  // namespace

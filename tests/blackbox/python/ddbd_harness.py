@@ -1,0 +1,109 @@
+"""Starts the real ddbd binary on a free port for black-box tests, or uses DDBD_ENDPOINT.
+
+DDBD_BIN names the binary (ctest sets it). DDBD_ENDPOINT=http://host:port points the suite at
+another implementation instead (tests that need their own server flags are then skipped).
+"""
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+
+import boto3
+from botocore.config import Config
+
+CREDENTIALS = dict(aws_access_key_id="AKIDTEST", aws_secret_access_key="secret",
+                   region_name="us-east-1")
+
+
+class DdbdServer:
+    def __init__(self, *args):
+        self.args = list(args)
+        self.process = None
+        self.endpoint = None
+        self.port = None
+
+    def start(self):
+        binary = os.environ.get("DDBD_BIN")
+        if not binary:
+            raise RuntimeError("set DDBD_BIN to the ddbd binary (ctest does)")
+        self.directory = tempfile.TemporaryDirectory()
+        port_file = os.path.join(self.directory.name, "port")
+        self.log = open(os.path.join(self.directory.name, "log"), "w+")
+        self.process = subprocess.Popen(
+            [binary, "--port", "0", "--port-file", port_file, "--log-level", "warn", *self.args],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while not os.path.exists(port_file):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("ddbd did not start: " + self.output())
+            time.sleep(0.005)
+        with open(port_file) as f:
+            self.port = int(f.read())
+        self.endpoint = "http://127.0.0.1:%d" % self.port
+        return self
+
+    def output(self):
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+        if self.process:
+            self.log.close()
+            self.directory.cleanup()
+
+
+def client(endpoint, validate=True):
+    """A boto3 client; validate=False lets through what botocore would refuse to send."""
+    config = Config(parameter_validation=validate, retries={"max_attempts": 1})
+    return boto3.client("dynamodb", endpoint_url=endpoint, config=config, **CREDENTIALS)
+
+
+class ServerTestCase(unittest.TestCase):
+    """One ddbd for the whole class; self.ddb validates like a normal client, self.raw does not."""
+    server_args = ()
+
+    @classmethod
+    def setUpClass(cls):
+        external = os.environ.get("DDBD_ENDPOINT")
+        if external and cls.server_args:
+            raise unittest.SkipTest("needs its own ddbd flags: %s" % (cls.server_args,))
+        cls.server = None if external else DdbdServer(*cls.server_args).start()
+        cls.endpoint = external or cls.server.endpoint
+        cls.ddb = client(cls.endpoint)
+        cls.raw = client(cls.endpoint, validate=False)
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.server:
+            cls.server.stop()
+
+    def assertError(self, call, code, message, **kwargs):
+        """Runs call(**kwargs) and checks DynamoDB's error code and exact message."""
+        with self.assertRaises(Exception) as caught:
+            call(**kwargs)
+        error = getattr(caught.exception, "response", {}).get("Error", {})
+        self.assertEqual((error.get("Code"), error.get("Message")), (code, message))
+
+
+_names = iter(range(1, 1 << 30))
+
+
+def unique_name(prefix="table"):
+    return "%s-%d-%d" % (prefix, os.getpid(), next(_names))
+
+
+def hash_table(name, billing="PAY_PER_REQUEST", **extra):
+    args = dict(TableName=name,
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    if billing == "PAY_PER_REQUEST":
+        args["BillingMode"] = billing
+    else:
+        args["ProvisionedThroughput"] = {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}
+    args.update(extra)
+    return args

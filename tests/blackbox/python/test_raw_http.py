@@ -1,0 +1,192 @@
+"""What SDKs refuse to send, sent over plain HTTP: malformed JSON, wrong targets and content types,
+missing authentication, huge bodies, stalled clients, CORS, the health check, keep-alive."""
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import unittest
+import zlib
+
+from ddbd_harness import DdbdServer, ServerTestCase
+
+AUTH = "AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/aws4_request, " \
+       "SignedHeaders=host;x-amz-date;x-amz-target, Signature=abc"
+
+
+class RawHttpTestCase(ServerTestCase):
+    def setUp(self):
+        host, port = self.endpoint[len("http://"):].split(":")
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=10)
+
+    def tearDown(self):
+        self.connection.close()
+
+    def request(self, body, target="DynamoDB_20120810.ListTables",
+                content_type="application/x-amz-json-1.0", auth=AUTH, method="POST", headers=None):
+        all_headers = {"Content-Type": content_type}
+        if target is not None:
+            all_headers["X-Amz-Target"] = target
+        if auth is not None:
+            all_headers["Authorization"] = auth
+        all_headers.update(headers or {})
+        all_headers = {k: v for k, v in all_headers.items() if v is not None}
+        self.connection.request(method, "/", body=body, headers=all_headers)
+        response = self.connection.getresponse()
+        return response, response.read()
+
+    def assertJsonError(self, response_and_body, status, expected):
+        response, body = response_and_body
+        self.assertEqual(response.status, status)
+        self.assertEqual(json.loads(body), expected)
+        self.assertEqual(int(response.getheader("x-amz-crc32")), zlib.crc32(body))
+
+
+class Protocol(RawHttpTestCase):
+    def test_malformed_json_is_a_serialization_exception_without_message(self):
+        self.assertJsonError(self.request(b'{"TableName":'), 400,
+                             {"__type": "com.amazon.coral.service#SerializationException"})
+
+    def test_missing_and_unknown_targets(self):
+        unknown = {"__type": "com.amazon.coral.service#UnknownOperationException"}
+        self.assertJsonError(self.request(b"{}", target=None), 400, unknown)
+        self.assertJsonError(self.request(b"{}", target="DynamoDB_20120810.Frobnicate"), 400, unknown)
+        self.assertJsonError(self.request(b"{}", target="Kinesis_20131202.ListStreams"), 400, unknown)
+
+    def test_missing_authorization(self):
+        self.assertJsonError(self.request(b"{}", auth=None), 400, {
+            "__type": "com.amazon.coral.service#MissingAuthenticationTokenException",
+            "message": "Request is missing Authentication Token"})
+
+    def test_wrong_json_types(self):
+        self.assertJsonError(self.request(b'{"TableName": 5}', target="DynamoDB_20120810.DescribeTable"), 400, {
+            "__type": "com.amazon.coral.service#SerializationException",
+            "Message": "NUMBER_VALUE cannot be converted to String"})
+        self.assertJsonError(self.request(b'{"Limit": "5"}'), 400, {
+            "__type": "com.amazon.coral.service#SerializationException",
+            "Message": "STRING_VALUE cannot be converted to Integer"})
+
+    def test_content_types(self):
+        response, body = self.request(b"{}", content_type="application/json")
+        self.assertEqual((response.status, response.getheader("Content-Type")), (200, "application/json"))
+        response, body = self.request(b"{}", content_type="text/plain")
+        self.assertEqual((response.status, body), (404, b"<UnknownOperationException/>\n"))
+
+    def test_success_headers(self):
+        response, body = self.request(b"{}")
+        self.assertEqual(response.status, 200)
+        self.assertEqual(response.getheader("Content-Type"), "application/x-amz-json-1.0")
+        self.assertRegex(response.getheader("x-amzn-RequestId"), r"^[A-Z0-9]{52}$")
+        self.assertEqual(int(response.getheader("x-amz-crc32")), zlib.crc32(body))
+        self.assertIn("TableNames", json.loads(body))
+
+    def test_keep_alive_serves_many_requests_on_one_connection(self):
+        for _ in range(20):
+            response, _ = self.request(b"{}")
+            self.assertEqual(response.status, 200)
+
+    def test_health_check(self):
+        self.connection.request("GET", "/")
+        response = self.connection.getresponse()
+        self.assertEqual((response.status, response.read()), (200, b"healthy: dynamodb.us-east-1.amazonaws.com "))
+
+    def test_cors_preflight(self):
+        self.connection.request("OPTIONS", "/", headers={
+            "Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type,x-amz-target,authorization"})
+        response = self.connection.getresponse()
+        response.read()
+        self.assertEqual(response.status, 200)
+        self.assertEqual(response.getheader("Access-Control-Allow-Origin"), "*")
+        self.assertEqual(response.getheader("Access-Control-Allow-Headers"), "content-type,x-amz-target,authorization")
+        self.assertEqual(response.getheader("Access-Control-Allow-Methods"), "POST")
+
+    def test_deeply_nested_body_is_refused_and_the_server_lives_on(self):
+        depth = 100000
+        body = b'{"TableName":"abc","AttributeDefinitions":' + b"[" * depth + b"]" * depth + b"}"
+        response, _ = self.request(body, target="DynamoDB_20120810.CreateTable")
+        self.assertEqual(response.status, 400)
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+
+    def test_a_body_over_16_mb_is_refused_with_413(self):
+        with socket.create_connection((self.connection.host, self.connection.port)) as raw:
+            size = 17 * 1024 * 1024
+            raw.sendall(("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                         "X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: %s\r\n"
+                         "Content-Length: %d\r\n\r\n" % (AUTH, size)).encode())
+            raw.settimeout(10)
+            self.assertTrue(raw.recv(4096).startswith(b"HTTP/1.1 413"))
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+
+    def test_a_body_of_almost_16_mb_is_accepted(self):
+        padding = " " * (16 * 1024 * 1024 - 100)
+        response, _ = self.request(("{%s}" % padding).encode())
+        self.assertEqual(response.status, 200)
+
+
+class SlowClients(RawHttpTestCase):
+    server_args = ("--request-timeout-ms", "300")
+
+    def test_a_stalled_request_is_dropped_and_others_are_served(self):
+        stalled = socket.create_connection((self.connection.host, self.connection.port))
+        stalled.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+        stalled.settimeout(5)
+        started = time.monotonic()
+        self.assertEqual(stalled.recv(100), b"")  # closed by the server
+        self.assertLess(time.monotonic() - started, 3)
+        stalled.close()
+
+
+class Shutdown(unittest.TestCase):
+    def test_sigterm_with_an_idle_connection_open_exits_promptly_and_cleanly(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            self.skipTest("needs its own ddbd")
+        server = DdbdServer().start()
+        idle = socket.create_connection(("127.0.0.1", server.port))
+        idle.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        idle.recv(4096)
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        self.assertEqual(server.process.wait(timeout=5), 0)
+        self.assertLess(time.monotonic() - started, 2)
+        idle.close()
+        server.stop()
+
+
+class CommandLine(unittest.TestCase):
+    def run_ddbd(self, *args):
+        return subprocess.run([os.environ["DDBD_BIN"], *args], capture_output=True, text=True, timeout=10)
+
+    def setUp(self):
+        if not os.environ.get("DDBD_BIN"):
+            self.skipTest("needs the ddbd binary")
+
+    def test_help_and_version(self):
+        result = self.run_ddbd("--help")
+        self.assertEqual(result.returncode, 0)
+        self.assertIn("--port N", result.stdout)
+        self.assertRegex(self.run_ddbd("-version").stdout, r"^ddbd \d+\.\d+\.\d+\n$")
+
+    def test_bad_flags_exit_2_with_one_line(self):
+        result = self.run_ddbd("--port", "eighty")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stderr, "ddbd: --port: expected an integer from 0 to 65535, got 'eighty'\n")
+        result = self.run_ddbd("-bogus")
+        self.assertEqual((result.returncode, result.stderr), (2, "ddbd: unknown flag '-bogus' (see --help)\n"))
+
+    def test_dynamodb_local_flags_serve(self):
+        server = DdbdServer("-inMemory", "-sharedDb", "-disableTelemetry", "-dbPath", "/tmp/none").start()
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+            connection.request("GET", "/")
+            self.assertEqual(connection.getresponse().status, 200)
+            self.assertIn("persistence is not implemented yet", server.output())
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()
