@@ -20,15 +20,24 @@ struct DispatchResult {
   std::string body;
 };
 
-class Dispatcher {
+// What the server calls for each DynamoDB request. An interface so the server's own handling
+// (headers, the catch-all for unexpected exceptions) can be tested with a stand-in.
+class RequestHandler {
+ public:
+  virtual ~RequestHandler() = default;
+  // `target` is the X-Amz-Target header, e.g. "DynamoDB_20120810.CreateTable".
+  virtual DispatchResult Handle(std::string_view target, std::string_view body,
+                                const RequestInfo& info) const = 0;
+};
+
+class Dispatcher final : public RequestHandler {
  public:
   // `engine` must outlive the dispatcher.
   explicit Dispatcher(Engine& engine) : engine_(engine) {}
 
-  // `target` is the X-Amz-Target header, e.g. "DynamoDB_20120810.CreateTable". Never throws for
-  // client input: every failure becomes a DynamoDB error body.
+  // Never throws for client input: every failure becomes a DynamoDB error body.
   DispatchResult Handle(std::string_view target, std::string_view body,
-                        const RequestInfo& info) const;
+                        const RequestInfo& info) const override;
 
   // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
   static DispatchResult InternalServerError();

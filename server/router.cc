@@ -55,10 +55,8 @@ std::vector<std::string> SplitOrigins(const std::string& cors) {
 
 }  // namespace
 
-Router::Router(const Dispatcher& dispatcher, RouterOptions options)
-    : dispatcher_(dispatcher),
-      options_(std::move(options)),
-      cors_origins_(SplitOrigins(options_.cors)) {}
+Router::Router(const RequestHandler& handler, RouterOptions options)
+    : handler_(handler), options_(std::move(options)), cors_origins_(SplitOrigins(options_.cors)) {}
 
 void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const {
   if (request.origin.empty() || cors_origins_.empty()) return;
@@ -119,7 +117,7 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const std::string& req
   try {
     RequestInfo info;
     info.has_authorization = HasAwsSignature(request.authorization);
-    DispatchResult result = dispatcher_.Handle(request.amz_target, request.body, info);
+    DispatchResult result = handler_.Handle(request.amz_target, request.body, info);
     response.status = result.http_status;
     response.body = std::move(result.body);
   } catch (const std::exception& e) {

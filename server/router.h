@@ -21,8 +21,8 @@ struct RouterOptions {
 
 class Router {
  public:
-  // `dispatcher` must outlive the router.
-  Router(const Dispatcher& dispatcher, RouterOptions options);
+  // `handler` (the Dispatcher in ddbd) must outlive the router.
+  Router(const RequestHandler& handler, RouterOptions options);
 
   HttpResponse Route(const HttpRequest& request) const;
 
@@ -30,7 +30,7 @@ class Router {
   void AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const;
   HttpResponse Dispatch(const HttpRequest& request, const std::string& request_id) const;
 
-  const Dispatcher& dispatcher_;
+  const RequestHandler& handler_;
   RouterOptions options_;
   std::vector<std::string> cors_origins_;
 };

@@ -1,6 +1,7 @@
 #include "server/router.h"
 
 #include <catch2/catch.hpp>
+#include <stdexcept>
 
 #include "engine/engine.h"
 #include "server/crc32.h"
@@ -95,6 +96,23 @@ TEST_CASE("CORS preflight and simple requests get the allow headers") {
   CHECK(Header(strict.Route(simple), "Access-Control-Allow-Origin") == "<absent>");
   simple.origin = "http://app.example";
   CHECK(Header(strict.Route(simple), "Access-Control-Allow-Origin") == "http://app.example");
+}
+
+struct ThrowingHandler final : RequestHandler {
+  DispatchResult Handle(std::string_view, std::string_view, const RequestInfo&) const override {
+    throw std::runtime_error("boom");
+  }
+};
+
+TEST_CASE("An unexpected exception becomes InternalServerError, and the next request is served") {
+  ThrowingHandler handler;
+  Router router{handler, {}};
+  HttpResponse response = router.Route(Post("{}"));
+  CHECK(response.status == 500);
+  CHECK(response.body == R"({"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError",)"
+                         R"("message":"Internal server error"})");
+  CHECK(Header(response, "x-amz-crc32") == std::to_string(Crc32(response.body)));
+  CHECK(router.Route(Post("{}")).status == 500);  // still answering
 }
 
 }  // namespace
