@@ -84,7 +84,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     table.table_class = args.table_class;
     table.table_class_last_update_ms = now_ms;
   }
-  table.deletion_protection_enabled = args.deletion_protection_enabled;
+  table.deletion_protection_enabled = args.deletion_protection_enabled.value_or(false);
   table.tags = args.tags;
   const bool delayed = options_.table_delay_ms > 0;
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;

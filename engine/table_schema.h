@@ -48,29 +48,27 @@ struct Tag {
   std::string value;
 };
 
-// Everything CreateTable accepts, after the protocol layer checked the request's shape.
-struct CreateTableArgs {
-  std::string table_name;
-  std::vector<AttributeDefinition> attribute_definitions;
-  std::vector<KeySchemaElement> key_schema;
-  std::optional<BillingMode> billing_mode;  // absent means PROVISIONED, but is not described
-  std::optional<ProvisionedThroughput> provisioned_throughput;
-  std::optional<StreamSpecification> stream_specification;
-  std::optional<SseSpecification> sse_specification;
-  std::vector<Tag> tags;
-  std::optional<TableClass> table_class;
-  bool deletion_protection_enabled = false;
-  bool has_secondary_indexes = false;  // rejected until secondary indexes are implemented
-};
-
-struct UpdateTableArgs {
-  std::string table_name;
-  std::optional<BillingMode> billing_mode;
+// The settings both CreateTable and UpdateTable accept; absent means "not given".
+struct TableSettings {
+  std::optional<BillingMode> billing_mode;  // absent on create: PROVISIONED, but not described
   std::optional<ProvisionedThroughput> provisioned_throughput;
   std::optional<StreamSpecification> stream_specification;
   std::optional<SseSpecification> sse_specification;
   std::optional<TableClass> table_class;
   std::optional<bool> deletion_protection_enabled;
+};
+
+// Everything CreateTable accepts, after the protocol layer checked the request's shape.
+struct CreateTableArgs : TableSettings {
+  std::string table_name;
+  std::vector<AttributeDefinition> attribute_definitions;
+  std::vector<KeySchemaElement> key_schema;
+  std::vector<Tag> tags;
+  bool has_secondary_indexes = false;  // rejected until secondary indexes are implemented
+};
+
+struct UpdateTableArgs : TableSettings {
+  std::string table_name;
   bool has_global_secondary_index_updates = false;  // rejected until indexes are implemented
 };
 

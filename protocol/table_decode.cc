@@ -259,6 +259,30 @@ Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value
   return std::optional<SseSpecification>(sse);
 }
 
+Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
+                           TableSettings& settings) {
+  auto billing_mode = DecodeBillingMode(json::Member(request, "BillingMode"), errors);
+  if (!billing_mode.ok()) return billing_mode.error();
+  settings.billing_mode = billing_mode.value();
+  auto throughput =
+      DecodeProvisionedThroughput(json::Member(request, "ProvisionedThroughput"), errors);
+  if (!throughput.ok()) return throughput.error();
+  settings.provisioned_throughput = throughput.value();
+  auto stream = DecodeStreamSpecification(json::Member(request, "StreamSpecification"), errors);
+  if (!stream.ok()) return stream.error();
+  settings.stream_specification = stream.value();
+  auto sse = DecodeSseSpecification(json::Member(request, "SSESpecification"), errors);
+  if (!sse.ok()) return sse.error();
+  settings.sse_specification = sse.value();
+  auto table_class = DecodeTableClass(json::Member(request, "TableClass"), errors);
+  if (!table_class.ok()) return table_class.error();
+  settings.table_class = table_class.value();
+  auto protection = json::AsBoolean(json::Member(request, "DeletionProtectionEnabled"));
+  if (!protection.ok()) return protection.error();
+  settings.deletion_protection_enabled = protection.value();
+  return Ok{};
+}
+
 Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors) {
   auto list = json::AsList(value);
   if (!list.ok()) return list.error();

@@ -28,6 +28,11 @@ Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
                                                       ConstraintErrors& errors);
 Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::Value* value,
                                                                     ConstraintErrors& errors);
+// BillingMode, ProvisionedThroughput, StreamSpecification, SSESpecification, TableClass and
+// DeletionProtectionEnabled, shared by CreateTable and UpdateTable.
+Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
+                           TableSettings& settings);
+
 Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const json::Value* value,
                                                                          ConstraintErrors& errors);
 Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,

@@ -191,4 +191,12 @@ void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
   writer.EndObject();
 }
 
+void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
+                                    const TableDescription& table, const EngineOptions& options) {
+  writer.StartObject();
+  writer.Key(key);
+  EncodeTableDescription(writer, table, options);
+  writer.EndObject();
+}
+
 }  // namespace ddbd

@@ -10,4 +10,8 @@ namespace ddbd {
 void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
                             const EngineOptions& options);
 
+// {"<key>": <TableDescription>}: the whole response of every table operation but ListTables.
+void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
+                                    const TableDescription& table, const EngineOptions& options);
+
 }  // namespace ddbd

@@ -11,10 +11,7 @@ Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& res
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto deleted = engine.DeleteTable(name.value());
   if (!deleted.ok()) return deleted.error();
-  response.StartObject();
-  response.Key("TableDescription");
-  EncodeTableDescription(response, deleted.value(), engine.options());
-  response.EndObject();
+  EncodeTableDescriptionResponse(response, "TableDescription", deleted.value(), engine.options());
   return Ok{};
 }
 

@@ -11,10 +11,7 @@ Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& r
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto table = engine.DescribeTable(name.value());
   if (!table.ok()) return table.error();
-  response.StartObject();
-  response.Key("Table");
-  EncodeTableDescription(response, table.value(), engine.options());
-  response.EndObject();
+  EncodeTableDescriptionResponse(response, "Table", table.value(), engine.options());
   return Ok{};
 }
 
