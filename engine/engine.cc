@@ -33,6 +33,9 @@ std::string Engine::TableArn(std::string_view table_name) const {
 
 TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
   TableDescription snapshot = entry.description;
+  // DynamoDB refreshes these about every six hours; live figures are more useful locally.
+  snapshot.item_count = entry.items->item_count();
+  snapshot.table_size_bytes = entry.items->size_bytes();
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
   }
@@ -89,6 +92,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   const bool delayed = options_.table_delay_ms > 0;
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
   entry->transition_done_ms = now_ms + options_.table_delay_ms;
+  entry->key_shape = KeyShape::Of(table);
 
   std::unique_lock lock(mutex_);
   PurgeGoneLocked(now_ms);

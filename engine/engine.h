@@ -8,12 +8,17 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "engine/attribute_value.h"
 #include "engine/clock.h"
 #include "engine/error.h"
+#include "engine/item_key.h"
+#include "engine/table_items.h"
 #include "engine/table_schema.h"
 
 namespace ddbd {
@@ -23,6 +28,20 @@ struct EngineOptions {
   std::string account_id = "000000000000";
   // How long a table stays CREATING, UPDATING or DELETING. 0: transitions are immediate.
   int64_t table_delay_ms = 0;
+};
+
+// One write of a BatchWriteItem: put `item`, or delete the item whose Key is `item`.
+struct WriteRequest {
+  enum class Kind { kPut, kDelete };
+  std::string table_name;
+  Kind kind = Kind::kPut;
+  Item item;
+};
+
+// One key of a BatchGetItem.
+struct GetRequest {
+  std::string table_name;
+  Item key;
 };
 
 class Engine {
@@ -42,6 +61,20 @@ class Engine {
   // deletion protection is enabled.
   Result<TableDescription> DeleteTable(std::string_view table_name);
 
+  // Item operations. All return ResourceNotFoundException "Requested resource not found" for a
+  // missing table and ValidationException for an invalid key or an item over 400 KB.
+  // PutItem and DeleteItem return the item they replaced or removed when `return_old` is set.
+  Result<std::optional<Item>> PutItem(std::string_view table_name, const Item& item,
+                                      bool return_old);
+  Result<std::optional<Item>> GetItem(std::string_view table_name, const Item& key) const;
+  Result<std::optional<Item>> DeleteItem(std::string_view table_name, const Item& key,
+                                         bool return_old);
+  // Checks every request (tables, keys, item sizes, duplicate keys) before applying any.
+  Status BatchWriteItem(const std::vector<WriteRequest>& requests);
+  // The item for each request, in order (nullopt where there is none). Checks every key first.
+  Result<std::vector<std::optional<Item>>> BatchGetItem(
+      const std::vector<GetRequest>& requests) const;
+
   const EngineOptions& options() const { return options_; }
   std::string TableArn(std::string_view table_name) const;
 
@@ -49,7 +82,17 @@ class Engine {
   struct TableEntry {
     TableDescription description;
     int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
+    KeyShape key_shape;
+    std::shared_ptr<TableItems> items = std::make_shared<TableItems>();
   };
+
+  // What an item operation needs of a table; keeps the items alive if the table is deleted
+  // meanwhile.
+  struct ItemTable {
+    std::shared_ptr<TableItems> items;
+    KeyShape key_shape;
+  };
+  Result<ItemTable> FindItemTable(std::string_view table_name) const;
 
   // The entry's description with its status as of `now_ms`.
   static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);

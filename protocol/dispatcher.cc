@@ -16,9 +16,11 @@ constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
 
 const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
   static const auto* handlers = new absl::flat_hash_map<std::string_view, operations::Handler>{
-      {"CreateTable", &operations::CreateTable},     {"DeleteTable", &operations::DeleteTable},
-      {"DescribeTable", &operations::DescribeTable}, {"ListTables", &operations::ListTables},
-      {"UpdateTable", &operations::UpdateTable},
+      {"BatchGetItem", &operations::BatchGetItem}, {"BatchWriteItem", &operations::BatchWriteItem},
+      {"CreateTable", &operations::CreateTable},   {"DeleteItem", &operations::DeleteItem},
+      {"DeleteTable", &operations::DeleteTable},   {"DescribeTable", &operations::DescribeTable},
+      {"GetItem", &operations::GetItem},           {"ListTables", &operations::ListTables},
+      {"PutItem", &operations::PutItem},           {"UpdateTable", &operations::UpdateTable},
   };
   return *handlers;
 }

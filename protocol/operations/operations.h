@@ -12,10 +12,15 @@ namespace ddbd::operations {
 // `request` is the parsed JSON object; on success the response body is written to `response`.
 using Handler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response);
 
+Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response);
+Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status GetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);
+Status PutItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 
 }  // namespace ddbd::operations

@@ -1,0 +1,52 @@
+// DynamoDB's ten value types as a plain tree, used while a request is decoded and answered.
+// Stored items are not kept in this form: see engine/item_codec.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ddbd {
+
+enum class AttributeType : uint8_t { kS = 1, kN, kB, kBool, kNull, kM, kL, kSS, kNS, kBS };
+
+// "S", "N", ... as DynamoDB names the types in messages.
+std::string_view TypeName(AttributeType type);
+
+struct AttributeValue;
+// Attribute name -> value, in the order the client sent them.
+using AttributeMap = std::vector<std::pair<std::string, AttributeValue>>;
+using Item = AttributeMap;
+
+struct AttributeValue {
+  AttributeType type = AttributeType::kNull;
+  // S: UTF-8 text; B: raw bytes; N: canonical number text (see engine/number.h).
+  std::string scalar;
+  bool boolean = false;              // BOOL
+  std::vector<std::string> members;  // SS, NS (canonical text), BS (raw bytes)
+  std::vector<AttributeValue> list;  // L
+  AttributeMap map;                  // M
+
+  static AttributeValue String(std::string text);
+  static AttributeValue Number(std::string canonical_text);
+  static AttributeValue Binary(std::string bytes);
+  static AttributeValue Boolean(bool value);
+  static AttributeValue Null();
+
+  bool operator==(const AttributeValue& other) const;
+};
+
+// The value of `name` in `item`, or null.
+const AttributeValue* FindAttribute(const Item& item, std::string_view name);
+
+// DynamoDB's size of a value and of an item (attribute names + values; numbers by significant
+// digits; 3 bytes per list or map plus 1 per element), as used for the 400 KB limit and capacity.
+size_t ValueSize(const AttributeValue& value);
+size_t ItemSize(const Item& item);
+
+// DynamoDB's maximum item size: 400 KB.
+inline constexpr size_t kMaxItemSizeBytes = 400 * 1024;
+
+}  // namespace ddbd

@@ -1,0 +1,125 @@
+// Engine's item operations: PutItem, GetItem, DeleteItem and the two batch operations.
+#include <mutex>
+#include <set>
+#include <utility>
+
+#include "engine/engine.h"
+#include "engine/item_codec.h"
+
+namespace ddbd {
+namespace {
+
+Error TableNotFound() { return Error::ResourceNotFound("Requested resource not found"); }
+
+Status CheckItemSize(size_t size) {
+  if (size > kMaxItemSizeBytes) {
+    return Error::Validation("Item size has exceeded the maximum allowed size");
+  }
+  return Ok{};
+}
+
+std::optional<Item> Decoded(const std::optional<StoredItem>& stored) {
+  if (!stored) return std::nullopt;
+  return DecodeItem(stored->blob);
+}
+
+}  // namespace
+
+Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) const {
+  const int64_t now_ms = clock_.NowMs();
+  std::shared_lock lock(mutex_);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) return TableNotFound();
+  return ItemTable{entry->items, entry->key_shape};
+}
+
+Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const Item& item,
+                                            bool return_old) {
+  // The size limit is checked before the table is looked up, as DynamoDB does.
+  const size_t size = ItemSize(item);
+  if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
+  auto table = FindItemTable(table_name);
+  if (!table.ok()) return table.error();
+  auto key = ItemKeyBytes(table.value().key_shape, item, KeyMismatchStyle::kTypeMismatch);
+  if (!key.ok()) return key.error();
+  auto old = table.value().items->Put(key.value(),
+                                      StoredItem{EncodeItem(item), static_cast<uint32_t>(size)});
+  return return_old ? Decoded(old) : std::nullopt;
+}
+
+Result<std::optional<Item>> Engine::GetItem(std::string_view table_name, const Item& key) const {
+  auto table = FindItemTable(table_name);
+  if (!table.ok()) return table.error();
+  auto key_bytes = LookupKeyBytes(table.value().key_shape, key);
+  if (!key_bytes.ok()) return key_bytes.error();
+  return Decoded(table.value().items->Get(key_bytes.value()));
+}
+
+Result<std::optional<Item>> Engine::DeleteItem(std::string_view table_name, const Item& key,
+                                               bool return_old) {
+  auto table = FindItemTable(table_name);
+  if (!table.ok()) return table.error();
+  auto key_bytes = LookupKeyBytes(table.value().key_shape, key);
+  if (!key_bytes.ok()) return key_bytes.error();
+  auto old = table.value().items->Erase(key_bytes.value());
+  return return_old ? Decoded(old) : std::nullopt;
+}
+
+Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
+  struct Prepared {
+    std::shared_ptr<TableItems> items;
+    std::string key;
+    std::optional<StoredItem> stored;  // set for puts
+  };
+  std::vector<Prepared> prepared;
+  prepared.reserve(requests.size());
+  std::set<std::pair<std::string, std::string>> seen;  // (table, key bytes)
+  for (const WriteRequest& request : requests) {
+    const bool put = request.kind == WriteRequest::Kind::kPut;
+    const size_t size = put ? ItemSize(request.item) : 0;
+    if (Status sized = CheckItemSize(size); !sized.ok()) return sized;
+    auto table = FindItemTable(request.table_name);
+    if (!table.ok()) return table.error();
+    auto key =
+        put ? ItemKeyBytes(table.value().key_shape, request.item, KeyMismatchStyle::kSchemaMismatch)
+            : LookupKeyBytes(table.value().key_shape, request.item);
+    if (!key.ok()) return key.error();
+    if (!seen.emplace(request.table_name, key.value()).second) {
+      return Error::Validation("Provided list of item keys contains duplicates");
+    }
+    Prepared entry{table.value().items, std::move(key).value(), std::nullopt};
+    if (put) entry.stored = StoredItem{EncodeItem(request.item), static_cast<uint32_t>(size)};
+    prepared.push_back(std::move(entry));
+  }
+  for (Prepared& entry : prepared) {
+    if (entry.stored) {
+      entry.items->Put(entry.key, std::move(*entry.stored));
+    } else {
+      entry.items->Erase(entry.key);
+    }
+  }
+  return Ok{};
+}
+
+Result<std::vector<std::optional<Item>>> Engine::BatchGetItem(
+    const std::vector<GetRequest>& requests) const {
+  std::vector<std::pair<std::shared_ptr<TableItems>, std::string>> lookups;
+  lookups.reserve(requests.size());
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const GetRequest& request : requests) {
+    auto table = FindItemTable(request.table_name);
+    if (!table.ok()) return table.error();
+    auto key = LookupKeyBytes(table.value().key_shape, request.key);
+    if (!key.ok()) return key.error();
+    if (!seen.emplace(request.table_name, key.value()).second) {
+      return Error::Validation("Provided list of item keys contains duplicates");
+    }
+    lookups.emplace_back(table.value().items, std::move(key).value());
+  }
+  std::vector<std::optional<Item>> results;
+  results.reserve(lookups.size());
+  for (const auto& [items, key] : lookups) results.push_back(Decoded(items->Get(key)));
+  return results;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,59 @@
+#include "engine/key_codec.h"
+
+#include "engine/number.h"
+
+namespace ddbd {
+namespace {
+
+// Bytes with 0x00 escaped as 0x00 0xFF and a 0x00 0x01 terminator: order-preserving, and no
+// encoding is a prefix of another.
+void AppendEscaped(std::string& out, std::string_view bytes) {
+  for (char c : bytes) {
+    out.push_back(c);
+    if (c == '\0') out.push_back('\xFF');
+  }
+  out.push_back('\0');
+  out.push_back('\x01');
+}
+
+}  // namespace
+
+void AppendKeyValue(std::string& out, const AttributeValue& value) {
+  if (value.type == AttributeType::kN) {
+    // Stored numbers are canonical text, which always parses.
+    Number::Parse(value.scalar).value().AppendOrderedBytes(out);
+  } else {
+    AppendEscaped(out, value.scalar);
+  }
+}
+
+uint64_t StablePartitionHash(std::string_view bytes) {
+  // FNV-1a over the bytes, then MurmurHash3's 64-bit finalizer to spread the bits.
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (char c : bytes) {
+    hash ^= static_cast<uint8_t>(c);
+    hash *= 0x100000001b3ull;
+  }
+  hash ^= hash >> 33;
+  hash *= 0xff51afd7ed558ccdull;
+  hash ^= hash >> 33;
+  hash *= 0xc4ceb9fe1a85ec53ull;
+  hash ^= hash >> 33;
+  return hash;
+}
+
+std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort) {
+  std::string partition_bytes;
+  AppendKeyValue(partition_bytes, partition);
+  const uint64_t hash = StablePartitionHash(partition_bytes);
+  std::string key;
+  key.reserve(8 + partition_bytes.size() + 16);
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    key.push_back(static_cast<char>((hash >> shift) & 0xFF));  // big-endian: byte order = order
+  }
+  key += partition_bytes;
+  if (sort != nullptr) AppendKeyValue(key, *sort);
+  return key;
+}
+
+}  // namespace ddbd

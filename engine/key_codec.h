@@ -1,0 +1,25 @@
+// The bytes a table orders its items by: an 8-byte stable hash of the partition key, the
+// partition key, then the sort key, each in an order-preserving, self-delimiting encoding
+// (strings and binary by unsigned bytes, numbers by value). memcmp on these bytes is DynamoDB's
+// item order: a Query is a range under one (hash, partition key) prefix; a Scan walks hash order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/attribute_value.h"
+
+namespace ddbd {
+
+// `value` must be an S, N or B attribute.
+void AppendKeyValue(std::string& out, const AttributeValue& value);
+
+// `sort` may be null for tables without a sort key.
+std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort);
+
+// A hash of the partition key's bytes that never changes between runs or machines (stored data
+// and Scan order depend on it).
+uint64_t StablePartitionHash(std::string_view partition_bytes);
+
+}  // namespace ddbd

@@ -1,0 +1,45 @@
+// DynamoDB's Number: an exact decimal of up to 38 significant digits with magnitude from 1E-130
+// to 9.99...E+125, never a double. Parsing applies DynamoDB's limits and messages; ToString gives
+// DynamoDB's canonical text ("1.50" -> "1.5", "1E2" -> "100", "-0" -> "0").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/error.h"
+
+namespace ddbd {
+
+class Number {
+ public:
+  static constexpr size_t kMaxSignificantDigits = 38;
+
+  Number() = default;  // zero
+
+  // ValidationException: "The parameter cannot be converted to a numeric value[: text]",
+  // "Attempting to store more than 38 significant digits in a Number", "Number overflow. ...",
+  // "Number underflow. ...".
+  static Result<Number> Parse(std::string_view text);
+
+  std::string ToString() const;
+  bool IsZero() const { return digits_.empty(); }
+  bool IsNegative() const { return negative_; }
+  size_t SignificantDigits() const { return digits_.size(); }
+
+  // <0, 0, >0 as numerically *this <, ==, > other.
+  int Compare(const Number& other) const;
+  bool operator==(const Number& other) const { return Compare(other) == 0; }
+
+  // Bytes whose memcmp order is numeric order, and which no other number's bytes extend
+  // (so they can be followed by more key bytes).
+  void AppendOrderedBytes(std::string& out) const;
+
+ private:
+  // value = (negative ? -1 : 1) * 0.DIGITS * 10^exponent; zero has no digits.
+  bool negative_ = false;
+  int32_t exponent_ = 0;
+  std::string digits_;  // '1'..'9' first and last, at most 38
+};
+
+}  // namespace ddbd

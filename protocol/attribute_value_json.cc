@@ -1,0 +1,303 @@
+#include "protocol/attribute_value_json.h"
+
+#include <set>
+#include <string>
+
+#include "engine/number.h"
+#include "protocol/base64.h"
+
+namespace ddbd {
+namespace {
+
+constexpr int kMaxNestingDepth = 32;
+constexpr const char* kInvalid = "One or more parameter values were invalid: ";
+
+struct TypeKey {
+  const char* name;
+  AttributeType type;
+};
+constexpr TypeKey kTypeKeys[] = {
+    {"S", AttributeType::kS},       {"N", AttributeType::kN},       {"B", AttributeType::kB},
+    {"BOOL", AttributeType::kBool}, {"NULL", AttributeType::kNull}, {"M", AttributeType::kM},
+    {"L", AttributeType::kL},       {"SS", AttributeType::kSS},     {"NS", AttributeType::kNS},
+    {"BS", AttributeType::kBS},
+};
+
+std::string Joined(const json::Value& list) {
+  std::string text = "[";
+  for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
+    if (i > 0) text += ", ";
+    text += list[i].GetString();
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+void AttributeDecoder::Serialization(Error error) {
+  if (!serialization_) serialization_ = std::move(error);
+}
+
+void AttributeDecoder::Validation(Error error) {
+  if (!validation_) validation_ = std::move(error);
+}
+
+Status AttributeDecoder::status() const {
+  if (serialization_) return *serialization_;
+  if (validation_) return *validation_;
+  return Ok{};
+}
+
+Status AttributeDecoder::serialization_status() const {
+  if (serialization_) return *serialization_;
+  return Ok{};
+}
+
+Status AttributeDecoder::validation_status() const {
+  if (validation_) return *validation_;
+  return Ok{};
+}
+
+Item AttributeDecoder::DecodeItem(const json::Value* value) {
+  if (value == nullptr) return {};
+  if (value->IsArray()) {
+    Serialization(
+        Error::Serialization("Unrecognized collection type java.util.Map<java.lang.String, "
+                             "com.amazonaws.dynamodb.v20120810.AttributeValue>"));
+    return {};
+  }
+  if (!value->IsObject()) {
+    Serialization(Error::Serialization("Unexpected field type"));
+    return {};
+  }
+  return DecodeMapAt(*value, 1);
+}
+
+AttributeValue AttributeDecoder::DecodeValue(const json::Value& value) {
+  return DecodeValueAt(value, 1);
+}
+
+AttributeMap AttributeDecoder::DecodeMapAt(const json::Value& object, int depth) {
+  AttributeMap map;
+  map.reserve(object.MemberCount());
+  for (const auto& member : object.GetObject()) {
+    std::string name(member.name.GetString(), member.name.GetStringLength());
+    if (name.empty())
+      Validation(Error::Validation(std::string(kInvalid) + "An attribute name may not be empty"));
+    if (member.value.IsNull()) continue;
+    map.emplace_back(std::move(name), DecodeValueAt(member.value, depth));
+  }
+  return map;
+}
+
+AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int depth) {
+  AttributeValue result;
+  if (!value.IsObject()) {
+    if (value.IsArray()) {
+      Serialization(Error::Serialization(
+          "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"));
+    } else {
+      Serialization(Error::Serialization("Unexpected value type in payload"));
+    }
+    return result;
+  }
+  if (depth > kMaxNestingDepth) {
+    Validation(Error::Validation("Nesting Levels have exceeded supported limits"));
+    return result;
+  }
+  int types = 0;
+  for (const TypeKey& key : kTypeKeys) {
+    const json::Value* member = json::Member(value, key.name);
+    if (member == nullptr) continue;
+    ++types;
+    result.type = key.type;
+    switch (key.type) {
+      case AttributeType::kS:
+      case AttributeType::kN:
+      case AttributeType::kB: {
+        if (key.type == AttributeType::kB && !member->IsString()) {
+          Serialization(
+              Error::Serialization(member->IsObject() || member->IsArray()
+                                       ? "Start of structure or map found where not expected"
+                                       : "only base-64-encoded strings are convertible to bytes"));
+          break;
+        }
+        auto text = json::AsString(member);
+        if (!text.ok()) {
+          Serialization(text.error());
+          break;
+        }
+        if (key.type == AttributeType::kS) {
+          result.scalar = std::string(*text.value());
+        } else if (key.type == AttributeType::kB) {
+          auto bytes = Base64Decode(*text.value());
+          if (bytes.ok())
+            result.scalar = std::move(bytes).value();
+          else
+            Serialization(bytes.error());
+        } else {
+          auto number = Number::Parse(*text.value());
+          if (number.ok())
+            result.scalar = number.value().ToString();
+          else
+            Validation(number.error());
+        }
+        break;
+      }
+      case AttributeType::kBool:
+      case AttributeType::kNull: {
+        auto flag = json::AsBoolean(member);
+        if (!flag.ok()) {
+          Serialization(flag.error());
+          break;
+        }
+        result.boolean = key.type == AttributeType::kBool && *flag.value();
+        if (key.type == AttributeType::kNull && !*flag.value()) {
+          Validation(Error::Validation(std::string(kInvalid) +
+                                       "Null attribute value types must have the value of true"));
+        }
+        break;
+      }
+      case AttributeType::kSS:
+      case AttributeType::kNS:
+      case AttributeType::kBS: {
+        auto list = json::AsList(member);
+        if (!list.ok()) {
+          Serialization(list.error());
+          break;
+        }
+        std::set<std::string> distinct;
+        bool all_strings = true;
+        for (const auto& element : list.value()->GetArray()) {
+          auto text = json::AsString(&element);
+          if (!text.ok() || !text.value()) {
+            Serialization(text.ok() ? Error::Serialization("Unexpected value type in payload")
+                                    : text.error());
+            all_strings = false;
+            continue;
+          }
+          std::string stored(*text.value());
+          if (key.type == AttributeType::kNS) {
+            auto number = Number::Parse(stored);
+            if (!number.ok()) {
+              Validation(number.error());
+              continue;
+            }
+            stored = number.value().ToString();
+          } else if (key.type == AttributeType::kBS) {
+            auto bytes = Base64Decode(stored);
+            if (!bytes.ok()) {
+              Serialization(bytes.error());
+              continue;
+            }
+            stored = std::move(bytes).value();
+          }
+          distinct.insert(stored);
+          result.members.push_back(std::move(stored));
+        }
+        if (!all_strings) break;
+        if (list.value()->Empty()) {
+          Validation(
+              Error::Validation(key.type == AttributeType::kSS
+                                    ? std::string(kInvalid) + "An string set  may not be empty"
+                                : key.type == AttributeType::kNS
+                                    ? std::string(kInvalid) + "An number set  may not be empty"
+                                    : std::string(kInvalid) + "Binary sets should not be empty"));
+        } else if (distinct.size() != result.members.size()) {
+          Validation(Error::Validation(
+              key.type == AttributeType::kSS ? std::string(kInvalid) + "Input collection " +
+                                                   Joined(*list.value()) + " contains duplicates."
+              : key.type == AttributeType::kNS
+                  ? std::string("Input collection contains duplicates")
+                  : std::string(kInvalid) + "Input collection " + Joined(*list.value()) +
+                        "of type BS contains duplicates."));
+        }
+        break;
+      }
+      case AttributeType::kL: {
+        auto list = json::AsList(member);
+        if (!list.ok()) {
+          Serialization(list.error());
+          break;
+        }
+        for (const auto& element : list.value()->GetArray()) {
+          result.list.push_back(DecodeValueAt(element, depth + 1));
+        }
+        break;
+      }
+      case AttributeType::kM: {
+        if (member->IsArray()) {
+          Serialization(
+              Error::Serialization("Unrecognized collection type java.util.Map<java.lang.String, "
+                                   "com.amazonaws.dynamodb.v20120810.AttributeValue>"));
+          break;
+        }
+        if (!member->IsObject()) {
+          Serialization(Error::Serialization("Unexpected field type"));
+          break;
+        }
+        result.map = DecodeMapAt(*member, depth + 1);
+        break;
+      }
+    }
+  }
+  if (types == 0) {
+    Validation(Error::Validation(
+        "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"));
+  } else if (types > 1) {
+    Validation(Error::Validation(
+        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
+        "supported datatypes"));
+  }
+  return result;
+}
+
+void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value) {
+  writer.StartObject();
+  writer.Key(TypeName(value.type).data(),
+             static_cast<rapidjson::SizeType>(TypeName(value.type).size()));
+  switch (value.type) {
+    case AttributeType::kS:
+    case AttributeType::kN:
+      json::String(writer, value.scalar);
+      break;
+    case AttributeType::kB:
+      json::String(writer, Base64Encode(value.scalar));
+      break;
+    case AttributeType::kBool:
+      writer.Bool(value.boolean);
+      break;
+    case AttributeType::kNull:
+      writer.Bool(true);
+      break;
+    case AttributeType::kSS:
+    case AttributeType::kNS:
+    case AttributeType::kBS:
+      writer.StartArray();
+      for (const std::string& member : value.members) {
+        json::String(writer, value.type == AttributeType::kBS ? Base64Encode(member) : member);
+      }
+      writer.EndArray();
+      break;
+    case AttributeType::kL:
+      writer.StartArray();
+      for (const AttributeValue& element : value.list) EncodeAttributeValue(writer, element);
+      writer.EndArray();
+      break;
+    case AttributeType::kM:
+      EncodeItem(writer, value.map);
+      break;
+  }
+  writer.EndObject();
+}
+
+void EncodeItem(json::Writer& writer, const Item& item) {
+  writer.StartObject();
+  for (const auto& [name, value] : item) {
+    json::String(writer, name);
+    EncodeAttributeValue(writer, value);
+  }
+  writer.EndObject();
+}
+
+}  // namespace ddbd

@@ -1,0 +1,44 @@
+// DynamoDB JSON <-> AttributeValue. Decoding applies every check DynamoDB makes on values:
+// exactly one type, numbers in range, non-empty duplicate-free sets, NULL true, valid base64,
+// nesting at most 32 levels. A request's wrongly typed JSON (SerializationException) is reported
+// before any invalid value (ValidationException), wherever each occurs, so the decoder records
+// the first of each and keeps going.
+#pragma once
+
+#include <optional>
+
+#include "engine/attribute_value.h"
+#include "engine/error.h"
+#include "protocol/json_reader.h"
+#include "protocol/json_writer.h"
+
+namespace ddbd {
+
+class AttributeDecoder {
+ public:
+  // A map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey, ...). `value` may
+  // be null (absent): the result is then an empty item.
+  Item DecodeItem(const json::Value* value);
+  AttributeValue DecodeValue(const json::Value& value);
+
+  // The first serialization error, else the first validation error, else Ok.
+  Status status() const;
+  // Each kind alone, for callers that must report request-shape constraints in between.
+  Status serialization_status() const;
+  Status validation_status() const;
+  bool failed() const { return serialization_ || validation_; }
+
+ private:
+  AttributeValue DecodeValueAt(const json::Value& value, int depth);
+  AttributeMap DecodeMapAt(const json::Value& object, int depth);
+  void Serialization(Error error);
+  void Validation(Error error);
+
+  std::optional<Error> serialization_;
+  std::optional<Error> validation_;
+};
+
+void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value);
+void EncodeItem(json::Writer& writer, const Item& item);
+
+}  // namespace ddbd

@@ -1,0 +1,40 @@
+#include "protocol/item_request.h"
+#include "protocol/operations/operations.h"
+#include "protocol/table_decode.h"
+
+namespace ddbd::operations {
+
+Status PutItem(Engine& engine, const json::Value& request, json::Writer& response) {
+  ConstraintErrors errors;
+  AttributeDecoder decoder;
+  auto table_name = DecodeTableReference(request, engine, errors);
+  if (!table_name.ok()) return table_name.error();
+  const json::Value* item_json = json::Member(request, "Item");
+  if (item_json == nullptr) errors.MustNotBeNull("item");
+  Item item = decoder.DecodeItem(item_json);
+  auto return_values = DecodeReturnOptions(request, errors);
+  if (!return_values.ok()) return return_values.error();
+  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  if (return_values.value() != ReturnValues::kNone &&
+      return_values.value() != ReturnValues::kAllOld) {
+    return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  if (Status refused =
+          RefuseUnimplemented(request, {"ConditionExpression", "Expected", "ConditionalOperator",
+                                        "ExpressionAttributeNames", "ExpressionAttributeValues"});
+      !refused.ok()) {
+    return refused;
+  }
+  const bool return_old = return_values.value() == ReturnValues::kAllOld;
+  auto old = engine.PutItem(table_name.value(), item, return_old);
+  if (!old.ok()) return old.error();
+  response.StartObject();
+  if (old.value()) {
+    response.Key("Attributes");
+    EncodeItem(response, *old.value());
+  }
+  response.EndObject();
+  return Ok{};
+}
+
+}  // namespace ddbd::operations
