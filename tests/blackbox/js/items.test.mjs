@@ -1,0 +1,64 @@
+// Items through the JS SDK v3 and lib-dynamodb's DocumentClient against the real ddbd.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CreateTableCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { clientFor, expectError, hashTable, startDdbd, uniqueName } from './harness.mjs';
+
+describe('items with the JS SDK v3', () => {
+  let server;
+  let ddb;
+  let documents;
+  const table = uniqueName('items');
+  before(async () => {
+    server = await startDdbd();
+    ddb = clientFor(server.endpoint);
+    documents = DynamoDBDocumentClient.from(ddb, { marshallOptions: { removeUndefinedValues: true } });
+    await ddb.send(new CreateTableCommand(hashTable(table)));
+  });
+  after(async () => {
+    ddb.destroy();
+    await server.stop();
+  });
+
+  test('DocumentClient round-trips native values', async () => {
+    const item = {
+      pk: 'doc', text: 'héllo', count: 42, ratio: -0.125, yes: true, nothing: null,
+      bytes: new Uint8Array([0, 1, 255]), list: ['a', 1, [true]], map: { nested: { deep: 'x' } },
+      tags: new Set(['red', 'blue']), scores: new Set([1, 2.5]),
+    };
+    await documents.send(new PutCommand({ TableName: table, Item: item }));
+    const { Item } = await documents.send(new GetCommand({ TableName: table, Key: { pk: 'doc' } }));
+    assert.deepEqual(Item, item);
+  });
+
+  test('numbers keep their exact digits through the low-level client', async () => {
+    const n = '12345678901234567890123456789012345678';
+    await ddb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'big' }, n: { N: n }, f: { N: '1.50' } } }));
+    const { Item } = await ddb.send(new GetItemCommand({ TableName: table, Key: { pk: { S: 'big' } } }));
+    assert.deepEqual(Item, { pk: { S: 'big' }, n: { N: n }, f: { N: '1.5' } });
+  });
+
+  test('DocumentClient batches and deletes', async () => {
+    const keys = Array.from({ length: 10 }, (_, i) => ({ pk: `batch-${i}` }));
+    await documents.send(new BatchWriteCommand({
+      RequestItems: { [table]: keys.map((key, i) => ({ PutRequest: { Item: { ...key, i } } })) },
+    }));
+    const got = await documents.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
+    assert.deepEqual(got.Responses[table].map((item) => item.i).sort((a, b) => a - b), [...Array(10).keys()]);
+    const deleted = await documents.send(new DeleteCommand({ TableName: table, Key: keys[0], ReturnValues: 'ALL_OLD' }));
+    assert.deepEqual(deleted.Attributes, { pk: 'batch-0', i: 0 });
+  });
+
+  test('validation errors reach the SDK with DynamoDB names and messages', async () => {
+    await expectError(assert, documents.send(new PutCommand({ TableName: table, Item: { pk: 1 } })),
+      'ValidationException',
+      'One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N');
+    await expectError(assert, documents.send(new GetCommand({ TableName: 'no-such-table', Key: { pk: 'x' } })),
+      'ResourceNotFoundException', 'Requested resource not found');
+    await expectError(assert, ddb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'x' }, s: { SS: [] } } })),
+      'ValidationException', 'One or more parameter values were invalid: An string set  may not be empty');
+  });
+});

@@ -1,0 +1,92 @@
+#include "engine/number.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <string>
+
+namespace ddbd {
+namespace {
+
+std::string Canonical(const std::string& text) { return Number::Parse(text).value().ToString(); }
+
+std::string ErrorOf(const std::string& text) {
+  auto parsed = Number::Parse(text);
+  return parsed.ok() ? "" : parsed.error().message();
+}
+
+TEST_CASE("Numbers come back in DynamoDB's canonical text") {
+  CHECK(Canonical("1.50") == "1.5");
+  CHECK(Canonical("0100") == "100");
+  CHECK(Canonical("1E2") == "100");
+  CHECK(Canonical("1e-5") == "0.00001");
+  CHECK(Canonical("-0") == "0");
+  CHECK(Canonical("0.000") == "0");
+  CHECK(Canonical("+7") == "7");
+  CHECK(Canonical(".5") == "0.5");
+  CHECK(Canonical("5.") == "5");
+  CHECK(Canonical("-12.3400e1") == "-123.4");
+  CHECK(Canonical("123456789012345678901234567890.12345678") ==
+        "123456789012345678901234567890.12345678");
+  CHECK(Canonical("1E125") == "1" + std::string(125, '0'));
+  CHECK(Canonical("1E-130") == "0." + std::string(129, '0') + "1");
+  CHECK(Canonical("9.9999999999999999999999999999999999999E+125") ==
+        "99999999999999999999999999999999999999" + std::string(88, '0'));
+}
+
+TEST_CASE("Numbers outside DynamoDB's limits are refused with its messages") {
+  CHECK(ErrorOf("") == "The parameter cannot be converted to a numeric value");
+  CHECK(ErrorOf("abc") == "The parameter cannot be converted to a numeric value: abc");
+  CHECK(ErrorOf("1.2.3") == "The parameter cannot be converted to a numeric value: 1.2.3");
+  CHECK(ErrorOf("1e") == "The parameter cannot be converted to a numeric value: 1e");
+  CHECK(ErrorOf(" 1") == "The parameter cannot be converted to a numeric value:  1");
+  CHECK(ErrorOf("123456789012345678901234567890123456789") ==
+        "Attempting to store more than 38 significant digits in a Number");
+  CHECK(ErrorOf("1e126") ==
+        "Number overflow. Attempting to store a number with magnitude larger than supported range");
+  CHECK(ErrorOf("-1e-131") ==
+        "Number underflow. Attempting to store a number with magnitude smaller than supported "
+        "range");
+  CHECK(ErrorOf("0e999999999999") == "");  // zero is zero whatever its exponent
+  CHECK(ErrorOf("12345678901234567890123456789012345678000000") == "");  // trailing zeros are free
+}
+
+TEST_CASE("Numbers compare by value") {
+  CHECK(Number::Parse("1").value() == Number::Parse("1.0").value());
+  CHECK(Number::Parse("-2").value().Compare(Number::Parse("1").value()) < 0);
+  CHECK(Number::Parse("0.1").value().Compare(Number::Parse("0.12").value()) < 0);
+  CHECK(Number::Parse("-0.1").value().Compare(Number::Parse("-0.12").value()) > 0);
+  CHECK(Number::Parse("100").value().Compare(Number::Parse("99.999").value()) > 0);
+}
+
+// Random decimals of assorted magnitudes, signs and lengths.
+std::string RandomDecimal(std::mt19937_64& random) {
+  std::uniform_int_distribution<int> digits(1, 38), digit(0, 9), exponent(-120, 120), coin(0, 3);
+  std::string text = coin(random) == 0 ? "-" : "";
+  const int count = digits(random);
+  for (int i = 0; i < count; ++i) text += static_cast<char>('0' + digit(random));
+  if (coin(random) != 0) text += "e" + std::to_string(exponent(random) % (coin(random) + 2) * 7);
+  return text;
+}
+
+TEST_CASE("Byte order of encodings equals numeric order (property over random decimals)") {
+  std::mt19937_64 random(20261122);
+  for (int round = 0; round < 20000; ++round) {
+    auto a = Number::Parse(RandomDecimal(random));
+    auto b = Number::Parse(RandomDecimal(random));
+    if (!a.ok() || !b.ok()) continue;
+    std::string bytes_a;
+    std::string bytes_b;
+    a.value().AppendOrderedBytes(bytes_a);
+    b.value().AppendOrderedBytes(bytes_b);
+    const int by_value = a.value().Compare(b.value());
+    const int by_bytes = bytes_a.compare(bytes_b);
+    INFO(a.value().ToString() << " vs " << b.value().ToString());
+    REQUIRE((by_value < 0) == (by_bytes < 0));
+    REQUIRE((by_value == 0) == (by_bytes == 0));
+    // Canonical text parses back to the same number.
+    REQUIRE(Number::Parse(a.value().ToString()).value() == a.value());
+  }
+}
+
+}  // namespace
+}  // namespace ddbd
