@@ -61,6 +61,11 @@ Result<std::string> Base64Decode(std::string_view text) {
         continue;
       }
       const int8_t sextet = kDecode[static_cast<uint8_t>(c)];
+      if (c == '=') {
+        // Padding where data should be: DynamoDB's decoder blames the last data character
+        // (pinned by attribute_value_json_test.cc with DynamoDB's text for "=+/=").
+        return Error::Serialization("Invalid last non-pad Base64 character dectected");
+      }
       if (sextet < 0) {
         return Error::Serialization(std::string("Invalid Base64 character: '") + c + "'");
       }

@@ -1,0 +1,73 @@
+#include "protocol/attribute_value_json.h"
+
+#include <rapidjson/document.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "protocol/base64.h"
+
+namespace ddbd {
+namespace {
+
+// Decodes `json` as an item and encodes it back; returns the JSON or the error message.
+std::string RoundTrip(const std::string& json) {
+  rapidjson::Document document;
+  document.Parse(json.c_str());
+  AttributeDecoder decoder;
+  Item item = decoder.DecodeItem(&document);
+  if (!decoder.status().ok()) return "error: " + decoder.status().error().message();
+  rapidjson::StringBuffer buffer;
+  json::Writer writer(buffer);
+  EncodeItem(writer, item);
+  return buffer.GetString();
+}
+
+TEST_CASE("Every type survives JSON decoding and encoding") {
+  const std::string item =
+      R"({"s":{"S":"x"},"n":{"N":"1.5"},"b":{"B":"AAH/"},"t":{"BOOL":true},"z":{"NULL":true},)"
+      R"("l":{"L":[{"S":"a"},{"L":[]},{"M":{}}]},"m":{"M":{"k":{"NS":["1","2"]}}},)"
+      R"("ss":{"SS":["a","b"]},"bs":{"BS":["YQ==","Yg=="]}})";
+  CHECK(RoundTrip(item) == item);
+  CHECK(RoundTrip(R"({"n":{"N":"0100.50"}})") == R"({"n":{"N":"100.5"}})");
+}
+
+TEST_CASE("Wrong JSON types are SerializationExceptions, reported before invalid values") {
+  CHECK(RoundTrip(R"({"a":{"S":5}})") == "error: NUMBER_VALUE cannot be converted to String");
+  CHECK(RoundTrip(R"({"a":"x"})") == "error: Unexpected value type in payload");
+  CHECK(RoundTrip(R"({"a":{"BOOL":"yes"}})") == "error: Unexpected token received from parser");
+  CHECK(RoundTrip(R"({"a":{"B":5}})") ==
+        "error: only base-64-encoded strings are convertible to bytes");
+  CHECK(RoundTrip(R"({"a":{"B":"abcde"}})") ==
+        "error: Base64 encoded length is expected a multiple of 4 bytes but found: 5");
+  CHECK(RoundTrip(R"({"a":{"L":"x"}})") == "error: Unexpected field type");
+  CHECK(RoundTrip(R"({"a":{"M":[]}})") ==
+        "error: Unrecognized collection type java.util.Map<java.lang.String, "
+        "com.amazonaws.dynamodb.v20120810.AttributeValue>");
+  // The invalid number comes first in the body, the type error wins all the same.
+  CHECK(RoundTrip(R"({"a":{"N":"x"},"b":{"S":true}})") ==
+        "error: TRUE_VALUE cannot be converted to String");
+  // Numbers are checked before the two-types rule.
+  CHECK(RoundTrip(R"({"a":{"S":"a","N":"b"}})") ==
+        "error: The parameter cannot be converted to a numeric value: b");
+}
+
+TEST_CASE("Base64 decodes strictly and encodes with padding") {
+  CHECK(Base64Encode("") == "");
+  CHECK(Base64Encode("a") == "YQ==");
+  CHECK(Base64Encode("ab") == "YWI=");
+  CHECK(Base64Encode("abc") == "YWJj");
+  CHECK(Base64Decode("YWJj").value() == "abc");
+  CHECK(Base64Decode("YQ==").value() == "a");
+  CHECK(Base64Decode("").value().empty());
+  CHECK(Base64Decode("=+/=").error().message() ==
+        "Invalid last non-pad Base64 character dectected");
+  CHECK(Base64Decode("+/+=").error().message() ==
+        "Invalid last non-pad Base64 character dectected");
+  CHECK(Base64Decode("ab!c").error().message() == "Invalid Base64 character: '!'");
+  CHECK(Base64Decode("YR==").error().message() ==
+        "Invalid last non-pad Base64 character dectected");
+}
+
+}  // namespace
+}  // namespace ddbd
