@@ -93,7 +93,7 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
   }
   for (Prepared& entry : prepared) {
     if (entry.stored) {
-      entry.items->Put(entry.key, std::move(*entry.stored));
+      entry.items->Put(entry.key, *entry.stored);
     } else {
       entry.items->Erase(entry.key);
     }

@@ -1,25 +1,65 @@
 #include "engine/table_items.h"
 
+#include <cstring>
 #include <mutex>
+#include <new>
 
 namespace ddbd {
+
+std::string_view TableItems::Record::key() const {
+  return {reinterpret_cast<const char*>(this + 1), key_size};
+}
+
+std::string_view TableItems::Record::blob() const {
+  return {reinterpret_cast<const char*>(this + 1) + key_size, blob_size};
+}
+
+TableItems::Record* TableItems::Record::Create(std::string_view key, const StoredItem& item) {
+  void* memory = ::operator new(sizeof(Record) + key.size() + item.blob.size());
+  auto* record = new (memory) Record{static_cast<uint32_t>(key.size()),
+                                     static_cast<uint32_t>(item.blob.size()), item.size_bytes};
+  char* data = reinterpret_cast<char*>(record + 1);
+  std::memcpy(data, key.data(), key.size());
+  std::memcpy(data + key.size(), item.blob.data(), item.blob.size());
+  return record;
+}
+
+void TableItems::Record::Destroy(Record* record) {
+  record->~Record();
+  ::operator delete(record);
+}
+
+StoredItem TableItems::Copy(const Record& record) {
+  return StoredItem{std::string(record.blob()), record.item_size};
+}
+
+TableItems::~TableItems() {
+  for (Record* record : items_) Record::Destroy(record);
+}
 
 std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   std::shared_lock lock(mutex_);
   auto it = items_.find(key);
   if (it == items_.end()) return std::nullopt;
-  return it->second;
+  return Copy(**it);
 }
 
-std::optional<StoredItem> TableItems::Put(const std::string& key, StoredItem item) {
+std::optional<StoredItem> TableItems::Put(std::string_view key, const StoredItem& item) {
+  Record* record = Record::Create(key, item);  // allocate outside the lock
+  std::optional<StoredItem> old;
   std::unique_lock lock(mutex_);
   size_bytes_ += item.size_bytes;
-  auto [it, inserted] = items_.try_emplace(key, std::move(item));
-  if (inserted) return std::nullopt;
-  // try_emplace left `item` untouched when the key existed.
-  std::optional<StoredItem> old = std::move(it->second);
-  size_bytes_ -= old->size_bytes;
-  it->second = std::move(item);
+  auto [it, inserted] = items_.insert(record);
+  if (!inserted) {
+    // Same key bytes, so the new record takes the old one's place in the order.
+    Record* replaced = *it;
+    old = Copy(*replaced);
+    size_bytes_ -= replaced->item_size;
+    auto next = items_.erase(it);
+    items_.insert(next, record);
+    lock.unlock();
+    Record::Destroy(replaced);
+  }
   return old;
 }
 
@@ -27,9 +67,12 @@ std::optional<StoredItem> TableItems::Erase(std::string_view key) {
   std::unique_lock lock(mutex_);
   auto it = items_.find(key);
   if (it == items_.end()) return std::nullopt;
-  std::optional<StoredItem> old = std::move(it->second);
-  size_bytes_ -= old->size_bytes;
+  Record* removed = *it;
   items_.erase(it);
+  size_bytes_ -= removed->item_size;
+  lock.unlock();
+  StoredItem old = Copy(*removed);
+  Record::Destroy(removed);
   return old;
 }
 

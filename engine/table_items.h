@@ -1,10 +1,13 @@
-// The items of one table: encoded key bytes -> item blob, in a B-tree ordered by key bytes.
+// The items of one table, in a B-tree ordered by their key bytes.
+//
+// Memory: each item is one heap record (sizes, key bytes, item blob) and one pointer-sized slot
+// in the tree, so an item costs its bytes plus a few dozen bytes of overhead.
 //
 // Thread safety: all members may be called from any thread; readers share a lock, writers take
 // it exclusively. (Striping by key range comes with the performance work.)
 #pragma once
 
-#include <absl/container/btree_map.h>
+#include <absl/container/btree_set.h>
 
 #include <cstdint>
 #include <optional>
@@ -14,16 +17,22 @@
 
 namespace ddbd {
 
+// An item as the engine hands it in and out: its blob (engine/item_codec.h) and DynamoDB size.
 struct StoredItem {
-  std::string blob;     // engine/item_codec.h
-  uint32_t size_bytes;  // DynamoDB item size, computed once per write
+  std::string blob;
+  uint32_t size_bytes = 0;
 };
 
 class TableItems {
  public:
+  TableItems() = default;
+  ~TableItems();
+  TableItems(const TableItems&) = delete;
+  TableItems& operator=(const TableItems&) = delete;
+
   std::optional<StoredItem> Get(std::string_view key) const;
   // Inserts or replaces; returns the item it replaced.
-  std::optional<StoredItem> Put(const std::string& key, StoredItem item);
+  std::optional<StoredItem> Put(std::string_view key, const StoredItem& item);
   // Returns the item it removed.
   std::optional<StoredItem> Erase(std::string_view key);
 
@@ -31,8 +40,29 @@ class TableItems {
   int64_t size_bytes() const;
 
  private:
+  // One allocation: this header, then key bytes, then blob bytes.
+  struct Record {
+    uint32_t key_size;
+    uint32_t blob_size;
+    uint32_t item_size;
+    std::string_view key() const;
+    std::string_view blob() const;
+    static Record* Create(std::string_view key, const StoredItem& item);
+    static void Destroy(Record* record);
+  };
+  struct ByKey {
+    using is_transparent = void;
+    static std::string_view KeyOf(const Record* record) { return record->key(); }
+    static std::string_view KeyOf(std::string_view key) { return key; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return KeyOf(a) < KeyOf(b);
+    }
+  };
+  static StoredItem Copy(const Record& record);
+
   mutable std::shared_mutex mutex_;
-  absl::btree_map<std::string, StoredItem, std::less<>> items_;
+  absl::btree_set<Record*, ByKey> items_;
   int64_t size_bytes_ = 0;
 };
 
