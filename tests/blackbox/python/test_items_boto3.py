@@ -122,7 +122,8 @@ class Projections(ItemsTestCase):
                          "or rewrite one of these paths; path one: [a], path two: [a, b]",
                          TableName=self.table, Key=key, ProjectionExpression="a, a.b")
         self.assertError(self.ddb.get_item, "ValidationException",
-                         "An expression attribute name used in the document path is not defined; attribute name: #x",
+                         "Invalid ProjectionExpression: An expression attribute name used in the document path "
+                         "is not defined; attribute name: #x",
                          TableName=self.table, Key=key, ProjectionExpression="#x")
         self.assertError(self.ddb.get_item, "ValidationException",
                          "Value provided in ExpressionAttributeNames unused in expressions: keys: {#y}",
@@ -132,6 +133,18 @@ class Projections(ItemsTestCase):
                          "Can not use both expression and non-expression parameters in the same request: "
                          "Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}",
                          TableName=self.table, Key=key, ProjectionExpression="a", AttributesToGet=["a"])
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name",
+                         TableName=self.table, Key=key, ProjectionExpression="a, name")
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         'Invalid ProjectionExpression: Syntax error; token: "b", near: "a b"',
+                         TableName=self.table, Key=key, ProjectionExpression="a b, name")
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         'Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ","',
+                         TableName=self.table, Key=key, ProjectionExpression="a,")
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         "Invalid ProjectionExpression: The expression can not be empty;",
+                         TableName=self.table, Key=key, ProjectionExpression=" ")
 
 
 class Limits(ItemsTestCase):

@@ -1,0 +1,111 @@
+#include "protocol/expression/document_paths.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "protocol/expression/reserved_words.h"
+
+namespace ddbd {
+
+Status DeferredErrors::First() const {
+  if (reserved_word) return *reserved_word;
+  if (undefined_name) return *undefined_name;
+  if (undefined_value) return *undefined_value;
+  return Ok{};
+}
+
+Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
+  ExpressionNames names;
+  auto object = json::AsStructure(value, "ExpressionAttributeNames");
+  if (!object.ok()) return object.error();
+  if (object.value() == nullptr) return names;
+  names.given_ = true;
+  for (const auto& member : object.value()->GetObject()) {
+    auto text = json::AsString(&member.value);
+    if (!text.ok()) return text.error();
+    std::string key(member.name.GetString(), member.name.GetStringLength());
+    const bool valid_key =
+        key.size() >= 2 && key[0] == '#' && std::all_of(key.begin() + 1, key.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+    if (!valid_key) {
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + key + "\"");
+    }
+    names.names_.emplace(std::move(key), std::string(text.value().value_or("")));
+  }
+  if (names.names_.empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
+  return names;
+}
+
+std::string ExpressionNames::Resolve(std::string_view placeholder, const TokenStream& tokens,
+                                     DeferredErrors& errors) {
+  auto it = names_.find(placeholder);
+  if (it == names_.end()) {
+    if (!errors.undefined_name) {
+      errors.undefined_name = tokens.Invalid(
+          "An expression attribute name used in the document path is not defined; attribute "
+          "name: " +
+          std::string(placeholder));
+    }
+    return "";
+  }
+  used_.insert(it->first);
+  return it->second;
+}
+
+Status ExpressionNames::CheckAllUsed() const {
+  std::string unused;
+  for (const auto& [key, value] : names_) {
+    if (used_.contains(key)) continue;
+    unused += unused.empty() ? key : ", " + key;
+  }
+  if (unused.empty()) return Ok{};
+  return Error::Validation(
+      "Value provided in ExpressionAttributeNames unused in expressions: keys: {" + unused + "}");
+}
+
+namespace {
+
+// The first element, or a map key after '.': a name or a #placeholder.
+Result<std::string> ParseName(TokenStream& tokens, ExpressionNames& names, DeferredErrors& errors) {
+  const Token& token = tokens.Peek();
+  if (token.kind == TokenKind::kNamePlaceholder) {
+    tokens.Next();
+    return names.Resolve(token.text, tokens, errors);
+  }
+  if (token.kind != TokenKind::kIdentifier) return tokens.SyntaxError();
+  if (IsReservedWord(token.text) && !errors.reserved_word) {
+    errors.reserved_word = tokens.Invalid(
+        "Attribute name is a reserved keyword; reserved keyword: " + std::string(token.text));
+  }
+  tokens.Next();
+  return std::string(token.text);
+}
+
+}  // namespace
+
+Result<DocumentPath> ParseDocumentPath(TokenStream& tokens, ExpressionNames& names,
+                                       DeferredErrors& errors) {
+  DocumentPath path;
+  auto first = ParseName(tokens, names, errors);
+  if (!first.ok()) return first.error();
+  path.push_back({std::move(first).value(), -1});
+  while (true) {
+    if (tokens.Accept(".")) {
+      auto name = ParseName(tokens, names, errors);
+      if (!name.ok()) return name.error();
+      path.push_back({std::move(name).value(), -1});
+    } else if (tokens.Accept("[")) {
+      const Token& index = tokens.Peek();
+      if (index.kind != TokenKind::kNumber || index.text.size() > 9) return tokens.SyntaxError();
+      tokens.Next();
+      if (!tokens.Accept("]")) return tokens.SyntaxError();
+      path.push_back({"", std::stoll(std::string(index.text))});
+    } else {
+      return path;
+    }
+  }
+}
+
+}  // namespace ddbd

@@ -1,0 +1,49 @@
+// Document paths inside expressions (a.b[2], #name.c) and the ExpressionAttributeNames that
+// placeholders resolve through, shared by every expression of one request.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "engine/document_path.h"
+#include "engine/error.h"
+#include "protocol/expression/tokenizer.h"
+#include "protocol/json_reader.h"
+
+namespace ddbd {
+
+// Problems DynamoDB reports only once the whole expression parsed, in this order of priority.
+struct DeferredErrors {
+  std::optional<Error> reserved_word;
+  std::optional<Error> undefined_name;
+  std::optional<Error> undefined_value;
+  Status First() const;
+};
+
+class ExpressionNames {
+ public:
+  // Checks the map's shape: not empty, keys "#" followed by word characters.
+  static Result<ExpressionNames> Decode(const json::Value* value);
+
+  bool given() const { return given_; }
+  // The attribute name for `placeholder`, recording its use; records an undefined-name error
+  // (reported after syntax errors) and returns "" when there is none.
+  std::string Resolve(std::string_view placeholder, const TokenStream& tokens,
+                      DeferredErrors& errors);
+  // "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}".
+  Status CheckAllUsed() const;
+
+ private:
+  bool given_ = false;
+  std::map<std::string, std::string, std::less<>> names_;
+  std::set<std::string, std::less<>> used_;
+};
+
+// Parses a document path starting at the next token. Syntax errors return at once; a reserved
+// word or undefined placeholder is recorded in `errors`.
+Result<DocumentPath> ParseDocumentPath(TokenStream& tokens, ExpressionNames& names,
+                                       DeferredErrors& errors);
+
+}  // namespace ddbd

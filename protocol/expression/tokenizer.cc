@@ -1,0 +1,95 @@
+#include "protocol/expression/tokenizer.h"
+
+#include <cctype>
+
+namespace ddbd {
+namespace {
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::vector<Token> Tokenize(std::string_view text) {
+  std::vector<Token> tokens;
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    const size_t start = i;
+    TokenKind kind = TokenKind::kSymbol;
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      kind = TokenKind::kIdentifier;
+      while (i < text.size() && IsWordChar(text[i])) ++i;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      kind = TokenKind::kNumber;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    } else if ((c == '#' || c == ':') && i + 1 < text.size() && IsWordChar(text[i + 1])) {
+      kind = c == '#' ? TokenKind::kNamePlaceholder : TokenKind::kValuePlaceholder;
+      ++i;
+      while (i < text.size() && IsWordChar(text[i])) ++i;
+    } else if ((c == '<' || c == '>') && i + 1 < text.size() &&
+               (text[i + 1] == '=' || (c == '<' && text[i + 1] == '>'))) {
+      i += 2;
+    } else {
+      ++i;
+    }
+    tokens.push_back({kind, text.substr(start, i - start), start});
+  }
+  tokens.push_back({TokenKind::kEnd, "<EOF>", text.size()});
+  return tokens;
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::toupper(static_cast<unsigned char>(a[i])) !=
+        std::toupper(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+TokenStream::TokenStream(std::string_view text, std::string_view expression_kind)
+    : text_(text), kind_(expression_kind), tokens_(Tokenize(text)) {}
+
+const Token& TokenStream::Peek(size_t ahead) const {
+  return tokens_[std::min(position_ + ahead, tokens_.size() - 1)];
+}
+
+const Token& TokenStream::Next() {
+  const Token& token = Peek();
+  if (position_ + 1 < tokens_.size()) ++position_;
+  return token;
+}
+
+bool TokenStream::Accept(std::string_view symbol) {
+  if (Peek().kind != TokenKind::kSymbol || Peek().text != symbol) return false;
+  Next();
+  return true;
+}
+
+bool TokenStream::AcceptKeyword(std::string_view word) {
+  if (Peek().kind != TokenKind::kIdentifier || !EqualsIgnoringCase(Peek().text, word)) return false;
+  Next();
+  return true;
+}
+
+Error TokenStream::SyntaxError() const {
+  // DynamoDB's "near" runs from the token before the offending one through the offending one.
+  const Token& token = Peek();
+  const size_t near_start = position_ > 0 ? tokens_[position_ - 1].offset : token.offset;
+  const size_t near_end =
+      token.kind == TokenKind::kEnd ? text_.size() : token.offset + token.text.size();
+  return Invalid("Syntax error; token: \"" + std::string(token.text) + "\", near: \"" +
+                 std::string(text_.substr(near_start, near_end - near_start)) + "\"");
+}
+
+Error TokenStream::Invalid(const std::string& detail) const {
+  return Error::Validation("Invalid " + kind_ + ": " + detail);
+}
+
+}  // namespace ddbd

@@ -1,0 +1,61 @@
+#include "protocol/expression/document_paths.h"
+
+#include <rapidjson/document.h>
+
+#include <catch2/catch.hpp>
+
+#include "protocol/expression/reserved_words.h"
+
+namespace ddbd {
+namespace {
+
+// Parses one path from `text`; returns its rendering or the error message.
+std::string Parse(const std::string& text, const std::string& names_json = "") {
+  rapidjson::Document names_document;
+  if (!names_json.empty()) names_document.Parse(names_json.c_str());
+  auto names = ExpressionNames::Decode(names_json.empty() ? nullptr : &names_document);
+  if (!names.ok()) return names.error().message();
+  TokenStream tokens(text, "ProjectionExpression");
+  DeferredErrors deferred;
+  auto path = ParseDocumentPath(tokens, names.value(), deferred);
+  if (!path.ok()) return path.error().message();
+  if (!tokens.AtEnd()) return tokens.SyntaxError().message();
+  if (Status first = deferred.First(); !first.ok()) return first.error().message();
+  return RenderPath(path.value());
+}
+
+TEST_CASE("Reserved words are matched in any case") {
+  CHECK(IsReservedWord("name"));
+  CHECK(IsReservedWord("NAME"));
+  CHECK(IsReservedWord("Status"));
+  CHECK(IsReservedWord("zone"));
+  CHECK(IsReservedWord("abort"));
+  CHECK_FALSE(IsReservedWord("username"));
+  CHECK_FALSE(IsReservedWord("pk"));
+}
+
+TEST_CASE("Document paths parse with placeholders and list indexes") {
+  CHECK(Parse("a.b[2].c") == "[a, b, [2], c]");
+  CHECK(Parse("#n[0][1]", R"({"#n":"name"})") == "[name, [0], [1]]");
+  CHECK(Parse(" a . b ") == "[a, b]");
+}
+
+TEST_CASE("Path errors carry DynamoDB's texts, syntax first") {
+  CHECK(Parse("a.") == R"(Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ".")");
+  CHECK(Parse("a[x]") == R"(Invalid ProjectionExpression: Syntax error; token: "x", near: "[x")");
+  CHECK(Parse("name.size") ==
+        "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: "
+        "name");
+  CHECK(Parse("#missing") ==
+        "Invalid ProjectionExpression: An expression attribute name used in the document path "
+        "is not defined; attribute name: #missing");
+  // A syntax error later in the expression wins over an earlier reserved word.
+  CHECK(Parse("name[") ==
+        R"(Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: "[")");
+  CHECK(Parse("a", "{}") == "ExpressionAttributeNames must not be empty");
+  CHECK(Parse("a", R"({"n":"x"})") ==
+        R"(ExpressionAttributeNames contains invalid key: Syntax error; key: "n")");
+}
+
+}  // namespace
+}  // namespace ddbd
