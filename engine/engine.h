@@ -17,6 +17,7 @@
 #include "engine/attribute_value.h"
 #include "engine/clock.h"
 #include "engine/error.h"
+#include "engine/expression/condition.h"
 #include "engine/item_key.h"
 #include "engine/table_items.h"
 #include "engine/table_schema.h"
@@ -64,11 +65,19 @@ class Engine {
   // Item operations. All return ResourceNotFoundException "Requested resource not found" for a
   // missing table and ValidationException for an invalid key or an item over 400 KB.
   // PutItem and DeleteItem return the item they replaced or removed when `return_old` is set.
+  // With a `condition`, the write happens only if it holds for the current item (atomically);
+  // otherwise ConditionalCheckFailedException, with the current item if
+  // `return_item_on_condition_failure`.
+  struct WriteOptions {
+    bool return_old = false;
+    const Condition* condition = nullptr;
+    bool return_item_on_condition_failure = false;
+  };
   Result<std::optional<Item>> PutItem(std::string_view table_name, const Item& item,
-                                      bool return_old);
+                                      const WriteOptions& options);
   Result<std::optional<Item>> GetItem(std::string_view table_name, const Item& key) const;
   Result<std::optional<Item>> DeleteItem(std::string_view table_name, const Item& key,
-                                         bool return_old);
+                                         const WriteOptions& options);
   // Checks every request (tables, keys, item sizes, duplicate keys) before applying any.
   Status BatchWriteItem(const std::vector<WriteRequest>& requests);
   // The item for each request, in order (nullopt where there is none). Checks every key first.

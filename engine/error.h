@@ -2,9 +2,12 @@
 // protocol/error_response.cc is the only place that turns an Error into DynamoDB's wire shape.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "engine/attribute_value.h"
 
 namespace ddbd {
 
@@ -18,6 +21,7 @@ enum class ErrorCode {
   kResourceNotFound,            // com.amazonaws.dynamodb.v20120810#ResourceNotFoundException
   kResourceInUse,               // com.amazonaws.dynamodb.v20120810#ResourceInUseException
   kLimitExceeded,               // com.amazonaws.dynamodb.v20120810#LimitExceededException
+  kConditionalCheckFailed,      // com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException
   kInternalServerError,         // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 
@@ -40,13 +44,22 @@ class Error {
   static Error Internal(std::string message) {
     return {ErrorCode::kInternalServerError, std::move(message)};
   }
+  // "The conditional request failed", carrying the current item when the caller asked for it
+  // (ReturnValuesOnConditionCheckFailure: ALL_OLD).
+  static Error ConditionalCheckFailed(std::shared_ptr<const Item> item) {
+    Error error(ErrorCode::kConditionalCheckFailed, "The conditional request failed");
+    error.item_ = std::move(item);
+    return error;
+  }
 
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  const Item* item() const { return item_.get(); }
 
  private:
   ErrorCode code_;
   std::string message_;
+  std::shared_ptr<const Item> item_;  // shared: errors are copied freely
 };
 
 // A value or an Error. Deliberately small: `ok()`, `value()`, `error()`.

@@ -23,6 +23,18 @@ std::optional<Item> Decoded(const std::optional<StoredItem>& stored) {
   return DecodeItem(stored->blob);
 }
 
+// Checks the write's condition against the current item, if there is a condition.
+Status CheckCondition(const Engine::WriteOptions& options, const std::string_view* current_blob) {
+  if (options.condition == nullptr) return Ok{};
+  const Item current = current_blob != nullptr ? DecodeItem(*current_blob) : Item();
+  if (Evaluate(*options.condition, current)) return Ok{};
+  std::shared_ptr<const Item> returned;
+  if (options.return_item_on_condition_failure && current_blob != nullptr) {
+    returned = std::make_shared<const Item>(current);
+  }
+  return Error::ConditionalCheckFailed(std::move(returned));
+}
+
 }  // namespace
 
 Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) const {
@@ -34,7 +46,7 @@ Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) con
 }
 
 Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const Item& item,
-                                            bool return_old) {
+                                            const WriteOptions& options) {
   // The size limit is checked before the table is looked up, as DynamoDB does.
   const size_t size = ItemSize(item);
   if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
@@ -42,9 +54,22 @@ Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const I
   if (!table.ok()) return table.error();
   auto key = ItemKeyBytes(table.value().key_shape, item, KeyMismatchStyle::kTypeMismatch);
   if (!key.ok()) return key.error();
-  auto old = table.value().items->Put(key.value(),
-                                      StoredItem{EncodeItem(item), static_cast<uint32_t>(size)});
-  return return_old ? Decoded(old) : std::nullopt;
+  StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
+  std::optional<StoredItem> old;
+  if (options.condition == nullptr) {
+    old = table.value().items->Put(key.value(), stored);
+  } else {
+    auto applied = table.value().items->Apply(
+        key.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
+          if (Status checked = CheckCondition(options, current); !checked.ok()) {
+            return checked.error();
+          }
+          return TableItems::Write{TableItems::Write::Kind::kPut, stored};
+        });
+    if (!applied.ok()) return applied.error();
+    old = std::move(applied).value();
+  }
+  return options.return_old ? Decoded(old) : std::nullopt;
 }
 
 Result<std::optional<Item>> Engine::GetItem(std::string_view table_name, const Item& key) const {
@@ -56,13 +81,26 @@ Result<std::optional<Item>> Engine::GetItem(std::string_view table_name, const I
 }
 
 Result<std::optional<Item>> Engine::DeleteItem(std::string_view table_name, const Item& key,
-                                               bool return_old) {
+                                               const WriteOptions& options) {
   auto table = FindItemTable(table_name);
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, key);
   if (!key_bytes.ok()) return key_bytes.error();
-  auto old = table.value().items->Erase(key_bytes.value());
-  return return_old ? Decoded(old) : std::nullopt;
+  std::optional<StoredItem> old;
+  if (options.condition == nullptr) {
+    old = table.value().items->Erase(key_bytes.value());
+  } else {
+    auto applied = table.value().items->Apply(
+        key_bytes.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
+          if (Status checked = CheckCondition(options, current); !checked.ok()) {
+            return checked.error();
+          }
+          return TableItems::Write{TableItems::Write::Kind::kDelete, {}};
+        });
+    if (!applied.ok()) return applied.error();
+    old = std::move(applied).value();
+  }
+  return options.return_old ? Decoded(old) : std::nullopt;
 }
 
 Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {

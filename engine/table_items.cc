@@ -76,6 +76,29 @@ std::optional<StoredItem> TableItems::Erase(std::string_view key) {
   return old;
 }
 
+Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const Decide& decide) {
+  std::unique_lock lock(mutex_);
+  auto it = items_.find(key);
+  const std::string_view current = it == items_.end() ? std::string_view() : (*it)->blob();
+  auto write = decide(it == items_.end() ? nullptr : &current);
+  if (!write.ok()) return write.error();
+  std::optional<StoredItem> old;
+  Record* removed = nullptr;
+  if (it != items_.end()) {
+    removed = *it;
+    old = Copy(*removed);
+    size_bytes_ -= removed->item_size;
+    it = items_.erase(it);
+  }
+  if (write.value().kind == Write::Kind::kPut) {
+    size_bytes_ += write.value().item.size_bytes;
+    items_.insert(it, Record::Create(key, write.value().item));
+  }
+  lock.unlock();
+  if (removed != nullptr) Record::Destroy(removed);
+  return old;
+}
+
 int64_t TableItems::item_count() const {
   std::shared_lock lock(mutex_);
   return static_cast<int64_t>(items_.size());

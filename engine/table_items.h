@@ -10,10 +10,13 @@
 #include <absl/container/btree_set.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+
+#include "engine/error.h"
 
 namespace ddbd {
 
@@ -35,6 +38,18 @@ class TableItems {
   std::optional<StoredItem> Put(std::string_view key, const StoredItem& item);
   // Returns the item it removed.
   std::optional<StoredItem> Erase(std::string_view key);
+
+  // What a conditional write decided after seeing the current item.
+  struct Write {
+    enum class Kind { kPut, kDelete };
+    Kind kind = Kind::kPut;
+    StoredItem item;  // for kPut
+  };
+  // Under the write lock, `decide` sees the current item's blob (null if none) and returns the
+  // write to make or an error, in which case nothing changes. Returns the item replaced or
+  // removed. This is how a condition and its write are atomic.
+  using Decide = std::function<Result<Write>(const std::string_view* current_blob)>;
+  Result<std::optional<StoredItem>> Apply(std::string_view key, const Decide& decide);
 
   int64_t item_count() const;
   int64_t size_bytes() const;

@@ -3,6 +3,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "protocol/attribute_value_json.h"
+
 namespace ddbd {
 namespace {
 
@@ -28,6 +30,8 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#ResourceInUseException", "message", 400};
     case ErrorCode::kLimitExceeded:
       return {"com.amazonaws.dynamodb.v20120810#LimitExceededException", "message", 400};
+    case ErrorCode::kConditionalCheckFailed:
+      return {"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }
@@ -47,6 +51,10 @@ DispatchResult ErrorResponse(const Error& error) {
   if (!error.message().empty()) {
     writer.Key(wire.message_key);
     writer.String(error.message().data(), static_cast<rapidjson::SizeType>(error.message().size()));
+  }
+  if (error.item() != nullptr) {  // ReturnValuesOnConditionCheckFailure: ALL_OLD
+    writer.Key("Item");
+    EncodeItem(writer, *error.item());
   }
   writer.EndObject();
   return {wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};

@@ -2,10 +2,13 @@
 
 #include <string>
 
+#include "protocol/expression/condition_parser.h"
+
 namespace ddbd {
 
-Result<ReturnValues> DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors) {
-  ReturnValues mode = ReturnValues::kNone;
+Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors) {
+  ReturnOptions options;
+  ReturnValues& mode = options.values;
   auto return_values = json::AsString(json::Member(request, "ReturnValues"));
   if (!return_values.ok()) return return_values.error();
   if (return_values.value()) {
@@ -32,7 +35,47 @@ Result<ReturnValues> DecodeReturnOptions(const json::Value& request, ConstraintE
   if (metrics.value() && *metrics.value() != "SIZE" && *metrics.value() != "NONE") {
     errors.Enum(*metrics.value(), "returnItemCollectionMetrics", {"NONE", "SIZE"});
   }
-  return mode;
+  auto on_failure = json::AsString(json::Member(request, "ReturnValuesOnConditionCheckFailure"));
+  if (!on_failure.ok()) return on_failure.error();
+  if (on_failure.value()) {
+    options.item_on_condition_failure = *on_failure.value() == "ALL_OLD";
+    if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
+      errors.Enum(*on_failure.value(), "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
+    }
+  }
+  return options;
+}
+
+Result<std::optional<Condition>> DecodeWriteCondition(const json::Value& request) {
+  auto text = json::AsString(json::Member(request, "ConditionExpression"));
+  if (!text.ok()) return text.error();
+  if (text.value() && json::Member(request, "Expected") != nullptr) {
+    return Error::Validation(
+        "Can not use both expression and non-expression parameters in the same request: "
+        "Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}");
+  }
+  auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
+  if (!names.ok()) return names.error();
+  auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
+  if (!values.ok()) return values.error();
+  if (!text.value()) {
+    if (values.value().given()) {
+      return Error::Validation(
+          "ExpressionAttributeValues can only be specified when using expressions: "
+          "ConditionExpression is null");
+    }
+    if (names.value().given()) {
+      return Error::Validation(
+          "ExpressionAttributeNames can only be specified when using expressions");
+    }
+    return std::optional<Condition>();
+  }
+  auto condition =
+      ParseCondition(*text.value(), "ConditionExpression", names.value(), values.value());
+  if (!condition.ok()) return condition.error();
+  if (Status used = names.value().CheckAllUsed(); !used.ok()) return used.error();
+  if (Status used = values.value().CheckAllUsed(); !used.ok()) return used.error();
+  return std::optional<Condition>(std::move(condition).value());
 }
 
 Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors& errors) {
@@ -51,6 +94,26 @@ Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& err
   }
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   return decoder.validation_status();
+}
+
+Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request,
+                                                      const ReturnOptions& returns,
+                                                      std::optional<Condition>& condition) {
+  if (returns.values != ReturnValues::kNone && returns.values != ReturnValues::kAllOld) {
+    return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
+  }
+  auto decoded = DecodeWriteCondition(request);
+  if (!decoded.ok()) return decoded.error();
+  if (Status refused = RefuseUnimplemented(request, {"Expected", "ConditionalOperator"});
+      !refused.ok()) {
+    return refused.error();
+  }
+  condition = std::move(decoded).value();
+  Engine::WriteOptions options;
+  options.return_old = returns.values == ReturnValues::kAllOld;
+  options.condition = condition ? &*condition : nullptr;
+  options.return_item_on_condition_failure = returns.item_on_condition_failure;
+  return options;
 }
 
 Status RefuseUnimplemented(const json::Value& request,

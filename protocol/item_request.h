@@ -6,7 +6,9 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "engine/engine.h"
 #include "engine/error.h"
+#include "engine/expression/condition.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/json_reader.h"
 #include "protocol/validation_messages.h"
@@ -15,15 +17,33 @@ namespace ddbd {
 
 enum class ReturnValues { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
 
-// ReturnValues, ReturnConsumedCapacity and ReturnItemCollectionMetrics of a write (enums checked
-// into `errors`; the last two are accepted, real figures come with capacity accounting).
-Result<ReturnValues> DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors);
+struct ReturnOptions {
+  ReturnValues values = ReturnValues::kNone;
+  bool item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure: ALL_OLD
+};
+
+// ReturnValues, ReturnValuesOnConditionCheckFailure, ReturnConsumedCapacity and
+// ReturnItemCollectionMetrics of a write (enums checked into `errors`; the last two are
+// accepted, real figures come with capacity accounting).
+Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors);
 // ReturnConsumedCapacity alone, for reads.
 Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors& errors);
 
 // DynamoDB's order of reports: wrong JSON types anywhere, then request-shape constraints, then
 // invalid attribute values.
 Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors);
+
+// The ConditionExpression of a PutItem or DeleteItem with its ExpressionAttributeNames and
+// ExpressionAttributeValues: parsed, placeholders resolved, unused names and values refused.
+// Nullopt when the request has no condition.
+Result<std::optional<Condition>> DecodeWriteCondition(const json::Value& request);
+
+// What PutItem and DeleteItem share after their item or key: ReturnValues must be NONE or
+// ALL_OLD, the condition is decoded into `condition` (which the options point into, so it must
+// outlive them), and legacy conditions are refused until they are implemented.
+Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request,
+                                                      const ReturnOptions& returns,
+                                                      std::optional<Condition>& condition);
 
 // ValidationException naming the first of `members` present in `request`: features ddbd does not
 // implement yet must fail loudly, never be ignored.

@@ -11,6 +11,7 @@ Status DeferredErrors::First() const {
   if (reserved_word) return *reserved_word;
   if (undefined_name) return *undefined_name;
   if (undefined_value) return *undefined_value;
+  if (semantic) return *semantic;
   return Ok{};
 }
 

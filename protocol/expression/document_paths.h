@@ -19,7 +19,11 @@ struct DeferredErrors {
   std::optional<Error> reserved_word;
   std::optional<Error> undefined_name;
   std::optional<Error> undefined_value;
+  std::optional<Error> semantic;  // wrong function, operand count or type, bounds, ...
   Status First() const;
+  void Semantic(Error error) {
+    if (!semantic) semantic = std::move(error);
+  }
 };
 
 class ExpressionNames {

@@ -15,18 +15,10 @@ Status PutItem(Engine& engine, const json::Value& request, json::Writer& respons
   auto return_values = DecodeReturnOptions(request, errors);
   if (!return_values.ok()) return return_values.error();
   if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
-  if (return_values.value() != ReturnValues::kNone &&
-      return_values.value() != ReturnValues::kAllOld) {
-    return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
-  }
-  if (Status refused =
-          RefuseUnimplemented(request, {"ConditionExpression", "Expected", "ConditionalOperator",
-                                        "ExpressionAttributeNames", "ExpressionAttributeValues"});
-      !refused.ok()) {
-    return refused;
-  }
-  const bool return_old = return_values.value() == ReturnValues::kAllOld;
-  auto old = engine.PutItem(table_name.value(), item, return_old);
+  std::optional<Condition> condition;
+  auto options = DecodeSingleWriteOptions(request, return_values.value(), condition);
+  if (!options.ok()) return options.error();
+  auto old = engine.PutItem(table_name.value(), item, options.value());
   if (!old.ok()) return old.error();
   response.StartObject();
   if (old.value()) {

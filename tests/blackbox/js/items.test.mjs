@@ -52,6 +52,27 @@ describe('items with the JS SDK v3', () => {
     assert.deepEqual(deleted.Attributes, { pk: 'batch-0', i: 0 });
   });
 
+  test('conditional writes fail with ConditionalCheckFailedException and the old item', async () => {
+    await documents.send(new PutCommand({ TableName: table, Item: { pk: 'cond', v: 1 } }));
+    await assert.rejects(
+      documents.send(new PutCommand({
+        TableName: table, Item: { pk: 'cond', v: 2 }, ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      })),
+      (error) => {
+        assert.equal(error.name, 'ConditionalCheckFailedException');
+        assert.equal(error.message, 'The conditional request failed');
+        assert.deepEqual(error.Item, { pk: { S: 'cond' }, v: { N: '1' } });
+        return true;
+      });
+    await documents.send(new PutCommand({
+      TableName: table, Item: { pk: 'cond', v: 2 }, ConditionExpression: 'v = :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }));
+    const { Item } = await documents.send(new GetCommand({ TableName: table, Key: { pk: 'cond' } }));
+    assert.equal(Item.v, 2);
+  });
+
   test('validation errors reach the SDK with DynamoDB names and messages', async () => {
     await expectError(assert, documents.send(new PutCommand({ TableName: table, Item: { pk: 1 } })),
       'ValidationException',

@@ -1,0 +1,359 @@
+#include "protocol/expression/condition_parser.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace ddbd {
+namespace {
+
+constexpr size_t kMaxExpressionBytes = 4096;
+constexpr size_t kMaxInOperands = 100;
+
+// A parsed piece: either an operand (path, value, size()) or a condition.
+struct Node {
+  bool is_condition = false;
+  bool parenthesized = false;  // directly wrapped in ( ), for the redundant-parentheses rule
+  Operand operand;
+  Condition condition;
+};
+
+bool IsComparable(const AttributeValue& value) {
+  return value.type == AttributeType::kS || value.type == AttributeType::kN ||
+         value.type == AttributeType::kB;
+}
+
+// DynamoDB's rendering of a literal in messages, e.g. "AttributeValue: {N:5}".
+std::string RenderValue(const AttributeValue& value) {
+  return "AttributeValue: {" + std::string(TypeName(value.type)) + ":" + value.scalar + "}";
+}
+
+class ConditionParser {
+ public:
+  ConditionParser(std::string_view text, std::string_view kind, ExpressionNames& names,
+                  ExpressionValues& values)
+      : tokens_(text, kind), names_(names), values_(values) {}
+
+  Result<Condition> Parse() {
+    auto node = ParseOr();
+    if (!node.ok()) return node.error();
+    if (!tokens_.AtEnd()) return tokens_.SyntaxError();
+    if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
+    if (!node.value().is_condition) return tokens_.SyntaxError();
+    return std::move(node).value().condition;
+  }
+
+ private:
+  Result<Node> ParseOr() {
+    return ParseChain("OR", Condition::Kind::kOr, &ConditionParser::ParseAnd);
+  }
+  Result<Node> ParseAnd() {
+    return ParseChain("AND", Condition::Kind::kAnd, &ConditionParser::ParseNot);
+  }
+
+  Result<Node> ParseChain(std::string_view keyword, Condition::Kind kind,
+                          Result<Node> (ConditionParser::*next)()) {
+    auto first = (this->*next)();
+    if (!first.ok()) return first;
+    if (!tokens_.AcceptKeyword(keyword)) return first;
+    Node chain;
+    chain.is_condition = true;
+    chain.condition.kind = kind;
+    chain.condition.children.push_back(RequireCondition(std::move(first).value()));
+    do {
+      auto more = (this->*next)();
+      if (!more.ok()) return more;
+      chain.condition.children.push_back(RequireCondition(std::move(more).value()));
+    } while (tokens_.AcceptKeyword(keyword));
+    return chain;
+  }
+
+  Result<Node> ParseNot() {
+    if (!tokens_.AcceptKeyword("NOT")) return ParsePrimary();
+    auto inner = ParseNot();
+    if (!inner.ok()) return inner;
+    Node node;
+    node.is_condition = true;
+    node.condition.kind = Condition::Kind::kNot;
+    node.condition.children.push_back(RequireCondition(std::move(inner).value()));
+    return node;
+  }
+
+  Result<Node> ParsePrimary() {
+    if (tokens_.Accept("(")) {
+      auto inner = ParseOr();
+      if (!inner.ok()) return inner;
+      if (!tokens_.Accept(")")) return tokens_.SyntaxError();
+      if (inner.value().parenthesized) {
+        deferred_.Semantic(tokens_.Invalid("The expression has redundant parentheses;"));
+      }
+      inner.value().parenthesized = true;
+      return inner;
+    }
+    auto left = ParseOperandOrFunction();
+    if (!left.ok()) return left;
+    if (left.value().is_condition) return left;
+    return ParseComparison(std::move(left).value().operand);
+  }
+
+  Result<Node> ParseComparison(Operand left) {
+    static constexpr std::array<std::pair<std::string_view, Condition::Comparator>, 6>
+        kComparators = {{
+            {"=", Condition::Comparator::kEq},
+            {"<>", Condition::Comparator::kNe},
+            {"<", Condition::Comparator::kLt},
+            {"<=", Condition::Comparator::kLe},
+            {">", Condition::Comparator::kGt},
+            {">=", Condition::Comparator::kGe},
+        }};
+    Node node;
+    node.is_condition = true;
+    Condition& condition = node.condition;
+    condition.operands.push_back(std::move(left));
+    for (const auto& [symbol, comparator] : kComparators) {
+      if (!tokens_.Accept(symbol)) continue;
+      condition.kind = Condition::Kind::kCompare;
+      condition.comparator = comparator;
+      auto right = ParseOperand();
+      if (!right.ok()) return right.error();
+      condition.operands.push_back(std::move(right).value());
+      if (comparator != Condition::Comparator::kEq && comparator != Condition::Comparator::kNe) {
+        CheckComparable(condition.operands, symbol);
+      }
+      CheckDistinct(condition.operands, symbol);
+      return node;
+    }
+    if (tokens_.AcceptKeyword("BETWEEN")) {
+      condition.kind = Condition::Kind::kBetween;
+      for (int i = 0; i < 2; ++i) {
+        if (i == 1 && !tokens_.AcceptKeyword("AND")) return tokens_.SyntaxError();
+        auto bound = ParseOperand();
+        if (!bound.ok()) return bound.error();
+        condition.operands.push_back(std::move(bound).value());
+      }
+      CheckComparable(condition.operands, "BETWEEN");
+      CheckDistinct(condition.operands, "BETWEEN");
+      CheckBetweenBounds(condition.operands[1], condition.operands[2]);
+      return node;
+    }
+    if (tokens_.AcceptKeyword("IN")) {
+      condition.kind = Condition::Kind::kIn;
+      if (!tokens_.Accept("(")) return tokens_.SyntaxError();
+      do {
+        auto element = ParseOperand();
+        if (!element.ok()) return element.error();
+        condition.operands.push_back(std::move(element).value());
+      } while (tokens_.Accept(","));
+      if (!tokens_.Accept(")")) return tokens_.SyntaxError();
+      if (condition.operands.size() - 1 > kMaxInOperands) {
+        deferred_.Semantic(tokens_.Invalid(
+            "The IN operator is provided with too many operands; number of operands: " +
+            std::to_string(condition.operands.size() - 1)));
+      }
+      CheckDistinct(condition.operands, "IN");
+      return node;
+    }
+    return tokens_.SyntaxError();
+  }
+
+  // A path, a :value, or size(...); a function in condition position returns a condition.
+  Result<Node> ParseOperandOrFunction() {
+    const Token& token = tokens_.Peek();
+    if (token.kind == TokenKind::kIdentifier && tokens_.Peek(1).kind == TokenKind::kSymbol &&
+        tokens_.Peek(1).text == "(") {
+      return ParseFunction();
+    }
+    Node node;
+    if (token.kind == TokenKind::kValuePlaceholder) {
+      tokens_.Next();
+      node.operand.kind = Operand::Kind::kValue;
+      node.operand.value = values_.Resolve(token.text, tokens_, deferred_);
+      return node;
+    }
+    if (token.kind != TokenKind::kIdentifier && token.kind != TokenKind::kNamePlaceholder) {
+      return tokens_.SyntaxError();
+    }
+    auto path = ParseDocumentPath(tokens_, names_, deferred_);
+    if (!path.ok()) return path.error();
+    node.operand.path = std::move(path).value();
+    return node;
+  }
+
+  Result<Operand> ParseOperand() {
+    auto node = ParseOperandOrFunction();
+    if (!node.ok()) return node.error();
+    if (node.value().is_condition) {
+      deferred_.Semantic(tokens_.Invalid(
+          "The function is not allowed to be used this way in an expression; function: " +
+          last_function_));
+    }
+    return std::move(node).value().operand;
+  }
+
+  Result<Node> ParseFunction() {
+    const std::string name(tokens_.Next().text);
+    tokens_.Next();  // (
+    std::vector<Operand> arguments;
+    if (!tokens_.Accept(")")) {
+      do {
+        auto argument = ParseOperand();
+        if (!argument.ok()) return argument.error();
+        arguments.push_back(std::move(argument).value());
+      } while (tokens_.Accept(","));
+      if (!tokens_.Accept(")")) return tokens_.SyntaxError();
+    }
+    last_function_ = name;
+    return BuildFunction(name, std::move(arguments));
+  }
+
+  Node BuildFunction(const std::string& name, std::vector<Operand> arguments) {
+    struct Spec {
+      std::string_view name;
+      size_t arity;
+      bool is_condition;
+      Condition::Kind kind;
+    };
+    static constexpr std::array<Spec, 6> kFunctions = {{
+        {"attribute_exists", 1, true, Condition::Kind::kAttributeExists},
+        {"attribute_not_exists", 1, true, Condition::Kind::kAttributeNotExists},
+        {"attribute_type", 2, true, Condition::Kind::kAttributeType},
+        {"begins_with", 2, true, Condition::Kind::kBeginsWith},
+        {"contains", 2, true, Condition::Kind::kContains},
+        {"size", 1, false, Condition::Kind::kCompare},
+    }};
+    Node node;
+    const Spec* spec = nullptr;
+    for (const Spec& candidate : kFunctions) {
+      if (candidate.name == name) spec = &candidate;
+    }
+    if (spec == nullptr) {
+      deferred_.Semantic(tokens_.Invalid("Invalid function name; function: " + name));
+      node.is_condition = true;
+      return node;
+    }
+    if (arguments.size() != spec->arity) {
+      deferred_.Semantic(tokens_.Invalid(
+          "Incorrect number of operands for operator or function; operator or function: " + name +
+          ", number of operands: " + std::to_string(arguments.size())));
+      node.is_condition = spec->is_condition;
+      return node;
+    }
+    CheckFunctionOperands(*spec, arguments);
+    if (!spec->is_condition) {
+      node.operand.kind = Operand::Kind::kSize;
+      node.operand.path = arguments[0].path;
+      return node;
+    }
+    node.is_condition = true;
+    node.condition.kind = spec->kind;
+    node.condition.operands = std::move(arguments);
+    return node;
+  }
+
+  template <typename Spec>
+  void CheckFunctionOperands(const Spec& spec, const std::vector<Operand>& arguments) {
+    const std::string name(spec.name);
+    const bool needs_path = spec.name.starts_with("attribute_") || spec.name == "size";
+    if (needs_path && arguments[0].kind != Operand::Kind::kPath) {
+      deferred_.Semantic(tokens_.Invalid(
+          "Operator or function requires a document path; operator or function: " + name));
+    }
+    if (spec.name == "attribute_type") {
+      const Operand& type = arguments[1];
+      static constexpr std::array<std::string_view, 10> kTypes = {"B",  "NULL", "SS", "BOOL", "L",
+                                                                  "BS", "N",    "NS", "S",    "M"};
+      if (type.kind != Operand::Kind::kValue || type.value.type != AttributeType::kS) {
+        deferred_.Semantic(tokens_.Invalid(
+            "Incorrect operand type for operator or function; operator or function: "
+            "attribute_type, operand type: " +
+            std::string(TypeName(type.value.type))));
+      } else if (std::find(kTypes.begin(), kTypes.end(), type.value.scalar) == kTypes.end()) {
+        deferred_.Semantic(
+            tokens_.Invalid("Invalid attribute type name found; type: " + type.value.scalar +
+                            ", valid types: { B; NULL; SS; BOOL; L; BS; N; NS; S; M }"));
+      }
+    }
+    if (spec.name == "begins_with") {
+      for (const Operand& argument : arguments) {
+        if (argument.kind == Operand::Kind::kValue && argument.value.type != AttributeType::kS &&
+            argument.value.type != AttributeType::kB) {
+          deferred_.Semantic(tokens_.Invalid(
+              "Incorrect operand type for operator or function; operator or function: "
+              "begins_with, operand type: " +
+              std::string(TypeName(argument.value.type))));
+        }
+      }
+    }
+    if (spec.name == "begins_with" || spec.name == "contains") CheckDistinct(arguments, name);
+  }
+
+  void CheckComparable(const std::vector<Operand>& operands, std::string_view op) {
+    for (const Operand& operand : operands) {
+      if (operand.kind == Operand::Kind::kValue && !IsComparable(operand.value) &&
+          operand.value.type != AttributeType::kNull) {
+        deferred_.Semantic(tokens_.Invalid(
+            "Incorrect operand type for operator or function; operator or function: " +
+            std::string(op) + ", operand type: " + std::string(TypeName(operand.value.type))));
+      }
+    }
+  }
+
+  void CheckDistinct(const std::vector<Operand>& operands, std::string_view op) {
+    if (operands[0].kind != Operand::Kind::kPath) return;
+    for (size_t i = 1; i < operands.size(); ++i) {
+      if (operands[i].kind == Operand::Kind::kPath && operands[i].path == operands[0].path) {
+        deferred_.Semantic(tokens_.Invalid(
+            "The first operand must be distinct from the remaining operands for this operator or "
+            "function; operator: " +
+            std::string(op) + ", first operand: " + RenderPath(operands[0].path)));
+      }
+    }
+  }
+
+  void CheckBetweenBounds(const Operand& lower, const Operand& upper) {
+    if (lower.kind != Operand::Kind::kValue || upper.kind != Operand::Kind::kValue) return;
+    if (lower.value.type != upper.value.type || !IsComparable(lower.value)) {
+      deferred_.Semantic(tokens_.Invalid(
+          "The BETWEEN operator requires same data type for lower and upper bounds; lower bound "
+          "operand: " +
+          RenderValue(lower.value) + ", upper bound operand: " + RenderValue(upper.value)));
+    } else if (CompareScalars(lower.value, upper.value) > 0) {
+      deferred_.Semantic(tokens_.Invalid(
+          "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
+          "lower bound operand: " +
+          RenderValue(lower.value) + ", upper bound operand: " + RenderValue(upper.value)));
+    }
+  }
+
+  // Functions in operand position and other misplaced conditions are reported as semantic
+  // errors; the parse goes on with an always-false condition in their place.
+  Condition RequireCondition(Node node) {
+    if (!node.is_condition) deferred_.Semantic(tokens_.SyntaxError());
+    return std::move(node.condition);
+  }
+
+  TokenStream tokens_;
+  ExpressionNames& names_;
+  ExpressionValues& values_;
+  DeferredErrors deferred_;
+  std::string last_function_;
+};
+
+}  // namespace
+
+Result<Condition> ParseCondition(std::string_view text, std::string_view kind,
+                                 ExpressionNames& names, ExpressionValues& values) {
+  const std::string prefix = "Invalid " + std::string(kind) + ": ";
+  if (text.size() > kMaxExpressionBytes) {
+    return Error::Validation(prefix +
+                             "Expression size has exceeded the maximum allowed size; expression "
+                             "size: " +
+                             std::to_string(text.size()));
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return Error::Validation(prefix + "The expression can not be empty;");
+  }
+  return ConditionParser(text, kind, names, values).Parse();
+}
+
+}  // namespace ddbd

@@ -1,0 +1,71 @@
+#include "protocol/expression/expression_values.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "protocol/attribute_value_json.h"
+
+namespace ddbd {
+
+Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value) {
+  ExpressionValues values;
+  auto object = json::AsStructure(value, "ExpressionAttributeValues");
+  if (!object.ok()) return object.error();
+  if (object.value() == nullptr) return values;
+  values.given_ = true;
+  std::optional<Error> invalid;
+  for (const auto& member : object.value()->GetObject()) {
+    std::string key(member.name.GetString(), member.name.GetStringLength());
+    AttributeDecoder decoder;
+    AttributeValue decoded = decoder.DecodeValue(member.value);
+    if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
+      return serialization.error();
+    }
+    const bool valid_key =
+        key.size() >= 2 && key[0] == ':' && std::all_of(key.begin() + 1, key.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        });
+    if (!valid_key && !invalid) {
+      invalid = Error::Validation(
+          "ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + key + "\"");
+    }
+    if (Status bad = decoder.validation_status(); !bad.ok() && !invalid) {
+      invalid = Error::Validation("ExpressionAttributeValues contains invalid value: " +
+                                  bad.error().message() + " for key " + key);
+    }
+    values.values_.emplace(std::move(key), std::move(decoded));
+  }
+  if (invalid) return *invalid;
+  if (values.values_.empty()) {
+    return Error::Validation("ExpressionAttributeValues must not be empty");
+  }
+  return values;
+}
+
+AttributeValue ExpressionValues::Resolve(std::string_view placeholder, const TokenStream& tokens,
+                                         DeferredErrors& errors) {
+  auto it = values_.find(placeholder);
+  if (it == values_.end()) {
+    if (!errors.undefined_value) {
+      errors.undefined_value = tokens.Invalid(
+          "An expression attribute value used in expression is not defined; attribute value: " +
+          std::string(placeholder));
+    }
+    return AttributeValue::Null();
+  }
+  used_.insert(it->first);
+  return it->second;
+}
+
+Status ExpressionValues::CheckAllUsed() const {
+  std::string unused;
+  for (const auto& [key, value] : values_) {
+    if (used_.contains(key)) continue;
+    unused += unused.empty() ? key : ", " + key;
+  }
+  if (unused.empty()) return Ok{};
+  return Error::Validation(
+      "Value provided in ExpressionAttributeValues unused in expressions: keys: {" + unused + "}");
+}
+
+}  // namespace ddbd

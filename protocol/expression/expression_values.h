@@ -1,0 +1,34 @@
+// ExpressionAttributeValues: ":placeholder" -> AttributeValue, shared by every expression of one
+// request, with DynamoDB's checks of keys, values and use.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "engine/attribute_value.h"
+#include "protocol/expression/document_paths.h"
+#include "protocol/json_reader.h"
+
+namespace ddbd {
+
+class ExpressionValues {
+ public:
+  // SerializationException for wrongly typed JSON; ValidationException for a bad key, an empty
+  // map, or an invalid value ("ExpressionAttributeValues contains invalid value: ... for key :v").
+  static Result<ExpressionValues> Decode(const json::Value* value);
+
+  bool given() const { return given_; }
+  // The value for `placeholder`, recording its use; records an undefined-value error otherwise.
+  AttributeValue Resolve(std::string_view placeholder, const TokenStream& tokens,
+                         DeferredErrors& errors);
+  Status CheckAllUsed() const;
+
+ private:
+  bool given_ = false;
+  std::map<std::string, AttributeValue, std::less<>> values_;
+  std::set<std::string, std::less<>> used_;
+};
+
+}  // namespace ddbd
