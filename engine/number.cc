@@ -107,6 +107,72 @@ int Number::Compare(const Number& other) const {
   return a * magnitude;
 }
 
+namespace {
+
+// |a| + |b| or |a| - |b| (|a| >= |b|) on digit strings aligned to the same scale.
+std::string AddMagnitudes(const std::string& a, const std::string& b) {
+  std::string sum(std::max(a.size(), b.size()) + 1, '0');
+  int carry = 0;
+  for (size_t i = 0; i < sum.size(); ++i) {
+    const int x = i < a.size() ? a[a.size() - 1 - i] - '0' : 0;
+    const int y = i < b.size() ? b[b.size() - 1 - i] - '0' : 0;
+    const int digit = x + y + carry;
+    sum[sum.size() - 1 - i] = static_cast<char>('0' + digit % 10);
+    carry = digit / 10;
+  }
+  return sum;
+}
+
+std::string SubtractMagnitudes(const std::string& a, const std::string& b) {
+  std::string difference(a.size(), '0');
+  int borrow = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    int digit =
+        (a[a.size() - 1 - i] - '0') - (i < b.size() ? b[b.size() - 1 - i] - '0' : 0) - borrow;
+    borrow = digit < 0;
+    if (digit < 0) digit += 10;
+    difference[difference.size() - 1 - i] = static_cast<char>('0' + digit);
+  }
+  return difference;
+}
+
+}  // namespace
+
+Result<Number> Number::Add(const Number& other) const {
+  if (other.IsZero()) return *this;
+  if (IsZero()) return other;
+  // Write both as integers scaled by 10^-scale, where scale is the smallest exponent of a digit.
+  auto lowest = [](const Number& n) {
+    return n.exponent_ - static_cast<int32_t>(n.digits_.size());
+  };
+  const int32_t scale = std::min(lowest(*this), lowest(other));
+  auto integer = [scale](const Number& n) {
+    return n.digits_ +
+           std::string(
+               static_cast<size_t>(n.exponent_ - static_cast<int32_t>(n.digits_.size()) - scale),
+               '0');
+  };
+  std::string a = integer(*this);
+  std::string b = integer(other);
+  bool negative = negative_;
+  std::string magnitude;
+  if (negative_ == other.negative_) {
+    magnitude = AddMagnitudes(a, b);
+  } else {
+    const bool a_larger = a.size() != b.size() ? a.size() > b.size() : a >= b;
+    magnitude = a_larger ? SubtractMagnitudes(a, b) : SubtractMagnitudes(b, a);
+    negative = a_larger ? negative_ : other.negative_;
+  }
+  std::string text = (negative ? "-" : "") + magnitude + "E" + std::to_string(scale);
+  return Parse(text);
+}
+
+Result<Number> Number::Subtract(const Number& other) const {
+  Number negated = other;
+  if (!negated.IsZero()) negated.negative_ = !negated.negative_;
+  return Add(negated);
+}
+
 void Number::AppendOrderedBytes(std::string& out) const {
   if (IsZero()) {
     out.push_back('\x02');

@@ -31,6 +31,11 @@ class Number {
   int Compare(const Number& other) const;
   bool operator==(const Number& other) const { return Compare(other) == 0; }
 
+  // Exact sums, with the result held to DynamoDB's limits (38 significant digits and range):
+  // ValidationException as Parse reports them.
+  Result<Number> Add(const Number& other) const;
+  Result<Number> Subtract(const Number& other) const;
+
   // Bytes whose memcmp order is numeric order, and which no other number's bytes extend
   // (so they can be followed by more key bytes).
   void AppendOrderedBytes(std::string& out) const;

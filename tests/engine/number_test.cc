@@ -58,6 +58,26 @@ TEST_CASE("Numbers compare by value") {
   CHECK(Number::Parse("100").value().Compare(Number::Parse("99.999").value()) > 0);
 }
 
+std::string Sum(const std::string& a, const std::string& b) {
+  auto sum = Number::Parse(a).value().Add(Number::Parse(b).value());
+  return sum.ok() ? sum.value().ToString() : sum.error().message();
+}
+
+TEST_CASE("Addition and subtraction are exact, within DynamoDB's limits") {
+  CHECK(Sum("1", "2") == "3");
+  CHECK(Sum("0.1", "0.2") == "0.3");
+  CHECK(Sum("-1.5", "1.5") == "0");
+  CHECK(Sum("100", "-0.001") == "99.999");
+  CHECK(Sum("-5", "3") == "-2");
+  CHECK(Sum("1E100", "1") == "Attempting to store more than 38 significant digits in a Number");
+  CHECK(Sum("9E125", "9E125") ==
+        "Number overflow. Attempting to store a number with magnitude larger than supported range");
+  CHECK(Sum("12345678901234567890123456789012345678", "1") ==
+        "12345678901234567890123456789012345679");
+  CHECK(Number::Parse("10").value().Subtract(Number::Parse("0.5").value()).value().ToString() ==
+        "9.5");
+}
+
 // Random decimals of assorted magnitudes, signs and lengths.
 std::string RandomDecimal(std::mt19937_64& random) {
   std::uniform_int_distribution<int> digits(1, 38), digit(0, 9), exponent(-120, 120), coin(0, 3);
