@@ -18,6 +18,7 @@
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/expression/condition.h"
+#include "engine/expression/update.h"
 #include "engine/item_key.h"
 #include "engine/table_items.h"
 #include "engine/table_schema.h"
@@ -78,6 +79,15 @@ class Engine {
   Result<std::optional<Item>> GetItem(std::string_view table_name, const Item& key) const;
   Result<std::optional<Item>> DeleteItem(std::string_view table_name, const Item& key,
                                          const WriteOptions& options);
+  // What UpdateItem returns: nothing, the whole item before or after, or only the updated
+  // attributes before or after.
+  enum class UpdateReturn { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
+  // Applies `actions` to the item with `key`, creating it if absent (upsert). ValidationException
+  // for an update of a key attribute, an invalid path or operand, or an item over 400 KB;
+  // ConditionalCheckFailedException as for PutItem.
+  Result<std::optional<Item>> UpdateItem(std::string_view table_name, const Item& key,
+                                         const std::vector<UpdateAction>& actions,
+                                         const WriteOptions& options, UpdateReturn returns);
   // Checks every request (tables, keys, item sizes, duplicate keys) before applying any.
   Status BatchWriteItem(const std::vector<WriteRequest>& requests);
   // The item for each request, in order (nullopt where there is none). Checks every key first.

@@ -103,6 +103,61 @@ Result<std::optional<Item>> Engine::DeleteItem(std::string_view table_name, cons
   return options.return_old ? Decoded(old) : std::nullopt;
 }
 
+Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, const Item& key,
+                                               const std::vector<UpdateAction>& actions,
+                                               const WriteOptions& options, UpdateReturn returns) {
+  auto table = FindItemTable(table_name);
+  if (!table.ok()) return table.error();
+  const KeyShape& shape = table.value().key_shape;
+  auto key_bytes = LookupKeyBytes(shape, key);
+  if (!key_bytes.ok()) return key_bytes.error();
+  std::vector<DocumentPath> updated_paths;
+  for (const UpdateAction& action : actions) {
+    const std::string& top = action.path[0].name;
+    if (top == shape.partition_name || top == shape.sort_name) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Cannot update attribute " + top +
+          ". This attribute is part of the key");
+    }
+    updated_paths.push_back(action.path);
+  }
+  std::optional<Item> returned;
+  auto applied = table.value().items->Apply(
+      key_bytes.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
+        if (Status checked = CheckCondition(options, current); !checked.ok()) {
+          return checked.error();
+        }
+        Item old_item = current != nullptr ? DecodeItem(*current) : Item();
+        Item new_item = current != nullptr ? old_item : KeyAttributes(shape, key);
+        if (Status updated = ApplyUpdate(actions, new_item); !updated.ok()) return updated.error();
+        const size_t size = ItemSize(new_item);
+        if (size > kMaxItemSizeBytes) {
+          return Error::Validation("Item size to update has exceeded the maximum allowed size");
+        }
+        switch (returns) {
+          case UpdateReturn::kNone:
+            break;
+          case UpdateReturn::kAllOld:
+            if (current != nullptr) returned = old_item;
+            break;
+          case UpdateReturn::kUpdatedOld:
+            returned = ProjectItem(old_item, updated_paths);
+            break;
+          case UpdateReturn::kAllNew:
+            returned = new_item;
+            break;
+          case UpdateReturn::kUpdatedNew:
+            returned = ProjectItem(new_item, updated_paths);
+            break;
+        }
+        if (returned && returned->empty()) returned.reset();
+        return TableItems::Write{TableItems::Write::Kind::kPut,
+                                 StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)}};
+      });
+  if (!applied.ok()) return applied.error();
+  return returned;
+}
+
 Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
   struct Prepared {
     std::shared_ptr<TableItems> items;

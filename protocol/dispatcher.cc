@@ -20,7 +20,8 @@ const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
       {"CreateTable", &operations::CreateTable},   {"DeleteItem", &operations::DeleteItem},
       {"DeleteTable", &operations::DeleteTable},   {"DescribeTable", &operations::DescribeTable},
       {"GetItem", &operations::GetItem},           {"ListTables", &operations::ListTables},
-      {"PutItem", &operations::PutItem},           {"UpdateTable", &operations::UpdateTable},
+      {"PutItem", &operations::PutItem},           {"UpdateItem", &operations::UpdateItem},
+      {"UpdateTable", &operations::UpdateTable},
   };
   return *handlers;
 }

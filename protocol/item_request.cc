@@ -3,6 +3,7 @@
 #include <string>
 
 #include "protocol/expression/condition_parser.h"
+#include "protocol/expression/update_parser.h"
 
 namespace ddbd {
 
@@ -46,38 +47,6 @@ Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, Constraint
   return options;
 }
 
-Result<std::optional<Condition>> DecodeWriteCondition(const json::Value& request) {
-  auto text = json::AsString(json::Member(request, "ConditionExpression"));
-  if (!text.ok()) return text.error();
-  if (text.value() && json::Member(request, "Expected") != nullptr) {
-    return Error::Validation(
-        "Can not use both expression and non-expression parameters in the same request: "
-        "Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}");
-  }
-  auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
-  if (!names.ok()) return names.error();
-  auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
-  if (!values.ok()) return values.error();
-  if (!text.value()) {
-    if (values.value().given()) {
-      return Error::Validation(
-          "ExpressionAttributeValues can only be specified when using expressions: "
-          "ConditionExpression is null");
-    }
-    if (names.value().given()) {
-      return Error::Validation(
-          "ExpressionAttributeNames can only be specified when using expressions");
-    }
-    return std::optional<Condition>();
-  }
-  auto condition =
-      ParseCondition(*text.value(), "ConditionExpression", names.value(), values.value());
-  if (!condition.ok()) return condition.error();
-  if (Status used = names.value().CheckAllUsed(); !used.ok()) return used.error();
-  if (Status used = values.value().CheckAllUsed(); !used.ok()) return used.error();
-  return std::optional<Condition>(std::move(condition).value());
-}
-
 Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors& errors) {
   auto capacity = json::AsString(json::Member(request, "ReturnConsumedCapacity"));
   if (!capacity.ok()) return capacity.error();
@@ -96,19 +65,79 @@ Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& err
   return decoder.validation_status();
 }
 
+namespace {
+
+Error MixedParameters(const char* legacy, const char* expression) {
+  return Error::Validation(
+      std::string("Can not use both expression and non-expression parameters in the same "
+                  "request: Non-expression parameters: {") +
+      legacy + "} Expression parameters: {" + expression + "}");
+}
+
+}  // namespace
+
+Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool with_update) {
+  auto condition_text = json::AsString(json::Member(request, "ConditionExpression"));
+  if (!condition_text.ok()) return condition_text.error();
+  std::optional<std::string_view> update_text;
+  if (with_update) {
+    auto text = json::AsString(json::Member(request, "UpdateExpression"));
+    if (!text.ok()) return text.error();
+    update_text = text.value();
+    if (update_text && json::Member(request, "AttributeUpdates") != nullptr) {
+      return MixedParameters("AttributeUpdates", "UpdateExpression");
+    }
+  }
+  if (condition_text.value() && json::Member(request, "Expected") != nullptr) {
+    return MixedParameters("Expected", "ConditionExpression");
+  }
+  auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
+  if (!names.ok()) return names.error();
+  auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
+  if (!values.ok()) return values.error();
+  WriteExpressions expressions;
+  if (!condition_text.value() && !update_text) {
+    if (values.value().given()) {
+      return Error::Validation(
+          std::string("ExpressionAttributeValues can only be specified when using expressions: ") +
+          (with_update ? "UpdateExpression and ConditionExpression are null"
+                       : "ConditionExpression is null"));
+    }
+    if (names.value().given()) {
+      return Error::Validation(
+          "ExpressionAttributeNames can only be specified when using expressions");
+    }
+    return expressions;
+  }
+  if (update_text) {
+    auto update = ParseUpdate(*update_text, names.value(), values.value());
+    if (!update.ok()) return update.error();
+    expressions.update = std::move(update).value();
+  }
+  if (condition_text.value()) {
+    auto condition = ParseCondition(*condition_text.value(), "ConditionExpression", names.value(),
+                                    values.value());
+    if (!condition.ok()) return condition.error();
+    expressions.condition = std::move(condition).value();
+  }
+  if (Status used = names.value().CheckAllUsed(); !used.ok()) return used.error();
+  if (Status used = values.value().CheckAllUsed(); !used.ok()) return used.error();
+  return expressions;
+}
+
 Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request,
                                                       const ReturnOptions& returns,
                                                       std::optional<Condition>& condition) {
   if (returns.values != ReturnValues::kNone && returns.values != ReturnValues::kAllOld) {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  auto decoded = DecodeWriteCondition(request);
+  auto decoded = DecodeWriteExpressions(request, /*with_update=*/false);
   if (!decoded.ok()) return decoded.error();
   if (Status refused = RefuseUnimplemented(request, {"Expected", "ConditionalOperator"});
       !refused.ok()) {
     return refused.error();
   }
-  condition = std::move(decoded).value();
+  condition = std::move(decoded).value().condition;
   Engine::WriteOptions options;
   options.return_old = returns.values == ReturnValues::kAllOld;
   options.condition = condition ? &*condition : nullptr;

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "engine/expression/condition.h"
+#include "engine/expression/update.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/json_reader.h"
 #include "protocol/validation_messages.h"
@@ -33,10 +34,14 @@ Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors
 // invalid attribute values.
 Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors);
 
-// The ConditionExpression of a PutItem or DeleteItem with its ExpressionAttributeNames and
-// ExpressionAttributeValues: parsed, placeholders resolved, unused names and values refused.
-// Nullopt when the request has no condition.
-Result<std::optional<Condition>> DecodeWriteCondition(const json::Value& request);
+// A write's expressions with their ExpressionAttributeNames and ExpressionAttributeValues:
+// parsed, placeholders resolved, names and values unused by all of them refused.
+struct WriteExpressions {
+  std::optional<Condition> condition;  // ConditionExpression
+  std::vector<UpdateAction> update;    // UpdateExpression (UpdateItem only)
+};
+// `with_update`: the request is an UpdateItem, whose UpdateExpression is read too.
+Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool with_update);
 
 // What PutItem and DeleteItem share after their item or key: ReturnValues must be NONE or
 // ALL_OLD, the condition is decoded into `condition` (which the options point into, so it must

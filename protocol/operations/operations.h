@@ -21,6 +21,7 @@ Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& r
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);
 Status PutItem(Engine& engine, const json::Value& request, json::Writer& response);
+Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 
 }  // namespace ddbd::operations

@@ -1,0 +1,246 @@
+#include "protocol/expression/update_parser.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace ddbd {
+namespace {
+
+constexpr size_t kMaxExpressionBytes = 4096;
+constexpr const char* kPrefix = "Invalid UpdateExpression: ";
+
+// DynamoDB's long type names, used in ADD/DELETE operand-type messages.
+std::string LongTypeName(AttributeType type) {
+  switch (type) {
+    case AttributeType::kS:
+      return "STRING";
+    case AttributeType::kN:
+      return "NUMBER";
+    case AttributeType::kB:
+      return "BINARY";
+    case AttributeType::kBool:
+      return "BOOLEAN";
+    case AttributeType::kNull:
+      return "NULL";
+    case AttributeType::kM:
+      return "MAP";
+    case AttributeType::kL:
+      return "LIST";
+    case AttributeType::kSS:
+      return "STRING_SET";
+    case AttributeType::kNS:
+      return "NUMBER_SET";
+    case AttributeType::kBS:
+      return "BINARY_SET";
+  }
+  return "NULL";
+}
+
+class UpdateParser {
+ public:
+  UpdateParser(std::string_view text, ExpressionNames& names, ExpressionValues& values)
+      : tokens_(text, "UpdateExpression"), names_(names), values_(values) {}
+
+  Result<std::vector<UpdateAction>> Parse() {
+    std::vector<UpdateAction> actions;
+    std::array<bool, 4> seen{};
+    do {
+      const Token& keyword = tokens_.Peek();
+      UpdateAction::Kind kind;
+      if (tokens_.AcceptKeyword("SET"))
+        kind = UpdateAction::Kind::kSet;
+      else if (tokens_.AcceptKeyword("REMOVE"))
+        kind = UpdateAction::Kind::kRemove;
+      else if (tokens_.AcceptKeyword("ADD"))
+        kind = UpdateAction::Kind::kAdd;
+      else if (tokens_.AcceptKeyword("DELETE"))
+        kind = UpdateAction::Kind::kDelete;
+      else
+        return tokens_.SyntaxError();
+      bool& clause_seen = seen[static_cast<size_t>(kind)];
+      if (clause_seen) {
+        std::string upper(keyword.text);
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        deferred_.Semantic(tokens_.Invalid("The \"" + upper +
+                                           "\" section can only be used once in an update "
+                                           "expression;"));
+      }
+      clause_seen = true;
+      do {
+        auto action = ParseAction(kind);
+        if (!action.ok()) return action.error();
+        actions.push_back(std::move(action).value());
+      } while (tokens_.Accept(","));
+    } while (!tokens_.AtEnd());
+    if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
+    if (Status disjoint = CheckDisjoint(actions); !disjoint.ok()) return disjoint.error();
+    return actions;
+  }
+
+ private:
+  Result<UpdateAction> ParseAction(UpdateAction::Kind kind) {
+    UpdateAction action;
+    action.kind = kind;
+    auto path = ParseDocumentPath(tokens_, names_, deferred_);
+    if (!path.ok()) return path.error();
+    action.path = std::move(path).value();
+    if (kind == UpdateAction::Kind::kRemove) return action;
+    if (kind == UpdateAction::Kind::kSet) {
+      if (!tokens_.Accept("=")) return tokens_.SyntaxError();
+      auto value = ParseSetValue();
+      if (!value.ok()) return value.error();
+      action.value = std::move(value).value();
+      return action;
+    }
+    const Token& token = tokens_.Peek();
+    if (token.kind != TokenKind::kValuePlaceholder) return tokens_.SyntaxError();
+    tokens_.Next();
+    action.operand = values_.Resolve(token.text, tokens_, deferred_);
+    CheckAddDeleteOperand(kind, action.operand);
+    return action;
+  }
+
+  void CheckAddDeleteOperand(UpdateAction::Kind kind, const AttributeValue& operand) {
+    const bool is_set = operand.type == AttributeType::kSS || operand.type == AttributeType::kNS ||
+                        operand.type == AttributeType::kBS;
+    const bool add = kind == UpdateAction::Kind::kAdd;
+    if (is_set || (add && operand.type == AttributeType::kN)) return;
+    if (operand.type == AttributeType::kNull && operand.scalar.empty() &&
+        deferred_.undefined_value) {
+      return;  // an undefined placeholder is reported as such
+    }
+    deferred_.Semantic(tokens_.Invalid(
+        std::string("Incorrect operand type for operator or function; operator: ") +
+        (add ? "ADD" : "DELETE") + ", operand type: " + LongTypeName(operand.type) +
+        ", typeSet: " + (add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND")));
+  }
+
+  Result<UpdateValue> ParseSetValue() {
+    auto left = ParseSetOperand();
+    if (!left.ok()) return left;
+    const bool plus = tokens_.Accept("+");
+    if (!plus && !tokens_.Accept("-")) return left;
+    auto right = ParseSetOperand();
+    if (!right.ok()) return right;
+    UpdateValue value;
+    value.kind = plus ? UpdateValue::Kind::kPlus : UpdateValue::Kind::kMinus;
+    value.args.push_back(std::move(left).value());
+    value.args.push_back(std::move(right).value());
+    return value;
+  }
+
+  Result<UpdateValue> ParseSetOperand() {
+    UpdateValue value;
+    const Token& token = tokens_.Peek();
+    if (token.kind == TokenKind::kValuePlaceholder) {
+      tokens_.Next();
+      value.operand.kind = Operand::Kind::kValue;
+      value.operand.value = values_.Resolve(token.text, tokens_, deferred_);
+      return value;
+    }
+    if (token.kind == TokenKind::kIdentifier && tokens_.Peek(1).kind == TokenKind::kSymbol &&
+        tokens_.Peek(1).text == "(") {
+      return ParseFunction();
+    }
+    if (token.kind != TokenKind::kIdentifier && token.kind != TokenKind::kNamePlaceholder) {
+      return tokens_.SyntaxError();
+    }
+    auto path = ParseDocumentPath(tokens_, names_, deferred_);
+    if (!path.ok()) return path.error();
+    value.operand.path = std::move(path).value();
+    return value;
+  }
+
+  Result<UpdateValue> ParseFunction() {
+    const std::string name(tokens_.Next().text);
+    tokens_.Next();  // (
+    UpdateValue value;
+    if (!tokens_.Accept(")")) {
+      do {
+        auto argument = ParseSetOperand();
+        if (!argument.ok()) return argument;
+        value.args.push_back(std::move(argument).value());
+      } while (tokens_.Accept(","));
+      if (!tokens_.Accept(")")) return tokens_.SyntaxError();
+    }
+    if (name == "if_not_exists") {
+      value.kind = UpdateValue::Kind::kIfNotExists;
+    } else if (name == "list_append") {
+      value.kind = UpdateValue::Kind::kListAppend;
+    } else {
+      static constexpr std::array<std::string_view, 6> kConditionFunctions = {
+          "attribute_exists", "attribute_not_exists",
+          "attribute_type",   "begins_with",
+          "contains",         "size"};
+      const bool known = std::find(kConditionFunctions.begin(), kConditionFunctions.end(), name) !=
+                         kConditionFunctions.end();
+      deferred_.Semantic(tokens_.Invalid(
+          known ? "The function is not allowed in an update expression; function: " + name
+                : "Invalid function name; function: " + name));
+      value.args.resize(2);
+      return value;
+    }
+    if (value.args.size() != 2) {
+      deferred_.Semantic(tokens_.Invalid(
+          "Incorrect number of operands for operator or function; operator or function: " + name +
+          ", number of operands: " + std::to_string(value.args.size())));
+      value.args.resize(2);
+    } else if (value.kind == UpdateValue::Kind::kIfNotExists &&
+               (value.args[0].kind != UpdateValue::Kind::kOperand ||
+                value.args[0].operand.kind != Operand::Kind::kPath)) {
+      deferred_.Semantic(tokens_.Invalid(
+          "Operator or function requires a document path; operator or function: if_not_exists"));
+    }
+    return value;
+  }
+
+  // No two actions may touch overlapping paths, or meet as a map key and a list index.
+  Status CheckDisjoint(const std::vector<UpdateAction>& actions) const {
+    for (size_t i = 0; i < actions.size(); ++i) {
+      for (size_t j = i + 1; j < actions.size(); ++j) {
+        const DocumentPath& a = actions[i].path;
+        const DocumentPath& b = actions[j].path;
+        size_t common = 0;
+        while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+        const char* what = nullptr;
+        if (common == a.size() || common == b.size()) {
+          what = "overlap";
+        } else if (a[common].is_index() != b[common].is_index()) {
+          what = "conflict";
+        }
+        if (what != nullptr) {
+          return tokens_.Invalid(std::string("Two document paths ") + what +
+                                 " with each other; must remove or rewrite one of these paths; "
+                                 "path one: " +
+                                 RenderPath(a) + ", path two: " + RenderPath(b));
+        }
+      }
+    }
+    return Ok{};
+  }
+
+  TokenStream tokens_;
+  ExpressionNames& names_;
+  ExpressionValues& values_;
+  DeferredErrors deferred_;
+};
+
+}  // namespace
+
+Result<std::vector<UpdateAction>> ParseUpdate(std::string_view text, ExpressionNames& names,
+                                              ExpressionValues& values) {
+  if (text.size() > kMaxExpressionBytes) {
+    return Error::Validation(std::string(kPrefix) +
+                             "Expression size has exceeded the maximum allowed size; expression "
+                             "size: " +
+                             std::to_string(text.size()));
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return Error::Validation(std::string(kPrefix) + "The expression can not be empty;");
+  }
+  return UpdateParser(text, names, values).Parse();
+}
+
+}  // namespace ddbd
