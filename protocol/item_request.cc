@@ -4,6 +4,7 @@
 
 #include "protocol/expression/condition_parser.h"
 #include "protocol/expression/update_parser.h"
+#include "protocol/legacy_parameters.h"
 
 namespace ddbd {
 
@@ -96,6 +97,14 @@ Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool
   auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
   if (!values.ok()) return values.error();
   WriteExpressions expressions;
+  auto expected = DecodeExpected(request);
+  if (!expected.ok()) return expected.error();
+  expressions.condition = std::move(expected).value();
+  if (with_update) {
+    auto attribute_updates = DecodeAttributeUpdates(request);
+    if (!attribute_updates.ok()) return attribute_updates.error();
+    expressions.update = std::move(attribute_updates).value();
+  }
   if (!condition_text.value() && !update_text) {
     if (values.value().given()) {
       return Error::Validation(
@@ -133,27 +142,12 @@ Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request
   }
   auto decoded = DecodeWriteExpressions(request, /*with_update=*/false);
   if (!decoded.ok()) return decoded.error();
-  if (Status refused = RefuseUnimplemented(request, {"Expected", "ConditionalOperator"});
-      !refused.ok()) {
-    return refused.error();
-  }
   condition = std::move(decoded).value().condition;
   Engine::WriteOptions options;
   options.return_old = returns.values == ReturnValues::kAllOld;
   options.condition = condition ? &*condition : nullptr;
   options.return_item_on_condition_failure = returns.item_on_condition_failure;
   return options;
-}
-
-Status RefuseUnimplemented(const json::Value& request,
-                           std::initializer_list<std::string_view> members) {
-  for (std::string_view member : members) {
-    if (json::Member(request, member) != nullptr) {
-      return Error::Validation(std::string(member) +
-                               " is not supported by this version of ddbd yet");
-    }
-  }
-  return Ok{};
 }
 
 }  // namespace ddbd

@@ -1,9 +1,7 @@
 // Members shared by the item operations: ReturnValues, ReturnConsumedCapacity,
-// ReturnItemCollectionMetrics, and the expression members that arrive with the expression
-// language (refused until then rather than silently ignored).
+// ReturnItemCollectionMetrics, and the write expressions (or their legacy forms).
 #pragma once
 
-#include <initializer_list>
 #include <string_view>
 
 #include "engine/engine.h"
@@ -49,10 +47,5 @@ Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool
 Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request,
                                                       const ReturnOptions& returns,
                                                       std::optional<Condition>& condition);
-
-// ValidationException naming the first of `members` present in `request`: features ddbd does not
-// implement yet must fail loudly, never be ignored.
-Status RefuseUnimplemented(const json::Value& request,
-                           std::initializer_list<std::string_view> members);
 
 }  // namespace ddbd

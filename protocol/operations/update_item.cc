@@ -36,11 +36,6 @@ Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& resp
   if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
   auto expressions = DecodeWriteExpressions(request, /*with_update=*/true);
   if (!expressions.ok()) return expressions.error();
-  if (Status refused =
-          RefuseUnimplemented(request, {"AttributeUpdates", "Expected", "ConditionalOperator"});
-      !refused.ok()) {
-    return refused;
-  }
   const std::optional<Condition>& condition = expressions.value().condition;
   Engine::WriteOptions options;
   options.condition = condition ? &*condition : nullptr;

@@ -1,0 +1,22 @@
+// The pre-expression parameters, translated into the same trees the expression parsers build, so
+// one evaluator serves both: Expected with ConditionalOperator (conditions) and AttributeUpdates
+// (update actions). Messages are DynamoDB's.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/expression/condition.h"
+#include "engine/expression/update.h"
+#include "protocol/json_reader.h"
+
+namespace ddbd {
+
+// Nullopt when the request has no Expected.
+Result<std::optional<Condition>> DecodeExpected(const json::Value& request);
+
+// Empty when the request has no AttributeUpdates.
+Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& request);
+
+}  // namespace ddbd
