@@ -30,6 +30,13 @@ std::string_view TypeName(AttributeType type) {
   return "NULL";
 }
 
+AttributeValue::AttributeValue() = default;
+AttributeValue::~AttributeValue() = default;
+AttributeValue::AttributeValue(const AttributeValue& other) = default;
+AttributeValue::AttributeValue(AttributeValue&& other) noexcept = default;
+AttributeValue& AttributeValue::operator=(const AttributeValue& other) = default;
+AttributeValue& AttributeValue::operator=(AttributeValue&& other) noexcept = default;
+
 AttributeValue AttributeValue::String(std::string text) {
   AttributeValue value;
   value.type = AttributeType::kS;

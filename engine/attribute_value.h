@@ -21,6 +21,15 @@ using AttributeMap = std::vector<std::pair<std::string, AttributeValue>>;
 using Item = AttributeMap;
 
 struct AttributeValue {
+  // Defined out of line, where AttributeValue is complete: the type contains containers of
+  // itself, which some standard libraries (clang with libstdc++) only accept that way.
+  AttributeValue();
+  ~AttributeValue();
+  AttributeValue(const AttributeValue& other);
+  AttributeValue(AttributeValue&& other) noexcept;
+  AttributeValue& operator=(const AttributeValue& other);
+  AttributeValue& operator=(AttributeValue&& other) noexcept;
+
   AttributeType type = AttributeType::kNull;
   // S: UTF-8 text; B: raw bytes; N: canonical number text (see engine/number.h).
   std::string scalar;
