@@ -75,6 +75,12 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Va
   auto names = ExpressionNames::Decode(names_value);
   if (!names.ok()) return names.error();
   std::string_view text = *expression.value();
+  if (text.size() > 4096) {
+    return Error::Validation(std::string(kPrefix) +
+                             "Expression size has exceeded the maximum allowed size; expression "
+                             "size: " +
+                             std::to_string(text.size()));
+  }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Error::Validation(std::string(kPrefix) + "The expression can not be empty;");
   }

@@ -9,6 +9,9 @@ namespace {
 
 constexpr size_t kMaxExpressionBytes = 4096;
 constexpr size_t kMaxInOperands = 100;
+// DynamoDB counts comparisons, BETWEEN, IN and functions, not AND/OR/NOT (a chain of 301 `<`
+// joined by AND reports "operator count: 301").
+constexpr size_t kMaxOperators = 300;
 
 // A parsed piece: either an operand (path, value, size()) or a condition.
 struct Node {
@@ -38,6 +41,10 @@ class ConditionParser {
     auto node = ParseOr();
     if (!node.ok()) return node.error();
     if (!tokens_.AtEnd()) return tokens_.SyntaxError();
+    if (operators_ > kMaxOperators) {
+      return tokens_.Invalid("The expression contains too many operators; operator count: " +
+                             std::to_string(operators_));
+    }
     if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
     if (!node.value().is_condition) return tokens_.SyntaxError();
     return std::move(node).value().condition;
@@ -110,6 +117,7 @@ class ConditionParser {
     node.is_condition = true;
     Condition& condition = node.condition;
     condition.operands.push_back(std::move(left));
+    ++operators_;
     for (const auto& [symbol, comparator] : kComparators) {
       if (!tokens_.Accept(symbol)) continue;
       condition.kind = Condition::Kind::kCompare;
@@ -203,6 +211,7 @@ class ConditionParser {
       if (!tokens_.Accept(")")) return tokens_.SyntaxError();
     }
     last_function_ = name;
+    ++operators_;
     return BuildFunction(name, std::move(arguments));
   }
 
@@ -337,6 +346,7 @@ class ConditionParser {
   ExpressionValues& values_;
   DeferredErrors deferred_;
   std::string last_function_;
+  size_t operators_ = 0;
 };
 
 }  // namespace

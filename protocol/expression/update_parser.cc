@@ -9,6 +9,7 @@ namespace ddbd {
 namespace {
 
 constexpr size_t kMaxExpressionBytes = 4096;
+constexpr size_t kMaxOperators = 300;  // + and - and functions, as in condition expressions
 constexpr const char* kPrefix = "Invalid UpdateExpression: ";
 
 // DynamoDB's long type names, used in ADD/DELETE operand-type messages.
@@ -74,6 +75,10 @@ class UpdateParser {
         actions.push_back(std::move(action).value());
       } while (tokens_.Accept(","));
     } while (!tokens_.AtEnd());
+    if (operators_ > kMaxOperators) {
+      return tokens_.Invalid("The expression contains too many operators; operator count: " +
+                             std::to_string(operators_));
+    }
     if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
     if (Status disjoint = CheckDisjoint(actions); !disjoint.ok()) return disjoint.error();
     return actions;
@@ -122,6 +127,7 @@ class UpdateParser {
     if (!left.ok()) return left;
     const bool plus = tokens_.Accept("+");
     if (!plus && !tokens_.Accept("-")) return left;
+    ++operators_;
     auto right = ParseSetOperand();
     if (!right.ok()) return right;
     UpdateValue value;
@@ -156,6 +162,7 @@ class UpdateParser {
   Result<UpdateValue> ParseFunction() {
     const std::string name(tokens_.Next().text);
     tokens_.Next();  // (
+    ++operators_;
     UpdateValue value;
     if (!tokens_.Accept(")")) {
       do {
@@ -225,6 +232,7 @@ class UpdateParser {
   ExpressionNames& names_;
   ExpressionValues& values_;
   DeferredErrors deferred_;
+  size_t operators_ = 0;
 };
 
 }  // namespace

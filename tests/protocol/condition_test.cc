@@ -123,6 +123,13 @@ TEST_CASE("Condition errors carry DynamoDB's texts") {
         "error: Invalid ConditionExpression: Expression size has exceeded the maximum allowed "
         "size; expression size: 4097");
   CHECK(Run(" ") == "error: Invalid ConditionExpression: The expression can not be empty;");
+  // 301 comparisons joined by AND: the ANDs do not count.
+  std::string many = "n < :ten";
+  for (int i = 0; i < 300; ++i) many += " AND n < :ten";
+  CHECK(Run(many) ==
+        "error: Invalid ConditionExpression: The expression contains too many operators; operator "
+        "count: 301");
+  CHECK(Run(many.substr(0, many.rfind(" AND"))) == "false");  // 300 are fine
 }
 
 }  // namespace

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { CreateTableCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { clientFor, expectError, hashTable, startDdbd, uniqueName } from './harness.mjs';
 
@@ -71,6 +72,29 @@ describe('items with the JS SDK v3', () => {
     }));
     const { Item } = await documents.send(new GetCommand({ TableName: table, Key: { pk: 'cond' } }));
     assert.equal(Item.v, 2);
+  });
+
+  test('UpdateCommand: every action and ReturnValues mode', async () => {
+    const update = (expression, values, returnValues, names) => documents.send(new UpdateCommand({
+      TableName: table, Key: { pk: 'upd' }, UpdateExpression: expression,
+      ExpressionAttributeValues: values, ExpressionAttributeNames: names, ReturnValues: returnValues,
+    }));
+    let result = await update('SET n = :one, l = :l, tags = :tags', {
+      ':one': 1, ':l': ['a'], ':tags': new Set(['x', 'y']),
+    }, 'ALL_NEW');
+    assert.deepEqual(result.Attributes, { pk: 'upd', n: 1, l: ['a'], tags: new Set(['x', 'y']) });
+    result = await update('SET n = n + :two, l = list_append(l, :more), #c = if_not_exists(#c, :zero) ' +
+      'ADD visits :one DELETE tags :x', { ':two': 2, ':more': ['b'], ':zero': 0, ':one': 1, ':x': new Set(['x']) },
+    'UPDATED_NEW', { '#c': 'created' });
+    assert.deepEqual(result.Attributes, { n: 3, l: ['a', 'b'], created: 0, visits: 1, tags: new Set(['y']) });
+    result = await update('REMOVE l[0], created', undefined, 'UPDATED_OLD');
+    assert.deepEqual(result.Attributes, { l: ['a'], created: 0 });
+    result = await update('SET n = n - :one', { ':one': 1 }, 'ALL_OLD');
+    assert.equal(result.Attributes.n, 3);
+    result = await update('SET n = :zero', { ':zero': 0 }, 'NONE');
+    assert.equal(result.Attributes, undefined);
+    await expectError(assert, update('SET pk = :v', { ':v': 'x' }), 'ValidationException',
+      'One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key');
   });
 
   test('validation errors reach the SDK with DynamoDB names and messages', async () => {

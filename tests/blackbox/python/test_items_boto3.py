@@ -145,6 +145,11 @@ class Projections(ItemsTestCase):
         self.assertError(self.ddb.get_item, "ValidationException",
                          "Invalid ProjectionExpression: The expression can not be empty;",
                          TableName=self.table, Key=key, ProjectionExpression=" ")
+        long_projection = ",".join("a%04d" % i for i in range(820))  # 4099 bytes
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         "Invalid ProjectionExpression: Expression size has exceeded the maximum allowed size; "
+                         "expression size: %d" % len(long_projection),
+                         TableName=self.table, Key=key, ProjectionExpression=long_projection)
 
 
 class Limits(ItemsTestCase):
