@@ -23,6 +23,13 @@ constexpr TypeKey kTypeKeys[] = {
     {"BS", AttributeType::kBS},
 };
 
+// Depth counts lists and maps: 32 levels of them are allowed, the 33rd is refused.
+Error NestingTooDeep() {
+  return Error::Validation(
+      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+      "beyond supported limit");
+}
+
 std::string Joined(const json::Value& list) {
   std::string text = "[";
   for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
@@ -82,8 +89,7 @@ AttributeMap AttributeDecoder::DecodeMapAt(const json::Value& object, int depth)
   map.reserve(object.MemberCount());
   for (const auto& member : object.GetObject()) {
     std::string name(member.name.GetString(), member.name.GetStringLength());
-    if (name.empty())
-      Validation(Error::Validation(std::string(kInvalid) + "An attribute name may not be empty"));
+    if (name.empty()) Validation(Error::Validation("Empty attribute name"));
     if (member.value.IsNull()) continue;
     map.emplace_back(std::move(name), DecodeValueAt(member.value, depth));
   }
@@ -99,10 +105,6 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
     } else {
       Serialization(Error::Serialization("Unexpected value type in payload"));
     }
-    return result;
-  }
-  if (depth > kMaxNestingDepth) {
-    Validation(Error::Validation("Nesting Levels have exceeded supported limits"));
     return result;
   }
   int types = 0;
@@ -215,6 +217,10 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
         break;
       }
       case AttributeType::kL: {
+        if (depth > kMaxNestingDepth) {
+          Validation(NestingTooDeep());
+          break;
+        }
         auto list = json::AsList(member);
         if (!list.ok()) {
           Serialization(list.error());
@@ -226,6 +232,10 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
         break;
       }
       case AttributeType::kM: {
+        if (depth > kMaxNestingDepth) {
+          Validation(NestingTooDeep());
+          break;
+        }
         if (member->IsArray()) {
           Serialization(
               Error::Serialization("Unrecognized collection type java.util.Map<java.lang.String, "

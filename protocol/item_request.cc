@@ -35,7 +35,7 @@ Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, Constraint
   auto metrics = json::AsString(json::Member(request, "ReturnItemCollectionMetrics"));
   if (!metrics.ok()) return metrics.error();
   if (metrics.value() && *metrics.value() != "SIZE" && *metrics.value() != "NONE") {
-    errors.Enum(*metrics.value(), "returnItemCollectionMetrics", {"NONE", "SIZE"});
+    errors.Enum(*metrics.value(), "returnItemCollectionMetrics", {"SIZE", "NONE"});
   }
   auto on_failure = json::AsString(json::Member(request, "ReturnValuesOnConditionCheckFailure"));
   if (!on_failure.ok()) return on_failure.error();
@@ -53,7 +53,7 @@ Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors
   if (!capacity.ok()) return capacity.error();
   if (capacity.value() && *capacity.value() != "INDEXES" && *capacity.value() != "TOTAL" &&
       *capacity.value() != "NONE") {
-    errors.Enum(*capacity.value(), "returnConsumedCapacity", {"INDEXES", "NONE", "TOTAL"});
+    errors.Enum(*capacity.value(), "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   }
   return Ok{};
 }

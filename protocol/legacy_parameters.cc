@@ -178,11 +178,15 @@ Result<std::optional<Condition>> DecodeExpected(const json::Value& request) {
   const bool use_or = conditional_operator.value() && *conditional_operator.value() == "OR";
   if (conditional_operator.value() && !use_or && *conditional_operator.value() != "AND") {
     ConstraintErrors errors;
-    errors.Enum(*conditional_operator.value(), "conditionalOperator", {"AND", "OR"});
+    errors.Enum(*conditional_operator.value(), "conditionalOperator", {"OR", "AND"});
     return errors.ToStatus().error();
   }
   if (expected.value() == nullptr || expected.value()->ObjectEmpty()) {
     return std::optional<Condition>();
+  }
+  if (conditional_operator.value() && expected.value()->MemberCount() < 2) {
+    return Error::Validation(
+        "ConditionalOperator can only be used when Filter or Expected has two or more elements");
   }
   Condition combined;
   combined.kind = use_or ? Condition::Kind::kOr : Condition::Kind::kAnd;

@@ -21,7 +21,9 @@ class ConstraintErrors {
   void MinLength(std::string_view value, std::string_view path, size_t min);
   void MaxLength(std::string_view value, std::string_view path, size_t max);
   void Pattern(std::string_view value, std::string_view path, std::string_view pattern);
-  // `allowed` is printed in the given order; DynamoDB prints enum sets sorted.
+  // `allowed` is printed in the given order: DynamoDB's order differs per enum and is taken from
+  // captures where one exists (e.g. ReturnValues: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE,
+  // UPDATED_NEW]).
   void Enum(std::string_view value, std::string_view path,
             std::initializer_list<std::string_view> allowed);
   void MinValue(int64_t value, std::string_view path, int64_t min);

@@ -215,11 +215,15 @@ class ValidationErrors(ItemsTestCase):
 
     def test_lists_and_maps_nest_32_levels(self):
         value = {"S": "leaf"}
-        for _ in range(31):
-            value = {"L": [value]}
+        for _ in range(32):
+            value = {"M": {"n": value}}
         self.put({"pk": {"S": "deep"}, "d": value})
-        self.assertPutError({"pk": {"S": "deep"}, "d": {"M": {"x": value}}},
-                            "Nesting Levels have exceeded supported limits")
+        self.assertPutError({"pk": {"S": "deep"}, "d": {"L": [value]}},
+                            "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
+                            "levels beyond supported limit")
+
+    def test_empty_attribute_name(self):
+        self.assertPutError({"pk": {"S": "x"}, "": {"S": "y"}}, "Empty attribute name", self.raw)
 
     def test_put_return_values(self):
         self.assertError(self.ddb.put_item, "ValidationException", "ReturnValues can only be ALL_OLD or NONE",

@@ -69,6 +69,9 @@ class Legacy(ServerTestCase):
                          Expected={"a": {"ComparisonOperator": "NULL", "AttributeValueList": [{"S": "a"}]}})
         self.assertFails("ValidationException", invalid + "ComparisonOperator LT is not valid for SS AttributeValue type",
                          Expected={"a": {"ComparisonOperator": "LT", "AttributeValueList": [{"SS": ["a"]}]}})
+        self.assertFails("ValidationException",
+                         "ConditionalOperator can only be used when Filter or Expected has two or more elements",
+                         Expected={"a": {"Exists": False}}, ConditionalOperator="AND")
         self.assertError(self.ddb.update_item, "ValidationException",
                          invalid + "Only DELETE action is allowed when no attribute value is specified",
                          TableName=self.table, Key={"pk": {"S": "x"}}, AttributeUpdates={"a": {"Action": "PUT"}})
