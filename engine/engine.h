@@ -20,6 +20,7 @@
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
 #include "engine/item_key.h"
+#include "engine/read_operations.h"
 #include "engine/table_items.h"
 #include "engine/table_schema.h"
 
@@ -88,6 +89,13 @@ class Engine {
   Result<std::optional<Item>> UpdateItem(std::string_view table_name, const Item& key,
                                          const std::vector<UpdateAction>& actions,
                                          const WriteOptions& options, UpdateReturn returns);
+  // One page of a Query (items of one partition, in sort-key order or reverse) or a Scan (the
+  // table, or one parallel-scan segment, in partition-hash order). ResourceNotFoundException;
+  // ValidationException for a key condition that does not fit the key schema, a filter on a key
+  // attribute (Query), or an invalid ExclusiveStartKey.
+  Result<ReadPage> Query(const QueryArgs& args) const;
+  Result<ReadPage> Scan(const ScanArgs& args) const;
+
   // Checks every request (tables, keys, item sizes, duplicate keys) before applying any.
   Status BatchWriteItem(const std::vector<WriteRequest>& requests);
   // The item for each request, in order (nullopt where there is none). Checks every key first.
@@ -112,6 +120,8 @@ class Engine {
     KeyShape key_shape;
   };
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
+  Result<ReadPage> ReadRange(const ItemTable& table, TableItems::KeyRange range, bool forward,
+                             const ReadOptions& options) const;
 
   // The entry's description with its status as of `now_ms`.
   static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);

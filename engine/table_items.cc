@@ -99,6 +99,33 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
   return old;
 }
 
+void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
+  std::shared_lock lock(mutex_);
+  auto below_upper = [&](std::string_view key) {
+    if (!range.has_upper) return true;
+    return range.upper_inclusive ? key <= range.upper : key < range.upper;
+  };
+  auto above_lower = [&](std::string_view key) {
+    return range.lower_inclusive ? key >= range.lower : key > range.lower;
+  };
+  if (forward) {
+    auto it = range.lower_inclusive ? items_.lower_bound(std::string_view(range.lower))
+                                    : items_.upper_bound(std::string_view(range.lower));
+    for (; it != items_.end() && below_upper((*it)->key()); ++it) {
+      if (!visit((*it)->key(), (*it)->blob(), (*it)->item_size)) return;
+    }
+    return;
+  }
+  auto it = !range.has_upper        ? items_.end()
+            : range.upper_inclusive ? items_.upper_bound(std::string_view(range.upper))
+                                    : items_.lower_bound(std::string_view(range.upper));
+  while (it != items_.begin()) {
+    --it;
+    if (!above_lower((*it)->key())) return;
+    if (!visit((*it)->key(), (*it)->blob(), (*it)->item_size)) return;
+  }
+}
+
 int64_t TableItems::item_count() const {
   std::shared_lock lock(mutex_);
   return static_cast<int64_t>(items_.size());

@@ -51,6 +51,19 @@ class TableItems {
   using Decide = std::function<Result<Write>(const std::string_view* current_blob)>;
   Result<std::optional<StoredItem>> Apply(std::string_view key, const Decide& decide);
 
+  // A range of key bytes. An empty `upper` with `has_upper` false means "to the end".
+  struct KeyRange {
+    std::string lower;
+    bool lower_inclusive = true;
+    std::string upper;
+    bool upper_inclusive = false;
+    bool has_upper = false;
+  };
+  // Calls `visit` for each item in `range`, in key order or reverse, until it returns false.
+  // Holds the read lock throughout, so a walk sees one consistent state.
+  using Visit = std::function<bool(std::string_view key, std::string_view blob, uint32_t size)>;
+  void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
+
   int64_t item_count() const;
   int64_t size_bytes() const;
 

@@ -16,11 +16,18 @@ constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
 
 const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
   static const auto* handlers = new absl::flat_hash_map<std::string_view, operations::Handler>{
-      {"BatchGetItem", &operations::BatchGetItem}, {"BatchWriteItem", &operations::BatchWriteItem},
-      {"CreateTable", &operations::CreateTable},   {"DeleteItem", &operations::DeleteItem},
-      {"DeleteTable", &operations::DeleteTable},   {"DescribeTable", &operations::DescribeTable},
-      {"GetItem", &operations::GetItem},           {"ListTables", &operations::ListTables},
-      {"PutItem", &operations::PutItem},           {"UpdateItem", &operations::UpdateItem},
+      {"BatchGetItem", &operations::BatchGetItem},
+      {"BatchWriteItem", &operations::BatchWriteItem},
+      {"CreateTable", &operations::CreateTable},
+      {"DeleteItem", &operations::DeleteItem},
+      {"DeleteTable", &operations::DeleteTable},
+      {"DescribeTable", &operations::DescribeTable},
+      {"GetItem", &operations::GetItem},
+      {"ListTables", &operations::ListTables},
+      {"PutItem", &operations::PutItem},
+      {"Query", &operations::Query},
+      {"Scan", &operations::Scan},
+      {"UpdateItem", &operations::UpdateItem},
       {"UpdateTable", &operations::UpdateTable},
   };
   return *handlers;

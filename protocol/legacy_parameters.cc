@@ -170,8 +170,9 @@ Result<Condition> DecodeExpectedEntry(const std::string& name, const json::Value
 
 }  // namespace
 
-Result<std::optional<Condition>> DecodeExpected(const json::Value& request) {
-  auto expected = json::AsStructure(json::Member(request, "Expected"), "ExpectedAttributeValue");
+Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& request,
+                                                        const char* member_name) {
+  auto expected = json::AsStructure(json::Member(request, member_name), "ExpectedAttributeValue");
   if (!expected.ok()) return expected.error();
   auto conditional_operator = json::AsString(json::Member(request, "ConditionalOperator"));
   if (!conditional_operator.ok()) return conditional_operator.error();

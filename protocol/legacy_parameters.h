@@ -13,8 +13,13 @@
 
 namespace ddbd {
 
-// Nullopt when the request has no Expected.
-Result<std::optional<Condition>> DecodeExpected(const json::Value& request);
+// Expected, QueryFilter or ScanFilter (`member`) combined by ConditionalOperator. Nullopt when
+// the request has no such member.
+Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& request,
+                                                        const char* member_name);
+inline Result<std::optional<Condition>> DecodeExpected(const json::Value& request) {
+  return DecodeLegacyConditions(request, "Expected");
+}
 
 // Empty when the request has no AttributeUpdates.
 Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& request);

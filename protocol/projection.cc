@@ -52,7 +52,8 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const jso
 
 }  // namespace
 
-Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Value& request) {
+Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Value& request,
+                                                                  ExpressionNames* shared_names) {
   auto expression = json::AsString(json::Member(request, "ProjectionExpression"));
   if (!expression.ok()) return expression.error();
   auto attributes = json::AsList(json::Member(request, "AttributesToGet"));
@@ -65,15 +66,17 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Va
         "{ProjectionExpression}");
   }
   if (!expression.value()) {
-    if (names_value != nullptr) {
+    if (names_value != nullptr && shared_names == nullptr) {
       return Error::Validation(
           "ExpressionAttributeNames can only be specified when using expressions");
     }
     if (attributes.value() == nullptr) return std::optional<std::vector<DocumentPath>>();
     return DecodeAttributesToGet(*attributes.value());
   }
-  auto names = ExpressionNames::Decode(names_value);
-  if (!names.ok()) return names.error();
+  Result<ExpressionNames> own_names = ExpressionNames();
+  if (shared_names == nullptr) own_names = ExpressionNames::Decode(names_value);
+  if (!own_names.ok()) return own_names.error();
+  ExpressionNames& names = shared_names != nullptr ? *shared_names : own_names.value();
   std::string_view text = *expression.value();
   if (text.size() > 4096) {
     return Error::Validation(std::string(kPrefix) +
@@ -88,7 +91,7 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Va
   DeferredErrors deferred;
   std::vector<DocumentPath> paths;
   while (true) {
-    auto path = ParseDocumentPath(tokens, names.value(), deferred);
+    auto path = ParseDocumentPath(tokens, names, deferred);
     if (!path.ok()) return path.error();
     paths.push_back(std::move(path).value());
     if (tokens.AtEnd()) break;
@@ -96,7 +99,9 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Va
   }
   if (Status first = deferred.First(); !first.ok()) return first.error();
   if (Status disjoint = CheckPathsDisjoint(paths); !disjoint.ok()) return disjoint.error();
-  if (Status all_used = names.value().CheckAllUsed(); !all_used.ok()) return all_used.error();
+  if (shared_names == nullptr) {
+    if (Status all_used = names.CheckAllUsed(); !all_used.ok()) return all_used.error();
+  }
   return std::optional<std::vector<DocumentPath>>(std::move(paths));
 }
 

@@ -8,12 +8,16 @@
 
 #include "engine/document_path.h"
 #include "engine/error.h"
+#include "protocol/expression/document_paths.h"
 #include "protocol/json_reader.h"
 
 namespace ddbd {
 
 // Reads ProjectionExpression, ExpressionAttributeNames and AttributesToGet from `request` (a
 // GetItem request or a BatchGetItem KeysAndAttributes). Nullopt: no projection, whole items.
-Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Value& request);
+// With `shared_names` (Query, Scan), the names belong to the caller, which also reports unused
+// ones across all the request's expressions.
+Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(
+    const json::Value& request, ExpressionNames* shared_names = nullptr);
 
 }  // namespace ddbd

@@ -4,9 +4,13 @@ namespace ddbd {
 
 void ConstraintErrors::Add(std::string_view rendered_value, std::string_view path,
                            std::string_view constraint) {
+  // An empty rendering gives "Value at '...'", as DynamoDB words Query's Limit check.
   std::string failure = "Value ";
-  failure += rendered_value;
-  failure += " at '";
+  if (!rendered_value.empty()) {
+    failure += rendered_value;
+    failure += " ";
+  }
+  failure += "at '";
   failure += path;
   failure += "' failed to satisfy constraint: ";
   failure += constraint;

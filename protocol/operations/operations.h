@@ -21,6 +21,8 @@ Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& r
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);
 Status PutItem(Engine& engine, const json::Value& request, json::Writer& response);
+Status Query(Engine& engine, const json::Value& request, json::Writer& response);
+Status Scan(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 

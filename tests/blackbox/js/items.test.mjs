@@ -1,7 +1,9 @@
 // Items through the JS SDK v3 and lib-dynamodb's DocumentClient against the real ddbd.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CreateTableCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand, GetItemCommand, PutItemCommand, paginateQuery, paginateScan,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand,
   UpdateCommand,
@@ -95,6 +97,31 @@ describe('items with the JS SDK v3', () => {
     assert.equal(result.Attributes, undefined);
     await expectError(assert, update('SET pk = :v', { ':v': 'x' }), 'ValidationException',
       'One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key');
+  });
+
+  test('paginateQuery and paginateScan walk every item once, in sort-key order', async () => {
+    const sorted = uniqueName('sorted');
+    await ddb.send(new CreateTableCommand({
+      TableName: sorted, BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'N' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+    }));
+    const numbers = [5, -3, 0.25, 100, -0.5, 42, 7];
+    for (const n of numbers) {
+      await documents.send(new PutCommand({ TableName: sorted, Item: { pk: 'p', sk: n } }));
+    }
+    const queried = [];
+    for await (const page of paginateQuery({ client: ddb, pageSize: 3 }, {
+      TableName: sorted, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'p' } },
+    })) {
+      queried.push(...page.Items.map((item) => Number(item.sk.N)));
+    }
+    assert.deepEqual(queried, [...numbers].sort((a, b) => a - b));
+    let scanned = 0;
+    for await (const page of paginateScan({ client: ddb, pageSize: 2 }, { TableName: sorted })) {
+      scanned += page.Items.length;
+    }
+    assert.equal(scanned, numbers.length);
   });
 
   test('validation errors reach the SDK with DynamoDB names and messages', async () => {

@@ -1,0 +1,57 @@
+// Query and Scan: what to read (the key condition, a parallel-scan segment), how (filter,
+// projection, Limit, ExclusiveStartKey, direction), and one page of the answer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/attribute_value.h"
+#include "engine/document_path.h"
+#include "engine/expression/condition.h"
+
+namespace ddbd {
+
+// One condition of a key condition expression, on a named attribute.
+struct KeyTerm {
+  enum class Op { kEq, kLt, kLe, kGt, kGe, kBetween, kBeginsWith };
+  std::string attribute;
+  Op op = Op::kEq;
+  std::vector<AttributeValue> values;  // two for BETWEEN, one otherwise
+};
+
+struct ReadOptions {
+  const Condition* filter = nullptr;
+  std::string filter_member = "Filter Expression";  // how messages name it
+  const std::vector<DocumentPath>* projection = nullptr;
+  bool count_only = false;
+  int64_t limit = 0;  // items evaluated per page; 0: no limit
+  std::optional<Item> exclusive_start_key;
+};
+
+struct QueryArgs {
+  std::string table_name;
+  std::vector<KeyTerm> key_terms;
+  bool scan_index_forward = true;
+  ReadOptions read;
+};
+
+struct ScanArgs {
+  std::string table_name;
+  int64_t segment = 0;
+  int64_t total_segments = 1;
+  ReadOptions read;
+};
+
+struct ReadPage {
+  std::vector<Item> items;
+  int64_t count = 0;          // items returned (after the filter)
+  int64_t scanned_count = 0;  // items evaluated (before the filter)
+  std::optional<Item> last_evaluated_key;
+};
+
+// DynamoDB ends a page after reading 1 MB (by its item size).
+inline constexpr uint64_t kMaxPageBytes = 1024 * 1024;
+
+}  // namespace ddbd

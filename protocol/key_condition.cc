@@ -1,0 +1,196 @@
+#include "protocol/key_condition.h"
+
+#include <set>
+#include <string>
+
+#include "protocol/attribute_value_json.h"
+
+namespace ddbd {
+namespace {
+
+Error InvalidOperator(const std::string& op) {
+  return Error::Validation("Invalid operator used in KeyConditionExpression: " + op);
+}
+
+Error InvalidCondition(const std::string& detail) {
+  return Error::Validation("Invalid condition in KeyConditionExpression: " + detail);
+}
+
+// The comparison seen from the attribute's side: ":v < a" is "a > :v".
+KeyTerm::Op Flipped(Condition::Comparator comparator, bool flip) {
+  switch (comparator) {
+    case Condition::Comparator::kLt:
+      return flip ? KeyTerm::Op::kGt : KeyTerm::Op::kLt;
+    case Condition::Comparator::kLe:
+      return flip ? KeyTerm::Op::kGe : KeyTerm::Op::kLe;
+    case Condition::Comparator::kGt:
+      return flip ? KeyTerm::Op::kLt : KeyTerm::Op::kGt;
+    case Condition::Comparator::kGe:
+      return flip ? KeyTerm::Op::kLe : KeyTerm::Op::kGe;
+    default:
+      return KeyTerm::Op::kEq;
+  }
+}
+
+Status CheckOperand(const Operand& operand) {
+  if (operand.kind == Operand::Kind::kSize) {
+    return Error::Validation("KeyConditionExpressions cannot contain nested operations");
+  }
+  if (operand.kind == Operand::Kind::kPath && operand.path.size() > 1) {
+    return Error::Validation("KeyConditionExpressions cannot have conditions on nested attributes");
+  }
+  return Ok{};
+}
+
+Result<KeyTerm> TermOf(const Condition& condition) {
+  for (const Operand& operand : condition.operands) {
+    if (Status checked = CheckOperand(operand); !checked.ok()) return checked.error();
+  }
+  const auto& operands = condition.operands;
+  auto is_path = [](const Operand& operand) { return operand.kind == Operand::Kind::kPath; };
+  KeyTerm term;
+  switch (condition.kind) {
+    case Condition::Kind::kCompare: {
+      if (condition.comparator == Condition::Comparator::kNe) return InvalidOperator("<>");
+      if (is_path(operands[0]) && is_path(operands[1])) {
+        return InvalidCondition("Multiple attribute names used in one condition");
+      }
+      if (!is_path(operands[0]) && !is_path(operands[1])) {
+        return InvalidCondition("No key attribute specified");
+      }
+      const bool flip = !is_path(operands[0]);
+      term.attribute = operands[flip ? 1 : 0].path[0].name;
+      term.op = Flipped(condition.comparator, flip);
+      term.values.push_back(operands[flip ? 0 : 1].value);
+      return term;
+    }
+    case Condition::Kind::kBetween:
+    case Condition::Kind::kBeginsWith: {
+      const std::string name =
+          condition.kind == Condition::Kind::kBetween ? "BETWEEN" : "begins_with";
+      if (!is_path(operands[0])) {
+        return InvalidCondition(name +
+                                " operator must have the key attribute as its first operand");
+      }
+      for (size_t i = 1; i < operands.size(); ++i) {
+        if (is_path(operands[i]))
+          return InvalidCondition("Multiple attribute names used in one condition");
+        term.values.push_back(operands[i].value);
+      }
+      term.attribute = operands[0].path[0].name;
+      term.op = condition.kind == Condition::Kind::kBetween ? KeyTerm::Op::kBetween
+                                                            : KeyTerm::Op::kBeginsWith;
+      return term;
+    }
+    case Condition::Kind::kOr:
+      return InvalidOperator("OR");
+    case Condition::Kind::kNot:
+      return InvalidOperator("NOT");
+    case Condition::Kind::kIn:
+      return InvalidOperator("IN");
+    case Condition::Kind::kAttributeExists:
+      return InvalidOperator("attribute_exists");
+    case Condition::Kind::kAttributeNotExists:
+      return InvalidOperator("attribute_not_exists");
+    case Condition::Kind::kAttributeType:
+      return InvalidOperator("attribute_type");
+    case Condition::Kind::kContains:
+      return InvalidOperator("contains");
+    case Condition::Kind::kAnd:
+      break;
+  }
+  return InvalidOperator("AND");
+}
+
+// Flattens nested ANDs into their conditions.
+void Flatten(const Condition& condition, std::vector<const Condition*>& out) {
+  if (condition.kind != Condition::Kind::kAnd) {
+    out.push_back(&condition);
+    return;
+  }
+  for (const Condition& child : condition.children) Flatten(child, out);
+}
+
+}  // namespace
+
+Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition) {
+  std::vector<const Condition*> parts;
+  Flatten(condition, parts);
+  std::vector<KeyTerm> terms;
+  std::set<std::string> attributes;
+  for (const Condition* part : parts) {
+    auto term = TermOf(*part);
+    if (!term.ok()) return term.error();
+    terms.push_back(std::move(term).value());
+  }
+  for (const KeyTerm& term : terms) {
+    if (!attributes.insert(term.attribute).second) {
+      return Error::Validation("KeyConditionExpressions must only contain one condition per key");
+    }
+  }
+  return terms;
+}
+
+Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions) {
+  struct Spec {
+    std::string_view name;
+    KeyTerm::Op op;
+    size_t arguments;
+  };
+  static constexpr Spec kSpecs[] = {
+      {"EQ", KeyTerm::Op::kEq, 1},
+      {"LT", KeyTerm::Op::kLt, 1},
+      {"LE", KeyTerm::Op::kLe, 1},
+      {"GT", KeyTerm::Op::kGt, 1},
+      {"GE", KeyTerm::Op::kGe, 1},
+      {"BETWEEN", KeyTerm::Op::kBetween, 2},
+      {"BEGINS_WITH", KeyTerm::Op::kBeginsWith, 1},
+  };
+  std::vector<KeyTerm> terms;
+  for (const auto& member : key_conditions.GetObject()) {
+    auto entry = json::AsStructure(&member.value, "Condition");
+    if (!entry.ok()) return entry.error();
+    auto op = json::AsString(json::Member(*entry.value(), "ComparisonOperator"));
+    if (!op.ok()) return op.error();
+    auto list = json::AsList(json::Member(*entry.value(), "AttributeValueList"));
+    if (!list.ok()) return list.error();
+    KeyTerm term;
+    term.attribute.assign(member.name.GetString(), member.name.GetStringLength());
+    AttributeDecoder decoder;
+    if (list.value() != nullptr) {
+      for (const auto& element : list.value()->GetArray())
+        term.values.push_back(decoder.DecodeValue(element));
+    }
+    if (Status decoded = decoder.status(); !decoded.ok()) return decoded.error();
+    const Spec* spec = nullptr;
+    for (const Spec& candidate : kSpecs) {
+      if (op.value() && candidate.name == *op.value()) spec = &candidate;
+    }
+    if (spec == nullptr) {
+      return Error::Validation("Attempted conditional constraint is not an indexable operation");
+    }
+    if (term.values.size() != spec->arguments) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Invalid number of "
+          "argument(s) for the " +
+          std::string(spec->name) + " ComparisonOperator");
+    }
+    if (term.values.size() == 2) {
+      if (term.values[0].type != term.values[1].type) {
+        return Error::Validation(
+            "One or more parameter values were invalid: AttributeValues "
+            "inside AttributeValueList must be of same type");
+      }
+      if (CompareScalars(term.values[0], term.values[1]) > 0) {
+        return Error::Validation(
+            "The BETWEEN condition was provided a range where the lower "
+            "bound is greater than the upper bound");
+      }
+    }
+    term.op = spec->op;
+    terms.push_back(std::move(term));
+  }
+  return terms;
+}
+
+}  // namespace ddbd

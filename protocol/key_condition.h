@@ -1,0 +1,22 @@
+// Query's key condition: a KeyConditionExpression (already parsed as a condition) or legacy
+// KeyConditions, reduced to key terms with DynamoDB's structural checks. Whether the terms fit
+// the table's key schema is the engine's check, after the table is found.
+#pragma once
+
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/expression/condition.h"
+#include "engine/read_operations.h"
+#include "protocol/json_reader.h"
+
+namespace ddbd {
+
+// ValidationException for OR, NOT, IN, <> or functions other than begins_with, nested paths or
+// operations, conditions without a key attribute or with two, and two conditions on one key.
+Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition);
+
+// Legacy KeyConditions (attribute -> ComparisonOperator + AttributeValueList).
+Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions);
+
+}  // namespace ddbd

@@ -1,0 +1,23 @@
+#include "protocol/operations/operations.h"
+#include "protocol/read_request.h"
+
+namespace ddbd::operations {
+
+Status Query(Engine& engine, const json::Value& request, json::Writer& response) {
+  ReadRequest read;
+  if (Status decoded = DecodeReadRequest(request, engine, ReadKind::kQuery, read); !decoded.ok()) {
+    return decoded;
+  }
+  if (Status index = CheckIndex(engine, read); !index.ok()) return index;
+  QueryArgs args;
+  args.table_name = read.table_name;
+  args.key_terms = read.key_terms;
+  args.scan_index_forward = read.scan_index_forward;
+  args.read = read.options;
+  auto page = engine.Query(args);
+  if (!page.ok()) return page.error();
+  EncodeReadPage(response, page.value(), read.options.count_only);
+  return Ok{};
+}
+
+}  // namespace ddbd::operations

@@ -1,0 +1,23 @@
+#include "protocol/operations/operations.h"
+#include "protocol/read_request.h"
+
+namespace ddbd::operations {
+
+Status Scan(Engine& engine, const json::Value& request, json::Writer& response) {
+  ReadRequest read;
+  if (Status decoded = DecodeReadRequest(request, engine, ReadKind::kScan, read); !decoded.ok()) {
+    return decoded;
+  }
+  if (Status index = CheckIndex(engine, read); !index.ok()) return index;
+  ScanArgs args;
+  args.table_name = read.table_name;
+  args.segment = read.segment;
+  args.total_segments = read.total_segments;
+  args.read = read.options;
+  auto page = engine.Scan(args);
+  if (!page.ok()) return page.error();
+  EncodeReadPage(response, page.value(), read.options.count_only);
+  return Ok{};
+}
+
+}  // namespace ddbd::operations
