@@ -194,6 +194,11 @@ class QueryScan(ServerTestCase):
                    ExclusiveStartKey={"pk": {"S": "p"}})
         self.assertError(self.ddb.scan, "ResourceNotFoundException", "Requested resource not found",
                          TableName="no-such-table")
+        first = self.ddb.scan(TableName=self.numbers, Segment=0, TotalSegments=2, Limit=1)
+        self.assertIn("LastEvaluatedKey", first)
+        scan_error("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey "
+                   "with correct Segment. TotalSegments: 2 Segment: 1", Segment=1, TotalSegments=2,
+                   ExclusiveStartKey=first["LastEvaluatedKey"])
 
 
 if __name__ == "__main__":
