@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/identifiers.h"
+#include "engine/item_codec.h"
 #include "engine/table_validation.h"
 
 namespace ddbd {
@@ -36,6 +37,10 @@ TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
   // DynamoDB refreshes these about every six hours; live figures are more useful locally.
   snapshot.item_count = entry.items->item_count();
   snapshot.table_size_bytes = entry.items->size_bytes();
+  for (size_t i = 0; i < snapshot.indexes.size(); ++i) {
+    snapshot.indexes[i].item_count = entry.items->index_item_count(i);
+    snapshot.indexes[i].index_size_bytes = entry.items->index_size_bytes(i);
+  }
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
   }
@@ -93,6 +98,24 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
   entry->transition_done_ms = now_ms + options_.table_delay_ms;
   entry->key_shape = KeyShape::Of(table);
+  for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
+    for (const IndexDefinition& definition : *definitions) {
+      IndexDescription index;
+      index.definition = definition;
+      index.is_global = definitions == &args.global_secondary_indexes;
+      if (index.is_global && !index.definition.provisioned_throughput) {
+        index.definition.provisioned_throughput = ProvisionedThroughput{0, 0};
+      }
+      table.indexes.push_back(std::move(index));
+    }
+  }
+  if (!table.indexes.empty()) {
+    auto indexes = std::make_shared<const TableIndexes>(table);
+    entry->items->SetIndexes(indexes->list().size(), [indexes](std::string_view blob) {
+      return indexes->EntriesFor(DecodeItem(blob));
+    });
+    entry->indexes = std::move(indexes);
+  }
 
   std::unique_lock lock(mutex_);
   PurgeGoneLocked(now_ms);

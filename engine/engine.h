@@ -21,6 +21,7 @@
 #include "engine/expression/update.h"
 #include "engine/item_key.h"
 #include "engine/read_operations.h"
+#include "engine/table_indexes.h"
 #include "engine/table_items.h"
 #include "engine/table_schema.h"
 
@@ -32,6 +33,8 @@ struct EngineOptions {
   // How long a table stays CREATING, UPDATING or DELETING. 0: transitions are immediate.
   int64_t table_delay_ms = 0;
 };
+
+struct ReadTarget;  // engine/read_operations.cc
 
 // One write of a BatchWriteItem: put `item`, or delete the item whose Key is `item`.
 struct WriteRequest {
@@ -111,6 +114,7 @@ class Engine {
     int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
     KeyShape key_shape;
     std::shared_ptr<TableItems> items = std::make_shared<TableItems>();
+    std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
   };
 
   // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -118,9 +122,11 @@ class Engine {
   struct ItemTable {
     std::shared_ptr<TableItems> items;
     KeyShape key_shape;
+    std::shared_ptr<const TableIndexes> indexes;
   };
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
-  Result<ReadPage> ReadRange(const ItemTable& table, TableItems::KeyRange range, bool forward,
+  Result<ReadPage> ReadRange(const ItemTable& table, const ReadTarget& target,
+                             TableItems::KeyRange range, bool forward,
                              const ReadOptions& options) const;
 
   // The entry's description with its status as of `now_ms`.

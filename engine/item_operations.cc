@@ -42,7 +42,7 @@ Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) con
   std::shared_lock lock(mutex_);
   const TableEntry* entry = FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound();
-  return ItemTable{entry->items, entry->key_shape};
+  return ItemTable{entry->items, entry->key_shape, entry->indexes};
 }
 
 Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const Item& item,
@@ -54,17 +54,20 @@ Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const I
   if (!table.ok()) return table.error();
   auto key = ItemKeyBytes(table.value().key_shape, item, KeyMismatchStyle::kTypeMismatch);
   if (!key.ok()) return key.error();
+  const TableIndexes& indexes = *table.value().indexes;
+  if (Status index_keys = indexes.CheckItem(item); !index_keys.ok()) return index_keys.error();
+  const IndexEntries entries = indexes.EntriesFor(item);
   StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
   std::optional<StoredItem> old;
   if (options.condition == nullptr) {
-    old = table.value().items->Put(key.value(), stored);
+    old = table.value().items->Put(key.value(), stored, entries);
   } else {
     auto applied = table.value().items->Apply(
         key.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
           if (Status checked = CheckCondition(options, current); !checked.ok()) {
             return checked.error();
           }
-          return TableItems::Write{TableItems::Write::Kind::kPut, stored};
+          return TableItems::Write{TableItems::Write::Kind::kPut, stored, entries};
         });
     if (!applied.ok()) return applied.error();
     old = std::move(applied).value();
@@ -95,7 +98,7 @@ Result<std::optional<Item>> Engine::DeleteItem(std::string_view table_name, cons
           if (Status checked = CheckCondition(options, current); !checked.ok()) {
             return checked.error();
           }
-          return TableItems::Write{TableItems::Write::Kind::kDelete, {}};
+          return TableItems::Write{TableItems::Write::Kind::kDelete, {}, {}};
         });
     if (!applied.ok()) return applied.error();
     old = std::move(applied).value();
@@ -134,6 +137,9 @@ Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, cons
         if (size > kMaxItemSizeBytes) {
           return Error::Validation("Item size to update has exceeded the maximum allowed size");
         }
+        if (Status index_keys = table.value().indexes->CheckItem(new_item); !index_keys.ok()) {
+          return index_keys.error();
+        }
         switch (returns) {
           case UpdateReturn::kNone:
             break;
@@ -152,7 +158,8 @@ Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, cons
         }
         if (returned && returned->empty()) returned.reset();
         return TableItems::Write{TableItems::Write::Kind::kPut,
-                                 StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)}};
+                                 StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)},
+                                 table.value().indexes->EntriesFor(new_item)};
       });
   if (!applied.ok()) return applied.error();
   return returned;
@@ -163,6 +170,7 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
     std::shared_ptr<TableItems> items;
     std::string key;
     std::optional<StoredItem> stored;  // set for puts
+    IndexEntries entries;
   };
   std::vector<Prepared> prepared;
   prepared.reserve(requests.size());
@@ -180,13 +188,18 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
     if (!seen.emplace(request.table_name, key.value()).second) {
       return Error::Validation("Provided list of item keys contains duplicates");
     }
-    Prepared entry{table.value().items, std::move(key).value(), std::nullopt};
-    if (put) entry.stored = StoredItem{EncodeItem(request.item), static_cast<uint32_t>(size)};
+    Prepared entry{table.value().items, std::move(key).value(), std::nullopt, {}};
+    if (put) {
+      const TableIndexes& indexes = *table.value().indexes;
+      if (Status index_keys = indexes.CheckItem(request.item); !index_keys.ok()) return index_keys;
+      entry.stored = StoredItem{EncodeItem(request.item), static_cast<uint32_t>(size)};
+      entry.entries = indexes.EntriesFor(request.item);
+    }
     prepared.push_back(std::move(entry));
   }
   for (Prepared& entry : prepared) {
     if (entry.stored) {
-      entry.items->Put(entry.key, *entry.stored);
+      entry.items->Put(entry.key, *entry.stored, entry.entries);
     } else {
       entry.items->Erase(entry.key);
     }

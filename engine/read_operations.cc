@@ -11,6 +11,14 @@
 #include "engine/key_codec.h"
 
 namespace ddbd {
+
+// Where a read goes: the table, or one of its indexes.
+struct ReadTarget {
+  const TableIndex* index = nullptr;  // null: the table
+  const KeyShape* key = nullptr;      // the key the read is ordered by
+  bool fetch_from_table = false;      // a local index read that needs attributes it does not keep
+};
+
 namespace {
 
 using KeyRange = TableItems::KeyRange;
@@ -64,6 +72,8 @@ Status CheckKeyTerms(const KeyShape& shape, const std::vector<KeyTerm>& terms,
   return Ok{};
 }
 
+// Key bytes of matching items all start with the encoding of their key values: exactly so in the
+// table, followed by the table key in an index. So every bound is a prefix bound.
 KeyRange QueryRange(const KeyTerm& partition, const KeyTerm* sort) {
   const std::string prefix = EncodeTableKey(partition.values[0], nullptr);
   KeyRange range{prefix, true, PrefixEnd(prefix), false, true};
@@ -73,20 +83,19 @@ KeyRange QueryRange(const KeyTerm& partition, const KeyTerm* sort) {
   };
   switch (sort->op) {
     case KeyTerm::Op::kEq:
-      return {at(sort->values[0]), true, at(sort->values[0]), true, true};
+      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[0])), false, true};
     case KeyTerm::Op::kLt:
       return {prefix, true, at(sort->values[0]), false, true};
     case KeyTerm::Op::kLe:
-      return {prefix, true, at(sort->values[0]), true, true};
+      return {prefix, true, PrefixEnd(at(sort->values[0])), false, true};
     case KeyTerm::Op::kGt:
-      range.lower = at(sort->values[0]);
-      range.lower_inclusive = false;
+      range.lower = PrefixEnd(at(sort->values[0]));
       return range;
     case KeyTerm::Op::kGe:
       range.lower = at(sort->values[0]);
       return range;
     case KeyTerm::Op::kBetween:
-      return {at(sort->values[0]), true, at(sort->values[1]), true, true};
+      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[1])), false, true};
     case KeyTerm::Op::kBeginsWith: {
       const std::string start = prefix + EscapedPrefix(sort->values[0]);
       return {start, true, PrefixEnd(start), false, true};
@@ -142,20 +151,94 @@ Status CheckFilterAvoidsKeys(const Condition& condition, const KeyShape& shape,
   return Ok{};
 }
 
+Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& indexes,
+                                 const ReadOptions& options) {
+  ReadTarget target{nullptr, &table_key, false};
+  if (options.index_name.empty()) return target;
+  const TableIndex* index = indexes.Find(options.index_name);
+  if (index == nullptr) {
+    return Error::Validation("The table does not have the specified index: " + options.index_name);
+  }
+  if (index->is_global() && options.consistent_read) {
+    return Error::Validation("Consistent reads are not supported on global secondary indexes");
+  }
+  const bool keeps_all = index->projection_type() == ProjectionType::kAll;
+  if (options.select_all_attributes && index->is_global() && !keeps_all) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
+        "for global secondary index " +
+        index->name() + " because its projection type is not ALL");
+  }
+  target.index = index;
+  target.key = &index->key;
+  // A local index shares the table's partition: DynamoDB fetches what it does not keep.
+  target.fetch_from_table = !index->is_global() && !keeps_all &&
+                            (options.select_all_attributes || options.projection != nullptr);
+  return target;
+}
+
+// The key bytes a start key names in the target, if it holds exactly the target's key attributes
+// (an index's start key holds the table's key too).
+std::optional<std::string> StartKeyBytes(const KeyShape& table_key, const TableIndexes& indexes,
+                                         const ReadTarget& target, const Item& start) {
+  if (target.index == nullptr) {
+    auto bytes = LookupKeyBytes(table_key, start);
+    if (!bytes.ok()) return std::nullopt;
+    return bytes.value();
+  }
+  std::vector<std::pair<std::string, AttributeType>> required;
+  auto require = [&](const std::string& name, AttributeType type) {
+    if (name.empty()) return;
+    for (const auto& [known, ignored] : required) {
+      if (known == name) return;
+    }
+    required.emplace_back(name, type);
+  };
+  require(table_key.partition_name, table_key.partition_type);
+  require(table_key.sort_name, table_key.sort_type);
+  require(target.key->partition_name, target.key->partition_type);
+  require(target.key->sort_name, target.key->sort_type);
+  if (start.size() != required.size()) return std::nullopt;
+  for (const auto& [name, type] : required) {
+    const AttributeValue* value = FindAttribute(start, name);
+    if (value == nullptr || value->type != type) return std::nullopt;
+  }
+  return indexes.EntryKey(*target.index, start);
+}
+
+Item LastEvaluatedKey(const KeyShape& table_key, const ReadTarget& target, const Item& item) {
+  Item key = KeyAttributes(table_key, item);
+  if (target.index == nullptr) return key;
+  for (const auto& entry : KeyAttributes(*target.key, item)) {
+    if (FindAttribute(key, entry.first) == nullptr) key.push_back(entry);
+  }
+  return key;
+}
+
 }  // namespace
 
-Result<ReadPage> Engine::ReadRange(const ItemTable& table, KeyRange range, bool forward,
-                                   const ReadOptions& options) const {
+Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& target, KeyRange range,
+                                   bool forward, const ReadOptions& options) const {
   ReadPage page;
   uint64_t bytes_read = 0;
-  table.items->Walk(range, forward, [&](std::string_view, std::string_view blob, uint32_t size) {
+  auto visit = [&](std::string_view, std::string_view blob, uint32_t size) {
     Item item = DecodeItem(blob);
+    if (target.fetch_from_table) {
+      const KeyShape& key = table.key_shape;
+      const AttributeValue* sort =
+          key.has_sort_key() ? FindAttribute(item, key.sort_name) : nullptr;
+      std::string_view table_blob;
+      if (table.items->FindDuringWalk(
+              EncodeTableKey(*FindAttribute(item, key.partition_name), sort), &table_blob)) {
+        item = DecodeItem(table_blob);
+      }
+    }
     ++page.scanned_count;
     bytes_read += size;
     const bool page_full =
         (options.limit > 0 && page.scanned_count == options.limit) || bytes_read >= kMaxPageBytes;
     // DynamoDB hands back where it stopped whenever a page ends early, whether or not more follow.
-    if (page_full) page.last_evaluated_key = KeyAttributes(table.key_shape, item);
+    if (page_full) page.last_evaluated_key = LastEvaluatedKey(table.key_shape, target, item);
     if (options.filter == nullptr || Evaluate(*options.filter, item)) {
       ++page.count;
       if (!options.count_only) {
@@ -164,14 +247,21 @@ Result<ReadPage> Engine::ReadRange(const ItemTable& table, KeyRange range, bool 
       }
     }
     return !page_full;
-  });
+  };
+  if (target.index != nullptr) {
+    table.items->WalkIndex(target.index->number, range, forward, visit);
+  } else {
+    table.items->Walk(range, forward, visit);
+  }
   return page;
 }
 
 Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  const KeyShape& shape = table.value().key_shape;
+  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read);
+  if (!target.ok()) return target.error();
+  const KeyShape& shape = *target.value().key;
   const KeyTerm* partition = nullptr;
   const KeyTerm* sort = nullptr;
   if (Status terms = CheckKeyTerms(shape, args.key_terms, &partition, &sort); !terms.ok()) {
@@ -185,45 +275,51 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   }
   KeyRange range = QueryRange(*partition, sort);
   if (args.read.exclusive_start_key) {
-    auto start = LookupKeyBytes(shape, *args.read.exclusive_start_key);
-    if (!start.ok()) return Error::Validation("The provided starting key is invalid");
-    if (!InRange(range, start.value())) {
+    auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
+                               *args.read.exclusive_start_key);
+    if (!start) return Error::Validation("The provided starting key is invalid");
+    if (!InRange(range, *start)) {
       return Error::Validation(
           "The provided starting key is outside query boundaries based on provided conditions");
     }
     if (args.scan_index_forward) {
-      range.lower = start.value();
+      range.lower = *start;
       range.lower_inclusive = false;
     } else {
-      range.upper = start.value();
+      range.upper = *start;
       range.upper_inclusive = false;
       range.has_upper = true;
     }
   }
-  return ReadRange(table.value(), std::move(range), args.scan_index_forward, args.read);
+  return ReadRange(table.value(), target.value(), std::move(range), args.scan_index_forward,
+                   args.read);
 }
 
 Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
+  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read);
+  if (!target.ok()) return target.error();
   KeyRange range = SegmentRange(args.segment, args.total_segments);
   if (args.read.exclusive_start_key) {
-    auto start = LookupKeyBytes(table.value().key_shape, *args.read.exclusive_start_key);
-    if (!start.ok()) {
-      return Error::Validation(
-          "The provided starting key is invalid: The provided key element does not match the "
-          "schema");
+    auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
+                               *args.read.exclusive_start_key);
+    if (!start) {
+      return Error::Validation(target.value().index != nullptr
+                                   ? "The provided starting key is invalid"
+                                   : "The provided starting key is invalid: The provided key "
+                                     "element does not match the schema");
     }
-    if (!InRange(range, start.value())) {
+    if (!InRange(range, *start)) {
       return Error::Validation(
           "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
           "ExclusiveStartKey with correct Segment. TotalSegments: " +
           std::to_string(args.total_segments) + " Segment: " + std::to_string(args.segment));
     }
-    range.lower = start.value();
+    range.lower = *start;
     range.lower_inclusive = false;
   }
-  return ReadRange(table.value(), std::move(range), true, args.read);
+  return ReadRange(table.value(), target.value(), std::move(range), true, args.read);
 }
 
 }  // namespace ddbd

@@ -22,6 +22,9 @@ struct KeyTerm {
 };
 
 struct ReadOptions {
+  std::string index_name;              // empty: the table itself
+  bool consistent_read = false;        // refused on global secondary indexes
+  bool select_all_attributes = false;  // Select: ALL_ATTRIBUTES given explicitly
   const Condition* filter = nullptr;
   std::string filter_member = "Filter Expression";  // how messages name it
   const std::vector<DocumentPath>* projection = nullptr;

@@ -35,6 +35,35 @@ StoredItem TableItems::Copy(const Record& record) {
 
 TableItems::~TableItems() {
   for (Record* record : items_) Record::Destroy(record);
+  for (Index& index : indexes_) {
+    for (Record* record : index.entries) Record::Destroy(record);
+  }
+}
+
+void TableItems::SetIndexes(size_t count, EntriesOf entries_of) {
+  std::unique_lock lock(mutex_);
+  indexes_.resize(count);
+  entries_of_ = std::move(entries_of);
+}
+
+void TableItems::ReplaceIndexEntriesLocked(const Record* old_record, const IndexEntries& entries,
+                                           std::vector<Record*>& garbage) {
+  if (indexes_.empty()) return;
+  if (old_record != nullptr) {
+    for (const IndexEntry& old_entry : entries_of_(old_record->blob())) {
+      Index& index = indexes_[old_entry.index];
+      auto it = index.entries.find(std::string_view(old_entry.key));
+      if (it == index.entries.end()) continue;
+      index.size_bytes -= (*it)->item_size;
+      garbage.push_back(*it);
+      index.entries.erase(it);
+    }
+  }
+  for (const IndexEntry& entry : entries) {
+    Index& index = indexes_[entry.index];
+    index.size_bytes += entry.item.size_bytes;
+    index.entries.insert(Record::Create(entry.key, entry.item));
+  }
 }
 
 std::optional<StoredItem> TableItems::Get(std::string_view key) const {
@@ -44,39 +73,48 @@ std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   return Copy(**it);
 }
 
-std::optional<StoredItem> TableItems::Put(std::string_view key, const StoredItem& item) {
+std::optional<StoredItem> TableItems::Put(std::string_view key, const StoredItem& item,
+                                          const IndexEntries& entries) {
   Record* record = Record::Create(key, item);  // allocate outside the lock
   std::optional<StoredItem> old;
+  std::vector<Record*> garbage;
   std::unique_lock lock(mutex_);
   size_bytes_ += item.size_bytes;
   auto [it, inserted] = items_.insert(record);
+  Record* replaced = nullptr;
   if (!inserted) {
     // Same key bytes, so the new record takes the old one's place in the order.
-    Record* replaced = *it;
+    replaced = *it;
     old = Copy(*replaced);
     size_bytes_ -= replaced->item_size;
     auto next = items_.erase(it);
     items_.insert(next, record);
-    lock.unlock();
-    Record::Destroy(replaced);
+    garbage.push_back(replaced);
   }
+  ReplaceIndexEntriesLocked(replaced, entries, garbage);
+  lock.unlock();
+  for (Record* dead : garbage) Record::Destroy(dead);
   return old;
 }
 
 std::optional<StoredItem> TableItems::Erase(std::string_view key) {
+  std::vector<Record*> garbage;
   std::unique_lock lock(mutex_);
   auto it = items_.find(key);
   if (it == items_.end()) return std::nullopt;
   Record* removed = *it;
   items_.erase(it);
   size_bytes_ -= removed->item_size;
+  ReplaceIndexEntriesLocked(removed, {}, garbage);
   lock.unlock();
   StoredItem old = Copy(*removed);
   Record::Destroy(removed);
+  for (Record* dead : garbage) Record::Destroy(dead);
   return old;
 }
 
 Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const Decide& decide) {
+  std::vector<Record*> garbage;
   std::unique_lock lock(mutex_);
   auto it = items_.find(key);
   const std::string_view current = it == items_.end() ? std::string_view() : (*it)->blob();
@@ -89,18 +127,21 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
     old = Copy(*removed);
     size_bytes_ -= removed->item_size;
     it = items_.erase(it);
+    garbage.push_back(removed);
   }
-  if (write.value().kind == Write::Kind::kPut) {
+  const bool put = write.value().kind == Write::Kind::kPut;
+  if (put) {
     size_bytes_ += write.value().item.size_bytes;
     items_.insert(it, Record::Create(key, write.value().item));
   }
+  ReplaceIndexEntriesLocked(removed, put ? write.value().entries : IndexEntries(), garbage);
   lock.unlock();
-  if (removed != nullptr) Record::Destroy(removed);
+  for (Record* dead : garbage) Record::Destroy(dead);
   return old;
 }
 
-void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
-  std::shared_lock lock(mutex_);
+void TableItems::WalkTree(const Tree& tree, const KeyRange& range, bool forward,
+                          const Visit& visit) {
   auto below_upper = [&](std::string_view key) {
     if (!range.has_upper) return true;
     return range.upper_inclusive ? key <= range.upper : key < range.upper;
@@ -109,21 +150,39 @@ void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) c
     return range.lower_inclusive ? key >= range.lower : key > range.lower;
   };
   if (forward) {
-    auto it = range.lower_inclusive ? items_.lower_bound(std::string_view(range.lower))
-                                    : items_.upper_bound(std::string_view(range.lower));
-    for (; it != items_.end() && below_upper((*it)->key()); ++it) {
+    auto it = range.lower_inclusive ? tree.lower_bound(std::string_view(range.lower))
+                                    : tree.upper_bound(std::string_view(range.lower));
+    for (; it != tree.end() && below_upper((*it)->key()); ++it) {
       if (!visit((*it)->key(), (*it)->blob(), (*it)->item_size)) return;
     }
     return;
   }
-  auto it = !range.has_upper        ? items_.end()
-            : range.upper_inclusive ? items_.upper_bound(std::string_view(range.upper))
-                                    : items_.lower_bound(std::string_view(range.upper));
-  while (it != items_.begin()) {
+  auto it = !range.has_upper        ? tree.end()
+            : range.upper_inclusive ? tree.upper_bound(std::string_view(range.upper))
+                                    : tree.lower_bound(std::string_view(range.upper));
+  while (it != tree.begin()) {
     --it;
     if (!above_lower((*it)->key())) return;
     if (!visit((*it)->key(), (*it)->blob(), (*it)->item_size)) return;
   }
+}
+
+void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
+  std::shared_lock lock(mutex_);
+  WalkTree(items_, range, forward, visit);
+}
+
+void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
+                           const Visit& visit) const {
+  std::shared_lock lock(mutex_);
+  WalkTree(indexes_[index].entries, range, forward, visit);
+}
+
+bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob) const {
+  auto it = items_.find(key);
+  if (it == items_.end()) return false;
+  *blob = (*it)->blob();
+  return true;
 }
 
 int64_t TableItems::item_count() const {
@@ -134,6 +193,16 @@ int64_t TableItems::item_count() const {
 int64_t TableItems::size_bytes() const {
   std::shared_lock lock(mutex_);
   return size_bytes_;
+}
+
+int64_t TableItems::index_item_count(size_t index) const {
+  std::shared_lock lock(mutex_);
+  return static_cast<int64_t>(indexes_[index].entries.size());
+}
+
+int64_t TableItems::index_size_bytes(size_t index) const {
+  std::shared_lock lock(mutex_);
+  return indexes_[index].size_bytes;
 }
 
 }  // namespace ddbd

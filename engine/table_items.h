@@ -15,6 +15,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/error.h"
 
@@ -26,6 +27,15 @@ struct StoredItem {
   uint32_t size_bytes = 0;
 };
 
+// An item's entry in one secondary index: the index's number, the entry's key bytes (index key,
+// then table key, so equal index keys stay distinct and ordered), and the projected item.
+struct IndexEntry {
+  size_t index = 0;
+  std::string key;
+  StoredItem item;
+};
+using IndexEntries = std::vector<IndexEntry>;
+
 class TableItems {
  public:
   TableItems() = default;
@@ -33,9 +43,16 @@ class TableItems {
   TableItems(const TableItems&) = delete;
   TableItems& operator=(const TableItems&) = delete;
 
+  // Gives the table `count` secondary indexes, empty. `entries_of` computes the index entries of
+  // a stored item from its blob (used for the item a write replaces or removes). Call before the
+  // first write, or while backfilling is handled elsewhere.
+  using EntriesOf = std::function<IndexEntries(std::string_view blob)>;
+  void SetIndexes(size_t count, EntriesOf entries_of);
+
   std::optional<StoredItem> Get(std::string_view key) const;
-  // Inserts or replaces; returns the item it replaced.
-  std::optional<StoredItem> Put(std::string_view key, const StoredItem& item);
+  // Inserts or replaces, with the new item's index entries; returns the item it replaced.
+  std::optional<StoredItem> Put(std::string_view key, const StoredItem& item,
+                                const IndexEntries& entries = {});
   // Returns the item it removed.
   std::optional<StoredItem> Erase(std::string_view key);
 
@@ -43,7 +60,8 @@ class TableItems {
   struct Write {
     enum class Kind { kPut, kDelete };
     Kind kind = Kind::kPut;
-    StoredItem item;  // for kPut
+    StoredItem item;       // for kPut
+    IndexEntries entries;  // for kPut
   };
   // Under the write lock, `decide` sees the current item's blob (null if none) and returns the
   // write to make or an error, in which case nothing changes. Returns the item replaced or
@@ -63,9 +81,16 @@ class TableItems {
   // Holds the read lock throughout, so a walk sees one consistent state.
   using Visit = std::function<bool(std::string_view key, std::string_view blob, uint32_t size)>;
   void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
+  // The same over secondary index `index`.
+  void WalkIndex(size_t index, const KeyRange& range, bool forward, const Visit& visit) const;
+  // The blob of the item with `key`, for use only inside a Walk/WalkIndex callback (the walk
+  // already holds the lock); null if there is none.
+  bool FindDuringWalk(std::string_view key, std::string_view* blob) const;
 
   int64_t item_count() const;
   int64_t size_bytes() const;
+  int64_t index_item_count(size_t index) const;
+  int64_t index_size_bytes(size_t index) const;
 
  private:
   // One allocation: this header, then key bytes, then blob bytes.
@@ -89,9 +114,21 @@ class TableItems {
   };
   static StoredItem Copy(const Record& record);
 
+  using Tree = absl::btree_set<Record*, ByKey>;
+  struct Index {
+    Tree entries;
+    int64_t size_bytes = 0;
+  };
+  static void WalkTree(const Tree& tree, const KeyRange& range, bool forward, const Visit& visit);
+  // Under the write lock: removes the old item's index entries and adds the new ones.
+  void ReplaceIndexEntriesLocked(const Record* old_record, const IndexEntries& entries,
+                                 std::vector<Record*>& garbage);
+
   mutable std::shared_mutex mutex_;
-  absl::btree_set<Record*, ByKey> items_;
+  Tree items_;
   int64_t size_bytes_ = 0;
+  std::vector<Index> indexes_;
+  EntriesOf entries_of_;
 };
 
 }  // namespace ddbd

@@ -48,6 +48,21 @@ struct Tag {
   std::string value;
 };
 
+enum class ProjectionType { kAll, kKeysOnly, kInclude };
+
+struct Projection {
+  ProjectionType projection_type = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // INCLUDE only
+};
+
+// A secondary index as CreateTable defines it.
+struct IndexDefinition {
+  std::string index_name;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+  std::optional<ProvisionedThroughput> provisioned_throughput;  // global indexes only
+};
+
 // The settings both CreateTable and UpdateTable accept; absent means "not given".
 struct TableSettings {
   std::optional<BillingMode> billing_mode;  // absent on create: PROVISIONED, but not described
@@ -64,7 +79,8 @@ struct CreateTableArgs : TableSettings {
   std::vector<AttributeDefinition> attribute_definitions;
   std::vector<KeySchemaElement> key_schema;
   std::vector<Tag> tags;
-  bool has_secondary_indexes = false;  // rejected until secondary indexes are implemented
+  std::vector<IndexDefinition> local_secondary_indexes;
+  std::vector<IndexDefinition> global_secondary_indexes;
 };
 
 struct UpdateTableArgs : TableSettings {
@@ -80,6 +96,16 @@ struct ListTablesArgs {
 struct ListTablesResult {
   std::vector<std::string> table_names;
   std::optional<std::string> last_evaluated_table_name;
+};
+
+// An index in a table's description.
+struct IndexDescription {
+  IndexDefinition definition;
+  bool is_global = false;
+  TableStatus index_status = TableStatus::kActive;  // global indexes: CREATING while backfilling
+  bool backfilling = false;
+  int64_t item_count = 0;
+  int64_t index_size_bytes = 0;
 };
 
 // A snapshot of a table's description, as DescribeTable reports it. Times are epoch ms.
@@ -105,6 +131,7 @@ struct TableDescription {
   int64_t table_class_last_update_ms = 0;
   bool deletion_protection_enabled = false;
   std::vector<Tag> tags;
+  std::vector<IndexDescription> indexes;  // local first, in definition order, then global
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/identifiers.h"
+#include "engine/index_validation.h"
 
 namespace ddbd {
 namespace {
@@ -221,12 +222,23 @@ Status ApplySse(const SseSpecification& sse, TableDescription& table) {
 
 Status ValidateCreateTable(const CreateTableArgs& args) {
   if (Status billing = CheckCreateBilling(args); !billing.ok()) return billing;
-  if (Status keys = CheckKeySchema(args); !keys.ok()) return keys;
-  if (Status stream = CheckCreateStream(args); !stream.ok()) return stream;
-  if (args.has_secondary_indexes) {
-    return Invalid(
-        "LocalSecondaryIndexes and GlobalSecondaryIndexes are not supported by ddbd yet");
+  const bool has_indexes =
+      !args.local_secondary_indexes.empty() || !args.global_secondary_indexes.empty();
+  // With indexes, DynamoDB words attribute-definition problems differently (ValidateIndexes).
+  if (Status keys = has_indexes ? ValidateIndexes(args) : CheckKeySchema(args); !keys.ok()) {
+    return keys;
   }
+  if (has_indexes) {
+    if (args.key_schema[0].key_type != KeyType::kHash) {
+      return Error::Validation(
+          "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    }
+    if (args.key_schema.size() == 2 && args.key_schema[1].key_type != KeyType::kRange) {
+      return Error::Validation(
+          "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    }
+  }
+  if (Status stream = CheckCreateStream(args); !stream.ok()) return stream;
   return Ok{};
 }
 

@@ -50,9 +50,17 @@ Result<std::optional<std::string>> DecodeReadConstraints(const json::Value& requ
   }
   auto index = json::AsString(json::Member(request, "IndexName"));
   if (!index.ok()) return index.error();
-  if (index.value()) out.index_name = std::string(*index.value());
+  if (index.value()) {
+    const std::string_view name = *index.value();
+    if (!IsValidTableNameCharacters(name)) errors.Pattern(name, "indexName", kTableNamePattern);
+    if (name.size() < 3) errors.MinLength(name, "indexName", 3);
+    if (name.size() > 255) errors.MaxLength(name, "indexName", 255);
+    out.index_name = std::string(name);
+    out.options.index_name = out.index_name.value();
+  }
   auto consistent = json::AsBoolean(json::Member(request, "ConsistentRead"));
   if (!consistent.ok()) return consistent.error();
+  out.options.consistent_read = consistent.value().value_or(false);
   if (Status capacity = DecodeReturnConsumedCapacity(request, errors); !capacity.ok()) {
     return capacity.error();
   }
@@ -229,16 +237,10 @@ Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadK
   }
   if (Status selected = CheckSelect(select.value(), out, request); !selected.ok()) return selected;
   out.options.count_only = select.value() == "COUNT";
+  out.options.select_all_attributes = select.value() == "ALL_ATTRIBUTES";
   out.options.filter = out.filter ? &*out.filter : nullptr;
   out.options.projection = out.projection ? &*out.projection : nullptr;
   return Ok{};
-}
-
-Status CheckIndex(const Engine& engine, const ReadRequest& request) {
-  if (!request.index_name) return Ok{};
-  auto table = engine.DescribeTable(request.table_name);
-  if (!table.ok()) return Error::ResourceNotFound("Requested resource not found");
-  return Error::Validation("The table does not have the specified index: " + *request.index_name);
 }
 
 void EncodeReadPage(json::Writer& writer, const ReadPage& page, bool count_only) {

@@ -39,10 +39,6 @@ enum class ReadKind { kQuery, kScan };
 Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
                          ReadRequest& out);
 
-// Checks IndexName once the table is known to exist: secondary indexes are not implemented yet,
-// so any name is "The table does not have the specified index".
-Status CheckIndex(const Engine& engine, const ReadRequest& request);
-
 void EncodeReadPage(json::Writer& writer, const ReadPage& page, bool count_only);
 
 }  // namespace ddbd

@@ -99,12 +99,13 @@ Result<std::string> DecodeTableReference(const json::Value& request, const Engin
 }
 
 Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
-                                                      ConstraintErrors& errors) {
+                                                      ConstraintErrors& errors,
+                                                      const std::string& path) {
   auto list = json::AsList(value);
   if (!list.ok()) return list.error();
   std::vector<KeySchemaElement> key_schema;
   if (list.value() == nullptr) {
-    errors.MustNotBeNull("keySchema");
+    errors.MustNotBeNull(path);
     return key_schema;
   }
   const json::Value& elements = *list.value();
@@ -113,11 +114,11 @@ Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
     if (!element.ok()) return element.error();
     KeySchemaElement decoded{"", KeyType::kHash};
     if (element.value() != nullptr) {
-      auto name = DecodeAttributeName(*element.value(), MemberPath("keySchema", i, "attributeName"),
-                                      errors);
+      auto name =
+          DecodeAttributeName(*element.value(), MemberPath(path, i, "attributeName"), errors);
       if (!name.ok()) return name.error();
       decoded.attribute_name = std::move(name).value();
-      const std::string type_path = MemberPath("keySchema", i, "keyType");
+      const std::string type_path = MemberPath(path, i, "keyType");
       const json::Value* type_value = json::Member(*element.value(), "KeyType");
       auto type = DecodeEnum<KeyType>(type_value, type_path, errors,
                                       {{"HASH", KeyType::kHash}, {"RANGE", KeyType::kRange}},
@@ -129,9 +130,9 @@ Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
     key_schema.push_back(std::move(decoded));
   }
   if (elements.Size() < 1)
-    errors.Add("'[]'", "keySchema", "Member must have length greater than or equal to 1");
+    errors.Add("'[]'", path, "Member must have length greater than or equal to 1");
   if (elements.Size() > 2) {
-    errors.Add("'" + RenderKeySchema(elements) + "'", "keySchema",
+    errors.Add("'" + RenderKeySchema(elements) + "'", path,
                "Member must have length less than or equal to 2");
   }
   return key_schema;
@@ -281,6 +282,77 @@ Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
   if (!protection.ok()) return protection.error();
   settings.deletion_protection_enabled = protection.value();
   return Ok{};
+}
+
+Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, bool global,
+                                                   ConstraintErrors& errors) {
+  const std::string list_path = global ? "globalSecondaryIndexes" : "localSecondaryIndexes";
+  auto list = json::AsList(value);
+  if (!list.ok()) return list.error();
+  std::vector<IndexDefinition> indexes;
+  if (list.value() == nullptr) return indexes;
+  const char* shape = global ? "GlobalSecondaryIndex" : "LocalSecondaryIndex";
+  for (rapidjson::SizeType i = 0; i < list.value()->Size(); ++i) {
+    auto element = json::AsListElementStructure(&(*list.value())[i], shape);
+    if (!element.ok()) return element.error();
+    const json::Value& index = *element.value();
+    IndexDefinition definition;
+    const std::string name_path = MemberPath(list_path, i, "indexName");
+    auto name = json::AsString(json::Member(index, "IndexName"));
+    if (!name.ok()) return name.error();
+    if (!name.value()) {
+      errors.MustNotBeNull(name_path);
+    } else {
+      const std::string_view text = *name.value();
+      if (!IsValidTableNameCharacters(text)) errors.Pattern(text, name_path, kTableNamePattern);
+      if (text.size() < 3) errors.MinLength(text, name_path, 3);
+      if (text.size() > 255) errors.MaxLength(text, name_path, 255);
+      definition.index_name = std::string(text);
+    }
+    auto key_schema = DecodeKeySchema(json::Member(index, "KeySchema"), errors,
+                                      MemberPath(list_path, i, "keySchema"));
+    if (!key_schema.ok()) return key_schema.error();
+    definition.key_schema = std::move(key_schema).value();
+    auto projection = json::AsStructure(json::Member(index, "Projection"), "Projection");
+    if (!projection.ok()) return projection.error();
+    if (projection.value() == nullptr) {
+      errors.MustNotBeNull(MemberPath(list_path, i, "projection"));
+    } else {
+      auto type =
+          DecodeEnum<ProjectionType>(json::Member(*projection.value(), "ProjectionType"),
+                                     MemberPath(list_path, i, "projection.projectionType"), errors,
+                                     {{"ALL", ProjectionType::kAll},
+                                      {"KEYS_ONLY", ProjectionType::kKeysOnly},
+                                      {"INCLUDE", ProjectionType::kInclude}},
+                                     {"ALL", "KEYS_ONLY", "INCLUDE"});
+      if (!type.ok()) return type.error();
+      if (!type.value()) {
+        return Error::Validation(
+            "One or more parameter values were invalid: Unknown ProjectionType: null");
+      }
+      definition.projection.projection_type = *type.value();
+      auto attributes = json::AsList(json::Member(*projection.value(), "NonKeyAttributes"));
+      if (!attributes.ok()) return attributes.error();
+      if (attributes.value() != nullptr) {
+        for (const auto& attribute : attributes.value()->GetArray()) {
+          auto text = json::AsString(&attribute);
+          if (!text.ok()) return text.error();
+          definition.projection.non_key_attributes.emplace_back(text.value().value_or(""));
+        }
+      }
+    }
+    if (global) {
+      auto throughput =
+          DecodeProvisionedThroughput(json::Member(index, "ProvisionedThroughput"), errors);
+      if (!throughput.ok()) return throughput.error();
+      definition.provisioned_throughput = throughput.value();
+    }
+    indexes.push_back(std::move(definition));
+  }
+  if (!global && indexes.size() > 5) {
+    errors.Add("'[...]'", list_path, "Member must have length less than or equal to 5");
+  }
+  return indexes;
 }
 
 Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors) {

@@ -24,8 +24,14 @@ Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request
 Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
                                          ConstraintErrors& errors);
 
+// `path` names the key schema in constraint messages ("keySchema",
+// "globalSecondaryIndexes.1.member.keySchema").
 Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
-                                                      ConstraintErrors& errors);
+                                                      ConstraintErrors& errors,
+                                                      const std::string& path = "keySchema");
+// LocalSecondaryIndexes or GlobalSecondaryIndexes of CreateTable.
+Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, bool global,
+                                                   ConstraintErrors& errors);
 Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::Value* value,
                                                                     ConstraintErrors& errors);
 // BillingMode, ProvisionedThroughput, StreamSpecification, SSESpecification, TableClass and

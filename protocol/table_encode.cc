@@ -49,10 +49,10 @@ const char* Name(TableClass table_class) {
   return table_class == TableClass::kStandard ? "STANDARD" : "STANDARD_INFREQUENT_ACCESS";
 }
 
-void EncodeKeySchema(json::Writer& writer, const TableDescription& table) {
+void EncodeKeySchema(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema) {
   writer.Key("KeySchema");
   writer.StartArray();
-  for (const KeySchemaElement& element : table.key_schema) {
+  for (const KeySchemaElement& element : key_schema) {
     writer.StartObject();
     writer.Key("AttributeName");
     json::String(writer, element.attribute_name);
@@ -75,6 +75,79 @@ void EncodeAttributeDefinitions(json::Writer& writer, const TableDescription& ta
     writer.EndObject();
   }
   writer.EndArray();
+}
+
+const char* Name(ProjectionType type) {
+  switch (type) {
+    case ProjectionType::kAll:
+      return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
+  }
+  return "ALL";
+}
+
+void EncodeIndex(json::Writer& writer, const IndexDescription& index,
+                 const TableDescription& table) {
+  const IndexDefinition& definition = index.definition;
+  writer.StartObject();
+  writer.Key("IndexName");
+  json::String(writer, definition.index_name);
+  EncodeKeySchema(writer, definition.key_schema);
+  writer.Key("Projection");
+  writer.StartObject();
+  writer.Key("ProjectionType");
+  writer.String(Name(definition.projection.projection_type));
+  if (!definition.projection.non_key_attributes.empty()) {
+    writer.Key("NonKeyAttributes");
+    writer.StartArray();
+    for (const std::string& name : definition.projection.non_key_attributes)
+      json::String(writer, name);
+    writer.EndArray();
+  }
+  writer.EndObject();
+  if (index.is_global) {
+    writer.Key("IndexStatus");
+    writer.String(Name(index.index_status));
+    if (index.backfilling) {
+      writer.Key("Backfilling");
+      writer.Bool(true);
+    }
+    const ProvisionedThroughput throughput =
+        definition.provisioned_throughput.value_or(ProvisionedThroughput{});
+    writer.Key("ProvisionedThroughput");
+    writer.StartObject();
+    writer.Key("NumberOfDecreasesToday");
+    writer.Int64(0);
+    writer.Key("ReadCapacityUnits");
+    writer.Int64(throughput.read_capacity_units);
+    writer.Key("WriteCapacityUnits");
+    writer.Int64(throughput.write_capacity_units);
+    writer.EndObject();
+  }
+  writer.Key("IndexSizeBytes");
+  writer.Int64(index.index_size_bytes);
+  writer.Key("ItemCount");
+  writer.Int64(index.item_count);
+  writer.Key("IndexArn");
+  json::String(writer, table.table_arn + "/index/" + definition.index_name);
+  writer.EndObject();
+}
+
+void EncodeIndexes(json::Writer& writer, const TableDescription& table) {
+  for (const bool global : {false, true}) {
+    bool any = false;
+    for (const IndexDescription& index : table.indexes) any |= index.is_global == global;
+    if (!any) continue;
+    writer.Key(global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+    writer.StartArray();
+    for (const IndexDescription& index : table.indexes) {
+      if (index.is_global == global) EncodeIndex(writer, index, table);
+    }
+    writer.EndArray();
+  }
 }
 
 void EncodeThroughput(json::Writer& writer, const TableDescription& table) {
@@ -168,7 +241,7 @@ void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
   EncodeAttributeDefinitions(writer, table);
   writer.Key("TableName");
   json::String(writer, table.table_name);
-  EncodeKeySchema(writer, table);
+  EncodeKeySchema(writer, table.key_schema);
   writer.Key("TableStatus");
   writer.String(Name(table.table_status));
   writer.Key("CreationDateTime");
@@ -183,6 +256,7 @@ void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
   writer.Key("TableId");
   json::String(writer, table.table_id);
   EncodeBillingMode(writer, table);
+  EncodeIndexes(writer, table);
   EncodeStream(writer, table);
   EncodeSse(writer, table, options);
   EncodeTableClass(writer, table);

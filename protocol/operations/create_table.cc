@@ -20,11 +20,12 @@ Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
   auto key_schema = DecodeKeySchema(json::Member(request, "KeySchema"), errors);
   if (!key_schema.ok()) return key_schema.error();
   args.key_schema = std::move(key_schema).value();
-  for (const char* index_member : {"LocalSecondaryIndexes", "GlobalSecondaryIndexes"}) {
-    auto indexes = json::AsList(json::Member(request, index_member));
-    if (!indexes.ok()) return indexes.error();
-    if (indexes.value() != nullptr) args.has_secondary_indexes = true;
-  }
+  auto local = DecodeIndexes(json::Member(request, "LocalSecondaryIndexes"), false, errors);
+  if (!local.ok()) return local.error();
+  args.local_secondary_indexes = std::move(local).value();
+  auto global = DecodeIndexes(json::Member(request, "GlobalSecondaryIndexes"), true, errors);
+  if (!global.ok()) return global.error();
+  args.global_secondary_indexes = std::move(global).value();
   if (Status settings = DecodeTableSettings(request, errors, args); !settings.ok()) {
     return settings.error();
   }

@@ -8,7 +8,6 @@ Status Query(Engine& engine, const json::Value& request, json::Writer& response)
   if (Status decoded = DecodeReadRequest(request, engine, ReadKind::kQuery, read); !decoded.ok()) {
     return decoded;
   }
-  if (Status index = CheckIndex(engine, read); !index.ok()) return index;
   QueryArgs args;
   args.table_name = read.table_name;
   args.key_terms = read.key_terms;

@@ -8,7 +8,6 @@ Status Scan(Engine& engine, const json::Value& request, json::Writer& response) 
   if (Status decoded = DecodeReadRequest(request, engine, ReadKind::kScan, read); !decoded.ok()) {
     return decoded;
   }
-  if (Status index = CheckIndex(engine, read); !index.ok()) return index;
   ScanArgs args;
   args.table_name = read.table_name;
   args.segment = read.segment;

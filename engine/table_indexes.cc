@@ -1,0 +1,113 @@
+#include "engine/table_indexes.h"
+
+#include <algorithm>
+
+#include "engine/item_codec.h"
+#include "engine/key_codec.h"
+
+namespace ddbd {
+namespace {
+
+KeyShape ShapeOf(const IndexDefinition& index, const TableDescription& table) {
+  TableDescription keys;
+  keys.key_schema = index.key_schema;
+  keys.attribute_definitions = table.attribute_definitions;
+  return KeyShape::Of(keys);
+}
+
+// The index holds `item` only if every index key attribute is present with the right type.
+bool Holds(const TableIndex& index, const Item& item) {
+  const AttributeValue* partition = FindAttribute(item, index.key.partition_name);
+  if (partition == nullptr || partition->type != index.key.partition_type) return false;
+  if (!index.key.has_sort_key()) return true;
+  const AttributeValue* sort = FindAttribute(item, index.key.sort_name);
+  return sort != nullptr && sort->type == index.key.sort_type;
+}
+
+}  // namespace
+
+TableIndexes::TableIndexes(const TableDescription& table) : table_key_(KeyShape::Of(table)) {
+  for (const IndexDescription& description : table.indexes) {
+    TableIndex index;
+    index.number = indexes_.size();
+    index.description = description;
+    index.key = ShapeOf(description.definition, table);
+    indexes_.push_back(std::move(index));
+  }
+}
+
+const TableIndex* TableIndexes::Find(std::string_view name) const {
+  for (const TableIndex& index : indexes_) {
+    if (index.name() == name) return &index;
+  }
+  return nullptr;
+}
+
+Status TableIndexes::CheckItem(const Item& item) const {
+  std::vector<const TableIndex*> by_name;
+  for (const TableIndex& index : indexes_) by_name.push_back(&index);
+  std::sort(by_name.begin(), by_name.end(),
+            [](const TableIndex* a, const TableIndex* b) { return a->name() < b->name(); });
+  for (const TableIndex* index : by_name) {
+    for (const auto& [name, type] :
+         {std::pair{index->key.partition_name, index->key.partition_type},
+          std::pair{index->key.sort_name, index->key.sort_type}}) {
+      if (name.empty()) continue;
+      const AttributeValue* value = FindAttribute(item, name);
+      if (value == nullptr) continue;  // sparse: the item is simply not in this index
+      if (value->type != type) {
+        return Error::Validation(
+            "One or more parameter values were invalid: Type mismatch for Index Key " + name +
+            " Expected: " + std::string(TypeName(type)) +
+            " Actual: " + std::string(TypeName(value->type)) + " IndexName: " + index->name());
+      }
+      if (value->type != AttributeType::kN && value->scalar.empty()) {
+        return Error::Validation(
+            std::string("One or more parameter values are not valid. A value specified for a "
+                        "secondary index key is not supported. The AttributeValue for a key "
+                        "attribute cannot contain an empty ") +
+            (value->type == AttributeType::kS ? "string" : "binary") +
+            " value. IndexName: " + index->name() + ", IndexKey: " + name);
+      }
+    }
+  }
+  return Ok{};
+}
+
+std::string TableIndexes::EntryKey(const TableIndex& index, const Item& item) const {
+  const AttributeValue* sort =
+      index.key.has_sort_key() ? FindAttribute(item, index.key.sort_name) : nullptr;
+  std::string key = EncodeTableKey(*FindAttribute(item, index.key.partition_name), sort);
+  const AttributeValue* table_sort =
+      table_key_.has_sort_key() ? FindAttribute(item, table_key_.sort_name) : nullptr;
+  key += EncodeTableKey(*FindAttribute(item, table_key_.partition_name), table_sort);
+  return key;
+}
+
+Item TableIndexes::Project(const TableIndex& index, const Item& item) const {
+  if (index.projection_type() == ProjectionType::kAll) return item;
+  const auto& extra = index.description.definition.projection.non_key_attributes;
+  Item projected;
+  for (const auto& [name, value] : item) {
+    const bool key = name == table_key_.partition_name || name == table_key_.sort_name ||
+                     name == index.key.partition_name || name == index.key.sort_name;
+    if (key || std::find(extra.begin(), extra.end(), name) != extra.end()) {
+      projected.emplace_back(name, value);
+    }
+  }
+  return projected;
+}
+
+IndexEntries TableIndexes::EntriesFor(const Item& item) const {
+  IndexEntries entries;
+  for (const TableIndex& index : indexes_) {
+    if (!Holds(index, item)) continue;
+    Item projected = Project(index, item);
+    const auto size = static_cast<uint32_t>(ItemSize(projected));
+    entries.push_back(
+        {index.number, EntryKey(index, item), StoredItem{EncodeItem(projected), size}});
+  }
+  return entries;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,56 @@
+// A table's secondary indexes as writes and reads use them: which items an index holds (those
+// with all its key attributes: indexes are sparse), the projected copy it keeps, DynamoDB's
+// checks of index key values on write, and the entry key bytes (index key, then table key).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/attribute_value.h"
+#include "engine/error.h"
+#include "engine/item_key.h"
+#include "engine/table_items.h"
+#include "engine/table_schema.h"
+
+namespace ddbd {
+
+struct TableIndex {
+  size_t number = 0;  // its place in TableItems
+  IndexDescription description;
+  KeyShape key;  // the index's own key
+  const std::string& name() const { return description.definition.index_name; }
+  bool is_global() const { return description.is_global; }
+  ProjectionType projection_type() const {
+    return description.definition.projection.projection_type;
+  }
+};
+
+class TableIndexes {
+ public:
+  TableIndexes() = default;
+  // The indexes of `table`: local ones first, then global, in definition order.
+  explicit TableIndexes(const TableDescription& table);
+
+  bool empty() const { return indexes_.empty(); }
+  const std::vector<TableIndex>& list() const { return indexes_; }
+  const TableIndex* Find(std::string_view name) const;
+
+  // ValidationException when an index key attribute of `item` has the wrong type or is empty,
+  // naming the first such index by name.
+  Status CheckItem(const Item& item) const;
+  // The entries `item` has in the indexes (none in those whose key attributes it lacks).
+  IndexEntries EntriesFor(const Item& item) const;
+  // Entry key bytes of `item` in `index`: index key bytes, then table key bytes.
+  std::string EntryKey(const TableIndex& index, const Item& item) const;
+  // The attributes an index keeps of `item`.
+  Item Project(const TableIndex& index, const Item& item) const;
+
+  const KeyShape& table_key() const { return table_key_; }
+
+ private:
+  KeyShape table_key_;
+  std::vector<TableIndex> indexes_;
+};
+
+}  // namespace ddbd
