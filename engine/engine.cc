@@ -1,9 +1,11 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <mutex>
 #include <utility>
 
 #include "engine/identifiers.h"
+#include "engine/index_updates.h"
 #include "engine/item_codec.h"
 #include "engine/table_validation.h"
 
@@ -37,12 +39,20 @@ TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
   // DynamoDB refreshes these about every six hours; live figures are more useful locally.
   snapshot.item_count = entry.items->item_count();
   snapshot.table_size_bytes = entry.items->size_bytes();
-  for (size_t i = 0; i < snapshot.indexes.size(); ++i) {
-    snapshot.indexes[i].item_count = entry.items->index_item_count(i);
-    snapshot.indexes[i].index_size_bytes = entry.items->index_size_bytes(i);
+  for (IndexDescription& index : snapshot.indexes) {
+    index.item_count = entry.items->index_item_count(index.slot);
+    index.index_size_bytes = entry.items->index_size_bytes(index.slot);
   }
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
+    // Index changes finish with the table's update.
+    std::erase_if(snapshot.indexes, [](const IndexDescription& index) {
+      return index.index_status == TableStatus::kDeleting;
+    });
+    for (IndexDescription& index : snapshot.indexes) {
+      index.index_status = TableStatus::kActive;
+      index.backfilling = false;
+    }
   }
   return snapshot;
 }
@@ -103,6 +113,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
       IndexDescription index;
       index.definition = definition;
       index.is_global = definitions == &args.global_secondary_indexes;
+      index.slot = table.indexes.size();
       if (index.is_global && !index.definition.provisioned_throughput) {
         index.definition.provisioned_throughput = ProvisionedThroughput{0, 0};
       }
@@ -116,6 +127,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     });
     entry->indexes = std::move(indexes);
   }
+  entry->next_index_slot = table.indexes.size();
 
   std::unique_lock lock(mutex_);
   PurgeGoneLocked(now_ms);
@@ -165,14 +177,43 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   if (current.table_status != TableStatus::kActive) {
     return Error::ResourceInUse(InUseMessage(current.table_status, args.table_name));
   }
+  const BillingMode billing_mode_before = current.billing_mode;
   if (Status applied = ApplyTableUpdate(args, now_ms, current); !applied.ok()) {
     return applied.error();
   }
   const bool delayed = options_.table_delay_ms > 0;
+  const bool reindex = !args.global_secondary_index_updates.empty();
+  if (reindex) {
+    const IndexUpdateContext context{now_ms, delayed, entry.next_index_slot, billing_mode_before};
+    if (Status applied = ApplyIndexUpdates(args, context, current); !applied.ok()) {
+      return applied.error();
+    }
+  }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
   entry.description = current;
   entry.transition_done_ms = now_ms + options_.table_delay_ms;
+  if (reindex) {
+    ReindexLocked(entry);
+    current = Snapshot(entry, now_ms);
+  }
   return current;
+}
+
+void Engine::ReindexLocked(TableEntry& entry) {
+  auto indexes = std::make_shared<const TableIndexes>(entry.description);
+  TableItems::EntriesOf entries_of = [indexes](std::string_view blob) {
+    return indexes->EntriesFor(DecodeItem(blob));
+  };
+  for (const TableIndex& index : indexes->list()) {
+    if (entry.indexes->Find(index.name()) == nullptr) {
+      entry.items->AddIndex(index.number, entries_of);
+      entry.next_index_slot = std::max(entry.next_index_slot, index.number + 1);
+    }
+  }
+  for (const TableIndex& index : entry.indexes->list()) {
+    if (indexes->Find(index.name()) == nullptr) entry.items->DropIndex(index.number, entries_of);
+  }
+  entry.indexes = std::move(indexes);
 }
 
 Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {

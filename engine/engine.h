@@ -115,6 +115,7 @@ class Engine {
     KeyShape key_shape;
     std::shared_ptr<TableItems> items = std::make_shared<TableItems>();
     std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
+    size_t next_index_slot = 0;  // slots of deleted indexes are not reused
   };
 
   // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -123,6 +124,7 @@ class Engine {
     std::shared_ptr<TableItems> items;
     KeyShape key_shape;
     std::shared_ptr<const TableIndexes> indexes;
+    uint64_t index_generation = 0;  // of `indexes`, for TableItems::Put and Apply
   };
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
   Result<ReadPage> ReadRange(const ItemTable& table, const ReadTarget& target,
@@ -133,6 +135,9 @@ class Engine {
   static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
   // True once a DELETING table's deletion has completed: it no longer exists.
   static bool IsGone(const TableEntry& entry, int64_t now_ms);
+  // After UpdateTable changed the entry's index descriptions: backfills created indexes, drops
+  // deleted ones and installs the new TableIndexes. Caller holds mutex_ exclusively.
+  static void ReindexLocked(TableEntry& entry);
   // Looks a live table up; caller holds mutex_. Null if absent or gone.
   const TableEntry* FindLocked(std::string_view table_name, int64_t now_ms) const;
   void PurgeGoneLocked(int64_t now_ms);

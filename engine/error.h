@@ -41,6 +41,9 @@ class Error {
   static Error ResourceInUse(std::string message) {
     return {ErrorCode::kResourceInUse, std::move(message)};
   }
+  static Error LimitExceeded(std::string message) {
+    return {ErrorCode::kLimitExceeded, std::move(message)};
+  }
   static Error Internal(std::string message) {
     return {ErrorCode::kInternalServerError, std::move(message)};
   }

@@ -52,6 +52,40 @@ Status CheckDefinitionsCoverKeys(const CreateTableArgs& args) {
   return Ok{};
 }
 
+Status CheckLocalIndex(const CreateTableArgs& args, const IndexDefinition& index) {
+  const std::string& table_hash = args.key_schema[0].attribute_name;
+  if (index.key_schema[0].attribute_name != table_hash) {
+    return Invalid(
+        "Index KeySchema does not have the same leading hash key as table KeySchema "
+        "for index: " +
+        index.index_name + ". index hash key: " + index.key_schema[0].attribute_name +
+        ", table hash key: " + table_hash);
+  }
+  if (index.key_schema.size() != 2) {
+    return Invalid("Index KeySchema does not have a range key for index: " + index.index_name);
+  }
+  return Ok{};
+}
+
+Status CheckGlobalThroughput(const CreateTableArgs& args, const IndexDefinition& index) {
+  const bool on_demand = args.billing_mode == BillingMode::kPayPerRequest;
+  if (on_demand && index.provisioned_throughput) {
+    return Invalid("ProvisionedThroughput should not be specified for index: " + index.index_name +
+                   " when BillingMode is PAY_PER_REQUEST");
+  }
+  if (!on_demand && !index.provisioned_throughput) {
+    return Invalid("ProvisionedThroughput is not specified for index: " + index.index_name);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Status GlobalIndexLimitExceeded() {
+  return Error::Validation("GlobalSecondaryIndex count exceeds the per-table limit of " +
+                           std::to_string(kMaxGlobalIndexes));
+}
+
 Status CheckIndexKeySchema(const IndexDefinition& index) {
   if (index.key_schema[0].key_type != KeyType::kHash) {
     return Error::Validation(
@@ -84,37 +118,9 @@ Status CheckProjection(const IndexDefinition& index) {
   return Ok{};
 }
 
-Status CheckLocalIndex(const CreateTableArgs& args, const IndexDefinition& index) {
-  const std::string& table_hash = args.key_schema[0].attribute_name;
-  if (index.key_schema[0].attribute_name != table_hash) {
-    return Invalid(
-        "Index KeySchema does not have the same leading hash key as table KeySchema "
-        "for index: " +
-        index.index_name + ". index hash key: " + index.key_schema[0].attribute_name +
-        ", table hash key: " + table_hash);
-  }
-  if (index.key_schema.size() != 2) {
-    return Invalid("Index KeySchema does not have a range key for index: " + index.index_name);
-  }
-  return Ok{};
-}
-
-Status CheckGlobalThroughput(const CreateTableArgs& args, const IndexDefinition& index) {
-  const bool on_demand = args.billing_mode == BillingMode::kPayPerRequest;
-  if (on_demand && index.provisioned_throughput) {
-    return Invalid("ProvisionedThroughput should not be specified for index: " + index.index_name +
-                   " when BillingMode is PAY_PER_REQUEST");
-  }
-  if (!on_demand && !index.provisioned_throughput) {
-    return Invalid("ProvisionedThroughput is not specified for index: " + index.index_name);
-  }
-  return Ok{};
-}
-
-}  // namespace
-
 Status ValidateIndexes(const CreateTableArgs& args) {
   if (args.local_secondary_indexes.empty() && args.global_secondary_indexes.empty()) return Ok{};
+  if (args.global_secondary_indexes.size() > kMaxGlobalIndexes) return GlobalIndexLimitExceeded();
   if (Status defined = CheckDefinitionsCoverKeys(args); !defined.ok()) return defined;
   if (!args.local_secondary_indexes.empty() && args.key_schema.size() < 2) {
     return Invalid(

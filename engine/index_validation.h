@@ -1,6 +1,9 @@
-// DynamoDB's checks of secondary index definitions in CreateTable (and, later, UpdateTable's
-// index creation): key schemas, attribute definitions, projections, throughput by billing mode.
+// DynamoDB's checks of secondary index definitions in CreateTable (UpdateTable's index creation
+// reuses the per-index checks): key schemas, attribute definitions, projections, throughput by
+// billing mode.
 #pragma once
+
+#include <cstddef>
 
 #include "engine/error.h"
 #include "engine/table_schema.h"
@@ -10,5 +13,14 @@ namespace ddbd {
 // ValidationException for the first problem. Covers the attribute definitions of the table and
 // all its indexes together, as DynamoDB words those messages differently once indexes exist.
 Status ValidateIndexes(const CreateTableArgs& args);
+
+// A table has at most 20 global secondary indexes (DynamoDB's default quota).
+constexpr size_t kMaxGlobalIndexes = 20;
+Status GlobalIndexLimitExceeded();
+
+// One index's key schema (HASH first, then an optional distinct RANGE) and projection (NonKey-
+// Attributes exactly when INCLUDE); shared with UpdateTable's index creation.
+Status CheckIndexKeySchema(const IndexDefinition& index);
+Status CheckProjection(const IndexDefinition& index);
 
 }  // namespace ddbd

@@ -42,7 +42,9 @@ Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) con
   std::shared_lock lock(mutex_);
   const TableEntry* entry = FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound();
-  return ItemTable{entry->items, entry->key_shape, entry->indexes};
+  // Read together under mutex_, which UpdateTable holds while it changes both.
+  return ItemTable{entry->items, entry->key_shape, entry->indexes,
+                   entry->items->index_generation()};
 }
 
 Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const Item& item,
@@ -60,14 +62,15 @@ Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const I
   StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
   std::optional<StoredItem> old;
   if (options.condition == nullptr) {
-    old = table.value().items->Put(key.value(), stored, entries);
+    old = table.value().items->Put(key.value(), stored, entries, table.value().index_generation);
   } else {
     auto applied = table.value().items->Apply(
         key.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
           if (Status checked = CheckCondition(options, current); !checked.ok()) {
             return checked.error();
           }
-          return TableItems::Write{TableItems::Write::Kind::kPut, stored, entries};
+          return TableItems::Write{TableItems::Write::Kind::kPut, stored, entries,
+                                   table.value().index_generation};
         });
     if (!applied.ok()) return applied.error();
     old = std::move(applied).value();
@@ -159,7 +162,8 @@ Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, cons
         if (returned && returned->empty()) returned.reset();
         return TableItems::Write{TableItems::Write::Kind::kPut,
                                  StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)},
-                                 table.value().indexes->EntriesFor(new_item)};
+                                 table.value().indexes->EntriesFor(new_item),
+                                 table.value().index_generation};
       });
   if (!applied.ok()) return applied.error();
   return returned;
@@ -171,6 +175,7 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
     std::string key;
     std::optional<StoredItem> stored;  // set for puts
     IndexEntries entries;
+    uint64_t index_generation = 0;
   };
   std::vector<Prepared> prepared;
   prepared.reserve(requests.size());
@@ -188,7 +193,11 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
     if (!seen.emplace(request.table_name, key.value()).second) {
       return Error::Validation("Provided list of item keys contains duplicates");
     }
-    Prepared entry{table.value().items, std::move(key).value(), std::nullopt, {}};
+    Prepared entry{table.value().items,
+                   std::move(key).value(),
+                   std::nullopt,
+                   {},
+                   table.value().index_generation};
     if (put) {
       const TableIndexes& indexes = *table.value().indexes;
       if (Status index_keys = indexes.CheckItem(request.item); !index_keys.ok()) return index_keys;
@@ -199,7 +208,7 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
   }
   for (Prepared& entry : prepared) {
     if (entry.stored) {
-      entry.items->Put(entry.key, *entry.stored, entry.entries);
+      entry.items->Put(entry.key, *entry.stored, entry.entries, entry.index_generation);
     } else {
       entry.items->Erase(entry.key);
     }

@@ -28,8 +28,9 @@ bool Holds(const TableIndex& index, const Item& item) {
 
 TableIndexes::TableIndexes(const TableDescription& table) : table_key_(KeyShape::Of(table)) {
   for (const IndexDescription& description : table.indexes) {
+    if (description.index_status == TableStatus::kDeleting) continue;  // its data is gone
     TableIndex index;
-    index.number = indexes_.size();
+    index.number = description.slot;
     index.description = description;
     index.key = ShapeOf(description.definition, table);
     indexes_.push_back(std::move(index));

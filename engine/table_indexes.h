@@ -16,7 +16,7 @@
 namespace ddbd {
 
 struct TableIndex {
-  size_t number = 0;  // its place in TableItems
+  size_t number = 0;  // its slot in TableItems
   IndexDescription description;
   KeyShape key;  // the index's own key
   const std::string& name() const { return description.definition.index_name; }
@@ -29,7 +29,8 @@ struct TableIndex {
 class TableIndexes {
  public:
   TableIndexes() = default;
-  // The indexes of `table`: local ones first, then global, in definition order.
+  // The indexes of `table` but those being deleted: local ones first, then global, in
+  // definition order.
   explicit TableIndexes(const TableDescription& table);
 
   bool empty() const { return indexes_.empty(); }

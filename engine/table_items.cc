@@ -46,9 +46,46 @@ void TableItems::SetIndexes(size_t count, EntriesOf entries_of) {
   entries_of_ = std::move(entries_of);
 }
 
-void TableItems::ReplaceIndexEntriesLocked(const Record* old_record, const IndexEntries& entries,
+void TableItems::AddIndex(size_t slot, EntriesOf entries_of) {
+  std::unique_lock lock(mutex_);
+  if (indexes_.size() <= slot) indexes_.resize(slot + 1);
+  entries_of_ = std::move(entries_of);
+  ++index_generation_;
+  Index& index = indexes_[slot];
+  for (const Record* record : items_) {
+    for (const IndexEntry& entry : entries_of_(record->blob())) {
+      if (entry.index != slot) continue;
+      index.size_bytes += entry.item.size_bytes;
+      index.entries.insert(Record::Create(entry.key, entry.item));
+    }
+  }
+}
+
+void TableItems::DropIndex(size_t slot, EntriesOf entries_of) {
+  std::vector<Record*> garbage;
+  std::unique_lock lock(mutex_);
+  entries_of_ = std::move(entries_of);
+  ++index_generation_;
+  if (slot >= indexes_.size()) return;
+  garbage.assign(indexes_[slot].entries.begin(), indexes_[slot].entries.end());
+  indexes_[slot] = Index();
+  lock.unlock();
+  for (Record* dead : garbage) Record::Destroy(dead);
+}
+
+uint64_t TableItems::index_generation() const {
+  std::shared_lock lock(mutex_);
+  return index_generation_;
+}
+
+void TableItems::ReplaceIndexEntriesLocked(const Record* old_record, const Record* new_record,
+                                           const IndexEntries& prepared, uint64_t generation,
                                            std::vector<Record*>& garbage) {
   if (indexes_.empty()) return;
+  // Entries prepared before an index was added or dropped are recomputed for the current set.
+  const IndexEntries entries = generation == index_generation_ || new_record == nullptr
+                                   ? prepared
+                                   : entries_of_(new_record->blob());
   if (old_record != nullptr) {
     for (const IndexEntry& old_entry : entries_of_(old_record->blob())) {
       Index& index = indexes_[old_entry.index];
@@ -74,7 +111,7 @@ std::optional<StoredItem> TableItems::Get(std::string_view key) const {
 }
 
 std::optional<StoredItem> TableItems::Put(std::string_view key, const StoredItem& item,
-                                          const IndexEntries& entries) {
+                                          const IndexEntries& entries, uint64_t generation) {
   Record* record = Record::Create(key, item);  // allocate outside the lock
   std::optional<StoredItem> old;
   std::vector<Record*> garbage;
@@ -91,7 +128,7 @@ std::optional<StoredItem> TableItems::Put(std::string_view key, const StoredItem
     items_.insert(next, record);
     garbage.push_back(replaced);
   }
-  ReplaceIndexEntriesLocked(replaced, entries, garbage);
+  ReplaceIndexEntriesLocked(replaced, record, entries, generation, garbage);
   lock.unlock();
   for (Record* dead : garbage) Record::Destroy(dead);
   return old;
@@ -105,7 +142,7 @@ std::optional<StoredItem> TableItems::Erase(std::string_view key) {
   Record* removed = *it;
   items_.erase(it);
   size_bytes_ -= removed->item_size;
-  ReplaceIndexEntriesLocked(removed, {}, garbage);
+  ReplaceIndexEntriesLocked(removed, nullptr, {}, index_generation_, garbage);
   lock.unlock();
   StoredItem old = Copy(*removed);
   Record::Destroy(removed);
@@ -130,11 +167,14 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
     garbage.push_back(removed);
   }
   const bool put = write.value().kind == Write::Kind::kPut;
+  Record* added = nullptr;
   if (put) {
     size_bytes_ += write.value().item.size_bytes;
-    items_.insert(it, Record::Create(key, write.value().item));
+    added = Record::Create(key, write.value().item);
+    items_.insert(it, added);
   }
-  ReplaceIndexEntriesLocked(removed, put ? write.value().entries : IndexEntries(), garbage);
+  ReplaceIndexEntriesLocked(removed, added, put ? write.value().entries : IndexEntries(),
+                            write.value().generation, garbage);
   lock.unlock();
   for (Record* dead : garbage) Record::Destroy(dead);
   return old;
@@ -175,6 +215,7 @@ void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) c
 void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
                            const Visit& visit) const {
   std::shared_lock lock(mutex_);
+  if (index >= indexes_.size()) return;  // an index created after the caller looked
   WalkTree(indexes_[index].entries, range, forward, visit);
 }
 
@@ -197,12 +238,12 @@ int64_t TableItems::size_bytes() const {
 
 int64_t TableItems::index_item_count(size_t index) const {
   std::shared_lock lock(mutex_);
-  return static_cast<int64_t>(indexes_[index].entries.size());
+  return index < indexes_.size() ? static_cast<int64_t>(indexes_[index].entries.size()) : 0;
 }
 
 int64_t TableItems::index_size_bytes(size_t index) const {
   std::shared_lock lock(mutex_);
-  return indexes_[index].size_bytes;
+  return index < indexes_.size() ? indexes_[index].size_bytes : 0;
 }
 
 }  // namespace ddbd

@@ -48,11 +48,18 @@ class TableItems {
   // first write, or while backfilling is handled elsewhere.
   using EntriesOf = std::function<IndexEntries(std::string_view blob)>;
   void SetIndexes(size_t count, EntriesOf entries_of);
+  // Index slots are stable for the table's life. AddIndex fills slot `slot` from every item
+  // (backfill); DropIndex empties it. Both install `entries_of` for the new set of indexes and
+  // move the generation on, so writes prepared for the old set recompute their entries.
+  void AddIndex(size_t slot, EntriesOf entries_of);
+  void DropIndex(size_t slot, EntriesOf entries_of);
+  // The generation the index entries handed to Put and Apply must have been computed for.
+  uint64_t index_generation() const;
 
   std::optional<StoredItem> Get(std::string_view key) const;
   // Inserts or replaces, with the new item's index entries; returns the item it replaced.
   std::optional<StoredItem> Put(std::string_view key, const StoredItem& item,
-                                const IndexEntries& entries = {});
+                                const IndexEntries& entries = {}, uint64_t generation = 0);
   // Returns the item it removed.
   std::optional<StoredItem> Erase(std::string_view key);
 
@@ -60,8 +67,9 @@ class TableItems {
   struct Write {
     enum class Kind { kPut, kDelete };
     Kind kind = Kind::kPut;
-    StoredItem item;       // for kPut
-    IndexEntries entries;  // for kPut
+    StoredItem item;          // for kPut
+    IndexEntries entries;     // for kPut
+    uint64_t generation = 0;  // index generation `entries` were computed for
   };
   // Under the write lock, `decide` sees the current item's blob (null if none) and returns the
   // write to make or an error, in which case nothing changes. Returns the item replaced or
@@ -121,7 +129,8 @@ class TableItems {
   };
   static void WalkTree(const Tree& tree, const KeyRange& range, bool forward, const Visit& visit);
   // Under the write lock: removes the old item's index entries and adds the new ones.
-  void ReplaceIndexEntriesLocked(const Record* old_record, const IndexEntries& entries,
+  void ReplaceIndexEntriesLocked(const Record* old_record, const Record* new_record,
+                                 const IndexEntries& entries, uint64_t generation,
                                  std::vector<Record*>& garbage);
 
   mutable std::shared_mutex mutex_;
@@ -129,6 +138,7 @@ class TableItems {
   int64_t size_bytes_ = 0;
   std::vector<Index> indexes_;
   EntriesOf entries_of_;
+  uint64_t index_generation_ = 0;
 };
 
 }  // namespace ddbd

@@ -83,9 +83,18 @@ struct CreateTableArgs : TableSettings {
   std::vector<IndexDefinition> global_secondary_indexes;
 };
 
+// One entry of UpdateTable's GlobalSecondaryIndexUpdates.
+struct GlobalSecondaryIndexUpdate {
+  enum class Action { kCreate, kUpdate, kDelete };
+  Action action = Action::kCreate;
+  // kCreate: the whole definition; kUpdate: the name and throughput; kDelete: the name.
+  IndexDefinition index;
+};
+
 struct UpdateTableArgs : TableSettings {
   std::string table_name;
-  bool has_global_secondary_index_updates = false;  // rejected until indexes are implemented
+  std::vector<AttributeDefinition> attribute_definitions;  // for index creation
+  std::vector<GlobalSecondaryIndexUpdate> global_secondary_index_updates;
 };
 
 struct ListTablesArgs {
@@ -102,6 +111,7 @@ struct ListTablesResult {
 struct IndexDescription {
   IndexDefinition definition;
   bool is_global = false;
+  size_t slot = 0;  // its place among the table's index trees, stable while it exists
   TableStatus index_status = TableStatus::kActive;  // global indexes: CREATING while backfilling
   bool backfilling = false;
   int64_t item_count = 0;

@@ -96,7 +96,7 @@ int CountRequestedChanges(const UpdateTableArgs& args) {
   return args.billing_mode.has_value() + args.provisioned_throughput.has_value() +
          args.stream_specification.has_value() + args.sse_specification.has_value() +
          args.table_class.has_value() + args.deletion_protection_enabled.has_value() +
-         args.has_global_secondary_index_updates;
+         !args.global_secondary_index_updates.empty();
 }
 
 // Settings DynamoDB insists on changing alone, one UpdateTable call each.
@@ -251,9 +251,6 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
         "OnDemandThroughput, WarmThroughput or TableClass is required");
   }
   if (Status exclusive = CheckExclusiveChanges(args); !exclusive.ok()) return exclusive;
-  if (args.has_global_secondary_index_updates) {
-    return Invalid("GlobalSecondaryIndexUpdates are not supported by ddbd yet");
-  }
   if (args.billing_mode || args.provisioned_throughput) {
     if (Status billing = ApplyBilling(args, now_ms, table); !billing.ok()) return billing;
   }

@@ -284,6 +284,67 @@ Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
   return Ok{};
 }
 
+Result<std::string> DecodeIndexName(const json::Value& index, const std::string& path,
+                                    ConstraintErrors& errors) {
+  const std::string name_path = path + ".indexName";
+  auto name = json::AsString(json::Member(index, "IndexName"));
+  if (!name.ok()) return name.error();
+  if (!name.value()) {
+    errors.MustNotBeNull(name_path);
+    return std::string();
+  }
+  const std::string_view text = *name.value();
+  if (!IsValidTableNameCharacters(text)) errors.Pattern(text, name_path, kTableNamePattern);
+  if (text.size() < 3) errors.MinLength(text, name_path, 3);
+  if (text.size() > 255) errors.MaxLength(text, name_path, 255);
+  return std::string(text);
+}
+
+Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const std::string& path,
+                                              bool global, ConstraintErrors& errors) {
+  IndexDefinition definition;
+  auto name = DecodeIndexName(index, path, errors);
+  if (!name.ok()) return name.error();
+  definition.index_name = std::move(name).value();
+  auto key_schema = DecodeKeySchema(json::Member(index, "KeySchema"), errors, path + ".keySchema");
+  if (!key_schema.ok()) return key_schema.error();
+  definition.key_schema = std::move(key_schema).value();
+  auto projection = json::AsStructure(json::Member(index, "Projection"), "Projection");
+  if (!projection.ok()) return projection.error();
+  if (projection.value() == nullptr) {
+    errors.MustNotBeNull(path + ".projection");
+  } else {
+    auto type = DecodeEnum<ProjectionType>(json::Member(*projection.value(), "ProjectionType"),
+                                           path + ".projection.projectionType", errors,
+                                           {{"ALL", ProjectionType::kAll},
+                                            {"KEYS_ONLY", ProjectionType::kKeysOnly},
+                                            {"INCLUDE", ProjectionType::kInclude}},
+                                           {"ALL", "KEYS_ONLY", "INCLUDE"});
+    if (!type.ok()) return type.error();
+    if (!type.value()) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Unknown ProjectionType: null");
+    }
+    definition.projection.projection_type = *type.value();
+    auto attributes = json::AsList(json::Member(*projection.value(), "NonKeyAttributes"));
+    if (!attributes.ok()) return attributes.error();
+    if (attributes.value() != nullptr) {
+      for (const auto& attribute : attributes.value()->GetArray()) {
+        auto text = json::AsString(&attribute);
+        if (!text.ok()) return text.error();
+        definition.projection.non_key_attributes.emplace_back(text.value().value_or(""));
+      }
+    }
+  }
+  if (global) {
+    auto throughput =
+        DecodeProvisionedThroughput(json::Member(index, "ProvisionedThroughput"), errors);
+    if (!throughput.ok()) return throughput.error();
+    definition.provisioned_throughput = throughput.value();
+  }
+  return definition;
+}
+
 Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, bool global,
                                                    ConstraintErrors& errors) {
   const std::string list_path = global ? "globalSecondaryIndexes" : "localSecondaryIndexes";
@@ -295,59 +356,10 @@ Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, boo
   for (rapidjson::SizeType i = 0; i < list.value()->Size(); ++i) {
     auto element = json::AsListElementStructure(&(*list.value())[i], shape);
     if (!element.ok()) return element.error();
-    const json::Value& index = *element.value();
-    IndexDefinition definition;
-    const std::string name_path = MemberPath(list_path, i, "indexName");
-    auto name = json::AsString(json::Member(index, "IndexName"));
-    if (!name.ok()) return name.error();
-    if (!name.value()) {
-      errors.MustNotBeNull(name_path);
-    } else {
-      const std::string_view text = *name.value();
-      if (!IsValidTableNameCharacters(text)) errors.Pattern(text, name_path, kTableNamePattern);
-      if (text.size() < 3) errors.MinLength(text, name_path, 3);
-      if (text.size() > 255) errors.MaxLength(text, name_path, 255);
-      definition.index_name = std::string(text);
-    }
-    auto key_schema = DecodeKeySchema(json::Member(index, "KeySchema"), errors,
-                                      MemberPath(list_path, i, "keySchema"));
-    if (!key_schema.ok()) return key_schema.error();
-    definition.key_schema = std::move(key_schema).value();
-    auto projection = json::AsStructure(json::Member(index, "Projection"), "Projection");
-    if (!projection.ok()) return projection.error();
-    if (projection.value() == nullptr) {
-      errors.MustNotBeNull(MemberPath(list_path, i, "projection"));
-    } else {
-      auto type =
-          DecodeEnum<ProjectionType>(json::Member(*projection.value(), "ProjectionType"),
-                                     MemberPath(list_path, i, "projection.projectionType"), errors,
-                                     {{"ALL", ProjectionType::kAll},
-                                      {"KEYS_ONLY", ProjectionType::kKeysOnly},
-                                      {"INCLUDE", ProjectionType::kInclude}},
-                                     {"ALL", "KEYS_ONLY", "INCLUDE"});
-      if (!type.ok()) return type.error();
-      if (!type.value()) {
-        return Error::Validation(
-            "One or more parameter values were invalid: Unknown ProjectionType: null");
-      }
-      definition.projection.projection_type = *type.value();
-      auto attributes = json::AsList(json::Member(*projection.value(), "NonKeyAttributes"));
-      if (!attributes.ok()) return attributes.error();
-      if (attributes.value() != nullptr) {
-        for (const auto& attribute : attributes.value()->GetArray()) {
-          auto text = json::AsString(&attribute);
-          if (!text.ok()) return text.error();
-          definition.projection.non_key_attributes.emplace_back(text.value().value_or(""));
-        }
-      }
-    }
-    if (global) {
-      auto throughput =
-          DecodeProvisionedThroughput(json::Member(index, "ProvisionedThroughput"), errors);
-      if (!throughput.ok()) return throughput.error();
-      definition.provisioned_throughput = throughput.value();
-    }
-    indexes.push_back(std::move(definition));
+    std::string path = list_path + "." + std::to_string(i + 1) + ".member";
+    auto definition = DecodeIndexDefinition(*element.value(), path, global, errors);
+    if (!definition.ok()) return definition.error();
+    indexes.push_back(std::move(definition).value());
   }
   if (!global && indexes.size() > 5) {
     errors.Add("'[...]'", list_path, "Member must have length less than or equal to 5");

@@ -29,6 +29,13 @@ Result<std::string> DecodeTableReference(const json::Value& request, const Engin
 Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
                                                       ConstraintErrors& errors,
                                                       const std::string& path = "keySchema");
+// An index's IndexName (the table-name pattern, 3 to 255 characters); empty when null.
+Result<std::string> DecodeIndexName(const json::Value& index, const std::string& path,
+                                    ConstraintErrors& errors);
+// One index definition; `path` names it in constraint messages
+// ("globalSecondaryIndexes.1.member"). Throughput is read only for a global index.
+Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const std::string& path,
+                                              bool global, ConstraintErrors& errors);
 // LocalSecondaryIndexes or GlobalSecondaryIndexes of CreateTable.
 Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, bool global,
                                                    ConstraintErrors& errors);

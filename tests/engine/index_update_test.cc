@@ -1,0 +1,204 @@
+// UpdateTable's GlobalSecondaryIndexUpdates: backfill, deletion, throughput, statuses, errors.
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "engine/engine.h"
+
+namespace ddbd {
+namespace {
+
+AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
+
+using Action = GlobalSecondaryIndexUpdate::Action;
+
+struct Fixture {
+  ManualClock clock;
+  Engine engine;
+
+  explicit Fixture(int64_t delay_ms = 0, BillingMode mode = BillingMode::kPayPerRequest)
+      : engine(EngineOptions{"us-east-1", "000000000000", delay_ms}, clock) {
+    CreateTableArgs args;
+    args.table_name = "Orders";
+    args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
+    args.key_schema = {{"pk", KeyType::kHash}};
+    args.billing_mode = mode;
+    if (mode == BillingMode::kProvisioned)
+      args.provisioned_throughput = ProvisionedThroughput{5, 5};
+    REQUIRE(engine.CreateTable(args).ok());
+  }
+
+  void Put(const std::string& pk, std::optional<std::string> status) {
+    Item item = {{"pk", S(pk)}};
+    if (status) item.emplace_back("status", S(*status));
+    REQUIRE(engine.PutItem("Orders", item, {}).ok());
+  }
+
+  static GlobalSecondaryIndexUpdate Create(const std::string& name) {
+    GlobalSecondaryIndexUpdate update;
+    update.action = Action::kCreate;
+    update.index.index_name = name;
+    update.index.key_schema = {{"status", KeyType::kHash}};
+    update.index.projection.projection_type = ProjectionType::kAll;
+    return update;
+  }
+  static GlobalSecondaryIndexUpdate Named(Action action, const std::string& name) {
+    GlobalSecondaryIndexUpdate update;
+    update.action = action;
+    update.index.index_name = name;
+    return update;
+  }
+
+  Result<TableDescription> Update(std::vector<GlobalSecondaryIndexUpdate> updates,
+                                  std::vector<AttributeDefinition> definitions = {
+                                      {"status", ScalarAttributeType::kS}}) {
+    UpdateTableArgs args;
+    args.table_name = "Orders";
+    args.attribute_definitions = std::move(definitions);
+    args.global_secondary_index_updates = std::move(updates);
+    return engine.UpdateTable(args);
+  }
+
+  Result<ReadPage> Query(const std::string& index, const std::string& status) {
+    QueryArgs args;
+    args.table_name = "Orders";
+    args.read.index_name = index;
+    args.key_terms = {{"status", KeyTerm::Op::kEq, {S(status)}}};
+    return engine.Query(args);
+  }
+};
+
+TEST_CASE("A created index is backfilled from the items already there") {
+  Fixture f;
+  f.Put("a", "open");
+  f.Put("b", "shipped");
+  f.Put("c", std::nullopt);  // sparse: no entry
+  auto updated = f.Update({Fixture::Create("by-status")});
+  REQUIRE(updated.ok());
+  REQUIRE(updated.value().indexes.size() == 1);
+  CHECK(updated.value().indexes[0].index_status == TableStatus::kActive);
+  CHECK(updated.value().indexes[0].item_count == 2);
+  CHECK(updated.value().attribute_definitions.size() == 2);
+  auto open = f.Query("by-status", "open");
+  REQUIRE(open.ok());
+  REQUIRE(open.value().items.size() == 1);
+
+  // Writes after the change maintain it.
+  f.Put("d", "open");
+  CHECK(f.Query("by-status", "open").value().items.size() == 2);
+}
+
+TEST_CASE("A deleted index is gone at once, with its attribute definition") {
+  Fixture f;
+  f.Put("a", "open");
+  REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
+  auto deleted = f.Update({Fixture::Named(Action::kDelete, "by-status")}, {});
+  REQUIRE(deleted.ok());
+  CHECK(deleted.value().indexes.empty());
+  CHECK(deleted.value().attribute_definitions.size() == 1);
+  auto query = f.Query("by-status", "open");
+  REQUIRE_FALSE(query.ok());
+  CHECK(query.error().message() == "The table does not have the specified index: by-status");
+  f.Put("b", "open");  // writes no longer touch the dropped slot
+
+  // A new index gets a new slot and sees only what is there now.
+  auto again = f.Update({Fixture::Create("by-status")});
+  REQUIRE(again.ok());
+  CHECK(again.value().indexes[0].item_count == 2);
+}
+
+TEST_CASE("With a table delay, a new index is CREATING and backfilling until the update ends") {
+  Fixture f(1000);
+  f.clock.AdvanceMs(1000);
+  auto updated = f.Update({Fixture::Create("by-status")});
+  REQUIRE(updated.ok());
+  CHECK(updated.value().table_status == TableStatus::kUpdating);
+  CHECK(updated.value().indexes[0].index_status == TableStatus::kCreating);
+  CHECK(updated.value().indexes[0].backfilling);
+  f.clock.AdvanceMs(1000);
+  auto described = f.engine.DescribeTable("Orders");
+  CHECK(described.value().indexes[0].index_status == TableStatus::kActive);
+  CHECK_FALSE(described.value().indexes[0].backfilling);
+
+  auto deleting = f.Update({Fixture::Named(Action::kDelete, "by-status")}, {});
+  REQUIRE(deleting.ok());
+  CHECK(deleting.value().indexes[0].index_status == TableStatus::kDeleting);
+  f.clock.AdvanceMs(1000);
+  CHECK(f.engine.DescribeTable("Orders").value().indexes.empty());
+}
+
+TEST_CASE("Index updates are refused with DynamoDB's errors") {
+  Fixture f;
+  REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
+  auto two = f.Update({Fixture::Create("one"), Fixture::Named(Action::kDelete, "by-status")});
+  REQUIRE_FALSE(two.ok());
+  CHECK(two.error().code() == ErrorCode::kLimitExceeded);
+  CHECK(two.error().message() ==
+        "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously "
+        "per table");
+
+  auto exists = f.Update({Fixture::Create("by-status")});
+  CHECK(exists.error().message() == "Attempting to create an index which already exists");
+
+  auto missing = f.Update({Fixture::Named(Action::kDelete, "nope")}, {});
+  CHECK(missing.error().message() == "Attempting to delete an index which does not exist: nope");
+
+  auto undefined = f.Update({Fixture::Create("other")}, {});
+  CHECK(undefined.error().message() ==
+        "One or more parameter values were invalid: AttributeDefinitions is not specified for "
+        "index: other");
+
+  auto wrong = f.Update({Fixture::Create("other")}, {{"region", ScalarAttributeType::kS}});
+  CHECK(wrong.error().message() ==
+        "One or more parameter values were invalid: Some index key attributes are not defined in "
+        "AttributeDefinitions. Keys: [status], AttributeDefinitions: [region]");
+
+  auto with_throughput = Fixture::Create("other");
+  with_throughput.index.provisioned_throughput = ProvisionedThroughput{1, 1};
+  CHECK(f.Update({with_throughput}).error().message() ==
+        "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+        "WriteCapacityUnits can be specified for index: other when BillingMode is "
+        "PAY_PER_REQUEST");
+
+  // Nothing changed on any refusal.
+  CHECK(f.engine.DescribeTable("Orders").value().indexes.size() == 1);
+}
+
+TEST_CASE("A provisioned table's index needs throughput, and an Update changes it") {
+  Fixture f(0, BillingMode::kProvisioned);
+  CHECK(f.Update({Fixture::Create("by-status")}).error().message() ==
+        "One or more parameter values were invalid: ProvisionedThroughput must be specified for "
+        "index: by-status");
+  auto create = Fixture::Create("by-status");
+  create.index.provisioned_throughput = ProvisionedThroughput{2, 3};
+  REQUIRE(f.Update({create}).ok());
+
+  auto update = Fixture::Named(Action::kUpdate, "by-status");
+  update.index.provisioned_throughput = ProvisionedThroughput{2, 3};
+  auto same = f.Update({update}, {});
+  REQUIRE_FALSE(same.ok());
+  CHECK(same.error().message().starts_with(
+      "The provisioned throughput for the index by-status will not change."));
+  update.index.provisioned_throughput = ProvisionedThroughput{7, 8};
+  auto changed = f.Update({update}, {});
+  REQUIRE(changed.ok());
+  CHECK(changed.value().indexes[0].definition.provisioned_throughput->read_capacity_units == 7);
+
+  auto unknown = Fixture::Named(Action::kUpdate, "nope");
+  unknown.index.provisioned_throughput = ProvisionedThroughput{1, 1};
+  CHECK(f.Update({unknown}, {}).error().message() ==
+        "The table does not have the specified index: nope");
+}
+
+TEST_CASE("Writes racing an index creation end up in the index") {
+  Fixture f;
+  std::thread writer([&] {
+    for (int i = 0; i < 2000; ++i) f.Put("w" + std::to_string(i), "open");
+  });
+  while (f.engine.DescribeTable("Orders").value().item_count < 500) std::this_thread::yield();
+  REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
+  writer.join();
+  CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 2000);
+}
+
+}  // namespace
+}  // namespace ddbd
