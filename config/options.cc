@@ -71,6 +71,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--request-timeout-ms: expected an integer from 1 to 3600000, got '" +
              std::string(value) + "'";
     }
+  } else if (name == "item-collection-limit-bytes") {
+    if (!ParseInteger<int64_t>(value, 1, int64_t{10} << 30, options.item_collection_limit_bytes)) {
+      return "--item-collection-limit-bytes: expected an integer from 1 to 10737418240, got '" +
+             std::string(value) + "'";
+    }
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
     options.db_path = value;
@@ -80,9 +85,17 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 10> kValuedFlags = {
-    "host",   "port",       "port-file", "threads",        "log-level",
-    "region", "account-id", "cors",      "table-delay-ms", "request-timeout-ms"};
+constexpr std::array<std::string_view, 11> kValuedFlags = {"host",
+                                                           "port",
+                                                           "port-file",
+                                                           "threads",
+                                                           "log-level",
+                                                           "region",
+                                                           "account-id",
+                                                           "cors",
+                                                           "table-delay-ms",
+                                                           "request-timeout-ms",
+                                                           "item-collection-limit-bytes"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -206,6 +219,9 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --table-delay-ms N     keep tables CREATING/UPDATING/DELETING for N ms (default 0)
   --request-timeout-ms N time allowed to send a request, and idle time before a kept-alive
                          connection is closed (default 60000)
+  --item-collection-limit-bytes N
+                         largest item collection of a table with local secondary indexes
+                         (default 10737418240, DynamoDB's 10 GB; lower it to test the error)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
   --help                 print this help and exit
   --version              print the version and exit

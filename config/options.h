@@ -21,7 +21,9 @@ struct Options {
   std::string cors = "*";              // allowed origins, comma-separated; empty disables CORS
   int64_t table_delay_ms = 0;          // how long CREATING/UPDATING/DELETING last
   int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
-  std::string db_path;                 // data directory (persistence is not implemented yet)
+  // An item collection's limit (a partition's items and LSI entries); DynamoDB's is 10 GB.
+  int64_t item_collection_limit_bytes = int64_t{10} << 30;
+  std::string db_path;     // data directory (persistence is not implemented yet)
   bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
   bool show_help = false;
   bool show_version = false;

@@ -7,6 +7,7 @@
 #include "engine/identifiers.h"
 #include "engine/index_updates.h"
 #include "engine/item_codec.h"
+#include "engine/key_codec.h"
 #include "engine/table_validation.h"
 
 namespace ddbd {
@@ -125,6 +126,19 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     entry->items->SetIndexes(indexes->list().size(), [indexes](std::string_view blob) {
       return indexes->EntriesFor(DecodeItem(blob));
     });
+    std::vector<size_t> local_slots;
+    for (const IndexDescription& index : table.indexes) {
+      if (!index.is_global) local_slots.push_back(index.slot);
+    }
+    if (!local_slots.empty()) {
+      const AttributeType partition_type = entry->key_shape.partition_type;
+      entry->items->TrackItemCollections(
+          options_.item_collection_limit_bytes,
+          [partition_type](std::string_view key) {
+            return PartitionPrefixLength(key, partition_type);
+          },
+          std::move(local_slots));
+    }
     entry->indexes = std::move(indexes);
   }
   entry->next_index_slot = table.indexes.size();

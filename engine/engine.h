@@ -32,6 +32,8 @@ struct EngineOptions {
   std::string account_id = "000000000000";
   // How long a table stays CREATING, UPDATING or DELETING. 0: transitions are immediate.
   int64_t table_delay_ms = 0;
+  // The most an item collection (a partition's items and LSI entries) may hold: 10 GB.
+  int64_t item_collection_limit_bytes = int64_t{10} << 30;
 };
 
 struct ReadTarget;  // engine/read_operations.cc

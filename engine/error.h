@@ -22,7 +22,8 @@ enum class ErrorCode {
   kResourceInUse,               // com.amazonaws.dynamodb.v20120810#ResourceInUseException
   kLimitExceeded,               // com.amazonaws.dynamodb.v20120810#LimitExceededException
   kConditionalCheckFailed,      // com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException
-  kInternalServerError,         // com.amazonaws.dynamodb.v20120810#InternalServerError
+  kItemCollectionSizeLimitExceeded,  // ...v20120810#ItemCollectionSizeLimitExceededException
+  kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 
 class Error {

@@ -62,7 +62,10 @@ Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const I
   StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
   std::optional<StoredItem> old;
   if (options.condition == nullptr) {
-    old = table.value().items->Put(key.value(), stored, entries, table.value().index_generation);
+    auto put =
+        table.value().items->Put(key.value(), stored, entries, table.value().index_generation);
+    if (!put.ok()) return put.error();
+    old = std::move(put).value();
   } else {
     auto applied = table.value().items->Apply(
         key.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
@@ -208,7 +211,10 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
   }
   for (Prepared& entry : prepared) {
     if (entry.stored) {
-      entry.items->Put(entry.key, *entry.stored, entry.entries, entry.index_generation);
+      // Only an item collection over its limit fails here; writes before it stay, as each
+      // write of a batch stands alone in DynamoDB.
+      auto put = entry.items->Put(entry.key, *entry.stored, entry.entries, entry.index_generation);
+      if (!put.ok()) return put.error();
     } else {
       entry.items->Erase(entry.key);
     }

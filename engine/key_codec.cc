@@ -1,5 +1,7 @@
 #include "engine/key_codec.h"
 
+#include <algorithm>
+
 #include "engine/number.h"
 
 namespace ddbd {
@@ -25,6 +27,21 @@ void AppendKeyValue(std::string& out, const AttributeValue& value) {
   } else {
     AppendEscaped(out, value.scalar);
   }
+}
+
+size_t PartitionPrefixLength(std::string_view key, AttributeType type) {
+  constexpr size_t kHash = 8;
+  if (type != AttributeType::kN) {
+    // An escaped 0x00 is followed by 0xFF, so the first 0x00 0x01 is the terminator.
+    const size_t end = key.find(std::string_view("\0\x01", 2), kHash);
+    return end == std::string_view::npos ? key.size() : end + 2;
+  }
+  // Numbers (Number::AppendOrderedBytes): 0x02 alone for zero, else a sign byte, an exponent
+  // byte, digits and a terminator (0x00 when positive, 0xFF when negative).
+  if (key.size() <= kHash || key[kHash] == '\x02') return std::min(key.size(), kHash + 1);
+  const char terminator = key[kHash] == '\x03' ? '\x00' : '\xFF';
+  const size_t end = key.find(terminator, kHash + 2);
+  return end == std::string_view::npos ? key.size() : end + 1;
 }
 
 uint64_t StablePartitionHash(std::string_view bytes) {

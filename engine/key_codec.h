@@ -4,6 +4,7 @@
 // item order: a Query is a range under one (hash, partition key) prefix; a Scan walks hash order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,6 +18,10 @@ void AppendKeyValue(std::string& out, const AttributeValue& value);
 
 // `sort` may be null for tables without a sort key.
 std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort);
+
+// The length of the partition part (hash and partition key) at the start of table key bytes
+// whose partition key has type `type`.
+size_t PartitionPrefixLength(std::string_view key, AttributeType type);
 
 // A hash of the partition key's bytes that never changes between runs or machines (stored data
 // and Scan order depend on it).

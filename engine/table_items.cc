@@ -1,5 +1,6 @@
 #include "engine/table_items.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -73,6 +74,47 @@ void TableItems::DropIndex(size_t slot, EntriesOf entries_of) {
   for (Record* dead : garbage) Record::Destroy(dead);
 }
 
+void TableItems::TrackItemCollections(int64_t limit_bytes, PrefixLength prefix_length,
+                                      std::vector<size_t> local_slots) {
+  std::unique_lock lock(mutex_);
+  collection_limit_bytes_ = limit_bytes;
+  collection_prefix_length_ = std::move(prefix_length);
+  local_slots_ = std::move(local_slots);
+}
+
+int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const {
+  int64_t bytes = item_size;
+  for (const IndexEntry& entry : entries) {
+    if (std::find(local_slots_.begin(), local_slots_.end(), entry.index) != local_slots_.end()) {
+      bytes += entry.item.size_bytes;
+    }
+  }
+  return bytes;
+}
+
+Status TableItems::ChargeCollectionLocked(std::string_view key, const Record* old_record,
+                                          const StoredItem* new_item,
+                                          const IndexEntries& new_entries) {
+  if (!collection_prefix_length_) return Ok{};
+  int64_t delta = 0;
+  if (old_record != nullptr) {
+    delta -= CollectionBytesLocked(old_record->item_size, entries_of_(old_record->blob()));
+  }
+  if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
+  const std::string prefix(key.substr(0, collection_prefix_length_(key)));
+  auto it = collections_.try_emplace(prefix, 0).first;
+  if (delta > 0 && it->second + delta > collection_limit_bytes_) {
+    if (it->second == 0) collections_.erase(it);
+    return Error(ErrorCode::kItemCollectionSizeLimitExceeded,
+                 // The message as DynamoDB's API reference documents it.
+                 "The total size of an item collection has exceeded the maximum limit of 10 "
+                 "gigabytes.");
+  }
+  it->second += delta;
+  if (it->second <= 0) collections_.erase(it);
+  return Ok{};
+}
+
 uint64_t TableItems::index_generation() const {
   std::shared_lock lock(mutex_);
   return index_generation_;
@@ -110,18 +152,25 @@ std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   return Copy(**it);
 }
 
-std::optional<StoredItem> TableItems::Put(std::string_view key, const StoredItem& item,
-                                          const IndexEntries& entries, uint64_t generation) {
+Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const StoredItem& item,
+                                                  const IndexEntries& entries,
+                                                  uint64_t generation) {
   Record* record = Record::Create(key, item);  // allocate outside the lock
   std::optional<StoredItem> old;
   std::vector<Record*> garbage;
   std::unique_lock lock(mutex_);
+  auto it = items_.find(key);
+  Record* replaced = it == items_.end() ? nullptr : *it;
+  if (Status charged = ChargeCollectionLocked(key, replaced, &item, entries); !charged.ok()) {
+    lock.unlock();
+    Record::Destroy(record);
+    return charged.error();
+  }
   size_bytes_ += item.size_bytes;
-  auto [it, inserted] = items_.insert(record);
-  Record* replaced = nullptr;
-  if (!inserted) {
+  if (replaced == nullptr) {
+    items_.insert(record);
+  } else {
     // Same key bytes, so the new record takes the old one's place in the order.
-    replaced = *it;
     old = Copy(*replaced);
     size_bytes_ -= replaced->item_size;
     auto next = items_.erase(it);
@@ -140,6 +189,7 @@ std::optional<StoredItem> TableItems::Erase(std::string_view key) {
   auto it = items_.find(key);
   if (it == items_.end()) return std::nullopt;
   Record* removed = *it;
+  (void)ChargeCollectionLocked(key, removed, nullptr, {});  // shrinking always fits
   items_.erase(it);
   size_bytes_ -= removed->item_size;
   ReplaceIndexEntriesLocked(removed, nullptr, {}, index_generation_, garbage);
@@ -157,6 +207,13 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
   const std::string_view current = it == items_.end() ? std::string_view() : (*it)->blob();
   auto write = decide(it == items_.end() ? nullptr : &current);
   if (!write.ok()) return write.error();
+  const bool put = write.value().kind == Write::Kind::kPut;
+  if (Status charged =
+          ChargeCollectionLocked(key, it == items_.end() ? nullptr : *it,
+                                 put ? &write.value().item : nullptr, write.value().entries);
+      !charged.ok()) {
+    return charged.error();
+  }
   std::optional<StoredItem> old;
   Record* removed = nullptr;
   if (it != items_.end()) {
@@ -166,7 +223,6 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
     it = items_.erase(it);
     garbage.push_back(removed);
   }
-  const bool put = write.value().kind == Write::Kind::kPut;
   Record* added = nullptr;
   if (put) {
     size_bytes_ += write.value().item.size_bytes;

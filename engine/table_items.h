@@ -8,6 +8,7 @@
 #pragma once
 
 #include <absl/container/btree_set.h>
+#include <absl/container/flat_hash_map.h>
 
 #include <cstdint>
 #include <functional>
@@ -57,9 +58,17 @@ class TableItems {
   uint64_t index_generation() const;
 
   std::optional<StoredItem> Get(std::string_view key) const;
+  // Item collections (tables with local secondary indexes): the bytes of each partition's items
+  // and their LSI entries, kept under `limit_bytes`. `prefix_length` gives the length of the
+  // partition part of a key; `local_slots` are the LSIs' slots. Call before the first write.
+  using PrefixLength = std::function<size_t(std::string_view key)>;
+  void TrackItemCollections(int64_t limit_bytes, PrefixLength prefix_length,
+                            std::vector<size_t> local_slots);
+
   // Inserts or replaces, with the new item's index entries; returns the item it replaced.
-  std::optional<StoredItem> Put(std::string_view key, const StoredItem& item,
-                                const IndexEntries& entries = {}, uint64_t generation = 0);
+  // ItemCollectionSizeLimitExceededException, changing nothing, if it outgrows its collection.
+  Result<std::optional<StoredItem>> Put(std::string_view key, const StoredItem& item,
+                                        const IndexEntries& entries = {}, uint64_t generation = 0);
   // Returns the item it removed.
   std::optional<StoredItem> Erase(std::string_view key);
 
@@ -133,12 +142,22 @@ class TableItems {
                                  const IndexEntries& entries, uint64_t generation,
                                  std::vector<Record*>& garbage);
 
+  int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
+  // Under the write lock: moves the collection of `key` from the old item's bytes to the new
+  // one's (null: none), or fails when that would pass the limit.
+  Status ChargeCollectionLocked(std::string_view key, const Record* old_record,
+                                const StoredItem* new_item, const IndexEntries& new_entries);
+
   mutable std::shared_mutex mutex_;
   Tree items_;
   int64_t size_bytes_ = 0;
   std::vector<Index> indexes_;
   EntriesOf entries_of_;
   uint64_t index_generation_ = 0;
+  int64_t collection_limit_bytes_ = 0;
+  PrefixLength collection_prefix_length_;  // empty: collections are not tracked
+  std::vector<size_t> local_slots_;
+  absl::flat_hash_map<std::string, int64_t> collections_;  // partition prefix -> bytes
 };
 
 }  // namespace ddbd

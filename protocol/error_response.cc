@@ -32,6 +32,9 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#LimitExceededException", "message", 400};
     case ErrorCode::kConditionalCheckFailed:
       return {"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", "message", 400};
+    case ErrorCode::kItemCollectionSizeLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException",
+              "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

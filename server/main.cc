@@ -52,7 +52,9 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(options.log_level));
 
   ddbd::SystemClock clock;
-  ddbd::Engine engine({options.region, options.account_id, options.table_delay_ms}, clock);
+  ddbd::Engine engine({options.region, options.account_id, options.table_delay_ms,
+                       options.item_collection_limit_bytes},
+                      clock);
   ddbd::Dispatcher dispatcher(engine);
   ddbd::Router router(dispatcher, {options.region, options.cors});
   ddbd::ServerOptions server_options;

@@ -56,6 +56,11 @@ TEST_CASE("Bad flags name the flag and what it accepts") {
   CHECK(Parse({"--frobnicate"}).error == "unknown flag '--frobnicate' (see --help)");
   CHECK(Parse({"-frobnicate"}).error == "unknown flag '-frobnicate' (see --help)");
   CHECK(Parse({"--account-id", "12"}).error == "--account-id: expected 12 digits, got '12'");
+  CHECK(Parse({"--item-collection-limit-bytes", "0"}).error ==
+        "--item-collection-limit-bytes: expected an integer from 1 to 10737418240, got '0'");
+  CHECK(Parse({"--item-collection-limit-bytes=4096"}).options->item_collection_limit_bytes == 4096);
+  CHECK(Parse({}, {{"DDBD_ITEM_COLLECTION_LIMIT_BYTES", "64"}})
+            .options->item_collection_limit_bytes == 64);
   CHECK(Parse({"--log-level", "loud"}).error ==
         "--log-level: expected one of trace, debug, info, warn, error, critical, off, got 'loud'");
   CHECK(Parse({}, {{"DDBD_PORT", "x"}}).error ==

@@ -108,5 +108,54 @@ TEST_CASE("A condition failure or an index key of the wrong type changes no inde
   CHECK(f.IndexCount(1) == 0);
 }
 
+TEST_CASE("An item collection of a table with an LSI stops at its limit") {
+  ManualClock clock;
+  EngineOptions options;
+  options.item_collection_limit_bytes = 1000;
+  Engine engine(options, clock);
+  CreateTableArgs args;
+  args.table_name = "Events";
+  args.attribute_definitions = {{"pk", ScalarAttributeType::kS},
+                                {"sk", ScalarAttributeType::kS},
+                                {"at", ScalarAttributeType::kS}};
+  args.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  args.billing_mode = BillingMode::kPayPerRequest;
+  IndexDefinition by_time{"by-time", {{"pk", KeyType::kHash}, {"at", KeyType::kRange}}, {}, {}};
+  by_time.projection.projection_type = ProjectionType::kAll;
+  args.local_secondary_indexes = {by_time};
+  REQUIRE(engine.CreateTable(args).ok());
+  // Each item counts twice: once in the table, once projected (ALL) into the LSI.
+  auto event = [](const std::string& pk, int i, size_t padding) {
+    return Item{{"pk", S(pk)},
+                {"sk", S("e" + std::to_string(i))},
+                {"at", S("t" + std::to_string(i))},
+                {"pad", S(std::string(padding, 'x'))}};
+  };
+  int written = 0;
+  Status last = Ok{};
+  for (; written < 100; ++written) {
+    auto put = engine.PutItem("Events", event("p", written, 90), {});
+    if (!put.ok()) {
+      last = put.error();
+      break;
+    }
+  }
+  REQUIRE_FALSE(last.ok());
+  CHECK(last.error().code() == ErrorCode::kItemCollectionSizeLimitExceeded);
+  CHECK(written == 4);  // 4 x 2 x ~104 bytes fit under 1000; a fifth does not
+  CHECK(engine.DescribeTable("Events").value().item_count == 4);
+  // Other partitions have their own collections; shrinking and deleting always work.
+  CHECK(engine.PutItem("Events", event("q", 0, 90), {}).ok());
+  CHECK(engine.PutItem("Events", event("p", 0, 10), {}).ok());
+  CHECK(engine.PutItem("Events", event("p", 4, 60), {}).ok());  // fits in the space freed
+  Item key = {{"pk", S("p")}, {"sk", S("e1")}};
+  CHECK(engine.DeleteItem("Events", key, {}).ok());
+  CHECK(engine.PutItem("Events", event("p", 5, 90), {}).ok());
+  // Items outside the LSI (no "at") still count in the table part of the collection.
+  Item plain = {{"pk", S("p")}, {"sk", S("plain")}, {"pad", S(std::string(500, 'x'))}};
+  CHECK(engine.PutItem("Events", plain, {}).error().code() ==
+        ErrorCode::kItemCollectionSizeLimitExceeded);
+}
+
 }  // namespace
 }  // namespace ddbd

@@ -97,6 +97,21 @@ TEST_CASE("Table keys order by partition hash, then partition key, then sort key
   CHECK(StablePartitionHash("abc") != StablePartitionHash("abd"));
 }
 
+TEST_CASE("The partition prefix of table key bytes is found for every key type") {
+  const AttributeValue sort = AttributeValue::String("s\0rt"s);
+  std::vector<AttributeValue> partitions = {AttributeValue::String("a\0\x01b"s),
+                                            AttributeValue::String(""),
+                                            AttributeValue::Binary("\0\xFF\x01"s)};
+  for (const char* n : {"0", "5", "-5", "123.45", "-0.001", "1E125", "-1E-125"}) {
+    partitions.push_back(AttributeValue::Number(Number::Parse(n).value().ToString()));
+  }
+  for (const AttributeValue& partition : partitions) {
+    const std::string prefix = EncodeTableKey(partition, nullptr);
+    CHECK(PartitionPrefixLength(EncodeTableKey(partition, &sort), partition.type) == prefix.size());
+    CHECK(PartitionPrefixLength(prefix, partition.type) == prefix.size());
+  }
+}
+
 TEST_CASE("Projection selects nested paths and packs list elements") {
   Item item = {
       {"a", AttributeValue::String("1")},

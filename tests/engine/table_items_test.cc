@@ -10,11 +10,11 @@ namespace {
 
 TEST_CASE("TableItems puts, replaces, gets and erases with size accounting") {
   TableItems items;
-  CHECK_FALSE(items.Put("k1", {"blob-one", 10}).has_value());
-  CHECK_FALSE(items.Put("k0", {"zero", 3}).has_value());
+  CHECK_FALSE(items.Put("k1", {"blob-one", 10}).value().has_value());
+  CHECK_FALSE(items.Put("k0", {"zero", 3}).value().has_value());
   CHECK(items.item_count() == 2);
   CHECK(items.size_bytes() == 13);
-  auto replaced = items.Put("k1", {"blob-two", 7});
+  auto replaced = items.Put("k1", {"blob-two", 7}).value();
   REQUIRE(replaced.has_value());
   CHECK(replaced->blob == "blob-one");
   CHECK(replaced->size_bytes == 10);
@@ -27,7 +27,7 @@ TEST_CASE("TableItems puts, replaces, gets and erases with size accounting") {
   CHECK(items.size_bytes() == 7);
   // Keys are bytes: embedded NULs and empty blobs are fine.
   const std::string nul_key("a\0b", 3);
-  items.Put(nul_key, {"", 0});
+  REQUIRE(items.Put(nul_key, {"", 0}).ok());
   CHECK(items.Get(nul_key)->blob.empty());
   CHECK_FALSE(items.Get("a").has_value());
 }
@@ -40,7 +40,7 @@ TEST_CASE("TableItems stays consistent under concurrent writers and readers") {
       for (int i = 0; i < 2000; ++i) {
         const std::string key = "key" + std::to_string(i % 500);
         if (t % 2 == 0) {
-          items.Put(key, {std::string(static_cast<size_t>(i % 50), 'x'), 1});
+          (void)items.Put(key, {std::string(static_cast<size_t>(i % 50), 'x'), 1});
         } else {
           items.Get(key);
           if (i % 7 == 0) items.Erase(key);

@@ -181,5 +181,31 @@ class IndexDefinitionErrors(ServerTestCase):
                                GlobalSecondaryIndexes=[self.gsi()], **provisioned)
 
 
+class ItemCollectionLimit(ServerTestCase):
+    """The 10 GB item-collection limit of tables with LSIs, lowered by a flag so it can be reached."""
+    server_args = ("--item-collection-limit-bytes", "3000")
+
+    def test_item_collection_size_limit_exceeded(self):
+        table = unique_name("collection")
+        self.ddb.create_table(
+            TableName=table, BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"} for n in ("pk", "sk", "at")],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+            LocalSecondaryIndexes=[{"IndexName": "by-time", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                  {"AttributeName": "at", "KeyType": "RANGE"}]}])
+        item = lambda i: {"pk": S("p"), "sk": S("e%03d" % i), "at": S("t%03d" % i), "pad": S("x" * 300)}
+        written = 0
+        with self.assertRaises(self.ddb.exceptions.ItemCollectionSizeLimitExceededException) as caught:
+            for written in range(100):
+                self.ddb.put_item(TableName=table, Item=item(written))
+        self.assertEqual(caught.exception.response["Error"]["Message"],
+                         "The total size of an item collection has exceeded the maximum limit of 10 gigabytes.")
+        self.assertEqual(written, 9)  # nine items of ~326 bytes (+ ~20 in the index) fit in 3000
+        self.assertEqual(self.ddb.scan(TableName=table, Select="COUNT")["Count"], 9)
+        # Another partition is a different collection.
+        self.ddb.put_item(TableName=table, Item=dict(item(0), pk=S("q")))
+
+
 if __name__ == "__main__":
     unittest.main()
