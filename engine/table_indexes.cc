@@ -1,6 +1,7 @@
 #include "engine/table_indexes.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "engine/item_codec.h"
 #include "engine/key_codec.h"
@@ -50,9 +51,9 @@ Status TableIndexes::CheckItem(const Item& item) const {
   std::sort(by_name.begin(), by_name.end(),
             [](const TableIndex* a, const TableIndex* b) { return a->name() < b->name(); });
   for (const TableIndex* index : by_name) {
-    for (const auto& [name, type] :
-         {std::pair{index->key.partition_name, index->key.partition_type},
-          std::pair{index->key.sort_name, index->key.sort_type}}) {
+    for (const auto& [name, type, max_size] :
+         {std::tuple{index->key.partition_name, index->key.partition_type, size_t{2048}},
+          std::tuple{index->key.sort_name, index->key.sort_type, size_t{1024}}}) {
       if (name.empty()) continue;
       const AttributeValue* value = FindAttribute(item, name);
       if (value == nullptr) continue;  // sparse: the item is simply not in this index
@@ -69,6 +70,12 @@ Status TableIndexes::CheckItem(const Item& item) const {
                         "attribute cannot contain an empty ") +
             (value->type == AttributeType::kS ? "string" : "binary") +
             " value. IndexName: " + index->name() + ", IndexKey: " + name);
+      }
+      if (value->type != AttributeType::kN && value->scalar.size() > max_size) {
+        return Error::Validation(
+            "One or more parameter values were invalid: Size limit exceeded for Index Key " + name +
+            " Actual Size: " + std::to_string(value->scalar.size()) +
+            " bytes Max Size: " + std::to_string(max_size) + " bytes IndexName: " + index->name());
       }
     }
   }

@@ -137,6 +137,14 @@ class Indexes(ServerTestCase):
                          "not supported. The AttributeValue for a key attribute cannot contain an empty string value. "
                          "IndexName: by-status, IndexKey: status", TableName=self.table,
                          Item={"pk": S("c9"), "sk": S("x"), "status": S("")})
+        self.assertError(self.ddb.put_item, "ValidationException",
+                         "One or more parameter values were invalid: Size limit exceeded for Index Key status Actual "
+                         "Size: 2049 bytes Max Size: 2048 bytes IndexName: by-status", TableName=self.table,
+                         Item={"pk": S("c9"), "sk": S("x"), "status": S("s" * 2049)})
+        self.assertError(self.ddb.put_item, "ValidationException",
+                         "One or more parameter values were invalid: Size limit exceeded for Index Key pk Actual "
+                         "Size: 1025 bytes Max Size: 1024 bytes IndexName: inverted", TableName=self.table,
+                         Item={"pk": S("p" * 1025), "sk": S("x")})  # pk is the inverted index's sort key
 
 
 class IndexDefinitionErrors(ServerTestCase):
