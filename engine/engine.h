@@ -127,6 +127,7 @@ class Engine {
     KeyShape key_shape;
     std::shared_ptr<const TableIndexes> indexes;
     uint64_t index_generation = 0;  // of `indexes`, for TableItems::Put and Apply
+    bool backfilling = false;       // an index update is still running: created indexes backfill
   };
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
   Result<ReadPage> ReadRange(const ItemTable& table, const ReadTarget& target,

@@ -43,8 +43,8 @@ Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) con
   const TableEntry* entry = FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound();
   // Read together under mutex_, which UpdateTable holds while it changes both.
-  return ItemTable{entry->items, entry->key_shape, entry->indexes,
-                   entry->items->index_generation()};
+  return ItemTable{entry->items, entry->key_shape, entry->indexes, entry->items->index_generation(),
+                   now_ms < entry->transition_done_ms};
 }
 
 Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const Item& item,

@@ -152,12 +152,16 @@ Status CheckFilterAvoidsKeys(const Condition& condition, const KeyShape& shape,
 }
 
 Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& indexes,
-                                 const ReadOptions& options) {
+                                 const ReadOptions& options, bool backfilling) {
   ReadTarget target{nullptr, &table_key, false};
   if (options.index_name.empty()) return target;
   const TableIndex* index = indexes.Find(options.index_name);
   if (index == nullptr) {
     return Error::Validation("The table does not have the specified index: " + options.index_name);
+  }
+  if (backfilling && index->description.backfilling) {
+    return Error::Validation("Cannot read from backfilling global secondary index: " +
+                             index->name());
   }
   if (index->is_global() && options.consistent_read) {
     return Error::Validation("Consistent reads are not supported on global secondary indexes");
@@ -259,7 +263,8 @@ Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& tar
 Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read);
+  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read,
+                              table.value().backfilling);
   if (!target.ok()) return target.error();
   const KeyShape& shape = *target.value().key;
   const KeyTerm* partition = nullptr;
@@ -298,7 +303,8 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
 Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read);
+  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read,
+                              table.value().backfilling);
   if (!target.ok()) return target.error();
   KeyRange range = SegmentRange(args.segment, args.total_segments);
   if (args.read.exclusive_start_key) {

@@ -114,7 +114,12 @@ TEST_CASE("With a table delay, a new index is CREATING and backfilling until the
   CHECK(updated.value().table_status == TableStatus::kUpdating);
   CHECK(updated.value().indexes[0].index_status == TableStatus::kCreating);
   CHECK(updated.value().indexes[0].backfilling);
+  auto early = f.Query("by-status", "open");
+  REQUIRE_FALSE(early.ok());
+  CHECK(early.error().message() ==
+        "Cannot read from backfilling global secondary index: by-status");
   f.clock.AdvanceMs(1000);
+  CHECK(f.Query("by-status", "open").ok());
   auto described = f.engine.DescribeTable("Orders");
   CHECK(described.value().indexes[0].index_status == TableStatus::kActive);
   CHECK_FALSE(described.value().indexes[0].backfilling);

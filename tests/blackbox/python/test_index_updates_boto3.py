@@ -191,6 +191,10 @@ class IndexUpdatesWithDelay(ServerTestCase):
         index = description["GlobalSecondaryIndexes"][0]
         self.assertEqual((description["TableStatus"], index["IndexStatus"], index["Backfilling"]),
                          ("UPDATING", "CREATING", True))
+        self.assertError(self.ddb.query, "ValidationException",
+                         "Cannot read from backfilling global secondary index: by-status",
+                         TableName=table, IndexName="by-status", KeyConditionExpression="#s = :s",
+                         ExpressionAttributeNames={"#s": "status"}, ExpressionAttributeValues={":s": S("open")})
         self.assertError(self.ddb.update_table, "ResourceInUseException",
                          "Attempt to change a resource which is still in use: Table is being updated: " + table,
                          TableName=table, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "by-status"}}])
@@ -198,6 +202,7 @@ class IndexUpdatesWithDelay(ServerTestCase):
         index = self.ddb.describe_table(TableName=table)["Table"]["GlobalSecondaryIndexes"][0]
         self.assertEqual(index["IndexStatus"], "ACTIVE")
         self.assertNotIn("Backfilling", index)
+        self.assertEqual(self.ddb.scan(TableName=table, IndexName="by-status")["Count"], 1)
 
         result = self.ddb.update_table(TableName=table,
                                        GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": "by-status"}}])

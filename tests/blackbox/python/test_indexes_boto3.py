@@ -100,6 +100,16 @@ class Indexes(ServerTestCase):
         self.assertEqual(len(seen), 4)
         self.assertEqual(len(set(seen)), 4)
 
+    def test_parallel_scan_of_an_index_covers_it_once(self):
+        seen = []
+        for segment in range(3):
+            paginator = self.ddb.get_paginator("scan")
+            for page in paginator.paginate(TableName=self.table, IndexName="by-status", Segment=segment,
+                                           TotalSegments=3, PaginationConfig={"PageSize": 2}):
+                seen += [(i["pk"]["S"], i["sk"]["S"]) for i in page["Items"]]
+        self.assertEqual(len(seen), 8)  # the sparse index's 8 entries, each once
+        self.assertEqual(len(set(seen)), 8)
+
     def test_writes_move_entries_between_index_partitions(self):
         key = {"pk": S("c1"), "sk": S("order#1")}
         self.ddb.update_item(TableName=self.table, Key=key, UpdateExpression="SET #s = :c",
