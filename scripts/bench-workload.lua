@@ -1,0 +1,116 @@
+-- One scripts/bench workload for wrk: builds DynamoDB requests with varying keys and prints the
+-- run's figures as one JSON line. Settings come from the environment (scripts/bench sets them):
+--   BENCH_WORKLOAD  get | put | update | query | scan | batch | mix
+--   BENCH_TABLE     table name;  BENCH_ITEMS  items preloaded (partitions of 10 items)
+
+local workload = os.getenv("BENCH_WORKLOAD") or "get"
+local table_name = os.getenv("BENCH_TABLE") or "bench"
+local items = tonumber(os.getenv("BENCH_ITEMS") or "100000")
+local partitions = math.max(1, math.floor(items / 10))
+
+local headers = {
+  ["Content-Type"] = "application/x-amz-json-1.0",
+  ["X-Amz-Date"] = "20260101T000000Z",
+  -- Any credentials: none of the servers measured checks signatures.
+  ["Authorization"] = "AWS4-HMAC-SHA256 Credential=bench/20260101/us-east-1/dynamodb/aws4_request, "
+    .. "SignedHeaders=host, Signature=0",
+}
+
+local function target(operation)
+  headers["X-Amz-Target"] = "DynamoDB_20120810." .. operation
+end
+
+-- The same ~200-byte item (DynamoDB size) scripts/bench preloads.
+local padding = string.rep("x", 100)
+local function key_json(i)
+  return string.format('"pk":{"S":"p%07d"},"sk":{"S":"s%02d"}', math.floor(i / 10), i % 10)
+end
+local function item_json(i, version)
+  return string.format('{%s,"name":{"S":"Name %d"},"email":{"S":"user%d@example.com"},'
+    .. '"n":{"N":"%d"},"active":{"BOOL":true},"bio":{"S":"%s"}}', key_json(i), i, i, version,
+    padding)
+end
+
+local counter = 0
+local function random_item() return math.random(0, items - 1) end
+
+local builders = {}
+builders.get = function()
+  target("GetItem")
+  return string.format('{"TableName":"%s","Key":{%s}}', table_name, key_json(random_item()))
+end
+builders.put = function()
+  counter = counter + 1
+  target("PutItem")
+  return string.format('{"TableName":"%s","Item":%s}', table_name, item_json(random_item(), counter))
+end
+builders.update = function()
+  target("UpdateItem")
+  return string.format('{"TableName":"%s","Key":{%s},"UpdateExpression":"SET #m = :m ADD #c :one",'
+    .. '"ExpressionAttributeNames":{"#m":"name","#c":"count"},'
+    .. '"ExpressionAttributeValues":{":m":{"S":"renamed %d"},":one":{"N":"1"}}}',
+    table_name, key_json(random_item()), counter)
+end
+builders.query = function()
+  target("Query")
+  return string.format('{"TableName":"%s","KeyConditionExpression":"pk = :p",'
+    .. '"ExpressionAttributeValues":{":p":{"S":"p%07d"}}}', table_name,
+    math.random(0, partitions - 1))
+end
+-- Pages of 100 items (~20 KB): 1 MB pages take one peer longer than wrk's timeout under load.
+local scan_start = nil  -- the last page's LastEvaluatedKey: each request reads the next page
+builders.scan = function()
+  target("Scan")
+  if scan_start then
+    return string.format('{"TableName":"%s","Limit":100,"ExclusiveStartKey":%s}', table_name,
+      scan_start)
+  end
+  return string.format('{"TableName":"%s","Limit":100}', table_name)
+end
+builders.batch = function()
+  target("BatchWriteItem")
+  counter = counter + 1
+  local first = math.random(0, math.max(0, items - 25))
+  local puts = {}
+  for i = first, first + 24 do
+    puts[#puts + 1] = string.format('{"PutRequest":{"Item":%s}}', item_json(i, counter))
+  end
+  return string.format('{"RequestItems":{"%s":[%s]}}', table_name, table.concat(puts, ","))
+end
+builders.mix = function()
+  if math.random() < 0.5 then return builders.get() end
+  return builders.put()
+end
+
+local build = builders[workload]
+if build == nil then error("unknown BENCH_WORKLOAD " .. workload) end
+
+local thread_number = 0
+function setup(thread)
+  thread_number = thread_number + 1
+  thread:set("seed", thread_number)
+end
+
+function init(args)
+  math.randomseed(os.time() * 1000 + (seed or 0))
+end
+
+function request()
+  local body = build()
+  return wrk.format("POST", "/", headers, body)
+end
+
+if workload == "scan" then
+  function response(status, _, body)
+    if status ~= 200 then return end
+    scan_start = string.match(body, '"LastEvaluatedKey":(%b{})')
+  end
+end
+
+function done(summary, latency, _)
+  local errors = summary.errors
+  io.write(string.format('BENCH_JSON {"requests":%d,"duration_us":%d,"bytes":%d,'
+    .. '"errors":%d,"p50_us":%d,"p99_us":%d,"p999_us":%d}\n', summary.requests, summary.duration,
+    summary.bytes, errors.connect + errors.read + errors.write + errors.status + errors.timeout,
+    latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
+end
