@@ -211,7 +211,7 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --host HOST            address to listen on (default 127.0.0.1; 0.0.0.0 for all)
   --port N               port to listen on (default 8000; 0 picks a free port)
   --port-file PATH       write the bound port to PATH once listening
-  --threads N            I/O threads (default 0: one per core)
+  --threads N            I/O threads (default 0: one per usable core)
   --log-level LEVEL      trace, debug, info, warn, error, critical or off (default info)
   --region NAME          region used in ARNs and the health check (default us-east-1)
   --account-id ID        12-digit account id used in ARNs (default 000000000000)

@@ -1,6 +1,8 @@
 // The composition root: options -> engine, dispatcher, router, HTTP server.
+#include <sched.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -32,6 +34,17 @@ bool WritePortFile(const std::string& path, uint16_t port) {
 
 }  // namespace
 
+// The cores this process may run on (taskset, cgroup cpusets), not all the machine's: more I/O
+// threads than cores only adds context switches.
+unsigned UsableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   const ddbd::ParsedOptions parsed =
@@ -61,8 +74,7 @@ int main(int argc, char** argv) {
   server_options.host = options.host;
   server_options.port = options.port;
   server_options.request_timeout_ms = options.request_timeout_ms;
-  server_options.threads =
-      options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  server_options.threads = options.threads > 0 ? options.threads : UsableCores();
   ddbd::HttpServer server(server_options, router);
 
   std::string error;
