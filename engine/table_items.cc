@@ -7,6 +7,8 @@
 
 namespace ddbd {
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "KeyPrefix byte-swaps a native load");
+
 std::string_view TableItems::Record::key() const {
   return {reinterpret_cast<const char*>(this + 1), key_size};
 }
@@ -28,6 +30,19 @@ TableItems::Record* TableItems::Record::Create(std::string_view key, const Store
 void TableItems::Record::Destroy(Record* record) {
   record->~Record();
   ::operator delete(record);
+}
+
+uint64_t TableItems::KeyPrefix(std::string_view key) {
+  uint64_t prefix = 0;
+  if (key.size() >= 8) {  // every table and index key: one load
+    std::memcpy(&prefix, key.data(), 8);
+    return __builtin_bswap64(prefix);  // x86 and ARM are little-endian
+  }
+  const size_t n = key.size() < 8 ? key.size() : 8;
+  for (size_t i = 0; i < n; ++i) {
+    prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * i);
+  }
+  return prefix;  // a shorter key is zero-padded, which keeps the byte order
 }
 
 StoredItem TableItems::Copy(const Record& record) {
@@ -57,7 +72,7 @@ void TableItems::AddIndex(size_t slot, EntriesOf entries_of) {
     for (const IndexEntry& entry : entries_of_(record->blob())) {
       if (entry.index != slot) continue;
       index.size_bytes += entry.item.size_bytes;
-      index.entries.insert(Record::Create(entry.key, entry.item));
+      index.entries.insert(Slot(Record::Create(entry.key, entry.item)));
     }
   }
 }
@@ -141,7 +156,7 @@ void TableItems::ReplaceIndexEntriesLocked(const Record* old_record, const Recor
   for (const IndexEntry& entry : entries) {
     Index& index = indexes_[entry.index];
     index.size_bytes += entry.item.size_bytes;
-    index.entries.insert(Record::Create(entry.key, entry.item));
+    index.entries.insert(Slot(Record::Create(entry.key, entry.item)));
   }
 }
 
@@ -160,7 +175,7 @@ Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const St
   std::vector<Record*> garbage;
   std::unique_lock lock(mutex_);
   auto it = items_.find(key);
-  Record* replaced = it == items_.end() ? nullptr : *it;
+  Record* replaced = it == items_.end() ? nullptr : it->record;
   if (Status charged = ChargeCollectionLocked(key, replaced, &item, entries); !charged.ok()) {
     lock.unlock();
     Record::Destroy(record);
@@ -168,13 +183,13 @@ Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const St
   }
   size_bytes_ += item.size_bytes;
   if (replaced == nullptr) {
-    items_.insert(record);
+    items_.insert(Slot(record));
   } else {
     // Same key bytes, so the new record takes the old one's place in the order.
     old = Copy(*replaced);
     size_bytes_ -= replaced->item_size;
     auto next = items_.erase(it);
-    items_.insert(next, record);
+    items_.insert(next, Slot(record));
     garbage.push_back(replaced);
   }
   ReplaceIndexEntriesLocked(replaced, record, entries, generation, garbage);
@@ -209,7 +224,7 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
   if (!write.ok()) return write.error();
   const bool put = write.value().kind == Write::Kind::kPut;
   if (Status charged =
-          ChargeCollectionLocked(key, it == items_.end() ? nullptr : *it,
+          ChargeCollectionLocked(key, it == items_.end() ? nullptr : it->record,
                                  put ? &write.value().item : nullptr, write.value().entries);
       !charged.ok()) {
     return charged.error();
@@ -227,7 +242,7 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
   if (put) {
     size_bytes_ += write.value().item.size_bytes;
     added = Record::Create(key, write.value().item);
-    items_.insert(it, added);
+    items_.insert(it, Slot(added));
   }
   ReplaceIndexEntriesLocked(removed, added, put ? write.value().entries : IndexEntries(),
                             write.value().generation, garbage);

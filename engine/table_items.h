@@ -120,18 +120,35 @@ class TableItems {
     static Record* Create(std::string_view key, const StoredItem& item);
     static void Destroy(Record* record);
   };
+  // A tree slot: the record and its key's first 8 bytes as a big-endian integer, which orders
+  // like the bytes themselves. Keys begin with an 8-byte partition hash, so most comparisons
+  // are settled by the slot alone, without touching the record (a cache miss each).
+  struct Slot {
+    uint64_t prefix;
+    Record* record;
+    explicit Slot(Record* r) : prefix(KeyPrefix(r->key())), record(r) {}
+    operator Record*() const { return record; }  // NOLINT: reads as the record
+    Record* operator->() const { return record; }
+    Record& operator*() const { return *record; }
+  };
+  static uint64_t KeyPrefix(std::string_view key);
   struct ByKey {
     using is_transparent = void;
-    static std::string_view KeyOf(const Record* record) { return record->key(); }
-    static std::string_view KeyOf(std::string_view key) { return key; }
-    template <typename A, typename B>
-    bool operator()(const A& a, const B& b) const {
-      return KeyOf(a) < KeyOf(b);
+    bool operator()(const Slot& a, const Slot& b) const {
+      return a.prefix != b.prefix ? a.prefix < b.prefix : a->key() < b->key();
+    }
+    bool operator()(const Slot& a, std::string_view b) const {
+      const uint64_t b_prefix = KeyPrefix(b);
+      return a.prefix != b_prefix ? a.prefix < b_prefix : a->key() < b;
+    }
+    bool operator()(std::string_view a, const Slot& b) const {
+      const uint64_t a_prefix = KeyPrefix(a);
+      return a_prefix != b.prefix ? a_prefix < b.prefix : a < b->key();
     }
   };
   static StoredItem Copy(const Record& record);
 
-  using Tree = absl::btree_set<Record*, ByKey>;
+  using Tree = absl::btree_set<Slot, ByKey>;
   struct Index {
     Tree entries;
     int64_t size_bytes = 0;
