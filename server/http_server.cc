@@ -58,9 +58,15 @@ class SessionRegistry {
 
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
 
+// Concrete executor types rather than Asio's type-erased any_io_executor: copying and
+// destroying those showed up at ~4% of a GetItem's server CPU.
+using Strand = net::strand<net::io_context::executor_type>;
+using Socket = tcp::socket::rebind_executor<Strand>::other;
+using Stream = beast::basic_stream<tcp, Strand>;
+
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket&& socket, const Router& router, const ServerOptions& options,
+  Session(Socket&& socket, const Router& router, const ServerOptions& options,
           SessionRegistry& registry, std::function<void()> on_last_closed)
       : stream_(std::move(socket)),
         router_(router),
@@ -152,7 +158,7 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.socket().close(ignored);
   }
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   const Router& router_;
@@ -174,7 +180,7 @@ struct HttpServer::Impl {
         grace_timer(io) {}
 
   void Accept() {
-    acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
+    acceptor.async_accept(net::make_strand(io), [this](beast::error_code ec, Socket socket) {
       if (ec) {
         if (acceptor.is_open()) Accept();
         return;
