@@ -107,14 +107,18 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
   return bytes;
 }
 
+IndexEntries TableItems::EntriesOfLocked(const Record* record) const {
+  if (record == nullptr || indexes_.empty()) return {};
+  return entries_of_(record->blob());
+}
+
 Status TableItems::ChargeCollectionLocked(std::string_view key, const Record* old_record,
+                                          const IndexEntries& old_entries,
                                           const StoredItem* new_item,
                                           const IndexEntries& new_entries) {
   if (!collection_prefix_length_) return Ok{};
   int64_t delta = 0;
-  if (old_record != nullptr) {
-    delta -= CollectionBytesLocked(old_record->item_size, entries_of_(old_record->blob()));
-  }
+  if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size, old_entries);
   if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
   const std::string prefix(key.substr(0, collection_prefix_length_(key)));
   auto it = collections_.try_emplace(prefix, 0).first;
@@ -131,27 +135,26 @@ Status TableItems::ChargeCollectionLocked(std::string_view key, const Record* ol
 }
 
 uint64_t TableItems::index_generation() const {
-  std::shared_lock lock(mutex_);
-  return index_generation_;
+  // Changed only under the write lock; read without it on every item operation.
+  return index_generation_.load(std::memory_order_acquire);
 }
 
-void TableItems::ReplaceIndexEntriesLocked(const Record* old_record, const Record* new_record,
-                                           const IndexEntries& prepared, uint64_t generation,
-                                           std::vector<Record*>& garbage) {
+void TableItems::ReplaceIndexEntriesLocked(const IndexEntries& old_entries,
+                                           const Record* new_record, const IndexEntries& prepared,
+                                           uint64_t generation, std::vector<Record*>& garbage) {
   if (indexes_.empty()) return;
   // Entries prepared before an index was added or dropped are recomputed for the current set.
-  const IndexEntries entries = generation == index_generation_ || new_record == nullptr
-                                   ? prepared
-                                   : entries_of_(new_record->blob());
-  if (old_record != nullptr) {
-    for (const IndexEntry& old_entry : entries_of_(old_record->blob())) {
-      Index& index = indexes_[old_entry.index];
-      auto it = index.entries.find(std::string_view(old_entry.key));
-      if (it == index.entries.end()) continue;
-      index.size_bytes -= (*it)->item_size;
-      garbage.push_back(*it);
-      index.entries.erase(it);
-    }
+  IndexEntries recomputed;
+  const bool stale = new_record != nullptr && generation != index_generation_;
+  if (stale) recomputed = entries_of_(new_record->blob());
+  const IndexEntries& entries = stale ? recomputed : prepared;
+  for (const IndexEntry& old_entry : old_entries) {
+    Index& index = indexes_[old_entry.index];
+    auto it = index.entries.find(std::string_view(old_entry.key));
+    if (it == index.entries.end()) continue;
+    index.size_bytes -= (*it)->item_size;
+    garbage.push_back(*it);
+    index.entries.erase(it);
   }
   for (const IndexEntry& entry : entries) {
     Index& index = indexes_[entry.index];
@@ -176,7 +179,9 @@ Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const St
   std::unique_lock lock(mutex_);
   auto it = items_.find(key);
   Record* replaced = it == items_.end() ? nullptr : it->record;
-  if (Status charged = ChargeCollectionLocked(key, replaced, &item, entries); !charged.ok()) {
+  const IndexEntries old_entries = EntriesOfLocked(replaced);
+  if (Status charged = ChargeCollectionLocked(key, replaced, old_entries, &item, entries);
+      !charged.ok()) {
     lock.unlock();
     Record::Destroy(record);
     return charged.error();
@@ -192,7 +197,7 @@ Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const St
     items_.insert(next, Slot(record));
     garbage.push_back(replaced);
   }
-  ReplaceIndexEntriesLocked(replaced, record, entries, generation, garbage);
+  ReplaceIndexEntriesLocked(old_entries, record, entries, generation, garbage);
   lock.unlock();
   for (Record* dead : garbage) Record::Destroy(dead);
   return old;
@@ -204,10 +209,11 @@ std::optional<StoredItem> TableItems::Erase(std::string_view key) {
   auto it = items_.find(key);
   if (it == items_.end()) return std::nullopt;
   Record* removed = *it;
-  (void)ChargeCollectionLocked(key, removed, nullptr, {});  // shrinking always fits
+  const IndexEntries old_entries = EntriesOfLocked(removed);
+  (void)ChargeCollectionLocked(key, removed, old_entries, nullptr, {});  // shrinking always fits
   items_.erase(it);
   size_bytes_ -= removed->item_size;
-  ReplaceIndexEntriesLocked(removed, nullptr, {}, index_generation_, garbage);
+  ReplaceIndexEntriesLocked(old_entries, nullptr, {}, index_generation_, garbage);
   lock.unlock();
   StoredItem old = Copy(*removed);
   Record::Destroy(removed);
@@ -223,9 +229,10 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
   auto write = decide(it == items_.end() ? nullptr : &current);
   if (!write.ok()) return write.error();
   const bool put = write.value().kind == Write::Kind::kPut;
-  if (Status charged =
-          ChargeCollectionLocked(key, it == items_.end() ? nullptr : it->record,
-                                 put ? &write.value().item : nullptr, write.value().entries);
+  Record* existing = it == items_.end() ? nullptr : it->record;
+  const IndexEntries old_entries = EntriesOfLocked(existing);
+  if (Status charged = ChargeCollectionLocked(
+          key, existing, old_entries, put ? &write.value().item : nullptr, write.value().entries);
       !charged.ok()) {
     return charged.error();
   }
@@ -244,7 +251,7 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
     added = Record::Create(key, write.value().item);
     items_.insert(it, Slot(added));
   }
-  ReplaceIndexEntriesLocked(removed, added, put ? write.value().entries : IndexEntries(),
+  ReplaceIndexEntriesLocked(old_entries, added, put ? write.value().entries : IndexEntries(),
                             write.value().generation, garbage);
   lock.unlock();
   for (Record* dead : garbage) Record::Destroy(dead);

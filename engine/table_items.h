@@ -10,6 +10,7 @@
 #include <absl/container/btree_set.h>
 #include <absl/container/flat_hash_map.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -154,8 +155,11 @@ class TableItems {
     int64_t size_bytes = 0;
   };
   static void WalkTree(const Tree& tree, const KeyRange& range, bool forward, const Visit& visit);
+  // The index entries a stored record has (none when the table has no indexes), computed once
+  // per write and shared by the collection charge and the index update.
+  IndexEntries EntriesOfLocked(const Record* record) const;
   // Under the write lock: removes the old item's index entries and adds the new ones.
-  void ReplaceIndexEntriesLocked(const Record* old_record, const Record* new_record,
+  void ReplaceIndexEntriesLocked(const IndexEntries& old_entries, const Record* new_record,
                                  const IndexEntries& entries, uint64_t generation,
                                  std::vector<Record*>& garbage);
 
@@ -163,14 +167,15 @@ class TableItems {
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new
   // one's (null: none), or fails when that would pass the limit.
   Status ChargeCollectionLocked(std::string_view key, const Record* old_record,
-                                const StoredItem* new_item, const IndexEntries& new_entries);
+                                const IndexEntries& old_entries, const StoredItem* new_item,
+                                const IndexEntries& new_entries);
 
   mutable std::shared_mutex mutex_;
   Tree items_;
   int64_t size_bytes_ = 0;
   std::vector<Index> indexes_;
   EntriesOf entries_of_;
-  uint64_t index_generation_ = 0;
+  std::atomic<uint64_t> index_generation_ = 0;
   int64_t collection_limit_bytes_ = 0;
   PrefixLength collection_prefix_length_;  // empty: collections are not tracked
   std::vector<size_t> local_slots_;
