@@ -5,20 +5,10 @@
 #include <vector>
 
 #include "engine/index_validation.h"
+#include "engine/parameter_checks.h"
 
 namespace ddbd {
 namespace {
-
-constexpr const char* kInvalid = "One or more parameter values were invalid: ";
-constexpr int64_t kMaxCapacityUnits = 1'000'000'000'000;
-
-Status Invalid(const std::string& detail) { return Error::Validation(kInvalid + detail); }
-
-std::string Listed(const std::vector<std::string>& names) {
-  std::string text = "[";
-  for (size_t i = 0; i < names.size(); ++i) text += (i > 0 ? ", " : "") + names[i];
-  return text + "]";
-}
 
 IndexDescription* FindIndex(TableDescription& table, const std::string& name) {
   for (IndexDescription& index : table.indexes) {
@@ -32,18 +22,6 @@ IndexDescription* FindGlobalIndex(TableDescription& table, const std::string& na
   return index != nullptr && index->is_global && index->index_status != TableStatus::kDeleting
              ? index
              : nullptr;
-}
-
-Status CheckThroughputBounds(const ProvisionedThroughput& throughput) {
-  for (const auto& [units, member] :
-       {std::pair{throughput.read_capacity_units, "ReadCapacityUnits"},
-        std::pair{throughput.write_capacity_units, "WriteCapacityUnits"}}) {
-    if (units > kMaxCapacityUnits) {
-      return Error::Validation("Given value " + std::to_string(units) + " for " + member +
-                               " is out of bounds");
-    }
-  }
-  return Ok{};
 }
 
 // The attribute definitions after adding `given` to the table's, which must agree on types.
@@ -62,9 +40,8 @@ Result<std::vector<AttributeDefinition>> MergeDefinitions(const TableDescription
     if (existing == merged.end()) {
       merged.push_back(definition);
     } else if (existing->attribute_type != definition.attribute_type) {
-      return Error::Validation(
-          kInvalid + std::string("Cannot change the type of an existing key attribute: ") +
-          definition.attribute_name);
+      return InvalidParameter("Cannot change the type of an existing key attribute: " +
+                              definition.attribute_name);
     }
   }
   return merged;
@@ -73,7 +50,7 @@ Result<std::vector<AttributeDefinition>> MergeDefinitions(const TableDescription
 Status CheckCreate(const UpdateTableArgs& args, const IndexDefinition& index,
                    const TableDescription& table) {
   if (args.attribute_definitions.empty()) {
-    return Invalid("AttributeDefinitions is not specified for index: " + index.index_name);
+    return InvalidParameter("AttributeDefinitions is not specified for index: " + index.index_name);
   }
   if (Status keys = CheckIndexKeySchema(index); !keys.ok()) return keys;
   std::vector<std::string> missing;
@@ -89,22 +66,24 @@ Status CheckCreate(const UpdateTableArgs& args, const IndexDefinition& index,
     for (const auto& definition : args.attribute_definitions) {
       given.push_back(definition.attribute_name);
     }
-    return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: " +
-                   Listed(missing) + ", AttributeDefinitions: " + Listed(given));
+    return InvalidParameter(
+        "Some index key attributes are not defined in AttributeDefinitions. Keys: " +
+        ListedNames(missing) + ", AttributeDefinitions: " + ListedNames(given));
   }
   if (Status projection = CheckProjection(index); !projection.ok()) return projection;
   if (table.billing_mode == BillingMode::kPayPerRequest) {
     if (index.provisioned_throughput) {
-      return Invalid(
+      return InvalidParameter(
           "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified for index: " +
           index.index_name + " when BillingMode is PAY_PER_REQUEST");
     }
     return Ok{};
   }
   if (!index.provisioned_throughput) {
-    return Invalid("ProvisionedThroughput must be specified for index: " + index.index_name);
+    return InvalidParameter("ProvisionedThroughput must be specified for index: " +
+                            index.index_name);
   }
-  return CheckThroughputBounds(*index.provisioned_throughput);
+  return CheckCapacityBounds(*index.provisioned_throughput);
 }
 
 std::string UnchangedThroughputMessage(const std::string& name,
@@ -130,16 +109,18 @@ Status ApplyUpdate(const IndexDefinition& update, const IndexUpdateContext& cont
   }
   if (table.billing_mode == BillingMode::kPayPerRequest) {
     if (update.provisioned_throughput) {
-      return Invalid("The only Updates for index: " + update.index_name +
-                     " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, "
-                     "WarmThroughput");
+      return InvalidParameter(
+          "The only Updates for index: " + update.index_name +
+          " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, "
+          "WarmThroughput");
     }
   } else {
     if (!update.provisioned_throughput) {
-      return Invalid("ProvisionedThroughput must be specified for index: " + update.index_name);
+      return InvalidParameter("ProvisionedThroughput must be specified for index: " +
+                              update.index_name);
     }
     const ProvisionedThroughput& requested = *update.provisioned_throughput;
-    if (Status bounds = CheckThroughputBounds(requested); !bounds.ok()) return bounds;
+    if (Status bounds = CheckCapacityBounds(requested); !bounds.ok()) return bounds;
     const ProvisionedThroughput current =
         index->definition.provisioned_throughput.value_or(ProvisionedThroughput{});
     if (current.read_capacity_units == requested.read_capacity_units &&
@@ -168,8 +149,8 @@ Status CarryBillingMode(const UpdateTableArgs& args, const IndexUpdateContext& c
                  update.index.provisioned_throughput.has_value();
         });
     if (!given) {
-      return Invalid("ProvisionedThroughput must be specified for index: " +
-                     index.definition.index_name);
+      return InvalidParameter("ProvisionedThroughput must be specified for index: " +
+                              index.definition.index_name);
     }
   }
   return Ok{};
@@ -204,10 +185,10 @@ Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& 
         "per table");
   }
   if (creates_or_deletes == 1 && args.provisioned_throughput) {
-    return Invalid("You cannot create or delete index while updating table IOPS");
+    return InvalidParameter("You cannot create or delete index while updating table IOPS");
   }
   if (creates_or_deletes == 1 && args.stream_specification) {
-    return Invalid("You cannot create or delete index while changing stream status");
+    return InvalidParameter("You cannot create or delete index while changing stream status");
   }
   TableDescription updated = table;
   for (const GlobalSecondaryIndexUpdate& update : updates) {

@@ -5,19 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/parameter_checks.h"
+
 namespace ddbd {
 namespace {
 
-constexpr const char* kInvalid = "One or more parameter values were invalid: ";
 constexpr size_t kMaxProjectedAttributes = 100;
-
-Status Invalid(const std::string& detail) { return Error::Validation(kInvalid + detail); }
-
-std::string Listed(const std::vector<std::string>& names) {
-  std::string text = "[";
-  for (size_t i = 0; i < names.size(); ++i) text += (i > 0 ? ", " : "") + names[i];
-  return text + "]";
-}
 
 void AddUnique(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -42,12 +35,13 @@ Status CheckDefinitionsCoverKeys(const CreateTableArgs& args) {
     if (std::find(defined.begin(), defined.end(), name) == defined.end()) missing.push_back(name);
   }
   if (!missing.empty()) {
-    return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: " +
-                   Listed(missing) + ", AttributeDefinitions: " + Listed(defined));
+    return InvalidParameter(
+        "Some index key attributes are not defined in AttributeDefinitions. Keys: " +
+        ListedNames(missing) + ", AttributeDefinitions: " + ListedNames(defined));
   }
   if (defined.size() != used.size()) {
-    return Invalid("Some AttributeDefinitions are not used. AttributeDefinitions: " +
-                   Listed(defined) + ", keys used: " + Listed(used));
+    return InvalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: " +
+                            ListedNames(defined) + ", keys used: " + ListedNames(used));
   }
   return Ok{};
 }
@@ -55,14 +49,15 @@ Status CheckDefinitionsCoverKeys(const CreateTableArgs& args) {
 Status CheckLocalIndex(const CreateTableArgs& args, const IndexDefinition& index) {
   const std::string& table_hash = args.key_schema[0].attribute_name;
   if (index.key_schema[0].attribute_name != table_hash) {
-    return Invalid(
+    return InvalidParameter(
         "Index KeySchema does not have the same leading hash key as table KeySchema "
         "for index: " +
         index.index_name + ". index hash key: " + index.key_schema[0].attribute_name +
         ", table hash key: " + table_hash);
   }
   if (index.key_schema.size() != 2) {
-    return Invalid("Index KeySchema does not have a range key for index: " + index.index_name);
+    return InvalidParameter("Index KeySchema does not have a range key for index: " +
+                            index.index_name);
   }
   return Ok{};
 }
@@ -70,11 +65,12 @@ Status CheckLocalIndex(const CreateTableArgs& args, const IndexDefinition& index
 Status CheckGlobalThroughput(const CreateTableArgs& args, const IndexDefinition& index) {
   const bool on_demand = args.billing_mode == BillingMode::kPayPerRequest;
   if (on_demand && index.provisioned_throughput) {
-    return Invalid("ProvisionedThroughput should not be specified for index: " + index.index_name +
-                   " when BillingMode is PAY_PER_REQUEST");
+    return InvalidParameter("ProvisionedThroughput should not be specified for index: " +
+                            index.index_name + " when BillingMode is PAY_PER_REQUEST");
   }
   if (!on_demand && !index.provisioned_throughput) {
-    return Invalid("ProvisionedThroughput is not specified for index: " + index.index_name);
+    return InvalidParameter("ProvisionedThroughput is not specified for index: " +
+                            index.index_name);
   }
   return Ok{};
 }
@@ -87,15 +83,8 @@ Status GlobalIndexLimitExceeded() {
 }
 
 Status CheckIndexKeySchema(const IndexDefinition& index) {
-  if (index.key_schema[0].key_type != KeyType::kHash) {
-    return Error::Validation(
-        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  }
+  if (Status types = CheckKeyTypes(index.key_schema); !types.ok()) return types;
   if (index.key_schema.size() == 2) {
-    if (index.key_schema[1].key_type != KeyType::kRange) {
-      return Error::Validation(
-          "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-    }
     if (index.key_schema[0].attribute_name == index.key_schema[1].attribute_name) {
       return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
     }
@@ -107,13 +96,13 @@ Status CheckProjection(const IndexDefinition& index) {
   const Projection& projection = index.projection;
   const bool has_non_key = !projection.non_key_attributes.empty();
   if (projection.projection_type == ProjectionType::kAll && has_non_key) {
-    return Invalid("ProjectionType is ALL, but NonKeyAttributes is specified");
+    return InvalidParameter("ProjectionType is ALL, but NonKeyAttributes is specified");
   }
   if (projection.projection_type == ProjectionType::kKeysOnly && has_non_key) {
-    return Invalid("ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified");
+    return InvalidParameter("ProjectionType is KEYS_ONLY, but NonKeyAttributes is specified");
   }
   if (projection.projection_type == ProjectionType::kInclude && !has_non_key) {
-    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+    return InvalidParameter("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
   }
   return Ok{};
 }
@@ -123,7 +112,7 @@ Status ValidateIndexes(const CreateTableArgs& args) {
   if (args.global_secondary_indexes.size() > kMaxGlobalIndexes) return GlobalIndexLimitExceeded();
   if (Status defined = CheckDefinitionsCoverKeys(args); !defined.ok()) return defined;
   if (!args.local_secondary_indexes.empty() && args.key_schema.size() < 2) {
-    return Invalid(
+    return InvalidParameter(
         "Table KeySchema does not have a range key, which is required when specifying "
         "a LocalSecondaryIndex");
   }
@@ -133,7 +122,7 @@ Status ValidateIndexes(const CreateTableArgs& args) {
     const bool local = indexes == &args.local_secondary_indexes;
     for (const IndexDefinition& index : *indexes) {
       if (!names.insert(index.index_name).second) {
-        return Invalid("Duplicate index name: " + index.index_name);
+        return InvalidParameter("Duplicate index name: " + index.index_name);
       }
       if (Status keys = CheckIndexKeySchema(index); !keys.ok()) return keys;
       if (Status projection = CheckProjection(index); !projection.ok()) return projection;
@@ -145,7 +134,7 @@ Status ValidateIndexes(const CreateTableArgs& args) {
     }
   }
   if (projected > kMaxProjectedAttributes) {
-    return Invalid(
+    return InvalidParameter(
         "The sum of the number of NonKeyAttributes across all secondary indexes "
         "exceeds the limit of 100");
   }

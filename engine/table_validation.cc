@@ -5,26 +5,10 @@
 
 #include "engine/identifiers.h"
 #include "engine/index_validation.h"
+#include "engine/parameter_checks.h"
 
 namespace ddbd {
 namespace {
-
-constexpr int64_t kMaxCapacityUnits = 1'000'000'000'000;
-constexpr const char* kInvalid = "One or more parameter values were invalid: ";
-
-Status Invalid(const std::string& detail) { return Error::Validation(kInvalid + detail); }
-
-Status CheckCapacityBounds(const ProvisionedThroughput& throughput) {
-  if (throughput.read_capacity_units > kMaxCapacityUnits) {
-    return Error::Validation("Given value " + std::to_string(throughput.read_capacity_units) +
-                             " for ReadCapacityUnits is out of bounds");
-  }
-  if (throughput.write_capacity_units > kMaxCapacityUnits) {
-    return Error::Validation("Given value " + std::to_string(throughput.write_capacity_units) +
-                             " for WriteCapacityUnits is out of bounds");
-  }
-  return Ok{};
-}
 
 Status CheckCreateBilling(const CreateTableArgs& args) {
   if (args.provisioned_throughput) {
@@ -34,12 +18,12 @@ Status CheckCreateBilling(const CreateTableArgs& args) {
   }
   const BillingMode mode = args.billing_mode.value_or(BillingMode::kProvisioned);
   if (mode == BillingMode::kPayPerRequest && args.provisioned_throughput) {
-    return Invalid(
+    return InvalidParameter(
         "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
         "PAY_PER_REQUEST");
   }
   if (mode == BillingMode::kProvisioned && !args.provisioned_throughput) {
-    return Invalid(
+    return InvalidParameter(
         "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is "
         "PROVISIONED");
   }
@@ -64,29 +48,22 @@ Status CheckKeySchema(const CreateTableArgs& args) {
     unused.erase(it);
   }
   if (!unused.empty()) {
-    return Invalid(
+    return InvalidParameter(
         "Number of attributes in KeySchema does not exactly match number of attributes defined "
         "in AttributeDefinitions");
   }
-  if (args.key_schema[0].key_type != KeyType::kHash) {
-    return Error::Validation(
-        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-  }
-  if (args.key_schema.size() == 2 && args.key_schema[1].key_type != KeyType::kRange) {
-    return Error::Validation(
-        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-  }
-  return Ok{};
+  return CheckKeyTypes(args.key_schema);
 }
 
 Status CheckCreateStream(const CreateTableArgs& args) {
   if (!args.stream_specification) return Ok{};
   const StreamSpecification& stream = *args.stream_specification;
   if (stream.stream_enabled && !stream.stream_view_type) {
-    return Invalid("Table is being created with a stream enabled, UpdateViewType is required");
+    return InvalidParameter(
+        "Table is being created with a stream enabled, UpdateViewType is required");
   }
   if (!stream.stream_enabled && stream.stream_view_type) {
-    return Invalid(
+    return InvalidParameter(
         "Table is being created with a stream disabled, UpdateViewType should not be specified");
   }
   return Ok{};
@@ -103,16 +80,18 @@ int CountRequestedChanges(const UpdateTableArgs& args) {
 Status CheckExclusiveChanges(const UpdateTableArgs& args) {
   if (CountRequestedChanges(args) == 1) return Ok{};
   if (args.sse_specification) {
-    return Invalid("Server-Side Encryption modification must be the only operation in the request");
+    return InvalidParameter(
+        "Server-Side Encryption modification must be the only operation in the request");
   }
   if (args.table_class) {
-    return Invalid("TableClass modification must be the only operation in the request");
+    return InvalidParameter("TableClass modification must be the only operation in the request");
   }
   if (args.deletion_protection_enabled) {
-    return Invalid("DeletionProtection modification must be the only operation in the request");
+    return InvalidParameter(
+        "DeletionProtection modification must be the only operation in the request");
   }
   if (args.stream_specification && args.provisioned_throughput) {
-    return Invalid("You cannot modify stream status while updating table IOPS");
+    return InvalidParameter("You cannot modify stream status while updating table IOPS");
   }
   return Ok{};
 }
@@ -138,12 +117,12 @@ Status ApplyBilling(const UpdateTableArgs& args, int64_t now_ms, TableDescriptio
   }
   if (target == BillingMode::kPayPerRequest) {
     if (requested && args.billing_mode) {
-      return Invalid(
+      return InvalidParameter(
           "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is "
           "PAY_PER_REQUEST");
     }
     if (requested) {
-      return Invalid(
+      return InvalidParameter(
           "ProvisionedThroughput cannot be specified when BillingMode is PAY_PER_REQUEST");
     }
     if (table.billing_mode != BillingMode::kPayPerRequest) {
@@ -156,7 +135,8 @@ Status ApplyBilling(const UpdateTableArgs& args, int64_t now_ms, TableDescriptio
   }
   if (!requested) {
     if (table.billing_mode == BillingMode::kPayPerRequest) {
-      return Invalid("ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
+      return InvalidParameter(
+          "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
     }
     table.billing_mode_described = true;  // PROVISIONED restated: nothing else changes
     return Ok{};
@@ -192,14 +172,15 @@ Status ApplyStream(const StreamSpecification& stream, int64_t now_ms, TableDescr
                                table.table_name);
     }
     if (!stream.stream_view_type) {
-      return Invalid("If stream is being enabled then UpdateViewType is required");
+      return InvalidParameter("If stream is being enabled then UpdateViewType is required");
     }
     table.stream_specification = stream;
     table.latest_stream_label = StreamLabel(now_ms);
     return Ok{};
   }
   if (stream.stream_view_type) {
-    return Invalid("If stream is being disabled, then UpdateViewType must not be specified");
+    return InvalidParameter(
+        "If stream is being disabled, then UpdateViewType must not be specified");
   }
   if (!enabled_now) {
     return Error::Validation("Table has no stream to disable: TableName: " + table.table_name);
@@ -213,7 +194,7 @@ Status ApplySse(const SseSpecification& sse, TableDescription& table) {
     table.sse_description = sse;
     return Ok{};
   }
-  if (!table.sse_description) return Invalid("Table is already encrypted by default");
+  if (!table.sse_description) return InvalidParameter("Table is already encrypted by default");
   table.sse_description.reset();
   return Ok{};
 }
@@ -229,14 +210,7 @@ Status ValidateCreateTable(const CreateTableArgs& args) {
     return keys;
   }
   if (has_indexes) {
-    if (args.key_schema[0].key_type != KeyType::kHash) {
-      return Error::Validation(
-          "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-    }
-    if (args.key_schema.size() == 2 && args.key_schema[1].key_type != KeyType::kRange) {
-      return Error::Validation(
-          "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
-    }
+    if (Status types = CheckKeyTypes(args.key_schema); !types.ok()) return types;
   }
   if (Status stream = CheckCreateStream(args); !stream.ok()) return stream;
   return Ok{};

@@ -1,0 +1,21 @@
+// Checks and message pieces shared by the table, index and index-update validations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/table_schema.h"
+
+namespace ddbd {
+
+// ValidationException "One or more parameter values were invalid: <detail>".
+Error InvalidParameter(const std::string& detail);
+// "[a, b, c]", as DynamoDB lists attribute names in its messages.
+std::string ListedNames(const std::vector<std::string>& names);
+// ReadCapacityUnits and WriteCapacityUnits at most 1e12 ("Given value N for X is out of bounds").
+Status CheckCapacityBounds(const ProvisionedThroughput& throughput);
+// The first element HASH, the second (if any) RANGE.
+Status CheckKeyTypes(const std::vector<KeySchemaElement>& key_schema);
+
+}  // namespace ddbd
