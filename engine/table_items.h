@@ -154,6 +154,8 @@ class TableItems {
     Tree entries;
     int64_t size_bytes = 0;
   };
+  // Asks the CPU to start loading a record a walk will visit soon.
+  static void Prefetch(const Record* record);
   static void WalkTree(const Tree& tree, const KeyRange& range, bool forward, const Visit& visit);
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
