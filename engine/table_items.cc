@@ -165,9 +165,9 @@ void TableItems::ReplaceIndexEntriesLocked(const IndexEntries& old_entries,
 
 std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   std::shared_lock lock(mutex_);
-  auto it = items_.find(key);
-  if (it == items_.end()) return std::nullopt;
-  return Copy(**it);
+  auto it = hashed_items_.find(key);
+  if (it == hashed_items_.end()) return std::nullopt;
+  return Copy(*it->record);
 }
 
 Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const StoredItem& item,
@@ -189,12 +189,11 @@ Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const St
   size_bytes_ += item.size_bytes;
   if (replaced == nullptr) {
     items_.insert(Slot(record));
+    hashed_items_.insert(RecordRef{record});
   } else {
-    // Same key bytes, so the new record takes the old one's place in the order.
     old = Copy(*replaced);
     size_bytes_ -= replaced->item_size;
-    auto next = items_.erase(it);
-    items_.insert(next, Slot(record));
+    ReplaceLocked(it, record);
     garbage.push_back(replaced);
   }
   ReplaceIndexEntriesLocked(old_entries, record, entries, generation, garbage);
@@ -212,6 +211,7 @@ std::optional<StoredItem> TableItems::Erase(std::string_view key) {
   const IndexEntries old_entries = EntriesOfLocked(removed);
   (void)ChargeCollectionLocked(key, removed, old_entries, nullptr, {});  // shrinking always fits
   items_.erase(it);
+  hashed_items_.erase(key);
   size_bytes_ -= removed->item_size;
   ReplaceIndexEntriesLocked(old_entries, nullptr, {}, index_generation_, garbage);
   lock.unlock();
@@ -237,19 +237,24 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
     return charged.error();
   }
   std::optional<StoredItem> old;
-  Record* removed = nullptr;
-  if (it != items_.end()) {
-    removed = *it;
-    old = Copy(*removed);
-    size_bytes_ -= removed->item_size;
-    it = items_.erase(it);
-    garbage.push_back(removed);
+  if (existing != nullptr) {
+    old = Copy(*existing);
+    size_bytes_ -= existing->item_size;
+    garbage.push_back(existing);
   }
   Record* added = nullptr;
   if (put) {
     size_bytes_ += write.value().item.size_bytes;
     added = Record::Create(key, write.value().item);
-    items_.insert(it, Slot(added));
+    if (existing != nullptr) {
+      ReplaceLocked(it, added);
+    } else {
+      items_.insert(it, Slot(added));
+      hashed_items_.insert(RecordRef{added});
+    }
+  } else if (existing != nullptr) {
+    items_.erase(it);
+    hashed_items_.erase(key);
   }
   ReplaceIndexEntriesLocked(old_entries, added, put ? write.value().entries : IndexEntries(),
                             write.value().generation, garbage);
@@ -317,10 +322,16 @@ void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
 }
 
 bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob) const {
-  auto it = items_.find(key);
-  if (it == items_.end()) return false;
-  *blob = (*it)->blob();
+  auto it = hashed_items_.find(key);
+  if (it == hashed_items_.end()) return false;
+  *blob = it->record->blob();
   return true;
+}
+
+void TableItems::ReplaceLocked(Tree::iterator slot, Record* record) {
+  // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
+  hashed_items_.find(slot->record->key())->record = record;
+  slot->record = record;
 }
 
 int64_t TableItems::item_count() const {

@@ -1,6 +1,8 @@
 #include "engine/table_items.h"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -51,6 +53,60 @@ TEST_CASE("TableItems stays consistent under concurrent writers and readers") {
   for (auto& thread : threads) thread.join();
   CHECK(items.item_count() <= 500);
   CHECK(items.size_bytes() == items.item_count());  // every stored item has size 1
+}
+
+// Point reads use a hash of the keys and walks the ordered tree; every write path must keep the
+// two the same. Checked against a std::map after a random mix of writes.
+TEST_CASE("TableItems point reads and walks agree with a model after random writes") {
+  TableItems items;
+  std::map<std::string, std::string> model;
+  std::mt19937 random(7);
+  for (int step = 0; step < 20000; ++step) {
+    // Keys longer than 8 bytes share prefixes, so the tree compares whole keys too.
+    const std::string key = "partitio" + std::to_string(random() % 300);
+    const std::string blob = "v" + std::to_string(step);
+    switch (random() % 4) {
+      case 0:
+        REQUIRE(items.Put(key, {blob, 1}).ok());
+        model[key] = blob;
+        break;
+      case 1:
+        items.Erase(key);
+        model.erase(key);
+        break;
+      default: {  // a conditional write: put when the current blob is even-numbered, else delete
+        auto result = items.Apply(key, [&](const std::string_view* current) {
+          TableItems::Write write;
+          const bool keep = current == nullptr || (current->back() - '0') % 2 == 0;
+          write.kind = keep ? TableItems::Write::Kind::kPut : TableItems::Write::Kind::kDelete;
+          write.item = {blob, 1};
+          write.generation = items.index_generation();
+          return Result<TableItems::Write>(write);
+        });
+        REQUIRE(result.ok());
+        auto it = model.find(key);
+        if (it == model.end() || (it->second.back() - '0') % 2 == 0) {
+          model[key] = blob;
+        } else {
+          model.erase(it);
+        }
+      }
+    }
+  }
+  CHECK(items.item_count() == static_cast<int64_t>(model.size()));
+  for (int k = 0; k < 300; ++k) {
+    const std::string key = "partitio" + std::to_string(k);
+    auto stored = items.Get(key);
+    auto expected = model.find(key);
+    REQUIRE(stored.has_value() == (expected != model.end()));
+    if (stored) CHECK(stored->blob == expected->second);
+  }
+  std::vector<std::pair<std::string, std::string>> walked;
+  items.Walk({}, true, [&](std::string_view key, std::string_view blob, uint32_t) {
+    walked.emplace_back(key, blob);
+    return true;
+  });
+  CHECK(walked == std::vector<std::pair<std::string, std::string>>(model.begin(), model.end()));
 }
 
 }  // namespace
