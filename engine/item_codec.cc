@@ -49,65 +49,40 @@ void PutValue(std::string& out, const AttributeValue& value) {
   }
 }
 
-class Reader {
- public:
-  explicit Reader(std::string_view blob) : blob_(blob) {}
-
-  size_t Varint() {
-    size_t value = 0;
-    for (int shift = 0;; shift += 7) {
-      const auto byte = static_cast<uint8_t>(blob_[position_++]);
-      value |= static_cast<size_t>(byte & 0x7F) << shift;
-      if ((byte & 0x80) == 0) return value;
-    }
+AttributeValue ReadValue(BlobReader& reader) {
+  AttributeValue value;
+  value.type = reader.Type();
+  switch (value.type) {
+    case AttributeType::kS:
+    case AttributeType::kN:
+    case AttributeType::kB:
+      value.scalar = reader.Bytes();
+      break;
+    case AttributeType::kBool:
+      value.boolean = reader.Byte() != 0;
+      break;
+    case AttributeType::kNull:
+      break;
+    case AttributeType::kSS:
+    case AttributeType::kNS:
+    case AttributeType::kBS:
+      value.members.resize(reader.Count());
+      for (std::string& member : value.members) member = reader.Bytes();
+      break;
+    case AttributeType::kL:
+      value.list.resize(reader.Count());
+      for (AttributeValue& element : value.list) element = ReadValue(reader);
+      break;
+    case AttributeType::kM:
+      value.map.resize(reader.Count());
+      for (auto& [name, element] : value.map) {
+        name = reader.Bytes();
+        element = ReadValue(reader);
+      }
+      break;
   }
-  std::string Bytes() {
-    const size_t size = Varint();
-    std::string bytes(blob_.substr(position_, size));
-    position_ += size;
-    return bytes;
-  }
-  uint8_t Byte() { return static_cast<uint8_t>(blob_[position_++]); }
-
-  AttributeValue Value() {
-    AttributeValue value;
-    value.type = static_cast<AttributeType>(Byte());
-    switch (value.type) {
-      case AttributeType::kS:
-      case AttributeType::kN:
-      case AttributeType::kB:
-        value.scalar = Bytes();
-        break;
-      case AttributeType::kBool:
-        value.boolean = Byte() != 0;
-        break;
-      case AttributeType::kNull:
-        break;
-      case AttributeType::kSS:
-      case AttributeType::kNS:
-      case AttributeType::kBS:
-        value.members.resize(Varint());
-        for (std::string& member : value.members) member = Bytes();
-        break;
-      case AttributeType::kL:
-        value.list.resize(Varint());
-        for (AttributeValue& element : value.list) element = Value();
-        break;
-      case AttributeType::kM:
-        value.map.resize(Varint());
-        for (auto& [name, element] : value.map) {
-          name = Bytes();
-          element = Value();
-        }
-        break;
-    }
-    return value;
-  }
-
- private:
-  std::string_view blob_;
-  size_t position_ = 0;
-};
+  return value;
+}
 
 }  // namespace
 
@@ -122,11 +97,11 @@ std::string EncodeItem(const Item& item) {
 }
 
 Item DecodeItem(std::string_view blob) {
-  Reader reader(blob);
-  Item item(reader.Varint());
+  BlobReader reader(blob);
+  Item item(reader.Count());
   for (auto& [name, value] : item) {
     name = reader.Bytes();
-    value = reader.Value();
+    value = ReadValue(reader);
   }
   return item;
 }

@@ -3,6 +3,7 @@
 // the form persistence will write.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,93 @@ namespace ddbd {
 std::string EncodeItem(const Item& item);
 // `blob` must come from EncodeItem.
 Item DecodeItem(std::string_view blob);
+
+// The blob's primitives, shared by DecodeItem and VisitItemBlob.
+class BlobReader {
+ public:
+  explicit BlobReader(std::string_view blob) : blob_(blob) {}
+  size_t Count() {
+    size_t value = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<uint8_t>(blob_[position_++]);
+      value |= static_cast<size_t>(byte & 0x7F) << shift;
+      if ((byte & 0x80) == 0) return value;
+    }
+  }
+  std::string_view Bytes() {
+    const size_t size = Count();
+    const std::string_view bytes = blob_.substr(position_, size);
+    position_ += size;
+    return bytes;
+  }
+  uint8_t Byte() { return static_cast<uint8_t>(blob_[position_++]); }
+  AttributeType Type() { return static_cast<AttributeType>(Byte()); }
+
+ private:
+  std::string_view blob_;
+  size_t position_ = 0;
+};
+
+// Walks a blob from EncodeItem without building an Item, for encoders that only pass the item
+// on (a Query's page): decoding allocates a node per name and value, this allocates nothing.
+// The visitor gets StartMap(count), then per attribute Name(name) and its value, then EndMap();
+// a value is Scalar(type, bytes) for S/N/B, Bool(b), Null(), StartSet(type, count) +
+// SetMember(bytes)... + EndSet(), StartList(count) + values + EndList(), or a map as above.
+template <typename Visitor>
+void VisitItemValue(BlobReader& reader, Visitor& visitor);
+
+template <typename Visitor>
+void VisitItemMap(BlobReader& reader, Visitor& visitor) {
+  const size_t count = reader.Count();
+  visitor.StartMap(count);
+  for (size_t i = 0; i < count; ++i) {
+    visitor.Name(reader.Bytes());
+    VisitItemValue(reader, visitor);
+  }
+  visitor.EndMap();
+}
+
+template <typename Visitor>
+void VisitItemValue(BlobReader& reader, Visitor& visitor) {
+  const AttributeType type = reader.Type();
+  switch (type) {
+    case AttributeType::kS:
+    case AttributeType::kN:
+    case AttributeType::kB:
+      visitor.Scalar(type, reader.Bytes());
+      return;
+    case AttributeType::kBool:
+      visitor.Bool(reader.Byte() != 0);
+      return;
+    case AttributeType::kNull:
+      visitor.Null();
+      return;
+    case AttributeType::kSS:
+    case AttributeType::kNS:
+    case AttributeType::kBS: {
+      const size_t count = reader.Count();
+      visitor.StartSet(type, count);
+      for (size_t i = 0; i < count; ++i) visitor.SetMember(reader.Bytes());
+      visitor.EndSet();
+      return;
+    }
+    case AttributeType::kL: {
+      const size_t count = reader.Count();
+      visitor.StartList(count);
+      for (size_t i = 0; i < count; ++i) VisitItemValue(reader, visitor);
+      visitor.EndList();
+      return;
+    }
+    case AttributeType::kM:
+      VisitItemMap(reader, visitor);
+      return;
+  }
+}
+
+template <typename Visitor>
+void VisitItemBlob(std::string_view blob, Visitor& visitor) {
+  BlobReader reader(blob);
+  VisitItemMap(reader, visitor);
+}
 
 }  // namespace ddbd

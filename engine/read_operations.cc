@@ -226,15 +226,22 @@ Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& tar
   ReadPage page;
   uint64_t bytes_read = 0;
   auto visit = [&](std::string_view, std::string_view blob, uint32_t size) {
-    Item item = DecodeItem(blob);
+    // Decoded only when something reads attributes: a filter, a projection, a page's last key
+    // or an LSI entry's table key. A plain page copies blobs and encodes them as they are.
+    std::optional<Item> decoded;
+    auto item = [&]() -> const Item& {
+      if (!decoded) decoded = DecodeItem(blob);
+      return *decoded;
+    };
     if (target.fetch_from_table) {
       const KeyShape& key = table.key_shape;
       const AttributeValue* sort =
-          key.has_sort_key() ? FindAttribute(item, key.sort_name) : nullptr;
+          key.has_sort_key() ? FindAttribute(item(), key.sort_name) : nullptr;
       std::string_view table_blob;
       if (table.items->FindDuringWalk(
-              EncodeTableKey(*FindAttribute(item, key.partition_name), sort), &table_blob)) {
-        item = DecodeItem(table_blob);
+              EncodeTableKey(*FindAttribute(item(), key.partition_name), sort), &table_blob)) {
+        blob = table_blob;
+        decoded.reset();
       }
     }
     ++page.scanned_count;
@@ -242,12 +249,13 @@ Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& tar
     const bool page_full =
         (options.limit > 0 && page.scanned_count == options.limit) || bytes_read >= kMaxPageBytes;
     // DynamoDB hands back where it stopped whenever a page ends early, whether or not more follow.
-    if (page_full) page.last_evaluated_key = LastEvaluatedKey(table.key_shape, target, item);
-    if (options.filter == nullptr || Evaluate(*options.filter, item)) {
+    if (page_full) page.last_evaluated_key = LastEvaluatedKey(table.key_shape, target, item());
+    if (options.filter == nullptr || Evaluate(*options.filter, item())) {
       ++page.count;
-      if (!options.count_only) {
-        page.items.push_back(options.projection ? ProjectItem(item, *options.projection)
-                                                : std::move(item));
+      if (options.projection) {
+        if (!options.count_only) page.items.push_back(ProjectItem(item(), *options.projection));
+      } else if (!options.count_only) {
+        page.item_blobs.emplace_back(blob);
       }
     }
     return !page_full;

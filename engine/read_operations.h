@@ -48,6 +48,9 @@ struct ScanArgs {
 };
 
 struct ReadPage {
+  // The items returned: as stored blobs (engine/item_codec.h) when the read has no projection,
+  // so an encoder can write them without decoding; otherwise projected, in `items`.
+  std::vector<std::string> item_blobs;
   std::vector<Item> items;
   int64_t count = 0;          // items returned (after the filter)
   int64_t scanned_count = 0;  // items evaluated (before the filter)

@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "engine/item_codec.h"
 #include "engine/number.h"
 #include "protocol/base64.h"
 
@@ -308,6 +309,75 @@ void EncodeItem(json::Writer& writer, const Item& item) {
     EncodeAttributeValue(writer, value);
   }
   writer.EndObject();
+}
+
+namespace {
+
+// Writes DynamoDB's JSON for each part of a blob as VisitItemBlob reads it.
+class BlobJsonWriter {
+ public:
+  explicit BlobJsonWriter(json::Writer& writer) : writer_(writer) {}
+
+  void Name(std::string_view name) { json::String(writer_, name); }
+  void Scalar(AttributeType type, std::string_view bytes) {
+    StartValue(type);
+    json::String(writer_, type == AttributeType::kB ? Base64Encode(bytes) : bytes);
+    writer_.EndObject();
+  }
+  void Bool(bool value) {
+    StartValue(AttributeType::kBool);
+    writer_.Bool(value);
+    writer_.EndObject();
+  }
+  void Null() {
+    StartValue(AttributeType::kNull);
+    writer_.Bool(true);
+    writer_.EndObject();
+  }
+  void StartSet(AttributeType type, size_t) {
+    StartValue(type);
+    writer_.StartArray();
+    binary_set_ = type == AttributeType::kBS;
+  }
+  void SetMember(std::string_view bytes) {
+    json::String(writer_, binary_set_ ? Base64Encode(bytes) : bytes);
+  }
+  void EndSet() { EndList(); }
+  void StartList(size_t) {
+    StartValue(AttributeType::kL);
+    writer_.StartArray();
+  }
+  void EndList() {
+    writer_.EndArray();
+    writer_.EndObject();
+  }
+  // The item itself is a bare object; a map inside it is {"M": {...}}.
+  void StartMap(size_t) {
+    if (map_depth_++ > 0) StartValue(AttributeType::kM);
+    writer_.StartObject();
+  }
+  void EndMap() {
+    writer_.EndObject();
+    if (--map_depth_ > 0) writer_.EndObject();
+  }
+
+ private:
+  void StartValue(AttributeType type) {
+    const std::string_view name = TypeName(type);
+    writer_.StartObject();
+    writer_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+  }
+
+  json::Writer& writer_;
+  int map_depth_ = 0;
+  bool binary_set_ = false;
+};
+
+}  // namespace
+
+void EncodeItemBlob(json::Writer& writer, std::string_view blob) {
+  BlobJsonWriter visitor(writer);
+  VisitItemBlob(blob, visitor);
 }
 
 }  // namespace ddbd

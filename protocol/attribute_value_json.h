@@ -40,5 +40,7 @@ class AttributeDecoder {
 
 void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value);
 void EncodeItem(json::Writer& writer, const Item& item);
+// The same JSON straight from a stored blob (engine/item_codec.h), without decoding it first.
+void EncodeItemBlob(json::Writer& writer, std::string_view blob);
 
 }  // namespace ddbd

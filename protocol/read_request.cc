@@ -248,7 +248,8 @@ void EncodeReadPage(json::Writer& writer, const ReadPage& page, bool count_only)
   if (!count_only) {
     writer.Key("Items");
     writer.StartArray();
-    for (const Item& item : page.items) EncodeItem(writer, item);
+    for (const std::string& blob : page.item_blobs) EncodeItemBlob(writer, blob);
+    for (const Item& item : page.items) EncodeItem(writer, item);  // one of the two is empty
     writer.EndArray();
   }
   writer.Key("Count");

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/engine.h"
+#include "engine/item_codec.h"
 
 namespace ddbd {
 namespace {
@@ -39,7 +40,10 @@ struct Fixture {
     std::vector<std::string> keys;
     auto page = engine.Query(args);
     REQUIRE(page.ok());
-    for (const Item& item : page.value().items) keys.push_back(FindAttribute(item, "sk")->scalar);
+    for (const std::string& blob : page.value().item_blobs) {
+      const Item item = DecodeItem(blob);
+      keys.push_back(FindAttribute(item, "sk")->scalar);
+    }
     return keys;
   }
 

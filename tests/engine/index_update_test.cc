@@ -80,11 +80,11 @@ TEST_CASE("A created index is backfilled from the items already there") {
   CHECK(updated.value().attribute_definitions.size() == 2);
   auto open = f.Query("by-status", "open");
   REQUIRE(open.ok());
-  REQUIRE(open.value().items.size() == 1);
+  REQUIRE(open.value().item_blobs.size() == 1);
 
   // Writes after the change maintain it.
   f.Put("d", "open");
-  CHECK(f.Query("by-status", "open").value().items.size() == 2);
+  CHECK(f.Query("by-status", "open").value().item_blobs.size() == 2);
 }
 
 TEST_CASE("A deleted index is gone at once, with its attribute definition") {

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "engine/engine.h"
+#include "engine/item_codec.h"
 #include "engine/number.h"
 
 namespace ddbd {
@@ -38,7 +39,10 @@ struct Fixture {
     auto page = engine.Query(args);
     REQUIRE(page.ok());
     std::vector<std::string> keys;
-    for (const Item& item : page.value().items) keys.push_back(FindAttribute(item, "sk")->scalar);
+    for (const std::string& blob : page.value().item_blobs) {
+      const Item item = DecodeItem(blob);
+      keys.push_back(FindAttribute(item, "sk")->scalar);
+    }
     return keys;
   }
 };
@@ -100,8 +104,8 @@ TEST_CASE("Scan segments are disjoint and cover the table for any segment count"
       args.segment = segment;
       args.total_segments = total;
       const ReadPage page = f.engine.Scan(args).value();
-      for (const Item& item : page.items) {
-        seen.insert(FindAttribute(item, "pk")->scalar);
+      for (const std::string& blob : page.item_blobs) {
+        seen.insert(FindAttribute(DecodeItem(blob), "pk")->scalar);
       }
     }
     INFO("TotalSegments " << total);
