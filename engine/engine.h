@@ -82,7 +82,8 @@ class Engine {
   };
   Result<std::optional<Item>> PutItem(std::string_view table_name, const Item& item,
                                       const WriteOptions& options);
-  Result<std::optional<Item>> GetItem(std::string_view table_name, const Item& key) const;
+  // The stored item (decode with DecodeItem, or encode the blob as it is).
+  Result<std::optional<StoredItem>> GetItem(std::string_view table_name, const Item& key) const;
   Result<std::optional<Item>> DeleteItem(std::string_view table_name, const Item& key,
                                          const WriteOptions& options);
   // What UpdateItem returns: nothing, the whole item before or after, or only the updated
@@ -104,7 +105,7 @@ class Engine {
   // Checks every request (tables, keys, item sizes, duplicate keys) before applying any.
   Status BatchWriteItem(const std::vector<WriteRequest>& requests);
   // The item for each request, in order (nullopt where there is none). Checks every key first.
-  Result<std::vector<std::optional<Item>>> BatchGetItem(
+  Result<std::vector<std::optional<StoredItem>>> BatchGetItem(
       const std::vector<GetRequest>& requests) const;
 
   const EngineOptions& options() const { return options_; }

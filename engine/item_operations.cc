@@ -81,12 +81,13 @@ Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const I
   return options.return_old ? Decoded(old) : std::nullopt;
 }
 
-Result<std::optional<Item>> Engine::GetItem(std::string_view table_name, const Item& key) const {
+Result<std::optional<StoredItem>> Engine::GetItem(std::string_view table_name,
+                                                  const Item& key) const {
   auto table = FindItemTable(table_name);
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, key);
   if (!key_bytes.ok()) return key_bytes.error();
-  return Decoded(table.value().items->Get(key_bytes.value()));
+  return table.value().items->Get(key_bytes.value());
 }
 
 Result<std::optional<Item>> Engine::DeleteItem(std::string_view table_name, const Item& key,
@@ -222,7 +223,7 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
   return Ok{};
 }
 
-Result<std::vector<std::optional<Item>>> Engine::BatchGetItem(
+Result<std::vector<std::optional<StoredItem>>> Engine::BatchGetItem(
     const std::vector<GetRequest>& requests) const {
   std::vector<std::pair<std::shared_ptr<TableItems>, std::string>> lookups;
   lookups.reserve(requests.size());
@@ -237,9 +238,9 @@ Result<std::vector<std::optional<Item>>> Engine::BatchGetItem(
     }
     lookups.emplace_back(table.value().items, std::move(key).value());
   }
-  std::vector<std::optional<Item>> results;
+  std::vector<std::optional<StoredItem>> results;
   results.reserve(lookups.size());
-  for (const auto& [items, key] : lookups) results.push_back(Decoded(items->Get(key)));
+  for (const auto& [items, key] : lookups) results.push_back(items->Get(key));
   return results;
 }
 

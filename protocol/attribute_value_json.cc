@@ -380,4 +380,13 @@ void EncodeItemBlob(json::Writer& writer, std::string_view blob) {
   VisitItemBlob(blob, visitor);
 }
 
+void EncodeStoredItem(json::Writer& writer, std::string_view blob,
+                      const std::optional<std::vector<DocumentPath>>& projection) {
+  if (projection) {
+    EncodeItem(writer, ProjectItem(DecodeItem(blob), *projection));
+  } else {
+    EncodeItemBlob(writer, blob);
+  }
+}
+
 }  // namespace ddbd

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "engine/attribute_value.h"
+#include "engine/document_path.h"
 #include "engine/error.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
@@ -42,5 +45,8 @@ void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value);
 void EncodeItem(json::Writer& writer, const Item& item);
 // The same JSON straight from a stored blob (engine/item_codec.h), without decoding it first.
 void EncodeItemBlob(json::Writer& writer, std::string_view blob);
+// A stored item as a read returns it: whole (straight from the blob), or only `projection`'s paths.
+void EncodeStoredItem(json::Writer& writer, std::string_view blob,
+                      const std::optional<std::vector<DocumentPath>>& projection);
 
 }  // namespace ddbd

@@ -84,9 +84,8 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
     json::String(response, table.table_name);
     response.StartArray();
     for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
-      const std::optional<Item>& item = items.value()[i];
-      if (!item) continue;
-      EncodeItem(response, table.projection ? ProjectItem(*item, *table.projection) : *item);
+      const std::optional<StoredItem>& item = items.value()[i];
+      if (item) EncodeStoredItem(response, item->blob, table.projection);
     }
     response.EndArray();
   }

@@ -27,8 +27,7 @@ Status GetItem(Engine& engine, const json::Value& request, json::Writer& respons
   response.StartObject();
   if (item.value()) {
     response.Key("Item");
-    EncodeItem(response, projection.value() ? ProjectItem(*item.value(), *projection.value())
-                                            : *item.value());
+    EncodeStoredItem(response, item.value()->blob, projection.value());
   }
   response.EndObject();
   return Ok{};
