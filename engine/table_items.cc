@@ -189,7 +189,7 @@ Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const St
   size_bytes_ += item.size_bytes;
   if (replaced == nullptr) {
     items_.insert(Slot(record));
-    hashed_items_.insert(RecordRef{record});
+    hashed_items_.insert(RefTo(record));
   } else {
     old = Copy(*replaced);
     size_bytes_ -= replaced->item_size;
@@ -250,7 +250,7 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
       ReplaceLocked(it, added);
     } else {
       items_.insert(it, Slot(added));
-      hashed_items_.insert(RecordRef{added});
+      hashed_items_.insert(RefTo(added));
     }
   } else if (existing != nullptr) {
     items_.erase(it);
