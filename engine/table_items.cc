@@ -165,6 +165,9 @@ void TableItems::ReplaceIndexEntriesLocked(const IndexEntries& old_entries,
 
 std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   std::shared_lock lock(mutex_);
+  // Loads the probe's control bytes and slots together, where find alone waits for one, then
+  // the other: one cache miss fewer on a large table.
+  hashed_items_.prefetch(key);
   auto it = hashed_items_.find(key);
   if (it == hashed_items_.end()) return std::nullopt;
   return Copy(*it->record);
