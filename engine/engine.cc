@@ -109,6 +109,12 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
   entry->transition_done_ms = now_ms + options_.table_delay_ms;
   entry->key_shape = KeyShape::Of(table);
+  if (entry->key_shape.has_sort_key()) {
+    const AttributeType partition_type = entry->key_shape.partition_type;
+    entry->items->UsePartitions([partition_type](std::string_view key) {
+      return PartitionPrefixLength(key, partition_type);
+    });
+  }
   for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
     for (const IndexDefinition& definition : *definitions) {
       IndexDescription index;

@@ -76,18 +76,18 @@ Status CheckKeyTerms(const KeyShape& shape, const std::vector<KeyTerm>& terms,
 // table, followed by the table key in an index. So every bound is a prefix bound.
 KeyRange QueryRange(const KeyTerm& partition, const KeyTerm* sort) {
   const std::string prefix = EncodeTableKey(partition.values[0], nullptr);
-  KeyRange range{prefix, true, PrefixEnd(prefix), false, true};
+  KeyRange range{prefix, true, PrefixEnd(prefix), false, true, prefix};
   if (sort == nullptr) return range;
   auto at = [&](const AttributeValue& value) {
     return EncodeTableKey(partition.values[0], &value);
   };
   switch (sort->op) {
     case KeyTerm::Op::kEq:
-      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[0])), false, true};
+      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[0])), false, true, prefix};
     case KeyTerm::Op::kLt:
-      return {prefix, true, at(sort->values[0]), false, true};
+      return {prefix, true, at(sort->values[0]), false, true, prefix};
     case KeyTerm::Op::kLe:
-      return {prefix, true, PrefixEnd(at(sort->values[0])), false, true};
+      return {prefix, true, PrefixEnd(at(sort->values[0])), false, true, prefix};
     case KeyTerm::Op::kGt:
       range.lower = PrefixEnd(at(sort->values[0]));
       return range;
@@ -95,10 +95,10 @@ KeyRange QueryRange(const KeyTerm& partition, const KeyTerm* sort) {
       range.lower = at(sort->values[0]);
       return range;
     case KeyTerm::Op::kBetween:
-      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[1])), false, true};
+      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[1])), false, true, prefix};
     case KeyTerm::Op::kBeginsWith: {
       const std::string start = prefix + EscapedPrefix(sort->values[0]);
-      return {start, true, PrefixEnd(start), false, true};
+      return {start, true, PrefixEnd(start), false, true, prefix};
     }
   }
   return range;
@@ -117,7 +117,7 @@ KeyRange SegmentRange(int64_t segment, int64_t total) {
     return absl::Uint128Low64((absl::uint128(static_cast<uint64_t>(index)) << 64) /
                               static_cast<uint64_t>(total));
   };
-  KeyRange range{HashBytes(boundary(segment)), true, "", false, false};
+  KeyRange range{HashBytes(boundary(segment)), true, "", false, false, ""};
   if (segment + 1 < total) {
     range.upper = HashBytes(boundary(segment + 1));
     range.has_upper = true;

@@ -7,53 +7,15 @@
 
 namespace ddbd {
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "KeyPrefix byte-swaps a native load");
-
-std::string_view TableItems::Record::key() const {
-  return {reinterpret_cast<const char*>(this + 1), key_size};
-}
-
-std::string_view TableItems::Record::blob() const {
-  return {reinterpret_cast<const char*>(this + 1) + key_size, blob_size};
-}
-
-TableItems::Record* TableItems::Record::Create(std::string_view key, const StoredItem& item) {
-  void* memory = ::operator new(sizeof(Record) + key.size() + item.blob.size());
-  auto* record = new (memory) Record{static_cast<uint32_t>(key.size()),
-                                     static_cast<uint32_t>(item.blob.size()), item.size_bytes};
-  char* data = reinterpret_cast<char*>(record + 1);
-  std::memcpy(data, key.data(), key.size());
-  std::memcpy(data + key.size(), item.blob.data(), item.blob.size());
-  return record;
-}
-
-void TableItems::Record::Destroy(Record* record) {
-  record->~Record();
-  ::operator delete(record);
-}
-
-uint64_t TableItems::KeyPrefix(std::string_view key) {
-  uint64_t prefix = 0;
-  if (key.size() >= 8) {  // every table and index key: one load
-    std::memcpy(&prefix, key.data(), 8);
-    return __builtin_bswap64(prefix);  // x86 and ARM are little-endian
-  }
-  const size_t n = key.size() < 8 ? key.size() : 8;
-  for (size_t i = 0; i < n; ++i) {
-    prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * i);
-  }
-  return prefix;  // a shorter key is zero-padded, which keeps the byte order
-}
-
-StoredItem TableItems::Copy(const Record& record) {
-  return StoredItem{std::string(record.blob()), record.item_size};
-}
-
 TableItems::~TableItems() {
-  for (Record* record : items_) Record::Destroy(record);
   for (Index& index : indexes_) {
-    for (Record* record : index.entries) Record::Destroy(record);
+    for (const RecordSlot& slot : index.entries) ItemRecord::Destroy(slot.record);
   }
+}
+
+void TableItems::UsePartitions(PrefixLength prefix_length) {
+  std::unique_lock lock(mutex_);
+  items_.UsePartitions(std::move(prefix_length));
 }
 
 void TableItems::SetIndexes(size_t count, EntriesOf entries_of) {
@@ -68,25 +30,25 @@ void TableItems::AddIndex(size_t slot, EntriesOf entries_of) {
   entries_of_ = std::move(entries_of);
   ++index_generation_;
   Index& index = indexes_[slot];
-  for (const Record* record : items_) {
+  items_.ForEach([&](const ItemRecord* record) {
     for (const IndexEntry& entry : entries_of_(record->blob())) {
       if (entry.index != slot) continue;
       index.size_bytes += entry.item.size_bytes;
-      index.entries.insert(Slot(Record::Create(entry.key, entry.item)));
+      index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
     }
-  }
+  });
 }
 
 void TableItems::DropIndex(size_t slot, EntriesOf entries_of) {
-  std::vector<Record*> garbage;
+  std::vector<ItemRecord*> garbage;
   std::unique_lock lock(mutex_);
   entries_of_ = std::move(entries_of);
   ++index_generation_;
   if (slot >= indexes_.size()) return;
-  garbage.assign(indexes_[slot].entries.begin(), indexes_[slot].entries.end());
+  for (const RecordSlot& entry : indexes_[slot].entries) garbage.push_back(entry.record);
   indexes_[slot] = Index();
   lock.unlock();
-  for (Record* dead : garbage) Record::Destroy(dead);
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
 }
 
 void TableItems::TrackItemCollections(int64_t limit_bytes, PrefixLength prefix_length,
@@ -107,12 +69,12 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
   return bytes;
 }
 
-IndexEntries TableItems::EntriesOfLocked(const Record* record) const {
+IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
   if (record == nullptr || indexes_.empty()) return {};
   return entries_of_(record->blob());
 }
 
-Status TableItems::ChargeCollectionLocked(std::string_view key, const Record* old_record,
+Status TableItems::ChargeCollectionLocked(std::string_view key, const ItemRecord* old_record,
                                           const IndexEntries& old_entries,
                                           const StoredItem* new_item,
                                           const IndexEntries& new_entries) {
@@ -140,8 +102,9 @@ uint64_t TableItems::index_generation() const {
 }
 
 void TableItems::ReplaceIndexEntriesLocked(const IndexEntries& old_entries,
-                                           const Record* new_record, const IndexEntries& prepared,
-                                           uint64_t generation, std::vector<Record*>& garbage) {
+                                           const ItemRecord* new_record,
+                                           const IndexEntries& prepared, uint64_t generation,
+                                           std::vector<ItemRecord*>& garbage) {
   if (indexes_.empty()) return;
   // Entries prepared before an index was added or dropped are recomputed for the current set.
   IndexEntries recomputed;
@@ -153,13 +116,13 @@ void TableItems::ReplaceIndexEntriesLocked(const IndexEntries& old_entries,
     auto it = index.entries.find(std::string_view(old_entry.key));
     if (it == index.entries.end()) continue;
     index.size_bytes -= (*it)->item_size;
-    garbage.push_back(*it);
+    garbage.push_back(it->record);
     index.entries.erase(it);
   }
   for (const IndexEntry& entry : entries) {
     Index& index = indexes_[entry.index];
     index.size_bytes += entry.item.size_bytes;
-    index.entries.insert(Slot(Record::Create(entry.key, entry.item)));
+    index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
   }
 }
 
@@ -167,72 +130,67 @@ std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   std::shared_lock lock(mutex_);
   // Loads the probe's control bytes and slots together, where find alone waits for one, then
   // the other: one cache miss fewer on a large table.
-  hashed_items_.prefetch(key);
-  auto it = hashed_items_.find(key);
-  if (it == hashed_items_.end()) return std::nullopt;
-  return Copy(*it->record);
+  items_.Prefetch(key);
+  const ItemRecord* record = items_.Find(key);
+  if (record == nullptr) return std::nullopt;
+  return record->Copy();
 }
 
 Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const StoredItem& item,
                                                   const IndexEntries& entries,
                                                   uint64_t generation) {
-  Record* record = Record::Create(key, item);  // allocate outside the lock
+  ItemRecord* record = ItemRecord::Create(key, item);  // allocate outside the lock
   std::optional<StoredItem> old;
-  std::vector<Record*> garbage;
+  std::vector<ItemRecord*> garbage;
   std::unique_lock lock(mutex_);
-  auto it = items_.find(key);
-  Record* replaced = it == items_.end() ? nullptr : it->record;
+  ItemRecord* replaced = items_.Find(key);
   const IndexEntries old_entries = EntriesOfLocked(replaced);
   if (Status charged = ChargeCollectionLocked(key, replaced, old_entries, &item, entries);
       !charged.ok()) {
     lock.unlock();
-    Record::Destroy(record);
+    ItemRecord::Destroy(record);
     return charged.error();
   }
   size_bytes_ += item.size_bytes;
   if (replaced == nullptr) {
-    items_.insert(Slot(record));
-    hashed_items_.insert(RefTo(record));
+    items_.Insert(record);
   } else {
-    old = Copy(*replaced);
+    old = replaced->Copy();
     size_bytes_ -= replaced->item_size;
-    ReplaceLocked(it, record);
+    items_.Replace(replaced, record);
     garbage.push_back(replaced);
   }
   ReplaceIndexEntriesLocked(old_entries, record, entries, generation, garbage);
   lock.unlock();
-  for (Record* dead : garbage) Record::Destroy(dead);
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
   return old;
 }
 
 std::optional<StoredItem> TableItems::Erase(std::string_view key) {
-  std::vector<Record*> garbage;
+  std::vector<ItemRecord*> garbage;
   std::unique_lock lock(mutex_);
-  auto it = items_.find(key);
-  if (it == items_.end()) return std::nullopt;
-  Record* removed = *it;
+  ItemRecord* removed = items_.Find(key);
+  if (removed == nullptr) return std::nullopt;
   const IndexEntries old_entries = EntriesOfLocked(removed);
   (void)ChargeCollectionLocked(key, removed, old_entries, nullptr, {});  // shrinking always fits
-  items_.erase(it);
-  hashed_items_.erase(key);
+  items_.Remove(removed);
   size_bytes_ -= removed->item_size;
   ReplaceIndexEntriesLocked(old_entries, nullptr, {}, index_generation_, garbage);
   lock.unlock();
-  StoredItem old = Copy(*removed);
-  Record::Destroy(removed);
-  for (Record* dead : garbage) Record::Destroy(dead);
+  StoredItem old = removed->Copy();
+  ItemRecord::Destroy(removed);
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
   return old;
 }
 
 Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const Decide& decide) {
-  std::vector<Record*> garbage;
+  std::vector<ItemRecord*> garbage;
   std::unique_lock lock(mutex_);
-  auto it = items_.find(key);
-  const std::string_view current = it == items_.end() ? std::string_view() : (*it)->blob();
-  auto write = decide(it == items_.end() ? nullptr : &current);
+  ItemRecord* existing = items_.Find(key);
+  const std::string_view current = existing == nullptr ? std::string_view() : existing->blob();
+  auto write = decide(existing == nullptr ? nullptr : &current);
   if (!write.ok()) return write.error();
   const bool put = write.value().kind == Write::Kind::kPut;
-  Record* existing = it == items_.end() ? nullptr : it->record;
   const IndexEntries old_entries = EntriesOfLocked(existing);
   if (Status charged = ChargeCollectionLocked(
           key, existing, old_entries, put ? &write.value().item : nullptr, write.value().entries);
@@ -241,80 +199,32 @@ Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const 
   }
   std::optional<StoredItem> old;
   if (existing != nullptr) {
-    old = Copy(*existing);
+    old = existing->Copy();
     size_bytes_ -= existing->item_size;
     garbage.push_back(existing);
   }
-  Record* added = nullptr;
+  ItemRecord* added = nullptr;
   if (put) {
     size_bytes_ += write.value().item.size_bytes;
-    added = Record::Create(key, write.value().item);
+    added = ItemRecord::Create(key, write.value().item);
     if (existing != nullptr) {
-      ReplaceLocked(it, added);
+      items_.Replace(existing, added);
     } else {
-      items_.insert(it, Slot(added));
-      hashed_items_.insert(RefTo(added));
+      items_.Insert(added);
     }
   } else if (existing != nullptr) {
-    items_.erase(it);
-    hashed_items_.erase(key);
+    items_.Remove(existing);
   }
   ReplaceIndexEntriesLocked(old_entries, added, put ? write.value().entries : IndexEntries(),
                             write.value().generation, garbage);
   lock.unlock();
-  for (Record* dead : garbage) Record::Destroy(dead);
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
   return old;
-}
-
-namespace {
-constexpr int kPrefetchDistance = 3;
-}  // namespace
-
-// The header, key and start of the blob: what a walk reads first. A fixed span, as reading the
-// record's size would wait for the very miss this hides (a prefetch past the end never faults).
-void TableItems::Prefetch(const Record* record) {
-  const char* bytes = reinterpret_cast<const char*>(record);
-  for (int offset = 0; offset < 256; offset += 64) __builtin_prefetch(bytes + offset);
-}
-
-void TableItems::WalkTree(const Tree& tree, const KeyRange& range, bool forward,
-                          const Visit& visit) {
-  auto below_upper = [&](std::string_view key) {
-    if (!range.has_upper) return true;
-    return range.upper_inclusive ? key <= range.upper : key < range.upper;
-  };
-  auto above_lower = [&](std::string_view key) {
-    return range.lower_inclusive ? key >= range.lower : key > range.lower;
-  };
-  if (forward) {
-    auto it = range.lower_inclusive ? tree.lower_bound(std::string_view(range.lower))
-                                    : tree.upper_bound(std::string_view(range.lower));
-    // `ahead` runs kPrefetchDistance records in front, so their cache misses overlap with the
-    // visits before them (on a large table each record is a miss of its own).
-    auto ahead = it;
-    for (int i = 0; i < kPrefetchDistance && ahead != tree.end(); ++i) Prefetch(*ahead++);
-    for (; it != tree.end() && below_upper((*it)->key()); ++it) {
-      if (ahead != tree.end()) Prefetch(*ahead++);
-      if (!visit((*it)->key(), (*it)->blob(), (*it)->item_size)) return;
-    }
-    return;
-  }
-  auto it = !range.has_upper        ? tree.end()
-            : range.upper_inclusive ? tree.upper_bound(std::string_view(range.upper))
-                                    : tree.lower_bound(std::string_view(range.upper));
-  auto ahead = it;
-  for (int i = 0; i < kPrefetchDistance && ahead != tree.begin(); ++i) Prefetch(*--ahead);
-  while (it != tree.begin()) {
-    --it;
-    if (ahead != tree.begin()) Prefetch(*--ahead);
-    if (!above_lower((*it)->key())) return;
-    if (!visit((*it)->key(), (*it)->blob(), (*it)->item_size)) return;
-  }
 }
 
 void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
   std::shared_lock lock(mutex_);
-  WalkTree(items_, range, forward, visit);
+  items_.Walk(range, forward, visit);
 }
 
 void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
@@ -325,16 +235,10 @@ void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
 }
 
 bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob) const {
-  auto it = hashed_items_.find(key);
-  if (it == hashed_items_.end()) return false;
-  *blob = it->record->blob();
+  const ItemRecord* record = items_.Find(key);
+  if (record == nullptr) return false;
+  *blob = record->blob();
   return true;
-}
-
-void TableItems::ReplaceLocked(Tree::iterator slot, Record* record) {
-  // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
-  hashed_items_.find(slot->record->key())->record = record;
-  slot->record = record;
 }
 
 int64_t TableItems::item_count() const {

@@ -1,16 +1,14 @@
-// The items of one table, in a B-tree ordered by their key bytes.
+// The items of one table (engine/table_records.h: by key, and for tables with a sort key by
+// partition) and of its secondary indexes (a tree each), with item collection sizes.
 //
-// Memory: each item is one heap record (sizes, key bytes, item blob), a 16-byte slot in the tree
+// Memory: each item is one heap record (sizes, key bytes, item blob), a 16-byte slot in a tree
 // and a pointer and hash in the hash of keys, so an item costs its bytes plus a few dozen bytes.
 //
 // Thread safety: all members may be called from any thread; readers share a lock, writers take
-// it exclusively. (Striping by key range comes with the performance work.)
+// it exclusively.
 #pragma once
 
-#include <absl/container/btree_set.h>
 #include <absl/container/flat_hash_map.h>
-#include <absl/container/flat_hash_set.h>
-#include <absl/hash/hash.h>
 
 #include <atomic>
 #include <cstdint>
@@ -22,14 +20,10 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "engine/item_records.h"
+#include "engine/table_records.h"
 
 namespace ddbd {
-
-// An item as the engine hands it in and out: its blob (engine/item_codec.h) and DynamoDB size.
-struct StoredItem {
-  std::string blob;
-  uint32_t size_bytes = 0;
-};
 
 // An item's entry in one secondary index: the index's number, the entry's key bytes (index key,
 // then table key, so equal index keys stay distinct and ordered), and the projected item.
@@ -46,6 +40,11 @@ class TableItems {
   ~TableItems();
   TableItems(const TableItems&) = delete;
   TableItems& operator=(const TableItems&) = delete;
+
+  // Keeps the items by partition (tables with a sort key); `prefix_length` gives the length of
+  // the partition part of a key. Call before the first write.
+  using PrefixLength = std::function<size_t(std::string_view key)>;
+  void UsePartitions(PrefixLength prefix_length);
 
   // Gives the table `count` secondary indexes, empty. `entries_of` computes the index entries of
   // a stored item from its blob (used for the item a write replaces or removes). Call before the
@@ -64,7 +63,6 @@ class TableItems {
   // Item collections (tables with local secondary indexes): the bytes of each partition's items
   // and their LSI entries, kept under `limit_bytes`. `prefix_length` gives the length of the
   // partition part of a key; `local_slots` are the LSIs' slots. Call before the first write.
-  using PrefixLength = std::function<size_t(std::string_view key)>;
   void TrackItemCollections(int64_t limit_bytes, PrefixLength prefix_length,
                             std::vector<size_t> local_slots);
 
@@ -89,17 +87,10 @@ class TableItems {
   using Decide = std::function<Result<Write>(const std::string_view* current_blob)>;
   Result<std::optional<StoredItem>> Apply(std::string_view key, const Decide& decide);
 
-  // A range of key bytes. An empty `upper` with `has_upper` false means "to the end".
-  struct KeyRange {
-    std::string lower;
-    bool lower_inclusive = true;
-    std::string upper;
-    bool upper_inclusive = false;
-    bool has_upper = false;
-  };
+  using KeyRange = ddbd::KeyRange;
   // Calls `visit` for each item in `range`, in key order or reverse, until it returns false.
   // Holds the read lock throughout, so a walk sees one consistent state.
-  using Visit = std::function<bool(std::string_view key, std::string_view blob, uint32_t size)>;
+  using Visit = ddbd::Visit;
   void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
   // The same over secondary index `index`.
   void WalkIndex(size_t index, const KeyRange& range, bool forward, const Visit& visit) const;
@@ -113,99 +104,27 @@ class TableItems {
   int64_t index_size_bytes(size_t index) const;
 
  private:
-  // One allocation: this header, then key bytes, then blob bytes.
-  struct Record {
-    uint32_t key_size;
-    uint32_t blob_size;
-    uint32_t item_size;
-    std::string_view key() const;
-    std::string_view blob() const;
-    static Record* Create(std::string_view key, const StoredItem& item);
-    static void Destroy(Record* record);
-  };
-  // A tree slot: the record and its key's first 8 bytes as a big-endian integer, which orders
-  // like the bytes themselves. Keys begin with an 8-byte partition hash, so most comparisons
-  // are settled by the slot alone, without touching the record (a cache miss each).
-  struct Slot {
-    uint64_t prefix;
-    // Mutable: a record replaced by one with the same key bytes takes its slot in place, as the
-    // order does not change.
-    mutable Record* record;
-    explicit Slot(Record* r) : prefix(KeyPrefix(r->key())), record(r) {}
-    operator Record*() const { return record; }  // NOLINT: reads as the record
-    Record* operator->() const { return record; }
-    Record& operator*() const { return *record; }
-  };
-  static uint64_t KeyPrefix(std::string_view key);
-  struct ByKey {
-    using is_transparent = void;
-    bool operator()(const Slot& a, const Slot& b) const {
-      return a.prefix != b.prefix ? a.prefix < b.prefix : a->key() < b->key();
-    }
-    bool operator()(const Slot& a, std::string_view b) const {
-      const uint64_t b_prefix = KeyPrefix(b);
-      return a.prefix != b_prefix ? a.prefix < b_prefix : a->key() < b;
-    }
-    bool operator()(std::string_view a, const Slot& b) const {
-      const uint64_t a_prefix = KeyPrefix(a);
-      return a_prefix != b.prefix ? a_prefix < b.prefix : a < b->key();
-    }
-  };
-  static StoredItem Copy(const Record& record);
-
-  using Tree = absl::btree_set<Slot, ByKey>;
-  // The items again, hashed by key bytes: a point read (GetItem, BatchGetItem, an LSI's fetch of
-  // unprojected attributes) costs a probe and the record, where a walk down a million-item tree
-  // costs a dozen cache misses. Entries are replaced in place like the tree's slots.
-  // The key's hash is kept beside the pointer: growing the set rehashes every entry, and reading
-  // each record for it held the write lock for 87 ms when a million-item table doubled.
-  struct RecordRef {
-    mutable Record* record;
-    size_t hash;
-  };
-  static RecordRef RefTo(Record* record) { return {record, absl::HashOf(record->key())}; }
-  struct KeyHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view key) const { return absl::HashOf(key); }
-    size_t operator()(const RecordRef& ref) const { return ref.hash; }
-  };
-  struct KeyEqual {
-    using is_transparent = void;
-    static std::string_view KeyOf(std::string_view key) { return key; }
-    static std::string_view KeyOf(const RecordRef& ref) { return ref.record->key(); }
-    template <typename A, typename B>
-    bool operator()(const A& a, const B& b) const {
-      return KeyOf(a) == KeyOf(b);
-    }
-  };
-  using HashedItems = absl::flat_hash_set<RecordRef, KeyHash, KeyEqual>;
   struct Index {
-    Tree entries;
+    RecordTree entries;
     int64_t size_bytes = 0;
   };
-  // Asks the CPU to start loading a record a walk will visit soon.
-  static void Prefetch(const Record* record);
-  static void WalkTree(const Tree& tree, const KeyRange& range, bool forward, const Visit& visit);
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
-  IndexEntries EntriesOfLocked(const Record* record) const;
-  // Under the write lock: puts `record` in the place of the item at `slot`, which has its key.
-  void ReplaceLocked(Tree::iterator slot, Record* record);
+  IndexEntries EntriesOfLocked(const ItemRecord* record) const;
   // Under the write lock: removes the old item's index entries and adds the new ones.
-  void ReplaceIndexEntriesLocked(const IndexEntries& old_entries, const Record* new_record,
+  void ReplaceIndexEntriesLocked(const IndexEntries& old_entries, const ItemRecord* new_record,
                                  const IndexEntries& entries, uint64_t generation,
-                                 std::vector<Record*>& garbage);
+                                 std::vector<ItemRecord*>& garbage);
 
   int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new
   // one's (null: none), or fails when that would pass the limit.
-  Status ChargeCollectionLocked(std::string_view key, const Record* old_record,
+  Status ChargeCollectionLocked(std::string_view key, const ItemRecord* old_record,
                                 const IndexEntries& old_entries, const StoredItem* new_item,
                                 const IndexEntries& new_entries);
 
   mutable std::shared_mutex mutex_;
-  Tree items_;
-  HashedItems hashed_items_;
+  TableRecords items_;
   int64_t size_bytes_ = 0;
   std::vector<Index> indexes_;
   EntriesOf entries_of_;

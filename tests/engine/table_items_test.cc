@@ -9,6 +9,9 @@
 #include <thread>
 #include <vector>
 
+#include "engine/attribute_value.h"
+#include "engine/key_codec.h"
+
 namespace ddbd {
 namespace {
 
@@ -178,6 +181,171 @@ TEST_CASE("TableItems walks ranges in key order, both ways, as a model says") {
     CHECK(walked == expected);
   }
   for (const auto& [key, blob] : model) REQUIRE(items.Get(key)->blob == blob);
+}
+
+// Tables with a sort key keep their items by partition. Their walks must still give DynamoDB's
+// order over all partitions (Scan, whatever its bounds: segment hashes, start keys, any bytes)
+// and over one partition found by hash (Query), as one ordered map of the key bytes says.
+TEST_CASE("TableItems kept by partition walk and read as a model says") {
+  const AttributeType partition_type = GENERATE(AttributeType::kS, AttributeType::kN);
+  const AttributeType sort_type = GENERATE(AttributeType::kS, AttributeType::kN);
+  auto value = [](AttributeType type, int n) {
+    return type == AttributeType::kN ? AttributeValue::Number(std::to_string(n - 20))
+                                     : AttributeValue::String("v" + std::to_string(n));
+  };
+  TableItems items;
+  items.UsePartitions(
+      [&](std::string_view key) { return PartitionPrefixLength(key, partition_type); });
+  std::mt19937_64 random(static_cast<uint64_t>(partition_type) * 10 +
+                         static_cast<uint64_t>(sort_type));
+  // Partitions of every size: 0..29, where partition n can hold up to 3n + 1 sort keys.
+  auto partition_bytes = [&](int n) { return EncodeTableKey(value(partition_type, n), nullptr); };
+  auto item_key = [&](int n, int sort) {
+    const AttributeValue sort_value = value(sort_type, sort);
+    return EncodeTableKey(value(partition_type, n), &sort_value);
+  };
+  auto random_item_key = [&] {
+    const int n = static_cast<int>(random() % 30);
+    return item_key(n, static_cast<int>(random() % static_cast<uint64_t>(3 * n + 1)));
+  };
+  std::map<std::string, std::string> model;
+  for (int step = 0; step < 12000; ++step) {
+    const std::string key = random_item_key();
+    const std::string blob = "b" + std::to_string(step);
+    switch (random() % 5) {
+      case 0:
+      case 1:
+        REQUIRE(items.Put(key, {blob, 1}).ok());
+        model[key] = blob;
+        break;
+      case 2:  // erases empty whole partitions now and then, which then come back
+        items.Erase(key);
+        model.erase(key);
+        break;
+      default: {  // conditional: put over nothing or an even-numbered blob, else delete
+        REQUIRE(items
+                    .Apply(key,
+                           [&](const std::string_view* current) {
+                             TableItems::Write write;
+                             const bool keep =
+                                 current == nullptr || (current->back() - '0') % 2 == 0;
+                             write.kind = keep ? TableItems::Write::Kind::kPut
+                                               : TableItems::Write::Kind::kDelete;
+                             write.item = {blob, 1};
+                             return Result<TableItems::Write>(write);
+                           })
+                    .ok());
+        auto it = model.find(key);
+        if (it == model.end() || (it->second.back() - '0') % 2 == 0) {
+          model[key] = blob;
+        } else {
+          model.erase(it);
+        }
+      }
+    }
+  }
+  REQUIRE(items.item_count() == static_cast<int64_t>(model.size()));
+  for (int n = 0; n < 30; ++n) {
+    for (int sort = 0; sort <= 3 * n; ++sort) {
+      const std::string key = item_key(n, sort);
+      auto stored = items.Get(key);
+      auto expected = model.find(key);
+      REQUIRE(stored.has_value() == (expected != model.end()));
+      if (stored) CHECK(stored->blob == expected->second);
+    }
+  }
+  auto walk = [&](const TableItems::KeyRange& range, bool forward, size_t stop_after) {
+    std::vector<std::string> walked;
+    items.Walk(range, forward, [&](std::string_view key, std::string_view blob, uint32_t) {
+      CHECK(model.at(std::string(key)) == blob);
+      walked.emplace_back(key);
+      return walked.size() < stop_after;
+    });
+    return walked;
+  };
+  auto expect = [&](const TableItems::KeyRange& range, bool forward, size_t stop_after) {
+    std::vector<std::string> expected;
+    for (const auto& [key, blob] : model) {
+      if (range.lower_inclusive ? key < range.lower : key <= range.lower) continue;
+      if (range.has_upper && (range.upper_inclusive ? key > range.upper : key >= range.upper)) {
+        continue;
+      }
+      expected.push_back(key);
+    }
+    if (!forward) std::reverse(expected.begin(), expected.end());
+    if (expected.size() > stop_after) expected.resize(stop_after);
+    return expected;
+  };
+  // Bounds of every kind a read makes: none, segment boundaries (8 hash bytes), a partition's
+  // bytes, item keys stored or not, the key just past a prefix, and arbitrary bytes.
+  auto random_bound = [&]() -> std::string {
+    switch (random() % 6) {
+      case 0:
+        return std::string();
+      case 1: {
+        std::string hash = partition_bytes(static_cast<int>(random() % 30)).substr(0, 8);
+        if (random() % 2 == 0) hash.back() = static_cast<char>(random());
+        return hash;
+      }
+      case 2:
+        return partition_bytes(static_cast<int>(random() % 32));
+      case 3:
+        return random_item_key();
+      case 4: {
+        std::string key = random_item_key();
+        key.back() = static_cast<char>(static_cast<uint8_t>(key.back()) + 1);
+        return key;
+      }
+      default: {
+        std::string bytes(random() % 12, '\0');
+        for (char& byte : bytes) byte = static_cast<char>(random());
+        return bytes;
+      }
+    }
+  };
+  for (int trial = 0; trial < 400; ++trial) {
+    TableItems::KeyRange range;
+    range.lower = random_bound();
+    range.lower_inclusive = random() % 2 == 0;
+    range.has_upper = random() % 4 != 0;
+    range.upper = range.has_upper ? random_bound() : std::string();
+    range.upper_inclusive = random() % 2 == 0;
+    const bool forward = random() % 2 == 0;
+    const size_t stop_after = trial % 3 == 0 ? 1 + random() % 20 : SIZE_MAX;
+    INFO("trial " << trial << (forward ? " forward" : " backward"));
+    CHECK(walk(range, forward, stop_after) == expect(range, forward, stop_after));
+  }
+  // Query ranges: within one partition, found by hash, bounded as read_operations bounds them.
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = static_cast<int>(random() % 32);  // 30 and 31 never hold items
+    TableItems::KeyRange range;
+    range.partition = partition_bytes(n);
+    std::string end = range.partition;
+    end.back() = static_cast<char>(static_cast<uint8_t>(end.back()) + 1);
+    const uint64_t sorts = static_cast<uint64_t>(3 * n + 1);
+    auto sort_key = [&] { return item_key(n, static_cast<int>(random() % (sorts + 2))); };
+    // Mostly bounds inside the partition; now and then any bound, of which the walk must keep
+    // to the partition's part.
+    auto bound = [&](const std::string& edge) {
+      const uint64_t pick = random() % 8;
+      return pick < 2 ? edge : pick < 7 ? sort_key() : random_bound();
+    };
+    range.lower = bound(range.partition);
+    range.lower_inclusive = random() % 2 == 0;
+    range.has_upper = true;
+    range.upper = bound(end);
+    range.upper_inclusive = random() % 2 == 0;
+    const bool forward = random() % 2 == 0;
+    const size_t stop_after = trial % 3 == 0 ? 1 + random() % 5 : SIZE_MAX;
+    std::vector<std::string> expected = expect(range, forward, SIZE_MAX);
+    std::erase_if(expected,
+                  [&](const std::string& key) { return !key.starts_with(range.partition); });
+    if (expected.size() > stop_after) expected.resize(stop_after);
+    INFO("query trial " << trial << (forward ? " forward" : " backward"));
+    CHECK(walk(range, forward, stop_after) == expected);
+  }
+  CHECK(walk({}, true, SIZE_MAX) == expect({}, true, SIZE_MAX));
+  CHECK(walk({}, false, SIZE_MAX) == expect({}, false, SIZE_MAX));
 }
 
 }  // namespace

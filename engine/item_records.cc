@@ -1,0 +1,117 @@
+#include "engine/item_records.h"
+
+#include <cstring>
+#include <new>
+
+namespace ddbd {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "KeyPrefix byte-swaps a native load");
+
+std::string_view ItemRecord::key() const {
+  return {reinterpret_cast<const char*>(this + 1), key_size};
+}
+
+std::string_view ItemRecord::blob() const {
+  return {reinterpret_cast<const char*>(this + 1) + key_size, blob_size};
+}
+
+ItemRecord* ItemRecord::Create(std::string_view key, const StoredItem& item) {
+  void* memory = ::operator new(sizeof(ItemRecord) + key.size() + item.blob.size());
+  auto* record = new (memory) ItemRecord{static_cast<uint32_t>(key.size()),
+                                         static_cast<uint32_t>(item.blob.size()), item.size_bytes};
+  char* data = reinterpret_cast<char*>(record + 1);
+  std::memcpy(data, key.data(), key.size());
+  std::memcpy(data + key.size(), item.blob.data(), item.blob.size());
+  return record;
+}
+
+void ItemRecord::Destroy(ItemRecord* record) {
+  record->~ItemRecord();
+  ::operator delete(record);
+}
+
+// The header, key and start of the blob: what a walk reads first. A fixed span, as reading the
+// record's size would wait for the very miss this hides (a prefetch past the end never faults).
+void PrefetchRecord(const ItemRecord* record) {
+  const char* bytes = reinterpret_cast<const char*>(record);
+  for (int offset = 0; offset < 256; offset += 64) __builtin_prefetch(bytes + offset);
+}
+
+uint64_t KeyPrefix(std::string_view key) {
+  uint64_t prefix = 0;
+  if (key.size() >= 8) {  // every table and index key: one load
+    std::memcpy(&prefix, key.data(), 8);
+    return __builtin_bswap64(prefix);  // x86 and ARM are little-endian
+  }
+  for (size_t i = 0; i < key.size(); ++i) {
+    prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * i);
+  }
+  return prefix;  // a shorter key is zero-padded, which keeps the byte order
+}
+
+namespace {
+constexpr int kPrefetchDistance = 3;
+
+bool BelowUpper(const KeyRange& range, std::string_view key) {
+  if (!range.has_upper) return true;
+  return range.upper_inclusive ? key <= range.upper : key < range.upper;
+}
+
+bool AboveLower(const KeyRange& range, std::string_view key) {
+  return range.lower_inclusive ? key >= range.lower : key > range.lower;
+}
+}  // namespace
+
+RecordTree::const_iterator RangeBegin(const RecordTree& tree, const KeyRange& range) {
+  return range.lower_inclusive ? tree.lower_bound(std::string_view(range.lower))
+                               : tree.upper_bound(std::string_view(range.lower));
+}
+
+RecordTree::const_iterator RangeEnd(const RecordTree& tree, const KeyRange& range) {
+  return !range.has_upper        ? tree.end()
+         : range.upper_inclusive ? tree.upper_bound(std::string_view(range.upper))
+                                 : tree.lower_bound(std::string_view(range.upper));
+}
+
+bool VisitForward(const RecordTree& tree, RecordTree::const_iterator from, const KeyRange& range,
+                  const Visit& visit) {
+  // `ahead` runs kPrefetchDistance records in front, so their cache misses overlap with the
+  // visits before them (on a large table each record is a miss of its own).
+  auto ahead = from;
+  for (int i = 0; i < kPrefetchDistance && ahead != tree.end(); ++i) {
+    PrefetchRecord((ahead++)->record);
+  }
+  for (auto it = from; it != tree.end(); ++it) {
+    if (ahead != tree.end()) PrefetchRecord((ahead++)->record);
+    const ItemRecord& record = *it->record;
+    if (!BelowUpper(range, record.key())) return false;
+    if (!visit(record.key(), record.blob(), record.item_size)) return false;
+  }
+  return true;
+}
+
+bool VisitBackward(const RecordTree& tree, RecordTree::const_iterator to, const KeyRange& range,
+                   const Visit& visit) {
+  auto ahead = to;
+  for (int i = 0; i < kPrefetchDistance && ahead != tree.begin(); ++i) {
+    PrefetchRecord((--ahead)->record);
+  }
+  for (auto it = to; it != tree.begin();) {
+    --it;
+    if (ahead != tree.begin()) PrefetchRecord((--ahead)->record);
+    const ItemRecord& record = *it->record;
+    if (!AboveLower(range, record.key())) return false;
+    if (!visit(record.key(), record.blob(), record.item_size)) return false;
+  }
+  return true;
+}
+
+void WalkTree(const RecordTree& tree, const KeyRange& range, bool forward, const Visit& visit) {
+  if (forward) {
+    VisitForward(tree, RangeBegin(tree, range), range, visit);
+  } else {
+    VisitBackward(tree, RangeEnd(tree, range), range, visit);
+  }
+}
+
+}  // namespace ddbd

@@ -1,0 +1,106 @@
+// Items as the engine keeps them in memory: one allocation per item (ItemRecord), trees of them
+// ordered by key bytes (RecordTree), and walks over a range of keys in one tree.
+#pragma once
+
+#include <absl/container/btree_set.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace ddbd {
+
+// An item as the engine hands it in and out: its blob (engine/item_codec.h) and DynamoDB size.
+struct StoredItem {
+  std::string blob;
+  uint32_t size_bytes = 0;
+};
+
+// A range of key bytes. An empty `upper` with `has_upper` false means "to the end".
+struct KeyRange {
+  std::string lower;
+  bool lower_inclusive = true;
+  std::string upper;
+  bool upper_inclusive = false;
+  bool has_upper = false;
+  // When not empty, the bytes of the one partition (hash and partition key) every key in the
+  // range starts with, as for a Query: a table kept by partitions finds it by hash.
+  std::string partition;
+};
+
+// Called for each item of a walk, in order, until it returns false.
+using Visit = std::function<bool(std::string_view key, std::string_view blob, uint32_t size)>;
+
+// One allocation: this header, then key bytes, then blob bytes.
+struct ItemRecord {
+  uint32_t key_size;
+  uint32_t blob_size;
+  uint32_t item_size;
+  std::string_view key() const;
+  std::string_view blob() const;
+  StoredItem Copy() const { return StoredItem{std::string(blob()), item_size}; }
+  static ItemRecord* Create(std::string_view key, const StoredItem& item);
+  static void Destroy(ItemRecord* record);
+};
+
+// Asks the CPU to start loading a record a walk or read will use soon.
+void PrefetchRecord(const ItemRecord* record);
+
+// A key's first 8 bytes as a big-endian integer, which orders like the bytes themselves (a
+// shorter key is zero-padded).
+uint64_t KeyPrefix(std::string_view key);
+
+// A tree slot: the record and 8 bytes of its key from the tree's `offset` as an integer. Keys
+// that share their first `offset` bytes (a table's keys start with an 8-byte partition hash; the
+// items of one partition share all of its bytes) are then mostly ordered by the slot alone,
+// without touching the record (a cache miss each).
+struct RecordSlot {
+  uint64_t prefix;
+  // Mutable: a record replaced by one with the same key bytes takes its slot in place, as the
+  // order does not change.
+  mutable ItemRecord* record;
+  RecordSlot(ItemRecord* r, size_t offset)
+      : prefix(KeyPrefix(r->key().substr(offset))), record(r) {}  // keys have offset bytes
+  ItemRecord* operator->() const { return record; }
+};
+
+// Orders slots, and keys given as bytes, by key bytes. Every key a tree holds or is searched for
+// has at least `offset` bytes.
+struct ByRecordKey {
+  using is_transparent = void;
+  size_t offset = 0;
+  uint64_t PrefixOf(std::string_view key) const {
+    return key.size() > offset ? KeyPrefix(key.substr(offset)) : 0;
+  }
+  bool operator()(const RecordSlot& a, const RecordSlot& b) const {
+    return a.prefix != b.prefix ? a.prefix < b.prefix : a->key() < b->key();
+  }
+  bool operator()(const RecordSlot& a, std::string_view b) const {
+    const uint64_t b_prefix = PrefixOf(b);
+    return a.prefix != b_prefix ? a.prefix < b_prefix : a->key() < b;
+  }
+  bool operator()(std::string_view a, const RecordSlot& b) const {
+    const uint64_t a_prefix = PrefixOf(a);
+    return a_prefix != b.prefix ? a_prefix < b.prefix : a < b->key();
+  }
+};
+
+using RecordTree = absl::btree_set<RecordSlot, ByRecordKey>;
+
+// The first slot in `range` (end() if none). Keys compared must have the tree's offset bytes.
+RecordTree::const_iterator RangeBegin(const RecordTree& tree, const KeyRange& range);
+// The slot after the last one in `range`, for a backward walk.
+RecordTree::const_iterator RangeEnd(const RecordTree& tree, const KeyRange& range);
+// Visits slots from `from` forward while below the range's upper bound; or, backward, those
+// before `to` while above its lower bound. Both return false once the walk is over (the visit
+// said stop or a bound was passed), true when the tree ran out first.
+bool VisitForward(const RecordTree& tree, RecordTree::const_iterator from, const KeyRange& range,
+                  const Visit& visit);
+bool VisitBackward(const RecordTree& tree, RecordTree::const_iterator to, const KeyRange& range,
+                   const Visit& visit);
+// Every item of `range` in `tree`, in key order or reverse.
+void WalkTree(const RecordTree& tree, const KeyRange& range, bool forward, const Visit& visit);
+
+}  // namespace ddbd
