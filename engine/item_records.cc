@@ -1,5 +1,6 @@
 #include "engine/item_records.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -49,9 +50,6 @@ uint64_t KeyPrefix(std::string_view key) {
   return prefix;  // a shorter key is zero-padded, which keeps the byte order
 }
 
-namespace {
-constexpr int kPrefetchDistance = 3;
-
 bool BelowUpper(const KeyRange& range, std::string_view key) {
   if (!range.has_upper) return true;
   return range.upper_inclusive ? key <= range.upper : key < range.upper;
@@ -60,11 +58,16 @@ bool BelowUpper(const KeyRange& range, std::string_view key) {
 bool AboveLower(const KeyRange& range, std::string_view key) {
   return range.lower_inclusive ? key >= range.lower : key > range.lower;
 }
-}  // namespace
 
 RecordTree::const_iterator RangeBegin(const RecordTree& tree, const KeyRange& range) {
   return range.lower_inclusive ? tree.lower_bound(std::string_view(range.lower))
                                : tree.upper_bound(std::string_view(range.lower));
+}
+
+SlotSpan::iterator RangeBegin(SlotSpan slots, const ByRecordKey& by, const KeyRange& range) {
+  const std::string_view lower = range.lower;
+  return range.lower_inclusive ? std::lower_bound(slots.begin(), slots.end(), lower, by)
+                               : std::upper_bound(slots.begin(), slots.end(), lower, by);
 }
 
 RecordTree::const_iterator RangeEnd(const RecordTree& tree, const KeyRange& range) {
@@ -73,37 +76,11 @@ RecordTree::const_iterator RangeEnd(const RecordTree& tree, const KeyRange& rang
                                  : tree.lower_bound(std::string_view(range.upper));
 }
 
-bool VisitForward(const RecordTree& tree, RecordTree::const_iterator from, const KeyRange& range,
-                  const Visit& visit) {
-  // `ahead` runs kPrefetchDistance records in front, so their cache misses overlap with the
-  // visits before them (on a large table each record is a miss of its own).
-  auto ahead = from;
-  for (int i = 0; i < kPrefetchDistance && ahead != tree.end(); ++i) {
-    PrefetchRecord((ahead++)->record);
-  }
-  for (auto it = from; it != tree.end(); ++it) {
-    if (ahead != tree.end()) PrefetchRecord((ahead++)->record);
-    const ItemRecord& record = *it->record;
-    if (!BelowUpper(range, record.key())) return false;
-    if (!visit(record.key(), record.blob(), record.item_size)) return false;
-  }
-  return true;
-}
-
-bool VisitBackward(const RecordTree& tree, RecordTree::const_iterator to, const KeyRange& range,
-                   const Visit& visit) {
-  auto ahead = to;
-  for (int i = 0; i < kPrefetchDistance && ahead != tree.begin(); ++i) {
-    PrefetchRecord((--ahead)->record);
-  }
-  for (auto it = to; it != tree.begin();) {
-    --it;
-    if (ahead != tree.begin()) PrefetchRecord((--ahead)->record);
-    const ItemRecord& record = *it->record;
-    if (!AboveLower(range, record.key())) return false;
-    if (!visit(record.key(), record.blob(), record.item_size)) return false;
-  }
-  return true;
+SlotSpan::iterator RangeEnd(SlotSpan slots, const ByRecordKey& by, const KeyRange& range) {
+  const std::string_view upper = range.upper;
+  return !range.has_upper        ? slots.end()
+         : range.upper_inclusive ? std::upper_bound(slots.begin(), slots.end(), upper, by)
+                                 : std::lower_bound(slots.begin(), slots.end(), upper, by);
 }
 
 void WalkTree(const RecordTree& tree, const KeyRange& range, bool forward, const Visit& visit) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -89,17 +90,56 @@ struct ByRecordKey {
 
 using RecordTree = absl::btree_set<RecordSlot, ByRecordKey>;
 
-// The first slot in `range` (end() if none). Keys compared must have the tree's offset bytes.
+// A small partition's slots: a sorted array.
+using SlotSpan = std::span<const RecordSlot>;
+
+// The first slot in `range` (end() if none). Keys compared must have the slots' offset bytes.
 RecordTree::const_iterator RangeBegin(const RecordTree& tree, const KeyRange& range);
+SlotSpan::iterator RangeBegin(SlotSpan slots, const ByRecordKey& by, const KeyRange& range);
 // The slot after the last one in `range`, for a backward walk.
 RecordTree::const_iterator RangeEnd(const RecordTree& tree, const KeyRange& range);
-// Visits slots from `from` forward while below the range's upper bound; or, backward, those
-// before `to` while above its lower bound. Both return false once the walk is over (the visit
-// said stop or a bound was passed), true when the tree ran out first.
-bool VisitForward(const RecordTree& tree, RecordTree::const_iterator from, const KeyRange& range,
-                  const Visit& visit);
-bool VisitBackward(const RecordTree& tree, RecordTree::const_iterator to, const KeyRange& range,
-                   const Visit& visit);
+SlotSpan::iterator RangeEnd(SlotSpan slots, const ByRecordKey& by, const KeyRange& range);
+
+bool BelowUpper(const KeyRange& range, std::string_view key);
+bool AboveLower(const KeyRange& range, std::string_view key);
+// How many records a walk asks the CPU to load ahead of the one it visits, so their cache misses
+// overlap with the visits before them (on a large table each record is a miss of its own).
+inline constexpr int kPrefetchDistance = 3;
+
+// Visits slots of `slots` (a tree or an array) from `from` forward while below the range's upper
+// bound; or, backward, those before `to` while above its lower bound. Both return false once the
+// walk is over (the visit said stop or a bound was passed), true when the slots ran out first.
+template <typename Slots, typename Iterator>
+bool VisitForward(const Slots& slots, Iterator from, const KeyRange& range, const Visit& visit) {
+  auto ahead = from;
+  for (int i = 0; i < kPrefetchDistance && ahead != slots.end(); ++i) {
+    PrefetchRecord((ahead++)->record);
+  }
+  for (auto it = from; it != slots.end(); ++it) {
+    if (ahead != slots.end()) PrefetchRecord((ahead++)->record);
+    const ItemRecord& record = *it->record;
+    if (!BelowUpper(range, record.key())) return false;
+    if (!visit(record.key(), record.blob(), record.item_size)) return false;
+  }
+  return true;
+}
+
+template <typename Slots, typename Iterator>
+bool VisitBackward(const Slots& slots, Iterator to, const KeyRange& range, const Visit& visit) {
+  auto ahead = to;
+  for (int i = 0; i < kPrefetchDistance && ahead != slots.begin(); ++i) {
+    PrefetchRecord((--ahead)->record);
+  }
+  for (auto it = to; it != slots.begin();) {
+    --it;
+    if (ahead != slots.begin()) PrefetchRecord((--ahead)->record);
+    const ItemRecord& record = *it->record;
+    if (!AboveLower(range, record.key())) return false;
+    if (!visit(record.key(), record.blob(), record.item_size)) return false;
+  }
+  return true;
+}
+
 // Every item of `range` in `tree`, in key order or reverse.
 void WalkTree(const RecordTree& tree, const KeyRange& range, bool forward, const Visit& visit);
 

@@ -1,25 +1,44 @@
 #include "engine/table_records.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <new>
+#include <type_traits>
 
 namespace ddbd {
+
+namespace {
+// Where a partition's slots start: after its header and bytes, aligned for slots.
+size_t SlotsOffset(size_t key_size) {
+  constexpr size_t kAlign = alignof(RecordSlot);
+  return (sizeof(uint32_t) * 4 + sizeof(void*) + key_size + kAlign - 1) / kAlign * kAlign;
+}
+}  // namespace
 
 std::string_view TableRecords::Partition::key() const {
   return {reinterpret_cast<const char*>(this + 1), key_size};
 }
 
-TableRecords::Partition* TableRecords::Partition::Create(std::string_view key) {
-  void* memory = ::operator new(sizeof(Partition) + key.size());
-  // The partition's items all start with its bytes: their trees order them from the sort key on.
-  auto* partition = new (memory)
-      Partition{RecordTree(ByRecordKey{key.size()}), static_cast<uint32_t>(key.size())};
+RecordSlot* TableRecords::Partition::slots() {
+  static_assert(sizeof(Partition) == sizeof(uint32_t) * 4 + sizeof(void*));
+  return reinterpret_cast<RecordSlot*>(reinterpret_cast<char*>(this) + SlotsOffset(key_size));
+}
+
+SlotSpan TableRecords::Partition::small_items() const {
+  return {const_cast<Partition*>(this)->slots(), count};
+}
+
+TableRecords::Partition* TableRecords::Partition::Create(std::string_view key, uint32_t capacity) {
+  static_assert(std::is_trivially_copyable_v<RecordSlot>, "slots move with memmove");
+  void* memory = ::operator new(SlotsOffset(key.size()) + capacity * sizeof(RecordSlot));
+  auto* partition = new (memory) Partition{static_cast<uint32_t>(key.size()), 0, capacity, nullptr};
   std::memcpy(reinterpret_cast<char*>(partition + 1), key.data(), key.size());
   return partition;
 }
 
 void TableRecords::Partition::Destroy(Partition* partition) {
+  delete partition->tree;
   partition->~Partition();
   ::operator delete(partition);
 }
@@ -54,11 +73,52 @@ void TableRecords::Insert(ItemRecord* record) {
   const std::string_view key = record->key().substr(0, prefix_length_(record->key()));
   Partition* partition = FindPartition(key);
   if (partition == nullptr) {
-    partition = Partition::Create(key);
+    partition = Partition::Create(key, 1);
     partition_index_.insert(RefTo(partition));
     partitions_.insert(PartitionSlot{KeyPrefix(key), partition});
   }
-  partition->items.insert(RecordSlot(record, partition->key_size));
+  InsertInto(partition, record);
+}
+
+void TableRecords::InsertInto(Partition* partition, ItemRecord* record) {
+  const RecordSlot slot(record, partition->key_size);
+  if (partition->tree != nullptr) {
+    partition->tree->insert(slot);
+    return;
+  }
+  if (partition->count == partition->capacity) {
+    // Full: move to twice the room, or past kSmallPartition items to a tree (the partition
+    // then keeps no slots of its own).
+    const bool grow = partition->capacity < kSmallPartition;
+    Partition* moved = Partition::Create(partition->key(), grow ? partition->capacity * 2 : 0);
+    if (grow) {
+      std::memcpy(moved->slots(), partition->slots(), partition->count * sizeof(RecordSlot));
+      moved->count = partition->count;
+    } else {
+      moved->tree = new RecordTree(partition->small_items().begin(), partition->small_items().end(),
+                                   partition->order());
+    }
+    Rebind(partition, moved);
+    Partition::Destroy(partition);
+    partition = moved;
+    if (partition->tree != nullptr) {
+      partition->tree->insert(slot);
+      return;
+    }
+  }
+  const SlotSpan items = partition->small_items();
+  const size_t at = static_cast<size_t>(
+      std::lower_bound(items.begin(), items.end(), record->key(), partition->order()) -
+      items.begin());
+  RecordSlot* slots = partition->slots();
+  std::memmove(slots + at + 1, slots + at, (partition->count - at) * sizeof(RecordSlot));
+  std::memcpy(slots + at, &slot, sizeof(RecordSlot));
+  ++partition->count;
+}
+
+void TableRecords::Rebind(Partition* partition, Partition* moved) {
+  partition_index_.find(partition->key())->target = moved;
+  partitions_.find(partition->key())->partition = moved;
 }
 
 void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
@@ -69,7 +129,13 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
     tree_.find(key)->record = record;
     return;
   }
-  FindPartition(key.substr(0, prefix_length_(key)))->items.find(key)->record = record;
+  Partition* partition = FindPartition(key.substr(0, prefix_length_(key)));
+  if (partition->tree != nullptr) {
+    partition->tree->find(key)->record = record;
+    return;
+  }
+  const SlotSpan items = partition->small_items();
+  std::lower_bound(items.begin(), items.end(), key, partition->order())->record = record;
 }
 
 void TableRecords::Remove(ItemRecord* record) {
@@ -80,8 +146,20 @@ void TableRecords::Remove(ItemRecord* record) {
     return;
   }
   Partition* partition = FindPartition(key.substr(0, prefix_length_(key)));
-  partition->items.erase(key);
-  if (!partition->items.empty()) return;
+  if (partition->tree != nullptr) {
+    partition->tree->erase(key);
+    if (partition->tree->empty()) RemovePartition(partition);
+    return;
+  }
+  const SlotSpan items = partition->small_items();
+  const size_t at = static_cast<size_t>(
+      std::lower_bound(items.begin(), items.end(), key, partition->order()) - items.begin());
+  RecordSlot* slots = partition->slots();
+  std::memmove(slots + at, slots + at + 1, (partition->count - at - 1) * sizeof(RecordSlot));
+  if (--partition->count == 0) RemovePartition(partition);
+}
+
+void TableRecords::RemovePartition(Partition* partition) {
   partitions_.erase(partition->key());
   partition_index_.erase(partition->key());
   Partition::Destroy(partition);
@@ -105,11 +183,32 @@ void TableRecords::Walk(const KeyRange& range, bool forward, const Visit& visit)
 // all of them, as it is below or above the partition's key.
 bool TableRecords::WalkPartition(const Partition& partition, const KeyRange& range, bool forward,
                                  const Visit& visit) {
-  const RecordTree& items = partition.items;
+  if (partition.tree != nullptr)
+    return WalkPartitionItems(partition, *partition.tree, range, forward, visit);
+  return WalkPartitionItems(partition, partition.small_items(), range, forward, visit);
+}
+
+template <typename Slots>
+bool TableRecords::WalkPartitionItems(const Partition& partition, const Slots& items,
+                                      const KeyRange& range, bool forward, const Visit& visit) {
   const std::string_view key = partition.key();
+  auto begin = [&] {
+    if constexpr (std::is_same_v<Slots, RecordTree>) {
+      return RangeBegin(items, range);
+    } else {
+      return RangeBegin(items, partition.order(), range);
+    }
+  };
+  auto end = [&] {
+    if constexpr (std::is_same_v<Slots, RecordTree>) {
+      return RangeEnd(items, range);
+    } else {
+      return RangeEnd(items, partition.order(), range);
+    }
+  };
   if (forward) {
     const std::string_view lower = range.lower;
-    if (lower.starts_with(key)) return VisitForward(items, RangeBegin(items, range), range, visit);
+    if (lower.starts_with(key)) return VisitForward(items, begin(), range, visit);
     if (lower > key) return true;  // every item is below the range
     return VisitForward(items, items.begin(), range, visit);
   }
@@ -117,7 +216,7 @@ bool TableRecords::WalkPartition(const Partition& partition, const KeyRange& ran
   if (!range.has_upper || (!upper.starts_with(key) && upper > key)) {
     return VisitBackward(items, items.end(), range, visit);
   }
-  if (upper.starts_with(key)) return VisitBackward(items, RangeEnd(items, range), range, visit);
+  if (upper.starts_with(key)) return VisitBackward(items, end(), range, visit);
   return true;  // every item is above the range
 }
 

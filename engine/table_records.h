@@ -54,19 +54,27 @@ class TableRecords {
   }
 
  private:
-  // One allocation: this header, then the partition's bytes.
+  // One allocation: this header, the partition's bytes, then room for `capacity` slots kept in
+  // key order: a small partition's items sit beside its bytes, so a Query reads them with the
+  // partition itself. Past kSmallPartition items they move to a tree of their own.
   struct Partition {
-    RecordTree items;  // ordered from the sort key on: ByRecordKey{key_size}
     uint32_t key_size;
+    uint32_t count;     // slots in use, while `tree` is null
+    uint32_t capacity;  // slots allocated
+    RecordTree* tree;   // a large partition's items, or null
     std::string_view key() const;
-    static Partition* Create(std::string_view key);
+    RecordSlot* slots();  // sorted by key bytes from the sort key on
+    SlotSpan small_items() const;
+    ByRecordKey order() const { return ByRecordKey{key_size}; }
+    static Partition* Create(std::string_view key, uint32_t capacity);
     static void Destroy(Partition* partition);
   };
+  static constexpr uint32_t kSmallPartition = 16;
   // Partitions in key order: the first 8 bytes of their keys (the partition hash) as an integer,
   // which settles almost every comparison without reading the partition.
   struct PartitionSlot {
     uint64_t prefix;
-    Partition* partition;
+    mutable Partition* partition;  // mutable: a small partition grows by moving
   };
   struct ByPartitionKey {
     using is_transparent = void;
@@ -102,7 +110,16 @@ class TableRecords {
   struct KeyEqual {
     using is_transparent = void;
     static std::string_view KeyOf(std::string_view key) { return key; }
-    static std::string_view KeyOf(const HashedRef<T>& ref) { return ref.target->key(); }
+    static std::string_view KeyOf(const HashedRef<T>& ref) {
+      Touch(ref.target);
+      return ref.target->key();
+    }
+    static void Touch(const ItemRecord*) {}
+    // A matching partition is about to be searched: its slots start loading with its bytes.
+    static void Touch(const Partition* partition) {
+      const char* bytes = reinterpret_cast<const char*>(partition);
+      for (int offset = 64; offset < 256; offset += 64) __builtin_prefetch(bytes + offset);
+    }
     template <typename A, typename B>
     bool operator()(const A& a, const B& b) const {
       return KeyOf(a) == KeyOf(b);
@@ -117,9 +134,17 @@ class TableRecords {
 
   bool partitioned() const { return static_cast<bool>(prefix_length_); }
   Partition* FindPartition(std::string_view key) const;
+  void InsertInto(Partition* partition, ItemRecord* record);
+  // Points the partition index and tree at `moved`, which replaces `partition`.
+  void Rebind(Partition* partition, Partition* moved);
+  void RemovePartition(Partition* partition);
   // Walks one partition's items in `range`; false once the walk is over (see VisitForward).
   static bool WalkPartition(const Partition& partition, const KeyRange& range, bool forward,
                             const Visit& visit);
+  // The same over its slots: a RecordTree or a SlotSpan.
+  template <typename Slots>
+  static bool WalkPartitionItems(const Partition& partition, const Slots& items,
+                                 const KeyRange& range, bool forward, const Visit& visit);
   void WalkPartitions(const KeyRange& range, bool forward, const Visit& visit) const;
 
   // Point reads (GetItem, BatchGetItem, an LSI's fetch of unprojected attributes): a probe and
