@@ -208,15 +208,16 @@ bool TableRecords::WalkPartitionItems(const Partition& partition, const Slots& i
   };
   if (forward) {
     const std::string_view lower = range.lower;
-    if (lower.starts_with(key)) return VisitForward(items, begin(), range, visit);
+    if (lower.starts_with(key))
+      return VisitForward(items, begin(), range, visit, kPartitionPrefetch);
     if (lower > key) return true;  // every item is below the range
-    return VisitForward(items, items.begin(), range, visit);
+    return VisitForward(items, items.begin(), range, visit, kPartitionPrefetch);
   }
   const std::string_view upper = range.upper;
   if (!range.has_upper || (!upper.starts_with(key) && upper > key)) {
-    return VisitBackward(items, items.end(), range, visit);
+    return VisitBackward(items, items.end(), range, visit, kPartitionPrefetch);
   }
-  if (upper.starts_with(key)) return VisitBackward(items, end(), range, visit);
+  if (upper.starts_with(key)) return VisitBackward(items, end(), range, visit, kPartitionPrefetch);
   return true;  // every item is above the range
 }
 
