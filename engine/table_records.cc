@@ -45,7 +45,9 @@ void TableRecords::Partition::Destroy(Partition* partition) {
 
 TableRecords::~TableRecords() {
   for (const auto& ref : hashed_) ItemRecord::Destroy(ref.target);
-  for (const PartitionSlot& slot : partitions_) Partition::Destroy(slot.partition);
+  for (const PartitionSlot& slot : partitions_) {
+    if (!slot.partition.single()) Partition::Destroy(slot.partition.partition());
+  }
 }
 
 void TableRecords::UsePartitions(PrefixLength prefix_length) {
@@ -59,9 +61,32 @@ ItemRecord* TableRecords::Find(std::string_view key) const {
   return it == hashed_.end() ? nullptr : it->target;
 }
 
-TableRecords::Partition* TableRecords::FindPartition(std::string_view key) const {
+std::string_view TableRecords::KeyOf(PartitionHandle handle) const {
+  if (!handle.single()) return handle.partition()->key();
+  const std::string_view key = handle.record()->key();
+  return key.substr(0, prefix_length_(key));
+}
+
+std::optional<TableRecords::PartitionHandle> TableRecords::FindPartition(
+    std::string_view key) const {
   auto it = partition_index_.find(key);
-  return it == partition_index_.end() ? nullptr : it->target;
+  if (it == partition_index_.end()) return std::nullopt;
+  return it->partition;
+}
+
+void TableRecords::AddPartition(std::string_view key, PartitionHandle partition) {
+  partition_index_.insert(PartitionRef{partition, absl::HashOf(key)});
+  partitions_.insert(PartitionSlot{KeyPrefix(key), partition});
+}
+
+void TableRecords::Rebind(std::string_view key, PartitionHandle moved) {
+  partition_index_.find(key)->partition = moved;
+  partitions_.find(key)->partition = moved;
+}
+
+void TableRecords::RemovePartition(std::string_view key) {
+  partitions_.erase(key);
+  partition_index_.erase(key);
 }
 
 void TableRecords::Insert(ItemRecord* record) {
@@ -71,16 +96,25 @@ void TableRecords::Insert(ItemRecord* record) {
     return;
   }
   const std::string_view key = record->key().substr(0, prefix_length_(record->key()));
-  Partition* partition = FindPartition(key);
-  if (partition == nullptr) {
-    partition = Partition::Create(key, 1);
-    partition_index_.insert(RefTo(partition));
-    partitions_.insert(PartitionSlot{KeyPrefix(key), partition});
+  const std::optional<PartitionHandle> found = FindPartition(key);
+  if (!found) {
+    AddPartition(key, PartitionHandle::Of(record));
+    return;
   }
-  InsertInto(partition, record);
+  if (!found->single()) {
+    InsertInto(key, found->partition(), record);
+    return;
+  }
+  // A second item: the partition gets a block of its own.
+  Partition* partition = Partition::Create(key, 2);
+  const RecordSlot first(found->record(), key.size());
+  std::memcpy(partition->slots(), &first, sizeof(RecordSlot));
+  partition->count = 1;
+  Rebind(key, PartitionHandle::Of(partition));
+  InsertInto(partition->key(), partition, record);
 }
 
-void TableRecords::InsertInto(Partition* partition, ItemRecord* record) {
+void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRecord* record) {
   const RecordSlot slot(record, partition->key_size);
   if (partition->tree != nullptr) {
     partition->tree->insert(slot);
@@ -90,7 +124,7 @@ void TableRecords::InsertInto(Partition* partition, ItemRecord* record) {
     // Full: move to twice the room, or past kSmallPartition items to a tree (the partition
     // then keeps no slots of its own).
     const bool grow = partition->capacity < kSmallPartition;
-    Partition* moved = Partition::Create(partition->key(), grow ? partition->capacity * 2 : 0);
+    Partition* moved = Partition::Create(key, grow ? partition->capacity * 2 : 0);
     if (grow) {
       std::memcpy(moved->slots(), partition->slots(), partition->count * sizeof(RecordSlot));
       moved->count = partition->count;
@@ -98,7 +132,7 @@ void TableRecords::InsertInto(Partition* partition, ItemRecord* record) {
       moved->tree = new RecordTree(partition->small_items().begin(), partition->small_items().end(),
                                    partition->order());
     }
-    Rebind(partition, moved);
+    Rebind(moved->key(), PartitionHandle::Of(moved));
     Partition::Destroy(partition);
     partition = moved;
     if (partition->tree != nullptr) {
@@ -116,11 +150,6 @@ void TableRecords::InsertInto(Partition* partition, ItemRecord* record) {
   ++partition->count;
 }
 
-void TableRecords::Rebind(Partition* partition, Partition* moved) {
-  partition_index_.find(partition->key())->target = moved;
-  partitions_.find(partition->key())->partition = moved;
-}
-
 void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
   // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
   const std::string_view key = old->key();
@@ -129,7 +158,13 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
     tree_.find(key)->record = record;
     return;
   }
-  Partition* partition = FindPartition(key.substr(0, prefix_length_(key)));
+  const std::string_view partition_key = key.substr(0, prefix_length_(key));
+  const PartitionHandle handle = *FindPartition(partition_key);
+  if (handle.single()) {
+    Rebind(partition_key, PartitionHandle::Of(record));
+    return;
+  }
+  Partition* partition = handle.partition();
   if (partition->tree != nullptr) {
     partition->tree->find(key)->record = record;
     return;
@@ -145,10 +180,18 @@ void TableRecords::Remove(ItemRecord* record) {
     tree_.erase(key);
     return;
   }
-  Partition* partition = FindPartition(key.substr(0, prefix_length_(key)));
+  const std::string_view partition_key = key.substr(0, prefix_length_(key));
+  const PartitionHandle handle = *FindPartition(partition_key);
+  if (handle.single()) {
+    RemovePartition(partition_key);
+    return;
+  }
+  Partition* partition = handle.partition();
   if (partition->tree != nullptr) {
     partition->tree->erase(key);
-    if (partition->tree->empty()) RemovePartition(partition);
+    if (!partition->tree->empty()) return;
+    RemovePartition(partition_key);
+    Partition::Destroy(partition);
     return;
   }
   const SlotSpan items = partition->small_items();
@@ -156,12 +199,9 @@ void TableRecords::Remove(ItemRecord* record) {
       std::lower_bound(items.begin(), items.end(), key, partition->order()) - items.begin());
   RecordSlot* slots = partition->slots();
   std::memmove(slots + at, slots + at + 1, (partition->count - at - 1) * sizeof(RecordSlot));
-  if (--partition->count == 0) RemovePartition(partition);
-}
-
-void TableRecords::RemovePartition(Partition* partition) {
-  partitions_.erase(partition->key());
-  partition_index_.erase(partition->key());
+  if (--partition->count > 1) return;
+  // One item left: the partition is that item again.
+  Rebind(partition_key, PartitionHandle::Of(slots[0].record));
   Partition::Destroy(partition);
 }
 
@@ -170,7 +210,7 @@ void TableRecords::Walk(const KeyRange& range, bool forward, const Visit& visit)
     WalkTree(tree_, range, forward, visit);
   } else if (!range.partition.empty()) {
     partition_index_.prefetch(range.partition);  // control bytes and slots in one wait
-    if (const Partition* partition = FindPartition(range.partition)) {
+    if (const std::optional<PartitionHandle> partition = FindPartition(range.partition)) {
       WalkPartition(*partition, range, forward, visit);
     }
   } else {
@@ -178,38 +218,46 @@ void TableRecords::Walk(const KeyRange& range, bool forward, const Visit& visit)
   }
 }
 
+bool TableRecords::WalkPartition(PartitionHandle handle, const KeyRange& range, bool forward,
+                                 const Visit& visit) const {
+  if (handle.single()) {
+    const std::string_view key = KeyOf(handle);
+    const RecordSlot slot(handle.record(), key.size());
+    return WalkSlots(key, ByRecordKey{key.size()}, SlotSpan(&slot, 1), range, forward, visit);
+  }
+  const Partition& partition = *handle.partition();
+  if (partition.tree != nullptr) {
+    return WalkSlots(partition.key(), partition.order(), *partition.tree, range, forward, visit);
+  }
+  return WalkSlots(partition.key(), partition.order(), partition.small_items(), range, forward,
+                   visit);
+}
+
 // Partition keys are self-delimiting, so no partition's key is a prefix of another's. A bound
 // that starts with a partition's key falls among its items; any other bound is below or above
 // all of them, as it is below or above the partition's key.
-bool TableRecords::WalkPartition(const Partition& partition, const KeyRange& range, bool forward,
-                                 const Visit& visit) {
-  if (partition.tree != nullptr)
-    return WalkPartitionItems(partition, *partition.tree, range, forward, visit);
-  return WalkPartitionItems(partition, partition.small_items(), range, forward, visit);
-}
-
 template <typename Slots>
-bool TableRecords::WalkPartitionItems(const Partition& partition, const Slots& items,
-                                      const KeyRange& range, bool forward, const Visit& visit) {
-  const std::string_view key = partition.key();
+bool TableRecords::WalkSlots(std::string_view key, const ByRecordKey& order, const Slots& items,
+                             const KeyRange& range, bool forward, const Visit& visit) {
   auto begin = [&] {
     if constexpr (std::is_same_v<Slots, RecordTree>) {
       return RangeBegin(items, range);
     } else {
-      return RangeBegin(items, partition.order(), range);
+      return RangeBegin(items, order, range);
     }
   };
   auto end = [&] {
     if constexpr (std::is_same_v<Slots, RecordTree>) {
       return RangeEnd(items, range);
     } else {
-      return RangeEnd(items, partition.order(), range);
+      return RangeEnd(items, order, range);
     }
   };
   if (forward) {
     const std::string_view lower = range.lower;
-    if (lower.starts_with(key))
+    if (lower.starts_with(key)) {
       return VisitForward(items, begin(), range, visit, kPartitionPrefetch);
+    }
     if (lower > key) return true;  // every item is below the range
     return VisitForward(items, items.begin(), range, visit, kPartitionPrefetch);
   }
@@ -227,11 +275,11 @@ void TableRecords::WalkPartitions(const KeyRange& range, bool forward, const Vis
     // last partition at or below it), else the first above it.
     auto it = partitions_.upper_bound(std::string_view(range.lower));
     if (it != partitions_.begin() &&
-        std::string_view(range.lower).starts_with(std::prev(it)->partition->key())) {
+        std::string_view(range.lower).starts_with(KeyOf(std::prev(it)->partition))) {
       --it;
     }
     for (; it != partitions_.end(); ++it) {
-      if (!WalkPartition(*it->partition, range, true, visit)) return;
+      if (!WalkPartition(it->partition, range, true, visit)) return;
     }
     return;
   }
@@ -240,7 +288,7 @@ void TableRecords::WalkPartitions(const KeyRange& range, bool forward, const Vis
       range.has_upper ? partitions_.upper_bound(std::string_view(range.upper)) : partitions_.end();
   while (it != partitions_.begin()) {
     --it;
-    if (!WalkPartition(*it->partition, range, false, visit)) return;
+    if (!WalkPartition(it->partition, range, false, visit)) return;
   }
 }
 

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include "engine/item_records.h"
@@ -70,29 +71,89 @@ class TableRecords {
     static void Destroy(Partition* partition);
   };
   static constexpr uint32_t kSmallPartition = 16;
+
+  // A partition as the partition index and tree hold it: a Partition, or for a partition of one
+  // item (every partition, in many tables with a sort key) that item's record itself, tagged in
+  // the low bit, as a Partition for each cost 96 MB more per million such items.
+  class PartitionHandle {
+   public:
+    static PartitionHandle Of(Partition* partition) {
+      return PartitionHandle(reinterpret_cast<uintptr_t>(partition));
+    }
+    static PartitionHandle Of(ItemRecord* record) {
+      return PartitionHandle(reinterpret_cast<uintptr_t>(record) | 1);
+    }
+    bool single() const { return (bits_ & 1) != 0; }
+    Partition* partition() const { return reinterpret_cast<Partition*>(bits_); }
+    ItemRecord* record() const { return reinterpret_cast<ItemRecord*>(bits_ & ~uintptr_t{1}); }
+    bool operator==(const PartitionHandle&) const = default;
+
+   private:
+    explicit PartitionHandle(uintptr_t bits) : bits_(bits) {}
+    uintptr_t bits_;
+  };
+  // The partition's bytes: a single item's key up to its partition's length.
+  std::string_view KeyOf(PartitionHandle handle) const;
+
   // Partitions in key order: the first 8 bytes of their keys (the partition hash) as an integer,
   // which settles almost every comparison without reading the partition.
   struct PartitionSlot {
     uint64_t prefix;
-    mutable Partition* partition;  // mutable: a small partition grows by moving
+    mutable PartitionHandle partition;  // mutable: partitions grow and shrink by moving
   };
   struct ByPartitionKey {
     using is_transparent = void;
+    ByPartitionKey() : records(nullptr) {}
+    explicit ByPartitionKey(const TableRecords* table) : records(table) {}
+    const TableRecords* records;
     bool operator()(const PartitionSlot& a, const PartitionSlot& b) const {
-      return a.prefix != b.prefix ? a.prefix < b.prefix : a.partition->key() < b.partition->key();
+      return a.prefix != b.prefix ? a.prefix < b.prefix
+                                  : records->KeyOf(a.partition) < records->KeyOf(b.partition);
     }
     bool operator()(const PartitionSlot& a, std::string_view b) const {
       const uint64_t b_prefix = KeyPrefix(b);
-      return a.prefix != b_prefix ? a.prefix < b_prefix : a.partition->key() < b;
+      return a.prefix != b_prefix ? a.prefix < b_prefix : records->KeyOf(a.partition) < b;
     }
     bool operator()(std::string_view a, const PartitionSlot& b) const {
       const uint64_t a_prefix = KeyPrefix(a);
-      return a_prefix != b.prefix ? a_prefix < b.prefix : a < b.partition->key();
+      return a_prefix != b.prefix ? a_prefix < b.prefix : a < records->KeyOf(b.partition);
     }
   };
   using PartitionTree = absl::btree_set<PartitionSlot, ByPartitionKey>;
 
-  // A hash set of records or partitions by their key bytes. The hash is kept beside the pointer:
+  // The partition index: partitions by a hash of their bytes.
+  struct PartitionRef {
+    mutable PartitionHandle partition;
+    size_t hash;
+  };
+  struct PartitionHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view key) const { return absl::HashOf(key); }
+    size_t operator()(const PartitionRef& ref) const { return ref.hash; }
+  };
+  struct PartitionEqual {
+    using is_transparent = void;
+    // A single item belongs to partition `key` when its key starts with it: partition bytes are
+    // self-delimiting, so a partition's bytes are never a prefix of another's.
+    bool operator()(const PartitionRef& ref, std::string_view key) const {
+      if (ref.partition.single()) return ref.partition.record()->key().starts_with(key);
+      // A matching partition is about to be searched: its slots start loading with its bytes.
+      const char* bytes = reinterpret_cast<const char*>(ref.partition.partition());
+      for (int offset = 64; offset < 256; offset += 64) __builtin_prefetch(bytes + offset);
+      return ref.partition.partition()->key() == key;
+    }
+    bool operator()(std::string_view key, const PartitionRef& ref) const {
+      return (*this)(ref, key);
+    }
+    // Entries are only inserted for partitions not in the index, so two entries are equal only
+    // when they are the same entry.
+    bool operator()(const PartitionRef& a, const PartitionRef& b) const {
+      return a.partition == b.partition;
+    }
+  };
+  using PartitionIndex = absl::flat_hash_set<PartitionRef, PartitionHash, PartitionEqual>;
+
+  // A hash set of records by their key bytes. The hash is kept beside the pointer:
   // growing the set rehashes every entry, and reading each record for it held the table's write
   // lock for 87 ms when a million-item table doubled.
   template <typename T>
@@ -110,16 +171,7 @@ class TableRecords {
   struct KeyEqual {
     using is_transparent = void;
     static std::string_view KeyOf(std::string_view key) { return key; }
-    static std::string_view KeyOf(const HashedRef<T>& ref) {
-      Touch(ref.target);
-      return ref.target->key();
-    }
-    static void Touch(const ItemRecord*) {}
-    // A matching partition is about to be searched: its slots start loading with its bytes.
-    static void Touch(const Partition* partition) {
-      const char* bytes = reinterpret_cast<const char*>(partition);
-      for (int offset = 64; offset < 256; offset += 64) __builtin_prefetch(bytes + offset);
-    }
+    static std::string_view KeyOf(const HashedRef<T>& ref) { return ref.target->key(); }
     template <typename A, typename B>
     bool operator()(const A& a, const B& b) const {
       return KeyOf(a) == KeyOf(b);
@@ -133,18 +185,21 @@ class TableRecords {
   }
 
   bool partitioned() const { return static_cast<bool>(prefix_length_); }
-  Partition* FindPartition(std::string_view key) const;
-  void InsertInto(Partition* partition, ItemRecord* record);
-  // Points the partition index and tree at `moved`, which replaces `partition`.
-  void Rebind(Partition* partition, Partition* moved);
-  void RemovePartition(Partition* partition);
+  // The partition with bytes `key`, if any.
+  std::optional<PartitionHandle> FindPartition(std::string_view key) const;
+  void AddPartition(std::string_view key, PartitionHandle partition);
+  // Points the partition index and tree at `moved`, which replaces `partition` (same bytes).
+  void Rebind(std::string_view key, PartitionHandle moved);
+  void RemovePartition(std::string_view key);
+  // Adds `record` to the partition `key`, which holds `partition` (several items).
+  void InsertInto(std::string_view key, Partition* partition, ItemRecord* record);
   // Walks one partition's items in `range`; false once the walk is over (see VisitForward).
-  static bool WalkPartition(const Partition& partition, const KeyRange& range, bool forward,
-                            const Visit& visit);
-  // The same over its slots: a RecordTree or a SlotSpan.
+  bool WalkPartition(PartitionHandle partition, const KeyRange& range, bool forward,
+                     const Visit& visit) const;
+  // The same over its slots (a RecordTree or a SlotSpan) ordered by `order`.
   template <typename Slots>
-  static bool WalkPartitionItems(const Partition& partition, const Slots& items,
-                                 const KeyRange& range, bool forward, const Visit& visit);
+  static bool WalkSlots(std::string_view key, const ByRecordKey& order, const Slots& items,
+                        const KeyRange& range, bool forward, const Visit& visit);
   void WalkPartitions(const KeyRange& range, bool forward, const Visit& visit) const;
 
   // Point reads (GetItem, BatchGetItem, an LSI's fetch of unprojected attributes): a probe and
@@ -152,8 +207,8 @@ class TableRecords {
   HashedByKey<ItemRecord> hashed_;
   RecordTree tree_;  // a table without partitions
   PrefixLength prefix_length_;
-  PartitionTree partitions_;
-  HashedByKey<Partition> partition_index_;
+  PartitionTree partitions_{ByPartitionKey{this}};
+  PartitionIndex partition_index_;
 };
 
 }  // namespace ddbd
