@@ -15,6 +15,57 @@
 namespace ddbd {
 namespace {
 
+// One write through one of TableItems' three paths, and the same change to `model`. kApply is a
+// conditional write: a put over nothing or an even-numbered blob, else a delete.
+enum WriteKind { kPut, kErase, kApply };
+void WriteAtRandom(TableItems& items, std::map<std::string, std::string>& model,
+                   const std::string& key, const std::string& blob, WriteKind kind) {
+  switch (kind) {
+    case kPut:
+      REQUIRE(items.Put(key, {blob, 1}).ok());
+      model[key] = blob;
+      return;
+    case kErase:
+      items.Erase(key);
+      model.erase(key);
+      return;
+    case kApply: {
+      auto result = items.Apply(key, [&](const std::string_view* current) {
+        TableItems::Write write;
+        const bool keep = current == nullptr || (current->back() - '0') % 2 == 0;
+        write.kind = keep ? TableItems::Write::Kind::kPut : TableItems::Write::Kind::kDelete;
+        write.item = {blob, 1};
+        write.generation = items.index_generation();
+        return Result<TableItems::Write>(write);
+      });
+      REQUIRE(result.ok());
+      auto it = model.find(key);
+      if (it == model.end() || (it->second.back() - '0') % 2 == 0) {
+        model[key] = blob;
+      } else {
+        model.erase(it);
+      }
+    }
+  }
+}
+
+// The keys of `model` a walk over `range` visits, in its order, stopped after `stop_after`.
+std::vector<std::string> ExpectedWalk(const std::map<std::string, std::string>& model,
+                                      const TableItems::KeyRange& range, bool forward,
+                                      size_t stop_after) {
+  std::vector<std::string> expected;
+  for (const auto& [key, blob] : model) {
+    if (range.lower_inclusive ? key < range.lower : key <= range.lower) continue;
+    if (range.has_upper && (range.upper_inclusive ? key > range.upper : key >= range.upper)) {
+      continue;
+    }
+    expected.push_back(key);
+  }
+  if (!forward) std::reverse(expected.begin(), expected.end());
+  if (expected.size() > stop_after) expected.resize(stop_after);
+  return expected;
+}
+
 TEST_CASE("TableItems puts, replaces, gets and erases with size accounting") {
   TableItems items;
   CHECK_FALSE(items.Put("k1", {"blob-one", 10}).value().has_value());
@@ -70,33 +121,8 @@ TEST_CASE("TableItems point reads and walks agree with a model after random writ
     // Keys longer than 8 bytes share prefixes, so the tree compares whole keys too.
     const std::string key = "partitio" + std::to_string(random() % 300);
     const std::string blob = "v" + std::to_string(step);
-    switch (random() % 4) {
-      case 0:
-        REQUIRE(items.Put(key, {blob, 1}).ok());
-        model[key] = blob;
-        break;
-      case 1:
-        items.Erase(key);
-        model.erase(key);
-        break;
-      default: {  // a conditional write: put when the current blob is even-numbered, else delete
-        auto result = items.Apply(key, [&](const std::string_view* current) {
-          TableItems::Write write;
-          const bool keep = current == nullptr || (current->back() - '0') % 2 == 0;
-          write.kind = keep ? TableItems::Write::Kind::kPut : TableItems::Write::Kind::kDelete;
-          write.item = {blob, 1};
-          write.generation = items.index_generation();
-          return Result<TableItems::Write>(write);
-        });
-        REQUIRE(result.ok());
-        auto it = model.find(key);
-        if (it == model.end() || (it->second.back() - '0') % 2 == 0) {
-          model[key] = blob;
-        } else {
-          model.erase(it);
-        }
-      }
-    }
+    const uint64_t pick = random() % 4;
+    WriteAtRandom(items, model, key, blob, pick == 0 ? kPut : pick == 1 ? kErase : kApply);
   }
   CHECK(items.item_count() == static_cast<int64_t>(model.size()));
   for (int k = 0; k < 300; ++k) {
@@ -162,16 +188,7 @@ TEST_CASE("TableItems walks ranges in key order, both ways, as a model says") {
     range.upper_inclusive = random() % 2 == 0;
     const bool forward = random() % 2 == 0;
     const size_t stop_after = trial % 3 == 0 ? 1 + random() % 50 : SIZE_MAX;
-    std::vector<std::string> expected;
-    for (const auto& [key, blob] : model) {
-      if (range.lower_inclusive ? key < range.lower : key <= range.lower) continue;
-      if (range.has_upper && (range.upper_inclusive ? key > range.upper : key >= range.upper)) {
-        continue;
-      }
-      expected.push_back(key);
-    }
-    if (!forward) std::reverse(expected.begin(), expected.end());
-    if (expected.size() > stop_after) expected.resize(stop_after);
+    const std::vector<std::string> expected = ExpectedWalk(model, range, forward, stop_after);
     std::vector<std::string> walked;
     items.Walk(range, forward, [&](std::string_view key, std::string_view, uint32_t) {
       walked.emplace_back(key);
@@ -212,37 +229,9 @@ TEST_CASE("TableItems kept by partition walk and read as a model says") {
   for (int step = 0; step < 12000; ++step) {
     const std::string key = random_item_key();
     const std::string blob = "b" + std::to_string(step);
-    switch (random() % 5) {
-      case 0:
-      case 1:
-        REQUIRE(items.Put(key, {blob, 1}).ok());
-        model[key] = blob;
-        break;
-      case 2:  // erases empty whole partitions now and then, which then come back
-        items.Erase(key);
-        model.erase(key);
-        break;
-      default: {  // conditional: put over nothing or an even-numbered blob, else delete
-        REQUIRE(items
-                    .Apply(key,
-                           [&](const std::string_view* current) {
-                             TableItems::Write write;
-                             const bool keep =
-                                 current == nullptr || (current->back() - '0') % 2 == 0;
-                             write.kind = keep ? TableItems::Write::Kind::kPut
-                                               : TableItems::Write::Kind::kDelete;
-                             write.item = {blob, 1};
-                             return Result<TableItems::Write>(write);
-                           })
-                    .ok());
-        auto it = model.find(key);
-        if (it == model.end() || (it->second.back() - '0') % 2 == 0) {
-          model[key] = blob;
-        } else {
-          model.erase(it);
-        }
-      }
-    }
+    // Erases empty whole partitions now and then, which then come back.
+    const uint64_t pick = random() % 5;
+    WriteAtRandom(items, model, key, blob, pick < 2 ? kPut : pick == 2 ? kErase : kApply);
   }
   REQUIRE(items.item_count() == static_cast<int64_t>(model.size()));
   for (int n = 0; n < 30; ++n) {
@@ -264,17 +253,7 @@ TEST_CASE("TableItems kept by partition walk and read as a model says") {
     return walked;
   };
   auto expect = [&](const TableItems::KeyRange& range, bool forward, size_t stop_after) {
-    std::vector<std::string> expected;
-    for (const auto& [key, blob] : model) {
-      if (range.lower_inclusive ? key < range.lower : key <= range.lower) continue;
-      if (range.has_upper && (range.upper_inclusive ? key > range.upper : key >= range.upper)) {
-        continue;
-      }
-      expected.push_back(key);
-    }
-    if (!forward) std::reverse(expected.begin(), expected.end());
-    if (expected.size() > stop_after) expected.resize(stop_after);
-    return expected;
+    return ExpectedWalk(model, range, forward, stop_after);
   };
   // Bounds of every kind a read makes: none, segment boundaries (8 hash bytes), a partition's
   // bytes, item keys stored or not, the key just past a prefix, and arbitrary bytes.
