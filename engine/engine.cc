@@ -137,13 +137,8 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
       if (!index.is_global) local_slots.push_back(index.slot);
     }
     if (!local_slots.empty()) {
-      const AttributeType partition_type = entry->key_shape.partition_type;
-      entry->items->TrackItemCollections(
-          options_.item_collection_limit_bytes,
-          [partition_type](std::string_view key) {
-            return PartitionPrefixLength(key, partition_type);
-          },
-          std::move(local_slots));
+      entry->items->TrackItemCollections(options_.item_collection_limit_bytes,
+                                         std::move(local_slots));
     }
     entry->indexes = std::move(indexes);
   }

@@ -15,6 +15,7 @@ TableItems::~TableItems() {
 
 void TableItems::UsePartitions(PrefixLength prefix_length) {
   std::unique_lock lock(mutex_);
+  prefix_length_ = prefix_length;
   items_.UsePartitions(std::move(prefix_length));
 }
 
@@ -51,11 +52,10 @@ void TableItems::DropIndex(size_t slot, EntriesOf entries_of) {
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
 }
 
-void TableItems::TrackItemCollections(int64_t limit_bytes, PrefixLength prefix_length,
-                                      std::vector<size_t> local_slots) {
+void TableItems::TrackItemCollections(int64_t limit_bytes, std::vector<size_t> local_slots) {
   std::unique_lock lock(mutex_);
   collection_limit_bytes_ = limit_bytes;
-  collection_prefix_length_ = std::move(prefix_length);
+  track_collections_ = static_cast<bool>(prefix_length_);
   local_slots_ = std::move(local_slots);
 }
 
@@ -78,11 +78,11 @@ Status TableItems::ChargeCollectionLocked(std::string_view key, const ItemRecord
                                           const IndexEntries& old_entries,
                                           const StoredItem* new_item,
                                           const IndexEntries& new_entries) {
-  if (!collection_prefix_length_) return Ok{};
+  if (!track_collections_) return Ok{};
   int64_t delta = 0;
   if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size, old_entries);
   if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
-  const std::string prefix(key.substr(0, collection_prefix_length_(key)));
+  const std::string prefix(key.substr(0, prefix_length_(key)));
   auto it = collections_.try_emplace(prefix, 0).first;
   if (delta > 0 && it->second + delta > collection_limit_bytes_) {
     if (it->second == 0) collections_.erase(it);

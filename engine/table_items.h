@@ -61,10 +61,9 @@ class TableItems {
 
   std::optional<StoredItem> Get(std::string_view key) const;
   // Item collections (tables with local secondary indexes): the bytes of each partition's items
-  // and their LSI entries, kept under `limit_bytes`. `prefix_length` gives the length of the
-  // partition part of a key; `local_slots` are the LSIs' slots. Call before the first write.
-  void TrackItemCollections(int64_t limit_bytes, PrefixLength prefix_length,
-                            std::vector<size_t> local_slots);
+  // and their LSI entries, kept under `limit_bytes`, by the partitions UsePartitions gives (LSIs
+  // need a sort key); `local_slots` are the LSIs' slots. Call before the first write.
+  void TrackItemCollections(int64_t limit_bytes, std::vector<size_t> local_slots);
 
   // Inserts or replaces, with the new item's index entries; returns the item it replaced.
   // ItemCollectionSizeLimitExceededException, changing nothing, if it outgrows its collection.
@@ -130,7 +129,8 @@ class TableItems {
   EntriesOf entries_of_;
   std::atomic<uint64_t> index_generation_ = 0;
   int64_t collection_limit_bytes_ = 0;
-  PrefixLength collection_prefix_length_;  // empty: collections are not tracked
+  PrefixLength prefix_length_;  // from UsePartitions
+  bool track_collections_ = false;
   std::vector<size_t> local_slots_;
   absl::flat_hash_map<std::string, int64_t> collections_;  // partition prefix -> bytes
 };
