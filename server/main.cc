@@ -14,6 +14,7 @@
 #include "config/options.h"
 #include "engine/engine.h"
 #include "protocol/dispatcher.h"
+#include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/router.h"
 
@@ -46,6 +47,7 @@ unsigned UsableCores() {
 }
 
 int main(int argc, char** argv) {
+  ddbd::UseLargeHeapPages();
   const std::vector<std::string> args(argv + 1, argv + argc);
   const ddbd::ParsedOptions parsed =
       ddbd::ParseOptions(args, [](const char* name) { return std::getenv(name); });

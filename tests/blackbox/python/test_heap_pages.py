@@ -1,43 +1,73 @@
-"""The ddbd process asks mimalloc for 2 MiB heap pages unless the environment says otherwise."""
+"""The ddbd process asks for 2 MiB pages for the heap it grows into, unless the environment says
+otherwise: mimalloc marks such regions with madvise(MADV_HUGEPAGE), which /proc shows as the "hg"
+flag of the mapping."""
+import http.client
+import json
 import os
 import subprocess
 import tempfile
 import time
 import unittest
 
+HEADERS = {"Content-Type": "application/x-amz-json-1.0",
+           "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request"}
 
-def allocator_log(extra_env):
-    """Starts ddbd with mimalloc's start-up report on, waits until it serves, and returns stderr."""
+
+def call(connection, operation, body):
+    headers = dict(HEADERS, **{"X-Amz-Target": "DynamoDB_20120810." + operation})
+    connection.request("POST", "/", body=json.dumps(body), headers=headers)
+    response = connection.getresponse()
+    data = response.read()
+    assert response.status == 200, data
+    return json.loads(data)
+
+
+def huge_page_mappings(pid):
+    with open("/proc/%d/smaps" % pid) as smaps:
+        return sum(1 for line in smaps if line.startswith("VmFlags:") and " hg" in line)
+
+
+def mappings_after_growing_heap(extra_env):
+    """Starts ddbd, stores ~50 MB of items (past the region its allocator maps at start-up), and
+    counts its mappings marked for huge pages before and after."""
     with tempfile.TemporaryDirectory() as directory:
         port_file = os.path.join(directory, "port")
-        env = dict(os.environ, MIMALLOC_VERBOSE="1", **extra_env)
         process = subprocess.Popen([os.environ["DDBD_BIN"], "--port", "0", "--port-file", port_file,
-                                    "--log-level", "warn"], env=env, stderr=subprocess.PIPE, text=True)
+                                    "--log-level", "warn"], env=dict(os.environ, **extra_env))
         try:
             deadline = time.time() + 10
-            while not os.path.exists(port_file) and time.time() < deadline and process.poll() is None:
+            while not (os.path.exists(port_file) and open(port_file).read().strip()):
+                assert time.time() < deadline and process.poll() is None, "ddbd did not start"
                 time.sleep(0.01)
-            assert os.path.exists(port_file), "ddbd did not start"
+            connection = http.client.HTTPConnection("127.0.0.1", int(open(port_file).read()), timeout=60)
+            call(connection, "CreateTable", {
+                "TableName": "heap", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+            at_start = huge_page_mappings(process.pid)
+            filler = "x" * 350_000
+            for batch in range(6):
+                requests = [{"PutRequest": {"Item": {"pk": {"S": "item-%d-%d" % (batch, i)}, "data": {"S": filler}}}}
+                            for i in range(25)]
+                result = call(connection, "BatchWriteItem", {"RequestItems": {"heap": requests}})
+                assert result["UnprocessedItems"] == {}, result
+            return at_start, huge_page_mappings(process.pid)
         finally:
             process.terminate()
-            _, stderr = process.communicate(timeout=10)
-        return stderr
+            process.wait(timeout=10)
 
 
 class HeapPages(unittest.TestCase):
-    def test_large_pages_by_default(self):
-        log = allocator_log({})
+    def test_heap_grows_into_huge_pages(self):
+        at_start, grown = mappings_after_growing_heap({})
+        self.assertEqual(at_start, 0)  # start-up memory stays in 4 KiB pages
         if os.environ["DDBD_HEAP"] == "mimalloc":
-            self.assertIn("option 'large_os_pages': 1", log)
-        else:  # a sanitizer build: the system allocator, which reports nothing
-            self.assertNotIn("mimalloc:", log)
+            self.assertGreater(grown, 0)
+        else:  # a sanitizer build: the system allocator, which does not ask
+            self.assertEqual(grown, 0)
 
     def test_environment_setting_wins(self):
-        log = allocator_log({"MIMALLOC_LARGE_OS_PAGES": "0"})
-        if os.environ["DDBD_HEAP"] == "mimalloc":
-            self.assertIn("option 'large_os_pages': 0", log)
-        else:
-            self.assertNotIn("mimalloc:", log)
+        self.assertEqual(mappings_after_growing_heap({"MIMALLOC_LARGE_OS_PAGES": "0"}), (0, 0))
 
 
 if __name__ == "__main__":
