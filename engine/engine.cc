@@ -35,15 +35,19 @@ std::string Engine::TableArn(std::string_view table_name) const {
          std::string(table_name);
 }
 
+void Engine::FillCounts(const TableItems& items, TableDescription& description) {
+  // DynamoDB refreshes these about every six hours; live figures are more useful locally.
+  description.item_count = items.item_count();
+  description.table_size_bytes = items.size_bytes();
+  for (IndexDescription& index : description.indexes) {
+    index.item_count = items.index_item_count(index.slot);
+    index.index_size_bytes = items.index_size_bytes(index.slot);
+  }
+}
+
 TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
   TableDescription snapshot = entry.description;
-  // DynamoDB refreshes these about every six hours; live figures are more useful locally.
-  snapshot.item_count = entry.items->item_count();
-  snapshot.table_size_bytes = entry.items->size_bytes();
-  for (IndexDescription& index : snapshot.indexes) {
-    index.item_count = entry.items->index_item_count(index.slot);
-    index.index_size_bytes = entry.items->index_size_bytes(index.slot);
-  }
+  FillCounts(*entry.items, snapshot);
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
     // Index changes finish with the table's update.
@@ -207,28 +211,35 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
   entry.description = current;
   entry.transition_done_ms = now_ms + options_.table_delay_ms;
-  if (reindex) {
-    ReindexLocked(entry);
-    current = Snapshot(entry, now_ms);
-  }
+  if (!reindex) return current;
+  const IndexChange change = ReindexLocked(entry);
+  current = Snapshot(entry, now_ms);
+  // A backfill reads every item (~2 s per million): it holds this table's items, and the catalog
+  // only until their write lock is taken, so other tables are served meanwhile. `entry` may be
+  // gone once the catalog is released; the items stay alive through this reference.
+  const std::shared_ptr<TableItems> items = entry.items;
+  items->ChangeIndexes(change.added, change.dropped, change.entries_of, [&lock] { lock.unlock(); });
+  FillCounts(*items, current);  // the added index, now full
   return current;
 }
 
-void Engine::ReindexLocked(TableEntry& entry) {
+Engine::IndexChange Engine::ReindexLocked(TableEntry& entry) {
   auto indexes = std::make_shared<const TableIndexes>(entry.description);
-  TableItems::EntriesOf entries_of = [indexes](std::string_view blob) {
+  IndexChange change;
+  change.entries_of = [indexes](std::string_view blob) {
     return indexes->EntriesFor(DecodeItem(blob));
   };
   for (const TableIndex& index : indexes->list()) {
     if (entry.indexes->Find(index.name()) == nullptr) {
-      entry.items->AddIndex(index.number, entries_of);
+      change.added.push_back(index.number);
       entry.next_index_slot = std::max(entry.next_index_slot, index.number + 1);
     }
   }
   for (const TableIndex& index : entry.indexes->list()) {
-    if (indexes->Find(index.name()) == nullptr) entry.items->DropIndex(index.number, entries_of);
+    if (indexes->Find(index.name()) == nullptr) change.dropped.push_back(index.number);
   }
   entry.indexes = std::move(indexes);
+  return change;
 }
 
 Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {

@@ -139,9 +139,18 @@ class Engine {
   static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
   // True once a DELETING table's deletion has completed: it no longer exists.
   static bool IsGone(const TableEntry& entry, int64_t now_ms);
-  // After UpdateTable changed the entry's index descriptions: backfills created indexes, drops
-  // deleted ones and installs the new TableIndexes. Caller holds mutex_ exclusively.
-  static void ReindexLocked(TableEntry& entry);
+  // What UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
+  // how to compute the entries of the new set of indexes.
+  struct IndexChange {
+    std::vector<size_t> added;
+    std::vector<size_t> dropped;
+    TableItems::EntriesOf entries_of;
+  };
+  // After UpdateTable changed the entry's index descriptions: installs the new TableIndexes and
+  // returns what the items must change. Caller holds mutex_ exclusively.
+  static IndexChange ReindexLocked(TableEntry& entry);
+  // The live item counts and sizes of the table and its indexes.
+  static void FillCounts(const TableItems& items, TableDescription& description);
   // Looks a live table up; caller holds mutex_. Null if absent or gone.
   const TableEntry* FindLocked(std::string_view table_name, int64_t now_ms) const;
   void PurgeGoneLocked(int64_t now_ms);

@@ -25,29 +25,31 @@ void TableItems::SetIndexes(size_t count, EntriesOf entries_of) {
   entries_of_ = std::move(entries_of);
 }
 
-void TableItems::AddIndex(size_t slot, EntriesOf entries_of) {
-  std::unique_lock lock(mutex_);
-  if (indexes_.size() <= slot) indexes_.resize(slot + 1);
-  entries_of_ = std::move(entries_of);
-  ++index_generation_;
-  Index& index = indexes_[slot];
-  items_.ForEach([&](const ItemRecord* record) {
-    for (const IndexEntry& entry : entries_of_(record->blob())) {
-      if (entry.index != slot) continue;
-      index.size_bytes += entry.item.size_bytes;
-      index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
-    }
-  });
-}
-
-void TableItems::DropIndex(size_t slot, EntriesOf entries_of) {
+void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vector<size_t>& dropped,
+                               EntriesOf entries_of, const std::function<void()>& locked) {
   std::vector<ItemRecord*> garbage;
   std::unique_lock lock(mutex_);
   entries_of_ = std::move(entries_of);
   ++index_generation_;
-  if (slot >= indexes_.size()) return;
-  for (const RecordSlot& entry : indexes_[slot].entries) garbage.push_back(entry.record);
-  indexes_[slot] = Index();
+  for (size_t slot : dropped) {
+    if (slot >= indexes_.size()) continue;
+    for (const RecordSlot& entry : indexes_[slot].entries) garbage.push_back(entry.record);
+    indexes_[slot] = Index();
+  }
+  for (size_t slot : added) {
+    if (indexes_.size() <= slot) indexes_.resize(slot + 1);
+  }
+  locked();
+  if (!added.empty()) {
+    items_.ForEach([&](const ItemRecord* record) {
+      for (const IndexEntry& entry : entries_of_(record->blob())) {
+        if (std::find(added.begin(), added.end(), entry.index) == added.end()) continue;
+        Index& index = indexes_[entry.index];
+        index.size_bytes += entry.item.size_bytes;
+        index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
+      }
+    });
+  }
   lock.unlock();
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
 }

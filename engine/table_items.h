@@ -51,11 +51,14 @@ class TableItems {
   // first write, or while backfilling is handled elsewhere.
   using EntriesOf = std::function<IndexEntries(std::string_view blob)>;
   void SetIndexes(size_t count, EntriesOf entries_of);
-  // Index slots are stable for the table's life. AddIndex fills slot `slot` from every item
-  // (backfill); DropIndex empties it. Both install `entries_of` for the new set of indexes and
-  // move the generation on, so writes prepared for the old set recompute their entries.
-  void AddIndex(size_t slot, EntriesOf entries_of);
-  void DropIndex(size_t slot, EntriesOf entries_of);
+  // Index slots are stable for the table's life. Under the write lock: installs `entries_of`
+  // for the new set of indexes and moves the generation on (writes prepared for the old set
+  // recompute their entries), empties the `dropped` slots, then fills the `added` ones from every
+  // item (backfill). `locked` runs once the lock is held, before the backfill: the engine
+  // releases its catalog lock there, so a long backfill holds up this table alone, and no read
+  // of this table sees an added index before it is full.
+  void ChangeIndexes(const std::vector<size_t>& added, const std::vector<size_t>& dropped,
+                     EntriesOf entries_of, const std::function<void()>& locked);
   // The generation the index entries handed to Put and Apply must have been computed for.
   uint64_t index_generation() const;
 

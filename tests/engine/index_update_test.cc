@@ -1,5 +1,8 @@
 // UpdateTable's GlobalSecondaryIndexUpdates: backfill, deletion, throughput, statuses, errors.
+#include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <thread>
 
 #include "engine/engine.h"
@@ -203,6 +206,45 @@ TEST_CASE("Writes racing an index creation end up in the index") {
   REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
   writer.join();
   CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 2000);
+}
+
+TEST_CASE("A backfill holds up its own table only: other tables are served meanwhile") {
+  Fixture f;
+  for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
+  CreateTableArgs other;
+  other.table_name = "Other";
+  other.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
+  other.key_schema = {{"pk", KeyType::kHash}};
+  other.billing_mode = BillingMode::kPayPerRequest;
+  REQUIRE(f.engine.CreateTable(other).ok());
+  REQUIRE(f.engine.PutItem("Other", {{"pk", S("x")}}, {}).ok());
+
+  using Clock = std::chrono::steady_clock;
+  std::atomic<bool> done = false;
+  bool updated = false;
+  Clock::duration update_took{};
+  std::thread updater([&] {
+    const Clock::time_point began = Clock::now();
+    updated = f.Update({Fixture::Create("by-status")}).ok();
+    update_took = Clock::now() - began;
+    done = true;
+  });
+  // Reads of the other table while the update runs: the longest wait between two answers.
+  Clock::duration longest_wait{};
+  Clock::time_point last = Clock::now();
+  int failed_reads = 0;
+  while (!done) {
+    if (!f.engine.GetItem("Other", {{"pk", S("x")}}).ok()) ++failed_reads;
+    const Clock::time_point now = Clock::now();
+    longest_wait = std::max(longest_wait, now - last);
+    last = now;
+  }
+  updater.join();
+  REQUIRE(updated);
+  CHECK(failed_reads == 0);
+  CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 30000);
+  // With the catalog held through the backfill, one read waits for all of it.
+  CHECK(longest_wait < update_took / 4);
 }
 
 }  // namespace
