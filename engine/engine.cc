@@ -47,7 +47,6 @@ void Engine::FillCounts(const TableItems& items, TableDescription& description) 
 
 TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
   TableDescription snapshot = entry.description;
-  FillCounts(*entry.items, snapshot);
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
     // Index changes finish with the table's update.
@@ -153,7 +152,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   if (tables_.contains(args.table_name)) {
     return Error::ResourceInUse("Table already exists: " + args.table_name);
   }
-  TableDescription created = Snapshot(*entry, now_ms);
+  TableDescription created = Snapshot(*entry, now_ms);  // no items yet: the counts are 0
   tables_.emplace(args.table_name, std::move(entry));
   return created;
 }
@@ -163,7 +162,11 @@ Result<TableDescription> Engine::DescribeTable(std::string_view table_name) cons
   std::shared_lock lock(mutex_);
   const TableEntry* entry = FindLocked(table_name, now_ms);
   if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
-  return Snapshot(*entry, now_ms);
+  TableDescription description = Snapshot(*entry, now_ms);
+  const std::shared_ptr<TableItems> items = entry->items;
+  lock.unlock();  // the counts may wait for a backfill of this table
+  FillCounts(*items, description);
+  return description;
 }
 
 ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
@@ -211,15 +214,19 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
   entry.description = current;
   entry.transition_done_ms = now_ms + options_.table_delay_ms;
-  if (!reindex) return current;
-  const IndexChange change = ReindexLocked(entry);
-  current = Snapshot(entry, now_ms);
-  // A backfill reads every item (~2 s per million): it holds this table's items, and the catalog
-  // only until their write lock is taken, so other tables are served meanwhile. `entry` may be
-  // gone once the catalog is released; the items stay alive through this reference.
+  // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
-  items->ChangeIndexes(change.added, change.dropped, change.entries_of, [&lock] { lock.unlock(); });
-  FillCounts(*items, current);  // the added index, now full
+  if (reindex) {
+    const IndexChange change = ReindexLocked(entry);
+    current = Snapshot(entry, now_ms);
+    // A backfill reads every item (~2 s per million): it holds this table's items, and the
+    // catalog only until their write lock is taken, so other tables are served meanwhile.
+    items->ChangeIndexes(change.added, change.dropped, change.entries_of,
+                         [&lock] { lock.unlock(); });
+  } else {
+    lock.unlock();
+  }
+  FillCounts(*items, current);  // an added index, now full
   return current;
 }
 
@@ -261,12 +268,15 @@ Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
         "deletion protection first.");
   }
   current.table_status = TableStatus::kDeleting;
+  const std::shared_ptr<TableItems> items = entry.items;
   if (options_.table_delay_ms > 0) {
     entry.description.table_status = TableStatus::kDeleting;
     entry.transition_done_ms = now_ms + options_.table_delay_ms;
   } else {
     tables_.erase(it);
   }
+  lock.unlock();  // the counts may wait for a backfill of this table
+  FillCounts(*items, current);
   return current;
 }
 

@@ -135,7 +135,9 @@ class Engine {
                              TableItems::KeyRange range, bool forward,
                              const ReadOptions& options) const;
 
-  // The entry's description with its status as of `now_ms`.
+  // The entry's description with its status as of `now_ms`, without the live counts: those
+  // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers
+  // fill them in after releasing mutex_.
   static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
   // True once a DELETING table's deletion has completed: it no longer exists.
   static bool IsGone(const TableEntry& entry, int64_t now_ms);
