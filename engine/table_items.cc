@@ -15,7 +15,6 @@ TableItems::~TableItems() {
 
 void TableItems::UsePartitions(PrefixLength prefix_length) {
   std::unique_lock lock(mutex_);
-  prefix_length_ = prefix_length;
   items_.UsePartitions(std::move(prefix_length));
 }
 
@@ -57,7 +56,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
 void TableItems::TrackItemCollections(int64_t limit_bytes, std::vector<size_t> local_slots) {
   std::unique_lock lock(mutex_);
   collection_limit_bytes_ = limit_bytes;
-  track_collections_ = static_cast<bool>(prefix_length_);
+  track_collections_ = items_.partitioned();
   local_slots_ = std::move(local_slots);
 }
 
@@ -84,7 +83,7 @@ Status TableItems::ChargeCollectionLocked(std::string_view key, const ItemRecord
   int64_t delta = 0;
   if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size, old_entries);
   if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
-  const std::string prefix(key.substr(0, prefix_length_(key)));
+  const std::string prefix(items_.PartitionOf(key));
   auto it = collections_.try_emplace(prefix, 0).first;
   if (delta > 0 && it->second + delta > collection_limit_bytes_) {
     if (it->second == 0) collections_.erase(it);

@@ -132,8 +132,7 @@ class TableItems {
   EntriesOf entries_of_;
   std::atomic<uint64_t> index_generation_ = 0;
   int64_t collection_limit_bytes_ = 0;
-  PrefixLength prefix_length_;  // from UsePartitions
-  bool track_collections_ = false;
+  bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;
   absl::flat_hash_map<std::string, int64_t> collections_;  // partition prefix -> bytes
 };

@@ -63,8 +63,7 @@ ItemRecord* TableRecords::Find(std::string_view key) const {
 
 std::string_view TableRecords::KeyOf(PartitionHandle handle) const {
   if (!handle.single()) return handle.partition()->key();
-  const std::string_view key = handle.record()->key();
-  return key.substr(0, prefix_length_(key));
+  return PartitionOf(handle.record()->key());
 }
 
 std::optional<TableRecords::PartitionHandle> TableRecords::FindPartition(
@@ -95,7 +94,7 @@ void TableRecords::Insert(ItemRecord* record) {
     tree_.insert(RecordSlot(record, 0));
     return;
   }
-  const std::string_view key = record->key().substr(0, prefix_length_(record->key()));
+  const std::string_view key = PartitionOf(record->key());
   const std::optional<PartitionHandle> found = FindPartition(key);
   if (!found) {
     AddPartition(key, PartitionHandle::Of(record));
@@ -158,7 +157,7 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
     tree_.find(key)->record = record;
     return;
   }
-  const std::string_view partition_key = key.substr(0, prefix_length_(key));
+  const std::string_view partition_key = PartitionOf(key);
   const PartitionHandle handle = *FindPartition(partition_key);
   if (handle.single()) {
     Rebind(partition_key, PartitionHandle::Of(record));
@@ -180,7 +179,7 @@ void TableRecords::Remove(ItemRecord* record) {
     tree_.erase(key);
     return;
   }
-  const std::string_view partition_key = key.substr(0, prefix_length_(key));
+  const std::string_view partition_key = PartitionOf(key);
   const PartitionHandle handle = *FindPartition(partition_key);
   if (handle.single()) {
     RemovePartition(partition_key);

@@ -47,6 +47,12 @@ class TableRecords {
   // Takes out a stored record; the caller destroys it.
   void Remove(ItemRecord* record);
 
+  // Whether UsePartitions was called, and the partition part (hash and partition key) of `key`.
+  bool partitioned() const { return static_cast<bool>(prefix_length_); }
+  std::string_view PartitionOf(std::string_view key) const {
+    return key.substr(0, prefix_length_(key));
+  }
+
   void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
   size_t size() const { return hashed_.size(); }
   template <typename F>
@@ -184,7 +190,6 @@ class TableRecords {
     return {target, absl::HashOf(target->key())};
   }
 
-  bool partitioned() const { return static_cast<bool>(prefix_length_); }
   // The partition with bytes `key`, if any.
   std::optional<PartitionHandle> FindPartition(std::string_view key) const;
   void AddPartition(std::string_view key, PartitionHandle partition);

@@ -8,8 +8,8 @@ namespace ddbd {
 //
 // A large table's items are reached through random pointers. With 4 KiB pages nearly every such
 // load also misses the TLB, and a page walk under virtualisation costs several more memory reads:
-// 2 MiB pages took a 10-item Query on 1M items from 22.2 to 21.1 us of server CPU, and GetItem
-// from 11.8 to 11.5 (docs/performance.md). The region mimalloc mapped at start-up keeps 4 KiB
+// 2 MiB pages took about 0.4 us of server CPU off a 10-item Query on 1M items and 0.3 off a
+// GetItem (three A/B runs, docs/performance.md). The region mimalloc mapped at start-up keeps 4 KiB
 // pages: backing it with 2 MiB pages made start-up slower (median +0.4 ms, worst case up to
 // 24 ms) and idle RSS larger (5.3 -> 7.1 MB), for a tenth of a large table. Does nothing without
 // mimalloc (sanitizer builds).
