@@ -188,9 +188,21 @@ ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
 }
 
 Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
-  const int64_t now_ms = clock_.NowMs();
+  const bool reindex = !args.global_secondary_index_updates.empty();
+  int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(mutex_);
   auto it = tables_.find(args.table_name);
+  // DynamoDB takes other UpdateTable calls once an added index is backfilling. An index change
+  // here must wait for that backfill to finish with the items, but not with the catalog held,
+  // which would hold up every table meanwhile: it waits without it, then starts over.
+  while (reindex && it != tables_.end() && it->second->items->backfilling()) {
+    const std::shared_ptr<TableItems> busy = it->second->items;
+    lock.unlock();
+    busy->WaitForBackfill();
+    now_ms = clock_.NowMs();
+    lock.lock();
+    it = tables_.find(args.table_name);
+  }
   if (it == tables_.end() || IsGone(*it->second, now_ms)) {
     return Error::ResourceNotFound(NotFoundMessage(args.table_name));
   }
@@ -204,7 +216,6 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
     return applied.error();
   }
   const bool delayed = options_.table_delay_ms > 0;
-  const bool reindex = !args.global_secondary_index_updates.empty();
   if (reindex) {
     const IndexUpdateContext context{now_ms, delayed, entry.next_index_slot, billing_mode_before};
     if (Status applied = ApplyIndexUpdates(args, context, current); !applied.ok()) {

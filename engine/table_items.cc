@@ -38,6 +38,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
   for (size_t slot : added) {
     if (indexes_.size() <= slot) indexes_.resize(slot + 1);
   }
+  if (!added.empty()) backfilling_.store(true, std::memory_order_release);
   locked();
   if (!added.empty()) {
     items_.ForEach([&](const ItemRecord* record) {
@@ -48,9 +49,15 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
         index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
       }
     });
+    backfilling_.store(false, std::memory_order_release);
   }
   lock.unlock();
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
+void TableItems::WaitForBackfill() const {
+  // A backfill holds the write lock from start to end.
+  std::shared_lock lock(mutex_);
 }
 
 void TableItems::TrackItemCollections(int64_t limit_bytes, std::vector<size_t> local_slots) {

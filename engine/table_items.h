@@ -61,6 +61,11 @@ class TableItems {
                      EntriesOf entries_of, const std::function<void()>& locked);
   // The generation the index entries handed to Put and Apply must have been computed for.
   uint64_t index_generation() const;
+  // Whether a ChangeIndexes is filling added indexes; set before its `locked` callback runs, so
+  // whoever checks under the lock that callback releases sees every backfill.
+  bool backfilling() const { return backfilling_.load(std::memory_order_acquire); }
+  // Returns once the backfill under way, if any, has finished.
+  void WaitForBackfill() const;
 
   std::optional<StoredItem> Get(std::string_view key) const;
   // Item collections (tables with local secondary indexes): the bytes of each partition's items
@@ -131,6 +136,7 @@ class TableItems {
   std::vector<Index> indexes_;
   EntriesOf entries_of_;
   std::atomic<uint64_t> index_generation_ = 0;
+  std::atomic<bool> backfilling_ = false;
   int64_t collection_limit_bytes_ = 0;
   bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;
