@@ -247,6 +247,18 @@ TEST_CASE("A backfill holds up its own table only: other tables are served meanw
   CHECK(longest_wait < update_took / 4);
 }
 
+// Creates table "Other" and returns how long that took.
+std::chrono::steady_clock::duration TimeCreateOther(Engine& engine, bool& created) {
+  CreateTableArgs other;
+  other.table_name = "Other";
+  other.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
+  other.key_schema = {{"pk", KeyType::kHash}};
+  other.billing_mode = BillingMode::kPayPerRequest;
+  const auto began = std::chrono::steady_clock::now();
+  created = engine.CreateTable(other).ok();
+  return std::chrono::steady_clock::now() - began;
+}
+
 TEST_CASE("Describing a table that is backfilling waits without holding up other tables") {
   Fixture f;
   for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
@@ -259,14 +271,8 @@ TEST_CASE("Describing a table that is backfilling waits without holding up other
       [&] { described_count = f.engine.DescribeTable("Orders").value().indexes[0].item_count; });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // DescribeTable is waiting
   // A catalog change needs the catalog to itself: it must not wait for that DescribeTable.
-  CreateTableArgs other;
-  other.table_name = "Other";
-  other.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
-  other.key_schema = {{"pk", KeyType::kHash}};
-  other.billing_mode = BillingMode::kPayPerRequest;
-  const Clock::time_point began = Clock::now();
-  const bool created = f.engine.CreateTable(other).ok();
-  const Clock::duration create_took = Clock::now() - began;
+  bool created = false;
+  const Clock::duration create_took = TimeCreateOther(f.engine, created);
   const bool backfill_still_running = !updated;
   updater.join();
   describer.join();
@@ -292,14 +298,8 @@ TEST_CASE("A second index change waits for a backfill without holding up other t
   std::thread second([&] { second_updated = f.Update({Fixture::Create("by-status-2")}).ok(); });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the second change is waiting
   // A catalog change needs the catalog to itself: it must not wait for the second change.
-  CreateTableArgs other;
-  other.table_name = "Other";
-  other.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
-  other.key_schema = {{"pk", KeyType::kHash}};
-  other.billing_mode = BillingMode::kPayPerRequest;
-  const Clock::time_point began = Clock::now();
-  const bool created = f.engine.CreateTable(other).ok();
-  const Clock::duration create_took = Clock::now() - began;
+  bool created = false;
+  const Clock::duration create_took = TimeCreateOther(f.engine, created);
   const bool backfill_still_running = !first_done;
   first.join();
   second.join();
