@@ -153,14 +153,19 @@ class Session : public std::enable_shared_from_this<Session> {
   // connection alone sees no delay, as nothing else is queued.
   void Write(std::shared_ptr<http::response<http::string_body>> response) {
     stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
-    net::post(stream_.get_executor(), [self = shared_from_this(), response = std::move(response)] {
-      const bool close = !response->keep_alive();
-      http::async_write(self->stream_, *response,
-                        [self, response, close](beast::error_code ec, std::size_t) {
-                          if (ec || close) return self->Close();
-                          self->Read();
-                        });
-    });
+    net::post(stream_.get_executor(),
+              [self = shared_from_this(), response = std::move(response)]() mutable {
+                // Named before the handler takes the pointers over: the message must outlive it.
+                Stream& stream = self->stream_;
+                const http::response<http::string_body>& message = *response;
+                const bool close = !message.keep_alive();
+                http::async_write(stream, message,
+                                  [self = std::move(self), response = std::move(response), close](
+                                      beast::error_code ec, std::size_t) {
+                                    if (ec || close) return self->Close();
+                                    self->Read();
+                                  });
+              });
   }
 
   void Close() {
