@@ -165,7 +165,12 @@ const AttributeValue* ResolvePath(const Item& item, const DocumentPath& path) {
   return value;
 }
 
-bool Evaluate(const Condition& condition, const Item& item) {
+namespace {
+
+// Every kind but AND, OR and NOT. Kept out of Evaluate so that its locals are not in the frame
+// that recurses: a 300-level NOT chain costs ~1 KB per level in a debug build otherwise, which a
+// 256 KB thread stack cannot hold (test_limits.py).
+[[gnu::noinline]] bool EvaluateLeaf(const Condition& condition, const Item& item) {
   const auto& operands = condition.operands;
   switch (condition.kind) {
     case Condition::Kind::kCompare:
@@ -185,13 +190,9 @@ bool Evaluate(const Condition& condition, const Item& item) {
       return false;
     }
     case Condition::Kind::kAnd:
-      return std::all_of(condition.children.begin(), condition.children.end(),
-                         [&](const Condition& child) { return Evaluate(child, item); });
     case Condition::Kind::kOr:
-      return std::any_of(condition.children.begin(), condition.children.end(),
-                         [&](const Condition& child) { return Evaluate(child, item); });
     case Condition::Kind::kNot:
-      return !Evaluate(condition.children[0], item);
+      break;  // Evaluate's
     case Condition::Kind::kAttributeExists:
       return ResolvePath(item, operands[0].path) != nullptr;
     case Condition::Kind::kAttributeNotExists:
@@ -214,6 +215,28 @@ bool Evaluate(const Condition& condition, const Item& item) {
     }
   }
   return false;
+}
+
+}  // namespace
+
+// Recursion over AND, OR and NOT only; the parser bounds their depth by the operator limit.
+bool Evaluate(const Condition& condition, const Item& item) {
+  switch (condition.kind) {
+    case Condition::Kind::kAnd:
+      for (const Condition& child : condition.children) {
+        if (!Evaluate(child, item)) return false;
+      }
+      return true;
+    case Condition::Kind::kOr:
+      for (const Condition& child : condition.children) {
+        if (Evaluate(child, item)) return true;
+      }
+      return false;
+    case Condition::Kind::kNot:
+      return !Evaluate(condition.children[0], item);
+    default:
+      return EvaluateLeaf(condition, item);
+  }
 }
 
 }  // namespace ddbd

@@ -9,9 +9,12 @@ namespace {
 
 constexpr size_t kMaxExpressionBytes = 4096;
 constexpr size_t kMaxInOperands = 100;
-// DynamoDB counts comparisons, BETWEEN, IN and functions, not AND/OR/NOT (a chain of 301 `<`
-// joined by AND reports "operator count: 301").
+// DynamoDB counts comparisons, BETWEEN, IN, functions that are not arguments of another, AND, OR
+// and NOT (measured: 149 levels of `a<b or (...)`, 299 operators, pass; 1,000 NOTs do not).
 constexpr size_t kMaxOperators = 300;
+// Function calls nest only in arguments, where DynamoDB refuses every function but size(); deeper
+// than this the parse stops with the error the innermost call gets, so thread stack stays bounded.
+constexpr size_t kMaxFunctionNesting = 8;
 
 // A parsed piece: either an operand (path, value, size()) or a condition.
 struct Node {
@@ -37,66 +40,107 @@ class ConditionParser {
                   ExpressionValues& values)
       : tokens_(text, kind), names_(names), values_(values) {}
 
+  // Iterative, with the pending '(' NOT AND OR on a heap stack: nesting costs heap, not thread
+  // stack, so 4 KB of "(" or NOT cannot exhaust an I/O thread's stack (test_limits.py runs the
+  // server on a 256 KB stack). The tree it builds is at most kMaxOperators deep, since every
+  // level is an AND, OR or NOT and each counts as an operator: walks over it may recurse.
   Result<Condition> Parse() {
-    auto node = ParseOr();
-    if (!node.ok()) return node.error();
-    if (!tokens_.AtEnd()) return tokens_.SyntaxError();
-    if (operators_ > kMaxOperators) {
-      return tokens_.Invalid("The expression contains too many operators; operator count: " +
-                             std::to_string(operators_));
+    std::vector<Pending> pending;
+    std::vector<Node> nodes;  // finished operands of the pending operators, left to right
+    size_t open_parens = 0;
+    while (true) {
+      while (true) {  // a run of '(' and NOT before a primary
+        if (tokens_.Accept("(")) {
+          pending.push_back(Pending::kParen);
+          ++open_parens;
+        } else if (tokens_.AcceptKeyword("NOT")) {
+          if (!CountOperator()) return TooManyOperators();
+          pending.push_back(Pending::kNot);
+        } else {
+          break;
+        }
+      }
+      auto primary = ParsePrimary();
+      if (!primary.ok()) return primary.error();
+      nodes.push_back(std::move(primary).value());
+      while (true) {  // NOTs apply to what just ended; ')' ends a group, which may end more
+        ReduceNots(pending, nodes);
+        if (open_parens == 0 || !tokens_.Accept(")")) break;
+        ReduceChains(pending, nodes);
+        pending.pop_back();  // its '('
+        --open_parens;
+        if (nodes.back().parenthesized) {
+          deferred_.Semantic(tokens_.Invalid("The expression has redundant parentheses;"));
+        }
+        nodes.back().parenthesized = true;
+      }
+      if (tokens_.AcceptKeyword("AND")) {
+        if (!CountOperator()) return TooManyOperators();
+        pending.push_back(Pending::kAnd);
+      } else if (tokens_.AcceptKeyword("OR")) {
+        if (!CountOperator()) return TooManyOperators();
+        ReduceChain(Pending::kAnd, pending, nodes);
+        pending.push_back(Pending::kOr);
+      } else {
+        break;
+      }
     }
+    if (open_parens > 0) return tokens_.SyntaxError();  // where the ')' should be
+    ReduceChains(pending, nodes);
+    if (!tokens_.AtEnd()) return tokens_.SyntaxError();
     if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
-    if (!node.value().is_condition) return tokens_.SyntaxError();
-    return std::move(node).value().condition;
+    if (!nodes.back().is_condition) return tokens_.SyntaxError();
+    return std::move(nodes.back().condition);
   }
 
  private:
-  Result<Node> ParseOr() {
-    return ParseChain("OR", Condition::Kind::kOr, &ConditionParser::ParseAnd);
-  }
-  Result<Node> ParseAnd() {
-    return ParseChain("AND", Condition::Kind::kAnd, &ConditionParser::ParseNot);
+  enum class Pending { kParen, kNot, kAnd, kOr };
+
+  // DynamoDB stops counting at the first operator over the limit and reports that count (a
+  // chain of 907 operators reports 301), so the parse ends there, before any later error.
+  bool CountOperator() { return ++operators_ <= kMaxOperators; }
+  Error TooManyOperators() const {
+    return tokens_.Invalid("The expression contains too many operators; operator count: " +
+                           std::to_string(operators_));
   }
 
-  Result<Node> ParseChain(std::string_view keyword, Condition::Kind kind,
-                          Result<Node> (ConditionParser::*next)()) {
-    auto first = (this->*next)();
-    if (!first.ok()) return first;
-    if (!tokens_.AcceptKeyword(keyword)) return first;
+  void ReduceNots(std::vector<Pending>& pending, std::vector<Node>& nodes) {
+    while (!pending.empty() && pending.back() == Pending::kNot) {
+      pending.pop_back();
+      Node node;
+      node.is_condition = true;
+      node.condition.kind = Condition::Kind::kNot;
+      node.condition.children.push_back(RequireCondition(std::move(nodes.back())));
+      nodes.back() = std::move(node);
+    }
+  }
+
+  // Joins the operands of the run of `kind` (AND or OR) on top of `pending` into one chain.
+  void ReduceChain(Pending kind, std::vector<Pending>& pending, std::vector<Node>& nodes) {
+    size_t count = 0;
+    while (!pending.empty() && pending.back() == kind) {
+      pending.pop_back();
+      ++count;
+    }
+    if (count == 0) return;
     Node chain;
     chain.is_condition = true;
-    chain.condition.kind = kind;
-    chain.condition.children.push_back(RequireCondition(std::move(first).value()));
-    do {
-      auto more = (this->*next)();
-      if (!more.ok()) return more;
-      chain.condition.children.push_back(RequireCondition(std::move(more).value()));
-    } while (tokens_.AcceptKeyword(keyword));
-    return chain;
-  }
-
-  Result<Node> ParseNot() {
-    if (!tokens_.AcceptKeyword("NOT")) return ParsePrimary();
-    auto inner = ParseNot();
-    if (!inner.ok()) return inner;
-    Node node;
-    node.is_condition = true;
-    node.condition.kind = Condition::Kind::kNot;
-    node.condition.children.push_back(RequireCondition(std::move(inner).value()));
-    return node;
-  }
-
-  Result<Node> ParsePrimary() {
-    if (tokens_.Accept("(")) {
-      auto inner = ParseOr();
-      if (!inner.ok()) return inner;
-      if (!tokens_.Accept(")")) return tokens_.SyntaxError();
-      if (inner.value().parenthesized) {
-        deferred_.Semantic(tokens_.Invalid("The expression has redundant parentheses;"));
-      }
-      inner.value().parenthesized = true;
-      return inner;
+    chain.condition.kind = kind == Pending::kAnd ? Condition::Kind::kAnd : Condition::Kind::kOr;
+    const size_t first = nodes.size() - count - 1;
+    for (size_t i = first; i < nodes.size(); ++i) {
+      chain.condition.children.push_back(RequireCondition(std::move(nodes[i])));
     }
+    nodes.resize(first);
+    nodes.push_back(std::move(chain));
+  }
+
+  void ReduceChains(std::vector<Pending>& pending, std::vector<Node>& nodes) {
+    ReduceChain(Pending::kAnd, pending, nodes);
+    ReduceChain(Pending::kOr, pending, nodes);
+  }
+
+  // A comparison, BETWEEN, IN or function condition (never a '(' group: Parse handles those).
+  Result<Node> ParsePrimary() {
     auto left = ParseOperandOrFunction();
     if (!left.ok()) return left;
     if (left.value().is_condition) return left;
@@ -117,7 +161,7 @@ class ConditionParser {
     node.is_condition = true;
     Condition& condition = node.condition;
     condition.operands.push_back(std::move(left));
-    ++operators_;
+    if (!CountOperator()) return TooManyOperators();
     for (const auto& [symbol, comparator] : kComparators) {
       if (!tokens_.Accept(symbol)) continue;
       condition.kind = Condition::Kind::kCompare;
@@ -201,6 +245,8 @@ class ConditionParser {
   Result<Node> ParseFunction() {
     const std::string name(tokens_.Next().text);
     tokens_.Next();  // (
+    if (function_depth_ == kMaxFunctionNesting) return TooDeepFunction(name);
+    ++function_depth_;
     std::vector<Operand> arguments;
     if (!tokens_.Accept(")")) {
       do {
@@ -210,9 +256,27 @@ class ConditionParser {
       } while (tokens_.Accept(","));
       if (!tokens_.Accept(")")) return tokens_.SyntaxError();
     }
+    --function_depth_;
     last_function_ = name;
-    ++operators_;
+    if (function_depth_ == 0 && !CountOperator()) return TooManyOperators();
     return BuildFunction(name, std::move(arguments));
+  }
+
+  // The error a call nested kMaxFunctionNesting deep gets in any case: an unknown name, a
+  // condition used as an operand, or size() of something that is not a path.
+  Error TooDeepFunction(const std::string& name) const {
+    static constexpr std::array<std::string_view, 5> kConditionFunctions = {
+        "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains"};
+    if (name == "size") {
+      return tokens_.Invalid(
+          "Operator or function requires a document path; operator or function: size");
+    }
+    if (std::find(kConditionFunctions.begin(), kConditionFunctions.end(), name) !=
+        kConditionFunctions.end()) {
+      return tokens_.Invalid(
+          "The function is not allowed to be used this way in an expression; function: " + name);
+    }
+    return tokens_.Invalid("Invalid function name; function: " + name);
   }
 
   Node BuildFunction(const std::string& name, std::vector<Operand> arguments) {
@@ -347,6 +411,7 @@ class ConditionParser {
   DeferredErrors deferred_;
   std::string last_function_;
   size_t operators_ = 0;
+  size_t function_depth_ = 0;
 };
 
 }  // namespace

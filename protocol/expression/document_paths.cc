@@ -6,6 +6,11 @@
 #include "protocol/expression/reserved_words.h"
 
 namespace ddbd {
+namespace {
+
+constexpr size_t kMaxPathDepth = 32;
+
+}  // namespace
 
 Status DeferredErrors::First() const {
   if (reserved_word) return *reserved_word;
@@ -104,6 +109,13 @@ Result<DocumentPath> ParseDocumentPath(TokenStream& tokens, ExpressionNames& nam
       if (!tokens.Accept("]")) return tokens.SyntaxError();
       path.push_back({"", std::stoll(std::string(index.text))});
     } else {
+      // Items nest 32 levels at most, so no longer path can name anything; refusing it also
+      // bounds every walk over paths (projection trees, updates) however long the text is.
+      if (path.size() > kMaxPathDepth) {
+        errors.Semantic(
+            tokens.Invalid("The document path has too many nesting levels; nesting levels: " +
+                           std::to_string(path.size())));
+      }
       return path;
     }
   }

@@ -10,6 +10,7 @@ namespace {
 
 constexpr size_t kMaxExpressionBytes = 4096;
 constexpr size_t kMaxOperators = 300;  // + and - and functions, as in condition expressions
+constexpr size_t kMaxNesting = 32;     // '(' and function calls around one SET operand
 constexpr const char* kPrefix = "Invalid UpdateExpression: ";
 
 // DynamoDB's long type names, used in ADD/DELETE operand-type messages.
@@ -75,10 +76,6 @@ class UpdateParser {
         actions.push_back(std::move(action).value());
       } while (tokens_.Accept(","));
     } while (!tokens_.AtEnd());
-    if (operators_ > kMaxOperators) {
-      return tokens_.Invalid("The expression contains too many operators; operator count: " +
-                             std::to_string(operators_));
-    }
     if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
     if (Status disjoint = CheckDisjoint(actions); !disjoint.ok()) return disjoint.error();
     return actions;
@@ -122,14 +119,16 @@ class UpdateParser {
         ", typeSet: " + (add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND")));
   }
 
+  // operand, or operand + operand, or operand - operand.
   Result<UpdateValue> ParseSetValue() {
     auto left = ParseSetOperand();
     if (!left.ok()) return left;
     const bool plus = tokens_.Accept("+");
     if (!plus && !tokens_.Accept("-")) return left;
-    ++operators_;
+    if (!CountOperator()) return TooManyOperators();
     auto right = ParseSetOperand();
     if (!right.ok()) return right;
+    parenthesized_ = false;  // the sum is not a group, whatever its operands are
     UpdateValue value;
     value.kind = plus ? UpdateValue::Kind::kPlus : UpdateValue::Kind::kMinus;
     value.args.push_back(std::move(left).value());
@@ -137,14 +136,33 @@ class UpdateParser {
     return value;
   }
 
+  // A path, a :value, a function call, or a SET value in parentheses (`SET a = (b - :v)`, which
+  // libraries such as ElectroDB generate). Calls and parentheses nest at most kMaxNesting deep,
+  // which keeps this recursion's stack small; deeper is a syntax error at the '(' or the call
+  // (an unknown or condition-only function still gets its own message).
   Result<UpdateValue> ParseSetOperand() {
     UpdateValue value;
     const Token& token = tokens_.Peek();
+    parenthesized_ = false;
     if (token.kind == TokenKind::kValuePlaceholder) {
       tokens_.Next();
       value.operand.kind = Operand::Kind::kValue;
       value.operand.value = values_.Resolve(token.text, tokens_, deferred_);
       return value;
+    }
+    if (token.kind == TokenKind::kSymbol && token.text == "(") {
+      if (nesting_ == kMaxNesting) return tokens_.SyntaxError();
+      tokens_.Next();
+      ++nesting_;
+      auto inner = ParseSetValue();
+      if (!inner.ok()) return inner;
+      if (!tokens_.Accept(")")) return tokens_.SyntaxError();
+      --nesting_;
+      if (parenthesized_) {
+        deferred_.Semantic(tokens_.Invalid("The expression has redundant parentheses;"));
+      }
+      parenthesized_ = true;
+      return inner;
     }
     if (token.kind == TokenKind::kIdentifier && tokens_.Peek(1).kind == TokenKind::kSymbol &&
         tokens_.Peek(1).text == "(") {
@@ -160,9 +178,15 @@ class UpdateParser {
   }
 
   Result<UpdateValue> ParseFunction() {
+    if (nesting_ == kMaxNesting) {
+      const std::string_view name = tokens_.Peek().text;
+      if (name != "if_not_exists" && name != "list_append") return UnknownFunction(name);
+      return tokens_.SyntaxError();
+    }
     const std::string name(tokens_.Next().text);
     tokens_.Next();  // (
-    ++operators_;
+    if (!CountOperator()) return TooManyOperators();
+    ++nesting_;
     UpdateValue value;
     if (!tokens_.Accept(")")) {
       do {
@@ -172,20 +196,14 @@ class UpdateParser {
       } while (tokens_.Accept(","));
       if (!tokens_.Accept(")")) return tokens_.SyntaxError();
     }
+    --nesting_;
+    parenthesized_ = false;
     if (name == "if_not_exists") {
       value.kind = UpdateValue::Kind::kIfNotExists;
     } else if (name == "list_append") {
       value.kind = UpdateValue::Kind::kListAppend;
     } else {
-      static constexpr std::array<std::string_view, 6> kConditionFunctions = {
-          "attribute_exists", "attribute_not_exists",
-          "attribute_type",   "begins_with",
-          "contains",         "size"};
-      const bool known = std::find(kConditionFunctions.begin(), kConditionFunctions.end(), name) !=
-                         kConditionFunctions.end();
-      deferred_.Semantic(tokens_.Invalid(
-          known ? "The function is not allowed in an update expression; function: " + name
-                : "Invalid function name; function: " + name));
+      deferred_.Semantic(UnknownFunction(name));
       value.args.resize(2);
       return value;
     }
@@ -201,6 +219,27 @@ class UpdateParser {
           "Operator or function requires a document path; operator or function: if_not_exists"));
     }
     return value;
+  }
+
+  // A function other than if_not_exists and list_append.
+  Error UnknownFunction(std::string_view name) const {
+    static constexpr std::array<std::string_view, 6> kConditionFunctions = {
+        "attribute_exists", "attribute_not_exists",
+        "attribute_type",   "begins_with",
+        "contains",         "size"};
+    const bool known = std::find(kConditionFunctions.begin(), kConditionFunctions.end(), name) !=
+                       kConditionFunctions.end();
+    return tokens_.Invalid((known
+                                ? "The function is not allowed in an update expression; function: "
+                                : "Invalid function name; function: ") +
+                           std::string(name));
+  }
+
+  // As in conditions: the parse stops at the first operator over the limit.
+  bool CountOperator() { return ++operators_ <= kMaxOperators; }
+  Error TooManyOperators() const {
+    return tokens_.Invalid("The expression contains too many operators; operator count: " +
+                           std::to_string(operators_));
   }
 
   // No two actions may touch overlapping paths, or meet as a map key and a list index.
@@ -233,6 +272,8 @@ class UpdateParser {
   ExpressionValues& values_;
   DeferredErrors deferred_;
   size_t operators_ = 0;
+  size_t nesting_ = 0;          // '(' and calls open around the operand being parsed
+  bool parenthesized_ = false;  // the operand just parsed was a '(' group
 };
 
 }  // namespace

@@ -123,13 +123,58 @@ TEST_CASE("Condition errors carry DynamoDB's texts") {
         "error: Invalid ConditionExpression: Expression size has exceeded the maximum allowed "
         "size; expression size: 4097");
   CHECK(Run(" ") == "error: Invalid ConditionExpression: The expression can not be empty;");
-  // 301 comparisons joined by AND: the ANDs do not count.
-  std::string many = "n < :ten";
-  for (int i = 0; i < 300; ++i) many += " AND n < :ten";
-  CHECK(Run(many) ==
-        "error: Invalid ConditionExpression: The expression contains too many operators; operator "
-        "count: 301");
-  CHECK(Run(many.substr(0, many.rfind(" AND"))) == "false");  // 300 are fine
+}
+
+std::string Repeat(std::string_view text, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i) out += text;
+  return out;
+}
+
+// Measured against DynamoDB (issue 15): AND, OR and NOT count as operators, parentheses do not,
+// and counting stops at the first operator over 300, whatever follows.
+TEST_CASE("Operators are counted as DynamoDB counts them", "[condition]") {
+  const std::string too_many =
+      "error: Invalid ConditionExpression: The expression contains too many operators; operator "
+      "count: 301";
+  std::string chain = "n < :ten" + Repeat(" AND n < :ten", 149);  // 299 operators
+  CHECK(Run(chain) == "false");
+  CHECK(Run("n = :ten" + Repeat(" AND n = :ten", 149)) == "true");
+  CHECK(Run(chain + " AND n < :ten") == too_many);
+  CHECK(Run(chain + " OR n < :ten OR n < :ten") == too_many);
+  CHECK(Run(chain + " AND n < :ten ) garbage") == too_many);  // nothing after the 301st is read
+  // a<b or (a<b or (...)): 149 levels (299 operators) pass, 454 do not.
+  CHECK(Run(Repeat("n < :ten or (", 149) + "n = :ten" + Repeat(")", 149)) == "true");
+  CHECK(Run(Repeat("n<s or (", 454) + "n = :ten" + Repeat(")", 454)) == too_many);
+  CHECK(Run(Repeat("NOT ", 298) + "n = :ten") == "true");
+  CHECK(Run(Repeat("NOT ", 299) + "n = :ten") == "false");
+  CHECK(Run(Repeat("NOT ", 1000) + "n = :ten") == too_many);
+  CHECK(Run(Repeat("NOT (", 299) + "n = :ten" + Repeat(")", 299)) == "false");
+  CHECK(Run(Repeat("n BETWEEN s AND m AND ", 149) + "n<s") == "false");  // 299
+  CHECK(Run(Repeat("n BETWEEN s AND m AND ", 150) + "n<s") == too_many);
+  CHECK(Run(Repeat("size(s)<n AND ", 100) + "n<s") == too_many);  // size() counts too
+}
+
+// The parser keeps its pending operators on the heap: nesting up to the 4 KB limit gets
+// DynamoDB's error, never a stack overflow (the server's own test runs it on a 256 KB stack).
+TEST_CASE("Deep nesting is an error, not a crash", "[condition]") {
+  CHECK(Run(Repeat("(", 2040) + "n = :ten" + Repeat(")", 2040)) ==
+        "error: Invalid ConditionExpression: The expression has redundant parentheses;");
+  CHECK(Run(Repeat("(", 2045) + "n = :ten") ==
+        "error: Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \":ten\"");
+  CHECK(Run("((n = :ten) AND (s = :hello))") == "true");
+  CHECK(Run("NOT ((n = :ten)) ") ==
+        "error: Invalid ConditionExpression: The expression has redundant parentheses;");
+  CHECK(Run("n = :ten)") ==
+        "error: Invalid ConditionExpression: Syntax error; token: \")\", near: \":ten)\"");
+  CHECK(Run("n < " + Repeat("f(", 1355) + "n" + Repeat(")", 1355)) ==
+        "error: Invalid ConditionExpression: Invalid function name; function: f");
+  CHECK(Run("n < " + Repeat("size(", 600) + "n" + Repeat(")", 600)) ==
+        "error: Invalid ConditionExpression: Operator or function requires a document path; "
+        "operator or function: size");
+  CHECK(Run(Repeat("contains(", 400) + "n" + Repeat(")", 400)) ==
+        "error: Invalid ConditionExpression: The function is not allowed to be used this way in an "
+        "expression; function: contains");
 }
 
 }  // namespace

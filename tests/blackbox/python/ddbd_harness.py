@@ -17,8 +17,10 @@ CREDENTIALS = dict(aws_access_key_id="AKIDTEST", aws_secret_access_key="secret",
 
 
 class DdbdServer:
-    def __init__(self, *args):
+    def __init__(self, *args, stack_kb=None):
+        """stack_kb: run under `ulimit -s`, which also sizes every thread's stack."""
         self.args = list(args)
+        self.stack_kb = stack_kb
         self.process = None
         self.endpoint = None
         self.port = None
@@ -32,7 +34,7 @@ class DdbdServer:
         self.log = open(os.path.join(self.directory.name, "log"), "w+")
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--port-file", port_file, "--log-level", "warn", *self.args],
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=self._limit_stack)
         deadline = time.monotonic() + 10
         while not os.path.exists(port_file):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -42,6 +44,12 @@ class DdbdServer:
             self.port = int(f.read())
         self.endpoint = "http://127.0.0.1:%d" % self.port
         return self
+
+    def _limit_stack(self):
+        if self.stack_kb:
+            import resource
+            size = self.stack_kb * 1024
+            resource.setrlimit(resource.RLIMIT_STACK, (size, size))
 
     def output(self):
         self.log.flush()
@@ -66,13 +74,15 @@ def client(endpoint, validate=True):
 class ServerTestCase(unittest.TestCase):
     """One ddbd for the whole class; self.ddb validates like a normal client, self.raw does not."""
     server_args = ()
+    stack_kb = None
 
     @classmethod
     def setUpClass(cls):
         external = os.environ.get("DDBD_ENDPOINT")
-        if external and cls.server_args:
+        if external and (cls.server_args or cls.stack_kb):
             raise unittest.SkipTest("needs its own ddbd flags: %s" % (cls.server_args,))
-        cls.server = None if external else DdbdServer(*cls.server_args).start()
+        cls.server = None if external else DdbdServer(*cls.server_args,
+                                                      stack_kb=cls.stack_kb).start()
         cls.endpoint = external or cls.server.endpoint
         cls.ddb = client(cls.endpoint)
         cls.raw = client(cls.endpoint, validate=False)
