@@ -67,7 +67,7 @@ DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body
 
   // Room for most answers up front: growing from RapidJSON's 256 bytes by half each time cost
   // several reallocations and copies per Query page.
-  rapidjson::StringBuffer buffer(nullptr, 16 * 1024);
+  json::Buffer buffer(nullptr, 16 * 1024);
   json::Writer writer(buffer);
   Status status = handler->second(engine_, document, writer);
   if (!status.ok()) return ErrorResponse(status.error());

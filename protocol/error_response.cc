@@ -45,8 +45,8 @@ WireError WireErrorFor(ErrorCode code) {
 
 DispatchResult ErrorResponse(const Error& error) {
   const WireError wire = WireErrorFor(error.code());
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  json::Buffer buffer;
+  json::Writer writer(buffer);
   writer.StartObject();
   writer.Key("__type");
   writer.String(wire.type);
