@@ -12,6 +12,7 @@ namespace ddbd {
 struct HttpRequest {
   std::string_view method;  // "POST", "GET", "OPTIONS", ...
   std::string_view path;
+  std::string_view host;  // Host
   std::string_view content_type;
   std::string_view amz_target;     // X-Amz-Target
   std::string_view authorization;  // Authorization

@@ -91,13 +91,17 @@ HttpResponse Router::Route(const HttpRequest& request) const {
     return response;  // a CORS preflight: headers only
   }
   if (request.method == "GET" && request.path == "/") {
-    response.body = "healthy: dynamodb." + options_.region + ".amazonaws.com ";
+    // DynamoDB's endpoint names itself by the host it was asked for, which is its own name.
+    response.body = "healthy: " +
+                    (request.host.empty() ? "dynamodb." + options_.region + ".amazonaws.com"
+                                          : std::string(request.host)) +
+                    " ";
     AddStandardHeaders(response, "text/plain", request_id);
     return response;
   }
   const std::string media_type = MediaType(request.content_type);
-  // DynamoDB answers anything but a JSON POST with a bare 404 UnknownOperationException.
-  if (request.method != "POST" ||
+  // DynamoDB answers anything but a JSON POST to / with a bare 404 UnknownOperationException.
+  if (request.method != "POST" || request.path != "/" ||
       (!request.body.empty() && media_type != kAmzJson && media_type != kJson)) {
     response.status = 404;
     response.body = "<UnknownOperationException/>\n";

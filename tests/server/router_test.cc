@@ -99,8 +99,27 @@ TEST_CASE("GET / is the health check; other methods and paths are 404") {
   HttpResponse health = f.router.Route(request);
   CHECK(health.status == 200);
   CHECK(health.body == "healthy: dynamodb.eu-west-1.amazonaws.com ");
+  request.host = "localhost:8000";  // DynamoDB echoes the Host it was asked by
+  CHECK(f.router.Route(request).body == "healthy: localhost:8000 ");
   request.method = "PUT";
   CHECK(f.router.Route(request).status == 404);
+}
+
+TEST_CASE("Only POST / is the API: other paths are 404 and never dispatched") {
+  Fixture f;
+  HttpRequest request;
+  request.method = "POST";
+  request.content_type = "application/x-amz-json-1.0";
+  request.amz_target = "DynamoDB_20120810.ListTables";
+  request.body = "{}";
+  for (std::string_view path : {"/tables", "//", "/?x", "/dynamodb"}) {
+    request.path = path;
+    HttpResponse response = f.router.Route(request);
+    CHECK(response.status == 404);
+    CHECK(response.body == "<UnknownOperationException/>\n");
+  }
+  request.path = "/";
+  CHECK(f.router.Route(request).status != 404);  // dispatched
 }
 
 TEST_CASE("CORS preflight and simple requests get the allow headers") {

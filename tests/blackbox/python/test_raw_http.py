@@ -90,7 +90,56 @@ class Protocol(RawHttpTestCase):
     def test_health_check(self):
         self.connection.request("GET", "/")
         response = self.connection.getresponse()
-        self.assertEqual((response.status, response.read()), (200, b"healthy: dynamodb.us-east-1.amazonaws.com "))
+        host = self.endpoint[len("http://"):]
+        self.assertEqual((response.status, response.read()), (200, b"healthy: %s " % host.encode()))
+        self.connection.request("GET", "/", headers={"Host": "dynamodb.eu-west-2.amazonaws.com"})
+        response = self.connection.getresponse()
+        self.assertEqual(response.read(), b"healthy: dynamodb.eu-west-2.amazonaws.com ")
+        # HTTP/1.0 without Host: the name of the region's endpoint.
+        with socket.create_connection(self.connection.sock.getpeername()[:2], timeout=10) as raw:
+            raw.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            answer = b""
+            while chunk := raw.recv(4096):
+                answer += chunk
+        self.assertTrue(answer.endswith(b"\r\n\r\nhealthy: dynamodb.us-east-1.amazonaws.com "), answer)
+
+    def test_date_and_server_headers_on_every_answer(self):
+        for method, body, auth in [("POST", b"{}", AUTH), ("POST", b"{}", None), ("GET", None, AUTH),
+                                   ("PUT", b"{}", AUTH)]:
+            response, _ = self.request(body, auth=auth, method=method)
+            self.assertEqual(response.getheader("Server"), "Server")
+            self.assertRegex(response.getheader("Date"),
+                             r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|"
+                             r"Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$")
+
+    def test_only_post_to_the_root_is_the_api(self):
+        body = json.dumps({"TableName": "not-created-by-path", "BillingMode": "PAY_PER_REQUEST",
+                           "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+                           "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]}).encode()
+        for path in ["/tables", "/dynamodb/", "//"]:
+            self.connection.request("POST", path, body=body, headers={
+                "Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
+                "X-Amz-Target": "DynamoDB_20120810.CreateTable"})
+            response = self.connection.getresponse()
+            self.assertEqual((response.status, response.read()), (404, b"<UnknownOperationException/>\n"))
+        response, body = self.request(b"{}")
+        self.assertNotIn("not-created-by-path", json.loads(body)["TableNames"])
+
+    def test_headers_over_16_kb_get_400(self):
+        response, _ = self.request(b"{}", headers={"X-Pad": "a" * (15 * 1024)})
+        self.assertEqual(response.status, 200)
+        for headers, path in [({"X-Pad": "a" * (17 * 1024)}, "/"),
+                              ({"X-Pad-%d" % i: "a" * 1000 for i in range(17)}, "/"),
+                              ({}, "/?" + "q" * (17 * 1024))]:
+            connection = http.client.HTTPConnection(*self.connection.sock.getpeername()[:2], timeout=10)
+            connection.request("POST", path, body=b"{}", headers=dict(
+                headers, **{"Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
+                            "X-Amz-Target": "DynamoDB_20120810.ListTables"}))
+            response = connection.getresponse()
+            response.read()
+            self.assertEqual(response.status, 400)
+            self.assertEqual(response.getheader("Server"), "Server")
+            connection.close()
 
     def test_cors_preflight(self):
         self.connection.request("OPTIONS", "/", headers={
