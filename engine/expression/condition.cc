@@ -64,29 +64,9 @@ std::optional<AttributeValue> OperandValue(const Operand& operand, const Item& i
   const AttributeValue* value = ResolvePath(item, operand.path);
   if (value == nullptr) return std::nullopt;
   if (operand.kind == Operand::Kind::kPath) return *value;
-  size_t size = 0;
-  switch (value->type) {
-    case AttributeType::kS:
-      size = Utf8Length(value->scalar);
-      break;
-    case AttributeType::kB:
-      size = value->scalar.size();
-      break;
-    case AttributeType::kSS:
-    case AttributeType::kNS:
-    case AttributeType::kBS:
-      size = value->members.size();
-      break;
-    case AttributeType::kL:
-      size = value->list.size();
-      break;
-    case AttributeType::kM:
-      size = value->map.size();
-      break;
-    default:
-      return std::nullopt;  // size() of a number, boolean or null: no value
-  }
-  return AttributeValue::Number(std::to_string(size));
+  const std::optional<size_t> size = SizeOf(*value);
+  if (!size) return std::nullopt;  // size() of a number, boolean or null: no value
+  return AttributeValue::Number(std::to_string(*size));
 }
 
 bool Compare(Condition::Comparator comparator, const std::optional<AttributeValue>& a,
@@ -197,9 +177,9 @@ namespace {
       return ResolvePath(item, operands[0].path) != nullptr;
     case Condition::Kind::kAttributeNotExists:
       return ResolvePath(item, operands[0].path) == nullptr;
-    case Condition::Kind::kAttributeType: {
-      const AttributeValue* value = ResolvePath(item, operands[0].path);
-      return value != nullptr && TypeName(value->type) == operands[1].value.scalar;
+    case Condition::Kind::kAttributeType: {  // of a path, or of a literal
+      const auto value = OperandValue(operands[0], item);
+      return value && TypeName(value->type) == operands[1].value.scalar;
     }
     case Condition::Kind::kBeginsWith: {
       auto value = OperandValue(operands[0], item);
@@ -218,6 +198,25 @@ namespace {
 }
 
 }  // namespace
+
+std::optional<size_t> SizeOf(const AttributeValue& value) {
+  switch (value.type) {
+    case AttributeType::kS:
+      return Utf8Length(value.scalar);
+    case AttributeType::kB:
+      return value.scalar.size();
+    case AttributeType::kSS:
+    case AttributeType::kNS:
+    case AttributeType::kBS:
+      return value.members.size();
+    case AttributeType::kL:
+      return value.list.size();
+    case AttributeType::kM:
+      return value.map.size();
+    default:
+      return std::nullopt;
+  }
+}
 
 // Recursion over AND, OR and NOT only; the parser bounds their depth by the operator limit.
 bool Evaluate(const Condition& condition, const Item& item) {

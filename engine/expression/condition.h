@@ -2,6 +2,7 @@
 // placeholder already resolved, and their evaluation against an item as DynamoDB defines it.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "engine/attribute_value.h"
@@ -45,6 +46,10 @@ const AttributeValue* ResolvePath(const Item& item, const DocumentPath& path);
 // True if `condition` holds for `item` (empty when the item does not exist). Comparisons with a
 // missing attribute or values of different types are false, except <> which is then true.
 bool Evaluate(const Condition& condition, const Item& item);
+
+// What size() gives for `value`: characters of a string, bytes of a binary, members of a set,
+// list or map; nullopt for a number, boolean or null, which have no size.
+std::optional<size_t> SizeOf(const AttributeValue& value);
 
 // <0, 0, >0 for two N, S or B values of the same type (numbers by value, strings and binary by
 // unsigned bytes). Callers check the types first.

@@ -300,8 +300,12 @@ class ConditionParser {
       if (candidate.name == name) spec = &candidate;
     }
     if (spec == nullptr) {
-      deferred_.Semantic(tokens_.Invalid("Invalid function name; function: " + name));
-      node.is_condition = true;
+      deferred_.Semantic(tokens_.Invalid(
+          name == "if_not_exists" || name == "list_append"
+              ? "The function is not allowed in a condition expression; function: " + name
+              : "Invalid function name; function: " + name));
+      // Read as what its place makes it, so `dog(a) = :v` reports the name, not the '='.
+      node.is_condition = !NextIsComparison();
       return node;
     }
     if (arguments.size() != spec->arity) {
@@ -312,21 +316,52 @@ class ConditionParser {
       return node;
     }
     CheckFunctionOperands(*spec, arguments);
-    if (!spec->is_condition) {
-      node.operand.kind = Operand::Kind::kSize;
-      node.operand.path = arguments[0].path;
-      return node;
-    }
+    if (!spec->is_condition) return SizeOperand(arguments[0]);
     node.is_condition = true;
     node.condition.kind = spec->kind;
     node.condition.operands = std::move(arguments);
     return node;
   }
 
+  // size(path) is evaluated per item; size(:value) is known now, and of a number, boolean or
+  // null (or of another size()) it is DynamoDB's operand-type error.
+  Node SizeOperand(const Operand& argument) {
+    Node node;
+    if (argument.kind == Operand::Kind::kPath) {
+      node.operand.kind = Operand::Kind::kSize;
+      node.operand.path = argument.path;
+      return node;
+    }
+    const std::optional<size_t> size =
+        argument.kind == Operand::Kind::kValue ? SizeOf(argument.value) : std::nullopt;
+    if (!size) {
+      const AttributeType type =
+          argument.kind == Operand::Kind::kValue ? argument.value.type : AttributeType::kN;
+      deferred_.Semantic(tokens_.Invalid(
+          "Incorrect operand type for operator or function; operator or function: size, "
+          "operand type: " +
+          std::string(TypeName(type))));
+    }
+    node.operand.kind = Operand::Kind::kValue;
+    node.operand.value = AttributeValue::Number(std::to_string(size.value_or(0)));
+    return node;
+  }
+
+  // After a function call: is it the left side of a comparison?
+  bool NextIsComparison() const {
+    const Token& next = tokens_.Peek();
+    if (next.kind == TokenKind::kSymbol) {
+      return next.text == "=" || next.text == "<>" || next.text == "<" || next.text == "<=" ||
+             next.text == ">" || next.text == ">=";
+    }
+    return tokens_.PeekKeyword("BETWEEN") || tokens_.PeekKeyword("IN");
+  }
+
   template <typename Spec>
   void CheckFunctionOperands(const Spec& spec, const std::vector<Operand>& arguments) {
     const std::string name(spec.name);
-    const bool needs_path = spec.name.starts_with("attribute_") || spec.name == "size";
+    // attribute_type and size also take literals (attribute_type(:v, :t) is legal).
+    const bool needs_path = spec.name == "attribute_exists" || spec.name == "attribute_not_exists";
     if (needs_path && arguments[0].kind != Operand::Kind::kPath) {
       deferred_.Semantic(tokens_.Invalid(
           "Operator or function requires a document path; operator or function: " + name));

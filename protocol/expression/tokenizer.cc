@@ -18,7 +18,8 @@ std::vector<Token> Tokenize(std::string_view text) {
     }
     const size_t start = i;
     TokenKind kind = TokenKind::kSymbol;
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+    // A name starts with a letter: DynamoDB reports a syntax error at a leading '_'.
+    if (std::isalpha(static_cast<unsigned char>(c))) {
       kind = TokenKind::kIdentifier;
       while (i < text.size() && IsWordChar(text[i])) ++i;
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
@@ -73,17 +74,23 @@ bool TokenStream::Accept(std::string_view symbol) {
 }
 
 bool TokenStream::AcceptKeyword(std::string_view word) {
-  if (Peek().kind != TokenKind::kIdentifier || !EqualsIgnoringCase(Peek().text, word)) return false;
+  if (!PeekKeyword(word)) return false;
   Next();
   return true;
 }
 
+bool TokenStream::PeekKeyword(std::string_view word) const {
+  return Peek().kind == TokenKind::kIdentifier && EqualsIgnoringCase(Peek().text, word);
+}
+
 Error TokenStream::SyntaxError() const {
-  // DynamoDB's "near" runs from the token before the offending one through the offending one.
+  // DynamoDB's "near" runs from the token before the offending one through the one after it.
   const Token& token = Peek();
+  const Token& next = Peek(1);
   const size_t near_start = position_ > 0 ? tokens_[position_ - 1].offset : token.offset;
+  const Token& last = next.kind == TokenKind::kEnd ? token : next;
   const size_t near_end =
-      token.kind == TokenKind::kEnd ? text_.size() : token.offset + token.text.size();
+      last.kind == TokenKind::kEnd ? text_.size() : last.offset + last.text.size();
   return Invalid("Syntax error; token: \"" + std::string(token.text) + "\", near: \"" +
                  std::string(text_.substr(near_start, near_end - near_start)) + "\"");
 }

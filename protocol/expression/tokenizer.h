@@ -11,7 +11,7 @@
 namespace ddbd {
 
 enum class TokenKind {
-  kIdentifier,        // name or keyword: [A-Za-z_][A-Za-z0-9_]*
+  kIdentifier,        // name or keyword: [A-Za-z][A-Za-z0-9_]*
   kNamePlaceholder,   // #name
   kValuePlaceholder,  // :value
   kNumber,            // [0-9]+ (list indexes)
@@ -37,6 +37,8 @@ class TokenStream {
   bool Accept(std::string_view symbol);
   // Consumes the next token if it is the keyword `word` (any case).
   bool AcceptKeyword(std::string_view word);
+  // True if the next token is the keyword `word` (any case).
+  bool PeekKeyword(std::string_view word) const;
 
   // "Invalid <Kind>: Syntax error; token: ..., near: ..." at the next token.
   Error SyntaxError() const;

@@ -88,7 +88,7 @@ TEST_CASE("Condition errors carry DynamoDB's texts") {
   CHECK(Run("n = ") ==
         R"(error: Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "= ")");
   CHECK(Run("n == :ten") ==
-        R"(error: Invalid ConditionExpression: Syntax error; token: "=", near: "==")");
+        R"(error: Invalid ConditionExpression: Syntax error; token: "=", near: "== :ten")");
   CHECK(Run("n") ==
         R"(error: Invalid ConditionExpression: Syntax error; token: "<EOF>", near: "n")");
   CHECK(Run("((n = :ten))") ==
@@ -129,6 +129,42 @@ std::string Repeat(std::string_view text, int times) {
   std::string out;
   for (int i = 0; i < times; ++i) out += text;
   return out;
+}
+
+// Functions are operands wherever an operand may stand (issue 15).
+TEST_CASE("Functions in operand places, and where they are not allowed", "[condition]") {
+  CHECK(Run("size(:hello) > :three") == "true");
+  CHECK(Run("size(:ten) > :three") ==
+        "error: Invalid ConditionExpression: Incorrect operand type for operator or function; "
+        "operator or function: size, operand type: N");
+  CHECK(Run("size(size(s)) > :three") ==
+        "error: Invalid ConditionExpression: Incorrect operand type for operator or function; "
+        "operator or function: size, operand type: N");
+  CHECK(Run("attribute_type(:hello, :tS)") == "true");
+  CHECK(Run("attribute_type(:ten, :tS)") == "false");
+  CHECK(Run("attribute_exists(:ten)") ==
+        "error: Invalid ConditionExpression: Operator or function requires a document path; "
+        "operator or function: attribute_exists");
+  CHECK(Run("dog(n) = :ten") ==
+        "error: Invalid ConditionExpression: Invalid function name; function: dog");
+  CHECK(Run("n BETWEEN dog(n) AND :ten") ==
+        "error: Invalid ConditionExpression: Invalid function name; function: dog");
+  CHECK(Run("dog(n)") ==
+        "error: Invalid ConditionExpression: Invalid function name; function: dog");
+  CHECK(Run("if_not_exists(n, :ten) = :ten") ==
+        "error: Invalid ConditionExpression: The function is not allowed in a condition "
+        "expression; function: if_not_exists");
+  CHECK(Run("n = list_append(l, l)") ==
+        "error: Invalid ConditionExpression: The function is not allowed in a condition "
+        "expression; function: list_append");
+}
+
+TEST_CASE("Names start with a letter; syntax errors quote the tokens around", "[condition]") {
+  CHECK(Run("_n = :ten") ==
+        R"(error: Invalid ConditionExpression: Syntax error; token: "_", near: "_n")");
+  CHECK(Run("n = :ten AND _x = :ten") ==
+        R"(error: Invalid ConditionExpression: Syntax error; token: "_", near: "AND _x")");
+  CHECK(Run("n_1 = :ten OR #n = :ten") == "true");  // '_' inside a name is fine
 }
 
 // Measured against DynamoDB (issue 15): AND, OR and NOT count as operators, parentheses do not,

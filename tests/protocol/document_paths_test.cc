@@ -42,7 +42,7 @@ TEST_CASE("Document paths parse with placeholders and list indexes") {
 
 TEST_CASE("Path errors carry DynamoDB's texts, syntax first") {
   CHECK(Parse("a.") == R"(Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ".")");
-  CHECK(Parse("a[x]") == R"(Invalid ProjectionExpression: Syntax error; token: "x", near: "[x")");
+  CHECK(Parse("a[x]") == R"(Invalid ProjectionExpression: Syntax error; token: "x", near: "[x]")");
   CHECK(Parse("name.size") ==
         "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: "
         "name");

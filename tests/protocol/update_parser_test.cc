@@ -41,6 +41,13 @@ TEST_CASE("SET operands may be parenthesized", "[update]") {
         "error: Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \":v\"");
 }
 
+TEST_CASE("A name cannot start with '_'", "[update]") {
+  CHECK(Parse("SET _123 = :v") ==
+        R"(error: Invalid UpdateExpression: Syntax error; token: "_", near: "SET _123")");
+  CHECK(Parse("REMOVE a, _b") ==
+        R"(error: Invalid UpdateExpression: Syntax error; token: "_", near: ", _b")");
+}
+
 TEST_CASE("SET values nest boundedly and count operators", "[update]") {
   const std::string too_deep = Repeat("(", 2000) + ":v" + Repeat(")", 2000);
   CHECK(Parse("SET a = " + too_deep).starts_with("error: Invalid UpdateExpression: Syntax error"));

@@ -148,7 +148,7 @@ class Projections(ItemsTestCase):
                          "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name",
                          TableName=self.table, Key=key, ProjectionExpression="a, name")
         self.assertError(self.ddb.get_item, "ValidationException",
-                         'Invalid ProjectionExpression: Syntax error; token: "b", near: "a b"',
+                         'Invalid ProjectionExpression: Syntax error; token: "b", near: "a b,"',
                          TableName=self.table, Key=key, ProjectionExpression="a b, name")
         self.assertError(self.ddb.get_item, "ValidationException",
                          'Invalid ProjectionExpression: Syntax error; token: "<EOF>", near: ","',

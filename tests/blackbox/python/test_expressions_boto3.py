@@ -1,0 +1,77 @@
+"""Expression forms DynamoDB accepts and the errors it gives for misplaced ones (issue 15):
+parenthesized SET operands, functions as operands, names that start with '_', syntax-error
+context, nesting and operator limits on the normal stack."""
+from ddbd_harness import ServerTestCase, hash_table, unique_name
+
+
+class Expressions(ServerTestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.table = unique_name("expr")
+        cls.ddb.create_table(**hash_table(cls.table))
+
+    def setUp(self):
+        self.key = {"pk": {"S": self.id()}}
+        self.ddb.put_item(TableName=self.table, Item=dict(self.key, n={"N": "10"},
+                                                         s={"S": "hello"}))
+
+    def update(self, expression, values=None, names=None, **extra):
+        args = dict(TableName=self.table, Key=self.key, UpdateExpression=expression,
+                    ReturnValues="ALL_NEW", **extra)
+        if values:
+            args["ExpressionAttributeValues"] = values
+        if names:
+            args["ExpressionAttributeNames"] = names
+        return self.ddb.update_item(**args)["Attributes"]
+
+    def assertConditionError(self, expression, message, values=None):
+        args = dict(TableName=self.table, Key=self.key, ConditionExpression=expression)
+        if values:
+            args["ExpressionAttributeValues"] = values
+        self.assertError(self.ddb.delete_item, "ValidationException",
+                         "Invalid ConditionExpression: " + message, **args)
+
+    def test_parenthesized_set_operands(self):
+        # What ElectroDB generates for add and subtract.
+        got = self.update("SET #p = (if_not_exists(#p, :d) - :v), #q = (if_not_exists(#q, :d) + :v)",
+                          {":d": {"N": "0"}, ":v": {"N": "3"}}, {"#p": "n", "#q": "m"})
+        self.assertEqual((got["n"], got["m"]), ({"N": "7"}, {"N": "3"}))
+        got = self.update("SET a = (:v), b = (n) + (:v)", {":v": {"N": "1"}})
+        self.assertEqual((got["a"], got["b"]), ({"N": "1"}, {"N": "8"}))
+        self.assertError(self.ddb.update_item, "ValidationException",
+                         "Invalid UpdateExpression: The expression has redundant parentheses;",
+                         TableName=self.table, Key=self.key, UpdateExpression="SET a = ((:v))",
+                         ExpressionAttributeValues={":v": {"N": "1"}})
+
+    def test_functions_of_literals(self):
+        values = {":hello": {"S": "hello"}, ":five": {"N": "5"}, ":t": {"S": "S"}}
+        self.ddb.delete_item(TableName=self.table, Key=self.key, ExpressionAttributeValues=values,
+                             ConditionExpression="size(:hello) = :five AND attribute_type(:hello, :t)")
+        self.assertConditionError(
+            "size(:five) = :five",
+            "Incorrect operand type for operator or function; operator or function: size, "
+            "operand type: N", {":five": {"N": "5"}})
+
+    def test_misplaced_and_unknown_functions(self):
+        values = {":v": {"N": "1"}}
+        self.assertConditionError("dog(n) = :v", "Invalid function name; function: dog", values)
+        self.assertConditionError("if_not_exists(n, :v) = :v", "The function is not allowed in a "
+                                  "condition expression; function: if_not_exists", values)
+        self.assertConditionError("n = list_append(n, :v)", "The function is not allowed in a "
+                                  "condition expression; function: list_append", values)
+
+    def test_names_start_with_a_letter(self):
+        self.assertError(self.ddb.update_item, "ValidationException",
+                         'Invalid UpdateExpression: Syntax error; token: "_", near: "SET _123"',
+                         TableName=self.table, Key=self.key, UpdateExpression="SET _123 = :v",
+                         ExpressionAttributeValues={":v": {"N": "1"}})
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         'Invalid ProjectionExpression: Syntax error; token: "_", near: ", _b"',
+                         TableName=self.table, Key=self.key, ProjectionExpression="a, _b")
+        self.assertConditionError("n = :v OR _x = :v",
+                                  'Syntax error; token: "_", near: "OR _x"', {":v": {"N": "1"}})
+
+    def test_syntax_errors_quote_the_next_token(self):
+        self.assertConditionError("n == :v", 'Syntax error; token: "=", near: "== :v"',
+                                  {":v": {"N": "1"}})
