@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -161,6 +162,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // The request is not read to its end, so the connection closes after the answer.
   void SendRefusal(http::status status) {
+    refused_ = true;
     auto response = std::make_shared<http::response<http::string_body>>(status, 11);
     response->keep_alive(false);
     response->prepare_payload();
@@ -176,19 +178,40 @@ class Session : public std::enable_shared_from_this<Session> {
     response->set(http::field::date, HttpDate());
     response->set(http::field::server, "Server");  // what DynamoDB sends
     stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
-    net::post(stream_.get_executor(),
-              [self = shared_from_this(), response = std::move(response)]() mutable {
-                // Named before the handler takes the pointers over: the message must outlive it.
-                Stream& stream = self->stream_;
-                const http::response<http::string_body>& message = *response;
-                const bool close = !message.keep_alive();
-                http::async_write(stream, message,
-                                  [self = std::move(self), response = std::move(response), close](
-                                      beast::error_code ec, std::size_t) {
-                                    if (ec || close) return self->Close();
-                                    self->Read();
-                                  });
-              });
+    net::post(stream_.get_executor(), [self = shared_from_this(),
+                                       response = std::move(response)]() mutable {
+      // Named before the handler takes the pointers over: the message must outlive it.
+      Stream& stream = self->stream_;
+      const http::response<http::string_body>& message = *response;
+      const bool close = !message.keep_alive();
+      http::async_write(stream, message,
+                        [self = std::move(self), response = std::move(response), close](
+                            beast::error_code ec, std::size_t) {
+                          if (ec || close) {
+                            return self->refused_ && !ec ? self->DrainThenClose() : self->Close();
+                          }
+                          self->Read();
+                        });
+    });
+  }
+
+  // After a refusal the client may still be sending the rest of its request; closing with unread
+  // input makes the kernel reset the connection, and the client can lose the answer. So the
+  // sending side is shut and the rest is read and dropped for up to a second, then it closes.
+  void DrainThenClose() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.expires_after(std::chrono::seconds(1));
+    Drain(std::make_shared<std::array<char, 16 * 1024>>());
+  }
+
+  void Drain(std::shared_ptr<std::array<char, 16 * 1024>> scratch) {
+    auto buffer = net::buffer(*scratch);
+    stream_.async_read_some(buffer, [self = shared_from_this(), scratch = std::move(scratch)](
+                                        beast::error_code ec, std::size_t) mutable {
+      if (ec) return self->Close();
+      self->Drain(std::move(scratch));
+    });
   }
 
   void Close() {
@@ -205,6 +228,7 @@ class Session : public std::enable_shared_from_this<Session> {
   SessionRegistry& registry_;
   std::function<void()> on_last_closed_;
   bool busy_ = false;      // a request is being answered
+  bool refused_ = false;   // answered before its request was read to the end
   bool stopping_ = false;  // shutdown was requested
 };
 
