@@ -66,17 +66,6 @@ Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& err
   return decoder.validation_status();
 }
 
-namespace {
-
-Error MixedParameters(const char* legacy, const char* expression) {
-  return Error::Validation(
-      std::string("Can not use both expression and non-expression parameters in the same "
-                  "request: Non-expression parameters: {") +
-      legacy + "} Expression parameters: {" + expression + "}");
-}
-
-}  // namespace
-
 Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool with_update) {
   auto condition_text = json::AsString(json::Member(request, "ConditionExpression"));
   if (!condition_text.ok()) return condition_text.error();
@@ -85,12 +74,16 @@ Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool
     auto text = json::AsString(json::Member(request, "UpdateExpression"));
     if (!text.ok()) return text.error();
     update_text = text.value();
-    if (update_text && json::Member(request, "AttributeUpdates") != nullptr) {
-      return MixedParameters("AttributeUpdates", "UpdateExpression");
+    if (Status style =
+            CheckOneParameterStyle(request, {"AttributeUpdates", "Expected", "ConditionalOperator"},
+                                   {"UpdateExpression", "ConditionExpression"});
+        !style.ok()) {
+      return style.error();
     }
-  }
-  if (condition_text.value() && json::Member(request, "Expected") != nullptr) {
-    return MixedParameters("Expected", "ConditionExpression");
+  } else if (Status style = CheckOneParameterStyle(request, {"Expected", "ConditionalOperator"},
+                                                   {"ConditionExpression"});
+             !style.ok()) {
+    return style.error();
   }
   auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
   if (!names.ok()) return names.error();

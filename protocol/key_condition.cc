@@ -1,9 +1,12 @@
 #include "protocol/key_condition.h"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
 
 #include "protocol/attribute_value_json.h"
+#include "protocol/validation_messages.h"
 
 namespace ddbd {
 namespace {
@@ -167,6 +170,18 @@ Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditio
       if (op.value() && candidate.name == *op.value()) spec = &candidate;
     }
     if (spec == nullptr) {
+      static constexpr std::string_view kOperators[] = {
+          "IN", "NULL", "BETWEEN", "LT",          "NOT_CONTAINS", "EQ",      "GT",
+          "NE", "LE",   "GE",      "BEGINS_WITH", "CONTAINS",     "NOT_NULL"};
+      const std::string_view text = op.value().value_or("");
+      if (op.value() &&
+          std::find(std::begin(kOperators), std::end(kOperators), text) == std::end(kOperators)) {
+        ConstraintErrors errors;
+        errors.Enum(text, "keyConditions." + term.attribute + ".member.comparisonOperator",
+                    {"IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE",
+                     "LE", "BEGINS_WITH", "GE", "CONTAINS"});
+        return errors.ToStatus().error();
+      }
       return Error::Validation("Attempted conditional constraint is not an indexable operation");
     }
     if (term.values.size() != spec->arguments) {
@@ -174,6 +189,18 @@ Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditio
           "One or more parameter values were invalid: Invalid number of "
           "argument(s) for the " +
           std::string(spec->name) + " ComparisonOperator");
+    }
+    for (const AttributeValue& value : term.values) {
+      const bool accepted = spec->op == KeyTerm::Op::kBeginsWith
+                                ? value.type == AttributeType::kS || value.type == AttributeType::kB
+                                : spec->op == KeyTerm::Op::kEq || value.type == AttributeType::kS ||
+                                      value.type == AttributeType::kN ||
+                                      value.type == AttributeType::kB;
+      if (!accepted) {
+        return Error::Validation("One or more parameter values were invalid: ComparisonOperator " +
+                                 std::string(spec->name) + " is not valid for " +
+                                 std::string(TypeName(value.type)) + " AttributeValue type");
+      }
     }
     if (term.values.size() == 2) {
       if (term.values[0].type != term.values[1].type) {

@@ -88,11 +88,18 @@ Condition Build(const std::string& name, std::string_view op,
   if (op == "IN") condition.kind = Condition::Kind::kIn;
   if (op == "BEGINS_WITH") condition.kind = Condition::Kind::kBeginsWith;
   if (op == "CONTAINS" || op == "NOT_CONTAINS") condition.kind = Condition::Kind::kContains;
-  if (op == "NOT_CONTAINS") {
+  if (op == "NOT_CONTAINS") {  // false for a missing attribute, unlike NOT contains(...)
+    Condition exists;
+    exists.kind = Condition::Kind::kAttributeExists;
+    exists.operands.push_back(PathOf(name));
     Condition negated;
     negated.kind = Condition::Kind::kNot;
     negated.children.push_back(std::move(condition));
-    return negated;
+    Condition both;
+    both.kind = Condition::Kind::kAnd;
+    both.children.push_back(std::move(exists));
+    both.children.push_back(std::move(negated));
+    return both;
   }
   return condition;
 }
@@ -148,6 +155,14 @@ Result<Condition> DecodeExpectedEntry(const std::string& name, const json::Value
         return Invalid("ComparisonOperator " + std::string(op) + " is not valid for " +
                        std::string(TypeName(argument.type)) + " AttributeValue type");
       }
+      if (argument.type != arguments[0].type) {
+        return Invalid("AttributeValues inside AttributeValueList must be of same type");
+      }
+    }
+    if (op == "BETWEEN" && CompareScalars(arguments[0], arguments[1]) > 0) {
+      return Error::Validation(
+          "The BETWEEN condition was provided a range where the lower bound is greater than the "
+          "upper bound");
     }
     return Build(name, op, std::move(arguments));
   }
@@ -183,6 +198,9 @@ Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& reque
     return errors.ToStatus().error();
   }
   if (expected.value() == nullptr || expected.value()->ObjectEmpty()) {
+    if (conditional_operator.value()) {
+      return Error::Validation("ConditionalOperator cannot be used without Filter or Expected");
+    }
     return std::optional<Condition>();
   }
   if (conditional_operator.value() && expected.value()->MemberCount() < 2) {
@@ -200,6 +218,28 @@ Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& reque
     combined.children.push_back(std::move(condition).value());
   }
   return std::optional<Condition>(std::move(combined));
+}
+
+Status CheckOneParameterStyle(const json::Value& request,
+                              std::initializer_list<std::string_view> legacy,
+                              std::initializer_list<std::string_view> expression) {
+  auto present = [&request](std::initializer_list<std::string_view> names) {
+    std::string list;
+    for (std::string_view name : names) {
+      if (json::Member(request, name) == nullptr) continue;
+      if (!list.empty()) list += ", ";
+      list += name;
+    }
+    return list;
+  };
+  const std::string legacy_present = present(legacy);
+  if (legacy_present.empty()) return Ok{};
+  const std::string expression_present = present(expression);
+  if (expression_present.empty()) return Ok{};
+  return Error::Validation(
+      "Can not use both expression and non-expression parameters in the same request: "
+      "Non-expression parameters: {" +
+      legacy_present + "} Expression parameters: {" + expression_present + "}");
 }
 
 Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& request) {

@@ -3,7 +3,9 @@
 // (update actions). Messages are DynamoDB's.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "engine/error.h"
@@ -20,6 +22,14 @@ Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& reque
 inline Result<std::optional<Condition>> DecodeExpected(const json::Value& request) {
   return DecodeLegacyConditions(request, "Expected");
 }
+
+// A request uses expression parameters or the legacy ones they replaced, never both: if members
+// of both `legacy` and `expression` are present (not null), DynamoDB's "Can not use both
+// expression and non-expression parameters" error naming every present one, in the given order
+// (each operation's own, as DynamoDB lists them).
+Status CheckOneParameterStyle(const json::Value& request,
+                              std::initializer_list<std::string_view> legacy,
+                              std::initializer_list<std::string_view> expression);
 
 // Empty when the request has no AttributeUpdates.
 Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& request);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "protocol/expression/document_paths.h"
+#include "protocol/legacy_parameters.h"
 
 namespace ddbd {
 namespace {
@@ -40,7 +41,15 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const jso
   for (const auto& element : list.GetArray()) {
     auto name = json::AsString(&element);
     if (!name.ok()) return name.error();
-    paths.push_back({{std::string(name.value().value_or("")), -1}});
+    std::string text(name.value().value_or(""));
+    for (const DocumentPath& earlier : paths) {
+      if (earlier[0].name == text) {
+        return Error::Validation(
+            "One or more parameter values were invalid: Duplicate value in attribute name: " +
+            text);
+      }
+    }
+    paths.push_back({{std::move(text), -1}});
   }
   if (paths.empty()) {
     return Error::Validation(
@@ -59,11 +68,9 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Va
   auto attributes = json::AsList(json::Member(request, "AttributesToGet"));
   if (!attributes.ok()) return attributes.error();
   const json::Value* names_value = json::Member(request, "ExpressionAttributeNames");
-  if (expression.value() && attributes.value() != nullptr) {
-    return Error::Validation(
-        "Can not use both expression and non-expression parameters in the same request: "
-        "Non-expression parameters: {AttributesToGet} Expression parameters: "
-        "{ProjectionExpression}");
+  if (Status style = CheckOneParameterStyle(request, {"AttributesToGet"}, {"ProjectionExpression"});
+      !style.ok()) {
+    return style.error();
   }
   if (!expression.value()) {
     if (names_value != nullptr && shared_names == nullptr) {

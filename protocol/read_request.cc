@@ -14,13 +14,6 @@ namespace {
 
 constexpr int64_t kMaxSegments = 1'000'000;
 
-Error MixedParameters(const char* legacy, const char* expression) {
-  return Error::Validation(
-      std::string("Can not use both expression and non-expression parameters in the same "
-                  "request: Non-expression parameters: {") +
-      legacy + "} Expression parameters: {" + expression + "}");
-}
-
 // Limit, Select, segments: the request-shape constraints of a read.
 Result<std::optional<std::string>> DecodeReadConstraints(const json::Value& request, ReadKind kind,
                                                          ConstraintErrors& errors,
@@ -137,12 +130,21 @@ Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest&
   auto filter_text = json::AsString(json::Member(request, "FilterExpression"));
   if (!filter_text.ok()) return filter_text.error();
   const json::Value* key_conditions = json::Member(request, "KeyConditions");
-  if (kind == ReadKind::kQuery && key_text.value() && key_conditions != nullptr) {
-    return MixedParameters("KeyConditions", "KeyConditionExpression");
-  }
-  if (filter_text.value() && json::Member(request, legacy_filter) != nullptr) {
-    return MixedParameters(legacy_filter, "FilterExpression");
-  }
+  // KeyConditions mixes with FilterExpression or ProjectionExpression as DynamoDB allows; only
+  // with KeyConditionExpression does it count (measured; see test_legacy_boto3).
+  const Status style =
+      kind == ReadKind::kScan
+          ? CheckOneParameterStyle(request,
+                                   {"AttributesToGet", "ScanFilter", "ConditionalOperator"},
+                                   {"ProjectionExpression", "FilterExpression"})
+      : key_text.value()
+          ? CheckOneParameterStyle(
+                request, {"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"},
+                {"ProjectionExpression", "FilterExpression", "KeyConditionExpression"})
+          : CheckOneParameterStyle(request,
+                                   {"AttributesToGet", "QueryFilter", "ConditionalOperator"},
+                                   {"ProjectionExpression", "FilterExpression"});
+  if (!style.ok()) return style.error();
   auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
   if (!names.ok()) return names.error();
   auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
@@ -157,6 +159,14 @@ Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest&
   if (!any_expression && names.value().given()) {
     return Error::Validation(
         "ExpressionAttributeNames can only be specified when using expressions");
+  }
+  // A legacy filter (and its ConditionalOperator) is checked before the key conditions, as
+  // DynamoDB does; a FilterExpression after them.
+  if (!filter_text.value()) {
+    auto legacy = DecodeLegacyConditions(request, legacy_filter);
+    if (!legacy.ok()) return legacy.error();
+    out.filter = std::move(legacy).value();
+    out.options.filter_member = legacy_filter;
   }
   if (kind == ReadKind::kQuery) {
     if (key_text.value()) {
@@ -183,11 +193,6 @@ Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest&
         ParseCondition(*filter_text.value(), "FilterExpression", names.value(), values.value());
     if (!filter.ok()) return filter.error();
     out.filter = std::move(filter).value();
-  } else {
-    auto legacy = DecodeLegacyConditions(request, legacy_filter);
-    if (!legacy.ok()) return legacy.error();
-    out.filter = std::move(legacy).value();
-    out.options.filter_member = legacy_filter;
   }
   auto projection = DecodeProjection(request, &names.value());
   if (!projection.ok()) return projection.error();
