@@ -1,4 +1,5 @@
 // Engine's item operations: PutItem, GetItem, DeleteItem and the two batch operations.
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -136,6 +137,15 @@ Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, cons
       key_bytes.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
         if (Status checked = CheckCondition(options, current); !checked.ok()) {
           return checked.error();
+        }
+        // An update that only takes attributes away creates no item (and a path under a missing
+        // attribute is then no error): test_update_item_boto3's missing-item test.
+        const bool only_removals =
+            !actions.empty() && std::all_of(actions.begin(), actions.end(), [](const auto& a) {
+              return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
+            });
+        if (current == nullptr && only_removals) {
+          return TableItems::Write{TableItems::Write::Kind::kDelete, {}, {}};
         }
         Item old_item = current != nullptr ? DecodeItem(*current) : Item();
         Item new_item = current != nullptr ? old_item : KeyAttributes(shape, key);

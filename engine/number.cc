@@ -164,7 +164,14 @@ Result<Number> Number::Add(const Number& other) const {
     negative = a_larger ? negative_ : other.negative_;
   }
   std::string text = (negative ? "-" : "") + magnitude + "E" + std::to_string(scale);
-  return Parse(text);
+  auto sum = Parse(text);
+  // A result that needs more than 38 significant digits is, in DynamoDB's words for arithmetic,
+  // an overflow (1E50 - 1), not the "more than 38 significant digits" of a stored literal.
+  if (!sum.ok() && sum.error().message().starts_with("Attempting to store more than 38")) {
+    return Error::Validation(
+        "Number overflow. Attempting to store a number with magnitude larger than supported range");
+  }
+  return sum;
 }
 
 Result<Number> Number::Subtract(const Number& other) const {

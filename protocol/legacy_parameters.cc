@@ -267,6 +267,7 @@ Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& requ
     if (Status decoded = decoder.status(); !decoded.ok()) return decoded.error();
     UpdateAction update;
     update.path = {{name, -1}};
+    update.legacy = true;
     const bool is_set = value.type == AttributeType::kSS || value.type == AttributeType::kNS ||
                         value.type == AttributeType::kBS;
     if (value_json == nullptr) {
@@ -278,7 +279,7 @@ Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& requ
       update.kind = UpdateAction::Kind::kSet;
       update.value.operand = ValueOf(std::move(value));
     } else if (action == "ADD") {
-      if (!is_set && value.type != AttributeType::kN) {
+      if (!is_set && value.type != AttributeType::kN && value.type != AttributeType::kL) {
         return Invalid("ADD action is not supported for the type " +
                        std::string(TypeName(value.type)));
       }

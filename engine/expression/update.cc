@@ -157,14 +157,23 @@ bool SameMember(AttributeType type, const std::string& a, const std::string& b) 
 Result<std::optional<AttributeValue>> AddOrDelete(const UpdateAction& action,
                                                   const AttributeValue* current) {
   const AttributeValue& operand = action.operand;
+  auto mismatch = [&action] {
+    return action.legacy ? Error::Validation("Type mismatch for attribute to update") : WrongType();
+  };
   if (action.kind == UpdateAction::Kind::kAdd) {
     if (current == nullptr) return std::optional<AttributeValue>(operand);
+    if (operand.type == AttributeType::kL) {  // legacy ADD of a list appends to it
+      if (current->type != AttributeType::kL) return mismatch();
+      AttributeValue joined = *current;
+      joined.list.insert(joined.list.end(), operand.list.begin(), operand.list.end());
+      return std::optional<AttributeValue>(std::move(joined));
+    }
     if (current->type == AttributeType::kN && operand.type == AttributeType::kN) {
       auto sum = Number::Parse(current->scalar).value().Add(Number::Parse(operand.scalar).value());
       if (!sum.ok()) return sum.error();
       return std::optional<AttributeValue>(AttributeValue::Number(sum.value().ToString()));
     }
-    if (!SameSetType(*current, operand)) return WrongType();
+    if (!SameSetType(*current, operand)) return mismatch();
     AttributeValue merged = *current;
     for (const std::string& member : operand.members) {
       const bool present =
@@ -175,7 +184,7 @@ Result<std::optional<AttributeValue>> AddOrDelete(const UpdateAction& action,
     return std::optional<AttributeValue>(std::move(merged));
   }
   if (current == nullptr) return std::optional<AttributeValue>();  // nothing to delete from
-  if (!SameSetType(*current, operand)) return WrongType();
+  if (!SameSetType(*current, operand)) return mismatch();
   AttributeValue remaining = *current;
   std::erase_if(remaining.members, [&](const std::string& member) {
     return std::any_of(operand.members.begin(), operand.members.end(),
@@ -197,14 +206,24 @@ Status ApplyUpdate(const std::vector<UpdateAction>& actions, Item& item) {
     if (!value.ok()) return value.error();
     set_values.push_back(std::move(value).value());
   }
-  size_t next_set = 0;
+  // SET paths are disjoint (the parser checks), so their order matters only where several
+  // append past a list's end: DynamoDB appends those in index order, not clause order.
+  std::vector<size_t> set_order(set_values.size());
+  std::vector<const UpdateAction*> sets;
+  for (const UpdateAction& action : actions) {
+    if (action.kind == UpdateAction::Kind::kSet) sets.push_back(&action);
+  }
+  for (size_t i = 0; i < set_order.size(); ++i) set_order[i] = i;
+  std::stable_sort(set_order.begin(), set_order.end(), [&sets](size_t a, size_t b) {
+    return sets[a]->path.back().index < sets[b]->path.back().index;
+  });
+  for (size_t i : set_order) {
+    if (Status set = Set(item, sets[i]->path, std::move(set_values[i])); !set.ok()) return set;
+  }
   std::vector<const UpdateAction*> removals;
   for (const UpdateAction& action : actions) {
     switch (action.kind) {
       case UpdateAction::Kind::kSet:
-        if (Status set = Set(item, action.path, std::move(set_values[next_set++])); !set.ok()) {
-          return set;
-        }
         break;
       case UpdateAction::Kind::kRemove:
         removals.push_back(&action);

@@ -24,7 +24,10 @@ struct UpdateAction {
   Kind kind = Kind::kSet;
   DocumentPath path;
   UpdateValue value;       // kSet
-  AttributeValue operand;  // kAdd, kDelete
+  AttributeValue operand;  // kAdd, kDelete; a legacy ADD may also give a list, to append
+  // From AttributeUpdates: a type mismatch in ADD or DELETE is then "Type mismatch for attribute
+  // to update", as DynamoDB words it for the legacy parameter.
+  bool legacy = false;
 };
 
 // Applies `actions` to `item`. Every SET value is computed from the item as it was before the

@@ -69,7 +69,11 @@ TEST_CASE("Addition and subtraction are exact, within DynamoDB's limits") {
   CHECK(Sum("-1.5", "1.5") == "0");
   CHECK(Sum("100", "-0.001") == "99.999");
   CHECK(Sum("-5", "3") == "-2");
-  CHECK(Sum("1E100", "1") == "Attempting to store more than 38 significant digits in a Number");
+  // Arithmetic that needs more than 38 digits is an overflow in DynamoDB's words (issue 15).
+  CHECK(Sum("1E100", "1") ==
+        "Number overflow. Attempting to store a number with magnitude larger than supported range");
+  CHECK(Sum("1E50", "-1") ==
+        "Number overflow. Attempting to store a number with magnitude larger than supported range");
   CHECK(Sum("9E125", "9E125") ==
         "Number overflow. Attempting to store a number with magnitude larger than supported range");
   CHECK(Sum("12345678901234567890123456789012345678", "1") ==

@@ -5,7 +5,7 @@ import unittest
 from ddbd_harness import ServerTestCase, hash_table, unique_name
 
 
-class UpdateItem(ServerTestCase):
+class UpdateTestCase(ServerTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -29,6 +29,8 @@ class UpdateItem(ServerTestCase):
         error = caught.exception.response["Error"]
         self.assertEqual((error["Code"], error["Message"]), ("ValidationException", message))
 
+
+class UpdateItem(UpdateTestCase):
     def test_upsert_and_every_action(self):
         new = self.update("u1", "SET n = :one, l = :l, m = :m", {
             ":one": {"N": "1"}, ":l": {"L": [{"S": "x"}]}, ":m": {"M": {"a": {"N": "1"}}}}, ReturnValues="ALL_NEW")
@@ -119,6 +121,65 @@ class UpdateItem(ServerTestCase):
                          ExpressionAttributeValues={":v": {"N": "1"}},
                          AttributeUpdates={"a": {"Value": {"N": "1"}, "Action": "PUT"}})
 
+
+# Issue 15: what an update does to a missing item, legacy ADD of lists, the order of appends,
+# and the overflow of arithmetic.
+class UpdateSemantics(UpdateTestCase):
+    def test_only_removals_on_a_missing_item_create_nothing(self):
+        for mode in ["NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"]:
+            for expression, values in [("REMOVE a", None), ("REMOVE x.y", None), ("REMOVE x[0]", None),
+                                       ("DELETE s :s", {":s": {"SS": ["a"]}}),
+                                       ("REMOVE a DELETE s :s", {":s": {"SS": ["a"]}})]:
+                with self.subTest(mode=mode, expression=expression):
+                    self.assertIsNone(self.update("missing", expression, values, ReturnValues=mode))
+                    self.assertIsNone(self.item("missing"))
+        got = self.ddb.update_item(TableName=self.table, Key={"pk": {"S": "missing"}},
+                                   AttributeUpdates={"a": {"Action": "DELETE"}}, ReturnValues="ALL_NEW")
+        self.assertNotIn("Attributes", got)
+        self.assertIsNone(self.item("missing"))
+        # A SET, ADD or no update at all still creates the item.
+        self.assertEqual(self.update("created", "REMOVE a SET b = :b", {":b": {"N": "1"}},
+                                     ReturnValues="ALL_NEW"), {"pk": {"S": "created"}, "b": {"N": "1"}})
+        self.ddb.update_item(TableName=self.table, Key={"pk": {"S": "bare"}})
+        self.assertEqual(self.item("bare"), {"pk": {"S": "bare"}})
+        # On an existing item, a path under a missing attribute is still an error.
+        self.assertUpdateError("The document path provided in the update expression is invalid for update",
+                               "REMOVE x.y", key="bare")
+
+    def test_legacy_add_appends_lists(self):
+        def add(value):
+            return self.ddb.update_item(TableName=self.table, Key={"pk": {"S": "list"}},
+                                        AttributeUpdates={"l": {"Action": "ADD", "Value": value}},
+                                        ReturnValues="UPDATED_NEW")["Attributes"]["l"]
+        self.assertEqual(add({"L": [{"S": "a"}]}), {"L": [{"S": "a"}]})
+        self.assertEqual(add({"L": [{"N": "1"}, {"S": "a"}]}), {"L": [{"S": "a"}, {"N": "1"}, {"S": "a"}]})
+        self.assertError(self.ddb.update_item, "ValidationException", "Type mismatch for attribute to update",
+                         TableName=self.table, Key={"pk": {"S": "list"}},
+                         AttributeUpdates={"l": {"Action": "ADD", "Value": {"SS": ["a"]}}})
+        self.ddb.put_item(TableName=self.table, Item={"pk": {"S": "sets"}, "ns": {"NS": ["1"]}})
+        for action in ["ADD", "DELETE"]:
+            self.assertError(self.ddb.update_item, "ValidationException",
+                             "Type mismatch for attribute to update", TableName=self.table,
+                             Key={"pk": {"S": "sets"}},
+                             AttributeUpdates={"ns": {"Action": action, "Value": {"SS": ["1"]}}})
+        # The expression form keeps its own wording.
+        self.assertUpdateError("An operand in the update expression has an incorrect data type",
+                               "ADD ns :s", {":s": {"SS": ["1"]}}, key="sets")
+
+    def test_appends_past_the_end_go_in_index_order(self):
+        self.ddb.put_item(TableName=self.table, Item={"pk": {"S": "appends"},
+                                                      "l": {"L": [{"S": "a"}, {"S": "b"}]}})
+        got = self.update("appends", "SET l[7] = :z, l[3] = :x, l[5] = :y, l[0] = :w",
+                          {":w": {"S": "w"}, ":x": {"S": "x"}, ":y": {"S": "y"}, ":z": {"S": "z"}},
+                          ReturnValues="ALL_NEW")
+        self.assertEqual([v["S"] for v in got["l"]["L"]], ["w", "b", "x", "y", "z"])
+
+    def test_arithmetic_overflow(self):
+        self.assertUpdateError("Number overflow. Attempting to store a number with magnitude larger than "
+                               "supported range", "SET n = :big - :one",
+                               {":big": {"N": "1E50"}, ":one": {"N": "1"}})
+        self.assertEqual(self.update("sum", "SET n = :a + :b", {":a": {"N": "1E37"}, ":b": {"N": "1"}},
+                                     ReturnValues="UPDATED_NEW"), {"n": {"N": "10000000000000000000000000000000000001"}})
 
 if __name__ == "__main__":
     unittest.main()
