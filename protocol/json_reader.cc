@@ -33,7 +33,12 @@ Result<std::optional<int64_t>> AsNumber(const Value* value, const char* java_typ
   if (!value->IsNumber()) return CannotConvert(*value, java_type);
   if (value->IsInt64()) return std::optional<int64_t>(value->GetInt64());
   if (value->IsUint64()) return std::optional<int64_t>(INT64_MAX);  // beyond any bound we check
-  return std::optional<int64_t>(static_cast<int64_t>(value->GetDouble()));
+  // A fraction or a huge integer (1E38) arrives as a double: clamped, as converting a double
+  // beyond int64's range is undefined (found by request_fuzzer).
+  const double number = value->GetDouble();
+  if (number >= 9.2e18) return std::optional<int64_t>(INT64_MAX);
+  if (number <= -9.2e18) return std::optional<int64_t>(INT64_MIN);
+  return std::optional<int64_t>(static_cast<int64_t>(number));
 }
 
 }  // namespace
