@@ -24,9 +24,12 @@ IndexDescription* FindGlobalIndex(TableDescription& table, const std::string& na
              : nullptr;
 }
 
-// The attribute definitions after adding `given` to the table's, which must agree on types.
+// The attribute definitions after adding those the new index's keys use. A definition the new
+// index does not use is ignored, whatever its type (measured: stale or conflicting extra
+// definitions are accepted); one it uses must agree with the table's.
 Result<std::vector<AttributeDefinition>> MergeDefinitions(const TableDescription& table,
-                                                          const UpdateTableArgs& args) {
+                                                          const UpdateTableArgs& args,
+                                                          const IndexDefinition& index) {
   std::vector<AttributeDefinition> merged = table.attribute_definitions;
   std::vector<std::string> seen;
   for (const AttributeDefinition& definition : args.attribute_definitions) {
@@ -34,14 +37,18 @@ Result<std::vector<AttributeDefinition>> MergeDefinitions(const TableDescription
       return Error::Validation("Attribute Name is duplicated: " + definition.attribute_name);
     }
     seen.push_back(definition.attribute_name);
+    const bool keyed = std::any_of(index.key_schema.begin(), index.key_schema.end(),
+                                   [&](const KeySchemaElement& key) {
+                                     return key.attribute_name == definition.attribute_name;
+                                   });
+    if (!keyed) continue;
     auto existing = std::find_if(merged.begin(), merged.end(), [&](const auto& known) {
       return known.attribute_name == definition.attribute_name;
     });
     if (existing == merged.end()) {
       merged.push_back(definition);
     } else if (existing->attribute_type != definition.attribute_type) {
-      return InvalidParameter("Cannot change the type of an existing key attribute: " +
-                              definition.attribute_name);
+      return InvalidParameter("Attributes cannot be redefined");
     }
   }
   return merged;
@@ -199,8 +206,8 @@ Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& 
       }
     } else if (update.action == Action::kDelete) {
       IndexDescription* index = FindGlobalIndex(updated, name);
-      if (index == nullptr) {
-        return Error::Validation("Attempting to delete an index which does not exist: " + name);
+      if (index == nullptr) {  // measured: not a ValidationException
+        return Error::ResourceNotFound("Requested resource not found");
       }
       if (context.delayed) {
         index->index_status = TableStatus::kDeleting;
@@ -217,7 +224,7 @@ Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& 
                         [](const IndexDescription& index) { return index.is_global; });
       if (static_cast<size_t>(globals) >= kMaxGlobalIndexes) return GlobalIndexLimitExceeded();
       if (Status valid = CheckCreate(args, update.index, updated); !valid.ok()) return valid;
-      auto merged = MergeDefinitions(updated, args);
+      auto merged = MergeDefinitions(updated, args, update.index);
       if (!merged.ok()) return merged.error();
       updated.attribute_definitions = std::move(merged).value();
       IndexDescription index;

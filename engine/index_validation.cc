@@ -86,7 +86,7 @@ Status CheckIndexKeySchema(const IndexDefinition& index) {
   if (Status types = CheckKeyTypes(index.key_schema); !types.ok()) return types;
   if (index.key_schema.size() == 2) {
     if (index.key_schema[0].attribute_name == index.key_schema[1].attribute_name) {
-      return Error::Validation("Invalid KeySchema: Some index key attribute have no definition");
+      return Error::Validation("The KeySchema contains multiple key attributes with the same name");
     }
   }
   return Ok{};
@@ -103,6 +103,12 @@ Status CheckProjection(const IndexDefinition& index) {
   }
   if (projection.projection_type == ProjectionType::kInclude && !has_non_key) {
     return InvalidParameter("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  const auto& names = projection.non_key_attributes;
+  for (auto it = names.begin(); it != names.end(); ++it) {
+    if (std::find(names.begin(), it, *it) != it) {
+      return InvalidParameter("Duplicate element in NonKeyAttributes: " + *it);
+    }
   }
   return Ok{};
 }

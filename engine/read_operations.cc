@@ -290,7 +290,16 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   if (args.read.exclusive_start_key) {
     auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
                                *args.read.exclusive_start_key);
-    if (!start) return Error::Validation("The provided starting key is invalid");
+    if (!start) {
+      return Error::Validation(target.value().index != nullptr
+                                   ? "The provided starting key is invalid"
+                                   : "The provided starting key is invalid: The provided key "
+                                     "element does not match the schema");
+    }
+    // A table without a sort key holds one item per partition: its Query cannot resume.
+    if (target.value().index == nullptr && !shape.has_sort_key()) {
+      return Error::Validation("The query can return at most one row and cannot be restarted");
+    }
     if (!InRange(range, *start)) {
       return Error::Validation(
           "The provided starting key is outside query boundaries based on provided conditions");

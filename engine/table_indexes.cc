@@ -16,13 +16,21 @@ KeyShape ShapeOf(const IndexDefinition& index, const TableDescription& table) {
   return KeyShape::Of(keys);
 }
 
-// The index holds `item` only if every index key attribute is present with the right type.
+// Whether `value` can be an index key: of the key's type and, for strings and binaries, not
+// empty and within DynamoDB's key size. Writes are refused otherwise (CheckItem); items stored
+// before the index existed are skipped by its backfill instead.
+bool UsableKey(const AttributeValue* value, AttributeType type, size_t max_size) {
+  if (value == nullptr || value->type != type) return false;
+  return type == AttributeType::kN || (!value->scalar.empty() && value->scalar.size() <= max_size);
+}
+
+// The index holds `item` only if every index key attribute is present and usable.
 bool Holds(const TableIndex& index, const Item& item) {
-  const AttributeValue* partition = FindAttribute(item, index.key.partition_name);
-  if (partition == nullptr || partition->type != index.key.partition_type) return false;
-  if (!index.key.has_sort_key()) return true;
-  const AttributeValue* sort = FindAttribute(item, index.key.sort_name);
-  return sort != nullptr && sort->type == index.key.sort_type;
+  if (!UsableKey(FindAttribute(item, index.key.partition_name), index.key.partition_type, 2048)) {
+    return false;
+  }
+  return !index.key.has_sort_key() ||
+         UsableKey(FindAttribute(item, index.key.sort_name), index.key.sort_type, 1024);
 }
 
 }  // namespace

@@ -93,7 +93,10 @@ Result<std::string> DecodeTableReference(const json::Value& request, const Engin
     if (text.starts_with(own_prefix)) return std::string(text.substr(own_prefix.size()));
     return std::string(text);
   }
+  // The model allows 1-1024 characters for an ARN; a plain name is still 3-255 (measured: 'ab'
+  // is the length error for every operation, not ResourceNotFoundException).
   if (!IsValidTableNameCharacters(text)) errors.Pattern(text, "tableName", kTableNamePattern);
+  if (text.size() < 3) errors.MinLength(text, "tableName", 3);
   if (text.size() > kMaxTableNameLength) errors.MaxLength(text, "tableName", kMaxTableNameLength);
   return std::string(text);
 }

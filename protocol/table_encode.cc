@@ -235,17 +235,23 @@ void EncodeTableClass(json::Writer& writer, const TableDescription& table) {
 
 }  // namespace
 
-void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
-                            const EngineOptions& options) {
+namespace {
+
+// `whole`: DescribeTable's shape; otherwise DeleteTable's, which has no AttributeDefinitions,
+// KeySchema, CreationDateTime or index lists.
+void EncodeDescription(json::Writer& writer, const TableDescription& table,
+                       const EngineOptions& options, bool whole) {
   writer.StartObject();
-  EncodeAttributeDefinitions(writer, table);
+  if (whole) EncodeAttributeDefinitions(writer, table);
   writer.Key("TableName");
   json::String(writer, table.table_name);
-  EncodeKeySchema(writer, table.key_schema);
+  if (whole) EncodeKeySchema(writer, table.key_schema);
   writer.Key("TableStatus");
   writer.String(Name(table.table_status));
-  writer.Key("CreationDateTime");
-  json::EpochSeconds(writer, table.creation_date_time_ms);
+  if (whole) {
+    writer.Key("CreationDateTime");
+    json::EpochSeconds(writer, table.creation_date_time_ms);
+  }
   EncodeThroughput(writer, table);
   writer.Key("TableSizeBytes");
   writer.Int64(table.table_size_bytes);
@@ -256,12 +262,27 @@ void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
   writer.Key("TableId");
   json::String(writer, table.table_id);
   EncodeBillingMode(writer, table);
-  EncodeIndexes(writer, table);
+  if (whole) EncodeIndexes(writer, table);
   EncodeStream(writer, table);
   EncodeSse(writer, table, options);
   EncodeTableClass(writer, table);
   writer.Key("DeletionProtectionEnabled");
   writer.Bool(table.deletion_protection_enabled);
+  writer.EndObject();
+}
+
+}  // namespace
+
+void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
+                            const EngineOptions& options) {
+  EncodeDescription(writer, table, options, true);
+}
+
+void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& table,
+                                const EngineOptions& options) {
+  writer.StartObject();
+  writer.Key("TableDescription");
+  EncodeDescription(writer, table, options, false);
   writer.EndObject();
 }
 

@@ -14,4 +14,9 @@ void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
 void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
                                     const TableDescription& table, const EngineOptions& options);
 
+// DeleteTable's answer: a TableDescription without AttributeDefinitions, KeySchema,
+// CreationDateTime or index lists, as DynamoDB sends it.
+void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& table,
+                                const EngineOptions& options);
+
 }  // namespace ddbd

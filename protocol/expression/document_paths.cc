@@ -30,6 +30,12 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
     auto text = json::AsString(&member.value);
     if (!text.ok()) return text.error();
     std::string key(member.name.GetString(), member.name.GetStringLength());
+    if (key.size() > 255) {  // checked before the key's syntax (measured)
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid key: The expression attribute map contains a "
+          "key that is too long; size of key: " +
+          std::to_string(key.size()));
+    }
     const bool valid_key =
         key.size() >= 2 && key[0] == '#' && std::all_of(key.begin() + 1, key.end(), [](char c) {
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -37,6 +43,10 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
     if (!valid_key) {
       return Error::Validation(
           "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + key + "\"");
+    }
+    if (text.value().value_or("").empty()) {
+      return Error::Validation(
+          "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + key);
     }
     names.names_.emplace(std::move(key), std::string(text.value().value_or("")));
   }

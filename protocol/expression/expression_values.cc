@@ -25,6 +25,12 @@ Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value) {
         key.size() >= 2 && key[0] == ':' && std::all_of(key.begin() + 1, key.end(), [](char c) {
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
         });
+    // Length before syntax; unlike the names' message, this one gives no size (measured).
+    if (key.size() > 255 && !invalid) {
+      invalid = Error::Validation(
+          "ExpressionAttributeValues contains invalid key: The expression attribute map contains "
+          "a key that is too long;");
+    }
     if (!valid_key && !invalid) {
       invalid = Error::Validation(
           "ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + key + "\"");

@@ -11,7 +11,7 @@ Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& res
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto deleted = engine.DeleteTable(name.value());
   if (!deleted.ok()) return deleted.error();
-  EncodeTableDescriptionResponse(response, "TableDescription", deleted.value(), engine.options());
+  EncodeDeletedTableResponse(response, deleted.value(), engine.options());
   return Ok{};
 }
 

@@ -148,7 +148,8 @@ TEST_CASE("Index updates are refused with DynamoDB's errors") {
   CHECK(exists.error().message() == "Attempting to create an index which already exists");
 
   auto missing = f.Update({Fixture::Named(Action::kDelete, "nope")}, {});
-  CHECK(missing.error().message() == "Attempting to delete an index which does not exist: nope");
+  CHECK(missing.error().code() == ErrorCode::kResourceNotFound);  // measured against AWS
+  CHECK(missing.error().message() == "Requested resource not found");
 
   auto undefined = f.Update({Fixture::Create("other")}, {});
   CHECK(undefined.error().message() ==

@@ -174,8 +174,11 @@ class QueryScan(ServerTestCase):
         query_error("Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES",
                     KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": "p"}},
                     Select="ALL_ATTRIBUTES", ProjectionExpression="pk")
-        query_error("The provided starting key is invalid", KeyConditionExpression="pk = :p",
+        schema = "The provided starting key is invalid: The provided key element does not match the schema"
+        query_error(schema, KeyConditionExpression="pk = :p",
                     ExpressionAttributeValues={":p": {"S": "p"}}, ExclusiveStartKey={"pk": {"S": "p"}})
+        query_error(schema, KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": "p"}},
+                    ExclusiveStartKey={"pk": {"S": "p"}, "sk": {"S": "wrong type"}})
         query_error("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")
         query_error("The table does not have the specified index: nope", KeyConditionExpression="pk = :p",
                     ExpressionAttributeValues={":p": {"S": "p"}}, IndexName="nope")

@@ -1,0 +1,125 @@
+"""Table, index and name rules DynamoDB checks (issue 15): table-name length for every operation,
+ExclusiveStartKey against the schema, index definitions, UpdateTable's index changes, what a
+backfill leaves out, DeleteTable's answer, and the expression-attribute maps' keys and values."""
+from ddbd_harness import ServerTestCase, hash_table, unique_name
+
+LENGTH = ("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: "
+          "Member must have length greater than or equal to 3")
+
+
+def ranged_table(name, sort_type="S"):
+    return dict(TableName=name, BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                      {"AttributeName": "sk", "AttributeType": sort_type}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+
+
+class SchemaRules(ServerTestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.hash = unique_name("hash")
+        cls.ddb.create_table(**hash_table(cls.hash))
+        cls.ranged = unique_name("ranged")
+        cls.ddb.create_table(**ranged_table(cls.ranged))
+
+    def test_short_table_names_for_every_operation(self):
+        key = {"pk": {"S": "a"}}
+        calls = [(self.raw.get_item, dict(Key=key)), (self.raw.put_item, dict(Item=key)),
+                 (self.raw.delete_item, dict(Key=key)), (self.raw.update_item, dict(Key=key)),
+                 (self.raw.query, dict(KeyConditionExpression="pk = :p",
+                                       ExpressionAttributeValues={":p": {"S": "a"}})),
+                 (self.raw.scan, {}), (self.raw.describe_table, {}), (self.raw.delete_table, {}),
+                 (self.raw.update_table, dict(BillingMode="PAY_PER_REQUEST"))]
+        for call, kwargs in calls:
+            with self.subTest(call=call.__name__):
+                self.assertError(call, "ValidationException", LENGTH, TableName="ab", **kwargs)
+
+    def test_exclusive_start_keys(self):
+        values = {":p": {"S": "p"}}
+        self.assertError(self.ddb.query, "ValidationException",
+                         "The provided starting key is invalid: The provided key element does not "
+                         "match the schema", TableName=self.ranged, KeyConditionExpression="pk = :p",
+                         ExpressionAttributeValues=values,
+                         ExclusiveStartKey={"pk": {"S": "p"}, "sk": {"N": "1"}})
+        self.assertError(self.ddb.query, "ValidationException",
+                         "The query can return at most one row and cannot be restarted",
+                         TableName=self.hash, KeyConditionExpression="pk = :p",
+                         ExpressionAttributeValues=values, ExclusiveStartKey={"pk": {"S": "p"}})
+
+    def test_index_definitions(self):
+        definitions = [{"AttributeName": "pk", "AttributeType": "S"},
+                       {"AttributeName": "g", "AttributeType": "S"}]
+
+        def create(index):
+            self.assertError(self.ddb.create_table, "ValidationException", index.pop("error"),
+                             TableName=unique_name("bad"), BillingMode="PAY_PER_REQUEST",
+                             AttributeDefinitions=definitions,
+                             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                             GlobalSecondaryIndexes=[dict(IndexName="by-g", **index)])
+        create(dict(KeySchema=[{"AttributeName": "g", "KeyType": "HASH"}],
+                    Projection={"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a", "b", "a"]},
+                    error="One or more parameter values were invalid: Duplicate element in "
+                          "NonKeyAttributes: a"))
+        create(dict(KeySchema=[{"AttributeName": "g", "KeyType": "HASH"},
+                               {"AttributeName": "g", "KeyType": "RANGE"}],
+                    Projection={"ProjectionType": "ALL"},
+                    error="The KeySchema contains multiple key attributes with the same name"))
+
+    def test_update_table_attribute_definitions(self):
+        table = unique_name("redefine")
+        self.ddb.create_table(**ranged_table(table, "N"))
+
+        def create_index(name, attribute, definitions):
+            return dict(TableName=table, AttributeDefinitions=definitions,
+                        GlobalSecondaryIndexUpdates=[{"Create": {
+                            "IndexName": name, "KeySchema": [{"AttributeName": attribute, "KeyType": "HASH"}],
+                            "Projection": {"ProjectionType": "ALL"}}}])
+        self.assertError(self.ddb.update_table, "ValidationException",
+                         "One or more parameter values were invalid: Attributes cannot be redefined",
+                         **create_index("by-sk", "sk", [{"AttributeName": "sk", "AttributeType": "S"}]))
+        # A conflicting definition the new index does not use is ignored.
+        self.ddb.update_table(**create_index("by-g", "g", [{"AttributeName": "g", "AttributeType": "S"},
+                                                         {"AttributeName": "pk", "AttributeType": "N"}]))
+        described = self.ddb.describe_table(TableName=table)["Table"]
+        self.assertIn({"AttributeName": "pk", "AttributeType": "S"}, described["AttributeDefinitions"])
+
+    def test_backfill_skips_unusable_keys(self):
+        table = unique_name("backfill")
+        self.ddb.create_table(**hash_table(table))
+        items = {"empty": {"S": ""}, "long": {"S": "x" * 2049}, "fine": {"S": "ok"}, "bin": {"B": b""}}
+        for key, g in items.items():
+            self.ddb.put_item(TableName=table, Item={"pk": {"S": key}, "g": g})
+        self.ddb.update_table(TableName=table, AttributeDefinitions=[{"AttributeName": "g", "AttributeType": "S"}],
+                              GlobalSecondaryIndexUpdates=[{"Create": {
+                                  "IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                  "Projection": {"ProjectionType": "KEYS_ONLY"}}}])
+        scanned = self.ddb.scan(TableName=table, IndexName="by-g")["Items"]
+        self.assertEqual(scanned, [{"pk": {"S": "fine"}, "g": {"S": "ok"}}])
+
+    def test_delete_table_answer_is_reduced(self):
+        table = unique_name("deleted")
+        self.ddb.create_table(**ranged_table(table))
+        description = self.ddb.delete_table(TableName=table)["TableDescription"]
+        for absent in ["AttributeDefinitions", "KeySchema", "CreationDateTime",
+                       "GlobalSecondaryIndexes", "LocalSecondaryIndexes"]:
+            self.assertNotIn(absent, description)
+        self.assertEqual((description["TableName"], description["TableStatus"]), (table, "DELETING"))
+        self.assertIn("TableArn", description)
+
+    def test_expression_attribute_map_entries(self):
+        key = {"pk": {"S": "a"}}
+        self.assertError(self.raw.get_item, "ValidationException",
+                         "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a",
+                         TableName=self.hash, Key=key, ProjectionExpression="#a",
+                         ExpressionAttributeNames={"#a": ""})
+        self.assertError(self.raw.get_item, "ValidationException",
+                         "ExpressionAttributeNames contains invalid key: The expression attribute map "
+                         "contains a key that is too long; size of key: 258",
+                         TableName=self.hash, Key=key, ProjectionExpression="#a",
+                         ExpressionAttributeNames={"#" + "a" * 255 + "-x": "foo"})
+        self.assertError(self.raw.scan, "ValidationException",
+                         "ExpressionAttributeValues contains invalid key: The expression attribute map "
+                         "contains a key that is too long;", TableName=self.hash,
+                         FilterExpression="foo = :v", ExpressionAttributeValues={":" + "a" * 255: {"S": "x"}})
