@@ -114,10 +114,19 @@ Result<DocumentPath> ParseDocumentPath(TokenStream& tokens, ExpressionNames& nam
       path.push_back({std::move(name).value(), -1});
     } else if (tokens.Accept("[")) {
       const Token& index = tokens.Peek();
-      if (index.kind != TokenKind::kNumber || index.text.size() > 9) return tokens.SyntaxError();
+      if (index.kind != TokenKind::kNumber) return tokens.SyntaxError();
       tokens.Next();
       if (!tokens.Accept("]")) return tokens.SyntaxError();
-      path.push_back({"", std::stoll(std::string(index.text))});
+      // A list index is a 32-bit signed integer in DynamoDB.
+      int64_t value = 0;
+      for (char digit : index.text)
+        value = std::min<int64_t>(value * 10 + (digit - '0'), 1LL << 32);
+      if (value > 2147483647) {
+        errors.Semantic(tokens.Invalid("List index is not within the allowable range; index: [" +
+                                       std::string(index.text) + "]"));
+        value = 0;
+      }
+      path.push_back({"", value});
     } else {
       // Items nest 32 levels at most, so no longer path can name anything; refusing it also
       // bounds every walk over paths (projection trees, updates) however long the text is.

@@ -38,6 +38,22 @@ TEST_CASE("Document paths parse with placeholders and list indexes") {
   CHECK(Parse("a.b[2].c") == "[a, b, [2], c]");
   CHECK(Parse("#n[0][1]", R"({"#n":"name"})") == "[name, [0], [1]]");
   CHECK(Parse(" a . b ") == "[a, b]");
+  CHECK(Parse("a[2147483647]") == "[a, [2147483647]]");
+}
+
+TEST_CASE("List indexes are 32-bit; paths at most 32 elements") {
+  CHECK(Parse("a[2147483648]") ==
+        "Invalid ProjectionExpression: List index is not within the allowable range; index: "
+        "[2147483648]");
+  CHECK(Parse("a[99999999999999999999999].b") ==
+        "Invalid ProjectionExpression: List index is not within the allowable range; index: "
+        "[99999999999999999999999]");
+  std::string deep = "a";
+  for (int i = 0; i < 31; ++i) deep += ".a";
+  CHECK(Parse(deep).starts_with("[a, a"));
+  CHECK(Parse(deep + "[0]") ==
+        "Invalid ProjectionExpression: The document path has too many nesting levels; nesting "
+        "levels: 33");
 }
 
 TEST_CASE("Path errors carry DynamoDB's texts, syntax first") {

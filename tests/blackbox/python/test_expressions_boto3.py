@@ -72,6 +72,14 @@ class Expressions(ServerTestCase):
         self.assertConditionError("n = :v OR _x = :v",
                                   'Syntax error; token: "_", near: "OR _x"', {":v": {"N": "1"}})
 
+    def test_list_indexes_are_32_bit(self):
+        self.assertError(self.ddb.get_item, "ValidationException",
+                         "Invalid ProjectionExpression: List index is not within the allowable range; "
+                         "index: [2147483648]", TableName=self.table, Key=self.key,
+                         ProjectionExpression="l[2147483648]")
+        self.assertEqual(self.ddb.get_item(TableName=self.table, Key=self.key,
+                                           ProjectionExpression="l[2147483647]")["Item"], {})
+
     def test_syntax_errors_quote_the_next_token(self):
         self.assertConditionError("n == :v", 'Syntax error; token: "=", near: "== :v"',
                                   {":v": {"N": "1"}})
