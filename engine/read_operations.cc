@@ -4,6 +4,7 @@
 
 #include <absl/numeric/int128.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "engine/engine.h"
@@ -151,6 +152,39 @@ Status CheckFilterAvoidsKeys(const Condition& condition, const KeyShape& shape,
   return Ok{};
 }
 
+// Whether `index` keeps attribute `name`: a key of the table or the index, or one it includes.
+bool Keeps(const TableIndex& index, const KeyShape& table_key, const std::string& name) {
+  if (name == table_key.partition_name || name == table_key.sort_name ||
+      name == index.key.partition_name || name == index.key.sort_name) {
+    return true;
+  }
+  const auto& included = index.description.definition.projection.non_key_attributes;
+  return std::find(included.begin(), included.end(), name) != included.end();
+}
+
+bool FilterKept(const Condition& condition, const TableIndex& index, const KeyShape& table_key) {
+  for (const Operand& operand : condition.operands) {
+    if (operand.kind != Operand::Kind::kValue && !operand.path.empty() &&
+        !Keeps(index, table_key, operand.path[0].name)) {
+      return false;
+    }
+  }
+  for (const Condition& child : condition.children) {  // at most 300 deep (the operator limit)
+    if (!FilterKept(child, index, table_key)) return false;
+  }
+  return true;
+}
+
+// Whether every attribute the projection and the filter name is one `index` keeps.
+bool ProjectsAll(const TableIndex& index, const KeyShape& table_key, const ReadOptions& options) {
+  if (options.projection != nullptr) {
+    for (const DocumentPath& path : *options.projection) {
+      if (!Keeps(index, table_key, path[0].name)) return false;
+    }
+  }
+  return options.filter == nullptr || FilterKept(*options.filter, index, table_key);
+}
+
 Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& indexes,
                                  const ReadOptions& options, bool backfilling) {
   ReadTarget target{nullptr, &table_key, false};
@@ -167,7 +201,10 @@ Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& 
     return Error::Validation("Consistent reads are not supported on global secondary indexes");
   }
   const bool keeps_all = index->projection_type() == ProjectionType::kAll;
-  if (options.select_all_attributes && index->is_global() && !keeps_all) {
+  // A global index cannot fetch from the table: asking it for all attributes, or naming one it
+  // does not project in the projection or filter, gets the same refusal (test_schema_rules).
+  if (index->is_global() && !keeps_all &&
+      (options.select_all_attributes || !ProjectsAll(*index, table_key, options))) {
     return Error::Validation(
         "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
         "for global secondary index " +

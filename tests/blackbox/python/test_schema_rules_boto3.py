@@ -98,6 +98,34 @@ class SchemaRules(ServerTestCase):
         scanned = self.ddb.scan(TableName=table, IndexName="by-g")["Items"]
         self.assertEqual(scanned, [{"pk": {"S": "fine"}, "g": {"S": "ok"}}])
 
+    def test_global_index_reads_only_what_it_projects(self):
+        table = unique_name("include")
+        self.ddb.create_table(**dict(ranged_table(table), AttributeDefinitions=[
+            {"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
+            {"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "S"}],
+            GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                     "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a"]}}],
+            LocalSecondaryIndexes=[{"IndexName": "by-l", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                                       {"AttributeName": "l", "KeyType": "RANGE"}],
+                                    "Projection": {"ProjectionType": "KEYS_ONLY"}}]))
+        self.ddb.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"S": "s"}, "g": {"S": "g"},
+                                                 "l": {"S": "l"}, "a": {"S": "A"}, "b": {"S": "B"}})
+        refused = ("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
+                   "for global secondary index by-g because its projection type is not ALL")
+        query = dict(TableName=table, IndexName="by-g", KeyConditionExpression="g = :g",
+                     ExpressionAttributeValues={":g": {"S": "g"}})
+        self.assertError(self.ddb.query, "ValidationException", refused, ProjectionExpression="a, b", **query)
+        self.assertError(self.ddb.query, "ValidationException", refused,
+                         **dict(query, FilterExpression="b = :g"))
+        self.assertError(self.ddb.scan, "ValidationException", refused, TableName=table, IndexName="by-g",
+                         AttributesToGet=["b"])
+        self.assertEqual(self.ddb.query(ProjectionExpression="a, pk", **query)["Items"],
+                         [{"a": {"S": "A"}, "pk": {"S": "p"}}])
+        # A local index fetches what it does not keep from the table.
+        got = self.ddb.query(TableName=table, IndexName="by-l", KeyConditionExpression="pk = :p",
+                             ExpressionAttributeValues={":p": {"S": "p"}}, ProjectionExpression="b")
+        self.assertEqual(got["Items"], [{"b": {"S": "B"}}])
+
     def test_delete_table_answer_is_reduced(self):
         table = unique_name("deleted")
         self.ddb.create_table(**ranged_table(table))
