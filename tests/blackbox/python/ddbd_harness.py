@@ -107,6 +107,15 @@ def unique_name(prefix="table"):
     return "%s-%d-%d" % (prefix, os.getpid(), next(_names))
 
 
+def composite_table(name, sort_type="S"):
+    """An on-demand table keyed by pk (S) and sk (`sort_type`)."""
+    return dict(TableName=name, BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                      {"AttributeName": "sk", "AttributeType": sort_type}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+
+
 def hash_table(name, billing="PAY_PER_REQUEST", **extra):
     args = dict(TableName=name,
                 AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],

@@ -4,15 +4,7 @@ import decimal
 import random
 import unittest
 
-from ddbd_harness import ServerTestCase, unique_name
-
-
-def composite_table(name, sort_type):
-    return dict(TableName=name, BillingMode="PAY_PER_REQUEST",
-                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                      {"AttributeName": "sk", "AttributeType": sort_type}],
-                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+from ddbd_harness import ServerTestCase, unique_name, composite_table
 
 
 class QueryScan(ServerTestCase):

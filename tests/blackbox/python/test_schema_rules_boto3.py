@@ -1,18 +1,10 @@
 """Table, index and name rules DynamoDB checks (issue 15): table-name length for every operation,
 ExclusiveStartKey against the schema, index definitions, UpdateTable's index changes, what a
 backfill leaves out, DeleteTable's answer, and the expression-attribute maps' keys and values."""
-from ddbd_harness import ServerTestCase, hash_table, unique_name
+from ddbd_harness import ServerTestCase, composite_table, hash_table, unique_name
 
 LENGTH = ("1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: "
           "Member must have length greater than or equal to 3")
-
-
-def ranged_table(name, sort_type="S"):
-    return dict(TableName=name, BillingMode="PAY_PER_REQUEST",
-                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                      {"AttributeName": "sk", "AttributeType": sort_type}],
-                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                           {"AttributeName": "sk", "KeyType": "RANGE"}])
 
 
 class SchemaRules(ServerTestCase):
@@ -22,7 +14,7 @@ class SchemaRules(ServerTestCase):
         cls.hash = unique_name("hash")
         cls.ddb.create_table(**hash_table(cls.hash))
         cls.ranged = unique_name("ranged")
-        cls.ddb.create_table(**ranged_table(cls.ranged))
+        cls.ddb.create_table(**composite_table(cls.ranged))
 
     def test_short_table_names_for_every_operation(self):
         key = {"pk": {"S": "a"}}
@@ -69,7 +61,7 @@ class SchemaRules(ServerTestCase):
 
     def test_update_table_attribute_definitions(self):
         table = unique_name("redefine")
-        self.ddb.create_table(**ranged_table(table, "N"))
+        self.ddb.create_table(**composite_table(table, "N"))
 
         def create_index(name, attribute, definitions):
             return dict(TableName=table, AttributeDefinitions=definitions,
@@ -100,7 +92,7 @@ class SchemaRules(ServerTestCase):
 
     def test_global_index_reads_only_what_it_projects(self):
         table = unique_name("include")
-        self.ddb.create_table(**dict(ranged_table(table), AttributeDefinitions=[
+        self.ddb.create_table(**dict(composite_table(table), AttributeDefinitions=[
             {"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
             {"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "S"}],
             GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
@@ -128,7 +120,7 @@ class SchemaRules(ServerTestCase):
 
     def test_delete_table_answer_is_reduced(self):
         table = unique_name("deleted")
-        self.ddb.create_table(**ranged_table(table))
+        self.ddb.create_table(**composite_table(table))
         description = self.ddb.delete_table(TableName=table)["TableDescription"]
         for absent in ["AttributeDefinitions", "KeySchema", "CreationDateTime",
                        "GlobalSecondaryIndexes", "LocalSecondaryIndexes"]:
