@@ -332,10 +332,22 @@ Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const st
     auto attributes = json::AsList(json::Member(*projection.value(), "NonKeyAttributes"));
     if (!attributes.ok()) return attributes.error();
     if (attributes.value() != nullptr) {
+      bool bad_name = false;
+      std::string rendered;  // Java's toString of the list, as coral prints it
       for (const auto& attribute : attributes.value()->GetArray()) {
         auto text = json::AsString(&attribute);
         if (!text.ok()) return text.error();
-        definition.projection.non_key_attributes.emplace_back(text.value().value_or(""));
+        const std::string_view included = text.value().value_or("");
+        bad_name = bad_name || included.empty() || included.size() > 255;
+        rendered += rendered.empty() ? "" : ", ";
+        rendered += included;
+        definition.projection.non_key_attributes.emplace_back(included);
+      }
+      // Each name is 1-255 characters; coral prints a list member's whole constraint set.
+      if (bad_name) {
+        errors.Add("'[" + rendered + "]'", path + ".projection.nonKeyAttributes",
+                   "Member must satisfy constraint: [Member must have length less than or equal "
+                   "to 255, Member must have length greater than or equal to 1]");
       }
     }
   }

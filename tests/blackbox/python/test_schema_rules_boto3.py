@@ -54,6 +54,13 @@ class SchemaRules(ServerTestCase):
                     Projection={"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a", "b", "a"]},
                     error="One or more parameter values were invalid: Duplicate element in "
                           "NonKeyAttributes: a"))
+        create(dict(KeySchema=[{"AttributeName": "g", "KeyType": "HASH"}],
+                    Projection={"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a", "b" * 256]},
+                    error="1 validation error detected: Value '[a, " + "b" * 256 + "]' at "
+                          "'globalSecondaryIndexes.1.member.projection.nonKeyAttributes' failed to "
+                          "satisfy constraint: Member must satisfy constraint: [Member must have "
+                          "length less than or equal to 255, Member must have length greater than "
+                          "or equal to 1]"))
         create(dict(KeySchema=[{"AttributeName": "g", "KeyType": "HASH"},
                                {"AttributeName": "g", "KeyType": "RANGE"}],
                     Projection={"ProjectionType": "ALL"},
