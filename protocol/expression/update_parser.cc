@@ -186,7 +186,9 @@ class UpdateParser {
     const std::string name(tokens_.Next().text);
     tokens_.Next();  // (
     if (!CountOperator()) return TooManyOperators();
+    const bool is_argument = calls_open_ > 0;
     ++nesting_;
+    ++calls_open_;
     UpdateValue value;
     if (!tokens_.Accept(")")) {
       do {
@@ -196,7 +198,13 @@ class UpdateParser {
       } while (tokens_.Accept(","));
       if (!tokens_.Accept(")")) return tokens_.SyntaxError();
     }
+    --calls_open_;
     --nesting_;
+    // Only if_not_exists may be an argument of another call (`list_append(if_not_exists(a,
+    // :e), :v)`); AWS's DAX client enforces the same rule with this text.
+    if (is_argument && name == "list_append") {
+      deferred_.Semantic(tokens_.Invalid("Only if_not_exists() function can be nested"));
+    }
     parenthesized_ = false;
     if (name == "if_not_exists") {
       value.kind = UpdateValue::Kind::kIfNotExists;
@@ -273,6 +281,7 @@ class UpdateParser {
   DeferredErrors deferred_;
   size_t operators_ = 0;
   size_t nesting_ = 0;          // '(' and calls open around the operand being parsed
+  size_t calls_open_ = 0;       // calls whose arguments are being parsed
   bool parenthesized_ = false;  // the operand just parsed was a '(' group
 };
 

@@ -41,6 +41,16 @@ TEST_CASE("SET operands may be parenthesized", "[update]") {
         "error: Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \":v\"");
 }
 
+TEST_CASE("Only if_not_exists nests in a call", "[update]") {
+  CHECK(Parse("SET l = list_append(if_not_exists(l, :l), :l)") == "ok: 1");
+  CHECK(Parse("SET l = if_not_exists(l, if_not_exists(m, :l))") == "ok: 1");
+  CHECK(Parse("SET l = list_append(list_append(l, :l), :l)") ==
+        "error: Invalid UpdateExpression: Only if_not_exists() function can be nested");
+  CHECK(Parse("SET l = if_not_exists(l, list_append(l, :l))") ==
+        "error: Invalid UpdateExpression: Only if_not_exists() function can be nested");
+  CHECK(Parse("SET l = (list_append(l, :l))") == "ok: 1");  // parentheses are not a call
+}
+
 TEST_CASE("A name cannot start with '_'", "[update]") {
   CHECK(Parse("SET _123 = :v") ==
         R"(error: Invalid UpdateExpression: Syntax error; token: "_", near: "SET _123")");

@@ -61,6 +61,16 @@ class Expressions(ServerTestCase):
         self.assertConditionError("n = list_append(n, :v)", "The function is not allowed in a "
                                   "condition expression; function: list_append", values)
 
+    def test_only_if_not_exists_nests(self):
+        values = {":l": {"L": [{"S": "x"}]}}
+        got = self.update("SET l = list_append(if_not_exists(l, :l), :l)", values)
+        self.assertEqual(got["l"], {"L": [{"S": "x"}, {"S": "x"}]})
+        self.assertError(self.ddb.update_item, "ValidationException",
+                         "Invalid UpdateExpression: Only if_not_exists() function can be nested",
+                         TableName=self.table, Key=self.key,
+                         UpdateExpression="SET l = list_append(list_append(l, :l), :l)",
+                         ExpressionAttributeValues=values)
+
     def test_names_start_with_a_letter(self):
         self.assertError(self.ddb.update_item, "ValidationException",
                          'Invalid UpdateExpression: Syntax error; token: "_", near: "SET _123"',
