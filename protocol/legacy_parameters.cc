@@ -250,6 +250,7 @@ Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& requ
   if (updates.value() == nullptr) return actions;
   for (const auto& member : updates.value()->GetObject()) {
     const std::string name(member.name.GetString(), member.name.GetStringLength());
+    if (name.empty()) return Error::Validation("Empty attribute name");  // as in an item
     auto entry = json::AsStructure(&member.value, "AttributeValueUpdate");
     if (!entry.ok()) return entry.error();
     auto action_text = json::AsString(json::Member(*entry.value(), "Action"));

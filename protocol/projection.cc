@@ -42,6 +42,7 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const jso
     auto name = json::AsString(&element);
     if (!name.ok()) return name.error();
     std::string text(name.value().value_or(""));
+    if (text.empty()) return Error::Validation("Empty attribute name");  // as in an item
     for (const DocumentPath& earlier : paths) {
       if (earlier[0].name == text) {
         return Error::Validation(

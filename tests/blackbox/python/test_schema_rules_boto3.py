@@ -137,6 +137,11 @@ class SchemaRules(ServerTestCase):
 
     def test_expression_attribute_map_entries(self):
         key = {"pk": {"S": "a"}}
+        # An empty attribute name is refused wherever it can be given, as in an item.
+        self.assertError(self.raw.get_item, "ValidationException", "Empty attribute name",
+                         TableName=self.hash, Key=key, AttributesToGet=["a", ""])
+        self.assertError(self.raw.update_item, "ValidationException", "Empty attribute name",
+                         TableName=self.hash, Key=key, AttributeUpdates={"": {"Value": {"S": "x"}}})
         self.assertError(self.raw.get_item, "ValidationException",
                          "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a",
                          TableName=self.hash, Key=key, ProjectionExpression="#a",
