@@ -9,6 +9,7 @@ namespace ddbd {
 namespace {
 
 constexpr const char* kPrefix = "Invalid ProjectionExpression: ";
+constexpr size_t kMaxAttributeNameBytes = 65535;
 
 // DynamoDB refuses a path that is a prefix of another (overlap) or that meets another at the
 // same place as a map key and a list index (conflict).
@@ -38,10 +39,22 @@ Status CheckPathsDisjoint(const std::vector<DocumentPath>& paths) {
 
 Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const json::Value& list) {
   std::vector<DocumentPath> paths;
+  std::string rendered;  // Java's toString of the list, for the length constraint
+  bool too_long = false;
   for (const auto& element : list.GetArray()) {
     auto name = json::AsString(&element);
     if (!name.ok()) return name.error();
-    std::string text(name.value().value_or(""));
+    rendered += (rendered.empty() ? "" : ", ") + std::string(name.value().value_or(""));
+    too_long = too_long || name.value().value_or("").size() > kMaxAttributeNameBytes;
+  }
+  if (too_long) {
+    return Error::Validation(
+        "1 validation error detected: Value '[" + rendered +
+        "]' at 'attributesToGet' failed to satisfy constraint: Member must satisfy constraint: "
+        "[Member must have length less than or equal to 65535]");
+  }
+  for (const auto& element : list.GetArray()) {
+    std::string text(json::AsString(&element).value().value_or(""));
     if (text.empty()) return Error::Validation("Empty attribute name");  // as in an item
     for (const DocumentPath& earlier : paths) {
       if (earlier[0].name == text) {

@@ -26,6 +26,24 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
   if (!object.ok()) return object.error();
   if (object.value() == nullptr) return names;
   names.given_ = true;
+  // Values are attribute names, at most 65,535 bytes: coral's map-value constraint, with the
+  // map in Java's toString form.
+  std::string rendered;
+  bool too_long = false;
+  for (const auto& member : object.value()->GetObject()) {
+    auto text = json::AsString(&member.value);
+    if (!text.ok()) return text.error();
+    rendered += rendered.empty() ? "{" : ", ";
+    rendered += std::string(member.name.GetString(), member.name.GetStringLength()) + "=" +
+                std::string(text.value().value_or(""));
+    too_long = too_long || text.value().value_or("").size() > 65535;
+  }
+  if (too_long) {
+    return Error::Validation("1 validation error detected: Value '" + rendered +
+                             "}' at 'expressionAttributeNames' failed to satisfy constraint: Map "
+                             "value must satisfy constraint: [Member must have length less than "
+                             "or equal to 65535]");
+  }
   for (const auto& member : object.value()->GetObject()) {
     auto text = json::AsString(&member.value);
     if (!text.ok()) return text.error();

@@ -142,6 +142,18 @@ class SchemaRules(ServerTestCase):
                          TableName=self.hash, Key=key, AttributesToGet=["a", ""])
         self.assertError(self.raw.update_item, "ValidationException", "Empty attribute name",
                          TableName=self.hash, Key=key, AttributeUpdates={"": {"Value": {"S": "x"}}})
+        long_name = "n" * 65536
+        self.assertError(self.raw.get_item, "ValidationException",
+                         "1 validation error detected: Value '[" + long_name + "]' at 'attributesToGet' "
+                         "failed to satisfy constraint: Member must satisfy constraint: [Member must have "
+                         "length less than or equal to 65535]",
+                         TableName=self.hash, Key=key, AttributesToGet=[long_name])
+        self.assertError(self.raw.get_item, "ValidationException",
+                         "1 validation error detected: Value '{#a=" + long_name + "}' at "
+                         "'expressionAttributeNames' failed to satisfy constraint: Map value must satisfy "
+                         "constraint: [Member must have length less than or equal to 65535]",
+                         TableName=self.hash, Key=key, ProjectionExpression="#a",
+                         ExpressionAttributeNames={"#a": long_name})
         self.assertError(self.raw.get_item, "ValidationException",
                          "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a",
                          TableName=self.hash, Key=key, ProjectionExpression="#a",
