@@ -154,6 +154,11 @@ class SchemaRules(ServerTestCase):
                          "constraint: [Member must have length less than or equal to 65535]",
                          TableName=self.hash, Key=key, ProjectionExpression="#a",
                          ExpressionAttributeNames={"#a": long_name})
+        self.assertError(self.raw.update_item, "ValidationException",
+                         "1 validation error detected: Value at 'attributeUpdates' failed to satisfy "
+                         "constraint: Map keys must satisfy constraint: [Member must have length less "
+                         "than or equal to 65535]",
+                         TableName=self.hash, Key=key, AttributeUpdates={long_name: {"Value": {"S": "x"}}})
         self.assertError(self.raw.get_item, "ValidationException",
                          "ExpressionAttributeNames contains invalid value: Empty attribute name for key #a",
                          TableName=self.hash, Key=key, ProjectionExpression="#a",
