@@ -223,11 +223,11 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
+  --help                 print this help and exit
+  --version              print the version and exit
 
 Requests are refused as DynamoDB refuses them: bodies over 16 MB get HTTP 413; a request line
 or headers over 16 KB get HTTP 400.
-  --help                 print this help and exit
-  --version              print the version and exit
 
 DynamoDB Local's flags are accepted: -port N, -inMemory, -sharedDb, -dbPath DIR, -cors LIST,
 -delayTransientStatuses (same as --table-delay-ms 500), -disableTelemetry,

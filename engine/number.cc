@@ -163,15 +163,15 @@ Result<Number> Number::Add(const Number& other) const {
     magnitude = a_larger ? SubtractMagnitudes(a, b) : SubtractMagnitudes(b, a);
     negative = a_larger ? negative_ : other.negative_;
   }
-  std::string text = (negative ? "-" : "") + magnitude + "E" + std::to_string(scale);
-  auto sum = Parse(text);
   // A result that needs more than 38 significant digits is, in DynamoDB's words for arithmetic,
   // an overflow (1E50 - 1), not the "more than 38 significant digits" of a stored literal.
-  if (!sum.ok() && sum.error().message().starts_with("Attempting to store more than 38")) {
+  const size_t first = magnitude.find_first_not_of('0');
+  if (first != std::string::npos &&
+      magnitude.find_last_not_of('0') - first + 1 > kMaxSignificantDigits) {
     return Error::Validation(
         "Number overflow. Attempting to store a number with magnitude larger than supported range");
   }
-  return sum;
+  return Parse((negative ? "-" : "") + magnitude + "E" + std::to_string(scale));
 }
 
 Result<Number> Number::Subtract(const Number& other) const {

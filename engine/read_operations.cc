@@ -4,7 +4,6 @@
 
 #include <absl/numeric/int128.h>
 
-#include <algorithm>
 #include <mutex>
 
 #include "engine/engine.h"
@@ -152,37 +151,35 @@ Status CheckFilterAvoidsKeys(const Condition& condition, const KeyShape& shape,
   return Ok{};
 }
 
-// Whether `index` keeps attribute `name`: a key of the table or the index, or one it includes.
-bool Keeps(const TableIndex& index, const KeyShape& table_key, const std::string& name) {
-  if (name == table_key.partition_name || name == table_key.sort_name ||
-      name == index.key.partition_name || name == index.key.sort_name) {
-    return true;
-  }
-  const auto& included = index.description.definition.projection.non_key_attributes;
-  return std::find(included.begin(), included.end(), name) != included.end();
-}
-
-bool FilterKept(const Condition& condition, const TableIndex& index, const KeyShape& table_key) {
+bool FilterKept(const Condition& condition, const TableIndexes& indexes, const TableIndex& index) {
   for (const Operand& operand : condition.operands) {
     if (operand.kind != Operand::Kind::kValue && !operand.path.empty() &&
-        !Keeps(index, table_key, operand.path[0].name)) {
+        !indexes.Keeps(index, operand.path[0].name)) {
       return false;
     }
   }
   for (const Condition& child : condition.children) {  // at most 300 deep (the operator limit)
-    if (!FilterKept(child, index, table_key)) return false;
+    if (!FilterKept(child, indexes, index)) return false;
   }
   return true;
 }
 
 // Whether every attribute the projection and the filter name is one `index` keeps.
-bool ProjectsAll(const TableIndex& index, const KeyShape& table_key, const ReadOptions& options) {
+bool ProjectsAll(const TableIndexes& indexes, const TableIndex& index, const ReadOptions& options) {
   if (options.projection != nullptr) {
     for (const DocumentPath& path : *options.projection) {
-      if (!Keeps(index, table_key, path[0].name)) return false;
+      if (!indexes.Keeps(index, path[0].name)) return false;
     }
   }
-  return options.filter == nullptr || FilterKept(*options.filter, index, table_key);
+  return options.filter == nullptr || FilterKept(*options.filter, indexes, index);
+}
+
+// A start key that is not the target's key.
+Error InvalidStartKey(const ReadTarget& target) {
+  return Error::Validation(target.index != nullptr
+                               ? "The provided starting key is invalid"
+                               : "The provided starting key is invalid: The provided key "
+                                 "element does not match the schema");
 }
 
 Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& indexes,
@@ -204,7 +201,7 @@ Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& 
   // A global index cannot fetch from the table: asking it for all attributes, or naming one it
   // does not project in the projection or filter, gets the same refusal (test_schema_rules).
   if (index->is_global() && !keeps_all &&
-      (options.select_all_attributes || !ProjectsAll(*index, table_key, options))) {
+      (options.select_all_attributes || !ProjectsAll(indexes, *index, options))) {
     return Error::Validation(
         "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported "
         "for global secondary index " +
@@ -327,12 +324,7 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   if (args.read.exclusive_start_key) {
     auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
                                *args.read.exclusive_start_key);
-    if (!start) {
-      return Error::Validation(target.value().index != nullptr
-                                   ? "The provided starting key is invalid"
-                                   : "The provided starting key is invalid: The provided key "
-                                     "element does not match the schema");
-    }
+    if (!start) return InvalidStartKey(target.value());
     // A table without a sort key holds one item per partition: its Query cannot resume.
     if (target.value().index == nullptr && !shape.has_sort_key()) {
       return Error::Validation("The query can return at most one row and cannot be restarted");
@@ -364,12 +356,7 @@ Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
   if (args.read.exclusive_start_key) {
     auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
                                *args.read.exclusive_start_key);
-    if (!start) {
-      return Error::Validation(target.value().index != nullptr
-                                   ? "The provided starting key is invalid"
-                                   : "The provided starting key is invalid: The provided key "
-                                     "element does not match the schema");
-    }
+    if (!start) return InvalidStartKey(target.value());
     if (!InRange(range, *start)) {
       return Error::Validation(
           "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "

@@ -102,16 +102,21 @@ std::string TableIndexes::EntryKey(const TableIndex& index, const Item& item) co
 
 Item TableIndexes::Project(const TableIndex& index, const Item& item) const {
   if (index.projection_type() == ProjectionType::kAll) return item;
-  const auto& extra = index.description.definition.projection.non_key_attributes;
   Item projected;
   for (const auto& [name, value] : item) {
-    const bool key = name == table_key_.partition_name || name == table_key_.sort_name ||
-                     name == index.key.partition_name || name == index.key.sort_name;
-    if (key || std::find(extra.begin(), extra.end(), name) != extra.end()) {
-      projected.emplace_back(name, value);
-    }
+    if (Keeps(index, name)) projected.emplace_back(name, value);
   }
   return projected;
+}
+
+bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
+  if (index.projection_type() == ProjectionType::kAll) return true;
+  if (name == table_key_.partition_name || name == table_key_.sort_name ||
+      name == index.key.partition_name || name == index.key.sort_name) {
+    return true;
+  }
+  const auto& extra = index.description.definition.projection.non_key_attributes;
+  return std::find(extra.begin(), extra.end(), name) != extra.end();
 }
 
 IndexEntries TableIndexes::EntriesFor(const Item& item) const {

@@ -46,6 +46,9 @@ class TableIndexes {
   std::string EntryKey(const TableIndex& index, const Item& item) const;
   // The attributes an index keeps of `item`.
   Item Project(const TableIndex& index, const Item& item) const;
+  // Whether `index` keeps the attribute `name`: a key of the table or the index, or one its
+  // projection includes (every attribute for ALL).
+  bool Keeps(const TableIndex& index, std::string_view name) const;
 
   const KeyShape& table_key() const { return table_key_; }
 

@@ -251,7 +251,8 @@ Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& requ
   for (const auto& member : updates.value()->GetObject()) {
     const std::string name(member.name.GetString(), member.name.GetStringLength());
     if (name.empty()) return Error::Validation("Empty attribute name");  // as in an item
-    if (name.size() > 65535) {  // coral's map-key constraint; the map is not rendered here
+    // coral's map-key constraint; the map itself is not rendered here
+    if (name.size() > kMaxAttributeNameBytes) {
       return Error::Validation(
           "1 validation error detected: Value at 'attributeUpdates' failed to satisfy constraint: "
           "Map keys must satisfy constraint: [Member must have length less than or equal to "

@@ -4,12 +4,12 @@
 
 #include "protocol/expression/document_paths.h"
 #include "protocol/legacy_parameters.h"
+#include "protocol/validation_messages.h"
 
 namespace ddbd {
 namespace {
 
 constexpr const char* kPrefix = "Invalid ProjectionExpression: ";
-constexpr size_t kMaxAttributeNameBytes = 65535;
 
 // DynamoDB refuses a path that is a prefix of another (overlap) or that meets another at the
 // same place as a map key and a list index (conflict).
@@ -38,32 +38,32 @@ Status CheckPathsDisjoint(const std::vector<DocumentPath>& paths) {
 }
 
 Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const json::Value& list) {
-  std::vector<DocumentPath> paths;
-  std::string rendered;  // Java's toString of the list, for the length constraint
+  std::vector<std::string> names;
   bool too_long = false;
   for (const auto& element : list.GetArray()) {
     auto name = json::AsString(&element);
     if (!name.ok()) return name.error();
-    rendered += (rendered.empty() ? "" : ", ") + std::string(name.value().value_or(""));
-    too_long = too_long || name.value().value_or("").size() > kMaxAttributeNameBytes;
+    names.emplace_back(name.value().value_or(""));
+    too_long = too_long || names.back().size() > kMaxAttributeNameBytes;
   }
+  // The member constraint comes before the checks of each name.
   if (too_long) {
-    return Error::Validation(
-        "1 validation error detected: Value '[" + rendered +
-        "]' at 'attributesToGet' failed to satisfy constraint: Member must satisfy constraint: "
-        "[Member must have length less than or equal to 65535]");
+    return Error::Validation("1 validation error detected: Value '" + JavaList(names) +
+                             "' at 'attributesToGet' failed to satisfy constraint: Member must "
+                             "satisfy constraint: [Member must have length less than or equal to "
+                             "65535]");
   }
-  for (const auto& element : list.GetArray()) {
-    std::string text(json::AsString(&element).value().value_or(""));
-    if (text.empty()) return Error::Validation("Empty attribute name");  // as in an item
+  std::vector<DocumentPath> paths;
+  for (std::string& name : names) {
+    if (name.empty()) return Error::Validation("Empty attribute name");  // as in an item
     for (const DocumentPath& earlier : paths) {
-      if (earlier[0].name == text) {
+      if (earlier[0].name == name) {
         return Error::Validation(
             "One or more parameter values were invalid: Duplicate value in attribute name: " +
-            text);
+            name);
       }
     }
-    paths.push_back({{std::move(text), -1}});
+    paths.push_back({{std::move(name), -1}});
   }
   if (paths.empty()) {
     return Error::Validation(

@@ -1,5 +1,7 @@
 #include "protocol/table_decode.h"
 
+#include <algorithm>
+
 namespace ddbd {
 namespace {
 
@@ -332,20 +334,17 @@ Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const st
     auto attributes = json::AsList(json::Member(*projection.value(), "NonKeyAttributes"));
     if (!attributes.ok()) return attributes.error();
     if (attributes.value() != nullptr) {
-      bool bad_name = false;
-      std::string rendered;  // Java's toString of the list, as coral prints it
+      auto& included = definition.projection.non_key_attributes;
       for (const auto& attribute : attributes.value()->GetArray()) {
         auto text = json::AsString(&attribute);
         if (!text.ok()) return text.error();
-        const std::string_view included = text.value().value_or("");
-        bad_name = bad_name || included.empty() || included.size() > 255;
-        rendered += rendered.empty() ? "" : ", ";
-        rendered += included;
-        definition.projection.non_key_attributes.emplace_back(included);
+        included.emplace_back(text.value().value_or(""));
       }
       // Each name is 1-255 characters; coral prints a list member's whole constraint set.
-      if (bad_name) {
-        errors.Add("'[" + rendered + "]'", path + ".projection.nonKeyAttributes",
+      if (std::any_of(included.begin(), included.end(), [](const std::string& attribute) {
+            return attribute.empty() || attribute.size() > 255;
+          })) {
+        errors.Add("'" + JavaList(included) + "'", path + ".projection.nonKeyAttributes",
                    "Member must satisfy constraint: [Member must have length less than or equal "
                    "to 255, Member must have length greater than or equal to 1]");
       }

@@ -2,6 +2,15 @@
 
 namespace ddbd {
 
+std::string JavaList(const std::vector<std::string>& items) {
+  std::string text = "[";
+  for (const std::string& item : items) {
+    if (text.size() > 1) text += ", ";
+    text += item;
+  }
+  return text + "]";
+}
+
 void ConstraintErrors::Add(std::string_view rendered_value, std::string_view path,
                            std::string_view constraint) {
   // An empty rendering gives "Value at '...'", as DynamoDB words Query's Limit check.

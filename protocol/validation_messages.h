@@ -42,6 +42,12 @@ class ConstraintErrors {
 // "The parameter 'X' is required but was not present in the request".
 Error RequiredParameterMissing(std::string_view parameter);
 
+// Attribute names are at most 65,535 bytes (the model's AttributeName).
+inline constexpr size_t kMaxAttributeNameBytes = 65535;
+
+// Java's toString of a list of strings, as coral renders a list value in messages: "[a, b]".
+std::string JavaList(const std::vector<std::string>& items);
+
 // Table names: [a-zA-Z0-9_.-]+, 3 to 255 characters.
 inline constexpr std::string_view kTableNamePattern = "[a-zA-Z0-9_.-]+";
 bool IsValidTableNameCharacters(std::string_view name);

@@ -199,26 +199,20 @@ Result<std::optional<AttributeValue>> AddOrDelete(const UpdateAction& action,
 Status ApplyUpdate(const std::vector<UpdateAction>& actions, Item& item) {
   const Item original = item;
   // SET values come from the item as it was.
-  std::vector<AttributeValue> set_values;
+  std::vector<std::pair<const DocumentPath*, AttributeValue>> sets;
   for (const UpdateAction& action : actions) {
     if (action.kind != UpdateAction::Kind::kSet) continue;
     auto value = Compute(action.value, original);
     if (!value.ok()) return value.error();
-    set_values.push_back(std::move(value).value());
+    sets.emplace_back(&action.path, std::move(value).value());
   }
   // SET paths are disjoint (the parser checks), so their order matters only where several
   // append past a list's end: DynamoDB appends those in index order, not clause order.
-  std::vector<size_t> set_order(set_values.size());
-  std::vector<const UpdateAction*> sets;
-  for (const UpdateAction& action : actions) {
-    if (action.kind == UpdateAction::Kind::kSet) sets.push_back(&action);
-  }
-  for (size_t i = 0; i < set_order.size(); ++i) set_order[i] = i;
-  std::stable_sort(set_order.begin(), set_order.end(), [&sets](size_t a, size_t b) {
-    return sets[a]->path.back().index < sets[b]->path.back().index;
+  std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) {
+    return a.first->back().index < b.first->back().index;
   });
-  for (size_t i : set_order) {
-    if (Status set = Set(item, sets[i]->path, std::move(set_values[i])); !set.ok()) return set;
+  for (auto& [path, value] : sets) {
+    if (Status set = Set(item, *path, std::move(value)); !set.ok()) return set;
   }
   std::vector<const UpdateAction*> removals;
   for (const UpdateAction& action : actions) {

@@ -24,6 +24,30 @@ struct Node {
   Condition condition;
 };
 
+// The functions a condition may call.
+struct FunctionSpec {
+  std::string_view name;
+  size_t arity;
+  bool is_condition;  // false: size(), an operand
+  Condition::Kind kind;
+};
+
+constexpr std::array<FunctionSpec, 6> kFunctions = {{
+    {"attribute_exists", 1, true, Condition::Kind::kAttributeExists},
+    {"attribute_not_exists", 1, true, Condition::Kind::kAttributeNotExists},
+    {"attribute_type", 2, true, Condition::Kind::kAttributeType},
+    {"begins_with", 2, true, Condition::Kind::kBeginsWith},
+    {"contains", 2, true, Condition::Kind::kContains},
+    {"size", 1, false, Condition::Kind::kCompare},
+}};
+
+const FunctionSpec* FindFunction(std::string_view name) {
+  for (const FunctionSpec& spec : kFunctions) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
 bool IsComparable(const AttributeValue& value) {
   return value.type == AttributeType::kS || value.type == AttributeType::kN ||
          value.type == AttributeType::kB;
@@ -262,48 +286,31 @@ class ConditionParser {
     return BuildFunction(name, std::move(arguments));
   }
 
-  // The error a call nested kMaxFunctionNesting deep gets in any case: an unknown name, a
-  // condition used as an operand, or size() of something that is not a path.
+  // The error a call nested kMaxFunctionNesting deep gets in any case: an unknown or update-only
+  // name, a condition used as an operand, or size() of something that is not a path.
   Error TooDeepFunction(const std::string& name) const {
-    static constexpr std::array<std::string_view, 5> kConditionFunctions = {
-        "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with", "contains"};
-    if (name == "size") {
-      return tokens_.Invalid(
-          "Operator or function requires a document path; operator or function: size");
-    }
-    if (std::find(kConditionFunctions.begin(), kConditionFunctions.end(), name) !=
-        kConditionFunctions.end()) {
+    const FunctionSpec* spec = FindFunction(name);
+    if (spec == nullptr) return UnknownFunction(name);
+    if (spec->is_condition) {
       return tokens_.Invalid(
           "The function is not allowed to be used this way in an expression; function: " + name);
     }
-    return tokens_.Invalid("Invalid function name; function: " + name);
+    return tokens_.Invalid(
+        "Operator or function requires a document path; operator or function: size");
+  }
+
+  Error UnknownFunction(const std::string& name) const {
+    return tokens_.Invalid(
+        name == "if_not_exists" || name == "list_append"
+            ? "The function is not allowed in a condition expression; function: " + name
+            : "Invalid function name; function: " + name);
   }
 
   Node BuildFunction(const std::string& name, std::vector<Operand> arguments) {
-    struct Spec {
-      std::string_view name;
-      size_t arity;
-      bool is_condition;
-      Condition::Kind kind;
-    };
-    static constexpr std::array<Spec, 6> kFunctions = {{
-        {"attribute_exists", 1, true, Condition::Kind::kAttributeExists},
-        {"attribute_not_exists", 1, true, Condition::Kind::kAttributeNotExists},
-        {"attribute_type", 2, true, Condition::Kind::kAttributeType},
-        {"begins_with", 2, true, Condition::Kind::kBeginsWith},
-        {"contains", 2, true, Condition::Kind::kContains},
-        {"size", 1, false, Condition::Kind::kCompare},
-    }};
     Node node;
-    const Spec* spec = nullptr;
-    for (const Spec& candidate : kFunctions) {
-      if (candidate.name == name) spec = &candidate;
-    }
+    const FunctionSpec* spec = FindFunction(name);
     if (spec == nullptr) {
-      deferred_.Semantic(tokens_.Invalid(
-          name == "if_not_exists" || name == "list_append"
-              ? "The function is not allowed in a condition expression; function: " + name
-              : "Invalid function name; function: " + name));
+      deferred_.Semantic(UnknownFunction(name));
       // Read as what its place makes it, so `dog(a) = :v` reports the name, not the '='.
       node.is_condition = !NextIsComparison();
       return node;
@@ -357,8 +364,7 @@ class ConditionParser {
     return tokens_.PeekKeyword("BETWEEN") || tokens_.PeekKeyword("IN");
   }
 
-  template <typename Spec>
-  void CheckFunctionOperands(const Spec& spec, const std::vector<Operand>& arguments) {
+  void CheckFunctionOperands(const FunctionSpec& spec, const std::vector<Operand>& arguments) {
     const std::string name(spec.name);
     // attribute_type and size also take literals (attribute_type(:v, :t) is legal).
     const bool needs_path = spec.name == "attribute_exists" || spec.name == "attribute_not_exists";

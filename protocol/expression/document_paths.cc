@@ -4,11 +4,30 @@
 #include <cctype>
 
 #include "protocol/expression/reserved_words.h"
+#include "protocol/validation_messages.h"
 
 namespace ddbd {
 namespace {
 
 constexpr size_t kMaxPathDepth = 32;
+
+// "...Value '{#a=name, #b=name}' at 'expressionAttributeNames'...": the map in Java's toString
+// form, rendered only when a value is too long.
+Error TooLongNameValue(const json::Value& names) {
+  std::string rendered = "{";
+  for (const auto& member : names.GetObject()) {
+    if (rendered.size() > 1) rendered += ", ";
+    rendered.append(member.name.GetString(), member.name.GetStringLength());
+    rendered += '=';
+    if (member.value.IsString()) {
+      rendered.append(member.value.GetString(), member.value.GetStringLength());
+    }
+  }
+  return Error::Validation("1 validation error detected: Value '" + rendered +
+                           "}' at 'expressionAttributeNames' failed to satisfy constraint: Map "
+                           "value must satisfy constraint: [Member must have length less than or "
+                           "equal to 65535]");
+}
 
 }  // namespace
 
@@ -26,23 +45,11 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
   if (!object.ok()) return object.error();
   if (object.value() == nullptr) return names;
   names.given_ = true;
-  // Values are attribute names, at most 65,535 bytes: coral's map-value constraint, with the
-  // map in Java's toString form.
-  std::string rendered;
-  bool too_long = false;
+  // Values are attribute names: coral's map-value constraint comes before every other check.
   for (const auto& member : object.value()->GetObject()) {
-    auto text = json::AsString(&member.value);
-    if (!text.ok()) return text.error();
-    rendered += rendered.empty() ? "{" : ", ";
-    rendered += std::string(member.name.GetString(), member.name.GetStringLength()) + "=" +
-                std::string(text.value().value_or(""));
-    too_long = too_long || text.value().value_or("").size() > 65535;
-  }
-  if (too_long) {
-    return Error::Validation("1 validation error detected: Value '" + rendered +
-                             "}' at 'expressionAttributeNames' failed to satisfy constraint: Map "
-                             "value must satisfy constraint: [Member must have length less than "
-                             "or equal to 65535]");
+    if (member.value.IsString() && member.value.GetStringLength() > kMaxAttributeNameBytes) {
+      return TooLongNameValue(*object.value());
+    }
   }
   for (const auto& member : object.value()->GetObject()) {
     auto text = json::AsString(&member.value);
