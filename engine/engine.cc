@@ -4,11 +4,11 @@
 #include <mutex>
 #include <utility>
 
-#include "engine/identifiers.h"
-#include "engine/index_updates.h"
-#include "engine/item_codec.h"
-#include "engine/key_codec.h"
-#include "engine/table_validation.h"
+#include "engine/catalog/identifiers.h"
+#include "engine/catalog/index_updates.h"
+#include "engine/catalog/table_validation.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/key_codec.h"
 
 namespace ddbd {
 namespace {

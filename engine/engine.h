@@ -14,16 +14,16 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/attribute_value.h"
+#include "engine/catalog/table_schema.h"
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
-#include "engine/item_key.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/item_key.h"
 #include "engine/read_operations.h"
-#include "engine/table_indexes.h"
-#include "engine/table_items.h"
-#include "engine/table_schema.h"
+#include "engine/storage/table_indexes.h"
+#include "engine/storage/table_items.h"
 
 namespace ddbd {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <variant>
 
-#include "engine/attribute_value.h"
+#include "engine/model/attribute_value.h"
 
 namespace ddbd {
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "engine/engine.h"
-#include "engine/item_codec.h"
+#include "engine/model/item_codec.h"
 
 namespace ddbd {
 namespace {

@@ -7,8 +7,8 @@
 #include <mutex>
 
 #include "engine/engine.h"
-#include "engine/item_codec.h"
-#include "engine/key_codec.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/key_codec.h"
 
 namespace ddbd {
 

@@ -3,8 +3,8 @@
 #include <set>
 #include <string>
 
-#include "engine/item_codec.h"
-#include "engine/number.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/number.h"
 #include "protocol/base64.h"
 
 namespace ddbd {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/attribute_value.h"
-#include "engine/document_path.h"
 #include "engine/error.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/document_path.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 

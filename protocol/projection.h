@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/document_path.h"
 #include "engine/error.h"
+#include "engine/model/document_path.h"
 #include "protocol/expression/document_paths.h"
 #include "protocol/json_reader.h"
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
-#include "engine/table_schema.h"
 #include "protocol/json_reader.h"
 #include "protocol/validation_messages.h"
 

@@ -1,8 +1,8 @@
 // Encodes a TableDescription exactly as DynamoDB's DescribeTable returns it.
 #pragma once
 
+#include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
-#include "engine/table_schema.h"
 #include "protocol/json_writer.h"
 
 namespace ddbd {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "engine/attribute_value.h"
-#include "engine/document_path.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/document_path.h"
 
 namespace ddbd {
 

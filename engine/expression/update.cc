@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "engine/number.h"
+#include "engine/model/number.h"
 
 namespace ddbd {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "engine/attribute_value.h"
-#include "engine/document_path.h"
 #include "engine/error.h"
 #include "engine/expression/condition.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/document_path.h"
 
 namespace ddbd {
 

@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "engine/document_path.h"
 #include "engine/error.h"
+#include "engine/model/document_path.h"
 #include "protocol/expression/tokenizer.h"
 #include "protocol/json_reader.h"
 

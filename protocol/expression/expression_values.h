@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "engine/attribute_value.h"
+#include "engine/model/attribute_value.h"
 #include "protocol/expression/document_paths.h"
 #include "protocol/json_reader.h"
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/engine.h"
-#include "engine/item_codec.h"
+#include "engine/model/item_codec.h"
 
 namespace ddbd {
 namespace {

@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include "engine/attribute_value.h"
-#include "engine/document_path.h"
-#include "engine/item_codec.h"
-#include "engine/key_codec.h"
-#include "engine/number.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/document_path.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/key_codec.h"
+#include "engine/model/number.h"
 
 namespace ddbd {
 namespace {

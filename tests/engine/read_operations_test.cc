@@ -2,8 +2,8 @@
 #include <set>
 
 #include "engine/engine.h"
-#include "engine/item_codec.h"
-#include "engine/number.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/number.h"
 
 namespace ddbd {
 namespace {

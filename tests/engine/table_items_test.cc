@@ -1,4 +1,4 @@
-#include "engine/table_items.h"
+#include "engine/storage/table_items.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/attribute_value.h"
-#include "engine/key_codec.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/key_codec.h"
 
 namespace ddbd {
 namespace {

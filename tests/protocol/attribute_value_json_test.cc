@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "engine/item_codec.h"
+#include "engine/model/item_codec.h"
 #include "protocol/base64.h"
 
 namespace ddbd {

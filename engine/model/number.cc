@@ -1,4 +1,4 @@
-#include "engine/number.h"
+#include "engine/model/number.h"
 
 #include <algorithm>
 

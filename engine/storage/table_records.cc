@@ -1,4 +1,4 @@
-#include "engine/table_records.h"
+#include "engine/storage/table_records.h"
 
 #include <algorithm>
 #include <cstring>

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "engine/attribute_value.h"
+#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
-#include "engine/table_schema.h"
+#include "engine/model/attribute_value.h"
 
 namespace ddbd {
 

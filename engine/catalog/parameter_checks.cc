@@ -1,4 +1,4 @@
-#include "engine/parameter_checks.h"
+#include "engine/catalog/parameter_checks.h"
 
 #include <cstdint>
 #include <utility>

@@ -1,6 +1,6 @@
-#include "engine/item_key.h"
+#include "engine/model/item_key.h"
 
-#include "engine/key_codec.h"
+#include "engine/model/key_codec.h"
 
 namespace ddbd {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/table_items.h"
+#include "engine/storage/table_items.h"
 
 #include <algorithm>
 #include <cstring>

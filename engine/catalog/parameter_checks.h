@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
-#include "engine/table_schema.h"
 
 namespace ddbd {
 

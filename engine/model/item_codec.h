@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/attribute_value.h"
+#include "engine/model/attribute_value.h"
 
 namespace ddbd {
 

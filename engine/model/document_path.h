@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/attribute_value.h"
+#include "engine/model/attribute_value.h"
 
 namespace ddbd {
 

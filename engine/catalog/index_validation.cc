@@ -1,11 +1,11 @@
-#include "engine/index_validation.h"
+#include "engine/catalog/index_validation.h"
 
 #include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "engine/parameter_checks.h"
+#include "engine/catalog/parameter_checks.h"
 
 namespace ddbd {
 namespace {

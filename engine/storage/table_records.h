@@ -20,7 +20,7 @@
 #include <optional>
 #include <string_view>
 
-#include "engine/item_records.h"
+#include "engine/storage/item_records.h"
 
 namespace ddbd {
 

@@ -1,11 +1,11 @@
-#include "engine/index_updates.h"
+#include "engine/catalog/index_updates.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "engine/index_validation.h"
-#include "engine/parameter_checks.h"
+#include "engine/catalog/index_validation.h"
+#include "engine/catalog/parameter_checks.h"
 
 namespace ddbd {
 namespace {

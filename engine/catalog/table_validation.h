@@ -2,8 +2,8 @@
 // request's shape (types, lengths, enums). Messages are DynamoDB's own, verbatim.
 #pragma once
 
+#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
-#include "engine/table_schema.h"
 
 namespace ddbd {
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "engine/error.h"
-#include "engine/item_records.h"
-#include "engine/table_records.h"
+#include "engine/storage/item_records.h"
+#include "engine/storage/table_records.h"
 
 namespace ddbd {
 

@@ -1,11 +1,11 @@
-#include "engine/table_validation.h"
+#include "engine/catalog/table_validation.h"
 
 #include <map>
 #include <string>
 
-#include "engine/identifiers.h"
-#include "engine/index_validation.h"
-#include "engine/parameter_checks.h"
+#include "engine/catalog/identifiers.h"
+#include "engine/catalog/index_validation.h"
+#include "engine/catalog/parameter_checks.h"
 
 namespace ddbd {
 namespace {

@@ -1,10 +1,10 @@
-#include "engine/table_indexes.h"
+#include "engine/storage/table_indexes.h"
 
 #include <algorithm>
 #include <tuple>
 
-#include "engine/item_codec.h"
-#include "engine/key_codec.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/key_codec.h"
 
 namespace ddbd {
 namespace {

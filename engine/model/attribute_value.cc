@@ -1,6 +1,6 @@
-#include "engine/attribute_value.h"
+#include "engine/model/attribute_value.h"
 
-#include "engine/number.h"
+#include "engine/model/number.h"
 
 namespace ddbd {
 

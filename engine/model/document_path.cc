@@ -1,4 +1,4 @@
-#include "engine/document_path.h"
+#include "engine/model/document_path.h"
 
 #include <map>
 #include <memory>

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
-#include "engine/table_schema.h"
 
 namespace ddbd {
 

@@ -1,8 +1,8 @@
-#include "engine/key_codec.h"
+#include "engine/model/key_codec.h"
 
 #include <algorithm>
 
-#include "engine/number.h"
+#include "engine/model/number.h"
 
 namespace ddbd {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/identifiers.h"
+#include "engine/catalog/identifiers.h"
 
 #include <cstdio>
 #include <ctime>

@@ -1,4 +1,4 @@
-#include "engine/item_records.h"
+#include "engine/storage/item_records.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "engine/item_codec.h"
+#include "engine/model/item_codec.h"
 
 namespace ddbd {
 namespace {

@@ -7,11 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/attribute_value.h"
+#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
-#include "engine/item_key.h"
-#include "engine/table_items.h"
-#include "engine/table_schema.h"
+#include "engine/model/attribute_value.h"
+#include "engine/model/item_key.h"
+#include "engine/storage/table_items.h"
 
 namespace ddbd {
 
