@@ -81,14 +81,26 @@ const AttributeValue* FindAttribute(const Item& item, std::string_view name) {
 
 namespace {
 
+// DynamoDB's size of a number, as measured against it (../shared/aws-semantics.md section 1):
+// leading and trailing zeros trimmed, then 1 + ceil(integer digits / 2) + ceil(fraction digits /
+// 2), plus 1 if negative. So 0.0000001 is 2 bytes, -42 is 3 and 1E125 is 2.
 size_t NumberSize(const std::string& canonical_text) {
-  // Canonical text has no exponent: significant digits run from the first to the last non-zero.
-  const size_t first = canonical_text.find_first_of("123456789");
-  if (first == std::string::npos) return 1 + 1;  // zero: one digit
-  const size_t last = canonical_text.find_last_of("123456789");
-  size_t digits = 0;
-  for (size_t i = first; i <= last; ++i) digits += canonical_text[i] != '.';
-  return (digits + 1) / 2 + 1;
+  std::string_view text = canonical_text;
+  const bool negative = text.starts_with('-');
+  if (negative) text.remove_prefix(1);
+  const size_t point = text.find('.');
+  std::string_view integer = text.substr(0, point);
+  std::string_view fraction = point == std::string_view::npos ? "" : text.substr(point + 1);
+  while (integer.starts_with('0')) integer.remove_prefix(1);
+  while (fraction.ends_with('0')) fraction.remove_suffix(1);
+  if (fraction.empty()) {
+    while (integer.ends_with('0')) integer.remove_suffix(1);
+  }
+  if (integer.empty()) {
+    while (fraction.starts_with('0')) fraction.remove_prefix(1);
+  }
+  if (integer.empty() && fraction.empty()) return 1 + 1;  // zero: one digit
+  return 1 + (integer.size() + 1) / 2 + (fraction.size() + 1) / 2 + (negative ? 1 : 0);
 }
 
 }  // namespace

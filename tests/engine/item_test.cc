@@ -36,14 +36,17 @@ TEST_CASE("Item size follows DynamoDB's documented rules") {
   // Strings and binary: name + bytes.
   CHECK(ItemSize({{"name", AttributeValue::String("héllo")}}) == 4 + 6);
   CHECK(ItemSize({{"b", AttributeValue::Binary(std::string(10, 'x'))}}) == 1 + 10);
-  // Numbers: name + 1 byte per two significant digits + 1.
+  // Numbers: name + 1 + a byte per two significant digits of the integer part and of the
+  // fraction, + 1 if negative (the rule measured against DynamoDB).
   CHECK(ItemSize({{"n", AttributeValue::Number("1" + std::string(125, '0'))}}) == 1 + 2);
   CHECK(ItemSize({{"n", AttributeValue::Number("11111")}}) == 1 + 4);
   CHECK(ItemSize({{"n", AttributeValue::Number("111111")}}) == 1 + 4);
   CHECK(ItemSize({{"n", AttributeValue::Number("1111111")}}) == 1 + 5);
   CHECK(ItemSize({{"n", AttributeValue::Number(std::string(38, '1') + std::string(88, '0'))}}) ==
         1 + 20);
-  CHECK(ItemSize({{"n", AttributeValue::Number("-0.00123")}}) == 1 + 3);
+  CHECK(ItemSize({{"n", AttributeValue::Number("-0.00123")}}) == 1 + 4);
+  CHECK(ItemSize({{"n", AttributeValue::Number("123.4")}}) == 1 + 4);
+  CHECK(ItemSize({{"n", AttributeValue::Number("0")}}) == 1 + 2);
   // BOOL and NULL: name + 1.
   CHECK(ItemSize({{"t", AttributeValue::Boolean(true)}, {"z", AttributeValue::Null()}}) == 4);
   // Lists and maps: name + 3 + (1 + element) per element; map keys count.
