@@ -7,6 +7,7 @@
 #include "engine/catalog/identifiers.h"
 #include "engine/catalog/index_updates.h"
 #include "engine/catalog/table_validation.h"
+#include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
 
@@ -25,17 +26,72 @@ std::string InUseMessage(TableStatus status, std::string_view table_name) {
          ": " + std::string(table_name);
 }
 
+// What UpdateTable's index changes ask of the table's items: slots to fill and to empty, and how
+// to compute the entries of the new set of indexes.
+struct IndexChange {
+  std::vector<size_t> added;
+  std::vector<size_t> dropped;
+  TableItems::EntriesOf entries_of;
+};
+
+// After UpdateTable changed the entry's index descriptions: installs the new TableIndexes and
+// returns what the items must change. Caller holds the catalog exclusively.
+IndexChange ReindexLocked(TableEntry& entry) {
+  auto indexes = std::make_shared<const TableIndexes>(entry.description);
+  IndexChange change;
+  change.entries_of = [indexes](std::string_view blob) {
+    return indexes->EntriesFor(DecodeItem(blob));
+  };
+  for (const TableIndex& index : indexes->list()) {
+    if (entry.indexes->Find(index.name()) == nullptr) {
+      change.added.push_back(index.number);
+      entry.next_index_slot = std::max(entry.next_index_slot, index.number + 1);
+    }
+  }
+  for (const TableIndex& index : entry.indexes->list()) {
+    if (indexes->Find(index.name()) == nullptr) change.dropped.push_back(index.number);
+  }
+  entry.indexes = std::move(indexes);
+  return change;
+}
+
 }  // namespace
 
 Engine::Engine(EngineOptions options, const Clock& clock)
-    : options_(std::move(options)), clock_(clock) {}
+    : options_(std::move(options)), clock_(clock), state_(std::make_unique<State>()) {}
+
+Engine::~Engine() = default;
+
+void Engine::Subscribe(CommitObserver* observer) { state_->log.Subscribe(observer); }
+
+TableEntry* Engine::State::CommitCatalogLocked(CatalogChange change) {
+  auto it = tables.find(change.table_name);
+  switch (change.kind) {
+    case CatalogChange::Kind::kCreateTable:
+      return tables.emplace(change.table_name, std::move(change.created)).first->second.get();
+    case CatalogChange::Kind::kUpdateTable:
+      it->second->description = std::move(change.description);
+      it->second->transition_done_ms = change.transition_done_ms;
+      return it->second.get();
+    case CatalogChange::Kind::kDeleteTable:
+      // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
+      if (change.transition_done_ms <= 0) {
+        tables.erase(it);
+        return nullptr;
+      }
+      it->second->description.table_status = TableStatus::kDeleting;
+      it->second->transition_done_ms = change.transition_done_ms;
+      return it->second.get();
+  }
+  return nullptr;
+}
 
 std::string Engine::TableArn(std::string_view table_name) const {
   return "arn:aws:dynamodb:" + options_.region + ":" + options_.account_id + ":table/" +
          std::string(table_name);
 }
 
-void Engine::FillCounts(const TableItems& items, TableDescription& description) {
+void Engine::State::FillCounts(const TableItems& items, TableDescription& description) {
   // DynamoDB refreshes these about every six hours; live figures are more useful locally.
   description.item_count = items.item_count();
   description.table_size_bytes = items.size_bytes();
@@ -45,7 +101,7 @@ void Engine::FillCounts(const TableItems& items, TableDescription& description) 
   }
 }
 
-TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
+TableDescription Engine::State::Snapshot(const TableEntry& entry, int64_t now_ms) {
   TableDescription snapshot = entry.description;
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
@@ -61,19 +117,19 @@ TableDescription Engine::Snapshot(const TableEntry& entry, int64_t now_ms) {
   return snapshot;
 }
 
-bool Engine::IsGone(const TableEntry& entry, int64_t now_ms) {
+bool Engine::State::IsGone(const TableEntry& entry, int64_t now_ms) {
   return entry.description.table_status == TableStatus::kDeleting &&
          now_ms >= entry.transition_done_ms;
 }
 
-const Engine::TableEntry* Engine::FindLocked(std::string_view table_name, int64_t now_ms) const {
-  auto it = tables_.find(table_name);
-  if (it == tables_.end() || IsGone(*it->second, now_ms)) return nullptr;
+const TableEntry* Engine::State::FindLocked(std::string_view table_name, int64_t now_ms) const {
+  auto it = tables.find(table_name);
+  if (it == tables.end() || State::IsGone(*it->second, now_ms)) return nullptr;
   return it->second.get();
 }
 
-void Engine::PurgeGoneLocked(int64_t now_ms) {
-  std::erase_if(tables_, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
+void Engine::State::PurgeGoneLocked(int64_t now_ms) {
+  std::erase_if(tables, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
 }
 
 Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
@@ -82,6 +138,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   const int64_t now_ms = clock_.NowMs();
   auto entry = std::make_unique<TableEntry>();
   TableDescription& table = entry->description;
+  entry->items = std::make_shared<TableItems>(state_->next_table_id++, &state_->log);
   table.table_name = args.table_name;
   table.table_id = NewTableId();
   table.table_arn = TableArn(args.table_name);
@@ -147,36 +204,38 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   }
   entry->next_index_slot = table.indexes.size();
 
-  std::unique_lock lock(mutex_);
-  PurgeGoneLocked(now_ms);
-  if (tables_.contains(args.table_name)) {
+  std::unique_lock lock(state_->mutex);
+  state_->PurgeGoneLocked(now_ms);
+  if (state_->tables.contains(args.table_name)) {
     return Error::ResourceInUse("Table already exists: " + args.table_name);
   }
-  TableDescription created = Snapshot(*entry, now_ms);  // no items yet: the counts are 0
-  tables_.emplace(args.table_name, std::move(entry));
+  TableDescription created = State::Snapshot(*entry, now_ms);  // no items yet: the counts are 0
+  CatalogChange change{CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0};
+  state_->CommitCatalogLocked(std::move(change));
   return created;
 }
 
 Result<TableDescription> Engine::DescribeTable(std::string_view table_name) const {
   const int64_t now_ms = clock_.NowMs();
-  std::shared_lock lock(mutex_);
-  const TableEntry* entry = FindLocked(table_name, now_ms);
+  std::shared_lock lock(state_->mutex);
+  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
   if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
-  TableDescription description = Snapshot(*entry, now_ms);
+  TableDescription description = State::Snapshot(*entry, now_ms);
   const std::shared_ptr<TableItems> items = entry->items;
   lock.unlock();  // the counts may wait for a backfill of this table
-  FillCounts(*items, description);
+  State::FillCounts(*items, description);
   return description;
 }
 
 ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
   const int64_t now_ms = clock_.NowMs();
   ListTablesResult result;
-  std::shared_lock lock(mutex_);
-  auto it = args.exclusive_start_table_name ? tables_.upper_bound(*args.exclusive_start_table_name)
-                                            : tables_.begin();
-  for (; it != tables_.end(); ++it) {
-    if (IsGone(*it->second, now_ms)) continue;
+  std::shared_lock lock(state_->mutex);
+  auto it = args.exclusive_start_table_name
+                ? state_->tables.upper_bound(*args.exclusive_start_table_name)
+                : state_->tables.begin();
+  for (; it != state_->tables.end(); ++it) {
+    if (State::IsGone(*it->second, now_ms)) continue;
     if (static_cast<int>(result.table_names.size()) == args.limit) {
       // A full page with more behind it: tell the caller where to resume.
       result.last_evaluated_table_name = result.table_names.back();
@@ -190,24 +249,24 @@ ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
 Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   const bool reindex = !args.global_secondary_index_updates.empty();
   int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(mutex_);
-  auto it = tables_.find(args.table_name);
+  std::unique_lock lock(state_->mutex);
+  auto it = state_->tables.find(args.table_name);
   // DynamoDB takes other UpdateTable calls once an added index is backfilling. An index change
   // here must wait for that backfill to finish with the items, but not with the catalog held,
   // which would hold up every table meanwhile: it waits without it, then starts over.
-  while (reindex && it != tables_.end() && it->second->items->backfilling()) {
+  while (reindex && it != state_->tables.end() && it->second->items->backfilling()) {
     const std::shared_ptr<TableItems> busy = it->second->items;
     lock.unlock();
     busy->WaitForBackfill();
     now_ms = clock_.NowMs();
     lock.lock();
-    it = tables_.find(args.table_name);
+    it = state_->tables.find(args.table_name);
   }
-  if (it == tables_.end() || IsGone(*it->second, now_ms)) {
+  if (it == state_->tables.end() || State::IsGone(*it->second, now_ms)) {
     return Error::ResourceNotFound(NotFoundMessage(args.table_name));
   }
   TableEntry& entry = *it->second;
-  TableDescription current = Snapshot(entry, now_ms);
+  TableDescription current = State::Snapshot(entry, now_ms);
   if (current.table_status != TableStatus::kActive) {
     return Error::ResourceInUse(InUseMessage(current.table_status, args.table_name));
   }
@@ -223,13 +282,13 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
     }
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
-  entry.description = current;
-  entry.transition_done_ms = now_ms + options_.table_delay_ms;
+  state_->CommitCatalogLocked({CatalogChange::Kind::kUpdateTable, args.table_name, nullptr, current,
+                               now_ms + options_.table_delay_ms});
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
   if (reindex) {
     const IndexChange change = ReindexLocked(entry);
-    current = Snapshot(entry, now_ms);
+    current = State::Snapshot(entry, now_ms);
     // A backfill reads every item (~2 s per million): it holds this table's items, and the
     // catalog only until their write lock is taken, so other tables are served meanwhile.
     items->ChangeIndexes(change.added, change.dropped, change.entries_of,
@@ -237,38 +296,19 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   } else {
     lock.unlock();
   }
-  FillCounts(*items, current);  // an added index, now full
+  State::FillCounts(*items, current);  // an added index, now full
   return current;
-}
-
-Engine::IndexChange Engine::ReindexLocked(TableEntry& entry) {
-  auto indexes = std::make_shared<const TableIndexes>(entry.description);
-  IndexChange change;
-  change.entries_of = [indexes](std::string_view blob) {
-    return indexes->EntriesFor(DecodeItem(blob));
-  };
-  for (const TableIndex& index : indexes->list()) {
-    if (entry.indexes->Find(index.name()) == nullptr) {
-      change.added.push_back(index.number);
-      entry.next_index_slot = std::max(entry.next_index_slot, index.number + 1);
-    }
-  }
-  for (const TableIndex& index : entry.indexes->list()) {
-    if (indexes->Find(index.name()) == nullptr) change.dropped.push_back(index.number);
-  }
-  entry.indexes = std::move(indexes);
-  return change;
 }
 
 Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
   const int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(mutex_);
-  auto it = tables_.find(table_name);
-  if (it == tables_.end() || IsGone(*it->second, now_ms)) {
+  std::unique_lock lock(state_->mutex);
+  auto it = state_->tables.find(table_name);
+  if (it == state_->tables.end() || State::IsGone(*it->second, now_ms)) {
     return Error::ResourceNotFound(NotFoundMessage(table_name));
   }
   TableEntry& entry = *it->second;
-  TableDescription current = Snapshot(entry, now_ms);
+  TableDescription current = State::Snapshot(entry, now_ms);
   if (current.table_status == TableStatus::kCreating ||
       current.table_status == TableStatus::kDeleting) {
     return Error::ResourceInUse(InUseMessage(current.table_status, table_name));
@@ -280,14 +320,13 @@ Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
   }
   current.table_status = TableStatus::kDeleting;
   const std::shared_ptr<TableItems> items = entry.items;
-  if (options_.table_delay_ms > 0) {
-    entry.description.table_status = TableStatus::kDeleting;
-    entry.transition_done_ms = now_ms + options_.table_delay_ms;
-  } else {
-    tables_.erase(it);
-  }
+  state_->CommitCatalogLocked({CatalogChange::Kind::kDeleteTable,
+                               std::string(table_name),
+                               nullptr,
+                               {},
+                               options_.table_delay_ms > 0 ? now_ms + options_.table_delay_ms : 0});
   lock.unlock();  // the counts may wait for a backfill of this table
-  FillCounts(*items, current);
+  State::FillCounts(*items, current);
   return current;
 }
 

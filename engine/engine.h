@@ -1,29 +1,22 @@
-// The storage engine's front door: the catalog of tables and (later) their items. The engine
-// never sees JSON, HTTP or configuration; server/main.cc hands it EngineOptions.
+// The engine's contract: the catalog of tables and the operations on their items. What each call
+// does, returns and fails with is stated here; storage, indexes, locking and the commit path live
+// behind it (engine/engine_state.h and the folders of engine/). The engine never sees JSON, HTTP or
+// configuration; server/main.cc hands it EngineOptions.
 //
-// Thread safety: every public member may be called from any thread. The catalog is guarded by a
-// reader/writer lock; table operations are rare next to item operations.
+// Thread safety: every public member may be called from any thread, except Subscribe.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "engine/catalog/table_schema.h"
 #include "engine/clock.h"
 #include "engine/error.h"
-#include "engine/expression/condition.h"
-#include "engine/expression/update.h"
-#include "engine/model/attribute_value.h"
-#include "engine/model/item_key.h"
+#include "engine/item_operations.h"
 #include "engine/read_operations.h"
-#include "engine/storage/table_indexes.h"
-#include "engine/storage/table_items.h"
+#include "engine/storage/change.h"
 
 namespace ddbd {
 
@@ -37,25 +30,15 @@ struct EngineOptions {
 };
 
 struct ReadTarget;  // engine/read_operations.cc
-
-// One write of a BatchWriteItem: put `item`, or delete the item whose Key is `item`.
-struct WriteRequest {
-  enum class Kind { kPut, kDelete };
-  std::string table_name;
-  Kind kind = Kind::kPut;
-  Item item;
-};
-
-// One key of a BatchGetItem.
-struct GetRequest {
-  std::string table_name;
-  Item key;
-};
+struct ItemTable;   // engine/engine_state.h
 
 class Engine {
  public:
   // `clock` must outlive the engine.
   Engine(EngineOptions options, const Clock& clock);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   // ValidationException for an invalid schema; ResourceInUseException if the name is taken.
   Result<TableDescription> CreateTable(const CreateTableArgs& args);
@@ -70,98 +53,54 @@ class Engine {
   Result<TableDescription> DeleteTable(std::string_view table_name);
 
   // Item operations. All return ResourceNotFoundException "Requested resource not found" for a
-  // missing table and ValidationException for an invalid key or an item over 400 KB.
-  // PutItem and DeleteItem return the item they replaced or removed when `return_old` is set.
-  // With a `condition`, the write happens only if it holds for the current item (atomically);
-  // otherwise ConditionalCheckFailedException, with the current item if
-  // `return_item_on_condition_failure`.
-  struct WriteOptions {
-    bool return_old = false;
-    const Condition* condition = nullptr;
-    bool return_item_on_condition_failure = false;
-  };
-  Result<std::optional<Item>> PutItem(std::string_view table_name, const Item& item,
-                                      const WriteOptions& options);
-  // The stored item (decode with DecodeItem, or encode the blob as it is).
-  Result<std::optional<StoredItem>> GetItem(std::string_view table_name, const Item& key) const;
-  Result<std::optional<Item>> DeleteItem(std::string_view table_name, const Item& key,
-                                         const WriteOptions& options);
-  // What UpdateItem returns: nothing, the whole item before or after, or only the updated
-  // attributes before or after.
-  enum class UpdateReturn { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
-  // Applies `actions` to the item with `key`, creating it if absent (upsert). ValidationException
-  // for an update of a key attribute, an invalid path or operand, or an item over 400 KB;
-  // ConditionalCheckFailedException as for PutItem.
-  Result<std::optional<Item>> UpdateItem(std::string_view table_name, const Item& key,
-                                         const std::vector<UpdateAction>& actions,
-                                         const WriteOptions& options, UpdateReturn returns);
+  // missing table and ValidationException for an invalid key or an item over 400 KB. Each
+  // reports the capacity it consumed when asked (ConsumedCapacity, engine/capacity/capacity.h),
+  // and writes to a table with a local secondary index report their item collection's size when
+  // asked.
+  //
+  // PutItem replaces the whole item; with a condition, the write happens only if it holds for
+  // the current item (atomically), otherwise ConditionalCheckFailedException, carrying the
+  // current item if `return_item_on_condition_failure`. ReturnValues ALL_OLD returns the item
+  // replaced. ItemCollectionSizeLimitExceededException when the item's collection would pass
+  // 10 GB.
+  Result<WriteOutcome> PutItem(const PutItemArgs& args);
+  // Removes the item with the key, if any; conditions and ALL_OLD as for PutItem.
+  Result<WriteOutcome> DeleteItem(const DeleteItemArgs& args);
+  // Applies the actions to the item with the key, creating it if absent (upsert) unless the
+  // actions only remove. ValidationException for an update of a key attribute, an invalid path
+  // or operand, or an item over 400 KB; conditions as for PutItem.
+  Result<WriteOutcome> UpdateItem(const UpdateItemArgs& args);
+  Result<GetItemOutcome> GetItem(const GetItemArgs& args) const;
   // One page of a Query (items of one partition, in sort-key order or reverse) or a Scan (the
   // table, or one parallel-scan segment, in partition-hash order). ResourceNotFoundException;
   // ValidationException for a key condition that does not fit the key schema, a filter on a key
   // attribute (Query), or an invalid ExclusiveStartKey.
   Result<ReadPage> Query(const QueryArgs& args) const;
   Result<ReadPage> Scan(const ScanArgs& args) const;
-
-  // Checks every request (tables, keys, item sizes, duplicate keys) before applying any.
-  Status BatchWriteItem(const std::vector<WriteRequest>& requests);
+  // Checks every request (tables, keys, item sizes, duplicate keys) before applying any; then
+  // each write stands alone.
+  Result<BatchWriteItemOutcome> BatchWriteItem(const BatchWriteItemArgs& args);
   // The item for each request, in order (nullopt where there is none). Checks every key first.
-  Result<std::vector<std::optional<StoredItem>>> BatchGetItem(
-      const std::vector<GetRequest>& requests) const;
+  Result<BatchGetItemOutcome> BatchGetItem(const BatchGetItemArgs& args) const;
+
+  // Adds an observer of every committed change (engine/storage/change.h). Call before the first
+  // write, from the thread that made the engine; `observer` must outlive the engine.
+  void Subscribe(CommitObserver* observer);
 
   const EngineOptions& options() const { return options_; }
   std::string TableArn(std::string_view table_name) const;
 
  private:
-  struct TableEntry {
-    TableDescription description;
-    int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
-    KeyShape key_shape;
-    std::shared_ptr<TableItems> items = std::make_shared<TableItems>();
-    std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
-    size_t next_index_slot = 0;  // slots of deleted indexes are not reused
-  };
+  struct State;  // engine/engine_state.h
 
-  // What an item operation needs of a table; keeps the items alive if the table is deleted
-  // meanwhile.
-  struct ItemTable {
-    std::shared_ptr<TableItems> items;
-    KeyShape key_shape;
-    std::shared_ptr<const TableIndexes> indexes;
-    uint64_t index_generation = 0;  // of `indexes`, for TableItems::Put and Apply
-    bool backfilling = false;       // an index update is still running: created indexes backfill
-  };
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
-  Result<ReadPage> ReadRange(const ItemTable& table, const ReadTarget& target,
-                             TableItems::KeyRange range, bool forward,
+  Result<ReadPage> ReadRange(std::string_view table_name, const ItemTable& table,
+                             const ReadTarget& target, KeyRange range, bool forward,
                              const ReadOptions& options) const;
-
-  // The entry's description with its status as of `now_ms`, without the live counts: those
-  // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers
-  // fill them in after releasing mutex_.
-  static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
-  // True once a DELETING table's deletion has completed: it no longer exists.
-  static bool IsGone(const TableEntry& entry, int64_t now_ms);
-  // What UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
-  // how to compute the entries of the new set of indexes.
-  struct IndexChange {
-    std::vector<size_t> added;
-    std::vector<size_t> dropped;
-    TableItems::EntriesOf entries_of;
-  };
-  // After UpdateTable changed the entry's index descriptions: installs the new TableIndexes and
-  // returns what the items must change. Caller holds mutex_ exclusively.
-  static IndexChange ReindexLocked(TableEntry& entry);
-  // The live item counts and sizes of the table and its indexes.
-  static void FillCounts(const TableItems& items, TableDescription& description);
-  // Looks a live table up; caller holds mutex_. Null if absent or gone.
-  const TableEntry* FindLocked(std::string_view table_name, int64_t now_ms) const;
-  void PurgeGoneLocked(int64_t now_ms);
 
   EngineOptions options_;
   const Clock& clock_;
-  mutable std::shared_mutex mutex_;
-  // Ordered by name: ListTables pages in DynamoDB's (byte-wise) name order.
-  std::map<std::string, std::unique_ptr<TableEntry>, std::less<>> tables_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace ddbd

@@ -1,10 +1,16 @@
-// Engine's item operations: PutItem, GetItem, DeleteItem and the two batch operations.
+// Engine's item operations: PutItem, GetItem, DeleteItem, UpdateItem and the two batch
+// operations. Every write goes through TableItems::Commit in a WriteScope; what it committed
+// gives the consumed capacity and the item collection metrics.
+#include "engine/item_operations.h"
+
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <set>
 #include <utility>
 
 #include "engine/engine.h"
+#include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 
 namespace ddbd {
@@ -19,111 +25,160 @@ Status CheckItemSize(size_t size) {
   return Ok{};
 }
 
-std::optional<Item> Decoded(const std::optional<StoredItem>& stored) {
-  if (!stored) return std::nullopt;
-  return DecodeItem(stored->blob);
-}
-
 // Checks the write's condition against the current item, if there is a condition.
-Status CheckCondition(const Engine::WriteOptions& options, const std::string_view* current_blob) {
-  if (options.condition == nullptr) return Ok{};
-  const Item current = current_blob != nullptr ? DecodeItem(*current_blob) : Item();
-  if (Evaluate(*options.condition, current)) return Ok{};
+Status CheckCondition(const WriteArgs& args, const TableItems::Current* current) {
+  if (args.condition == nullptr) return Ok{};
+  const Item item = current != nullptr ? DecodeItem(current->blob) : Item();
+  if (Evaluate(*args.condition, item)) return Ok{};
   std::shared_ptr<const Item> returned;
-  if (options.return_item_on_condition_failure && current_blob != nullptr) {
-    returned = std::make_shared<const Item>(current);
+  if (args.return_item_on_condition_failure && current != nullptr) {
+    returned = std::make_shared<const Item>(item);
   }
   return Error::ConditionalCheckFailed(std::move(returned));
 }
 
+// Adds what a committed change cost: the table's write units, and each changed index entry's.
+void AddWriteCapacity(const Committed& change, const TableIndexes& indexes,
+                      ConsumedCapacity& consumed) {
+  consumed.table_units += TableWriteUnits(change);
+  for (const IndexEntryChange& entry : change.indexes) {
+    const TableIndex* index = indexes.BySlot(entry.index);
+    if (index != nullptr)
+      consumed.AddIndex(index->name(), index->is_global(), IndexWriteUnits(entry));
+  }
+}
+
+// SizeEstimateRangeGB brackets the collection's size by whole gigabytes: [0, 1] below 1 GB.
+ItemCollectionMetrics CollectionMetrics(const KeyShape& shape, const Item& item,
+                                        int64_t collection_bytes) {
+  ItemCollectionMetrics metrics;
+  if (const AttributeValue* partition = FindAttribute(item, shape.partition_name)) {
+    metrics.item_collection_key.emplace_back(shape.partition_name, *partition);
+  }
+  metrics.size_estimate_lower_gb =
+      std::floor(static_cast<double>(collection_bytes) / static_cast<double>(int64_t{1} << 30));
+  metrics.size_estimate_upper_gb = metrics.size_estimate_lower_gb + 1;
+  return metrics;
+}
+
+// The outcome parts every single-item write reports once it committed.
+void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed& change,
+                 const Item& item, WriteOutcome& outcome) {
+  if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+    ConsumedCapacity& consumed = outcome.consumed_capacity.emplace();
+    consumed.table_name = std::string(args.table_name);
+    AddWriteCapacity(change, *table.indexes, consumed);
+  }
+  if (args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
+    outcome.item_collection_metrics =
+        CollectionMetrics(table.key_shape, item, change.item_collection_bytes);
+  }
+}
+
+using Decide = TableItems::Decide;
+
+// Commits one change to the item with `key` in a scope of its own, released before the caller
+// goes on to decode or encode anything.
+Result<TableItems::CommitResult> CommitOne(TableItems& items, std::string_view key, Decide decide) {
+  WriteScope scope(items);
+  return items.Commit(scope, key, decide);
+}
+
+ConsumedCapacity& TableConsumption(std::vector<ConsumedCapacity>& per_table,
+                                   const std::string& table_name) {
+  for (ConsumedCapacity& consumed : per_table) {
+    if (consumed.table_name == table_name) return consumed;
+  }
+  ConsumedCapacity& added = per_table.emplace_back();
+  added.table_name = table_name;
+  return added;
+}
+
 }  // namespace
 
-Result<Engine::ItemTable> Engine::FindItemTable(std::string_view table_name) const {
+Result<ItemTable> Engine::FindItemTable(std::string_view table_name) const {
   const int64_t now_ms = clock_.NowMs();
-  std::shared_lock lock(mutex_);
-  const TableEntry* entry = FindLocked(table_name, now_ms);
+  std::shared_lock lock(state_->mutex);
+  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound();
-  // Read together under mutex_, which UpdateTable holds while it changes both.
+  // Read together under the catalog lock, which UpdateTable holds while it changes both.
   return ItemTable{entry->items, entry->key_shape, entry->indexes, entry->items->index_generation(),
                    now_ms < entry->transition_done_ms};
 }
 
-Result<std::optional<Item>> Engine::PutItem(std::string_view table_name, const Item& item,
-                                            const WriteOptions& options) {
+Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   // The size limit is checked before the table is looked up, as DynamoDB does.
-  const size_t size = ItemSize(item);
+  const size_t size = ItemSize(args.item);
   if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
-  auto table = FindItemTable(table_name);
+  auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  auto key = ItemKeyBytes(table.value().key_shape, item, KeyMismatchStyle::kTypeMismatch);
+  auto key = ItemKeyBytes(table.value().key_shape, args.item, KeyMismatchStyle::kTypeMismatch);
   if (!key.ok()) return key.error();
   const TableIndexes& indexes = *table.value().indexes;
-  if (Status index_keys = indexes.CheckItem(item); !index_keys.ok()) return index_keys.error();
-  const IndexEntries entries = indexes.EntriesFor(item);
-  StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
-  std::optional<StoredItem> old;
-  if (options.condition == nullptr) {
-    auto put =
-        table.value().items->Put(key.value(), stored, entries, table.value().index_generation);
-    if (!put.ok()) return put.error();
-    old = std::move(put).value();
-  } else {
-    auto applied = table.value().items->Apply(
-        key.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
-          if (Status checked = CheckCondition(options, current); !checked.ok()) {
-            return checked.error();
-          }
-          return TableItems::Write{TableItems::Write::Kind::kPut, stored, entries,
-                                   table.value().index_generation};
-        });
-    if (!applied.ok()) return applied.error();
-    old = std::move(applied).value();
-  }
-  return options.return_old ? Decoded(old) : std::nullopt;
+  if (Status index_keys = indexes.CheckItem(args.item); !index_keys.ok()) return index_keys.error();
+  const IndexEntries entries = indexes.EntriesFor(args.item);
+  const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
+  auto committed =
+      CommitOne(*table.value().items, key.value(),
+                [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+                  if (Status checked = CheckCondition(args, current); !checked.ok())
+                    return checked.error();
+                  return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
+                                           table.value().index_generation,
+                                           args.return_values == ReturnValues::kAllOld};
+                });
+  if (!committed.ok()) return committed.error();
+  WriteOutcome outcome;
+  if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
+  ReportWrite(args, table.value(), committed.value().change, args.item, outcome);
+  return outcome;
 }
 
-Result<std::optional<StoredItem>> Engine::GetItem(std::string_view table_name,
-                                                  const Item& key) const {
-  auto table = FindItemTable(table_name);
+Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
+  auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  auto key_bytes = LookupKeyBytes(table.value().key_shape, key);
+  auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
-  return table.value().items->Get(key_bytes.value());
-}
-
-Result<std::optional<Item>> Engine::DeleteItem(std::string_view table_name, const Item& key,
-                                               const WriteOptions& options) {
-  auto table = FindItemTable(table_name);
-  if (!table.ok()) return table.error();
-  auto key_bytes = LookupKeyBytes(table.value().key_shape, key);
-  if (!key_bytes.ok()) return key_bytes.error();
-  std::optional<StoredItem> old;
-  if (options.condition == nullptr) {
-    old = table.value().items->Erase(key_bytes.value());
-  } else {
-    auto applied = table.value().items->Apply(
-        key_bytes.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
-          if (Status checked = CheckCondition(options, current); !checked.ok()) {
-            return checked.error();
-          }
-          return TableItems::Write{TableItems::Write::Kind::kDelete, {}, {}};
-        });
-    if (!applied.ok()) return applied.error();
-    old = std::move(applied).value();
+  GetItemOutcome outcome;
+  outcome.item = table.value().items->Get(key_bytes.value());
+  if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+    ConsumedCapacity& consumed = outcome.consumed_capacity.emplace();
+    consumed.table_name = std::string(args.table_name);
+    // A missing item costs as much as a small one; a projection does not make it cheaper.
+    consumed.table_units =
+        ReadUnits(outcome.item ? outcome.item->size_bytes : 0, args.consistent_read);
   }
-  return options.return_old ? Decoded(old) : std::nullopt;
+  return outcome;
 }
 
-Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, const Item& key,
-                                               const std::vector<UpdateAction>& actions,
-                                               const WriteOptions& options, UpdateReturn returns) {
-  auto table = FindItemTable(table_name);
+Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
+  auto table = FindItemTable(args.table_name);
+  if (!table.ok()) return table.error();
+  auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
+  if (!key_bytes.ok()) return key_bytes.error();
+  auto committed =
+      CommitOne(*table.value().items, key_bytes.value(),
+                [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+                  if (Status checked = CheckCondition(args, current); !checked.ok())
+                    return checked.error();
+                  return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0,
+                                           args.return_values == ReturnValues::kAllOld};
+                });
+  if (!committed.ok()) return committed.error();
+  WriteOutcome outcome;
+  if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
+  ReportWrite(args, table.value(), committed.value().change, args.key, outcome);
+  return outcome;
+}
+
+Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
+  auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   const KeyShape& shape = table.value().key_shape;
-  auto key_bytes = LookupKeyBytes(shape, key);
+  auto key_bytes = LookupKeyBytes(shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
   std::vector<DocumentPath> updated_paths;
-  for (const UpdateAction& action : actions) {
+  for (const UpdateAction& action : args.actions) {
     const std::string& top = action.path[0].name;
     if (top == shape.partition_name || top == shape.sort_name) {
       return Error::Validation(
@@ -132,24 +187,28 @@ Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, cons
     }
     updated_paths.push_back(action.path);
   }
+  // An update that only takes attributes away creates no item (and a path under a missing
+  // attribute is then no error): test_update_item_boto3's missing-item test.
+  const bool only_removals =
+      !args.actions.empty() &&
+      std::all_of(args.actions.begin(), args.actions.end(), [](const UpdateAction& a) {
+        return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
+      });
   std::optional<Item> returned;
-  auto applied = table.value().items->Apply(
-      key_bytes.value(), [&](const std::string_view* current) -> Result<TableItems::Write> {
-        if (Status checked = CheckCondition(options, current); !checked.ok()) {
-          return checked.error();
-        }
-        // An update that only takes attributes away creates no item (and a path under a missing
-        // attribute is then no error): test_update_item_boto3's missing-item test.
-        const bool only_removals =
-            !actions.empty() && std::all_of(actions.begin(), actions.end(), [](const auto& a) {
-              return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
-            });
+  StoredItem stored;
+  IndexEntries entries;
+  auto committed = CommitOne(
+      *table.value().items, key_bytes.value(),
+      [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+        if (Status checked = CheckCondition(args, current); !checked.ok()) return checked.error();
         if (current == nullptr && only_removals) {
-          return TableItems::Write{TableItems::Write::Kind::kDelete, {}, {}};
+          return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0, false};
         }
-        Item old_item = current != nullptr ? DecodeItem(*current) : Item();
-        Item new_item = current != nullptr ? old_item : KeyAttributes(shape, key);
-        if (Status updated = ApplyUpdate(actions, new_item); !updated.ok()) return updated.error();
+        Item old_item = current != nullptr ? DecodeItem(current->blob) : Item();
+        Item new_item = current != nullptr ? old_item : KeyAttributes(shape, args.key);
+        if (Status updated = ApplyUpdate(args.actions, new_item); !updated.ok()) {
+          return updated.error();
+        }
         const size_t size = ItemSize(new_item);
         if (size > kMaxItemSizeBytes) {
           return Error::Validation("Item size to update has exceeded the maximum allowed size");
@@ -157,47 +216,49 @@ Result<std::optional<Item>> Engine::UpdateItem(std::string_view table_name, cons
         if (Status index_keys = table.value().indexes->CheckItem(new_item); !index_keys.ok()) {
           return index_keys.error();
         }
-        switch (returns) {
-          case UpdateReturn::kNone:
+        switch (args.return_values) {
+          case ReturnValues::kNone:
             break;
-          case UpdateReturn::kAllOld:
+          case ReturnValues::kAllOld:
             if (current != nullptr) returned = old_item;
             break;
-          case UpdateReturn::kUpdatedOld:
+          case ReturnValues::kUpdatedOld:
             returned = ProjectItem(old_item, updated_paths);
             break;
-          case UpdateReturn::kAllNew:
+          case ReturnValues::kAllNew:
             returned = new_item;
             break;
-          case UpdateReturn::kUpdatedNew:
+          case ReturnValues::kUpdatedNew:
             returned = ProjectItem(new_item, updated_paths);
             break;
         }
         if (returned && returned->empty()) returned.reset();
-        return TableItems::Write{TableItems::Write::Kind::kPut,
-                                 StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)},
-                                 table.value().indexes->EntriesFor(new_item),
-                                 table.value().index_generation};
+        stored = StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)};
+        entries = table.value().indexes->EntriesFor(new_item);
+        return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
+                                 table.value().index_generation, false};
       });
-  if (!applied.ok()) return applied.error();
-  return returned;
+  if (!committed.ok()) return committed.error();
+  WriteOutcome outcome;
+  outcome.attributes = std::move(returned);
+  ReportWrite(args, table.value(), committed.value().change, args.key, outcome);
+  return outcome;
 }
 
-Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
+Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& args) {
   struct Prepared {
-    std::shared_ptr<TableItems> items;
+    ItemTable table;
     std::string key;
     std::optional<StoredItem> stored;  // set for puts
     IndexEntries entries;
-    uint64_t index_generation = 0;
   };
   std::vector<Prepared> prepared;
-  prepared.reserve(requests.size());
+  prepared.reserve(args.requests.size());
   std::set<std::pair<std::string, std::string>> seen;  // (table, key bytes)
-  for (const WriteRequest& request : requests) {
+  for (const WriteRequest& request : args.requests) {
     const bool put = request.kind == WriteRequest::Kind::kPut;
     const size_t size = put ? ItemSize(request.item) : 0;
-    if (Status sized = CheckItemSize(size); !sized.ok()) return sized;
+    if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
     auto table = FindItemTable(request.table_name);
     if (!table.ok()) return table.error();
     auto key =
@@ -207,38 +268,53 @@ Status Engine::BatchWriteItem(const std::vector<WriteRequest>& requests) {
     if (!seen.emplace(request.table_name, key.value()).second) {
       return Error::Validation("Provided list of item keys contains duplicates");
     }
-    Prepared entry{table.value().items,
-                   std::move(key).value(),
-                   std::nullopt,
-                   {},
-                   table.value().index_generation};
+    Prepared entry{std::move(table).value(), std::move(key).value(), std::nullopt, {}};
     if (put) {
-      const TableIndexes& indexes = *table.value().indexes;
-      if (Status index_keys = indexes.CheckItem(request.item); !index_keys.ok()) return index_keys;
+      const TableIndexes& indexes = *entry.table.indexes;
+      if (Status index_keys = indexes.CheckItem(request.item); !index_keys.ok()) {
+        return index_keys.error();
+      }
       entry.stored = StoredItem{EncodeItem(request.item), static_cast<uint32_t>(size)};
       entry.entries = indexes.EntriesFor(request.item);
     }
     prepared.push_back(std::move(entry));
   }
-  for (Prepared& entry : prepared) {
-    if (entry.stored) {
-      // Only an item collection over its limit fails here; writes before it stay, as each
-      // write of a batch stands alone in DynamoDB.
-      auto put = entry.items->Put(entry.key, *entry.stored, entry.entries, entry.index_generation);
-      if (!put.ok()) return put.error();
-    } else {
-      entry.items->Erase(entry.key);
+  BatchWriteItemOutcome outcome;
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    const Prepared& entry = prepared[i];
+    const WriteRequest& request = args.requests[i];
+    // Only an item collection over its limit fails here; writes before it stay, as each write
+    // of a batch stands alone in DynamoDB.
+    auto committed =
+        CommitOne(*entry.table.items, entry.key,
+                  [&](const TableItems::Current*) -> Result<TableItems::Write> {
+                    if (!entry.stored) return TableItems::Write{TableItems::Write::Kind::kDelete};
+                    return TableItems::Write{TableItems::Write::Kind::kPut, &*entry.stored,
+                                             &entry.entries, entry.table.index_generation, false};
+                  });
+    if (!committed.ok()) return committed.error();
+    const Committed& change = committed.value().change;
+    if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      AddWriteCapacity(change, *entry.table.indexes,
+                       TableConsumption(outcome.consumed_capacity, request.table_name));
+    }
+    if (args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
+      auto& per_table = outcome.item_collection_metrics;
+      auto it = std::find_if(per_table.begin(), per_table.end(),
+                             [&](const auto& known) { return known.first == request.table_name; });
+      if (it == per_table.end()) it = per_table.insert(it, {request.table_name, {}});
+      it->second.push_back(
+          CollectionMetrics(entry.table.key_shape, request.item, change.item_collection_bytes));
     }
   }
-  return Ok{};
+  return outcome;
 }
 
-Result<std::vector<std::optional<StoredItem>>> Engine::BatchGetItem(
-    const std::vector<GetRequest>& requests) const {
+Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) const {
   std::vector<std::pair<std::shared_ptr<TableItems>, std::string>> lookups;
-  lookups.reserve(requests.size());
+  lookups.reserve(args.requests.size());
   std::set<std::pair<std::string, std::string>> seen;
-  for (const GetRequest& request : requests) {
+  for (const GetRequest& request : args.requests) {
     auto table = FindItemTable(request.table_name);
     if (!table.ok()) return table.error();
     auto key = LookupKeyBytes(table.value().key_shape, request.key);
@@ -248,10 +324,19 @@ Result<std::vector<std::optional<StoredItem>>> Engine::BatchGetItem(
     }
     lookups.emplace_back(table.value().items, std::move(key).value());
   }
-  std::vector<std::optional<StoredItem>> results;
-  results.reserve(lookups.size());
-  for (const auto& [items, key] : lookups) results.push_back(items->Get(key));
-  return results;
+  BatchGetItemOutcome outcome;
+  outcome.items.reserve(lookups.size());
+  for (size_t i = 0; i < lookups.size(); ++i) {
+    const auto& [items, key] = lookups[i];
+    outcome.items.push_back(items->Get(key));
+    if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) continue;
+    // Each item is rounded up on its own, then summed per table.
+    const GetRequest& request = args.requests[i];
+    const std::optional<StoredItem>& item = outcome.items.back();
+    TableConsumption(outcome.consumed_capacity, request.table_name).table_units +=
+        ReadUnits(item ? item->size_bytes : 0, request.consistent_read);
+  }
+  return outcome;
 }
 
 }  // namespace ddbd

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "engine/engine.h"
+#include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
 
@@ -255,10 +256,12 @@ Item LastEvaluatedKey(const KeyShape& table_key, const ReadTarget& target, const
 
 }  // namespace
 
-Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& target, KeyRange range,
-                                   bool forward, const ReadOptions& options) const {
+Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable& table,
+                                   const ReadTarget& target, KeyRange range, bool forward,
+                                   const ReadOptions& options) const {
   ReadPage page;
   uint64_t bytes_read = 0;
+  uint64_t bytes_fetched = 0;  // from the table, for a local index
   auto visit = [&](std::string_view, std::string_view blob, uint32_t size) {
     // Decoded only when something reads attributes: a filter, a projection, a page's last key
     // or an LSI entry's table key. A plain page copies blobs and encodes them as they are.
@@ -272,10 +275,13 @@ Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& tar
       const AttributeValue* sort =
           key.has_sort_key() ? FindAttribute(item(), key.sort_name) : nullptr;
       std::string_view table_blob;
+      uint32_t table_size = 0;
       if (table.items->FindDuringWalk(
-              EncodeTableKey(*FindAttribute(item(), key.partition_name), sort), &table_blob)) {
+              EncodeTableKey(*FindAttribute(item(), key.partition_name), sort), &table_blob,
+              &table_size)) {
         blob = table_blob;
         decoded.reset();
+        bytes_fetched += table_size;
       }
     }
     ++page.scanned_count;
@@ -298,6 +304,18 @@ Result<ReadPage> Engine::ReadRange(const ItemTable& table, const ReadTarget& tar
     table.items->WalkIndex(target.index->number, range, forward, visit);
   } else {
     table.items->Walk(range, forward, visit);
+  }
+  if (options.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+    ConsumedCapacity& consumed = page.consumed_capacity.emplace();
+    consumed.table_name = std::string(table_name);
+    const double units = ReadUnits(bytes_read, options.consistent_read);
+    if (target.index == nullptr) {
+      consumed.table_units = units;
+    } else {
+      consumed.AddIndex(target.index->name(), target.index->is_global(), units);
+      if (bytes_fetched > 0)
+        consumed.table_units = ReadUnits(bytes_fetched, options.consistent_read);
+    }
   }
   return page;
 }
@@ -342,8 +360,8 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
       range.has_upper = true;
     }
   }
-  return ReadRange(table.value(), target.value(), std::move(range), args.scan_index_forward,
-                   args.read);
+  return ReadRange(args.table_name, table.value(), target.value(), std::move(range),
+                   args.scan_index_forward, args.read);
 }
 
 Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
@@ -366,7 +384,8 @@ Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
     range.lower = *start;
     range.lower_inclusive = false;
   }
-  return ReadRange(table.value(), target.value(), std::move(range), true, args.read);
+  return ReadRange(args.table_name, table.value(), target.value(), std::move(range), true,
+                   args.read);
 }
 
 }  // namespace ddbd

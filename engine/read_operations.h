@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/capacity/capacity.h"
 #include "engine/expression/condition.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
@@ -31,6 +32,7 @@ struct ReadOptions {
   bool count_only = false;
   int64_t limit = 0;  // items evaluated per page; 0: no limit
   std::optional<Item> exclusive_start_key;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
 struct QueryArgs {
@@ -55,6 +57,10 @@ struct ReadPage {
   int64_t count = 0;          // items returned (after the filter)
   int64_t scanned_count = 0;  // items evaluated (before the filter)
   std::optional<Item> last_evaluated_key;
+  // When asked: the items evaluated (before the filter and projection), summed and rounded up
+  // once, on the index read or the table; a local index's fetches of unprojected attributes
+  // cost the table.
+  std::optional<ConsumedCapacity> consumed_capacity;
 };
 
 // DynamoDB ends a page after reading 1 MB (by its item size).

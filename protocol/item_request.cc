@@ -8,9 +8,8 @@
 
 namespace ddbd {
 
-Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors) {
-  ReturnOptions options;
-  ReturnValues& mode = options.values;
+Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors, WriteArgs& args) {
+  ReturnValues& mode = args.return_values;
   auto return_values = json::AsString(json::Member(request, "ReturnValues"));
   if (!return_values.ok()) return return_values.error();
   if (return_values.value()) {
@@ -29,31 +28,19 @@ Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, Constraint
       errors.Enum(text, "returnValues",
                   {"ALL_NEW", "ALL_OLD", "NONE", "UPDATED_NEW", "UPDATED_OLD"});
   }
-  if (Status capacity = DecodeReturnConsumedCapacity(request, errors); !capacity.ok()) {
-    return capacity.error();
-  }
-  auto metrics = json::AsString(json::Member(request, "ReturnItemCollectionMetrics"));
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  args.return_consumed_capacity = capacity.value();
+  auto metrics = DecodeReturnItemCollectionMetrics(request, errors);
   if (!metrics.ok()) return metrics.error();
-  if (metrics.value() && *metrics.value() != "SIZE" && *metrics.value() != "NONE") {
-    errors.Enum(*metrics.value(), "returnItemCollectionMetrics", {"SIZE", "NONE"});
-  }
+  args.return_item_collection_metrics = metrics.value();
   auto on_failure = json::AsString(json::Member(request, "ReturnValuesOnConditionCheckFailure"));
   if (!on_failure.ok()) return on_failure.error();
   if (on_failure.value()) {
-    options.item_on_condition_failure = *on_failure.value() == "ALL_OLD";
+    args.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
     if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
       errors.Enum(*on_failure.value(), "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
     }
-  }
-  return options;
-}
-
-Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors& errors) {
-  auto capacity = json::AsString(json::Member(request, "ReturnConsumedCapacity"));
-  if (!capacity.ok()) return capacity.error();
-  if (capacity.value() && *capacity.value() != "INDEXES" && *capacity.value() != "TOTAL" &&
-      *capacity.value() != "NONE") {
-    errors.Enum(*capacity.value(), "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
   }
   return Ok{};
 }
@@ -127,20 +114,31 @@ Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool
   return expressions;
 }
 
-Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request,
-                                                      const ReturnOptions& returns,
-                                                      std::optional<Condition>& condition) {
-  if (returns.values != ReturnValues::kNone && returns.values != ReturnValues::kAllOld) {
+Status DecodeSingleWriteOptions(const json::Value& request, std::optional<Condition>& condition,
+                                WriteArgs& args) {
+  if (args.return_values != ReturnValues::kNone && args.return_values != ReturnValues::kAllOld) {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
   auto decoded = DecodeWriteExpressions(request, /*with_update=*/false);
   if (!decoded.ok()) return decoded.error();
   condition = std::move(decoded).value().condition;
-  Engine::WriteOptions options;
-  options.return_old = returns.values == ReturnValues::kAllOld;
-  options.condition = condition ? &*condition : nullptr;
-  options.return_item_on_condition_failure = returns.item_on_condition_failure;
-  return options;
+  args.condition = condition ? &*condition : nullptr;
+  return Ok{};
+}
+
+void EncodeWriteOutcome(json::Writer& writer, const WriteOutcome& outcome,
+                        ReturnConsumedCapacity mode) {
+  writer.StartObject();
+  if (outcome.attributes) {
+    writer.Key("Attributes");
+    EncodeItem(writer, *outcome.attributes);
+  }
+  EncodeConsumedCapacityMember(writer, outcome.consumed_capacity, mode);
+  if (outcome.item_collection_metrics) {
+    writer.Key("ItemCollectionMetrics");
+    EncodeItemCollectionMetrics(writer, *outcome.item_collection_metrics);
+  }
+  writer.EndObject();
 }
 
 }  // namespace ddbd

@@ -8,25 +8,17 @@
 #include "engine/error.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
+#include "engine/item_operations.h"
 #include "protocol/attribute_value_json.h"
+#include "protocol/capacity_json.h"
 #include "protocol/json_reader.h"
 #include "protocol/validation_messages.h"
 
 namespace ddbd {
 
-enum class ReturnValues { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
-
-struct ReturnOptions {
-  ReturnValues values = ReturnValues::kNone;
-  bool item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure: ALL_OLD
-};
-
 // ReturnValues, ReturnValuesOnConditionCheckFailure, ReturnConsumedCapacity and
-// ReturnItemCollectionMetrics of a write (enums checked into `errors`; the last two are
-// accepted, real figures come with capacity accounting).
-Result<ReturnOptions> DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors);
-// ReturnConsumedCapacity alone, for reads.
-Status DecodeReturnConsumedCapacity(const json::Value& request, ConstraintErrors& errors);
+// ReturnItemCollectionMetrics of a write, into `args` (invalid enums into `errors`).
+Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors, WriteArgs& args);
 
 // DynamoDB's order of reports: wrong JSON types anywhere, then request-shape constraints, then
 // invalid attribute values.
@@ -42,10 +34,14 @@ struct WriteExpressions {
 Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool with_update);
 
 // What PutItem and DeleteItem share after their item or key: ReturnValues must be NONE or
-// ALL_OLD, the condition is decoded into `condition` (which the options point into, so it must
-// outlive them), and legacy conditions are refused until they are implemented.
-Result<Engine::WriteOptions> DecodeSingleWriteOptions(const json::Value& request,
-                                                      const ReturnOptions& returns,
-                                                      std::optional<Condition>& condition);
+// ALL_OLD, and the condition is decoded into `condition`, which `args` point into (so it must
+// outlive them).
+Status DecodeSingleWriteOptions(const json::Value& request, std::optional<Condition>& condition,
+                                WriteArgs& args);
+
+// The answer to a single-item write: Attributes, ConsumedCapacity and ItemCollectionMetrics, each
+// when there is one.
+void EncodeWriteOutcome(json::Writer& writer, const WriteOutcome& outcome,
+                        ReturnConsumedCapacity mode);
 
 }  // namespace ddbd

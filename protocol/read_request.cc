@@ -1,6 +1,7 @@
 #include "protocol/read_request.h"
 
 #include "protocol/attribute_value_json.h"
+#include "protocol/capacity_json.h"
 #include "protocol/expression/condition_parser.h"
 #include "protocol/expression/expression_values.h"
 #include "protocol/item_request.h"
@@ -54,9 +55,9 @@ Result<std::optional<std::string>> DecodeReadConstraints(const json::Value& requ
   auto consistent = json::AsBoolean(json::Member(request, "ConsistentRead"));
   if (!consistent.ok()) return consistent.error();
   out.options.consistent_read = consistent.value().value_or(false);
-  if (Status capacity = DecodeReturnConsumedCapacity(request, errors); !capacity.ok()) {
-    return capacity.error();
-  }
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  out.options.return_consumed_capacity = capacity.value();
   if (kind == ReadKind::kQuery) {
     auto forward = json::AsBoolean(json::Member(request, "ScanIndexForward"));
     if (!forward.ok()) return forward.error();
@@ -248,7 +249,8 @@ Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadK
   return Ok{};
 }
 
-void EncodeReadPage(json::Writer& writer, const ReadPage& page, bool count_only) {
+void EncodeReadPage(json::Writer& writer, const ReadPage& page, const ReadOptions& options) {
+  const bool count_only = options.count_only;
   writer.StartObject();
   if (!count_only) {
     writer.Key("Items");
@@ -265,6 +267,7 @@ void EncodeReadPage(json::Writer& writer, const ReadPage& page, bool count_only)
     writer.Key("LastEvaluatedKey");
     EncodeItem(writer, *page.last_evaluated_key);
   }
+  EncodeConsumedCapacityMember(writer, page.consumed_capacity, options.return_consumed_capacity);
   writer.EndObject();
 }
 

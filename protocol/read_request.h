@@ -39,6 +39,6 @@ enum class ReadKind { kQuery, kScan };
 Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
                          ReadRequest& out);
 
-void EncodeReadPage(json::Writer& writer, const ReadPage& page, bool count_only);
+void EncodeReadPage(json::Writer& writer, const ReadPage& page, const ReadOptions& options);
 
 }  // namespace ddbd

@@ -46,6 +46,13 @@ TableIndexes::TableIndexes(const TableDescription& table) : table_key_(KeyShape:
   }
 }
 
+const TableIndex* TableIndexes::BySlot(size_t number) const {
+  for (const TableIndex& index : indexes_) {
+    if (index.number == number) return &index;
+  }
+  return nullptr;
+}
+
 const TableIndex* TableIndexes::Find(std::string_view name) const {
   for (const TableIndex& index : indexes_) {
     if (index.name() == name) return &index;

@@ -36,6 +36,8 @@ class TableIndexes {
   bool empty() const { return indexes_.empty(); }
   const std::vector<TableIndex>& list() const { return indexes_; }
   const TableIndex* Find(std::string_view name) const;
+  // The index in slot `number` (TableIndex::number), null if none.
+  const TableIndex* BySlot(size_t number) const;
 
   // ValidationException when an index key attribute of `item` has the wrong type or is empty,
   // naming the first such index by name.

@@ -26,7 +26,7 @@ void TableItems::SetIndexes(size_t count, EntriesOf entries_of) {
 
 void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vector<size_t>& dropped,
                                EntriesOf entries_of, const std::function<void()>& locked) {
-  std::vector<ItemRecord*> garbage;
+  Garbage garbage;
   std::unique_lock lock(mutex_);
   entries_of_ = std::move(entries_of);
   ++index_generation_;
@@ -41,13 +41,20 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
   if (!added.empty()) backfilling_.store(true, std::memory_order_release);
   locked();
   if (!added.empty()) {
+    // Each item's entries in the added indexes are a change of their own (origin kBackfill, the
+    // item itself unchanged), through the same path as every write.
+    const CommitContext context{ChangeOrigin::kBackfill, 0};
+    const IndexEntries none;
+    IndexEntries entries;
     items_.ForEach([&](const ItemRecord* record) {
-      for (const IndexEntry& entry : entries_of_(record->blob())) {
-        if (std::find(added.begin(), added.end(), entry.index) == added.end()) continue;
-        Index& index = indexes_[entry.index];
-        index.size_bytes += entry.item.size_bytes;
-        index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
-      }
+      entries = entries_of_(record->blob());
+      std::erase_if(entries, [&](const IndexEntry& entry) {
+        return std::find(added.begin(), added.end(), entry.index) == added.end();
+      });
+      if (entries.empty()) return;
+      ItemRecord* item = const_cast<ItemRecord*>(record);
+      Committed change;
+      ApplyLocked(record->key(), item, item, none, entries, context, change, garbage);
     });
     backfilling_.store(false, std::memory_order_release);
   }
@@ -109,31 +116,6 @@ uint64_t TableItems::index_generation() const {
   return index_generation_.load(std::memory_order_acquire);
 }
 
-void TableItems::ReplaceIndexEntriesLocked(const IndexEntries& old_entries,
-                                           const ItemRecord* new_record,
-                                           const IndexEntries& prepared, uint64_t generation,
-                                           std::vector<ItemRecord*>& garbage) {
-  if (indexes_.empty()) return;
-  // Entries prepared before an index was added or dropped are recomputed for the current set.
-  IndexEntries recomputed;
-  const bool stale = new_record != nullptr && generation != index_generation_;
-  if (stale) recomputed = entries_of_(new_record->blob());
-  const IndexEntries& entries = stale ? recomputed : prepared;
-  for (const IndexEntry& old_entry : old_entries) {
-    Index& index = indexes_[old_entry.index];
-    auto it = index.entries.find(std::string_view(old_entry.key));
-    if (it == index.entries.end()) continue;
-    index.size_bytes -= (*it)->item_size;
-    garbage.push_back(it->record);
-    index.entries.erase(it);
-  }
-  for (const IndexEntry& entry : entries) {
-    Index& index = indexes_[entry.index];
-    index.size_bytes += entry.item.size_bytes;
-    index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
-  }
-}
-
 std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   std::shared_lock lock(mutex_);
   // Loads the probe's control bytes and slots together, where find alone waits for one, then
@@ -144,90 +126,136 @@ std::optional<StoredItem> TableItems::Get(std::string_view key) const {
   return record->Copy();
 }
 
-Result<std::optional<StoredItem>> TableItems::Put(std::string_view key, const StoredItem& item,
-                                                  const IndexEntries& entries,
-                                                  uint64_t generation) {
-  ItemRecord* record = ItemRecord::Create(key, item);  // allocate outside the lock
-  std::optional<StoredItem> old;
-  std::vector<ItemRecord*> garbage;
-  std::unique_lock lock(mutex_);
-  ItemRecord* replaced = items_.Find(key);
-  const IndexEntries old_entries = EntriesOfLocked(replaced);
-  if (Status charged = ChargeCollectionLocked(key, replaced, old_entries, &item, entries);
-      !charged.ok()) {
-    lock.unlock();
-    ItemRecord::Destroy(record);
-    return charged.error();
-  }
-  size_bytes_ += item.size_bytes;
-  if (replaced == nullptr) {
-    items_.Insert(record);
-  } else {
-    old = replaced->Copy();
-    size_bytes_ -= replaced->item_size;
-    items_.Replace(replaced, record);
-    garbage.push_back(replaced);
-  }
-  ReplaceIndexEntriesLocked(old_entries, record, entries, generation, garbage);
-  lock.unlock();
-  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
-  return old;
+int64_t TableItems::CollectionSizeLocked(std::string_view key) const {
+  if (!track_collections_) return -1;
+  auto it = collections_.find(std::string(items_.PartitionOf(key)));
+  return it == collections_.end() ? 0 : it->second;
 }
 
-std::optional<StoredItem> TableItems::Erase(std::string_view key) {
-  std::vector<ItemRecord*> garbage;
-  std::unique_lock lock(mutex_);
-  ItemRecord* removed = items_.Find(key);
-  if (removed == nullptr) return std::nullopt;
-  const IndexEntries old_entries = EntriesOfLocked(removed);
-  (void)ChargeCollectionLocked(key, removed, old_entries, nullptr, {});  // shrinking always fits
-  items_.Remove(removed);
-  size_bytes_ -= removed->item_size;
-  ReplaceIndexEntriesLocked(old_entries, nullptr, {}, index_generation_, garbage);
-  lock.unlock();
-  StoredItem old = removed->Copy();
-  ItemRecord::Destroy(removed);
-  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
-  return old;
-}
-
-Result<std::optional<StoredItem>> TableItems::Apply(std::string_view key, const Decide& decide) {
-  std::vector<ItemRecord*> garbage;
-  std::unique_lock lock(mutex_);
+Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::string_view key,
+                                                    Decide decide, const CommitContext& context) {
   ItemRecord* existing = items_.Find(key);
-  const std::string_view current = existing == nullptr ? std::string_view() : existing->blob();
-  auto write = decide(existing == nullptr ? nullptr : &current);
-  if (!write.ok()) return write.error();
-  const bool put = write.value().kind == Write::Kind::kPut;
+  Current current;
+  if (existing != nullptr) current = {existing->blob(), existing->item_size};
+  auto decided = decide(existing != nullptr ? &current : nullptr);
+  if (!decided.ok()) return decided.error();
+  const Write& write = decided.value();
+  const bool put = write.kind == Write::Kind::kPut;
+  CommitResult result;
+  if (write.keep_old && existing != nullptr) result.old_item = existing->Copy();
+  if (put ? existing != nullptr && existing->blob() == write.item->blob : existing == nullptr) {
+    // Nothing changes: the item, its index entries and its collection stay as they are.
+    ApplyLocked(key, existing, existing, {}, {}, context, result.change, scope.garbage_);
+    return result;
+  }
   const IndexEntries old_entries = EntriesOfLocked(existing);
-  if (Status charged = ChargeCollectionLocked(
-          key, existing, old_entries, put ? &write.value().item : nullptr, write.value().entries);
+  static const IndexEntries kNoEntries;
+  const IndexEntries* new_entries = &kNoEntries;
+  IndexEntries recomputed;
+  if (put && !indexes_.empty()) {
+    if (write.generation != index_generation_) {
+      // Prepared before an index was added or dropped: recomputed for the current set.
+      recomputed = entries_of_(write.item->blob);
+      new_entries = &recomputed;
+    } else if (write.entries != nullptr) {
+      new_entries = write.entries;
+    }
+  }
+  if (Status charged = ChargeCollectionLocked(key, existing, old_entries,
+                                              put ? write.item : nullptr, *new_entries);
       !charged.ok()) {
     return charged.error();
   }
-  std::optional<StoredItem> old;
-  if (existing != nullptr) {
-    old = existing->Copy();
-    size_bytes_ -= existing->item_size;
+  ItemRecord* added = put ? ItemRecord::Create(key, *write.item) : nullptr;
+  ApplyLocked(key, existing, added, old_entries, *new_entries, context, result.change,
+              scope.garbage_);
+  return result;
+}
+
+void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,
+                             const IndexEntries& old_entries, const IndexEntries& new_entries,
+                             const CommitContext& context, Committed& change, Garbage& garbage) {
+  change.had_item = existing != nullptr;
+  change.old_size = existing != nullptr ? existing->item_size : 0;
+  change.new_size = added != nullptr ? added->item_size : 0;
+  if (existing == added) {
+    change.kind = ChangeKind::kNone;
+  } else if (existing == nullptr) {
+    change.kind = ChangeKind::kInsert;
+    items_.Insert(added);
+  } else if (added == nullptr) {
+    change.kind = ChangeKind::kRemove;
+    items_.Remove(existing);
+    garbage.push_back(existing);
+  } else {
+    change.kind = ChangeKind::kModify;
+    items_.Replace(existing, added);
     garbage.push_back(existing);
   }
-  ItemRecord* added = nullptr;
-  if (put) {
-    size_bytes_ += write.value().item.size_bytes;
-    added = ItemRecord::Create(key, write.value().item);
-    if (existing != nullptr) {
-      items_.Replace(existing, added);
-    } else {
-      items_.Insert(added);
+  size_bytes_ += static_cast<int64_t>(change.new_size) - static_cast<int64_t>(change.old_size);
+  auto insert = [&](Index& index, const IndexEntry& entry) {
+    index.size_bytes += entry.item.size_bytes;
+    index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
+  };
+  for (const IndexEntry& old_entry : old_entries) {
+    const IndexEntry* match = nullptr;
+    for (const IndexEntry& entry : new_entries) {
+      if (entry.index == old_entry.index) match = &entry;
     }
-  } else if (existing != nullptr) {
-    items_.Remove(existing);
+    IndexEntryChange& entry_change = change.indexes.emplace_back();
+    entry_change.index = old_entry.index;
+    entry_change.had_entry = true;
+    entry_change.old_size = old_entry.item.size_bytes;
+    if (match != nullptr) {
+      entry_change.has_entry = true;
+      entry_change.new_size = match->item.size_bytes;
+      entry_change.key_changed = match->key != old_entry.key;
+      entry_change.item_changed =
+          !entry_change.key_changed && match->item.blob != old_entry.item.blob;
+    }
+    if (!entry_change.changed()) continue;
+    Index& index = indexes_[old_entry.index];
+    auto it = index.entries.find(std::string_view(old_entry.key));
+    if (it == index.entries.end()) continue;
+    index.size_bytes -= it->record->item_size;
+    garbage.push_back(it->record);
+    if (entry_change.item_changed) {
+      // Same key: the new entry takes the old one's slot, as the order does not change.
+      it->record = ItemRecord::Create(match->key, match->item);
+      index.size_bytes += match->item.size_bytes;
+      continue;
+    }
+    index.entries.erase(it);
+    if (match != nullptr) insert(index, *match);
   }
-  ReplaceIndexEntriesLocked(old_entries, added, put ? write.value().entries : IndexEntries(),
-                            write.value().generation, garbage);
-  lock.unlock();
-  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
-  return old;
+  for (const IndexEntry& entry : new_entries) {
+    const bool had = std::any_of(old_entries.begin(), old_entries.end(),
+                                 [&](const IndexEntry& old) { return old.index == entry.index; });
+    if (had) continue;
+    IndexEntryChange& entry_change = change.indexes.emplace_back();
+    entry_change.index = entry.index;
+    entry_change.has_entry = true;
+    entry_change.new_size = entry.item.size_bytes;
+    insert(indexes_[entry.index], entry);
+  }
+  change.item_collection_bytes = CollectionSizeLocked(key);
+  if (change.kind != ChangeKind::kNone) change.table_sequence = ++sequence_;
+  if (log_ == nullptr || !log_->observed()) return;
+  ChangeRecord record;
+  record.table_id = id_;
+  record.table_sequence = change.table_sequence;
+  record.log_sequence = change.kind != ChangeKind::kNone ? log_->NextSequence() : 0;
+  record.transaction_id = context.transaction_id;
+  record.origin = context.origin;
+  record.kind = change.kind;
+  record.key = key;
+  if (existing != nullptr) record.old_item = existing->blob();
+  if (added != nullptr) record.new_item = added->blob();
+  record.old_size = change.old_size;
+  record.new_size = change.new_size;
+  record.indexes = change.indexes;
+  record.item_collection_bytes = change.item_collection_bytes;
+  log_->Publish(record);
 }
 
 void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
@@ -242,10 +270,12 @@ void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
   WalkTree(indexes_[index].entries, range, forward, visit);
 }
 
-bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob) const {
+bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob,
+                                uint32_t* size) const {
   const ItemRecord* record = items_.Find(key);
   if (record == nullptr) return false;
   *blob = record->blob();
+  *size = record->item_size;
   return true;
 }
 

@@ -4,11 +4,16 @@
 // Memory: each item is one heap record (sizes, key bytes, item blob), a 16-byte slot in a tree
 // and a pointer and hash in the hash of keys, so an item costs its bytes plus a few dozen bytes.
 //
-// Thread safety: all members may be called from any thread; readers share a lock, writers take
-// it exclusively.
+// Every change to the items goes through Commit, inside a WriteScope (engine/storage/write_scope.h)
+// that holds the table's write lock; each change is numbered and published to the table's
+// CommitLog (engine/storage/change.h).
+//
+// Thread safety: all members may be called from any thread; readers share a lock, write scopes
+// take it exclusively.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/functional/function_ref.h>
 
 #include <atomic>
 #include <cstdint>
@@ -20,8 +25,10 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "engine/storage/change.h"
 #include "engine/storage/item_records.h"
 #include "engine/storage/table_records.h"
+#include "engine/storage/write_scope.h"
 
 namespace ddbd {
 
@@ -36,7 +43,10 @@ using IndexEntries = std::vector<IndexEntry>;
 
 class TableItems {
  public:
-  TableItems() = default;
+  // `id` orders write scopes and names the table in change records; `log` (may be null: no
+  // observers) must outlive the table.
+  TableItems(uint64_t id, CommitLog* log) : id_(id), log_(log) {}
+  TableItems() : TableItems(0, nullptr) {}
   ~TableItems();
   TableItems(const TableItems&) = delete;
   TableItems& operator=(const TableItems&) = delete;
@@ -73,26 +83,34 @@ class TableItems {
   // need a sort key); `local_slots` are the LSIs' slots. Call before the first write.
   void TrackItemCollections(int64_t limit_bytes, std::vector<size_t> local_slots);
 
-  // Inserts or replaces, with the new item's index entries; returns the item it replaced.
-  // ItemCollectionSizeLimitExceededException, changing nothing, if it outgrows its collection.
-  Result<std::optional<StoredItem>> Put(std::string_view key, const StoredItem& item,
-                                        const IndexEntries& entries = {}, uint64_t generation = 0);
-  // Returns the item it removed.
-  std::optional<StoredItem> Erase(std::string_view key);
-
-  // What a conditional write decided after seeing the current item.
+  // The current item a write decides on.
+  struct Current {
+    std::string_view blob;
+    uint32_t size_bytes = 0;
+  };
+  // What a write decided after seeing the current item.
   struct Write {
     enum class Kind { kPut, kDelete };
     Kind kind = Kind::kPut;
-    StoredItem item;          // for kPut
-    IndexEntries entries;     // for kPut
-    uint64_t generation = 0;  // index generation `entries` were computed for
+    const StoredItem* item = nullptr;       // kPut: the new item; must outlive Commit
+    const IndexEntries* entries = nullptr;  // kPut: its index entries (null: none)
+    uint64_t generation = 0;                // the index generation `entries` were computed for
+    bool keep_old = false;                  // copy the item replaced or removed into the result
   };
-  // Under the write lock, `decide` sees the current item's blob (null if none) and returns the
-  // write to make or an error, in which case nothing changes. Returns the item replaced or
-  // removed. This is how a condition and its write are atomic.
-  using Decide = std::function<Result<Write>(const std::string_view* current_blob)>;
-  Result<std::optional<StoredItem>> Apply(std::string_view key, const Decide& decide);
+  // `decide` sees the current item (null if none) and returns the write to make, or an error, in
+  // which case nothing changes: this is how a condition and its write are atomic.
+  using Decide = absl::FunctionRef<Result<Write>(const Current* current)>;
+  struct CommitResult {
+    Committed change;
+    std::optional<StoredItem> old_item;  // when Write::keep_old and there was one
+  };
+  // The one way items change. Under `scope` (which must hold this table): decides, then inserts,
+  // replaces or removes the item with `key`, with its index entries and item collection, numbers
+  // the change and publishes it. A put of a byte-identical item and a delete of nothing change
+  // nothing (ChangeKind::kNone). Errors: those of `decide`; ItemCollectionSizeLimitExceeded,
+  // changing nothing, if the item outgrows its collection.
+  Result<CommitResult> Commit(WriteScope& scope, std::string_view key, Decide decide,
+                              const CommitContext& context = {});
 
   using KeyRange = ddbd::KeyRange;
   // Calls `visit` for each item in `range`, in key order or reverse, until it returns false.
@@ -101,10 +119,11 @@ class TableItems {
   void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
   // The same over secondary index `index`.
   void WalkIndex(size_t index, const KeyRange& range, bool forward, const Visit& visit) const;
-  // The blob of the item with `key`, for use only inside a Walk/WalkIndex callback (the walk
-  // already holds the lock); null if there is none.
-  bool FindDuringWalk(std::string_view key, std::string_view* blob) const;
+  // The blob and size of the item with `key`, for use only inside a Walk/WalkIndex callback (the
+  // walk already holds the lock); false if there is none.
+  bool FindDuringWalk(std::string_view key, std::string_view* blob, uint32_t* size) const;
 
+  uint64_t id() const { return id_; }
   int64_t item_count() const;
   int64_t size_bytes() const;
   int64_t index_item_count(size_t index) const;
@@ -118,10 +137,15 @@ class TableItems {
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
   IndexEntries EntriesOfLocked(const ItemRecord* record) const;
-  // Under the write lock: removes the old item's index entries and adds the new ones.
-  void ReplaceIndexEntriesLocked(const IndexEntries& old_entries, const ItemRecord* new_record,
-                                 const IndexEntries& entries, uint64_t generation,
-                                 std::vector<ItemRecord*>& garbage);
+  // Under the write lock, after any check that can fail: moves the item at `key` from `existing`
+  // to `added` (either may be null; the same record when only index entries change, as in a
+  // backfill), its index entries from `old_entries` to `new_entries`, and describes the change in
+  // `change`, publishing it to the log.
+  void ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,
+                   const IndexEntries& old_entries, const IndexEntries& new_entries,
+                   const CommitContext& context, Committed& change, Garbage& garbage);
+  // Under the write lock: the collection's bytes (-1 when collections are not tracked).
+  int64_t CollectionSizeLocked(std::string_view key) const;
 
   int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new
@@ -130,6 +154,10 @@ class TableItems {
                                 const IndexEntries& old_entries, const StoredItem* new_item,
                                 const IndexEntries& new_entries);
 
+  friend class WriteScope;
+  const uint64_t id_;
+  CommitLog* const log_;
+  uint64_t sequence_ = 0;  // of the last change that was not kNone
   mutable std::shared_mutex mutex_;
   TableRecords items_;
   int64_t size_bytes_ = 0;

@@ -26,11 +26,12 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
     return Error::Validation("The requestItems parameter is required for BatchGetItem");
   }
   ConstraintErrors errors;
-  if (Status capacity = DecodeReturnConsumedCapacity(request, errors); !capacity.ok()) {
-    return capacity;
-  }
+  BatchGetItemArgs args;
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  args.return_consumed_capacity = capacity.value();
   AttributeDecoder decoder;
-  std::vector<GetRequest> gets;
+  std::vector<GetRequest>& gets = args.requests;
   std::vector<TableRead> tables;
   bool expression_projection = false;
   bool legacy_projection = false;
@@ -52,12 +53,13 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
                                ".member.Keys' failed to satisfy constraint: Member must have "
                                "length less than or equal to 100");
     }
-    for (const auto& key : keys.value()->GetArray()) {
-      gets.push_back({table.table_name, decoder.DecodeItem(&key)});
-    }
-    table.key_count = keys.value()->Size();
     auto consistent = json::AsBoolean(json::Member(block, "ConsistentRead"));
     if (!consistent.ok()) return consistent.error();
+    for (const auto& key : keys.value()->GetArray()) {
+      gets.push_back(
+          {table.table_name, decoder.DecodeItem(&key), consistent.value().value_or(false)});
+    }
+    table.key_count = keys.value()->Size();
     expression_projection |= json::Member(block, "ProjectionExpression") != nullptr;
     legacy_projection |= json::Member(block, "AttributesToGet") != nullptr;
     auto projection = DecodeProjection(block);
@@ -75,8 +77,8 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   if (gets.size() > kMaxKeys) {
     return Error::Validation("Too many items requested for the BatchGetItem call");
   }
-  auto items = engine.BatchGetItem(gets);
-  if (!items.ok()) return items.error();
+  auto outcome = engine.BatchGetItem(args);
+  if (!outcome.ok()) return outcome.error();
   response.StartObject();
   response.Key("Responses");
   response.StartObject();
@@ -84,7 +86,7 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
     json::String(response, table.table_name);
     response.StartArray();
     for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
-      const std::optional<StoredItem>& item = items.value()[i];
+      const std::optional<StoredItem>& item = outcome.value().items[i];
       if (item) EncodeStoredItem(response, item->blob, table.projection);
     }
     response.EndArray();
@@ -93,6 +95,8 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   response.Key("UnprocessedKeys");
   response.StartObject();
   response.EndObject();
+  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
+                               args.return_consumed_capacity);
   response.EndObject();
   return Ok{};
 }

@@ -30,10 +30,15 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
     return Error::Validation("The requestItems parameter is required for BatchWriteItem");
   }
   ConstraintErrors errors;
-  auto return_options = DecodeReturnOptions(request, errors);
-  if (!return_options.ok()) return return_options.error();
+  BatchWriteItemArgs args;
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  args.return_consumed_capacity = capacity.value();
+  auto metrics = DecodeReturnItemCollectionMetrics(request, errors);
+  if (!metrics.ok()) return metrics.error();
+  args.return_item_collection_metrics = metrics.value();
   AttributeDecoder decoder;
-  std::vector<WriteRequest> writes;
+  std::vector<WriteRequest>& writes = args.requests;
   for (const auto& member : request_items.value()->GetObject()) {
     const std::string table_name(member.name.GetString(), member.name.GetStringLength());
     auto list = json::AsList(&member.value);
@@ -77,11 +82,26 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
   if (writes.size() > kMaxWrites) {
     return Error::Validation("Too many items requested for the BatchWriteItem call");
   }
-  if (Status written = engine.BatchWriteItem(writes); !written.ok()) return written;
+  auto outcome = engine.BatchWriteItem(args);
+  if (!outcome.ok()) return outcome.error();
   response.StartObject();
   response.Key("UnprocessedItems");
   response.StartObject();
   response.EndObject();
+  if (!outcome.value().item_collection_metrics.empty()) {
+    response.Key("ItemCollectionMetrics");
+    response.StartObject();
+    for (const auto& [table_name, per_item] : outcome.value().item_collection_metrics) {
+      json::String(response, table_name);
+      response.StartArray();
+      for (const ItemCollectionMetrics& item : per_item)
+        EncodeItemCollectionMetrics(response, item);
+      response.EndArray();
+    }
+    response.EndObject();
+  }
+  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
+                               args.return_consumed_capacity);
   response.EndObject();
   return Ok{};
 }

@@ -7,25 +7,22 @@ namespace ddbd::operations {
 Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
+  DeleteItemArgs args;
   auto table_name = DecodeTableReference(request, engine, errors);
   if (!table_name.ok()) return table_name.error();
   const json::Value* key_json = json::Member(request, "Key");
   if (key_json == nullptr) errors.MustNotBeNull("key");
-  Item key = decoder.DecodeItem(key_json);
-  auto return_values = DecodeReturnOptions(request, errors);
-  if (!return_values.ok()) return return_values.error();
+  args.key = decoder.DecodeItem(key_json);
+  if (Status returns = DecodeReturnOptions(request, errors, args); !returns.ok()) return returns;
   if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
   std::optional<Condition> condition;
-  auto options = DecodeSingleWriteOptions(request, return_values.value(), condition);
-  if (!options.ok()) return options.error();
-  auto old = engine.DeleteItem(table_name.value(), key, options.value());
-  if (!old.ok()) return old.error();
-  response.StartObject();
-  if (old.value()) {
-    response.Key("Attributes");
-    EncodeItem(response, *old.value());
+  if (Status options = DecodeSingleWriteOptions(request, condition, args); !options.ok()) {
+    return options;
   }
-  response.EndObject();
+  args.table_name = table_name.value();
+  auto outcome = engine.DeleteItem(args);
+  if (!outcome.ok()) return outcome.error();
+  EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
   return Ok{};
 }
 

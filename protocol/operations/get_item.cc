@@ -8,27 +8,32 @@ namespace ddbd::operations {
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
+  GetItemArgs args;
   auto table_name = DecodeTableReference(request, engine, errors);
   if (!table_name.ok()) return table_name.error();
   const json::Value* key_json = json::Member(request, "Key");
   if (key_json == nullptr) errors.MustNotBeNull("key");
-  Item key = decoder.DecodeItem(key_json);
-  // Every read is strongly consistent here, so ConsistentRead only needs type-checking.
+  args.key = decoder.DecodeItem(key_json);
+  // Every read is strongly consistent here; ConsistentRead decides what the read costs.
   auto consistent = json::AsBoolean(json::Member(request, "ConsistentRead"));
   if (!consistent.ok()) return consistent.error();
-  if (Status capacity = DecodeReturnConsumedCapacity(request, errors); !capacity.ok()) {
-    return capacity;
-  }
+  args.consistent_read = consistent.value().value_or(false);
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  args.return_consumed_capacity = capacity.value();
   if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
   auto projection = DecodeProjection(request);
   if (!projection.ok()) return projection.error();
-  auto item = engine.GetItem(table_name.value(), key);
-  if (!item.ok()) return item.error();
+  args.table_name = table_name.value();
+  auto outcome = engine.GetItem(args);
+  if (!outcome.ok()) return outcome.error();
   response.StartObject();
-  if (item.value()) {
+  if (outcome.value().item) {
     response.Key("Item");
-    EncodeStoredItem(response, item.value()->blob, projection.value());
+    EncodeStoredItem(response, outcome.value().item->blob, projection.value());
   }
+  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
+                               args.return_consumed_capacity);
   response.EndObject();
   return Ok{};
 }

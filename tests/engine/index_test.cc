@@ -2,6 +2,7 @@
 
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
+#include "tests/engine/engine_calls.h"
 
 namespace ddbd {
 namespace {
@@ -55,13 +56,13 @@ struct Fixture {
 TEST_CASE("Every write path keeps the indexes in step") {
   Fixture f;
   Item order = {{"pk", S("c1")}, {"sk", S("o1")}, {"status", S("open")}, {"region", S("eu")}};
-  REQUIRE(f.engine.PutItem("Orders", order, {}).ok());
+  REQUIRE(testing::Put(f.engine, "Orders", order).ok());
   CHECK(f.InIndex("by-status", "status", "open") == std::vector<std::string>{"o1"});
   CHECK(f.InIndex("by-region", "pk", "c1") == std::vector<std::string>{"o1"});
 
   // Replacing moves the entry.
   order[2].second = S("shipped");
-  REQUIRE(f.engine.PutItem("Orders", order, {}).ok());
+  REQUIRE(testing::Put(f.engine, "Orders", order).ok());
   CHECK(f.InIndex("by-status", "status", "open").empty());
   CHECK(f.InIndex("by-status", "status", "shipped") == std::vector<std::string>{"o1"});
 
@@ -70,7 +71,7 @@ TEST_CASE("Every write path keeps the indexes in step") {
   remove.kind = UpdateAction::Kind::kRemove;
   remove.path = {{"status", -1}};
   Item key = {{"pk", S("c1")}, {"sk", S("o1")}};
-  REQUIRE(f.engine.UpdateItem("Orders", key, {remove}, {}, Engine::UpdateReturn::kNone).ok());
+  REQUIRE(testing::Update(f.engine, "Orders", key, {remove}).ok());
   CHECK(f.InIndex("by-status", "status", "shipped").empty());
   CHECK(f.IndexCount(1) == 0);
   CHECK(f.IndexCount(0) == 1);
@@ -80,13 +81,13 @@ TEST_CASE("Every write path keeps the indexes in step") {
                                        WriteRequest::Kind::kPut,
                                        {{"pk", S("c2")}, {"sk", S("o2")}, {"status", S("open")}}},
                                       {"Orders", WriteRequest::Kind::kDelete, key}};
-  REQUIRE(f.engine.BatchWriteItem(writes).ok());
+  REQUIRE(f.engine.BatchWriteItem({writes}).ok());
   CHECK(f.InIndex("by-status", "status", "open") == std::vector<std::string>{"o2"});
   CHECK(f.InIndex("by-region", "pk", "c1").empty());
   CHECK(f.IndexCount(0) == 0);
 
   // DeleteItem removes its entries.
-  REQUIRE(f.engine.DeleteItem("Orders", {{"pk", S("c2")}, {"sk", S("o2")}}, {}).ok());
+  REQUIRE(testing::Delete(f.engine, "Orders", {{"pk", S("c2")}, {"sk", S("o2")}}).ok());
   CHECK(f.InIndex("by-status", "status", "open").empty());
   CHECK(f.IndexCount(1) == 0);
 }
@@ -94,8 +95,9 @@ TEST_CASE("Every write path keeps the indexes in step") {
 TEST_CASE("Equal index keys keep every item, ordered by table key") {
   Fixture f;
   for (const char* sk : {"b", "a", "c"}) {
-    REQUIRE(f.engine.PutItem("Orders", {{"pk", S("c1")}, {"sk", S(sk)}, {"status", S("open")}}, {})
-                .ok());
+    REQUIRE(
+        testing::Put(f.engine, "Orders", {{"pk", S("c1")}, {"sk", S(sk)}, {"status", S("open")}})
+            .ok());
   }
   CHECK(f.InIndex("by-status", "status", "open").size() == 3);
   CHECK(f.InIndex("by-status", "status", "open") == f.InIndex("by-status", "status", "open"));
@@ -104,7 +106,7 @@ TEST_CASE("Equal index keys keep every item, ordered by table key") {
 TEST_CASE("A condition failure or an index key of the wrong type changes no index") {
   Fixture f;
   Item bad = {{"pk", S("c1")}, {"sk", S("o1")}, {"status", AttributeValue::Number("1")}};
-  auto refused = f.engine.PutItem("Orders", bad, {});
+  auto refused = testing::Put(f.engine, "Orders", bad);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().message() ==
         "One or more parameter values were invalid: Type mismatch for Index Key status Expected: S "
@@ -138,7 +140,7 @@ TEST_CASE("An item collection of a table with an LSI stops at its limit") {
   int written = 0;
   Status last = Ok{};
   for (; written < 100; ++written) {
-    auto put = engine.PutItem("Events", event("p", written, 90), {});
+    auto put = testing::Put(engine, "Events", event("p", written, 90));
     if (!put.ok()) {
       last = put.error();
       break;
@@ -149,15 +151,15 @@ TEST_CASE("An item collection of a table with an LSI stops at its limit") {
   CHECK(written == 4);  // 4 x 2 x ~104 bytes fit under 1000; a fifth does not
   CHECK(engine.DescribeTable("Events").value().item_count == 4);
   // Other partitions have their own collections; shrinking and deleting always work.
-  CHECK(engine.PutItem("Events", event("q", 0, 90), {}).ok());
-  CHECK(engine.PutItem("Events", event("p", 0, 10), {}).ok());
-  CHECK(engine.PutItem("Events", event("p", 4, 60), {}).ok());  // fits in the space freed
+  CHECK(testing::Put(engine, "Events", event("q", 0, 90)).ok());
+  CHECK(testing::Put(engine, "Events", event("p", 0, 10)).ok());
+  CHECK(testing::Put(engine, "Events", event("p", 4, 60)).ok());  // fits in the space freed
   Item key = {{"pk", S("p")}, {"sk", S("e1")}};
-  CHECK(engine.DeleteItem("Events", key, {}).ok());
-  CHECK(engine.PutItem("Events", event("p", 5, 90), {}).ok());
+  CHECK(testing::Delete(engine, "Events", key).ok());
+  CHECK(testing::Put(engine, "Events", event("p", 5, 90)).ok());
   // Items outside the LSI (no "at") still count in the table part of the collection.
   Item plain = {{"pk", S("p")}, {"sk", S("plain")}, {"pad", S(std::string(500, 'x'))}};
-  CHECK(engine.PutItem("Events", plain, {}).error().code() ==
+  CHECK(testing::Put(engine, "Events", plain).error().code() ==
         ErrorCode::kItemCollectionSizeLimitExceeded);
 }
 

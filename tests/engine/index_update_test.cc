@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/engine.h"
+#include "tests/engine/engine_calls.h"
 
 namespace ddbd {
 namespace {
@@ -33,7 +34,7 @@ struct Fixture {
   void Put(const std::string& pk, std::optional<std::string> status) {
     Item item = {{"pk", S(pk)}};
     if (status) item.emplace_back("status", S(*status));
-    REQUIRE(engine.PutItem("Orders", item, {}).ok());
+    REQUIRE(testing::Put(engine, "Orders", item).ok());
   }
 
   static GlobalSecondaryIndexUpdate Create(const std::string& name) {
@@ -218,7 +219,7 @@ TEST_CASE("A backfill holds up its own table only: other tables are served meanw
   other.key_schema = {{"pk", KeyType::kHash}};
   other.billing_mode = BillingMode::kPayPerRequest;
   REQUIRE(f.engine.CreateTable(other).ok());
-  REQUIRE(f.engine.PutItem("Other", {{"pk", S("x")}}, {}).ok());
+  REQUIRE(testing::Put(f.engine, "Other", {{"pk", S("x")}}).ok());
 
   using Clock = std::chrono::steady_clock;
   std::atomic<bool> done = false;
@@ -235,7 +236,7 @@ TEST_CASE("A backfill holds up its own table only: other tables are served meanw
   Clock::time_point last = Clock::now();
   int failed_reads = 0;
   while (!done) {
-    if (!f.engine.GetItem("Other", {{"pk", S("x")}}).ok()) ++failed_reads;
+    if (!testing::Get(f.engine, "Other", {{"pk", S("x")}}).ok()) ++failed_reads;
     const Clock::time_point now = Clock::now();
     longest_wait = std::max(longest_wait, now - last);
     last = now;

@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/number.h"
+#include "tests/engine/engine_calls.h"
 
 namespace ddbd {
 namespace {
@@ -23,7 +24,7 @@ struct Fixture {
 
   void Put(const std::string& pk, AttributeValue sk) {
     REQUIRE(
-        engine.PutItem("Events", {{"pk", AttributeValue::String(pk)}, {"sk", std::move(sk)}}, {})
+        testing::Put(engine, "Events", {{"pk", AttributeValue::String(pk)}, {"sk", std::move(sk)}})
             .ok());
   }
 

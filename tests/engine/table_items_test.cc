@@ -11,6 +11,7 @@
 
 #include "engine/model/attribute_value.h"
 #include "engine/model/key_codec.h"
+#include "tests/engine/engine_calls.h"
 
 namespace ddbd {
 namespace {
@@ -22,19 +23,21 @@ void WriteAtRandom(TableItems& items, std::map<std::string, std::string>& model,
                    const std::string& key, const std::string& blob, WriteKind kind) {
   switch (kind) {
     case kPut:
-      REQUIRE(items.Put(key, {blob, 1}).ok());
+      REQUIRE(testing::PutInto(items, key, {blob, 1}).ok());
       model[key] = blob;
       return;
     case kErase:
-      items.Erase(key);
+      testing::EraseFrom(items, key);
       model.erase(key);
       return;
     case kApply: {
-      auto result = items.Apply(key, [&](const std::string_view* current) {
+      const StoredItem stored{blob, 1};
+      WriteScope scope(items);
+      auto result = items.Commit(scope, key, [&](const TableItems::Current* current) {
         TableItems::Write write;
-        const bool keep = current == nullptr || (current->back() - '0') % 2 == 0;
+        const bool keep = current == nullptr || (current->blob.back() - '0') % 2 == 0;
         write.kind = keep ? TableItems::Write::Kind::kPut : TableItems::Write::Kind::kDelete;
-        write.item = {blob, 1};
+        write.item = &stored;
         write.generation = items.index_generation();
         return Result<TableItems::Write>(write);
       });
@@ -68,24 +71,24 @@ std::vector<std::string> ExpectedWalk(const std::map<std::string, std::string>& 
 
 TEST_CASE("TableItems puts, replaces, gets and erases with size accounting") {
   TableItems items;
-  CHECK_FALSE(items.Put("k1", {"blob-one", 10}).value().has_value());
-  CHECK_FALSE(items.Put("k0", {"zero", 3}).value().has_value());
+  CHECK_FALSE(testing::PutInto(items, "k1", {"blob-one", 10}).value().has_value());
+  CHECK_FALSE(testing::PutInto(items, "k0", {"zero", 3}).value().has_value());
   CHECK(items.item_count() == 2);
   CHECK(items.size_bytes() == 13);
-  auto replaced = items.Put("k1", {"blob-two", 7}).value();
+  auto replaced = testing::PutInto(items, "k1", {"blob-two", 7}).value();
   REQUIRE(replaced.has_value());
   CHECK(replaced->blob == "blob-one");
   CHECK(replaced->size_bytes == 10);
   CHECK(items.Get("k1")->blob == "blob-two");
   CHECK(items.size_bytes() == 10);
-  CHECK(items.Erase("k0")->blob == "zero");
-  CHECK_FALSE(items.Erase("k0").has_value());
+  CHECK(testing::EraseFrom(items, "k0")->blob == "zero");
+  CHECK_FALSE(testing::EraseFrom(items, "k0").has_value());
   CHECK_FALSE(items.Get("k0").has_value());
   CHECK(items.item_count() == 1);
   CHECK(items.size_bytes() == 7);
   // Keys are bytes: embedded NULs and empty blobs are fine.
   const std::string nul_key("a\0b", 3);
-  REQUIRE(items.Put(nul_key, {"", 0}).ok());
+  REQUIRE(testing::PutInto(items, nul_key, {"", 0}).ok());
   CHECK(items.Get(nul_key)->blob.empty());
   CHECK_FALSE(items.Get("a").has_value());
 }
@@ -98,10 +101,10 @@ TEST_CASE("TableItems stays consistent under concurrent writers and readers") {
       for (int i = 0; i < 2000; ++i) {
         const std::string key = "key" + std::to_string(i % 500);
         if (t % 2 == 0) {
-          (void)items.Put(key, {std::string(static_cast<size_t>(i % 50), 'x'), 1});
+          (void)testing::PutInto(items, key, {std::string(static_cast<size_t>(i % 50), 'x'), 1});
         } else {
           items.Get(key);
-          if (i % 7 == 0) items.Erase(key);
+          if (i % 7 == 0) testing::EraseFrom(items, key);
         }
       }
     });
@@ -170,11 +173,11 @@ TEST_CASE("TableItems walks ranges in key order, both ways, as a model says") {
   for (int i = 0; i < 6000; ++i) {
     keys.push_back(random_key());
     const std::string blob = "v" + std::to_string(i);
-    REQUIRE(items.Put(keys.back(), {blob, 1}).ok());
+    REQUIRE(testing::PutInto(items, keys.back(), {blob, 1}).ok());
     model[keys.back()] = blob;
     if (i % 3 == 0) {  // some erases and rewrites, through both write paths
       const std::string& victim = keys[random() % keys.size()];
-      items.Erase(victim);
+      testing::EraseFrom(items, victim);
       model.erase(victim);
     }
   }

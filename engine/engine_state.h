@@ -1,0 +1,76 @@
+// What stands behind engine/engine.h: the catalog of tables (each a description and its items),
+// and the commit log every table's commit path publishes to. Private to the engine's own files.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+
+#include "engine/catalog/table_schema.h"
+#include "engine/engine.h"
+#include "engine/model/item_key.h"
+#include "engine/storage/change.h"
+#include "engine/storage/table_indexes.h"
+#include "engine/storage/table_items.h"
+
+namespace ddbd {
+
+struct TableEntry {
+  TableDescription description;
+  int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
+  KeyShape key_shape;
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
+  size_t next_index_slot = 0;  // slots of deleted indexes are not reused
+};
+
+// What an item operation needs of a table; keeps the items alive if the table is deleted
+// meanwhile.
+struct ItemTable {
+  std::shared_ptr<TableItems> items;
+  KeyShape key_shape;
+  std::shared_ptr<const TableIndexes> indexes;
+  uint64_t index_generation = 0;  // of `indexes`, for TableItems::Commit
+  bool backfilling = false;       // an index update is still running: created indexes backfill
+};
+
+// A change to the catalog, as State::CommitCatalogLocked makes it.
+struct CatalogChange {
+  enum class Kind { kCreateTable, kUpdateTable, kDeleteTable };
+  Kind kind = Kind::kCreateTable;
+  std::string table_name;
+  std::unique_ptr<TableEntry> created;  // kCreateTable
+  TableDescription description;         // kUpdateTable, kDeleteTable: the table's new one
+  int64_t transition_done_ms = 0;       // when its CREATING/UPDATING/DELETING status ends
+};
+
+struct Engine::State {
+  CommitLog log;
+  mutable std::shared_mutex mutex;  // guards `tables`
+  // Ordered by name: ListTables pages in DynamoDB's (byte-wise) name order.
+  std::map<std::string, std::unique_ptr<TableEntry>, std::less<>> tables;
+  std::atomic<uint64_t> next_table_id = 1;  // TableItems ids: ordered write scopes
+
+  // The entry's description with its status as of `now_ms`, without the live counts: those
+  // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers
+  // fill them in after releasing `mutex`.
+  static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
+  // True once a DELETING table's deletion has completed: it no longer exists.
+  static bool IsGone(const TableEntry& entry, int64_t now_ms);
+  // The live item counts and sizes of the table and its indexes.
+  static void FillCounts(const TableItems& items, TableDescription& description);
+  // Looks a live table up; caller holds `mutex`. Null if absent or gone.
+  const TableEntry* FindLocked(std::string_view table_name, int64_t now_ms) const;
+  void PurgeGoneLocked(int64_t now_ms);
+  // The one way the catalog changes (tables created, their descriptions and index sets
+  // updated, tables deleted). Caller holds `mutex` exclusively and has checked the change. A
+  // deletion without a DELETING period removes the table at once. Returns the entry changed
+  // (null once removed).
+  TableEntry* CommitCatalogLocked(CatalogChange change);
+};
+
+}  // namespace ddbd

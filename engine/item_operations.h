@@ -1,0 +1,103 @@
+// The arguments and outcomes of the engine's item operations (engine/engine.h): one struct in,
+// one out, so a new request member or result field has one place to go. Views and pointers in
+// arguments must outlive the call.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/capacity/capacity.h"
+#include "engine/expression/condition.h"
+#include "engine/expression/update.h"
+#include "engine/model/attribute_value.h"
+#include "engine/storage/item_records.h"
+
+namespace ddbd {
+
+// What a write returns of the item: nothing, all of it before or after, or only the attributes
+// an update names, before or after. PutItem and DeleteItem take kNone and kAllOld only.
+enum class ReturnValues { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
+
+// What every single-item write takes besides its item or key.
+struct WriteArgs {
+  std::string_view table_name;
+  // The write happens only if this holds for the current item, atomically with it.
+  const Condition* condition = nullptr;
+  ReturnValues return_values = ReturnValues::kNone;
+  bool return_item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure ALL_OLD
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics SIZE
+};
+
+struct PutItemArgs : WriteArgs {
+  Item item;
+};
+struct DeleteItemArgs : WriteArgs {
+  Item key;
+};
+struct UpdateItemArgs : WriteArgs {
+  Item key;
+  std::vector<UpdateAction> actions;
+};
+
+// The size of one item collection (the items sharing a partition key in a table with a local
+// secondary index, with their LSI entries), as DynamoDB estimates it.
+struct ItemCollectionMetrics {
+  Item item_collection_key;           // the partition key attribute
+  double size_estimate_lower_gb = 0;  // SizeEstimateRangeGB
+  double size_estimate_upper_gb = 1;
+};
+
+struct WriteOutcome {
+  std::optional<Item> attributes;  // per ReturnValues; absent when there is nothing to return
+  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
+};
+
+struct GetItemArgs {
+  std::string_view table_name;
+  Item key;
+  bool consistent_read = false;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+struct GetItemOutcome {
+  std::optional<StoredItem> item;  // the stored blob (decode with DecodeItem, or encode as is)
+  std::optional<ConsumedCapacity> consumed_capacity;
+};
+
+// One write of a BatchWriteItem: put `item`, or delete the item whose Key is `item`.
+struct WriteRequest {
+  enum class Kind { kPut, kDelete };
+  std::string table_name;
+  Kind kind = Kind::kPut;
+  Item item;
+};
+struct BatchWriteItemArgs {
+  std::vector<WriteRequest> requests;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  bool return_item_collection_metrics = false;
+};
+struct BatchWriteItemOutcome {
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
+  // Per table with a local secondary index, one per item written, in request order.
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
+};
+
+// One key of a BatchGetItem.
+struct GetRequest {
+  std::string table_name;
+  Item key;
+  bool consistent_read = false;  // per table in the request
+};
+struct BatchGetItemArgs {
+  std::vector<GetRequest> requests;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+struct BatchGetItemOutcome {
+  std::vector<std::optional<StoredItem>> items;     // one per request, in order
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
+};
+
+}  // namespace ddbd

@@ -1,0 +1,104 @@
+// What the commit path says about each change it makes to a table: the change record, and the
+// observers that receive it (streams, the write-ahead log and metrics subscribe here).
+//
+// Every change to a table's items passes through TableItems::Commit (engine/storage/table_items.h)
+// inside a WriteScope, which numbers it and hands one ChangeRecord to each observer before the
+// scope releases the table. Capacity units and ItemCollectionMetrics are computed from the same
+// record's summary (Committed).
+#pragma once
+
+#include <absl/container/inlined_vector.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ddbd {
+
+// What a change did to the item. kNone: nothing changed (a delete of a missing item, a put of an
+// identical item, an update that only removes from a missing item, a backfill's index entries).
+enum class ChangeKind : uint8_t { kNone, kInsert, kModify, kRemove };
+
+// Who made the change.
+enum class ChangeOrigin : uint8_t { kUser, kTransaction, kTimeToLive, kBackfill };
+
+// One secondary index's part of a change: the item's entry in it before and after. Sizes are the
+// projected entries' DynamoDB sizes (what index write units are counted on).
+struct IndexEntryChange {
+  size_t index = 0;  // the index's slot (TableIndex::number)
+  bool had_entry = false;
+  bool has_entry = false;
+  uint32_t old_size = 0;
+  uint32_t new_size = 0;
+  bool key_changed = false;   // both present, under different index keys
+  bool item_changed = false;  // both present, same key, a different projected item
+  // Whether the entry changed at all (what costs index write units).
+  bool changed() const {
+    return had_entry != has_entry || (had_entry && (key_changed || item_changed));
+  }
+};
+using IndexEntryChanges = absl::InlinedVector<IndexEntryChange, 2>;
+
+// Where a change came from and what it belongs to; given to Commit.
+struct CommitContext {
+  ChangeOrigin origin = ChangeOrigin::kUser;
+  uint64_t transaction_id = 0;  // shared by all changes of one transaction; 0 outside one
+};
+
+// One committed change, as observers see it. The views are valid only during the observer call.
+struct ChangeRecord {
+  uint64_t table_id = 0;        // TableItems::id(): unique for the engine's life
+  uint64_t table_sequence = 0;  // 1, 2, ... per table for each change that is not kNone; else 0
+  uint64_t log_sequence = 0;    // engine-wide, in commit order; 0 for kNone
+  uint64_t transaction_id = 0;
+  ChangeOrigin origin = ChangeOrigin::kUser;
+  ChangeKind kind = ChangeKind::kNone;
+  std::string_view key;       // the item's key bytes (engine/model/key_codec.h)
+  std::string_view old_item;  // blob before (engine/model/item_codec.h); empty if none
+  std::string_view new_item;  // blob after; empty if none
+  uint32_t old_size = 0;      // DynamoDB item sizes; 0 if none
+  uint32_t new_size = 0;
+  std::span<const IndexEntryChange> indexes;  // only indexes the item has or had an entry in
+  int64_t item_collection_bytes = -1;         // after the change; -1 without local indexes
+};
+
+// Receives committed changes. Called on the writing thread inside the write scope, so calls for
+// one table come in table_sequence order and never at once; it must copy what it keeps, must
+// not block, do I/O or call back into the engine (hand work to a thread of its own instead).
+class CommitObserver {
+ public:
+  virtual ~CommitObserver() = default;
+  virtual void OnCommit(const ChangeRecord& change) = 0;
+};
+
+// The engine's observers and its log sequence numbers; every table's commit path shares one.
+// Subscribe before the first write: the list is read without a lock.
+class CommitLog {
+ public:
+  void Subscribe(CommitObserver* observer) { observers_.push_back(observer); }
+  bool observed() const { return !observers_.empty(); }
+  uint64_t NextSequence() { return next_sequence_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  void Publish(const ChangeRecord& change) const {
+    for (CommitObserver* observer : observers_) observer->OnCommit(change);
+  }
+
+ private:
+  std::vector<CommitObserver*> observers_;
+  std::atomic<uint64_t> next_sequence_ = 0;
+};
+
+// What Commit tells its caller: the change's summary, valid after the scope ends.
+struct Committed {
+  ChangeKind kind = ChangeKind::kNone;
+  bool had_item = false;
+  uint32_t old_size = 0;
+  uint32_t new_size = 0;
+  IndexEntryChanges indexes;
+  int64_t item_collection_bytes = -1;
+  uint64_t table_sequence = 0;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,28 @@
+#include "engine/storage/write_scope.h"
+
+#include <algorithm>
+
+#include "engine/storage/table_items.h"
+
+namespace ddbd {
+
+WriteScope::WriteScope(TableItems& table) : tables_{&table} { table.mutex_.lock(); }
+
+WriteScope::WriteScope(std::span<TableItems* const> tables)
+    : tables_(tables.begin(), tables.end()) {
+  std::sort(tables_.begin(), tables_.end(),
+            [](const TableItems* a, const TableItems* b) { return a->id() < b->id(); });
+  tables_.erase(std::unique(tables_.begin(), tables_.end()), tables_.end());
+  for (TableItems* table : tables_) table->mutex_.lock();
+}
+
+WriteScope::~WriteScope() {
+  for (auto it = tables_.rbegin(); it != tables_.rend(); ++it) (*it)->mutex_.unlock();
+  for (ItemRecord* record : garbage_) ItemRecord::Destroy(record);
+}
+
+bool WriteScope::Holds(const TableItems& table) const {
+  return std::find(tables_.begin(), tables_.end(), &table) != tables_.end();
+}
+
+}  // namespace ddbd

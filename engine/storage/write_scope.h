@@ -1,0 +1,41 @@
+// A write scope: the tables a write (or, later, a transaction) changes, locked for writing in one
+// fixed order (by table id), so two scopes that share tables cannot deadlock. Every change to a
+// table's items is made through TableItems::Commit inside one.
+//
+// Records a change replaces or removes are freed when the scope ends, after the locks are
+// released: observers' views of the old item stay valid while the scope lasts, and readers are
+// not held up by the frees.
+//
+// Thread safety: a scope belongs to the thread that made it.
+#pragma once
+
+#include <absl/container/inlined_vector.h>
+
+#include <span>
+
+namespace ddbd {
+
+class TableItems;
+struct ItemRecord;
+// Records to free once the write locks are released.
+using Garbage = absl::InlinedVector<ItemRecord*, 4>;
+
+class WriteScope {
+ public:
+  // Locks `table` (the scope of a single-item write).
+  explicit WriteScope(TableItems& table);
+  // Locks each of `tables` once, in table id order.
+  explicit WriteScope(std::span<TableItems* const> tables);
+  ~WriteScope();
+  WriteScope(const WriteScope&) = delete;
+  WriteScope& operator=(const WriteScope&) = delete;
+
+  bool Holds(const TableItems& table) const;
+
+ private:
+  friend class TableItems;
+  absl::InlinedVector<TableItems*, 1> tables_;
+  Garbage garbage_;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,36 @@
+// ReturnConsumedCapacity and ReturnItemCollectionMetrics on the wire: the request members, and
+// the ConsumedCapacity and ItemCollectionMetrics objects of answers.
+#pragma once
+
+#include "engine/capacity/capacity.h"
+#include "engine/error.h"
+#include "engine/item_operations.h"
+#include "protocol/json_reader.h"
+#include "protocol/json_writer.h"
+#include "protocol/validation_messages.h"
+
+namespace ddbd {
+
+// ReturnConsumedCapacity: INDEXES, TOTAL or NONE (others into `errors`); NONE when absent.
+Result<ReturnConsumedCapacity> DecodeReturnConsumedCapacity(const json::Value& request,
+                                                            ConstraintErrors& errors);
+// ReturnItemCollectionMetrics: true for SIZE (others but NONE into `errors`).
+Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
+                                               ConstraintErrors& errors);
+
+// One table's ConsumedCapacity object: TOTAL is {TableName, CapacityUnits}; INDEXES adds Table
+// and each index that cost something, under GlobalSecondaryIndexes or LocalSecondaryIndexes.
+void EncodeConsumedCapacity(json::Writer& writer, const ConsumedCapacity& consumed,
+                            ReturnConsumedCapacity mode);
+// "ConsumedCapacity": the object, or for batches an array of one per table; nothing when not
+// asked for.
+void EncodeConsumedCapacityMember(json::Writer& writer,
+                                  const std::optional<ConsumedCapacity>& consumed,
+                                  ReturnConsumedCapacity mode);
+void EncodeConsumedCapacityMember(json::Writer& writer,
+                                  const std::vector<ConsumedCapacity>& per_table,
+                                  ReturnConsumedCapacity mode);
+// {ItemCollectionKey, SizeEstimateRangeGB}.
+void EncodeItemCollectionMetrics(json::Writer& writer, const ItemCollectionMetrics& metrics);
+
+}  // namespace ddbd

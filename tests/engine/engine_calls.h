@@ -1,0 +1,66 @@
+// Short forms of the engine's calls for tests: one line per write or read, defaults elsewhere.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/storage/table_items.h"
+
+namespace ddbd::testing {
+
+inline Result<WriteOutcome> Put(Engine& engine, std::string_view table, Item item) {
+  PutItemArgs args;
+  args.table_name = table;
+  args.item = std::move(item);
+  return engine.PutItem(args);
+}
+
+inline Result<WriteOutcome> Delete(Engine& engine, std::string_view table, Item key) {
+  DeleteItemArgs args;
+  args.table_name = table;
+  args.key = std::move(key);
+  return engine.DeleteItem(args);
+}
+
+inline Result<WriteOutcome> Update(Engine& engine, std::string_view table, Item key,
+                                   std::vector<UpdateAction> actions) {
+  UpdateItemArgs args;
+  args.table_name = table;
+  args.key = std::move(key);
+  args.actions = std::move(actions);
+  return engine.UpdateItem(args);
+}
+
+inline Result<GetItemOutcome> Get(Engine& engine, std::string_view table, Item key) {
+  GetItemArgs args;
+  args.table_name = table;
+  args.key = std::move(key);
+  return engine.GetItem(args);
+}
+
+// An unconditional put or delete through the commit path; returns the item it replaced or
+// removed.
+inline Result<std::optional<StoredItem>> PutInto(TableItems& items, std::string_view key,
+                                                 const StoredItem& item) {
+  WriteScope scope(items);
+  auto committed = items.Commit(scope, key, [&](const TableItems::Current*) {
+    return Result<TableItems::Write>(TableItems::Write{TableItems::Write::Kind::kPut, &item,
+                                                       nullptr, items.index_generation(), true});
+  });
+  if (!committed.ok()) return committed.error();
+  return std::move(committed.value().old_item);
+}
+
+inline std::optional<StoredItem> EraseFrom(TableItems& items, std::string_view key) {
+  WriteScope scope(items);
+  auto committed = items.Commit(scope, key, [&](const TableItems::Current*) {
+    return Result<TableItems::Write>(
+        TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0, true});
+  });
+  return std::move(committed.value().old_item);
+}
+
+}  // namespace ddbd::testing
