@@ -55,6 +55,18 @@ IndexChange ReindexLocked(TableEntry& entry) {
   return change;
 }
 
+// UpdateTable's answer shows a ceiling the call removed as -1 (DescribeTable then leaves it out),
+// as measured against DynamoDB.
+void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) {
+  if (!args.on_demand_throughput) return;
+  const OnDemandThroughput& requested = *args.on_demand_throughput;
+  if (requested.max_read_request_units == -1)
+    answer.on_demand_throughput.max_read_request_units = -1;
+  if (requested.max_write_request_units == -1) {
+    answer.on_demand_throughput.max_write_request_units = -1;
+  }
+}
+
 }  // namespace
 
 Engine::Engine(EngineOptions options, const Clock& clock)
@@ -149,6 +161,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   table.billing_mode_described = args.billing_mode.has_value();
   if (table.billing_mode == BillingMode::kPayPerRequest) {
     table.last_update_to_pay_per_request_ms = now_ms;
+    if (args.on_demand_throughput) table.on_demand_throughput = *args.on_demand_throughput;
   } else {
     table.provisioned_throughput = *args.provisioned_throughput;
   }
@@ -297,6 +310,7 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
     lock.unlock();
   }
   State::FillCounts(*items, current);  // an added index, now full
+  EchoRemovedCeilings(args, current);
   return current;
 }
 

@@ -20,6 +20,14 @@
 
 namespace ddbd {
 
+// The provisioned-capacity quotas DescribeLimits reports.
+struct ThroughputLimits {
+  int64_t account_max_read_capacity_units = 80000;
+  int64_t account_max_write_capacity_units = 80000;
+  int64_t table_max_read_capacity_units = 40000;
+  int64_t table_max_write_capacity_units = 40000;
+};
+
 struct EngineOptions {
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -27,6 +35,8 @@ struct EngineOptions {
   int64_t table_delay_ms = 0;
   // The most an item collection (a partition's items and LSI entries) may hold: 10 GB.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
+  // DescribeLimits: DynamoDB's default account quotas (per Region) and per-table quotas.
+  ThroughputLimits limits{};
 };
 
 struct ReadTarget;  // engine/read_operations.cc

@@ -21,6 +21,7 @@ const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
       {"CreateTable", &operations::CreateTable},
       {"DeleteItem", &operations::DeleteItem},
       {"DeleteTable", &operations::DeleteTable},
+      {"DescribeLimits", &operations::DescribeLimits},
       {"DescribeTable", &operations::DescribeTable},
       {"GetItem", &operations::GetItem},
       {"ListTables", &operations::ListTables},

@@ -205,6 +205,20 @@ Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const j
   return std::optional<ProvisionedThroughput>(throughput);
 }
 
+Result<std::optional<OnDemandThroughput>> DecodeOnDemandThroughput(const json::Value* value) {
+  auto structure = json::AsStructure(value, "OnDemandThroughput");
+  if (!structure.ok()) return structure.error();
+  if (structure.value() == nullptr) return std::optional<OnDemandThroughput>();
+  OnDemandThroughput throughput;
+  auto read = json::AsLong(json::Member(*structure.value(), "MaxReadRequestUnits"));
+  if (!read.ok()) return read.error();
+  throughput.max_read_request_units = read.value();
+  auto write = json::AsLong(json::Member(*structure.value(), "MaxWriteRequestUnits"));
+  if (!write.ok()) return write.error();
+  throughput.max_write_request_units = write.value();
+  return std::optional<OnDemandThroughput>(throughput);
+}
+
 Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,
                                                      ConstraintErrors& errors) {
   return DecodeEnum<BillingMode>(value, "billingMode", errors,
@@ -274,6 +288,9 @@ Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
       DecodeProvisionedThroughput(json::Member(request, "ProvisionedThroughput"), errors);
   if (!throughput.ok()) return throughput.error();
   settings.provisioned_throughput = throughput.value();
+  auto on_demand = DecodeOnDemandThroughput(json::Member(request, "OnDemandThroughput"));
+  if (!on_demand.ok()) return on_demand.error();
+  settings.on_demand_throughput = on_demand.value();
   auto stream = DecodeStreamSpecification(json::Member(request, "StreamSpecification"), errors);
   if (!stream.ok()) return stream.error();
   settings.stream_specification = stream.value();
@@ -355,6 +372,9 @@ Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const st
         DecodeProvisionedThroughput(json::Member(index, "ProvisionedThroughput"), errors);
     if (!throughput.ok()) return throughput.error();
     definition.provisioned_throughput = throughput.value();
+    auto on_demand = DecodeOnDemandThroughput(json::Member(index, "OnDemandThroughput"));
+    if (!on_demand.ok()) return on_demand.error();
+    definition.on_demand_throughput = on_demand.value();
   }
   return definition;
 }

@@ -46,6 +46,9 @@ Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::
 Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
                            TableSettings& settings);
 
+// OnDemandThroughput: MaxReadRequestUnits and MaxWriteRequestUnits, both optional (range checks
+// are the engine's: their messages are semantic, not coral constraints).
+Result<std::optional<OnDemandThroughput>> DecodeOnDemandThroughput(const json::Value* value);
 Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const json::Value* value,
                                                                          ConstraintErrors& errors);
 Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,

@@ -89,6 +89,22 @@ const char* Name(ProjectionType type) {
   return "ALL";
 }
 
+// Present only when a ceiling is set (or, in UpdateTable's answer, just removed: -1).
+void EncodeOnDemandThroughput(json::Writer& writer, const OnDemandThroughput& throughput) {
+  if (throughput.empty()) return;
+  writer.Key("OnDemandThroughput");
+  writer.StartObject();
+  if (throughput.max_read_request_units) {
+    writer.Key("MaxReadRequestUnits");
+    writer.Int64(*throughput.max_read_request_units);
+  }
+  if (throughput.max_write_request_units) {
+    writer.Key("MaxWriteRequestUnits");
+    writer.Int64(*throughput.max_write_request_units);
+  }
+  writer.EndObject();
+}
+
 void EncodeIndex(json::Writer& writer, const IndexDescription& index,
                  const TableDescription& table) {
   const IndexDefinition& definition = index.definition;
@@ -126,6 +142,9 @@ void EncodeIndex(json::Writer& writer, const IndexDescription& index,
     writer.Key("WriteCapacityUnits");
     writer.Int64(throughput.write_capacity_units);
     writer.EndObject();
+    if (definition.on_demand_throughput) {
+      EncodeOnDemandThroughput(writer, *definition.on_demand_throughput);
+    }
   }
   writer.Key("IndexSizeBytes");
   writer.Int64(index.index_size_bytes);
@@ -268,6 +287,7 @@ void EncodeDescription(json::Writer& writer, const TableDescription& table,
   EncodeTableClass(writer, table);
   writer.Key("DeletionProtectionEnabled");
   writer.Bool(table.deletion_protection_enabled);
+  EncodeOnDemandThroughput(writer, table.on_demand_throughput);
   writer.EndObject();
 }
 

@@ -67,9 +67,12 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(options.log_level));
 
   ddbd::SystemClock clock;
-  ddbd::Engine engine({options.region, options.account_id, options.table_delay_ms,
-                       options.item_collection_limit_bytes},
-                      clock);
+  ddbd::EngineOptions engine_options;
+  engine_options.region = options.region;
+  engine_options.account_id = options.account_id;
+  engine_options.table_delay_ms = options.table_delay_ms;
+  engine_options.item_collection_limit_bytes = options.item_collection_limit_bytes;
+  ddbd::Engine engine(engine_options, clock);
   ddbd::Dispatcher dispatcher(engine);
   ddbd::Router router(dispatcher, {options.region, options.cors});
   ddbd::ServerOptions server_options;

@@ -78,6 +78,13 @@ Status CheckCreate(const UpdateTableArgs& args, const IndexDefinition& index,
         ListedNames(missing) + ", AttributeDefinitions: " + ListedNames(given));
   }
   if (Status projection = CheckProjection(index); !projection.ok()) return projection;
+  if (index.on_demand_throughput) {
+    if (Status checked = CheckOnDemandThroughput(*index.on_demand_throughput, table.billing_mode,
+                                                 false, "index");
+        !checked.ok()) {
+      return checked;
+    }
+  }
   if (table.billing_mode == BillingMode::kPayPerRequest) {
     if (index.provisioned_throughput) {
       return InvalidParameter(
@@ -121,7 +128,23 @@ Status ApplyUpdate(const IndexDefinition& update, const IndexUpdateContext& cont
           " when TableThroughputMode is PAY_PER_REQUEST can be to OnDemandThroughput, "
           "WarmThroughput");
     }
+    if (update.on_demand_throughput) {
+      if (Status checked = CheckOnDemandThroughput(*update.on_demand_throughput, table.billing_mode,
+                                                   true, "index");
+          !checked.ok()) {
+        return checked;
+      }
+      OnDemandThroughput merged =
+          index->definition.on_demand_throughput.value_or(OnDemandThroughput{});
+      MergeOnDemandThroughput(*update.on_demand_throughput, merged);
+      index->definition.on_demand_throughput = merged;
+      if (merged.empty()) index->definition.on_demand_throughput.reset();
+    }
   } else {
+    if (update.on_demand_throughput) {
+      return CheckOnDemandThroughput(*update.on_demand_throughput, table.billing_mode, true,
+                                     "index");
+    }
     if (!update.provisioned_throughput) {
       return InvalidParameter("ProvisionedThroughput must be specified for index: " +
                               update.index_name);
@@ -149,6 +172,7 @@ Status CarryBillingMode(const UpdateTableArgs& args, const IndexUpdateContext& c
       index.definition.provisioned_throughput = ProvisionedThroughput{0, 0};
       continue;
     }
+    index.definition.on_demand_throughput.reset();
     const bool given = std::any_of(
         args.global_secondary_index_updates.begin(), args.global_secondary_index_updates.end(),
         [&](const GlobalSecondaryIndexUpdate& update) {

@@ -72,6 +72,11 @@ Status CheckGlobalThroughput(const CreateTableArgs& args, const IndexDefinition&
     return InvalidParameter("ProvisionedThroughput is not specified for index: " +
                             index.index_name);
   }
+  if (index.on_demand_throughput) {
+    return CheckOnDemandThroughput(*index.on_demand_throughput,
+                                   args.billing_mode.value_or(BillingMode::kProvisioned), false,
+                                   "index");
+  }
   return Ok{};
 }
 

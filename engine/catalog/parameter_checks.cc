@@ -1,6 +1,7 @@
 #include "engine/catalog/parameter_checks.h"
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 namespace ddbd {
@@ -26,6 +27,44 @@ Status CheckCapacityBounds(const ProvisionedThroughput& throughput) {
     }
   }
   return Ok{};
+}
+
+Status CheckOnDemandThroughput(const OnDemandThroughput& requested, BillingMode billing_mode,
+                               bool updating, const std::string& owner) {
+  // A request naming only the write ceiling is refused by that name; otherwise by the read one.
+  const char* first = !requested.max_read_request_units && requested.max_write_request_units
+                          ? "MaxWriteRequestUnits"
+                          : "MaxReadRequestUnits";
+  if (billing_mode == BillingMode::kProvisioned) {
+    // CreateTable and UpdateTable word it slightly differently (measured).
+    return InvalidParameter(std::string(first) +
+                            (updating ? " for OnDemandThroughput cannot be specified when the "
+                                        "table BillingMode is PROVISIONED"
+                                      : " for OnDemandThroughput cannot be specified when table "
+                                        "BillingMode is PROVISIONED."));
+  }
+  const std::pair<const char*, const std::optional<int64_t>*> members[] = {
+      {"MaxReadRequestUnits", &requested.max_read_request_units},
+      {"MaxWriteRequestUnits", &requested.max_write_request_units}};
+  for (const auto& [name, units] : members) {
+    if (!*units || **units >= 1 || (updating && **units == -1)) continue;
+    return InvalidParameter("Requested " + std::string(name) + " for OnDemandThroughput for " +
+                            owner + " is outside of valid range");
+  }
+  return Ok{};
+}
+
+void MergeOnDemandThroughput(const OnDemandThroughput& requested, OnDemandThroughput& current) {
+  auto merge = [](const std::optional<int64_t>& units, std::optional<int64_t>& into) {
+    if (!units) return;
+    if (*units == -1) {
+      into.reset();
+    } else {
+      into = units;
+    }
+  };
+  merge(requested.max_read_request_units, current.max_read_request_units);
+  merge(requested.max_write_request_units, current.max_write_request_units);
 }
 
 Status CheckKeyTypes(const std::vector<KeySchemaElement>& key_schema) {

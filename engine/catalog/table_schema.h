@@ -32,6 +32,14 @@ struct ProvisionedThroughput {
   int64_t write_capacity_units = 0;
 };
 
+// The most request units an on-demand table or global index may use per second; an absent member
+// has no ceiling. On UpdateTable, -1 removes a member's ceiling.
+struct OnDemandThroughput {
+  std::optional<int64_t> max_read_request_units;
+  std::optional<int64_t> max_write_request_units;
+  bool empty() const { return !max_read_request_units && !max_write_request_units; }
+};
+
 struct StreamSpecification {
   bool stream_enabled = false;
   std::optional<StreamViewType> stream_view_type;
@@ -61,12 +69,14 @@ struct IndexDefinition {
   std::vector<KeySchemaElement> key_schema;
   Projection projection;
   std::optional<ProvisionedThroughput> provisioned_throughput;  // global indexes only
+  std::optional<OnDemandThroughput> on_demand_throughput;       // global indexes only
 };
 
 // The settings both CreateTable and UpdateTable accept; absent means "not given".
 struct TableSettings {
   std::optional<BillingMode> billing_mode;  // absent on create: PROVISIONED, but not described
   std::optional<ProvisionedThroughput> provisioned_throughput;
+  std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<StreamSpecification> stream_specification;
   std::optional<SseSpecification> sse_specification;
   std::optional<TableClass> table_class;
@@ -134,6 +144,7 @@ struct TableDescription {
   int64_t last_increase_date_time_ms = 0;        // 0: never
   int64_t last_decrease_date_time_ms = 0;        // 0: never
   int64_t number_of_decreases_today = 0;
+  OnDemandThroughput on_demand_throughput;  // PAY_PER_REQUEST only; members set are ceilings
   std::optional<StreamSpecification> stream_specification;
   std::string latest_stream_label;                  // empty when no stream was ever enabled
   std::optional<SseSpecification> sse_description;  // present when SSE with KMS is enabled

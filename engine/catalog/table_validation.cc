@@ -27,6 +27,9 @@ Status CheckCreateBilling(const CreateTableArgs& args) {
         "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is "
         "PROVISIONED");
   }
+  if (args.on_demand_throughput) {
+    return CheckOnDemandThroughput(*args.on_demand_throughput, mode, false, "table");
+  }
   return Ok{};
 }
 
@@ -73,7 +76,7 @@ int CountRequestedChanges(const UpdateTableArgs& args) {
   return args.billing_mode.has_value() + args.provisioned_throughput.has_value() +
          args.stream_specification.has_value() + args.sse_specification.has_value() +
          args.table_class.has_value() + args.deletion_protection_enabled.has_value() +
-         !args.global_secondary_index_updates.empty();
+         args.on_demand_throughput.has_value() + !args.global_secondary_index_updates.empty();
 }
 
 // Settings DynamoDB insists on changing alone, one UpdateTable call each.
@@ -161,6 +164,7 @@ Status ApplyBilling(const UpdateTableArgs& args, int64_t now_ms, TableDescriptio
   if (args.billing_mode) table.billing_mode_described = true;
   table.billing_mode = BillingMode::kProvisioned;
   table.provisioned_throughput = *requested;
+  table.on_demand_throughput = {};  // on-demand ceilings end with on-demand billing
   return Ok{};
 }
 
@@ -227,6 +231,16 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
   if (Status exclusive = CheckExclusiveChanges(args); !exclusive.ok()) return exclusive;
   if (args.billing_mode || args.provisioned_throughput) {
     if (Status billing = ApplyBilling(args, now_ms, table); !billing.ok()) return billing;
+  }
+  if (args.on_demand_throughput) {
+    // Checked against the billing mode this update leaves (a switch to PAY_PER_REQUEST may
+    // set ceilings in the same call).
+    if (Status checked =
+            CheckOnDemandThroughput(*args.on_demand_throughput, table.billing_mode, true, "table");
+        !checked.ok()) {
+      return checked;
+    }
+    MergeOnDemandThroughput(*args.on_demand_throughput, table.on_demand_throughput);
   }
   if (args.stream_specification) {
     if (Status stream = ApplyStream(*args.stream_specification, now_ms, table); !stream.ok()) {

@@ -17,6 +17,7 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
 Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);

@@ -45,6 +45,10 @@ Result<GlobalSecondaryIndexUpdate> DecodeIndexUpdate(const json::Value& element,
             json::Member(*action.value(), "ProvisionedThroughput"), errors);
         if (!throughput.ok()) return throughput.error();
         update.index.provisioned_throughput = throughput.value();
+        auto on_demand =
+            DecodeOnDemandThroughput(json::Member(*action.value(), "OnDemandThroughput"));
+        if (!on_demand.ok()) return on_demand.error();
+        update.index.on_demand_throughput = on_demand.value();
       }
     }
     decoded = std::move(update);

@@ -42,8 +42,11 @@ CreateTableArgs Table(const std::string& name, bool local_index) {
   args.attribute_definitions = {{"pk", ScalarAttributeType::kS}, {"sk", ScalarAttributeType::kS}};
   args.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
   args.billing_mode = BillingMode::kPayPerRequest;
-  IndexDefinition by_status{
-      "by-status", {{"pk", KeyType::kHash}, {"status", KeyType::kRange}}, {}, std::nullopt};
+  IndexDefinition by_status{"by-status",
+                            {{"pk", KeyType::kHash}, {"status", KeyType::kRange}},
+                            {},
+                            std::nullopt,
+                            std::nullopt};
   by_status.projection.projection_type = ProjectionType::kKeysOnly;
   if (local_index) {
     args.attribute_definitions.push_back({"status", ScalarAttributeType::kS});

@@ -22,10 +22,14 @@ struct Fixture {
                                   {"region", ScalarAttributeType::kS}};
     args.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
     args.billing_mode = BillingMode::kPayPerRequest;
-    IndexDefinition by_status{"by-status", {{"status", KeyType::kHash}}, {}, std::nullopt};
+    IndexDefinition by_status{
+        "by-status", {{"status", KeyType::kHash}}, {}, std::nullopt, std::nullopt};
     by_status.projection.projection_type = ProjectionType::kKeysOnly;
-    IndexDefinition by_region{
-        "by-region", {{"pk", KeyType::kHash}, {"region", KeyType::kRange}}, {}, std::nullopt};
+    IndexDefinition by_region{"by-region",
+                              {{"pk", KeyType::kHash}, {"region", KeyType::kRange}},
+                              {},
+                              std::nullopt,
+                              std::nullopt};
     args.global_secondary_indexes = {by_status};
     args.local_secondary_indexes = {by_region};
     REQUIRE(engine.CreateTable(args).ok());
@@ -126,7 +130,7 @@ TEST_CASE("An item collection of a table with an LSI stops at its limit") {
                                 {"at", ScalarAttributeType::kS}};
   args.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
   args.billing_mode = BillingMode::kPayPerRequest;
-  IndexDefinition by_time{"by-time", {{"pk", KeyType::kHash}, {"at", KeyType::kRange}}, {}, {}};
+  IndexDefinition by_time{"by-time", {{"pk", KeyType::kHash}, {"at", KeyType::kRange}}, {}, {}, {}};
   by_time.projection.projection_type = ProjectionType::kAll;
   args.local_secondary_indexes = {by_time};
   REQUIRE(engine.CreateTable(args).ok());
