@@ -142,6 +142,8 @@ std::string ApplySwitch(Options& options, std::string_view name) {
     options.shared_db = true;
   } else if (name == "delay-transient-statuses") {
     options.table_delay_ms = kDynamoDbLocalTransientDelayMs;
+  } else if (name == "enforce-throughput") {
+    options.enforce_throughput = true;
   } else if (name != "ignored") {
     return "unknown flag '--" + std::string(name) + "' (see --help)";
   }
@@ -162,6 +164,15 @@ std::string ApplyEnvironment(Options& options,
   }
   if (const char* value = getenv("DDBD_DB_PATH"); value != nullptr && *value != '\0') {
     options.db_path = value;
+  }
+  if (const char* value = getenv("DDBD_ENFORCE_THROUGHPUT"); value != nullptr) {
+    const std::string_view text = value;
+    if (text == "1" || text == "true") {
+      options.enforce_throughput = true;
+    } else if (text != "0" && text != "false" && !text.empty()) {
+      return "DDBD_ENFORCE_THROUGHPUT: expected 1, true, 0 or false, got '" + std::string(text) +
+             "'";
+    }
   }
   return "";
 }
@@ -222,6 +233,9 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --item-collection-limit-bytes N
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)
+  --enforce-throughput   throttle requests over a table's or index's provisioned capacity (with
+                         DynamoDB's 300 s of burst) or OnDemandThroughput ceilings, as DynamoDB
+                         does (default off: nothing is throttled; DDBD_ENFORCE_THROUGHPUT=1)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
   --help                 print this help and exit
   --version              print the version and exit

@@ -23,6 +23,8 @@ struct Options {
   int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
   // An item collection's limit (a partition's items and LSI entries); DynamoDB's is 10 GB.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
+  // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.
+  bool enforce_throughput = false;
   std::string db_path;     // data directory (persistence is not implemented yet)
   bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
   bool show_help = false;

@@ -84,6 +84,10 @@ TableEntry* Engine::State::CommitCatalogLocked(CatalogChange change) {
     case CatalogChange::Kind::kUpdateTable:
       it->second->description = std::move(change.description);
       it->second->transition_done_ms = change.transition_done_ms;
+      // New capacities apply at once.
+      if (it->second->throughput) {
+        it->second->throughput->Configure(it->second->description, change.now_ms);
+      }
       return it->second.get();
     case CatalogChange::Kind::kDeleteTable:
       // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
@@ -223,7 +227,12 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     return Error::ResourceInUse("Table already exists: " + args.table_name);
   }
   TableDescription created = State::Snapshot(*entry, now_ms);  // no items yet: the counts are 0
-  CatalogChange change{CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0};
+  if (options_.enforce_throughput) {
+    entry->throughput = std::make_shared<TableThroughput>();
+    entry->throughput->Configure(entry->description, now_ms);
+  }
+  CatalogChange change{
+      CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms};
   state_->CommitCatalogLocked(std::move(change));
   return created;
 }
@@ -296,7 +305,7 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
   state_->CommitCatalogLocked({CatalogChange::Kind::kUpdateTable, args.table_name, nullptr, current,
-                               now_ms + options_.table_delay_ms});
+                               now_ms + options_.table_delay_ms, now_ms});
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
   if (reindex) {
@@ -338,7 +347,8 @@ Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
                                std::string(table_name),
                                nullptr,
                                {},
-                               options_.table_delay_ms > 0 ? now_ms + options_.table_delay_ms : 0});
+                               options_.table_delay_ms > 0 ? now_ms + options_.table_delay_ms : 0,
+                               now_ms});
   lock.unlock();  // the counts may wait for a backfill of this table
   State::FillCounts(*items, current);
   return current;

@@ -37,6 +37,9 @@ struct EngineOptions {
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // DescribeLimits: DynamoDB's default account quotas (per Region) and per-table quotas.
   ThroughputLimits limits{};
+  // Throttle requests over a table's or global index's provisioned capacity (with 300 s of burst)
+  // or on-demand ceilings (engine/capacity/throughput.h). Off: nothing is ever throttled.
+  bool enforce_throughput = false;
 };
 
 struct ReadTarget;  // engine/read_operations.cc

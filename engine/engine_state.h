@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/capacity/throughput.h"
 #include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
 #include "engine/model/item_key.h"
@@ -25,7 +26,8 @@ struct TableEntry {
   KeyShape key_shape;
   std::shared_ptr<TableItems> items;
   std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
-  size_t next_index_slot = 0;  // slots of deleted indexes are not reused
+  size_t next_index_slot = 0;                   // slots of deleted indexes are not reused
+  std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
 };
 
 // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -36,6 +38,7 @@ struct ItemTable {
   std::shared_ptr<const TableIndexes> indexes;
   uint64_t index_generation = 0;  // of `indexes`, for TableItems::Commit
   bool backfilling = false;       // an index update is still running: created indexes backfill
+  std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
 };
 
 // A change to the catalog, as State::CommitCatalogLocked makes it.
@@ -46,6 +49,7 @@ struct CatalogChange {
   std::unique_ptr<TableEntry> created;  // kCreateTable
   TableDescription description;         // kUpdateTable, kDeleteTable: the table's new one
   int64_t transition_done_ms = 0;       // when its CREATING/UPDATING/DELETING status ends
+  int64_t now_ms = 0;
 };
 
 struct Engine::State {

@@ -23,7 +23,16 @@ enum class ErrorCode {
   kLimitExceeded,               // com.amazonaws.dynamodb.v20120810#LimitExceededException
   kConditionalCheckFailed,      // com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException
   kItemCollectionSizeLimitExceeded,  // ...v20120810#ItemCollectionSizeLimitExceededException
+  kProvisionedThroughputExceeded,    // ...v20120810#ProvisionedThroughputExceededException
+  kThrottling,                       // com.amazon.coral.availability#ThrottlingException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
+};
+
+// Why a request was throttled: `reason` as {Table|Index}{Read|Write}<limit type>, `resource` the
+// table's or index's ARN.
+struct ThrottlingReason {
+  std::string reason;
+  std::string resource;
 };
 
 class Error {
@@ -56,14 +65,23 @@ class Error {
     return error;
   }
 
+  // ProvisionedThroughputExceededException or ThrottlingException, with why.
+  static Error Throttled(ErrorCode code, std::string message, ThrottlingReason reason) {
+    Error error(code, std::move(message));
+    error.throttling_reason_ = std::make_shared<const ThrottlingReason>(std::move(reason));
+    return error;
+  }
+
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
   const Item* item() const { return item_.get(); }
+  const ThrottlingReason* throttling_reason() const { return throttling_reason_.get(); }
 
  private:
   ErrorCode code_;
   std::string message_;
   std::shared_ptr<const Item> item_;  // shared: errors are copied freely
+  std::shared_ptr<const ThrottlingReason> throttling_reason_;
 };
 
 // A value or an Error. Deliberately small: `ok()`, `value()`, `error()`.

@@ -61,13 +61,40 @@ ItemCollectionMetrics CollectionMetrics(const KeyShape& shape, const Item& item,
   return metrics;
 }
 
-// The outcome parts every single-item write reports once it committed.
+// Whether an operation must work out what it consumed: the caller asked, or it is charged.
+bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
+  return mode != ReturnConsumedCapacity::kNone || table.throughput != nullptr;
+}
+
+// A write may start unless the table or one of its global indexes is out of capacity.
+Status AdmitWrite(const ItemTable& table, int64_t now_ms) {
+  return table.throughput ? table.throughput->AdmitWrite(now_ms) : Status(Ok{});
+}
+
+Status AdmitRead(const ItemTable& table, std::string_view index, int64_t now_ms) {
+  return table.throughput ? table.throughput->AdmitRead(index, now_ms) : Status(Ok{});
+}
+
+// A write refused by its condition still consumed write units for the item it looked at.
+void ChargeRefusedWrite(const ItemTable& table, const Error& error, uint32_t size_bytes,
+                        int64_t now_ms) {
+  if (!table.throughput || error.code() != ErrorCode::kConditionalCheckFailed) return;
+  ConsumedCapacity consumed;
+  consumed.table_units = WriteUnits(size_bytes);
+  table.throughput->ChargeWrite(consumed, now_ms);
+}
+
+// The outcome parts every single-item write reports once it committed, and its charge.
 void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed& change,
-                 const Item& item, WriteOutcome& outcome) {
-  if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-    ConsumedCapacity& consumed = outcome.consumed_capacity.emplace();
+                 const Item& item, int64_t now_ms, WriteOutcome& outcome) {
+  if (Counted(args.return_consumed_capacity, table)) {
+    ConsumedCapacity consumed;
     consumed.table_name = std::string(args.table_name);
     AddWriteCapacity(change, *table.indexes, consumed);
+    if (table.throughput) table.throughput->ChargeWrite(consumed, now_ms);
+    if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      outcome.consumed_capacity = std::move(consumed);
+    }
   }
   if (args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
     outcome.item_collection_metrics =
@@ -102,8 +129,12 @@ Result<ItemTable> Engine::FindItemTable(std::string_view table_name) const {
   const TableEntry* entry = state_->FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound();
   // Read together under the catalog lock, which UpdateTable holds while it changes both.
-  return ItemTable{entry->items, entry->key_shape, entry->indexes, entry->items->index_generation(),
-                   now_ms < entry->transition_done_ms};
+  return ItemTable{entry->items,
+                   entry->key_shape,
+                   entry->indexes,
+                   entry->items->index_generation(),
+                   now_ms < entry->transition_done_ms,
+                   entry->throughput};
 }
 
 Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
@@ -116,21 +147,28 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   if (!key.ok()) return key.error();
   const TableIndexes& indexes = *table.value().indexes;
   if (Status index_keys = indexes.CheckItem(args.item); !index_keys.ok()) return index_keys.error();
+  const int64_t now_ms = clock_.NowMs();
+  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   const IndexEntries entries = indexes.EntriesFor(args.item);
   const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
+  uint32_t looked_at = stored.size_bytes;
   auto committed =
       CommitOne(*table.value().items, key.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+                  if (current != nullptr) looked_at = std::max(looked_at, current->size_bytes);
                   if (Status checked = CheckCondition(args, current); !checked.ok())
                     return checked.error();
                   return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
                                            table.value().index_generation,
                                            args.return_values == ReturnValues::kAllOld};
                 });
-  if (!committed.ok()) return committed.error();
+  if (!committed.ok()) {
+    ChargeRefusedWrite(table.value(), committed.error(), looked_at, now_ms);
+    return committed.error();
+  }
   WriteOutcome outcome;
   if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
-  ReportWrite(args, table.value(), committed.value().change, args.item, outcome);
+  ReportWrite(args, table.value(), committed.value().change, args.item, now_ms, outcome);
   return outcome;
 }
 
@@ -139,14 +177,22 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
+  const int64_t now_ms = clock_.NowMs();
+  if (Status admitted = AdmitRead(table.value(), "", now_ms); !admitted.ok()) {
+    return admitted.error();
+  }
   GetItemOutcome outcome;
   outcome.item = table.value().items->Get(key_bytes.value());
-  if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-    ConsumedCapacity& consumed = outcome.consumed_capacity.emplace();
+  if (Counted(args.return_consumed_capacity, table.value())) {
+    ConsumedCapacity consumed;
     consumed.table_name = std::string(args.table_name);
     // A missing item costs as much as a small one; a projection does not make it cheaper.
     consumed.table_units =
         ReadUnits(outcome.item ? outcome.item->size_bytes : 0, args.consistent_read);
+    if (table.value().throughput) table.value().throughput->ChargeRead(consumed, now_ms);
+    if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      outcome.consumed_capacity = std::move(consumed);
+    }
   }
   return outcome;
 }
@@ -156,18 +202,25 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
+  const int64_t now_ms = clock_.NowMs();
+  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  uint32_t looked_at = 0;
   auto committed =
       CommitOne(*table.value().items, key_bytes.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+                  if (current != nullptr) looked_at = current->size_bytes;
                   if (Status checked = CheckCondition(args, current); !checked.ok())
                     return checked.error();
                   return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0,
                                            args.return_values == ReturnValues::kAllOld};
                 });
-  if (!committed.ok()) return committed.error();
+  if (!committed.ok()) {
+    ChargeRefusedWrite(table.value(), committed.error(), looked_at, now_ms);
+    return committed.error();
+  }
   WriteOutcome outcome;
   if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
-  ReportWrite(args, table.value(), committed.value().change, args.key, outcome);
+  ReportWrite(args, table.value(), committed.value().change, args.key, now_ms, outcome);
   return outcome;
 }
 
@@ -194,12 +247,16 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
       std::all_of(args.actions.begin(), args.actions.end(), [](const UpdateAction& a) {
         return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
       });
+  const int64_t now_ms = clock_.NowMs();
+  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   std::optional<Item> returned;
   StoredItem stored;
   IndexEntries entries;
+  uint32_t looked_at = 0;
   auto committed = CommitOne(
       *table.value().items, key_bytes.value(),
       [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+        if (current != nullptr) looked_at = current->size_bytes;
         if (Status checked = CheckCondition(args, current); !checked.ok()) return checked.error();
         if (current == nullptr && only_removals) {
           return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0, false};
@@ -238,10 +295,13 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
         return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
                                  table.value().index_generation, false};
       });
-  if (!committed.ok()) return committed.error();
+  if (!committed.ok()) {
+    ChargeRefusedWrite(table.value(), committed.error(), looked_at, now_ms);
+    return committed.error();
+  }
   WriteOutcome outcome;
   outcome.attributes = std::move(returned);
-  ReportWrite(args, table.value(), committed.value().change, args.key, outcome);
+  ReportWrite(args, table.value(), committed.value().change, args.key, now_ms, outcome);
   return outcome;
 }
 
@@ -280,9 +340,17 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     prepared.push_back(std::move(entry));
   }
   BatchWriteItemOutcome outcome;
+  const int64_t now_ms = clock_.NowMs();
+  std::optional<Error> throttled;  // the first refusal, the answer if every write was refused
   for (size_t i = 0; i < prepared.size(); ++i) {
     const Prepared& entry = prepared[i];
     const WriteRequest& request = args.requests[i];
+    // A write its table or an index has no capacity for is handed back (UnprocessedItems).
+    if (Status admitted = AdmitWrite(entry.table, now_ms); !admitted.ok()) {
+      outcome.unprocessed.push_back(i);
+      if (!throttled) throttled = admitted.error();
+      continue;
+    }
     // Only an item collection over its limit fails here; writes before it stay, as each write
     // of a batch stands alone in DynamoDB.
     auto committed =
@@ -294,9 +362,13 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
                   });
     if (!committed.ok()) return committed.error();
     const Committed& change = committed.value().change;
-    if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-      AddWriteCapacity(change, *entry.table.indexes,
-                       TableConsumption(outcome.consumed_capacity, request.table_name));
+    if (Counted(args.return_consumed_capacity, entry.table)) {
+      ConsumedCapacity consumed;
+      AddWriteCapacity(change, *entry.table.indexes, consumed);
+      if (entry.table.throughput) entry.table.throughput->ChargeWrite(consumed, now_ms);
+      if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+        TableConsumption(outcome.consumed_capacity, request.table_name).Add(consumed);
+      }
     }
     if (args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
       auto& per_table = outcome.item_collection_metrics;
@@ -307,11 +379,12 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
           CollectionMetrics(entry.table.key_shape, request.item, change.item_collection_bytes));
     }
   }
+  if (throttled && outcome.unprocessed.size() == prepared.size()) return *throttled;
   return outcome;
 }
 
 Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) const {
-  std::vector<std::pair<std::shared_ptr<TableItems>, std::string>> lookups;
+  std::vector<std::pair<ItemTable, std::string>> lookups;
   lookups.reserve(args.requests.size());
   std::set<std::pair<std::string, std::string>> seen;
   for (const GetRequest& request : args.requests) {
@@ -322,20 +395,34 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
     if (!seen.emplace(request.table_name, key.value()).second) {
       return Error::Validation("Provided list of item keys contains duplicates");
     }
-    lookups.emplace_back(table.value().items, std::move(key).value());
+    lookups.emplace_back(std::move(table).value(), std::move(key).value());
   }
   BatchGetItemOutcome outcome;
   outcome.items.reserve(lookups.size());
+  const int64_t now_ms = clock_.NowMs();
+  std::optional<Error> throttled;  // the first refusal, the answer if every read was refused
   for (size_t i = 0; i < lookups.size(); ++i) {
-    const auto& [items, key] = lookups[i];
-    outcome.items.push_back(items->Get(key));
-    if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) continue;
+    const auto& [table, key] = lookups[i];
+    // A key its table has no capacity for is handed back (UnprocessedKeys).
+    if (Status admitted = AdmitRead(table, "", now_ms); !admitted.ok()) {
+      outcome.items.emplace_back();
+      outcome.unprocessed.push_back(i);
+      if (!throttled) throttled = admitted.error();
+      continue;
+    }
+    outcome.items.push_back(table.items->Get(key));
+    if (!Counted(args.return_consumed_capacity, table)) continue;
     // Each item is rounded up on its own, then summed per table.
     const GetRequest& request = args.requests[i];
     const std::optional<StoredItem>& item = outcome.items.back();
-    TableConsumption(outcome.consumed_capacity, request.table_name).table_units +=
-        ReadUnits(item ? item->size_bytes : 0, request.consistent_read);
+    ConsumedCapacity consumed;
+    consumed.table_units = ReadUnits(item ? item->size_bytes : 0, request.consistent_read);
+    if (table.throughput) table.throughput->ChargeRead(consumed, now_ms);
+    if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      TableConsumption(outcome.consumed_capacity, request.table_name).Add(consumed);
+    }
   }
+  if (throttled && outcome.unprocessed.size() == lookups.size()) return *throttled;
   return outcome;
 }
 

@@ -83,6 +83,9 @@ struct BatchWriteItemOutcome {
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
   // Per table with a local secondary index, one per item written, in request order.
   std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
+  // Requests not applied because their table or an index was out of capacity (indexes into
+  // the request list); the whole call fails instead when none was applied.
+  std::vector<size_t> unprocessed;
 };
 
 // One key of a BatchGetItem.
@@ -98,6 +101,9 @@ struct BatchGetItemArgs {
 struct BatchGetItemOutcome {
   std::vector<std::optional<StoredItem>> items;     // one per request, in order
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
+  // Keys not read because their table was out of capacity (indexes into the request list; their
+  // `items` are empty); the whole call fails instead when none was read.
+  std::vector<size_t> unprocessed;
 };
 
 }  // namespace ddbd

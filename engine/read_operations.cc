@@ -259,6 +259,15 @@ Item LastEvaluatedKey(const KeyShape& table_key, const ReadTarget& target, const
 Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable& table,
                                    const ReadTarget& target, KeyRange range, bool forward,
                                    const ReadOptions& options) const {
+  // A global index has capacity of its own; a local one shares the table's.
+  const bool global = target.index != nullptr && target.index->is_global();
+  const int64_t now_ms = clock_.NowMs();
+  if (table.throughput) {
+    if (Status admitted = table.throughput->AdmitRead(global ? target.index->name() : "", now_ms);
+        !admitted.ok()) {
+      return admitted.error();
+    }
+  }
   ReadPage page;
   uint64_t bytes_read = 0;
   uint64_t bytes_fetched = 0;  // from the table, for a local index
@@ -305,7 +314,7 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
   } else {
     table.items->Walk(range, forward, visit);
   }
-  if (options.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+  if (options.return_consumed_capacity != ReturnConsumedCapacity::kNone || table.throughput) {
     ConsumedCapacity& consumed = page.consumed_capacity.emplace();
     consumed.table_name = std::string(table_name);
     const double units = ReadUnits(bytes_read, options.consistent_read);
@@ -315,6 +324,10 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
       consumed.AddIndex(target.index->name(), target.index->is_global(), units);
       if (bytes_fetched > 0)
         consumed.table_units = ReadUnits(bytes_fetched, options.consistent_read);
+    }
+    if (table.throughput) table.throughput->ChargeRead(consumed, now_ms);
+    if (options.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
+      page.consumed_capacity.reset();
     }
   }
   return page;

@@ -35,6 +35,11 @@ WireError WireErrorFor(ErrorCode code) {
     case ErrorCode::kItemCollectionSizeLimitExceeded:
       return {"com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException",
               "message", 400};
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", "message",
+              400};
+    case ErrorCode::kThrottling:
+      return {"com.amazon.coral.availability#ThrottlingException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }
@@ -58,6 +63,19 @@ DispatchResult ErrorResponse(const Error& error) {
   if (error.item() != nullptr) {  // ReturnValuesOnConditionCheckFailure: ALL_OLD
     writer.Key("Item");
     EncodeItem(writer, *error.item());
+  }
+  if (const ThrottlingReason* reason = error.throttling_reason()) {
+    // botocore's model spells the member differently on the two exceptions.
+    writer.Key(error.code() == ErrorCode::kThrottling ? "throttlingReasons" : "ThrottlingReasons");
+    writer.StartArray();
+    writer.StartObject();
+    writer.Key("reason");
+    writer.String(reason->reason.data(), static_cast<rapidjson::SizeType>(reason->reason.size()));
+    writer.Key("resource");
+    writer.String(reason->resource.data(),
+                  static_cast<rapidjson::SizeType>(reason->resource.size()));
+    writer.EndObject();
+    writer.EndArray();
   }
   writer.EndObject();
   return {wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -15,7 +16,38 @@ struct TableRead {
   size_t first_request = 0;  // index of its first key in the engine request list
   size_t key_count = 0;
   std::optional<std::vector<DocumentPath>> projection;
+  const json::Value* block = nullptr;  // its KeysAndAttributes, for UnprocessedKeys
 };
+
+// The keys throttled, by table, with the rest of the table's KeysAndAttributes as the request
+// gave them: a client sends UnprocessedKeys back as the next call's RequestItems.
+void EncodeUnprocessedKeys(json::Writer& writer, const std::vector<TableRead>& tables,
+                           const std::vector<GetRequest>& gets,
+                           const std::vector<size_t>& unprocessed) {
+  writer.StartObject();
+  for (const TableRead& table : tables) {
+    const size_t end = table.first_request + table.key_count;
+    auto first = std::lower_bound(unprocessed.begin(), unprocessed.end(), table.first_request);
+    if (first == unprocessed.end() || *first >= end) continue;
+    json::String(writer, table.table_name);
+    writer.StartObject();
+    writer.Key("Keys");
+    writer.StartArray();
+    for (auto it = first; it != unprocessed.end() && *it < end; ++it) {
+      EncodeItem(writer, gets[*it].key);
+    }
+    writer.EndArray();
+    for (const auto& member : table.block->GetObject()) {
+      if (std::string_view(member.name.GetString(), member.name.GetStringLength()) == "Keys") {
+        continue;
+      }
+      writer.Key(member.name.GetString(), member.name.GetStringLength());
+      member.value.Accept(writer);
+    }
+    writer.EndObject();
+  }
+  writer.EndObject();
+}
 
 }  // namespace
 
@@ -37,10 +69,11 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   bool legacy_projection = false;
   for (const auto& member : request_items.value()->GetObject()) {
     TableRead table{std::string(member.name.GetString(), member.name.GetStringLength()),
-                    gets.size(), 0, std::nullopt};
+                    gets.size(), 0, std::nullopt, nullptr};
     auto keys_and_attributes = json::AsStructure(&member.value, "KeysAndAttributes");
     if (!keys_and_attributes.ok()) return keys_and_attributes.error();
     const json::Value& block = *keys_and_attributes.value();
+    table.block = &block;
     auto keys = json::AsList(json::Member(block, "Keys"));
     if (!keys.ok()) return keys.error();
     if (keys.value() == nullptr) {
@@ -86,15 +119,14 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
     json::String(response, table.table_name);
     response.StartArray();
     for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
-      const std::optional<StoredItem>& item = outcome.value().items[i];
+      const std::optional<StoredItem>& item = outcome.value().items[i];  // empty if throttled
       if (item) EncodeStoredItem(response, item->blob, table.projection);
     }
     response.EndArray();
   }
   response.EndObject();
   response.Key("UnprocessedKeys");
-  response.StartObject();
-  response.EndObject();
+  EncodeUnprocessedKeys(response, tables, gets, outcome.value().unprocessed);
   EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
                                args.return_consumed_capacity);
   response.EndObject();

@@ -21,6 +21,31 @@ std::string RenderWrites(const std::string& table_name, const json::Value& list)
   return text + "]}";
 }
 
+// The writes throttled, by table in request order, as the request gave them: a client sends
+// UnprocessedItems back as the next call's RequestItems.
+void EncodeUnprocessedItems(json::Writer& writer, const std::vector<WriteRequest>& requests,
+                            const std::vector<size_t>& unprocessed) {
+  writer.StartObject();
+  for (size_t i = 0; i < unprocessed.size();) {
+    const std::string& table_name = requests[unprocessed[i]].table_name;
+    json::String(writer, table_name);
+    writer.StartArray();
+    for (; i < unprocessed.size() && requests[unprocessed[i]].table_name == table_name; ++i) {
+      const WriteRequest& request = requests[unprocessed[i]];
+      const bool put = request.kind == WriteRequest::Kind::kPut;
+      writer.StartObject();
+      writer.Key(put ? "PutRequest" : "DeleteRequest");
+      writer.StartObject();
+      writer.Key(put ? "Item" : "Key");
+      EncodeItem(writer, request.item);
+      writer.EndObject();
+      writer.EndObject();
+    }
+    writer.EndArray();
+  }
+  writer.EndObject();
+}
+
 }  // namespace
 
 Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response) {
@@ -86,8 +111,7 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
   if (!outcome.ok()) return outcome.error();
   response.StartObject();
   response.Key("UnprocessedItems");
-  response.StartObject();
-  response.EndObject();
+  EncodeUnprocessedItems(response, args.requests, outcome.value().unprocessed);
   if (!outcome.value().item_collection_metrics.empty()) {
     response.Key("ItemCollectionMetrics");
     response.StartObject();

@@ -47,6 +47,16 @@ TEST_CASE("DynamoDB Local's flags are accepted") {
   CHECK(Parse({"-version"}).options->show_version);
 }
 
+TEST_CASE("Throughput is enforced only when asked, by flag or environment") {
+  CHECK_FALSE(Parse({}).options->enforce_throughput);
+  CHECK(Parse({"--enforce-throughput"}).options->enforce_throughput);
+  CHECK(Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "1"}}).options->enforce_throughput);
+  CHECK_FALSE(Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "0"}}).options->enforce_throughput);
+  CHECK(Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "yes"}}).error ==
+        "DDBD_ENFORCE_THROUGHPUT: expected 1, true, 0 or false, got 'yes'");
+  CHECK(Parse({"--enforce-throughput=1"}).error == "--enforce-throughput takes no value");
+}
+
 TEST_CASE("Bad flags name the flag and what it accepts") {
   CHECK(Parse({"--port", "http"}).error ==
         "--port: expected an integer from 0 to 65535, got 'http'");

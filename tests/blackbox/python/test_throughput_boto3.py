@@ -1,8 +1,14 @@
-"""Throughput settings through boto3: OnDemandThroughput on tables and global indexes (stored,
-merged, cleared, refused under PROVISIONED, as measured against DynamoDB) and DescribeLimits."""
+"""Throughput through boto3: OnDemandThroughput on tables and global indexes (stored, merged,
+cleared, refused under PROVISIONED, as measured against DynamoDB), DescribeLimits, and throttling
+under --enforce-throughput (provisioned capacity, global indexes, on-demand ceilings, batches,
+UpdateTable, boto3's standard retries recovering)."""
+import time
 import unittest
 
-from ddbd_harness import ServerTestCase, hash_table, unique_name
+import boto3
+from botocore.config import Config
+
+from ddbd_harness import CREDENTIALS, ServerTestCase, hash_table, unique_name
 
 INVALID = "One or more parameter values were invalid: "
 
@@ -109,6 +115,122 @@ class DescribeLimits(ServerTestCase):
         out = subprocess.run(["aws", "dynamodb", "describe-limits", "--endpoint-url", self.endpoint],
                              capture_output=True, text=True, env=env, check=True).stdout
         self.assertEqual(json.loads(out)["TableMaxWriteCapacityUnits"], 40000)
+
+
+TABLE_EXCEEDED = ("The level of configured provisioned throughput for the table was exceeded. Consider increasing "
+                  "your provisioning level with the UpdateTable API.")
+
+
+class Throttling(ServerTestCase):
+    server_args = ("--enforce-throughput",)
+
+    def provisioned(self, read=1, write=1, **extra):
+        table = unique_name("thr")
+        args = hash_table(table, billing="PROVISIONED", **extra)
+        args["ProvisionedThroughput"] = {"ReadCapacityUnits": read, "WriteCapacityUnits": write}
+        self.ddb.create_table(**args)
+        return table
+
+    def arn(self, table):
+        return self.ddb.describe_table(TableName=table)["Table"]["TableArn"]
+
+    def throttled(self, call, **kwargs):
+        """Calls until refused (a new bucket holds one second of capacity); returns the error."""
+        for _ in range(50):
+            try:
+                call(**kwargs)
+            except self.ddb.exceptions.ClientError as error:
+                return error.response
+        self.fail("never throttled")
+
+    def test_over_provisioned_writes_are_refused_with_the_reason(self):
+        table = self.provisioned(write=1)
+        self.ddb.put_item(TableName=table, Item={"pk": {"S": "a"}})
+        answer = self.throttled(self.ddb.put_item, TableName=table, Item={"pk": {"S": "b"}})
+        self.assertEqual(answer["Error"]["Code"], "ProvisionedThroughputExceededException")
+        self.assertEqual(answer["Error"]["Message"], TABLE_EXCEEDED)
+        self.assertEqual(answer["ThrottlingReasons"],
+                         [{"reason": "TableWriteProvisionedThroughputExceeded", "resource": self.arn(table)}])
+
+    def test_reads_have_their_own_capacity(self):
+        table = self.provisioned(read=1, write=100)
+        answer = self.throttled(self.ddb.get_item, TableName=table, Key={"pk": {"S": "a"}}, ConsistentRead=True)
+        self.assertEqual(answer["ThrottlingReasons"][0]["reason"], "TableReadProvisionedThroughputExceeded")
+        self.ddb.put_item(TableName=table, Item={"pk": {"S": "a"}})  # writes still pass
+        answer = self.throttled(self.ddb.query, TableName=table, KeyConditionExpression="pk = :p",
+                                ExpressionAttributeValues={":p": {"S": "a"}})
+        self.assertEqual(answer["Error"]["Code"], "ProvisionedThroughputExceededException")
+
+    def test_a_global_index_without_capacity_throttles_the_table_write(self):
+        table = unique_name("thr")
+        self.ddb.create_table(
+            TableName=table, ProvisionedThroughput={"ReadCapacityUnits": 100, "WriteCapacityUnits": 100},
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "g", "AttributeType": "S"}],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                     "Projection": {"ProjectionType": "ALL"},
+                                     "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}])
+        answer = self.throttled(lambda i=iter(range(100)): self.ddb.put_item(
+            TableName=table, Item={"pk": {"S": "p%d" % next(i)}, "g": {"S": "x"}}))
+        self.assertEqual(answer["Error"]["Message"],
+                         "The level of configured provisioned throughput for one or more global secondary indexes "
+                         "of the table was exceeded. Consider increasing your provisioning level for the "
+                         "under-provisioned global secondary indexes with the UpdateTable API")
+        self.assertEqual(answer["ThrottlingReasons"], [{"reason": "IndexWriteProvisionedThroughputExceeded",
+                                                        "resource": self.arn(table) + "/index/by-g"}])
+
+    def test_update_table_capacity_applies_at_once(self):
+        table = self.provisioned(write=1)
+        self.throttled(self.ddb.put_item, TableName=table, Item={"pk": {"S": "a"}})
+        self.ddb.update_table(TableName=table,
+                              ProvisionedThroughput={"ReadCapacityUnits": 1, "WriteCapacityUnits": 1000})
+        time.sleep(0.05)  # 50 units at the new rate: the debt of one write is gone
+        self.ddb.put_item(TableName=table, Item={"pk": {"S": "b"}})
+
+    def test_on_demand_ceilings_throttle_with_throttling_exception(self):
+        table = unique_name("thr")
+        self.ddb.create_table(**hash_table(table, OnDemandThroughput={"MaxWriteRequestUnits": 1}))
+        answer = self.throttled(self.ddb.put_item, TableName=table, Item={"pk": {"S": "a"}})
+        self.assertEqual(answer["Error"]["Code"], "ThrottlingException")
+        self.assertTrue(answer["Error"]["Message"].startswith("Throughput exceeds the current capacity of your table"))
+        self.assertEqual(answer["throttlingReasons"],
+                         [{"reason": "TableWriteMaxOnDemandThroughputExceeded", "resource": self.arn(table)}])
+        # No ceiling, no throttling.
+        free = unique_name("thr")
+        self.ddb.create_table(**hash_table(free))
+        for i in range(200):
+            self.ddb.put_item(TableName=free, Item={"pk": {"S": "p%d" % i}})
+
+    def test_batches_hand_back_what_was_throttled(self):
+        tight = self.provisioned(read=1, write=1)
+        roomy = self.provisioned(read=1000, write=1000)
+        self.throttled(self.ddb.put_item, TableName=tight, Item={"pk": {"S": "x"}})
+        answer = self.ddb.batch_write_item(RequestItems={
+            tight: [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}, {"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}],
+            roomy: [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}]})
+        self.assertEqual(answer["UnprocessedItems"], {
+            tight: [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}, {"DeleteRequest": {"Key": {"pk": {"S": "b"}}}}]})
+        self.assertIn("Item", self.ddb.get_item(TableName=roomy, Key={"pk": {"S": "a"}}))
+        # Every write throttled: the call fails.
+        self.assertError(self.ddb.batch_write_item, "ProvisionedThroughputExceededException", TABLE_EXCEEDED,
+                         RequestItems={tight: [{"PutRequest": {"Item": {"pk": {"S": "c"}}}}]})
+        self.throttled(self.ddb.get_item, TableName=tight, Key={"pk": {"S": "x"}}, ConsistentRead=True)
+        answer = self.ddb.batch_get_item(RequestItems={
+            tight: {"Keys": [{"pk": {"S": "x"}}], "ConsistentRead": True, "ProjectionExpression": "pk"},
+            roomy: {"Keys": [{"pk": {"S": "a"}}]}})
+        self.assertEqual(answer["UnprocessedKeys"], {
+            tight: {"Keys": [{"pk": {"S": "x"}}], "ConsistentRead": True, "ProjectionExpression": "pk"}})
+        self.assertEqual(answer["Responses"], {tight: [], roomy: [{"pk": {"S": "a"}}]})
+
+    def test_boto3_standard_retries_recover(self):
+        table = self.provisioned(write=1)
+        self.throttled(self.ddb.put_item, TableName=table, Item={"pk": {"S": "a"}})
+        retrying = boto3.client("dynamodb", endpoint_url=self.endpoint,
+                                config=Config(retries={"mode": "standard", "max_attempts": 10}), **CREDENTIALS)
+        answer = retrying.put_item(TableName=table, Item={"pk": {"S": "b"}})
+        self.assertGreaterEqual(answer["ResponseMetadata"]["RetryAttempts"], 1)
+        self.assertIn("Item", retrying.get_item(TableName=table, Key={"pk": {"S": "b"}}))
 
 
 if __name__ == "__main__":
