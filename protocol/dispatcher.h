@@ -4,6 +4,7 @@
 // Thread safety: Handle may be called concurrently; the Dispatcher holds no mutable state.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,9 @@ struct DispatchResult {
   std::string body;
 };
 
+// Finishes one request with its answer. Called exactly once, on any thread.
+using DispatchDone = std::function<void(DispatchResult)>;
+
 // What the server calls for each DynamoDB request. An interface so the server's own handling
 // (headers, the catch-all for unexpected exceptions) can be tested with a stand-in.
 class RequestHandler {
@@ -28,6 +32,15 @@ class RequestHandler {
   // `target` is the X-Amz-Target header, e.g. "DynamoDB_20120810.CreateTable".
   virtual DispatchResult Handle(std::string_view target, std::string_view body,
                                 const RequestInfo& info) const = 0;
+  // Answers through `done`, at once or later: a request that must wait (a group commit's
+  // fsync, a transaction's locks) finishes from whichever thread ends the wait, and the I/O
+  // thread that read it goes on serving other connections meanwhile. `target` and `body` stay
+  // valid until `done` is called; a handler that answers later keeps a copy of `done`. May
+  // throw only before calling `done`. By default answers at once with Handle.
+  virtual void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
+                           const DispatchDone& done) const {
+    done(Handle(target, body, info));
+  }
 };
 
 class Dispatcher final : public RequestHandler {

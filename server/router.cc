@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <exception>
+#include <future>
 
 #include "server/crc32.h"
 #include "server/request_id.h"
@@ -83,12 +84,20 @@ void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) 
 }
 
 HttpResponse Router::Route(const HttpRequest& request) const {
+  std::promise<HttpResponse> answered;
+  std::future<HttpResponse> answer = answered.get_future();
+  RouteAsync(request,
+             [&answered](HttpResponse response) { answered.set_value(std::move(response)); });
+  return answer.get();
+}
+
+void Router::RouteAsync(const HttpRequest& request, const RouteDone& done) const {
   const std::string request_id = NewRequestId();
   HttpResponse response;
   AddCorsHeaders(request, response);
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     response.headers.emplace_back("x-amzn-RequestId", request_id);
-    return response;  // a CORS preflight: headers only
+    return done(std::move(response));  // a CORS preflight: headers only
   }
   if (request.method == "GET" && request.path == "/") {
     // DynamoDB's endpoint names itself by the host it was asked for, which is its own name.
@@ -97,7 +106,7 @@ HttpResponse Router::Route(const HttpRequest& request) const {
                                           : std::string(request.host)) +
                     " ";
     AddStandardHeaders(response, "text/plain", request_id);
-    return response;
+    return done(std::move(response));
   }
   const std::string media_type = MediaType(request.content_type);
   // DynamoDB answers anything but a JSON POST to / with a bare 404 UnknownOperationException.
@@ -106,31 +115,28 @@ HttpResponse Router::Route(const HttpRequest& request) const {
     response.status = 404;
     response.body = "<UnknownOperationException/>\n";
     AddStandardHeaders(response, kAmzJson, request_id);
-    return response;
+    return done(std::move(response));
   }
-  HttpResponse dispatched = Dispatch(request, request_id);
-  dispatched.headers.insert(dispatched.headers.begin(), response.headers.begin(),
-                            response.headers.end());
   // DynamoDB answers in the content type it was asked in.
-  AddStandardHeaders(dispatched, media_type == kJson ? kJson : kAmzJson, request_id);
-  return dispatched;
-}
-
-HttpResponse Router::Dispatch(const HttpRequest& request, const std::string& request_id) const {
-  HttpResponse response;
+  const bool plain_json = media_type == kJson;
+  const DispatchDone finish = [cors = std::move(response.headers), request_id, plain_json,
+                               done](DispatchResult result) {
+    HttpResponse dispatched;
+    dispatched.status = result.http_status;
+    dispatched.body = std::move(result.body);
+    dispatched.headers = cors;
+    AddStandardHeaders(dispatched, plain_json ? kJson : kAmzJson, request_id);
+    done(std::move(dispatched));
+  };
+  RequestInfo info;
+  info.has_authorization = HasAwsSignature(request.authorization);
   try {
-    RequestInfo info;
-    info.has_authorization = HasAwsSignature(request.authorization);
-    DispatchResult result = handler_.Handle(request.amz_target, request.body, info);
-    response.status = result.http_status;
-    response.body = std::move(result.body);
+    handler_.HandleAsync(request.amz_target, request.body, info, finish);
   } catch (const std::exception& e) {
+    // The handler throws only before it answers.
     spdlog::error("request {} ({}) failed: {}", request_id, request.amz_target, e.what());
-    DispatchResult result = Dispatcher::InternalServerError();
-    response.status = result.http_status;
-    response.body = std::move(result.body);
+    finish(Dispatcher::InternalServerError());
   }
-  return response;
 }
 
 }  // namespace ddbd

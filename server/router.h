@@ -6,6 +6,7 @@
 // Thread safety: Route may be called concurrently.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,15 @@ class Router {
   // `handler` (the Dispatcher in ddbd) must outlive the router.
   Router(const RequestHandler& handler, RouterOptions options);
 
+  // Answers `request` through `done`: at once, or, for a request the handler finishes later,
+  // from the thread that finishes it. The request's views must stay valid until then.
+  using RouteDone = std::function<void(HttpResponse)>;
+  void RouteAsync(const HttpRequest& request, const RouteDone& done) const;
+  // The same, waiting for the answer (tests; a handler that answers later blocks the caller).
   HttpResponse Route(const HttpRequest& request) const;
 
  private:
   void AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const;
-  HttpResponse Dispatch(const HttpRequest& request, const std::string& request_id) const;
 
   const RequestHandler& handler_;
   RouterOptions options_;
