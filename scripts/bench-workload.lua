@@ -2,6 +2,7 @@
 -- run's figures as one JSON line. Settings come from the environment (scripts/bench sets them):
 --   BENCH_WORKLOAD  get | put | update | query | scan | batch | mix
 --   BENCH_TABLE     table name;  BENCH_ITEMS  items preloaded (partitions of 10 items)
+--   BENCH_CAPACITY  TOTAL or INDEXES: every request also asks for its ConsumedCapacity
 
 local workload = os.getenv("BENCH_WORKLOAD") or "get"
 local table_name = os.getenv("BENCH_TABLE") or "bench"
@@ -84,6 +85,14 @@ end
 
 local build = builders[workload]
 if build == nil then error("unknown BENCH_WORKLOAD " .. workload) end
+local capacity = os.getenv("BENCH_CAPACITY")
+if capacity ~= nil and capacity ~= "" then
+  local plain = build
+  build = function()
+    local body = plain()
+    return body:sub(1, -2) .. ',"ReturnConsumedCapacity":"' .. capacity .. '"}'
+  end
+end
 
 local thread_number = 0
 function setup(thread)

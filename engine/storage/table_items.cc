@@ -134,6 +134,7 @@ int64_t TableItems::CollectionSizeLocked(std::string_view key) const {
 
 Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::string_view key,
                                                     Decide decide, const CommitContext& context) {
+  if (!scope.Holds(*this)) return Error::Internal("write outside its write scope");
   ItemRecord* existing = items_.Find(key);
   Current current;
   if (existing != nullptr) current = {existing->blob(), existing->item_size};

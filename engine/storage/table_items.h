@@ -1,4 +1,4 @@
-// The items of one table (engine/table_records.h: by key, and for tables with a sort key by
+// The items of one table (engine/storage/table_records.h: by key, and for tables with a sort key by
 // partition) and of its secondary indexes (a tree each), with item collection sizes.
 //
 // Memory: each item is one heap record (sizes, key bytes, item blob), a 16-byte slot in a tree
@@ -69,7 +69,7 @@ class TableItems {
   // of this table sees an added index before it is full.
   void ChangeIndexes(const std::vector<size_t>& added, const std::vector<size_t>& dropped,
                      EntriesOf entries_of, const std::function<void()>& locked);
-  // The generation the index entries handed to Put and Apply must have been computed for.
+  // The generation the index entries handed to Commit must have been computed for.
   uint64_t index_generation() const;
   // Whether a ChangeIndexes is filling added indexes; set before its `locked` callback runs, so
   // whoever checks under the lock that callback releases sees every backfill.
@@ -108,7 +108,8 @@ class TableItems {
   // replaces or removes the item with `key`, with its index entries and item collection, numbers
   // the change and publishes it. A put of a byte-identical item and a delete of nothing change
   // nothing (ChangeKind::kNone). Errors: those of `decide`; ItemCollectionSizeLimitExceeded,
-  // changing nothing, if the item outgrows its collection.
+  // changing nothing, if the item outgrows its collection; InternalServerError if `scope` does
+  // not hold this table (a bug, refused rather than written unlocked).
   Result<CommitResult> Commit(WriteScope& scope, std::string_view key, Decide decide,
                               const CommitContext& context = {});
 

@@ -21,8 +21,4 @@ WriteScope::~WriteScope() {
   for (ItemRecord* record : garbage_) ItemRecord::Destroy(record);
 }
 
-bool WriteScope::Holds(const TableItems& table) const {
-  return std::find(tables_.begin(), tables_.end(), &table) != tables_.end();
-}
-
 }  // namespace ddbd

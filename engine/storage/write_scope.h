@@ -11,6 +11,7 @@
 
 #include <absl/container/inlined_vector.h>
 
+#include <algorithm>
 #include <span>
 
 namespace ddbd {
@@ -30,7 +31,9 @@ class WriteScope {
   WriteScope(const WriteScope&) = delete;
   WriteScope& operator=(const WriteScope&) = delete;
 
-  bool Holds(const TableItems& table) const;
+  bool Holds(const TableItems& table) const {
+    return std::find(tables_.begin(), tables_.end(), &table) != tables_.end();
+  }
 
  private:
   friend class TableItems;
