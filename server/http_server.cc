@@ -200,10 +200,7 @@ class Session : public std::enable_shared_from_this<Session> {
     // written, which may come from another thread, later. The completion captures only `this`,
     // so it needs no allocation.
     answering_ = shared_from_this();
-    router_.RouteAsync(plain, [this](HttpResponse routed) {
-      routed_ = std::move(routed);
-      net::post(stream_.get_executor(), [this] { SendAnswer(); });
-    });
+    router_.RouteAsync(plain, routed_, on_routed_);
   }
 
   // On the session's thread, once the router has answered: the answer goes out behind the
@@ -289,6 +286,10 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request<http::string_body>> request_;  // the one being answered
   HttpResponse routed_;                                      // its answer, once routed
   std::shared_ptr<Session> answering_;  // keeps the session while its answer is pending
+  // Called by the router once `routed_` holds the answer, on whichever thread produced it.
+  const Router::RouteDone on_routed_ = [this] {
+    net::post(stream_.get_executor(), [this] { SendAnswer(); });
+  };
   const Router& router_;
   const ServerOptions& options_;
   SessionRegistry& registry_;

@@ -84,20 +84,22 @@ void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) 
 }
 
 HttpResponse Router::Route(const HttpRequest& request) const {
-  std::promise<HttpResponse> answered;
-  std::future<HttpResponse> answer = answered.get_future();
-  RouteAsync(request,
-             [&answered](HttpResponse response) { answered.set_value(std::move(response)); });
-  return answer.get();
+  HttpResponse response;
+  std::promise<void> answered;
+  const RouteDone done = [&answered] { answered.set_value(); };
+  RouteAsync(request, response, done);
+  answered.get_future().wait();
+  return response;
 }
 
-void Router::RouteAsync(const HttpRequest& request, const RouteDone& done) const {
+void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
+                        const RouteDone& done) const {
   const std::string request_id = NewRequestId();
-  HttpResponse response;
+  response = HttpResponse();
   AddCorsHeaders(request, response);
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     response.headers.emplace_back("x-amzn-RequestId", request_id);
-    return done(std::move(response));  // a CORS preflight: headers only
+    return done();  // a CORS preflight: headers only
   }
   if (request.method == "GET" && request.path == "/") {
     // DynamoDB's endpoint names itself by the host it was asked for, which is its own name.
@@ -106,7 +108,7 @@ void Router::RouteAsync(const HttpRequest& request, const RouteDone& done) const
                                           : std::string(request.host)) +
                     " ";
     AddStandardHeaders(response, "text/plain", request_id);
-    return done(std::move(response));
+    return done();
   }
   const std::string media_type = MediaType(request.content_type);
   // DynamoDB answers anything but a JSON POST to / with a bare 404 UnknownOperationException.
@@ -115,18 +117,20 @@ void Router::RouteAsync(const HttpRequest& request, const RouteDone& done) const
     response.status = 404;
     response.body = "<UnknownOperationException/>\n";
     AddStandardHeaders(response, kAmzJson, request_id);
-    return done(std::move(response));
+    return done();
   }
-  // DynamoDB answers in the content type it was asked in.
-  const bool plain_json = media_type == kJson;
-  const DispatchDone finish = [cors = std::move(response.headers), request_id, plain_json,
-                               done](DispatchResult result) {
-    HttpResponse dispatched;
-    dispatched.status = result.http_status;
-    dispatched.body = std::move(result.body);
-    dispatched.headers = cors;
-    AddStandardHeaders(dispatched, plain_json ? kJson : kAmzJson, request_id);
-    done(std::move(dispatched));
+  // DynamoDB answers in the content type it was asked in. All but the checksum is known now.
+  response.headers.emplace_back("Content-Type",
+                                std::string(media_type == kJson ? kJson : kAmzJson));
+  response.headers.emplace_back("x-amzn-RequestId", request_id);
+  // Two pointers: small enough for std::function to hold without allocating.
+  HttpResponse* const answer = &response;
+  const RouteDone* const finished = &done;
+  const DispatchDone finish = [answer, finished](DispatchResult result) {
+    answer->status = result.http_status;
+    answer->body = std::move(result.body);
+    answer->headers.emplace_back("x-amz-crc32", std::to_string(Crc32(answer->body)));
+    (*finished)();
   };
   RequestInfo info;
   info.has_authorization = HasAwsSignature(request.authorization);

@@ -25,10 +25,12 @@ class Router {
   // `handler` (the Dispatcher in ddbd) must outlive the router.
   Router(const RequestHandler& handler, RouterOptions options);
 
-  // Answers `request` through `done`: at once, or, for a request the handler finishes later,
-  // from the thread that finishes it. The request's views must stay valid until then.
-  using RouteDone = std::function<void(HttpResponse)>;
-  void RouteAsync(const HttpRequest& request, const RouteDone& done) const;
+  // Answers `request` into `response` and then calls `done`: at once, or, for a request the
+  // handler finishes later, from the thread that finishes it. The request's views, `response`
+  // and `done` must stay valid until then (the session owns all three, so answering needs no
+  // allocation of its own).
+  using RouteDone = std::function<void()>;
+  void RouteAsync(const HttpRequest& request, HttpResponse& response, const RouteDone& done) const;
   // The same, waiting for the answer (tests; a handler that answers later blocks the caller).
   HttpResponse Route(const HttpRequest& request) const;
 
