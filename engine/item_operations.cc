@@ -66,6 +66,12 @@ bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
   return mode != ReturnConsumedCapacity::kNone || table.throughput != nullptr;
 }
 
+// The time buckets refill by; read only when throughput is enforced (a clock reading is a
+// measurable part of a GetItem).
+int64_t ThroughputNow(const Clock& clock, const ItemTable& table) {
+  return table.throughput ? clock.NowMs() : 0;
+}
+
 // A write may start unless the table or one of its global indexes is out of capacity.
 Status AdmitWrite(const ItemTable& table, int64_t now_ms) {
   return table.throughput ? table.throughput->AdmitWrite(now_ms) : Status(Ok{});
@@ -147,7 +153,7 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   if (!key.ok()) return key.error();
   const TableIndexes& indexes = *table.value().indexes;
   if (Status index_keys = indexes.CheckItem(args.item); !index_keys.ok()) return index_keys.error();
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   const IndexEntries entries = indexes.EntriesFor(args.item);
   const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
@@ -177,7 +183,7 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitRead(table.value(), "", now_ms); !admitted.ok()) {
     return admitted.error();
   }
@@ -202,7 +208,7 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   uint32_t looked_at = 0;
   auto committed =
@@ -247,7 +253,7 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
       std::all_of(args.actions.begin(), args.actions.end(), [](const UpdateAction& a) {
         return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
       });
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   std::optional<Item> returned;
   StoredItem stored;

@@ -261,7 +261,7 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
                                    const ReadOptions& options) const {
   // A global index has capacity of its own; a local one shares the table's.
   const bool global = target.index != nullptr && target.index->is_global();
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = table.throughput ? clock_.NowMs() : 0;
   if (table.throughput) {
     if (Status admitted = table.throughput->AdmitRead(global ? target.index->name() : "", now_ms);
         !admitted.ok()) {
