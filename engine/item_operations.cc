@@ -108,6 +108,24 @@ void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed&
   }
 }
 
+// What a single-item write answers once its commit is done: the error (a refused condition is
+// still charged, for the `looked_at` bytes it read), or the outcome. `attributes`: UpdateItem's
+// ReturnValues; PutItem and DeleteItem return the old item the commit kept, if asked.
+Result<WriteOutcome> FinishWrite(const WriteArgs& args, const ItemTable& table,
+                                 const Result<TableItems::CommitResult>& committed,
+                                 uint32_t looked_at, const Item& item, int64_t now_ms,
+                                 std::optional<Item> attributes = std::nullopt) {
+  if (!committed.ok()) {
+    ChargeRefusedWrite(table, committed.error(), looked_at, now_ms);
+    return committed.error();
+  }
+  WriteOutcome outcome;
+  outcome.attributes = std::move(attributes);
+  if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
+  ReportWrite(args, table, committed.value().change, item, now_ms, outcome);
+  return outcome;
+}
+
 using Decide = TableItems::Decide;
 
 // Commits one change to the item with `key` in a scope of its own, released before the caller
@@ -168,14 +186,7 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
                                            table.value().index_generation,
                                            args.return_values == ReturnValues::kAllOld};
                 });
-  if (!committed.ok()) {
-    ChargeRefusedWrite(table.value(), committed.error(), looked_at, now_ms);
-    return committed.error();
-  }
-  WriteOutcome outcome;
-  if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
-  ReportWrite(args, table.value(), committed.value().change, args.item, now_ms, outcome);
-  return outcome;
+  return FinishWrite(args, table.value(), committed, looked_at, args.item, now_ms);
 }
 
 Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
@@ -220,14 +231,7 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
                   return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0,
                                            args.return_values == ReturnValues::kAllOld};
                 });
-  if (!committed.ok()) {
-    ChargeRefusedWrite(table.value(), committed.error(), looked_at, now_ms);
-    return committed.error();
-  }
-  WriteOutcome outcome;
-  if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
-  ReportWrite(args, table.value(), committed.value().change, args.key, now_ms, outcome);
-  return outcome;
+  return FinishWrite(args, table.value(), committed, looked_at, args.key, now_ms);
 }
 
 Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
@@ -301,14 +305,8 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
         return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
                                  table.value().index_generation, false};
       });
-  if (!committed.ok()) {
-    ChargeRefusedWrite(table.value(), committed.error(), looked_at, now_ms);
-    return committed.error();
-  }
-  WriteOutcome outcome;
-  outcome.attributes = std::move(returned);
-  ReportWrite(args, table.value(), committed.value().change, args.key, now_ms, outcome);
-  return outcome;
+  return FinishWrite(args, table.value(), committed, looked_at, args.key, now_ms,
+                     std::move(returned));
 }
 
 Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& args) {

@@ -30,6 +30,17 @@ Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
   return *metrics.value() == "SIZE";
 }
 
+Status DecodeWriteCapacityMembers(const json::Value& request, ConstraintErrors& errors,
+                                  ReturnConsumedCapacity& capacity, bool& item_collection_metrics) {
+  auto mode = DecodeReturnConsumedCapacity(request, errors);
+  if (!mode.ok()) return mode.error();
+  capacity = mode.value();
+  auto metrics = DecodeReturnItemCollectionMetrics(request, errors);
+  if (!metrics.ok()) return metrics.error();
+  item_collection_metrics = metrics.value();
+  return Ok{};
+}
+
 namespace {
 
 // Capacity units are multiples of 0.5: written as "1.0" or "2.5", as DynamoDB writes them.

@@ -18,6 +18,10 @@ Result<ReturnConsumedCapacity> DecodeReturnConsumedCapacity(const json::Value& r
 Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
                                                ConstraintErrors& errors);
 
+// Both, as every write takes them.
+Status DecodeWriteCapacityMembers(const json::Value& request, ConstraintErrors& errors,
+                                  ReturnConsumedCapacity& capacity, bool& item_collection_metrics);
+
 // One table's ConsumedCapacity object: TOTAL is {TableName, CapacityUnits}; INDEXES adds Table
 // and each index that cost something, under GlobalSecondaryIndexes or LocalSecondaryIndexes.
 void EncodeConsumedCapacity(json::Writer& writer, const ConsumedCapacity& consumed,

@@ -28,12 +28,11 @@ Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors,
       errors.Enum(text, "returnValues",
                   {"ALL_NEW", "ALL_OLD", "NONE", "UPDATED_NEW", "UPDATED_OLD"});
   }
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  args.return_consumed_capacity = capacity.value();
-  auto metrics = DecodeReturnItemCollectionMetrics(request, errors);
-  if (!metrics.ok()) return metrics.error();
-  args.return_item_collection_metrics = metrics.value();
+  if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
+                                                   args.return_item_collection_metrics);
+      !capacity.ok()) {
+    return capacity;
+  }
   auto on_failure = json::AsString(json::Member(request, "ReturnValuesOnConditionCheckFailure"));
   if (!on_failure.ok()) return on_failure.error();
   if (on_failure.value()) {

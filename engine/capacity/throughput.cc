@@ -115,26 +115,23 @@ Status TableThroughput::AdmitWrite(int64_t now_ms) {
 }
 
 void TableThroughput::ChargeRead(const ConsumedCapacity& consumed, int64_t now_ms) {
-  std::lock_guard lock(mutex_);
-  if (!buckets_.empty()) {
-    double local = 0;
-    for (const auto& [name, units] : consumed.local_indexes) local += units;
-    buckets_[0].read.Charge(consumed.table_units + local, now_ms);
-  }
-  for (const auto& [name, units] : consumed.global_indexes) {
-    if (Buckets* buckets = Find(name)) buckets->read.Charge(units, now_ms);
-  }
+  Charge(consumed, &Buckets::read, now_ms);
 }
 
 void TableThroughput::ChargeWrite(const ConsumedCapacity& consumed, int64_t now_ms) {
+  Charge(consumed, &Buckets::write, now_ms);
+}
+
+void TableThroughput::Charge(const ConsumedCapacity& consumed, TokenBucket Buckets::*bucket,
+                             int64_t now_ms) {
   std::lock_guard lock(mutex_);
   if (!buckets_.empty()) {
     double local = 0;
     for (const auto& [name, units] : consumed.local_indexes) local += units;
-    buckets_[0].write.Charge(consumed.table_units + local, now_ms);
+    (buckets_[0].*bucket).Charge(consumed.table_units + local, now_ms);
   }
   for (const auto& [name, units] : consumed.global_indexes) {
-    if (Buckets* buckets = Find(name)) buckets->write.Charge(units, now_ms);
+    if (Buckets* buckets = Find(name)) (buckets->*bucket).Charge(units, now_ms);
   }
 }
 

@@ -69,6 +69,7 @@ class TableThroughput {
     TokenBucket write;
   };
   Buckets* Find(std::string_view index);
+  void Charge(const ConsumedCapacity& consumed, TokenBucket Buckets::*bucket, int64_t now_ms);
   static Error Throttled(const Buckets& buckets, bool write);
 
   std::mutex mutex_;

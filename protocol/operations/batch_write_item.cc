@@ -56,12 +56,11 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
   }
   ConstraintErrors errors;
   BatchWriteItemArgs args;
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  args.return_consumed_capacity = capacity.value();
-  auto metrics = DecodeReturnItemCollectionMetrics(request, errors);
-  if (!metrics.ok()) return metrics.error();
-  args.return_item_collection_metrics = metrics.value();
+  if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
+                                                   args.return_item_collection_metrics);
+      !capacity.ok()) {
+    return capacity;
+  }
   AttributeDecoder decoder;
   std::vector<WriteRequest>& writes = args.requests;
   for (const auto& member : request_items.value()->GetObject()) {
