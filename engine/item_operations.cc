@@ -11,55 +11,13 @@
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/item_writes.h"
 #include "engine/model/item_codec.h"
 
 namespace ddbd {
 namespace {
 
 Error TableNotFound() { return Error::ResourceNotFound("Requested resource not found"); }
-
-Status CheckItemSize(size_t size) {
-  if (size > kMaxItemSizeBytes) {
-    return Error::Validation("Item size has exceeded the maximum allowed size");
-  }
-  return Ok{};
-}
-
-// Checks the write's condition against the current item, if there is a condition.
-Status CheckCondition(const WriteArgs& args, const TableItems::Current* current) {
-  if (args.condition == nullptr) return Ok{};
-  const Item item = current != nullptr ? DecodeItem(current->blob) : Item();
-  if (Evaluate(*args.condition, item)) return Ok{};
-  std::shared_ptr<const Item> returned;
-  if (args.return_item_on_condition_failure && current != nullptr) {
-    returned = std::make_shared<const Item>(item);
-  }
-  return Error::ConditionalCheckFailed(std::move(returned));
-}
-
-// Adds what a committed change cost: the table's write units, and each changed index entry's.
-void AddWriteCapacity(const Committed& change, const TableIndexes& indexes,
-                      ConsumedCapacity& consumed) {
-  consumed.table_units += TableWriteUnits(change);
-  for (const IndexEntryChange& entry : change.indexes) {
-    const TableIndex* index = indexes.BySlot(entry.index);
-    if (index != nullptr)
-      consumed.AddIndex(index->name(), index->is_global(), IndexWriteUnits(entry));
-  }
-}
-
-// SizeEstimateRangeGB brackets the collection's size by whole gigabytes: [0, 1] below 1 GB.
-ItemCollectionMetrics CollectionMetrics(const KeyShape& shape, const Item& item,
-                                        int64_t collection_bytes) {
-  ItemCollectionMetrics metrics;
-  if (const AttributeValue* partition = FindAttribute(item, shape.partition_name)) {
-    metrics.item_collection_key.emplace_back(shape.partition_name, *partition);
-  }
-  metrics.size_estimate_lower_gb =
-      std::floor(static_cast<double>(collection_bytes) / static_cast<double>(int64_t{1} << 30));
-  metrics.size_estimate_upper_gb = metrics.size_estimate_lower_gb + 1;
-  return metrics;
-}
 
 // Whether an operation must work out what it consumed: the caller asked, or it is charged.
 bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
@@ -135,16 +93,6 @@ Result<TableItems::CommitResult> CommitOne(TableItems& items, std::string_view k
   return items.Commit(scope, key, decide);
 }
 
-ConsumedCapacity& TableConsumption(std::vector<ConsumedCapacity>& per_table,
-                                   const std::string& table_name) {
-  for (ConsumedCapacity& consumed : per_table) {
-    if (consumed.table_name == table_name) return consumed;
-  }
-  ConsumedCapacity& added = per_table.emplace_back();
-  added.table_name = table_name;
-  return added;
-}
-
 }  // namespace
 
 Result<ItemTable> Engine::FindItemTable(std::string_view table_name) const {
@@ -180,7 +128,9 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
       CommitOne(*table.value().items, key.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = std::max(looked_at, current->size_bytes);
-                  if (Status checked = CheckCondition(args, current); !checked.ok())
+                  if (Status checked = CheckCondition(
+                          args.condition, args.return_item_on_condition_failure, current);
+                      !checked.ok())
                     return checked.error();
                   return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
                                            table.value().index_generation,
@@ -226,7 +176,9 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
       CommitOne(*table.value().items, key_bytes.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = current->size_bytes;
-                  if (Status checked = CheckCondition(args, current); !checked.ok())
+                  if (Status checked = CheckCondition(
+                          args.condition, args.return_item_on_condition_failure, current);
+                      !checked.ok())
                     return checked.error();
                   return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0,
                                            args.return_values == ReturnValues::kAllOld};
@@ -240,69 +192,46 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
   const KeyShape& shape = table.value().key_shape;
   auto key_bytes = LookupKeyBytes(shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
-  std::vector<DocumentPath> updated_paths;
-  for (const UpdateAction& action : args.actions) {
-    const std::string& top = action.path[0].name;
-    if (top == shape.partition_name || top == shape.sort_name) {
-      return Error::Validation(
-          "One or more parameter values were invalid: Cannot update attribute " + top +
-          ". This attribute is part of the key");
-    }
-    updated_paths.push_back(action.path);
-  }
-  // An update that only takes attributes away creates no item (and a path under a missing
-  // attribute is then no error): test_update_item_boto3's missing-item test.
-  const bool only_removals =
-      !args.actions.empty() &&
-      std::all_of(args.actions.begin(), args.actions.end(), [](const UpdateAction& a) {
-        return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
-      });
+  auto updated_paths = CheckUpdatePaths(shape, args.actions);
+  if (!updated_paths.ok()) return updated_paths.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   std::optional<Item> returned;
-  StoredItem stored;
-  IndexEntries entries;
+  UpdatedItem updated;
   uint32_t looked_at = 0;
   auto committed = CommitOne(
       *table.value().items, key_bytes.value(),
       [&](const TableItems::Current* current) -> Result<TableItems::Write> {
         if (current != nullptr) looked_at = current->size_bytes;
-        if (Status checked = CheckCondition(args, current); !checked.ok()) return checked.error();
-        if (current == nullptr && only_removals) {
+        if (Status checked =
+                CheckCondition(args.condition, args.return_item_on_condition_failure, current);
+            !checked.ok()) {
+          return checked.error();
+        }
+        auto applied = ApplyUpdateTo(table.value(), args.key, args.actions, current);
+        if (!applied.ok()) return applied.error();
+        updated = std::move(applied).value();
+        if (!updated.writes) {
           return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0, false};
-        }
-        Item old_item = current != nullptr ? DecodeItem(current->blob) : Item();
-        Item new_item = current != nullptr ? old_item : KeyAttributes(shape, args.key);
-        if (Status updated = ApplyUpdate(args.actions, new_item); !updated.ok()) {
-          return updated.error();
-        }
-        const size_t size = ItemSize(new_item);
-        if (size > kMaxItemSizeBytes) {
-          return Error::Validation("Item size to update has exceeded the maximum allowed size");
-        }
-        if (Status index_keys = table.value().indexes->CheckItem(new_item); !index_keys.ok()) {
-          return index_keys.error();
         }
         switch (args.return_values) {
           case ReturnValues::kNone:
             break;
           case ReturnValues::kAllOld:
-            if (current != nullptr) returned = old_item;
+            if (current != nullptr) returned = updated.old_item;
             break;
           case ReturnValues::kUpdatedOld:
-            returned = ProjectItem(old_item, updated_paths);
+            returned = ProjectItem(updated.old_item, updated_paths.value());
             break;
           case ReturnValues::kAllNew:
-            returned = new_item;
+            returned = updated.new_item;
             break;
           case ReturnValues::kUpdatedNew:
-            returned = ProjectItem(new_item, updated_paths);
+            returned = ProjectItem(updated.new_item, updated_paths.value());
             break;
         }
         if (returned && returned->empty()) returned.reset();
-        stored = StoredItem{EncodeItem(new_item), static_cast<uint32_t>(size)};
-        entries = table.value().indexes->EntriesFor(new_item);
-        return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
+        return TableItems::Write{TableItems::Write::Kind::kPut, &updated.stored, &updated.entries,
                                  table.value().index_generation, false};
       });
   return FinishWrite(args, table.value(), committed, looked_at, args.key, now_ms,
@@ -375,11 +304,8 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       }
     }
     if (args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
-      auto& per_table = outcome.item_collection_metrics;
-      auto it = std::find_if(per_table.begin(), per_table.end(),
-                             [&](const auto& known) { return known.first == request.table_name; });
-      if (it == per_table.end()) it = per_table.insert(it, {request.table_name, {}});
-      it->second.push_back(
+      AddCollectionMetrics(
+          outcome.item_collection_metrics, request.table_name,
           CollectionMetrics(entry.table.key_shape, request.item, change.item_collection_bytes));
     }
   }

@@ -1,0 +1,115 @@
+#include "engine/item_writes.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/model/item_codec.h"
+
+namespace ddbd {
+
+Status CheckItemSize(size_t size) {
+  if (size > kMaxItemSizeBytes) {
+    return Error::Validation("Item size has exceeded the maximum allowed size");
+  }
+  return Ok{};
+}
+
+Status CheckCondition(const Condition* condition, bool return_item,
+                      const TableItems::Current* current) {
+  if (condition == nullptr) return Ok{};
+  const Item item = current != nullptr ? DecodeItem(current->blob) : Item();
+  if (Evaluate(*condition, item)) return Ok{};
+  std::shared_ptr<const Item> returned;
+  if (return_item && current != nullptr) returned = std::make_shared<const Item>(item);
+  return Error::ConditionalCheckFailed(std::move(returned));
+}
+
+Result<std::vector<DocumentPath>> CheckUpdatePaths(const KeyShape& shape,
+                                                   const std::vector<UpdateAction>& actions) {
+  std::vector<DocumentPath> updated_paths;
+  for (const UpdateAction& action : actions) {
+    const std::string& top = action.path[0].name;
+    if (top == shape.partition_name || top == shape.sort_name) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Cannot update attribute " + top +
+          ". This attribute is part of the key");
+    }
+    updated_paths.push_back(action.path);
+  }
+  return updated_paths;
+}
+
+Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
+                                  const std::vector<UpdateAction>& actions,
+                                  const TableItems::Current* current) {
+  UpdatedItem updated;
+  // An update that only takes attributes away creates no item (and a path under a missing
+  // attribute is then no error): test_update_item_boto3's missing-item test.
+  const bool only_removals =
+      !actions.empty() && std::all_of(actions.begin(), actions.end(), [](const UpdateAction& a) {
+        return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
+      });
+  if (current == nullptr && only_removals) {
+    updated.writes = false;
+    return updated;
+  }
+  if (current != nullptr) updated.old_item = DecodeItem(current->blob);
+  updated.new_item = current != nullptr ? updated.old_item : KeyAttributes(table.key_shape, key);
+  if (Status applied = ApplyUpdate(actions, updated.new_item); !applied.ok()) {
+    return applied.error();
+  }
+  const size_t size = ItemSize(updated.new_item);
+  if (size > kMaxItemSizeBytes) {
+    return Error::Validation("Item size to update has exceeded the maximum allowed size");
+  }
+  if (Status index_keys = table.indexes->CheckItem(updated.new_item); !index_keys.ok()) {
+    return index_keys.error();
+  }
+  updated.stored = StoredItem{EncodeItem(updated.new_item), static_cast<uint32_t>(size)};
+  updated.entries = table.indexes->EntriesFor(updated.new_item);
+  return updated;
+}
+
+void AddWriteCapacity(const Committed& change, const TableIndexes& indexes,
+                      ConsumedCapacity& consumed) {
+  consumed.table_units += TableWriteUnits(change);
+  for (const IndexEntryChange& entry : change.indexes) {
+    const TableIndex* index = indexes.BySlot(entry.index);
+    if (index != nullptr) {
+      consumed.AddIndex(index->name(), index->is_global(), IndexWriteUnits(entry));
+    }
+  }
+}
+
+ItemCollectionMetrics CollectionMetrics(const KeyShape& shape, const Item& item,
+                                        int64_t collection_bytes) {
+  ItemCollectionMetrics metrics;
+  if (const AttributeValue* partition = FindAttribute(item, shape.partition_name)) {
+    metrics.item_collection_key.emplace_back(shape.partition_name, *partition);
+  }
+  metrics.size_estimate_lower_gb =
+      std::floor(static_cast<double>(collection_bytes) / static_cast<double>(int64_t{1} << 30));
+  metrics.size_estimate_upper_gb = metrics.size_estimate_lower_gb + 1;
+  return metrics;
+}
+
+ConsumedCapacity& TableConsumption(std::vector<ConsumedCapacity>& per_table,
+                                   const std::string& table_name) {
+  for (ConsumedCapacity& consumed : per_table) {
+    if (consumed.table_name == table_name) return consumed;
+  }
+  ConsumedCapacity& added = per_table.emplace_back();
+  added.table_name = table_name;
+  return added;
+}
+
+void AddCollectionMetrics(
+    std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table,
+    const std::string& table_name, ItemCollectionMetrics metrics) {
+  auto it = std::find_if(per_table.begin(), per_table.end(),
+                         [&](const auto& known) { return known.first == table_name; });
+  if (it == per_table.end()) it = per_table.insert(it, {table_name, {}});
+  it->second.push_back(std::move(metrics));
+}
+
+}  // namespace ddbd

@@ -1,0 +1,63 @@
+// What the single-item writes and TransactWriteItems share, private to the engine: the checks a
+// write makes of its item, its condition and its update, and the figures a commit reports
+// (capacity units, item collection metrics).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/capacity/capacity.h"
+#include "engine/engine_state.h"
+#include "engine/expression/condition.h"
+#include "engine/expression/update.h"
+#include "engine/item_operations.h"
+#include "engine/model/document_path.h"
+
+namespace ddbd {
+
+// ValidationException for an item over 400 KB.
+Status CheckItemSize(size_t size);
+
+// ConditionalCheckFailedException unless `condition` (may be null: none) holds for `current`
+// (null: no item); carrying the current item when `return_item` (ALL_OLD) and there is one.
+Status CheckCondition(const Condition* condition, bool return_item,
+                      const TableItems::Current* current);
+
+// ValidationException for an action on a key attribute; else the paths the actions name (for
+// UPDATED_OLD / UPDATED_NEW).
+Result<std::vector<DocumentPath>> CheckUpdatePaths(const KeyShape& shape,
+                                                   const std::vector<UpdateAction>& actions);
+
+// What an update makes of the current item (null: none): the item before and after, stored and
+// indexed, ready to commit; or nothing to write, for an update that only removes from a missing
+// item. ValidationException for an invalid operand or path, an item over 400 KB, or an index key
+// of the wrong type.
+struct UpdatedItem {
+  bool writes = true;  // false: only removals, and no item
+  Item old_item;
+  Item new_item;
+  StoredItem stored;
+  IndexEntries entries;
+};
+Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
+                                  const std::vector<UpdateAction>& actions,
+                                  const TableItems::Current* current);
+
+// Adds what a committed change cost: the table's write units, and each changed index entry's.
+void AddWriteCapacity(const Committed& change, const TableIndexes& indexes,
+                      ConsumedCapacity& consumed);
+
+// The item collection's key and SizeEstimateRangeGB ([0, 1] below 1 GB).
+ItemCollectionMetrics CollectionMetrics(const KeyShape& shape, const Item& item,
+                                        int64_t collection_bytes);
+
+// The entry of `table_name` in a per-table list, added at the end if missing.
+ConsumedCapacity& TableConsumption(std::vector<ConsumedCapacity>& per_table,
+                                   const std::string& table_name);
+void AddCollectionMetrics(
+    std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table,
+    const std::string& table_name, ItemCollectionMetrics metrics);
+
+}  // namespace ddbd
