@@ -17,6 +17,7 @@
 #include "engine/item_operations.h"
 #include "engine/read_operations.h"
 #include "engine/storage/change.h"
+#include "engine/transactions/transactions.h"
 
 namespace ddbd {
 
@@ -95,6 +96,16 @@ class Engine {
   Result<BatchWriteItemOutcome> BatchWriteItem(const BatchWriteItemArgs& args);
   // The item for each request, in order (nullopt where there is none). Checks every key first.
   Result<BatchGetItemOutcome> BatchGetItem(const BatchGetItemArgs& args) const;
+
+  // All of the actions, on any tables, or none: every condition is evaluated (none short-circuits
+  // the others) with every item held, then every write is committed under the same write scope
+  // (observers see one transaction id). ResourceNotFoundException for a missing table;
+  // ValidationException "Transaction request cannot include multiple operations on one item";
+  // TransactionCanceledException with a reason per action (ConditionalCheckFailed,
+  // ValidationError for a bad key, item or update, ItemCollectionSizeLimitExceeded) otherwise.
+  Result<TransactWriteItemsOutcome> TransactWriteItems(const TransactWriteItemsArgs& args);
+  // The items, read together while every table named is held: one consistent view.
+  Result<TransactGetItemsOutcome> TransactGetItems(const TransactGetItemsArgs& args) const;
 
   // Adds an observer of every committed change (engine/storage/change.h). Call before the first
   // write, from the thread that made the engine; `observer` must outlive the engine.

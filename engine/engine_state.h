@@ -58,6 +58,7 @@ struct Engine::State {
   // Ordered by name: ListTables pages in DynamoDB's (byte-wise) name order.
   std::map<std::string, std::unique_ptr<TableEntry>, std::less<>> tables;
   std::atomic<uint64_t> next_table_id = 1;  // TableItems ids: ordered write scopes
+  std::atomic<uint64_t> next_transaction_id = 1;
 
   // The entry's description with its status as of `now_ms`, without the live counts: those
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers

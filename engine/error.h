@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "engine/model/attribute_value.h"
 
@@ -25,6 +26,7 @@ enum class ErrorCode {
   kItemCollectionSizeLimitExceeded,  // ...v20120810#ItemCollectionSizeLimitExceededException
   kProvisionedThroughputExceeded,    // ...v20120810#ProvisionedThroughputExceededException
   kThrottling,                       // com.amazon.coral.availability#ThrottlingException
+  kTransactionCanceled,              // ...v20120810#TransactionCanceledException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 
@@ -33,6 +35,14 @@ enum class ErrorCode {
 struct ThrottlingReason {
   std::string reason;
   std::string resource;
+};
+
+// Why one action of a cancelled transaction failed, in request order. `code` "None" (with no
+// message) for an action that would have succeeded.
+struct CancellationReason {
+  std::string code;
+  std::string message;
+  std::shared_ptr<const Item> item;  // ConditionalCheckFailed with ALL_OLD, when there was one
 };
 
 class Error {
@@ -72,16 +82,35 @@ class Error {
     return error;
   }
 
+  // "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ...]".
+  static Error TransactionCanceled(std::vector<CancellationReason> reasons) {
+    std::string codes;
+    for (const CancellationReason& reason : reasons) {
+      codes += codes.empty() ? "" : ", ";
+      codes += reason.code;
+    }
+    Error error(ErrorCode::kTransactionCanceled,
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [" +
+                    codes + "]");
+    error.cancellation_reasons_ =
+        std::make_shared<const std::vector<CancellationReason>>(std::move(reasons));
+    return error;
+  }
+
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
   const Item* item() const { return item_.get(); }
   const ThrottlingReason* throttling_reason() const { return throttling_reason_.get(); }
+  const std::vector<CancellationReason>* cancellation_reasons() const {
+    return cancellation_reasons_.get();
+  }
 
  private:
   ErrorCode code_;
   std::string message_;
   std::shared_ptr<const Item> item_;  // shared: errors are copied freely
   std::shared_ptr<const ThrottlingReason> throttling_reason_;
+  std::shared_ptr<const std::vector<CancellationReason>> cancellation_reasons_;
 };
 
 // A value or an Error. Deliberately small: `ok()`, `value()`, `error()`.

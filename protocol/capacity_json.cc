@@ -61,8 +61,19 @@ bool NeedsNoEscape(std::string_view name) {
   });
 }
 
+// `"CapacityUnits":N` and, for transactions, the same figure as read or write units.
+void AppendPart(std::string& text, double units, ConsumedCapacity::Kind kind) {
+  text += "\"CapacityUnits\":";
+  AppendUnits(text, units);
+  if (kind == ConsumedCapacity::Kind::kUnsplit) return;
+  text += kind == ConsumedCapacity::Kind::kRead ? ",\"ReadCapacityUnits\":"
+                                                : ",\"WriteCapacityUnits\":";
+  AppendUnits(text, units);
+}
+
 void AppendIndexes(std::string& text, const char* member,
-                   const std::vector<std::pair<std::string, double>>& indexes) {
+                   const std::vector<std::pair<std::string, double>>& indexes,
+                   ConsumedCapacity::Kind kind) {
   if (indexes.empty()) return;
   text += ",\"";
   text += member;
@@ -71,8 +82,8 @@ void AppendIndexes(std::string& text, const char* member,
     if (i > 0) text += ',';
     text += '"';
     text += indexes[i].first;
-    text += "\":{\"CapacityUnits\":";
-    AppendUnits(text, indexes[i].second);
+    text += "\":{";
+    AppendPart(text, indexes[i].second, kind);
     text += '}';
   }
   text += '}';
@@ -131,14 +142,14 @@ void EncodeConsumedCapacity(json::Writer& writer, const ConsumedCapacity& consum
   text.reserve(96);
   text += "{\"TableName\":\"";
   text += consumed.table_name;
-  text += "\",\"CapacityUnits\":";
-  AppendUnits(text, consumed.total());
+  text += "\",";
+  AppendPart(text, consumed.total(), consumed.kind);
   if (mode == ReturnConsumedCapacity::kIndexes) {
-    text += ",\"Table\":{\"CapacityUnits\":";
-    AppendUnits(text, consumed.table_units);
+    text += ",\"Table\":{";
+    AppendPart(text, consumed.table_units, consumed.kind);
     text += '}';
-    AppendIndexes(text, "LocalSecondaryIndexes", consumed.local_indexes);
-    AppendIndexes(text, "GlobalSecondaryIndexes", consumed.global_indexes);
+    AppendIndexes(text, "LocalSecondaryIndexes", consumed.local_indexes, consumed.kind);
+    AppendIndexes(text, "GlobalSecondaryIndexes", consumed.global_indexes, consumed.kind);
   }
   text += '}';
   writer.RawValue(text.data(), text.size(), rapidjson::kObjectType);

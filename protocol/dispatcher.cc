@@ -28,6 +28,8 @@ const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
       {"PutItem", &operations::PutItem},
       {"Query", &operations::Query},
       {"Scan", &operations::Scan},
+      {"TransactGetItems", &operations::TransactGetItems},
+      {"TransactWriteItems", &operations::TransactWriteItems},
       {"UpdateItem", &operations::UpdateItem},
       {"UpdateTable", &operations::UpdateTable},
   };

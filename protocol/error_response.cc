@@ -40,6 +40,9 @@ WireError WireErrorFor(ErrorCode code) {
               400};
     case ErrorCode::kThrottling:
       return {"com.amazon.coral.availability#ThrottlingException", "message", 400};
+    case ErrorCode::kTransactionCanceled:
+      // Its message member is "Message", as verified responses show.
+      return {"com.amazonaws.dynamodb.v20120810#TransactionCanceledException", "Message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }
@@ -63,6 +66,27 @@ DispatchResult ErrorResponse(const Error& error) {
   if (error.item() != nullptr) {  // ReturnValuesOnConditionCheckFailure: ALL_OLD
     writer.Key("Item");
     EncodeItem(writer, *error.item());
+  }
+  if (const auto* reasons = error.cancellation_reasons()) {
+    // In request order; "None" carries no Message.
+    writer.Key("CancellationReasons");
+    writer.StartArray();
+    for (const CancellationReason& reason : *reasons) {
+      writer.StartObject();
+      writer.Key("Code");
+      writer.String(reason.code.data(), static_cast<rapidjson::SizeType>(reason.code.size()));
+      if (!reason.message.empty()) {
+        writer.Key("Message");
+        writer.String(reason.message.data(),
+                      static_cast<rapidjson::SizeType>(reason.message.size()));
+      }
+      if (reason.item != nullptr) {
+        writer.Key("Item");
+        EncodeItem(writer, *reason.item);
+      }
+      writer.EndObject();
+    }
+    writer.EndArray();
   }
   if (const ThrottlingReason* reason = error.throttling_reason()) {
     // botocore's model spells the member differently on the two exceptions.

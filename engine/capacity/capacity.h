@@ -29,6 +29,10 @@ double IndexWriteUnits(const IndexEntryChange& change);
 
 // The units one operation consumed on one table, by part. Units are multiples of 0.5.
 struct ConsumedCapacity {
+  // Transactions also report the units as read or write units (every part the same figure);
+  // other operations do not.
+  enum class Kind { kUnsplit, kRead, kWrite };
+  Kind kind = Kind::kUnsplit;
   std::string table_name;
   double table_units = 0;
   std::vector<std::pair<std::string, double>> global_indexes;  // only indexes that cost something

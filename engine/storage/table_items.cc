@@ -6,6 +6,16 @@
 #include <new>
 
 namespace ddbd {
+namespace {
+
+Error CollectionTooLarge() {
+  return Error(ErrorCode::kItemCollectionSizeLimitExceeded,
+               // The message as DynamoDB's API reference documents it.
+               "The total size of an item collection has exceeded the maximum limit of 10 "
+               "gigabytes.");
+}
+
+}  // namespace
 
 TableItems::~TableItems() {
   for (Index& index : indexes_) {
@@ -89,22 +99,27 @@ IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
   return entries_of_(record->blob());
 }
 
+int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
+                                          const IndexEntries& old_entries,
+                                          const StoredItem* new_item,
+                                          const IndexEntries& new_entries) const {
+  int64_t delta = 0;
+  if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size, old_entries);
+  if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
+  return delta;
+}
+
 Status TableItems::ChargeCollectionLocked(std::string_view key, const ItemRecord* old_record,
                                           const IndexEntries& old_entries,
                                           const StoredItem* new_item,
                                           const IndexEntries& new_entries) {
   if (!track_collections_) return Ok{};
-  int64_t delta = 0;
-  if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size, old_entries);
-  if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
+  const int64_t delta = CollectionDeltaLocked(old_record, old_entries, new_item, new_entries);
   const std::string prefix(items_.PartitionOf(key));
   auto it = collections_.try_emplace(prefix, 0).first;
   if (delta > 0 && it->second + delta > collection_limit_bytes_) {
     if (it->second == 0) collections_.erase(it);
-    return Error(ErrorCode::kItemCollectionSizeLimitExceeded,
-                 // The message as DynamoDB's API reference documents it.
-                 "The total size of an item collection has exceeded the maximum limit of 10 "
-                 "gigabytes.");
+    return CollectionTooLarge();
   }
   it->second += delta;
   if (it->second <= 0) collections_.erase(it);
@@ -171,6 +186,35 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   ApplyLocked(key, existing, added, old_entries, *new_entries, context, result.change,
               scope.garbage_);
   return result;
+}
+
+bool TableItems::Peek(const WriteScope& scope, std::string_view key, Current* current) const {
+  if (!scope.Holds(*this)) return false;
+  const ItemRecord* existing = items_.Find(key);
+  if (existing == nullptr) return false;
+  *current = {existing->blob(), existing->item_size};
+  return true;
+}
+
+Status TableItems::CheckCollection(const WriteScope& scope, std::string_view key,
+                                   const Write& write) const {
+  if (!track_collections_ || !scope.Holds(*this)) return Ok{};
+  const ItemRecord* existing = items_.Find(key);
+  const bool put = write.kind == Write::Kind::kPut;
+  IndexEntries new_entries;
+  if (put) new_entries = write.entries != nullptr ? *write.entries : entries_of_(write.item->blob);
+  const int64_t delta = CollectionDeltaLocked(existing, EntriesOfLocked(existing),
+                                              put ? write.item : nullptr, new_entries);
+  const int64_t bytes = std::max<int64_t>(CollectionSizeLocked(key), 0);
+  if (delta > 0 && bytes + delta > collection_limit_bytes_) return CollectionTooLarge();
+  return Ok{};
+}
+
+std::optional<StoredItem> TableItems::Read(const ReadScope& scope, std::string_view key) const {
+  if (!scope.Holds(*this)) return std::nullopt;
+  const ItemRecord* record = items_.Find(key);
+  if (record == nullptr) return std::nullopt;
+  return record->Copy();
 }
 
 void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,

@@ -112,6 +112,14 @@ class TableItems {
   // not hold this table (a bug, refused rather than written unlocked).
   Result<CommitResult> Commit(WriteScope& scope, std::string_view key, Decide decide,
                               const CommitContext& context = {});
+  // For a transaction, which decides on all its items before committing any: under `scope`, the
+  // current item with `key` (false: none), and whether `write` would fit its item collection
+  // (ItemCollectionSizeLimitExceededException otherwise; other writes of the same transaction
+  // to the same collection are not counted).
+  bool Peek(const WriteScope& scope, std::string_view key, Current* current) const;
+  Status CheckCollection(const WriteScope& scope, std::string_view key, const Write& write) const;
+  // Under `scope`: the item with `key`.
+  std::optional<StoredItem> Read(const ReadScope& scope, std::string_view key) const;
 
   using KeyRange = ddbd::KeyRange;
   // Calls `visit` for each item in `range`, in key order or reverse, until it returns false.
@@ -154,8 +162,11 @@ class TableItems {
   Status ChargeCollectionLocked(std::string_view key, const ItemRecord* old_record,
                                 const IndexEntries& old_entries, const StoredItem* new_item,
                                 const IndexEntries& new_entries);
+  int64_t CollectionDeltaLocked(const ItemRecord* old_record, const IndexEntries& old_entries,
+                                const StoredItem* new_item, const IndexEntries& new_entries) const;
 
   friend class WriteScope;
+  friend class ReadScope;
   const uint64_t id_;
   CommitLog* const log_;
   uint64_t sequence_ = 0;  // of the last change that was not kNone

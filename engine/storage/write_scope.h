@@ -21,6 +21,22 @@ struct ItemRecord;
 // Records to free once the write locks are released.
 using Garbage = absl::InlinedVector<ItemRecord*, 4>;
 
+// Several tables held for reading at once, in table id order: a consistent view of items in
+// several tables (TransactGetItems). Writes wait meanwhile.
+class ReadScope {
+ public:
+  explicit ReadScope(std::span<const TableItems* const> tables);
+  ~ReadScope();
+  ReadScope(const ReadScope&) = delete;
+  ReadScope& operator=(const ReadScope&) = delete;
+  bool Holds(const TableItems& table) const {
+    return std::find(tables_.begin(), tables_.end(), &table) != tables_.end();
+  }
+
+ private:
+  absl::InlinedVector<const TableItems*, 4> tables_;
+};
+
 class WriteScope {
  public:
   // Locks `table` (the scope of a single-item write).

@@ -24,6 +24,8 @@ Status ListTables(Engine& engine, const json::Value& request, json::Writer& resp
 Status PutItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status Query(Engine& engine, const json::Value& request, json::Writer& response);
 Status Scan(Engine& engine, const json::Value& request, json::Writer& response);
+Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
+Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 

@@ -1,0 +1,65 @@
+// TransactGetItems: every item read while all the tables named are held, one consistent view.
+#include <set>
+#include <utility>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+#include "engine/item_writes.h"
+
+namespace ddbd {
+
+Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsArgs& args) const {
+  std::vector<ItemTable> tables;
+  std::vector<std::string> keys;
+  std::vector<CancellationReason> reasons(args.gets.size(),
+                                          CancellationReason{"None", "", nullptr});
+  bool invalid = false;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (size_t i = 0; i < args.gets.size(); ++i) {
+    auto table = FindItemTable(args.gets[i].table_name);
+    if (!table.ok()) return table.error();
+    tables.push_back(std::move(table).value());
+    if (invalid) {
+      keys.emplace_back();
+      continue;
+    }
+    auto key = LookupKeyBytes(tables.back().key_shape, args.gets[i].key);
+    if (!key.ok()) {
+      // As for TransactWriteItems: the first bad key is that Get's ValidationError.
+      reasons[i] = {"ValidationError", key.error().message(), nullptr};
+      invalid = true;
+      keys.emplace_back();
+      continue;
+    }
+    if (!seen.emplace(args.gets[i].table_name, key.value()).second) {
+      return Error::Validation(
+          "Transaction request cannot include multiple operations on one item");
+    }
+    keys.push_back(std::move(key).value());
+  }
+  if (invalid) return Error::TransactionCanceled(std::move(reasons));
+  std::vector<const TableItems*> held;
+  for (const ItemTable& table : tables) held.push_back(table.items.get());
+  TransactGetItemsOutcome outcome;
+  {
+    ReadScope scope(held);
+    for (size_t i = 0; i < tables.size(); ++i) {
+      outcome.items.push_back(tables[i].items->Read(scope, keys[i]));
+    }
+  }
+  if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+    for (size_t i = 0; i < outcome.items.size(); ++i) {
+      // Twice a consistent read of each item, rounded per item; a missing one still costs.
+      ConsumedCapacity consumed;
+      consumed.table_units =
+          2 * ReadUnits(outcome.items[i] ? outcome.items[i]->size_bytes : 0, true);
+      ConsumedCapacity& total =
+          TableConsumption(outcome.consumed_capacity, args.gets[i].table_name);
+      total.kind = ConsumedCapacity::Kind::kRead;
+      total.Add(consumed);
+    }
+  }
+  return outcome;
+}
+
+}  // namespace ddbd

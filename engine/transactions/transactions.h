@@ -1,0 +1,53 @@
+// The arguments and outcomes of TransactWriteItems and TransactGetItems (engine/engine.h).
+// Facts: ../shared/aws-semantics.md section 3.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/capacity/capacity.h"
+#include "engine/expression/condition.h"
+#include "engine/expression/update.h"
+#include "engine/item_operations.h"
+#include "engine/model/attribute_value.h"
+
+namespace ddbd {
+
+// The most actions one transaction may hold.
+inline constexpr size_t kMaxTransactionActions = 100;
+
+// One action of a TransactWriteItems.
+struct TransactWriteAction {
+  enum class Kind { kConditionCheck, kPut, kDelete, kUpdate };
+  Kind kind = Kind::kPut;
+  std::string table_name;
+  Item item;                          // kPut: the item; the others: the key
+  std::vector<UpdateAction> actions;  // kUpdate
+  std::optional<Condition> condition;
+  bool return_item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure ALL_OLD
+};
+
+struct TransactWriteItemsArgs {
+  std::vector<TransactWriteAction> actions;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  bool return_item_collection_metrics = false;
+};
+
+struct TransactWriteItemsOutcome {
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
+};
+
+struct TransactGetItemsArgs {
+  std::vector<GetRequest> gets;  // consistent_read is ignored: transactional reads are consistent
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+
+struct TransactGetItemsOutcome {
+  std::vector<std::optional<StoredItem>> items;     // one per Get, in order
+  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
+};
+
+}  // namespace ddbd

@@ -1,0 +1,139 @@
+#include <array>
+#include <string>
+
+#include "protocol/item_request.h"
+#include "protocol/operations/operations.h"
+#include "protocol/transaction_request.h"
+
+namespace ddbd::operations {
+namespace {
+
+using Kind = TransactWriteAction::Kind;
+
+struct ActionMember {
+  const char* member;  // in the request
+  const char* path;    // in constraint messages
+  const char* shape;   // in serialization messages
+  Kind kind;
+};
+constexpr std::array<ActionMember, 4> kActions = {{
+    {"ConditionCheck", "conditionCheck", "ConditionCheck", Kind::kConditionCheck},
+    {"Put", "put", "Put", Kind::kPut},
+    {"Delete", "delete", "Delete", Kind::kDelete},
+    {"Update", "update", "Update", Kind::kUpdate},
+}};
+
+// One TransactItems element: exactly one action, its table, item or key, expressions and
+// ReturnValuesOnConditionCheckFailure.
+Result<TransactWriteAction> DecodeAction(const json::Value& element, size_t index,
+                                         AttributeDecoder& decoder, ConstraintErrors& errors) {
+  const ActionMember* found = nullptr;
+  const json::Value* body = nullptr;
+  for (const ActionMember& member : kActions) {
+    auto action = json::AsStructure(json::Member(element, member.member), member.shape);
+    if (!action.ok()) return action.error();
+    if (action.value() == nullptr) continue;
+    if (found != nullptr) {
+      // UNCONFIRMED: DynamoDB's text for an element naming two actions.
+      return Error::Validation(
+          "TransactItems can only contain one of Check, Put, Update or Delete");
+    }
+    found = &member;
+    body = action.value();
+  }
+  if (found == nullptr) {
+    return Error::Validation("TransactItems can only contain one of Check, Put, Update or Delete");
+  }
+  const std::string path = TransactItemPath(index) + "." + found->path;
+  TransactWriteAction action;
+  action.kind = found->kind;
+  auto table_name = DecodeActionTableName(*body, path, errors);
+  if (!table_name.ok()) return table_name.error();
+  action.table_name = std::move(table_name).value();
+  const char* item_member = found->kind == Kind::kPut ? "Item" : "Key";
+  const json::Value* item = json::Member(*body, item_member);
+  if (item == nullptr) errors.MustNotBeNull(path + (found->kind == Kind::kPut ? ".item" : ".key"));
+  action.item = decoder.DecodeItem(item);
+  if (found->kind == Kind::kConditionCheck &&
+      json::Member(*body, "ConditionExpression") == nullptr) {
+    errors.MustNotBeNull(path + ".conditionExpression");
+  }
+  if (found->kind == Kind::kUpdate && json::Member(*body, "UpdateExpression") == nullptr) {
+    errors.MustNotBeNull(path + ".updateExpression");
+  }
+  auto on_failure = json::AsString(json::Member(*body, "ReturnValuesOnConditionCheckFailure"));
+  if (!on_failure.ok()) return on_failure.error();
+  if (on_failure.value()) {
+    action.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
+    if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
+      errors.Enum(*on_failure.value(), path + ".returnValuesOnConditionCheckFailure",
+                  {"ALL_OLD", "NONE"});
+    }
+  }
+  return action;
+}
+
+}  // namespace
+
+Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writer& response) {
+  ConstraintErrors errors;
+  AttributeDecoder decoder;
+  TransactWriteItemsArgs args;
+  auto items = DecodeTransactItems(request, errors);
+  if (!items.ok()) return items.error();
+  if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
+                                                   args.return_item_collection_metrics);
+      !capacity.ok()) {
+    return capacity;
+  }
+  auto token = json::AsString(json::Member(request, "ClientRequestToken"));
+  if (!token.ok()) return token.error();
+  if (token.value()) {
+    if (token.value()->empty()) errors.MinLength(*token.value(), "clientRequestToken", 1);
+    if (token.value()->size() > 36) errors.MaxLength(*token.value(), "clientRequestToken", 36);
+  }
+  const json::Value* list = items.value();
+  if (list != nullptr && list->Size() <= kMaxTransactionActions) {
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+      auto element = json::AsListElementStructure(&(*list)[i], "TransactWriteItem");
+      if (!element.ok()) return element.error();
+      auto action = DecodeAction(*element.value(), i, decoder, errors);
+      if (!action.ok()) return action.error();
+      args.actions.push_back(std::move(action).value());
+    }
+  }
+  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  // Expressions last, as for the single-item writes: each action's own names and values.
+  for (rapidjson::SizeType i = 0; i < args.actions.size(); ++i) {
+    const json::Value& element = (*list)[i];
+    const json::Value* body = nullptr;
+    for (const ActionMember& member : kActions) {
+      if (const json::Value* found = json::Member(element, member.member)) body = found;
+    }
+    auto expressions = DecodeWriteExpressions(*body, args.actions[i].kind == Kind::kUpdate);
+    if (!expressions.ok()) return expressions.error();
+    args.actions[i].condition = std::move(expressions.value().condition);
+    args.actions[i].actions = std::move(expressions.value().update);
+  }
+  auto outcome = engine.TransactWriteItems(args);
+  if (!outcome.ok()) return outcome.error();
+  response.StartObject();
+  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
+                               args.return_consumed_capacity);
+  if (!outcome.value().item_collection_metrics.empty()) {
+    response.Key("ItemCollectionMetrics");
+    response.StartObject();
+    for (const auto& [table_name, per_item] : outcome.value().item_collection_metrics) {
+      json::String(response, table_name);
+      response.StartArray();
+      for (const ItemCollectionMetrics& item : per_item)
+        EncodeItemCollectionMetrics(response, item);
+      response.EndArray();
+    }
+    response.EndObject();
+  }
+  response.EndObject();
+  return Ok{};
+}
+
+}  // namespace ddbd::operations

@@ -1,0 +1,165 @@
+"""TransactWriteItems and TransactGetItems through boto3: all or nothing across tables, every
+condition evaluated, cancellation reasons in request order with their messages and ALL_OLD
+items, the validation errors, consumed capacity (twice the table's units, split as read or
+write units) and item collection metrics."""
+import unittest
+
+from ddbd_harness import ServerTestCase, composite_table, hash_table, unique_name
+
+S = lambda v: {"S": v}
+N = lambda v: {"N": str(v)}
+CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]"
+
+
+class Transactions(ServerTestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.accounts = unique_name("tx-acct")
+        cls.ddb.create_table(**hash_table(cls.accounts))
+        cls.ledger = unique_name("tx-ledger")
+        cls.ddb.create_table(**composite_table(cls.ledger))
+
+    def balance(self, name):
+        item = self.ddb.get_item(TableName=self.accounts, Key={"pk": S(name)}, ConsistentRead=True).get("Item")
+        return None if item is None else int(item["bal"]["N"])
+
+    def transfer(self, source, target, amount, **extra):
+        condition = {"ConditionExpression": "bal >= :x"}
+        return [
+            {"Update": dict(TableName=self.accounts, Key={"pk": S(source)}, UpdateExpression="SET bal = bal - :x",
+                            ExpressionAttributeValues={":x": N(amount)}, **condition, **extra)},
+            {"Update": dict(TableName=self.accounts, Key={"pk": S(target)}, UpdateExpression="SET bal = bal + :x",
+                            ExpressionAttributeValues={":x": N(amount)})},
+            {"Put": {"TableName": self.ledger, "Item": {"pk": S(source), "sk": S("to-%s-%d" % (target, amount))}}},
+        ]
+
+    def cancel(self, items, **kwargs):
+        with self.assertRaises(self.ddb.exceptions.TransactionCanceledException) as caught:
+            self.ddb.transact_write_items(TransactItems=items, **kwargs)
+        return caught.exception.response
+
+    def test_all_actions_apply_together_across_tables(self):
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("alice"), "bal": N(100)})
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("bob"), "bal": N(0)})
+        self.ddb.transact_write_items(TransactItems=self.transfer("alice", "bob", 30))
+        self.assertEqual((self.balance("alice"), self.balance("bob")), (70, 30))
+        ledger = self.ddb.get_item(TableName=self.ledger, Key={"pk": S("alice"), "sk": S("to-bob-30")})
+        self.assertIn("Item", ledger)
+
+    def test_a_failed_condition_cancels_everything_and_names_each_action(self):
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("carol"), "bal": N(10)})
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("dave"), "bal": N(0)})
+        answer = self.cancel(self.transfer("carol", "dave", 50, ReturnValuesOnConditionCheckFailure="ALL_OLD"))
+        self.assertEqual(answer["Error"]["Message"], CANCELLED % "ConditionalCheckFailed, None, None")
+        self.assertEqual(answer["CancellationReasons"], [
+            {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed",
+             "Item": {"pk": S("carol"), "bal": N(10)}},
+            {"Code": "None"}, {"Code": "None"}])
+        self.assertEqual((self.balance("carol"), self.balance("dave")), (10, 0))
+        self.assertNotIn("Item", self.ddb.get_item(TableName=self.ledger, Key={"pk": S("carol"), "sk": S("to-dave-50")}))
+
+    def test_every_condition_is_evaluated(self):
+        answer = self.cancel([
+            {"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("nobody-1")},
+                                "ConditionExpression": "attribute_exists(pk)"}},
+            {"Put": {"TableName": self.accounts, "Item": {"pk": S("ok")}}},
+            {"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("nobody-2")},
+                                "ConditionExpression": "attribute_exists(pk)", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}])
+        self.assertEqual(answer["Error"]["Message"], CANCELLED % "ConditionalCheckFailed, None, ConditionalCheckFailed")
+        # No item to return: no Item member even with ALL_OLD.
+        self.assertNotIn("Item", answer["CancellationReasons"][2])
+        self.assertIsNone(self.balance("ok"))
+
+    def test_a_bad_key_is_that_actions_validation_error(self):
+        answer = self.cancel([
+            {"Put": {"TableName": self.accounts, "Item": {"pk": S("fine")}}},
+            {"Delete": {"TableName": self.accounts, "Key": {"pk": N(1)}}},
+            {"Delete": {"TableName": self.accounts, "Key": {"pk": N(2)}}}])
+        self.assertEqual([reason["Code"] for reason in answer["CancellationReasons"]], ["None", "ValidationError", "None"])
+        self.assertEqual(answer["CancellationReasons"][1]["Message"],
+                         "The provided key element does not match the schema")
+
+    def test_the_same_item_twice_is_refused(self):
+        self.assertError(self.ddb.transact_write_items, "ValidationException",
+                         "Transaction request cannot include multiple operations on one item",
+                         TransactItems=[{"Put": {"TableName": self.accounts, "Item": {"pk": S("x")}}},
+                                        {"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("x")},
+                                                            "ConditionExpression": "attribute_not_exists(pk)"}}])
+
+    def test_request_shape_errors(self):
+        self.assertError(self.raw.transact_write_items, "ValidationException",
+                         "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: "
+                         "Member must have length greater than or equal to 1", TransactItems=[])
+        too_many = [{"Put": {"TableName": self.accounts, "Item": {"pk": S("p%d" % i)}}} for i in range(101)]
+        with self.assertRaises(self.ddb.exceptions.ClientError) as caught:
+            self.raw.transact_write_items(TransactItems=too_many)
+        message = caught.exception.response["Error"]["Message"]
+        self.assertIn("transactItems", message)
+        self.assertIn("less than or equal to 100", message)
+        self.assertError(self.raw.transact_write_items, "ValidationException",
+                         "1 validation error detected: Value null at 'transactItems.1.member.conditionCheck."
+                         "conditionExpression' failed to satisfy constraint: Member must not be null",
+                         TransactItems=[{"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("x")}}}])
+        self.assertError(self.raw.transact_write_items, "ValidationException",
+                         "1 validation error detected: Value 'dog' at 'transactItems.1.member.put."
+                         "returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy "
+                         "enum value set: [ALL_OLD, NONE]",
+                         TransactItems=[{"Put": {"TableName": self.accounts, "Item": {"pk": S("x")},
+                                                 "ReturnValuesOnConditionCheckFailure": "dog"}}])
+        self.assertError(self.raw.transact_write_items, "ValidationException",
+                         "1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy "
+                         "constraint: Member must have length less than or equal to 36" % ("t" * 37),
+                         TransactItems=[{"Put": {"TableName": self.accounts, "Item": {"pk": S("x")}}}],
+                         ClientRequestToken="t" * 37)
+        self.assertError(self.ddb.transact_write_items, "ResourceNotFoundException", "Requested resource not found",
+                         TransactItems=[{"Put": {"TableName": "no-such-table", "Item": {"pk": S("x")}}}])
+        # Expression errors are the request's, not an action's.
+        self.assertError(self.ddb.transact_write_items, "ValidationException",
+                         "Value provided in ExpressionAttributeValues unused in expressions: keys: {:unused}",
+                         TransactItems=[{"Put": {"TableName": self.accounts, "Item": {"pk": S("x")},
+                                                 "ConditionExpression": "attribute_not_exists(pk)",
+                                                 "ExpressionAttributeValues": {":unused": S("u")}}}])
+
+    def test_capacity_is_twice_the_table_units_as_write_units(self):
+        answer = self.ddb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": self.accounts, "Item": {"pk": S("cap"), "d": S("x" * 1500)}}},
+            {"ConditionCheck": {"TableName": self.ledger, "Key": {"pk": S("cap"), "sk": S("1")},
+                                "ConditionExpression": "attribute_not_exists(pk)"}}],
+            ReturnConsumedCapacity="TOTAL")
+        self.assertEqual(answer["ConsumedCapacity"], [
+            {"TableName": self.accounts, "CapacityUnits": 4.0, "WriteCapacityUnits": 4.0},
+            {"TableName": self.ledger, "CapacityUnits": 2.0, "WriteCapacityUnits": 2.0}])
+
+    def test_get_items_reads_a_consistent_set_with_projections(self):
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("g1"), "bal": N(5), "note": S("n")})
+        answer = self.ddb.transact_get_items(TransactItems=[
+            {"Get": {"TableName": self.accounts, "Key": {"pk": S("g1")}, "ProjectionExpression": "#b",
+                     "ExpressionAttributeNames": {"#b": "bal"}}},
+            {"Get": {"TableName": self.ledger, "Key": {"pk": S("none"), "sk": S("none")}}}],
+            ReturnConsumedCapacity="TOTAL")
+        self.assertEqual(answer["Responses"], [{"Item": {"bal": N(5)}}, {}])
+        self.assertEqual(answer["ConsumedCapacity"], [
+            {"TableName": self.accounts, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0},
+            {"TableName": self.ledger, "CapacityUnits": 2.0, "ReadCapacityUnits": 2.0}])
+        self.assertError(self.ddb.transact_get_items, "ValidationException",
+                         "Transaction request cannot include multiple operations on one item",
+                         TransactItems=[{"Get": {"TableName": self.accounts, "Key": {"pk": S("g1")}}}] * 2)
+
+    def test_item_collection_metrics_for_tables_with_a_local_index(self):
+        table = unique_name("tx-lsi")
+        args = composite_table(table)
+        args["AttributeDefinitions"].append({"AttributeName": "rank", "AttributeType": "N"})
+        args["LocalSecondaryIndexes"] = [{"IndexName": "by-rank", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                          "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                        {"AttributeName": "rank", "KeyType": "RANGE"}]}]
+        self.ddb.create_table(**args)
+        answer = self.ddb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": table, "Item": {"pk": S("c"), "sk": S("1"), "rank": N(1)}}},
+            {"Put": {"TableName": self.accounts, "Item": {"pk": S("icm")}}}], ReturnItemCollectionMetrics="SIZE")
+        self.assertEqual(answer["ItemCollectionMetrics"], {
+            table: [{"ItemCollectionKey": {"pk": S("c")}, "SizeEstimateRangeGB": [0.0, 1.0]}]})
+
+
+if __name__ == "__main__":
+    unittest.main()
