@@ -103,6 +103,10 @@ class Engine {
   // ValidationException "Transaction request cannot include multiple operations on one item";
   // TransactionCanceledException with a reason per action (ConditionalCheckFailed,
   // ValidationError for a bad key, item or update, ItemCollectionSizeLimitExceeded) otherwise.
+  // With a ClientRequestToken: a repeat within 10 minutes of the first call's completion, with
+  // the same parameters, applies nothing and reports read units; with other parameters
+  // IdempotentParameterMismatchException; while the first still runs
+  // TransactionInProgressException; a repeat of a failed call runs afresh.
   Result<TransactWriteItemsOutcome> TransactWriteItems(const TransactWriteItemsArgs& args);
   // The items, read together while every table named is held: one consistent view.
   Result<TransactGetItemsOutcome> TransactGetItems(const TransactGetItemsArgs& args) const;
@@ -118,6 +122,10 @@ class Engine {
   struct State;  // engine/engine_state.h
 
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
+  // TransactWriteItems once its token (if any) let it run.
+  Result<TransactWriteItemsOutcome> ApplyTransactWriteItems(const TransactWriteItemsArgs& args);
+  // What a repeat of a completed TransactWriteItems answers: read units for its items.
+  Result<TransactWriteItemsOutcome> ReplayTransactWriteItems(const TransactWriteItemsArgs& args);
   Result<ReadPage> ReadRange(std::string_view table_name, const ItemTable& table,
                              const ReadTarget& target, KeyRange range, bool forward,
                              const ReadOptions& options) const;

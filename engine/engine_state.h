@@ -17,6 +17,7 @@
 #include "engine/storage/change.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
+#include "engine/transactions/request_tokens.h"
 
 namespace ddbd {
 
@@ -59,6 +60,7 @@ struct Engine::State {
   std::map<std::string, std::unique_ptr<TableEntry>, std::less<>> tables;
   std::atomic<uint64_t> next_table_id = 1;  // TableItems ids: ordered write scopes
   std::atomic<uint64_t> next_transaction_id = 1;
+  RequestTokens request_tokens;  // TransactWriteItems' ClientRequestTokens
 
   // The entry's description with its status as of `now_ms`, without the live counts: those
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers

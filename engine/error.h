@@ -27,6 +27,8 @@ enum class ErrorCode {
   kProvisionedThroughputExceeded,    // ...v20120810#ProvisionedThroughputExceededException
   kThrottling,                       // com.amazon.coral.availability#ThrottlingException
   kTransactionCanceled,              // ...v20120810#TransactionCanceledException
+  kIdempotentParameterMismatch,      // ...v20120810#IdempotentParameterMismatchException
+  kTransactionInProgress,            // ...v20120810#TransactionInProgressException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

@@ -43,6 +43,11 @@ WireError WireErrorFor(ErrorCode code) {
     case ErrorCode::kTransactionCanceled:
       // Its message member is "Message", as verified responses show.
       return {"com.amazonaws.dynamodb.v20120810#TransactionCanceledException", "Message", 400};
+    case ErrorCode::kIdempotentParameterMismatch:
+      return {"com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", "message",
+              400};
+    case ErrorCode::kTransactionInProgress:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionInProgressException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

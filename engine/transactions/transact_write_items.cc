@@ -118,6 +118,39 @@ void AddTransactionCapacity(const Prepared& prepared, const Committed* change,
 }  // namespace
 
 Result<TransactWriteItemsOutcome> Engine::TransactWriteItems(const TransactWriteItemsArgs& args) {
+  if (!args.client_request_token) return ApplyTransactWriteItems(args);
+  const std::string& token = *args.client_request_token;
+  auto claim = state_->request_tokens.Begin(token, args.request_fingerprint, clock_.NowMs());
+  if (!claim.ok()) return claim.error();
+  if (claim.value() == RequestTokens::Claim::kReplay) return ReplayTransactWriteItems(args);
+  auto outcome = ApplyTransactWriteItems(args);
+  state_->request_tokens.Finish(token, outcome.ok(), clock_.NowMs());
+  return outcome;
+}
+
+Result<TransactWriteItemsOutcome> Engine::ReplayTransactWriteItems(
+    const TransactWriteItemsArgs& args) {
+  TransactWriteItemsOutcome outcome;
+  if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) return outcome;
+  for (const TransactWriteAction& action : args.actions) {
+    auto table = FindItemTable(action.table_name);
+    if (!table.ok()) return table.error();
+    auto key = action.kind == Kind::kPut ? ItemKeyBytes(table.value().key_shape, action.item,
+                                                        KeyMismatchStyle::kTypeMismatch)
+                                         : LookupKeyBytes(table.value().key_shape, action.item);
+    if (!key.ok()) return key.error();
+    const std::optional<StoredItem> item = table.value().items->Get(key.value());
+    ConsumedCapacity consumed;
+    consumed.table_units = ReadUnits(item ? item->size_bytes : 0, true);
+    ConsumedCapacity& total = TableConsumption(outcome.consumed_capacity, action.table_name);
+    total.kind = ConsumedCapacity::Kind::kRead;
+    total.Add(consumed);
+  }
+  return outcome;
+}
+
+Result<TransactWriteItemsOutcome> Engine::ApplyTransactWriteItems(
+    const TransactWriteItemsArgs& args) {
   std::vector<Prepared> prepared(args.actions.size());
   std::vector<CancellationReason> reasons(args.actions.size(),
                                           CancellationReason{"None", "", nullptr});

@@ -17,6 +17,8 @@ namespace ddbd {
 
 // The most actions one transaction may hold.
 inline constexpr size_t kMaxTransactionActions = 100;
+// How long a ClientRequestToken is remembered after its call completed.
+inline constexpr int64_t kIdempotencyWindowMs = 10 * 60 * 1000;
 
 // One action of a TransactWriteItems.
 struct TransactWriteAction {
@@ -31,6 +33,10 @@ struct TransactWriteAction {
 
 struct TransactWriteItemsArgs {
   std::vector<TransactWriteAction> actions;
+  // ClientRequestToken, and a fingerprint of the request's parameters: a repeat of a completed
+  // call within 10 minutes with the same fingerprint applies nothing again.
+  std::optional<std::string> client_request_token;
+  uint64_t request_fingerprint = 0;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   bool return_item_collection_metrics = false;
 };

@@ -1,5 +1,7 @@
 #include <array>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
@@ -73,6 +75,15 @@ Result<TransactWriteAction> DecodeAction(const json::Value& element, size_t inde
   return action;
 }
 
+// The request's parameters as one number: its JSON written out again (an SDK's retry sends the
+// same request).
+uint64_t Fingerprint(const json::Value& request) {
+  json::Buffer buffer;
+  json::Writer writer(buffer);
+  request.Accept(writer);
+  return std::hash<std::string_view>{}(std::string_view(buffer.GetString(), buffer.GetSize()));
+}
+
 }  // namespace
 
 Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writer& response) {
@@ -91,6 +102,8 @@ Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writ
   if (token.value()) {
     if (token.value()->empty()) errors.MinLength(*token.value(), "clientRequestToken", 1);
     if (token.value()->size() > 36) errors.MaxLength(*token.value(), "clientRequestToken", 36);
+    args.client_request_token = std::string(*token.value());
+    args.request_fingerprint = Fingerprint(request);
   }
   const json::Value* list = items.value();
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {

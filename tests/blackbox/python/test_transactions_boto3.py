@@ -160,6 +160,36 @@ class Transactions(ServerTestCase):
         self.assertEqual(answer["ItemCollectionMetrics"], {
             table: [{"ItemCollectionKey": {"pk": S("c")}, "SizeEstimateRangeGB": [0.0, 1.0]}]})
 
+    def test_a_client_request_token_applies_once(self):
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("counter"), "bal": N(0)})
+        items = [{"Update": {"TableName": self.accounts, "Key": {"pk": S("counter")},
+                             "UpdateExpression": "SET bal = bal + :one", "ExpressionAttributeValues": {":one": N(1)}}}]
+        first = self.ddb.transact_write_items(TransactItems=items, ClientRequestToken="order-42",
+                                              ReturnConsumedCapacity="TOTAL")
+        self.assertEqual(first["ConsumedCapacity"],
+                         [{"TableName": self.accounts, "CapacityUnits": 2.0, "WriteCapacityUnits": 2.0}])
+        again = self.ddb.transact_write_items(TransactItems=items, ClientRequestToken="order-42",
+                                              ReturnConsumedCapacity="TOTAL")
+        self.assertEqual(self.balance("counter"), 1)
+        # A repeat reports read units, as the API reference documents.
+        self.assertEqual(again["ConsumedCapacity"],
+                         [{"TableName": self.accounts, "CapacityUnits": 1.0, "ReadCapacityUnits": 1.0}])
+        with self.assertRaises(self.ddb.exceptions.IdempotentParameterMismatchException):
+            self.ddb.transact_write_items(TransactItems=items + [
+                {"Put": {"TableName": self.accounts, "Item": {"pk": S("other")}}}], ClientRequestToken="order-42")
+        # Without a token each call applies.
+        self.ddb.transact_write_items(TransactItems=items)
+        self.assertEqual(self.balance("counter"), 2)
+
+    def test_a_cancelled_call_is_evaluated_afresh_when_repeated(self):
+        items = [{"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("gate")},
+                                     "ConditionExpression": "attribute_exists(pk)"}},
+                 {"Put": {"TableName": self.accounts, "Item": {"pk": S("behind-gate")}}}]
+        self.cancel(items, ClientRequestToken="gate-1")
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("gate")})
+        self.ddb.transact_write_items(TransactItems=items, ClientRequestToken="gate-1")
+        self.assertIsNotNone(self.ddb.get_item(TableName=self.accounts, Key={"pk": S("behind-gate")}).get("Item"))
+
 
 if __name__ == "__main__":
     unittest.main()
