@@ -1,6 +1,6 @@
 -- One scripts/bench workload for wrk: builds DynamoDB requests with varying keys and prints the
 -- run's figures as one JSON line. Settings come from the environment (scripts/bench sets them):
---   BENCH_WORKLOAD  get | put | update | query | scan | batch | mix
+--   BENCH_WORKLOAD  get | put | update | query | scan | batch | mix | transact-write | transact-get
 --   BENCH_TABLE     table name;  BENCH_ITEMS  items preloaded (partitions of 10 items)
 --   BENCH_CAPACITY  TOTAL or INDEXES: every request also asks for its ConsumedCapacity
 
@@ -77,6 +77,27 @@ builders.batch = function()
     puts[#puts + 1] = string.format('{"PutRequest":{"Item":%s}}', item_json(i, counter))
   end
   return string.format('{"RequestItems":{"%s":[%s]}}', table_name, table.concat(puts, ","))
+end
+-- Four consecutive items (distinct keys), put or read together in one transaction.
+builders["transact-write"] = function()
+  target("TransactWriteItems")
+  counter = counter + 1
+  local first = math.random(0, math.max(0, items - 4))
+  local actions = {}
+  for i = first, first + 3 do
+    actions[#actions + 1] = string.format('{"Put":{"TableName":"%s","Item":%s}}', table_name,
+      item_json(i, counter))
+  end
+  return string.format('{"TransactItems":[%s]}', table.concat(actions, ","))
+end
+builders["transact-get"] = function()
+  target("TransactGetItems")
+  local first = math.random(0, math.max(0, items - 4))
+  local gets = {}
+  for i = first, first + 3 do
+    gets[#gets + 1] = string.format('{"Get":{"TableName":"%s","Key":{%s}}}', table_name, key_json(i))
+  end
+  return string.format('{"TransactItems":[%s]}', table.concat(gets, ","))
 end
 builders.mix = function()
   if math.random() < 0.5 then return builders.get() end
