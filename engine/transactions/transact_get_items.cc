@@ -38,6 +38,19 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
     keys.push_back(std::move(key).value());
   }
   if (invalid) return Error::TransactionCanceled(std::move(reasons));
+  // Under --enforce-throughput, a Get whose table is out of read capacity cancels the whole.
+  const int64_t now_ms = clock_.NowMs();
+  bool throttled = false;
+  for (size_t i = 0; i < tables.size(); ++i) {
+    if (!tables[i].throughput) continue;
+    if (Status admitted = tables[i].throughput->AdmitRead("", now_ms); !admitted.ok()) {
+      const bool provisioned = admitted.error().code() == ErrorCode::kProvisionedThroughputExceeded;
+      reasons[i] = {provisioned ? "ProvisionedThroughputExceeded" : "ThrottlingError",
+                    admitted.error().message(), nullptr};
+      throttled = true;
+    }
+  }
+  if (throttled) return Error::TransactionCanceled(std::move(reasons));
   std::vector<const TableItems*> held;
   for (const ItemTable& table : tables) held.push_back(table.items.get());
   TransactGetItemsOutcome outcome;
@@ -47,17 +60,20 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
       outcome.items.push_back(tables[i].items->Read(scope, keys[i]));
     }
   }
-  if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-    for (size_t i = 0; i < outcome.items.size(); ++i) {
-      // Twice a consistent read of each item, rounded per item; a missing one still costs.
-      ConsumedCapacity consumed;
-      consumed.table_units =
-          2 * ReadUnits(outcome.items[i] ? outcome.items[i]->size_bytes : 0, true);
-      ConsumedCapacity& total =
-          TableConsumption(outcome.consumed_capacity, args.gets[i].table_name);
-      total.kind = ConsumedCapacity::Kind::kRead;
-      total.Add(consumed);
+  for (size_t i = 0; i < outcome.items.size(); ++i) {
+    if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone && !tables[i].throughput) {
+      continue;
     }
+    // Twice a consistent read of each item, rounded per item; a missing one still costs.
+    ConsumedCapacity consumed;
+    consumed.table_units = 2 * ReadUnits(outcome.items[i] ? outcome.items[i]->size_bytes : 0, true);
+    if (tables[i].throughput) tables[i].throughput->ChargeRead(consumed, now_ms);
+    ConsumedCapacity& total = TableConsumption(outcome.consumed_capacity, args.gets[i].table_name);
+    total.kind = ConsumedCapacity::Kind::kRead;
+    total.Add(consumed);
+  }
+  if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
+    outcome.consumed_capacity.clear();
   }
   return outcome;
 }

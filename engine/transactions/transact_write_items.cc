@@ -26,6 +26,10 @@ struct Prepared {
 
 CancellationReason ReasonFor(const Error& error) {
   switch (error.code()) {
+    case ErrorCode::kProvisionedThroughputExceeded:
+      return {"ProvisionedThroughputExceeded", error.message(), nullptr};
+    case ErrorCode::kThrottling:
+      return {"ThrottlingError", error.message(), nullptr};
     case ErrorCode::kConditionalCheckFailed: {
       return {"ConditionalCheckFailed", "The conditional request failed",
               error.item() != nullptr ? std::make_shared<const Item>(*error.item()) : nullptr};
@@ -174,6 +178,18 @@ Result<TransactWriteItemsOutcome> Engine::ApplyTransactWriteItems(
     }
   }
   if (invalid) return Error::TransactionCanceled(std::move(reasons));
+  // Under --enforce-throughput, an action whose table or global index is out of capacity cancels
+  // the transaction with a throttling reason.
+  const int64_t now_ms = clock_.NowMs();
+  bool throttled = false;
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    if (!prepared[i].table.throughput) continue;
+    if (Status admitted = prepared[i].table.throughput->AdmitWrite(now_ms); !admitted.ok()) {
+      reasons[i] = ReasonFor(admitted.error());
+      throttled = true;
+    }
+  }
+  if (throttled) return Error::TransactionCanceled(std::move(reasons));
 
   std::vector<TableItems*> tables;
   for (const Prepared& action : prepared) tables.push_back(action.table.items.get());
@@ -211,6 +227,13 @@ Result<TransactWriteItemsOutcome> Engine::ApplyTransactWriteItems(
                              CollectionMetrics(action.table.key_shape, action.action->item,
                                                change.item_collection_bytes));
       }
+    }
+  }
+  for (const ConsumedCapacity& consumed : outcome.consumed_capacity) {
+    for (const Prepared& action : prepared) {
+      if (action.action->table_name != consumed.table_name) continue;
+      if (action.table.throughput) action.table.throughput->ChargeWrite(consumed, now_ms);
+      break;
     }
   }
   if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) {

@@ -223,6 +223,25 @@ class Throttling(ServerTestCase):
             tight: {"Keys": [{"pk": {"S": "x"}}], "ConsistentRead": True, "ProjectionExpression": "pk"}})
         self.assertEqual(answer["Responses"], {tight: [], roomy: [{"pk": {"S": "a"}}]})
 
+    def test_transactions_over_capacity_are_cancelled_with_throttling_reasons(self):
+        tight = self.provisioned(read=1, write=1)
+        roomy = self.provisioned(read=1000, write=1000)
+        self.throttled(self.ddb.put_item, TableName=tight, Item={"pk": {"S": "x"}})
+        with self.assertRaises(self.ddb.exceptions.TransactionCanceledException) as caught:
+            self.ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": roomy, "Item": {"pk": {"S": "t"}}}},
+                {"Put": {"TableName": tight, "Item": {"pk": {"S": "t"}}}}])
+        answer = caught.exception.response
+        self.assertEqual(answer["Error"]["Message"], "Transaction cancelled, please refer cancellation reasons for "
+                                                     "specific reasons [None, ProvisionedThroughputExceeded]")
+        self.assertEqual(answer["CancellationReasons"][1],
+                         {"Code": "ProvisionedThroughputExceeded", "Message": TABLE_EXCEEDED})
+        self.assertNotIn("Item", self.ddb.get_item(TableName=roomy, Key={"pk": {"S": "t"}}))
+        self.throttled(self.ddb.get_item, TableName=tight, Key={"pk": {"S": "x"}}, ConsistentRead=True)
+        with self.assertRaises(self.ddb.exceptions.TransactionCanceledException) as caught:
+            self.ddb.transact_get_items(TransactItems=[{"Get": {"TableName": tight, "Key": {"pk": {"S": "x"}}}}])
+        self.assertEqual(caught.exception.response["CancellationReasons"][0]["Code"], "ProvisionedThroughputExceeded")
+
     def test_boto3_standard_retries_recover(self):
         table = self.provisioned(write=1)
         self.throttled(self.ddb.put_item, TableName=table, Item={"pk": {"S": "a"}})
