@@ -76,6 +76,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--item-collection-limit-bytes: expected an integer from 1 to 10737418240, got '" +
              std::string(value) + "'";
     }
+  } else if (name == "transaction-hold-ms") {
+    if (!ParseInteger<int64_t>(value, 0, 60'000, options.transaction_hold_ms)) {
+      return "--transaction-hold-ms: expected an integer from 0 to 60000, got '" +
+             std::string(value) + "'";
+    }
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
     options.db_path = value;
@@ -85,7 +90,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 11> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 12> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -95,7 +100,8 @@ constexpr std::array<std::string_view, 11> kValuedFlags = {"host",
                                                            "cors",
                                                            "table-delay-ms",
                                                            "request-timeout-ms",
-                                                           "item-collection-limit-bytes"};
+                                                           "item-collection-limit-bytes",
+                                                           "transaction-hold-ms"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -236,6 +242,10 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --enforce-throughput   throttle requests over a table's or index's provisioned capacity (with
                          DynamoDB's 300 s of burst) or OnDemandThroughput ceilings, as DynamoDB
                          does (default off: nothing is throttled; DDBD_ENFORCE_THROUGHPUT=1)
+  --transaction-hold-ms N
+                         hold a transaction's items N ms before it commits and answers, so
+                         applications meet transactions in flight: TransactionConflict
+                         (default 0)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
   --help                 print this help and exit
   --version              print the version and exit

@@ -25,6 +25,8 @@ struct Options {
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.
   bool enforce_throughput = false;
+  // How long a transaction holds its items before it commits (and answers): 0, none.
+  int64_t transaction_hold_ms = 0;
   std::string db_path;     // data directory (persistence is not implemented yet)
   bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
   bool show_help = false;

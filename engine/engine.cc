@@ -70,9 +70,13 @@ void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) 
 }  // namespace
 
 Engine::Engine(EngineOptions options, const Clock& clock)
-    : options_(std::move(options)), clock_(clock), state_(std::make_unique<State>()) {}
+    : options_(std::move(options)), clock_(clock), state_(std::make_unique<State>()) {
+  if (options_.transaction_hold_ms > 0) state_->delayed = std::make_unique<DelayedTasks>();
+}
 
-Engine::~Engine() = default;
+Engine::~Engine() {
+  state_->delayed.reset();  // commits what is still held while the tables are all there
+}
 
 void Engine::Subscribe(CommitObserver* observer) { state_->log.Subscribe(observer); }
 

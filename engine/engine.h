@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,10 +42,15 @@ struct EngineOptions {
   // Throttle requests over a table's or global index's provisioned capacity (with 300 s of burst)
   // or on-demand ceilings (engine/capacity/throughput.h). Off: nothing is ever throttled.
   bool enforce_throughput = false;
+  // How long a transaction holds its items between its decision and its commit (its answer comes
+  // then, from another thread), so applications can meet transactions in flight. 0: none.
+  int64_t transaction_hold_ms = 0;
 };
 
-struct ReadTarget;  // engine/read_operations.cc
-struct ItemTable;   // engine/engine_state.h
+struct ReadTarget;          // engine/read_operations.cc
+struct PendingTransaction;  // engine/transactions/transact_write_items.cc
+class WriteScope;           // engine/storage/write_scope.h
+struct ItemTable;           // engine/engine_state.h
 
 class Engine {
  public:
@@ -108,6 +114,11 @@ class Engine {
   // IdempotentParameterMismatchException; while the first still runs
   // TransactionInProgressException; a repeat of a failed call runs afresh.
   Result<TransactWriteItemsOutcome> TransactWriteItems(const TransactWriteItemsArgs& args);
+  // The same, answering through `done`: at once, or with EngineOptions::transaction_hold_ms from
+  // the engine's delay thread once the hold is over (meanwhile its items are held: other writes
+  // to them get TransactionConflictException, other transactions a TransactionConflict reason).
+  using TransactWriteDone = std::function<void(Result<TransactWriteItemsOutcome>)>;
+  void TransactWriteItemsAsync(TransactWriteItemsArgs args, TransactWriteDone done);
   // The items, read together while every table named is held: one consistent view.
   Result<TransactGetItemsOutcome> TransactGetItems(const TransactGetItemsArgs& args) const;
 
@@ -122,8 +133,13 @@ class Engine {
   struct State;  // engine/engine_state.h
 
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
-  // TransactWriteItems once its token (if any) let it run.
-  Result<TransactWriteItemsOutcome> ApplyTransactWriteItems(const TransactWriteItemsArgs& args);
+  // TransactWriteItems once its token (if any) let it run: checked (Prepare), decided with its
+  // items held (Decide), committed (Commit); with a hold, decided now and committed later.
+  void RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done);
+  Result<std::shared_ptr<PendingTransaction>> PrepareTransaction(TransactWriteItemsArgs args);
+  Status DecideTransaction(PendingTransaction& pending, const WriteScope& scope);
+  Result<TransactWriteItemsOutcome> CommitTransaction(PendingTransaction& pending,
+                                                      WriteScope& scope);
   // What a repeat of a completed TransactWriteItems answers: read units for its items.
   Result<TransactWriteItemsOutcome> ReplayTransactWriteItems(const TransactWriteItemsArgs& args);
   Result<ReadPage> ReadRange(std::string_view table_name, const ItemTable& table,

@@ -17,6 +17,8 @@
 #include "engine/storage/change.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
+#include "engine/transactions/delayed_tasks.h"
+#include "engine/transactions/held_items.h"
 #include "engine/transactions/request_tokens.h"
 
 namespace ddbd {
@@ -61,6 +63,9 @@ struct Engine::State {
   std::atomic<uint64_t> next_table_id = 1;  // TableItems ids: ordered write scopes
   std::atomic<uint64_t> next_transaction_id = 1;
   RequestTokens request_tokens;  // TransactWriteItems' ClientRequestTokens
+  HeldItems held;                // items of transactions in flight (--transaction-hold-ms)
+  // Held transactions' commits; only with a hold. Stopped first when the engine goes.
+  std::unique_ptr<DelayedTasks> delayed;
 
   // The entry's description with its status as of `now_ms`, without the live counts: those
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers

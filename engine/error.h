@@ -29,6 +29,7 @@ enum class ErrorCode {
   kTransactionCanceled,              // ...v20120810#TransactionCanceledException
   kIdempotentParameterMismatch,      // ...v20120810#IdempotentParameterMismatchException
   kTransactionInProgress,            // ...v20120810#TransactionInProgressException
+  kTransactionConflict,              // ...v20120810#TransactionConflictException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

@@ -88,9 +88,15 @@ using Decide = TableItems::Decide;
 
 // Commits one change to the item with `key` in a scope of its own, released before the caller
 // goes on to decode or encode anything.
-Result<TableItems::CommitResult> CommitOne(TableItems& items, std::string_view key, Decide decide) {
+// An item a transaction holds (--transaction-hold-ms) refuses the write: TransactionConflict.
+Result<TableItems::CommitResult> CommitOne(const HeldItems& held, TableItems& items,
+                                           std::string_view key, Decide decide) {
   WriteScope scope(items);
-  return items.Commit(scope, key, decide);
+  return items.Commit(scope, key,
+                      [&](const TableItems::Current* current) -> Result<TableItems::Write> {
+                        if (held.HeldByOther(items.id(), key)) return TransactionConflict();
+                        return decide(current);
+                      });
 }
 
 }  // namespace
@@ -125,7 +131,7 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
   uint32_t looked_at = stored.size_bytes;
   auto committed =
-      CommitOne(*table.value().items, key.value(),
+      CommitOne(state_->held, *table.value().items, key.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = std::max(looked_at, current->size_bytes);
                   if (Status checked = CheckCondition(
@@ -173,7 +179,7 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   uint32_t looked_at = 0;
   auto committed =
-      CommitOne(*table.value().items, key_bytes.value(),
+      CommitOne(state_->held, *table.value().items, key_bytes.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = current->size_bytes;
                   if (Status checked = CheckCondition(
@@ -200,7 +206,7 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
   UpdatedItem updated;
   uint32_t looked_at = 0;
   auto committed = CommitOne(
-      *table.value().items, key_bytes.value(),
+      state_->held, *table.value().items, key_bytes.value(),
       [&](const TableItems::Current* current) -> Result<TableItems::Write> {
         if (current != nullptr) looked_at = current->size_bytes;
         if (Status checked =
@@ -287,7 +293,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     // Only an item collection over its limit fails here; writes before it stay, as each write
     // of a batch stands alone in DynamoDB.
     auto committed =
-        CommitOne(*entry.table.items, entry.key,
+        CommitOne(state_->held, *entry.table.items, entry.key,
                   [&](const TableItems::Current*) -> Result<TableItems::Write> {
                     if (!entry.stored) return TableItems::Write{TableItems::Write::Kind::kDelete};
                     return TableItems::Write{TableItems::Write::Kind::kPut, &*entry.stored,

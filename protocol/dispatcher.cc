@@ -4,6 +4,8 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <future>
+
 #include "engine/engine.h"
 #include "protocol/error_response.h"
 #include "protocol/json_writer.h"
@@ -14,8 +16,16 @@ namespace {
 
 constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
 
-const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
-  static const auto* handlers = new absl::flat_hash_map<std::string_view, operations::Handler>{
+// An operation answers at once (`handler`) or, if it may wait, through a callback (`async`).
+struct Operation {
+  operations::Handler handler = nullptr;
+  operations::AsyncHandler async = nullptr;
+  Operation(operations::Handler h) : handler(h) {}     // NOLINT: the table below reads better
+  Operation(operations::AsyncHandler a) : async(a) {}  // NOLINT
+};
+
+const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
+  static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
       {"BatchGetItem", &operations::BatchGetItem},
       {"BatchWriteItem", &operations::BatchWriteItem},
       {"CreateTable", &operations::CreateTable},
@@ -29,7 +39,7 @@ const absl::flat_hash_map<std::string_view, operations::Handler>& Handlers() {
       {"Query", &operations::Query},
       {"Scan", &operations::Scan},
       {"TransactGetItems", &operations::TransactGetItems},
-      {"TransactWriteItems", &operations::TransactWriteItems},
+      {"TransactWriteItems", &operations::TransactWriteItemsAsync},
       {"UpdateItem", &operations::UpdateItem},
       {"UpdateTable", &operations::UpdateTable},
   };
@@ -49,32 +59,73 @@ bool Parse(std::string_view body, rapidjson::Document& document) {
 
 }  // namespace
 
-DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body,
-                                  const RequestInfo& info) const {
-  // The order of these checks is DynamoDB's: body syntax, then target, then authentication.
-  rapidjson::Document document;
+namespace {
+
+// DynamoDB's checks in its order (body syntax, target, authentication, body shape): the
+// operation, or the refusal in `refused`.
+const Operation* Resolve(std::string_view target, std::string_view body, const RequestInfo& info,
+                         rapidjson::Document& document, DispatchResult& refused) {
   if (!body.empty() && !Parse(body, document)) {
-    return ErrorResponse(Error::Serialization(""));
+    refused = ErrorResponse(Error::Serialization(""));
+    return nullptr;
   }
   const size_t dot = target.find('.');
   if (dot == std::string_view::npos || target.substr(0, dot) != kDynamoDbPrefix) {
-    return ErrorResponse(UnknownOperation());
+    refused = ErrorResponse(UnknownOperation());
+    return nullptr;
   }
   auto handler = Handlers().find(target.substr(dot + 1));
-  if (handler == Handlers().end()) return ErrorResponse(UnknownOperation());
-  if (!info.has_authorization) {
-    return ErrorResponse(
-        {ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token"});
+  if (handler == Handlers().end()) {
+    refused = ErrorResponse(UnknownOperation());
+    return nullptr;
   }
-  if (body.empty() || !document.IsObject()) return ErrorResponse(Error::Serialization(""));
+  if (!info.has_authorization) {
+    refused = ErrorResponse(
+        {ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token"});
+    return nullptr;
+  }
+  if (body.empty() || !document.IsObject()) {
+    refused = ErrorResponse(Error::Serialization(""));
+    return nullptr;
+  }
+  return &handler->second;
+}
 
+DispatchResult RunNow(const operations::Handler handler, Engine& engine,
+                      const rapidjson::Document& document) {
   // Room for most answers up front: growing from RapidJSON's 256 bytes by half each time cost
   // several reallocations and copies per Query page.
   json::Buffer buffer(nullptr, 16 * 1024);
   json::Writer writer(buffer);
-  Status status = handler->second(engine_, document, writer);
+  Status status = handler(engine, document, writer);
   if (!status.ok()) return ErrorResponse(status.error());
   return {200, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+}  // namespace
+
+DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body,
+                                  const RequestInfo& info) const {
+  rapidjson::Document document;
+  DispatchResult refused;
+  const Operation* operation = Resolve(target, body, info, document, refused);
+  if (operation == nullptr) return refused;
+  if (operation->handler != nullptr) return RunNow(operation->handler, engine_, document);
+  // An operation that may answer later, waited for (tests, the fuzzer).
+  std::promise<DispatchResult> answered;
+  operation->async(engine_, document,
+                   [&answered](DispatchResult result) { answered.set_value(std::move(result)); });
+  return answered.get_future().get();
+}
+
+void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
+                             const RequestInfo& info, const DispatchDone& done) const {
+  rapidjson::Document document;
+  DispatchResult refused;
+  const Operation* operation = Resolve(target, body, info, document, refused);
+  if (operation == nullptr) return done(std::move(refused));
+  if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
+  operation->async(engine_, document, done);
 }
 
 DispatchResult Dispatcher::InternalServerError() {

@@ -51,6 +51,10 @@ class Dispatcher final : public RequestHandler {
   // Never throws for client input: every failure becomes a DynamoDB error body.
   DispatchResult Handle(std::string_view target, std::string_view body,
                         const RequestInfo& info) const override;
+  // An operation that may wait (a held transaction) answers from the thread that ends the wait;
+  // the others answer at once.
+  void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
+                   const DispatchDone& done) const override;
 
   // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
   static DispatchResult InternalServerError();

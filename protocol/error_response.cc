@@ -48,6 +48,8 @@ WireError WireErrorFor(ErrorCode code) {
               400};
     case ErrorCode::kTransactionInProgress:
       return {"com.amazonaws.dynamodb.v20120810#TransactionInProgressException", "message", 400};
+    case ErrorCode::kTransactionConflict:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionConflictException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

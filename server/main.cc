@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   engine_options.table_delay_ms = options.table_delay_ms;
   engine_options.item_collection_limit_bytes = options.item_collection_limit_bytes;
   engine_options.enforce_throughput = options.enforce_throughput;
+  engine_options.transaction_hold_ms = options.transaction_hold_ms;
   ddbd::Engine engine(engine_options, clock);
   ddbd::Dispatcher dispatcher(engine);
   ddbd::Router router(dispatcher, {options.region, options.cors});

@@ -56,9 +56,16 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
   TransactGetItemsOutcome outcome;
   {
     ReadScope scope(held);
+    bool conflict = false;
     for (size_t i = 0; i < tables.size(); ++i) {
+      // An item a transaction in flight holds (--transaction-hold-ms) cancels the read.
+      if (state_->held.HeldByOther(tables[i].items->id(), keys[i])) {
+        reasons[i] = {"TransactionConflict", "Transaction is ongoing for the item.", nullptr};
+        conflict = true;
+      }
       outcome.items.push_back(tables[i].items->Read(scope, keys[i]));
     }
+    if (conflict) return Error::TransactionCanceled(std::move(reasons));
   }
   for (size_t i = 0; i < outcome.items.size(); ++i) {
     if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone && !tables[i].throughput) {

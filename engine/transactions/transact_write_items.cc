@@ -1,4 +1,5 @@
 // TransactWriteItems: every action decided with all its items held, then all committed, or none.
+#include <future>
 #include <set>
 #include <utility>
 
@@ -8,12 +9,11 @@
 #include "engine/model/item_codec.h"
 
 namespace ddbd {
-namespace {
 
 using Kind = TransactWriteAction::Kind;
 
 // One action, checked against its table before any item is held.
-struct Prepared {
+struct TransactionAction {
   const TransactWriteAction* action = nullptr;
   ItemTable table;
   std::string key;
@@ -23,6 +23,19 @@ struct Prepared {
   TableItems::Write write;
   uint32_t looked_at = 0;  // the current item's size: what a ConditionCheck or Delete costs
 };
+using Prepared = TransactionAction;
+
+// A transaction between its decision and its commit: it owns its arguments, which its actions
+// point into.
+struct PendingTransaction {
+  TransactWriteItemsArgs args;
+  std::vector<TransactionAction> actions;
+  std::vector<TableItems*> tables;
+  uint64_t id = 0;
+  int64_t now_ms = 0;
+};
+
+namespace {
 
 CancellationReason ReasonFor(const Error& error) {
   switch (error.code()) {
@@ -122,14 +135,32 @@ void AddTransactionCapacity(const Prepared& prepared, const Committed* change,
 }  // namespace
 
 Result<TransactWriteItemsOutcome> Engine::TransactWriteItems(const TransactWriteItemsArgs& args) {
-  if (!args.client_request_token) return ApplyTransactWriteItems(args);
-  const std::string& token = *args.client_request_token;
+  if (options_.transaction_hold_ms <= 0) {
+    Result<TransactWriteItemsOutcome> answer = Error::Internal("");
+    TransactWriteItemsAsync(args, [&answer](Result<TransactWriteItemsOutcome> outcome) {
+      answer = std::move(outcome);
+    });
+    return answer;
+  }
+  // Held transactions answer from the delay thread: wait for it (tests, direct engine users).
+  std::promise<Result<TransactWriteItemsOutcome>> answered;
+  TransactWriteItemsAsync(args, [&answered](Result<TransactWriteItemsOutcome> outcome) {
+    answered.set_value(std::move(outcome));
+  });
+  return answered.get_future().get();
+}
+
+void Engine::TransactWriteItemsAsync(TransactWriteItemsArgs args, TransactWriteDone done) {
+  if (!args.client_request_token) return RunTransaction(std::move(args), std::move(done));
+  const std::string token = *args.client_request_token;
   auto claim = state_->request_tokens.Begin(token, args.request_fingerprint, clock_.NowMs());
-  if (!claim.ok()) return claim.error();
-  if (claim.value() == RequestTokens::Claim::kReplay) return ReplayTransactWriteItems(args);
-  auto outcome = ApplyTransactWriteItems(args);
-  state_->request_tokens.Finish(token, outcome.ok(), clock_.NowMs());
-  return outcome;
+  if (!claim.ok()) return done(claim.error());
+  if (claim.value() == RequestTokens::Claim::kReplay) return done(ReplayTransactWriteItems(args));
+  RunTransaction(std::move(args),
+                 [this, token, done = std::move(done)](Result<TransactWriteItemsOutcome> outcome) {
+                   state_->request_tokens.Finish(token, outcome.ok(), clock_.NowMs());
+                   done(std::move(outcome));
+                 });
 }
 
 Result<TransactWriteItemsOutcome> Engine::ReplayTransactWriteItems(
@@ -153,16 +184,19 @@ Result<TransactWriteItemsOutcome> Engine::ReplayTransactWriteItems(
   return outcome;
 }
 
-Result<TransactWriteItemsOutcome> Engine::ApplyTransactWriteItems(
-    const TransactWriteItemsArgs& args) {
-  std::vector<Prepared> prepared(args.actions.size());
-  std::vector<CancellationReason> reasons(args.actions.size(),
-                                          CancellationReason{"None", "", nullptr});
+Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
+    TransactWriteItemsArgs args) {
+  auto pending = std::make_shared<PendingTransaction>();
+  pending->args = std::move(args);
+  const std::vector<TransactWriteAction>& actions = pending->args.actions;
+  std::vector<Prepared>& prepared = pending->actions;
+  prepared.resize(actions.size());
+  std::vector<CancellationReason> reasons(actions.size(), CancellationReason{"None", "", nullptr});
   bool invalid = false;
   std::set<std::pair<std::string, std::string>> seen;  // (table, key bytes)
-  for (size_t i = 0; i < args.actions.size(); ++i) {
-    prepared[i].action = &args.actions[i];
-    auto table = FindItemTable(args.actions[i].table_name);
+  for (size_t i = 0; i < actions.size(); ++i) {
+    prepared[i].action = &actions[i];
+    auto table = FindItemTable(actions[i].table_name);
     if (!table.ok()) return table.error();
     prepared[i].table = std::move(table).value();
     // Only the first action with a bad key or item is named; the rest stay None (measured).
@@ -172,7 +206,7 @@ Result<TransactWriteItemsOutcome> Engine::ApplyTransactWriteItems(
       invalid = true;
       continue;
     }
-    if (!seen.emplace(args.actions[i].table_name, prepared[i].key).second) {
+    if (!seen.emplace(actions[i].table_name, prepared[i].key).second) {
       return Error::Validation(
           "Transaction request cannot include multiple operations on one item");
     }
@@ -180,66 +214,118 @@ Result<TransactWriteItemsOutcome> Engine::ApplyTransactWriteItems(
   if (invalid) return Error::TransactionCanceled(std::move(reasons));
   // Under --enforce-throughput, an action whose table or global index is out of capacity cancels
   // the transaction with a throttling reason.
-  const int64_t now_ms = clock_.NowMs();
+  pending->now_ms = clock_.NowMs();
   bool throttled = false;
   for (size_t i = 0; i < prepared.size(); ++i) {
     if (!prepared[i].table.throughput) continue;
-    if (Status admitted = prepared[i].table.throughput->AdmitWrite(now_ms); !admitted.ok()) {
+    if (Status admitted = prepared[i].table.throughput->AdmitWrite(pending->now_ms);
+        !admitted.ok()) {
       reasons[i] = ReasonFor(admitted.error());
       throttled = true;
     }
   }
   if (throttled) return Error::TransactionCanceled(std::move(reasons));
+  for (const Prepared& action : prepared) pending->tables.push_back(action.table.items.get());
+  pending->id = state_->next_transaction_id.fetch_add(1);
+  return pending;
+}
 
-  std::vector<TableItems*> tables;
-  for (const Prepared& action : prepared) tables.push_back(action.table.items.get());
-  TransactWriteItemsOutcome outcome;
-  {
-    WriteScope scope(tables);
-    // Every condition is evaluated: several actions may fail at once.
-    bool cancelled = false;
-    for (size_t i = 0; i < prepared.size(); ++i) {
-      TableItems::Current current;
-      const bool found = prepared[i].table.items->Peek(scope, prepared[i].key, &current);
-      if (Status decided = Decide(scope, prepared[i], found ? &current : nullptr); !decided.ok()) {
-        reasons[i] = ReasonFor(decided.error());
-        cancelled = true;
-      }
+Status Engine::DecideTransaction(PendingTransaction& pending, const WriteScope& scope) {
+  std::vector<CancellationReason> reasons(pending.actions.size(),
+                                          CancellationReason{"None", "", nullptr});
+  // Every condition is evaluated: several actions may fail at once.
+  bool cancelled = false;
+  for (size_t i = 0; i < pending.actions.size(); ++i) {
+    Prepared& action = pending.actions[i];
+    if (state_->held.HeldByOther(action.table.items->id(), action.key, pending.id)) {
+      reasons[i] = {"TransactionConflict", "Transaction is ongoing for the item.", nullptr};
+      cancelled = true;
+      continue;
     }
-    if (cancelled) return Error::TransactionCanceled(std::move(reasons));
-    const CommitContext context{ChangeOrigin::kTransaction,
-                                state_->next_transaction_id.fetch_add(1)};
-    for (Prepared& action : prepared) {
-      if (action.action->kind == Kind::kConditionCheck) {
-        AddTransactionCapacity(action, nullptr, outcome.consumed_capacity);
-        continue;
-      }
-      auto committed = action.table.items->Commit(
-          scope, action.key,
-          [&](const TableItems::Current*) -> Result<TableItems::Write> { return action.write; },
-          context);
-      // Every check that can fail was made above, with the same items held.
-      if (!committed.ok()) return committed.error();
-      const Committed& change = committed.value().change;
-      AddTransactionCapacity(action, &change, outcome.consumed_capacity);
-      if (args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
-        AddCollectionMetrics(outcome.item_collection_metrics, action.action->table_name,
-                             CollectionMetrics(action.table.key_shape, action.action->item,
-                                               change.item_collection_bytes));
-      }
+    TableItems::Current current;
+    const bool found = action.table.items->Peek(scope, action.key, &current);
+    if (Status decided = Decide(scope, action, found ? &current : nullptr); !decided.ok()) {
+      reasons[i] = ReasonFor(decided.error());
+      cancelled = true;
+    }
+  }
+  if (cancelled) return Error::TransactionCanceled(std::move(reasons));
+  return Ok{};
+}
+
+Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& pending,
+                                                            WriteScope& scope) {
+  const CommitContext context{ChangeOrigin::kTransaction, pending.id};
+  TransactWriteItemsOutcome outcome;
+  for (Prepared& action : pending.actions) {
+    if (action.action->kind == Kind::kConditionCheck) {
+      AddTransactionCapacity(action, nullptr, outcome.consumed_capacity);
+      continue;
+    }
+    auto committed = action.table.items->Commit(
+        scope, action.key,
+        [&](const TableItems::Current*) -> Result<TableItems::Write> { return action.write; },
+        context);
+    // Every check that can fail was made when the transaction was decided, and its items were
+    // held since.
+    if (!committed.ok()) return committed.error();
+    const Committed& change = committed.value().change;
+    AddTransactionCapacity(action, &change, outcome.consumed_capacity);
+    if (pending.args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
+      AddCollectionMetrics(outcome.item_collection_metrics, action.action->table_name,
+                           CollectionMetrics(action.table.key_shape, action.action->item,
+                                             change.item_collection_bytes));
     }
   }
   for (const ConsumedCapacity& consumed : outcome.consumed_capacity) {
-    for (const Prepared& action : prepared) {
+    for (const Prepared& action : pending.actions) {
       if (action.action->table_name != consumed.table_name) continue;
-      if (action.table.throughput) action.table.throughput->ChargeWrite(consumed, now_ms);
+      if (action.table.throughput) action.table.throughput->ChargeWrite(consumed, pending.now_ms);
       break;
     }
   }
-  if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
+  if (pending.args.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
     outcome.consumed_capacity.clear();
   }
   return outcome;
+}
+
+void Engine::RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done) {
+  auto prepared = PrepareTransaction(std::move(args));
+  if (!prepared.ok()) return done(prepared.error());
+  std::shared_ptr<PendingTransaction> pending = std::move(prepared).value();
+  if (options_.transaction_hold_ms <= 0) {
+    Result<TransactWriteItemsOutcome> outcome = Error::Internal("");
+    {
+      WriteScope scope(pending->tables);
+      Status decided = DecideTransaction(*pending, scope);
+      outcome = decided.ok() ? CommitTransaction(*pending, scope)
+                             : Result<TransactWriteItemsOutcome>(decided.error());
+    }
+    return done(std::move(outcome));
+  }
+  // --transaction-hold-ms: decided and held now, committed once the hold is over.
+  {
+    WriteScope scope(pending->tables);
+    if (Status decided = DecideTransaction(*pending, scope); !decided.ok()) {
+      return done(decided.error());
+    }
+    for (const Prepared& action : pending->actions) {
+      state_->held.Hold(action.table.items->id(), action.key, pending->id);
+    }
+  }
+  state_->delayed->Schedule(std::chrono::milliseconds(options_.transaction_hold_ms),
+                            [this, pending, done = std::move(done)] {
+                              Result<TransactWriteItemsOutcome> outcome = Error::Internal("");
+                              {
+                                WriteScope scope(pending->tables);
+                                outcome = CommitTransaction(*pending, scope);
+                                for (const Prepared& action : pending->actions) {
+                                  state_->held.Release(action.table.items->id(), action.key);
+                                }
+                              }
+                              done(std::move(outcome));
+                            });
 }
 
 }  // namespace ddbd

@@ -4,6 +4,7 @@
 
 #include "engine/engine.h"
 #include "engine/error.h"
+#include "protocol/dispatcher.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 
@@ -11,6 +12,9 @@ namespace ddbd::operations {
 
 // `request` is the parsed JSON object; on success the response body is written to `response`.
 using Handler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response);
+// An operation that may answer later: `done` gets the whole answer, from any thread. The request
+// is read before the call returns.
+using AsyncHandler = void (*)(Engine& engine, const json::Value& request, const DispatchDone& done);
 
 Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response);
@@ -25,7 +29,7 @@ Status PutItem(Engine& engine, const json::Value& request, json::Writer& respons
 Status Query(Engine& engine, const json::Value& request, json::Writer& response);
 Status Scan(Engine& engine, const json::Value& request, json::Writer& response);
 Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
-Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writer& response);
+void TransactWriteItemsAsync(Engine& engine, const json::Value& request, const DispatchDone& done);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/error_response.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/transaction_request.h"
@@ -86,7 +87,9 @@ uint64_t Fingerprint(const json::Value& request) {
 
 }  // namespace
 
-Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writer& response) {
+namespace {
+
+Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const json::Value& request) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
   TransactWriteItemsArgs args;
@@ -95,7 +98,7 @@ Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writ
   if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
                                                    args.return_item_collection_metrics);
       !capacity.ok()) {
-    return capacity;
+    return capacity.error();
   }
   auto token = json::AsString(json::Member(request, "ClientRequestToken"));
   if (!token.ok()) return token.error();
@@ -115,7 +118,7 @@ Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writ
       args.actions.push_back(std::move(action).value());
     }
   }
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem.error();
   // Expressions last, as for the single-item writes: each action's own names and values.
   for (rapidjson::SizeType i = 0; i < args.actions.size(); ++i) {
     const json::Value& element = (*list)[i];
@@ -128,15 +131,17 @@ Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writ
     args.actions[i].condition = std::move(expressions.value().condition);
     args.actions[i].actions = std::move(expressions.value().update);
   }
-  auto outcome = engine.TransactWriteItems(args);
-  if (!outcome.ok()) return outcome.error();
+  return args;
+}
+
+void EncodeOutcome(json::Writer& response, const TransactWriteItemsOutcome& outcome,
+                   ReturnConsumedCapacity mode) {
   response.StartObject();
-  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
-                               args.return_consumed_capacity);
-  if (!outcome.value().item_collection_metrics.empty()) {
+  EncodeConsumedCapacityMember(response, outcome.consumed_capacity, mode);
+  if (!outcome.item_collection_metrics.empty()) {
     response.Key("ItemCollectionMetrics");
     response.StartObject();
-    for (const auto& [table_name, per_item] : outcome.value().item_collection_metrics) {
+    for (const auto& [table_name, per_item] : outcome.item_collection_metrics) {
       json::String(response, table_name);
       response.StartArray();
       for (const ItemCollectionMetrics& item : per_item)
@@ -146,7 +151,22 @@ Status TransactWriteItems(Engine& engine, const json::Value& request, json::Writ
     response.EndObject();
   }
   response.EndObject();
-  return Ok{};
+}
+
+}  // namespace
+
+void TransactWriteItemsAsync(Engine& engine, const json::Value& request, const DispatchDone& done) {
+  auto args = DecodeTransactWriteItems(request);
+  if (!args.ok()) return done(ErrorResponse(args.error()));
+  const ReturnConsumedCapacity mode = args.value().return_consumed_capacity;
+  engine.TransactWriteItemsAsync(std::move(args).value(),
+                                 [done, mode](Result<TransactWriteItemsOutcome> outcome) {
+                                   if (!outcome.ok()) return done(ErrorResponse(outcome.error()));
+                                   json::Buffer buffer;
+                                   json::Writer writer(buffer);
+                                   EncodeOutcome(writer, outcome.value(), mode);
+                                   done({200, std::string(buffer.GetString(), buffer.GetSize())});
+                                 });
 }
 
 }  // namespace ddbd::operations

@@ -57,6 +57,14 @@ TEST_CASE("Throughput is enforced only when asked, by flag or environment") {
   CHECK(Parse({"--enforce-throughput=1"}).error == "--enforce-throughput takes no value");
 }
 
+TEST_CASE("Transactions can be held for a while") {
+  CHECK(Parse({}).options->transaction_hold_ms == 0);
+  CHECK(Parse({"--transaction-hold-ms", "250"}).options->transaction_hold_ms == 250);
+  CHECK(Parse({}, {{"DDBD_TRANSACTION_HOLD_MS", "5"}}).options->transaction_hold_ms == 5);
+  CHECK(Parse({"--transaction-hold-ms", "-1"}).error ==
+        "--transaction-hold-ms: expected an integer from 0 to 60000, got '-1'");
+}
+
 TEST_CASE("Bad flags name the flag and what it accepts") {
   CHECK(Parse({"--port", "http"}).error ==
         "--port: expected an integer from 0 to 65535, got 'http'");
