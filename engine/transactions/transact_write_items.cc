@@ -212,6 +212,12 @@ Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
     }
   }
   if (invalid) return Error::TransactionCanceled(std::move(reasons));
+  size_t put_bytes = 0;
+  for (const Prepared& action : prepared) put_bytes += action.stored.size_bytes;
+  if (put_bytes > kMaxTransactionBytes) {
+    // UNCONFIRMED text: measured only as "...size cannot exceed..." (../shared/aws-semantics.md).
+    return Error::Validation("Transaction request size cannot exceed 4 MB");
+  }
   // Under --enforce-throughput, an action whose table or global index is out of capacity cancels
   // the transaction with a throttling reason.
   pending->now_ms = clock_.NowMs();

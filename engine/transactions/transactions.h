@@ -17,6 +17,8 @@ namespace ddbd {
 
 // The most actions one transaction may hold.
 inline constexpr size_t kMaxTransactionActions = 100;
+// The most a transaction may write: its Put items' sizes together (deletes do not count).
+inline constexpr size_t kMaxTransactionBytes = 4 * 1024 * 1024;
 // How long a ClientRequestToken is remembered after its call completed.
 inline constexpr int64_t kIdempotencyWindowMs = 10 * 60 * 1000;
 

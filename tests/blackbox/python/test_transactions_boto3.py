@@ -190,6 +190,55 @@ class Transactions(ServerTestCase):
         self.ddb.transact_write_items(TransactItems=items, ClientRequestToken="gate-1")
         self.assertIsNotNone(self.ddb.get_item(TableName=self.accounts, Key={"pk": S("behind-gate")}).get("Item"))
 
+    def test_puts_over_4_mb_together_are_refused_deletes_are_not(self):
+        big = "x" * (390 * 1024)
+        puts = [{"Put": {"TableName": self.accounts, "Item": {"pk": S("big%d" % i), "d": S(big)}}} for i in range(11)]
+        with self.assertRaises(self.ddb.exceptions.ClientError) as caught:
+            self.ddb.transact_write_items(TransactItems=puts)
+        self.assertEqual(caught.exception.response["Error"]["Code"], "ValidationException")
+        self.assertIn("size cannot exceed", caught.exception.response["Error"]["Message"])
+        self.assertIsNone(self.balance("big0"))
+        for put in puts:  # the same items one by one, then deleted together
+            self.ddb.put_item(TableName=self.accounts, Item=put["Put"]["Item"])
+        self.ddb.transact_write_items(TransactItems=[
+            {"Delete": {"TableName": self.accounts, "Key": {"pk": S("big%d" % i)}}} for i in range(11)])
+
+    def test_each_action_failing_in_turn_leaves_nothing_applied(self):
+        for failing in range(4):
+            items = []
+            for i in range(4):
+                action = {"TableName": self.accounts, "Item": {"pk": S("turn-%d-%d" % (failing, i))}}
+                if i == failing:
+                    action["ConditionExpression"] = "attribute_exists(pk)"  # the item is new: fails
+                items.append({"Put": action})
+            answer = self.cancel(items)
+            codes = [reason["Code"] for reason in answer["CancellationReasons"]]
+            self.assertEqual(codes, ["ConditionalCheckFailed" if i == failing else "None" for i in range(4)])
+            for i in range(4):
+                self.assertIsNone(self.balance("turn-%d-%d" % (failing, i)), (failing, i))
+
+
+class TransactionCollections(ServerTestCase):
+    server_args = ("--item-collection-limit-bytes", "300")
+
+    def test_an_outgrown_item_collection_cancels_the_transaction(self):
+        table = unique_name("tx-lsi")
+        args = composite_table(table)
+        args["AttributeDefinitions"].append({"AttributeName": "rank", "AttributeType": "N"})
+        args["LocalSecondaryIndexes"] = [{"IndexName": "by-rank", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                          "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                        {"AttributeName": "rank", "KeyType": "RANGE"}]}]
+        self.ddb.create_table(**args)
+        other = unique_name("tx-plain")
+        self.ddb.create_table(**hash_table(other))
+        with self.assertRaises(self.ddb.exceptions.TransactionCanceledException) as caught:
+            self.ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": other, "Item": {"pk": S("fine")}}},
+                {"Put": {"TableName": table, "Item": {"pk": S("c"), "sk": S("1"), "rank": N(1), "d": S("x" * 400)}}}])
+        self.assertEqual(caught.exception.response["CancellationReasons"], [
+            {"Code": "None"}, {"Code": "ItemCollectionSizeLimitExceeded", "Message": "Collection size exceeded."}])
+        self.assertNotIn("Item", self.ddb.get_item(TableName=other, Key={"pk": S("fine")}))
+
 
 if __name__ == "__main__":
     unittest.main()
