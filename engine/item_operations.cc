@@ -19,26 +19,6 @@ namespace {
 
 Error TableNotFound() { return Error::ResourceNotFound("Requested resource not found"); }
 
-// Whether an operation must work out what it consumed: the caller asked, or it is charged.
-bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
-  return mode != ReturnConsumedCapacity::kNone || table.throughput != nullptr;
-}
-
-// The time buckets refill by; read only when throughput is enforced (a clock reading is a
-// measurable part of a GetItem).
-int64_t ThroughputNow(const Clock& clock, const ItemTable& table) {
-  return table.throughput ? clock.NowMs() : 0;
-}
-
-// A write may start unless the table or one of its global indexes is out of capacity.
-Status AdmitWrite(const ItemTable& table, int64_t now_ms) {
-  return table.throughput ? table.throughput->AdmitWrite(now_ms) : Status(Ok{});
-}
-
-Status AdmitRead(const ItemTable& table, std::string_view index, int64_t now_ms) {
-  return table.throughput ? table.throughput->AdmitRead(index, now_ms) : Status(Ok{});
-}
-
 // A write refused by its condition still consumed write units for the item it looked at.
 void ChargeRefusedWrite(const ItemTable& table, const Error& error, uint32_t size_bytes,
                         int64_t now_ms) {
@@ -290,8 +270,9 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       if (!throttled) throttled = admitted.error();
       continue;
     }
-    // Only an item collection over its limit fails here; writes before it stay, as each write
-    // of a batch stands alone in DynamoDB.
+    // An item collection over its limit fails the call here; writes before it stay, as each
+    // write of a batch stands alone in DynamoDB. An item a transaction in flight holds
+    // (--transaction-hold-ms) is handed back: BatchWriteItem has no TransactionConflict error.
     auto committed =
         CommitOne(state_->held, *entry.table.items, entry.key,
                   [&](const TableItems::Current*) -> Result<TableItems::Write> {
@@ -299,7 +280,11 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
                     return TableItems::Write{TableItems::Write::Kind::kPut, &*entry.stored,
                                              &entry.entries, entry.table.index_generation, false};
                   });
-    if (!committed.ok()) return committed.error();
+    if (!committed.ok()) {
+      if (committed.error().code() != ErrorCode::kTransactionConflict) return committed.error();
+      outcome.unprocessed.push_back(i);
+      continue;
+    }
     const Committed& change = committed.value().change;
     if (Counted(args.return_consumed_capacity, entry.table)) {
       ConsumedCapacity consumed;

@@ -83,8 +83,9 @@ struct BatchWriteItemOutcome {
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
   // Per table with a local secondary index, one per item written, in request order.
   std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
-  // Requests not applied because their table or an index was out of capacity (indexes into
-  // the request list); the whole call fails instead when none was applied.
+  // Requests not applied because their table or an index was out of capacity, or their item is
+  // held by a transaction in flight (indexes into the request list). When every request was
+  // throttled the whole call fails instead.
   std::vector<size_t> unprocessed;
 };
 

@@ -17,6 +17,24 @@
 
 namespace ddbd {
 
+// Whether an operation must work out what it consumed: the caller asked, or it is charged.
+inline bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
+  return mode != ReturnConsumedCapacity::kNone || table.throughput != nullptr;
+}
+// The time buckets refill by; read only when throughput is enforced (a clock reading is a
+// measurable part of a GetItem).
+inline int64_t ThroughputNow(const Clock& clock, const ItemTable& table) {
+  return table.throughput ? clock.NowMs() : 0;
+}
+// A write may start unless the table or one of its global indexes is out of capacity; a read
+// unless the table (`index` empty) or that global index is.
+inline Status AdmitWrite(const ItemTable& table, int64_t now_ms) {
+  return table.throughput ? table.throughput->AdmitWrite(now_ms) : Status(Ok{});
+}
+inline Status AdmitRead(const ItemTable& table, std::string_view index, int64_t now_ms) {
+  return table.throughput ? table.throughput->AdmitRead(index, now_ms) : Status(Ok{});
+}
+
 // ValidationException for an item over 400 KB.
 Status CheckItemSize(size_t size);
 

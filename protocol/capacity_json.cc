@@ -54,11 +54,24 @@ void AppendUnits(std::string& text, double units) {
   text += static_cast<int64_t>(halves) % 2 == 0 ? ".0" : ".5";
 }
 
-// Table and index names (and ARNs) hold nothing JSON escapes.
-bool NeedsNoEscape(std::string_view name) {
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
-  });
+// A name as a JSON string. Table and index names (and ARNs) hold nothing JSON escapes; anything
+// else is escaped all the same.
+void AppendName(std::string& text, std::string_view name) {
+  text += '"';
+  for (const char c : name) {
+    if (c == '"' || c == '\\') {
+      text += '\\';
+      text += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      text += "\\u00";
+      text += kHex[(c >> 4) & 0xF];
+      text += kHex[c & 0xF];
+    } else {
+      text += c;
+    }
+  }
+  text += '"';
 }
 
 // `"CapacityUnits":N` and, for transactions, the same figure as read or write units.
@@ -80,69 +93,24 @@ void AppendIndexes(std::string& text, const char* member,
   text += "\":{";
   for (size_t i = 0; i < indexes.size(); ++i) {
     if (i > 0) text += ',';
-    text += '"';
-    text += indexes[i].first;
-    text += "\":{";
+    AppendName(text, indexes[i].first);
+    text += ":{";
     AppendPart(text, indexes[i].second, kind);
     text += '}';
   }
   text += '}';
 }
 
-// The same through the writer, which escapes names (never needed for valid names).
-void EncodeEscaped(json::Writer& writer, const ConsumedCapacity& consumed,
-                   ReturnConsumedCapacity mode) {
-  auto units = [&writer](double value) {
-    std::string text;
-    AppendUnits(text, value);
-    writer.RawValue(text.data(), text.size(), rapidjson::kNumberType);
-  };
-  auto indexes = [&](const char* member, const auto& parts) {
-    if (parts.empty()) return;
-    writer.Key(member);
-    writer.StartObject();
-    for (const auto& [name, value] : parts) {
-      json::String(writer, name);
-      writer.StartObject();
-      writer.Key("CapacityUnits");
-      units(value);
-      writer.EndObject();
-    }
-    writer.EndObject();
-  };
-  writer.StartObject();
-  writer.Key("TableName");
-  json::String(writer, consumed.table_name);
-  writer.Key("CapacityUnits");
-  units(consumed.total());
-  if (mode == ReturnConsumedCapacity::kIndexes) {
-    writer.Key("Table");
-    writer.StartObject();
-    writer.Key("CapacityUnits");
-    units(consumed.table_units);
-    writer.EndObject();
-    indexes("LocalSecondaryIndexes", consumed.local_indexes);
-    indexes("GlobalSecondaryIndexes", consumed.global_indexes);
-  }
-  writer.EndObject();
-}
-
 }  // namespace
 
 void EncodeConsumedCapacity(json::Writer& writer, const ConsumedCapacity& consumed,
                             ReturnConsumedCapacity mode) {
-  // Written as one piece of text: RapidJSON's key-by-key writing cost ~1k instructions here, a
-  // few percent of a whole GetItem.
-  bool plain = NeedsNoEscape(consumed.table_name);
-  for (const auto* parts : {&consumed.global_indexes, &consumed.local_indexes}) {
-    for (const auto& [name, units] : *parts) plain = plain && NeedsNoEscape(name);
-  }
-  if (!plain) return EncodeEscaped(writer, consumed, mode);
+  // Written as one piece of text: units in DynamoDB's form ("1.0"), names escaped as JSON wants.
   std::string text;
   text.reserve(96);
-  text += "{\"TableName\":\"";
-  text += consumed.table_name;
-  text += "\",";
+  text += "{\"TableName\":";
+  AppendName(text, consumed.table_name);
+  text += ',';
   AppendPart(text, consumed.total(), consumed.kind);
   if (mode == ReturnConsumedCapacity::kIndexes) {
     text += ",\"Table\":{";
@@ -182,6 +150,21 @@ void EncodeItemCollectionMetrics(json::Writer& writer, const ItemCollectionMetri
   writer.Double(metrics.size_estimate_lower_gb);
   writer.Double(metrics.size_estimate_upper_gb);
   writer.EndArray();
+  writer.EndObject();
+}
+
+void EncodeItemCollectionMetricsMember(
+    json::Writer& writer,
+    const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table) {
+  if (per_table.empty()) return;
+  writer.Key("ItemCollectionMetrics");
+  writer.StartObject();
+  for (const auto& [table_name, per_item] : per_table) {
+    json::String(writer, table_name);
+    writer.StartArray();
+    for (const ItemCollectionMetrics& item : per_item) EncodeItemCollectionMetrics(writer, item);
+    writer.EndArray();
+  }
   writer.EndObject();
 }
 

@@ -36,5 +36,10 @@ void EncodeConsumedCapacityMember(json::Writer& writer,
                                   ReturnConsumedCapacity mode);
 // {ItemCollectionKey, SizeEstimateRangeGB}.
 void EncodeItemCollectionMetrics(json::Writer& writer, const ItemCollectionMetrics& metrics);
+// "ItemCollectionMetrics" of a batch or transaction: {table: [metrics per item]}; nothing when no
+// table with a local index was written.
+void EncodeItemCollectionMetricsMember(
+    json::Writer& writer,
+    const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table);
 
 }  // namespace ddbd

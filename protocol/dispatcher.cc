@@ -113,7 +113,7 @@ DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body
   if (operation->handler != nullptr) return RunNow(operation->handler, engine_, document);
   // An operation that may answer later, waited for (tests, the fuzzer).
   std::promise<DispatchResult> answered;
-  operation->async(engine_, document,
+  operation->async(engine_, document, body,
                    [&answered](DispatchResult result) { answered.set_value(std::move(result)); });
   return answered.get_future().get();
 }
@@ -125,7 +125,7 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
   const Operation* operation = Resolve(target, body, info, document, refused);
   if (operation == nullptr) return done(std::move(refused));
   if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
-  operation->async(engine_, document, done);
+  operation->async(engine_, document, body, done);
 }
 
 DispatchResult Dispatcher::InternalServerError() {

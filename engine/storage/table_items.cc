@@ -64,7 +64,8 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
       if (entries.empty()) return;
       ItemRecord* item = const_cast<ItemRecord*>(record);
       Committed change;
-      ApplyLocked(record->key(), item, item, none, entries, context, change, garbage);
+      ApplyLocked(record->key(), item, item, none, entries, CollectionSizeLocked(record->key()),
+                  context, change, garbage);
     });
     backfilling_.store(false, std::memory_order_release);
   }
@@ -112,7 +113,9 @@ int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
 Status TableItems::ChargeCollectionLocked(std::string_view key, const ItemRecord* old_record,
                                           const IndexEntries& old_entries,
                                           const StoredItem* new_item,
-                                          const IndexEntries& new_entries) {
+                                          const IndexEntries& new_entries,
+                                          int64_t& collection_bytes) {
+  collection_bytes = -1;
   if (!track_collections_) return Ok{};
   const int64_t delta = CollectionDeltaLocked(old_record, old_entries, new_item, new_entries);
   const std::string prefix(items_.PartitionOf(key));
@@ -122,6 +125,7 @@ Status TableItems::ChargeCollectionLocked(std::string_view key, const ItemRecord
     return CollectionTooLarge();
   }
   it->second += delta;
+  collection_bytes = std::max<int64_t>(it->second, 0);
   if (it->second <= 0) collections_.erase(it);
   return Ok{};
 }
@@ -161,7 +165,8 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   if (write.keep_old && existing != nullptr) result.old_item = existing->Copy();
   if (put ? existing != nullptr && existing->blob() == write.item->blob : existing == nullptr) {
     // Nothing changes: the item, its index entries and its collection stay as they are.
-    ApplyLocked(key, existing, existing, {}, {}, context, result.change, scope.garbage_);
+    ApplyLocked(key, existing, existing, {}, {}, CollectionSizeLocked(key), context, result.change,
+                scope.garbage_);
     return result;
   }
   const IndexEntries old_entries = EntriesOfLocked(existing);
@@ -177,14 +182,15 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
       new_entries = write.entries;
     }
   }
-  if (Status charged = ChargeCollectionLocked(key, existing, old_entries,
-                                              put ? write.item : nullptr, *new_entries);
+  int64_t collection_bytes = -1;
+  if (Status charged = ChargeCollectionLocked(
+          key, existing, old_entries, put ? write.item : nullptr, *new_entries, collection_bytes);
       !charged.ok()) {
     return charged.error();
   }
   ItemRecord* added = put ? ItemRecord::Create(key, *write.item) : nullptr;
-  ApplyLocked(key, existing, added, old_entries, *new_entries, context, result.change,
-              scope.garbage_);
+  ApplyLocked(key, existing, added, old_entries, *new_entries, collection_bytes, context,
+              result.change, scope.garbage_);
   return result;
 }
 
@@ -219,7 +225,8 @@ std::optional<StoredItem> TableItems::Read(const ReadScope& scope, std::string_v
 
 void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,
                              const IndexEntries& old_entries, const IndexEntries& new_entries,
-                             const CommitContext& context, Committed& change, Garbage& garbage) {
+                             int64_t collection_bytes, const CommitContext& context,
+                             Committed& change, Garbage& garbage) {
   change.had_item = existing != nullptr;
   change.old_size = existing != nullptr ? existing->item_size : 0;
   change.new_size = added != nullptr ? added->item_size : 0;
@@ -283,7 +290,7 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
     entry_change.new_size = entry.item.size_bytes;
     insert(indexes_[entry.index], entry);
   }
-  change.item_collection_bytes = CollectionSizeLocked(key);
+  change.item_collection_bytes = collection_bytes;
   if (change.kind != ChangeKind::kNone) change.table_sequence = ++sequence_;
   if (log_ == nullptr || !log_->observed()) return;
   ChangeRecord record;

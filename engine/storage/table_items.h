@@ -149,19 +149,21 @@ class TableItems {
   // Under the write lock, after any check that can fail: moves the item at `key` from `existing`
   // to `added` (either may be null; the same record when only index entries change, as in a
   // backfill), its index entries from `old_entries` to `new_entries`, and describes the change in
-  // `change`, publishing it to the log.
+  // `change` (with the item collection's size after it, -1 untracked), publishing it to the log.
   void ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,
                    const IndexEntries& old_entries, const IndexEntries& new_entries,
-                   const CommitContext& context, Committed& change, Garbage& garbage);
+                   int64_t collection_bytes, const CommitContext& context, Committed& change,
+                   Garbage& garbage);
   // Under the write lock: the collection's bytes (-1 when collections are not tracked).
   int64_t CollectionSizeLocked(std::string_view key) const;
 
   int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new
-  // one's (null: none), or fails when that would pass the limit.
+  // one's (null: none), or fails when that would pass the limit. `collection_bytes`: its size
+  // after (-1 untracked).
   Status ChargeCollectionLocked(std::string_view key, const ItemRecord* old_record,
                                 const IndexEntries& old_entries, const StoredItem* new_item,
-                                const IndexEntries& new_entries);
+                                const IndexEntries& new_entries, int64_t& collection_bytes);
   int64_t CollectionDeltaLocked(const ItemRecord* old_record, const IndexEntries& old_entries,
                                 const StoredItem* new_item, const IndexEntries& new_entries) const;
 

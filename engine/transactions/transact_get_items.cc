@@ -42,8 +42,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
   const int64_t now_ms = clock_.NowMs();
   bool throttled = false;
   for (size_t i = 0; i < tables.size(); ++i) {
-    if (!tables[i].throughput) continue;
-    if (Status admitted = tables[i].throughput->AdmitRead("", now_ms); !admitted.ok()) {
+    if (Status admitted = AdmitRead(tables[i], "", now_ms); !admitted.ok()) {
       const bool provisioned = admitted.error().code() == ErrorCode::kProvisionedThroughputExceeded;
       reasons[i] = {provisioned ? "ProvisionedThroughputExceeded" : "ThrottlingError",
                     admitted.error().message(), nullptr};
@@ -68,9 +67,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
     if (conflict) return Error::TransactionCanceled(std::move(reasons));
   }
   for (size_t i = 0; i < outcome.items.size(); ++i) {
-    if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone && !tables[i].throughput) {
-      continue;
-    }
+    if (!Counted(args.return_consumed_capacity, tables[i])) continue;
     // Twice a consistent read of each item, rounded per item; a missing one still costs.
     ConsumedCapacity consumed;
     consumed.table_units = 2 * ReadUnits(outcome.items[i] ? outcome.items[i]->size_bytes : 0, true);

@@ -223,9 +223,7 @@ Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
   pending->now_ms = clock_.NowMs();
   bool throttled = false;
   for (size_t i = 0; i < prepared.size(); ++i) {
-    if (!prepared[i].table.throughput) continue;
-    if (Status admitted = prepared[i].table.throughput->AdmitWrite(pending->now_ms);
-        !admitted.ok()) {
+    if (Status admitted = AdmitWrite(prepared[i].table, pending->now_ms); !admitted.ok()) {
       reasons[i] = ReasonFor(admitted.error());
       throttled = true;
     }

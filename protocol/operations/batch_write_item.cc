@@ -111,18 +111,7 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
   response.StartObject();
   response.Key("UnprocessedItems");
   EncodeUnprocessedItems(response, args.requests, outcome.value().unprocessed);
-  if (!outcome.value().item_collection_metrics.empty()) {
-    response.Key("ItemCollectionMetrics");
-    response.StartObject();
-    for (const auto& [table_name, per_item] : outcome.value().item_collection_metrics) {
-      json::String(response, table_name);
-      response.StartArray();
-      for (const ItemCollectionMetrics& item : per_item)
-        EncodeItemCollectionMetrics(response, item);
-      response.EndArray();
-    }
-    response.EndObject();
-  }
+  EncodeItemCollectionMetricsMember(response, outcome.value().item_collection_metrics);
   EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
                                args.return_consumed_capacity);
   response.EndObject();

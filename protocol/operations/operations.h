@@ -2,6 +2,8 @@
 // engine, encode the response. Handlers are plain functions, testable without sockets.
 #pragma once
 
+#include <string_view>
+
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "protocol/dispatcher.h"
@@ -13,8 +15,9 @@ namespace ddbd::operations {
 // `request` is the parsed JSON object; on success the response body is written to `response`.
 using Handler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response);
 // An operation that may answer later: `done` gets the whole answer, from any thread. The request
-// is read before the call returns.
-using AsyncHandler = void (*)(Engine& engine, const json::Value& request, const DispatchDone& done);
+// (parsed, and `body` as sent) is read before the call returns.
+using AsyncHandler = void (*)(Engine& engine, const json::Value& request, std::string_view body,
+                              const DispatchDone& done);
 
 Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response);
@@ -29,7 +32,8 @@ Status PutItem(Engine& engine, const json::Value& request, json::Writer& respons
 Status Query(Engine& engine, const json::Value& request, json::Writer& response);
 Status Scan(Engine& engine, const json::Value& request, json::Writer& response);
 Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
-void TransactWriteItemsAsync(Engine& engine, const json::Value& request, const DispatchDone& done);
+void TransactWriteItemsAsync(Engine& engine, const json::Value& request, std::string_view body,
+                             const DispatchDone& done);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 

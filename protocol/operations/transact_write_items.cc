@@ -26,12 +26,13 @@ constexpr std::array<ActionMember, 4> kActions = {{
     {"Update", "update", "Update", Kind::kUpdate},
 }};
 
-// One TransactItems element: exactly one action, its table, item or key, expressions and
-// ReturnValuesOnConditionCheckFailure.
+// One TransactItems element: exactly one action, its table, item or key and
+// ReturnValuesOnConditionCheckFailure; `body` is set to the action's object, whose expressions
+// are decoded once every member is known to be well formed.
 Result<TransactWriteAction> DecodeAction(const json::Value& element, size_t index,
-                                         AttributeDecoder& decoder, ConstraintErrors& errors) {
+                                         AttributeDecoder& decoder, ConstraintErrors& errors,
+                                         const json::Value*& body) {
   const ActionMember* found = nullptr;
-  const json::Value* body = nullptr;
   for (const ActionMember& member : kActions) {
     auto action = json::AsStructure(json::Member(element, member.member), member.shape);
     if (!action.ok()) return action.error();
@@ -76,20 +77,10 @@ Result<TransactWriteAction> DecodeAction(const json::Value& element, size_t inde
   return action;
 }
 
-// The request's parameters as one number: its JSON written out again (an SDK's retry sends the
-// same request).
-uint64_t Fingerprint(const json::Value& request) {
-  json::Buffer buffer;
-  json::Writer writer(buffer);
-  request.Accept(writer);
-  return std::hash<std::string_view>{}(std::string_view(buffer.GetString(), buffer.GetSize()));
-}
-
-}  // namespace
-
-namespace {
-
-Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const json::Value& request) {
+// `body` is the request as sent: its hash stands for the parameters a ClientRequestToken is
+// bound to (an SDK's retry sends the same bytes).
+Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const json::Value& request,
+                                                        std::string_view body) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
   TransactWriteItemsArgs args;
@@ -106,27 +97,23 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const json::Value& reque
     if (token.value()->empty()) errors.MinLength(*token.value(), "clientRequestToken", 1);
     if (token.value()->size() > 36) errors.MaxLength(*token.value(), "clientRequestToken", 36);
     args.client_request_token = std::string(*token.value());
-    args.request_fingerprint = Fingerprint(request);
+    args.request_fingerprint = std::hash<std::string_view>{}(body);
   }
   const json::Value* list = items.value();
+  std::vector<const json::Value*> bodies;
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {
     for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
       auto element = json::AsListElementStructure(&(*list)[i], "TransactWriteItem");
       if (!element.ok()) return element.error();
-      auto action = DecodeAction(*element.value(), i, decoder, errors);
+      auto action = DecodeAction(*element.value(), i, decoder, errors, bodies.emplace_back());
       if (!action.ok()) return action.error();
       args.actions.push_back(std::move(action).value());
     }
   }
   if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem.error();
   // Expressions last, as for the single-item writes: each action's own names and values.
-  for (rapidjson::SizeType i = 0; i < args.actions.size(); ++i) {
-    const json::Value& element = (*list)[i];
-    const json::Value* body = nullptr;
-    for (const ActionMember& member : kActions) {
-      if (const json::Value* found = json::Member(element, member.member)) body = found;
-    }
-    auto expressions = DecodeWriteExpressions(*body, args.actions[i].kind == Kind::kUpdate);
+  for (size_t i = 0; i < args.actions.size(); ++i) {
+    auto expressions = DecodeWriteExpressions(*bodies[i], args.actions[i].kind == Kind::kUpdate);
     if (!expressions.ok()) return expressions.error();
     args.actions[i].condition = std::move(expressions.value().condition);
     args.actions[i].actions = std::move(expressions.value().update);
@@ -138,25 +125,15 @@ void EncodeOutcome(json::Writer& response, const TransactWriteItemsOutcome& outc
                    ReturnConsumedCapacity mode) {
   response.StartObject();
   EncodeConsumedCapacityMember(response, outcome.consumed_capacity, mode);
-  if (!outcome.item_collection_metrics.empty()) {
-    response.Key("ItemCollectionMetrics");
-    response.StartObject();
-    for (const auto& [table_name, per_item] : outcome.item_collection_metrics) {
-      json::String(response, table_name);
-      response.StartArray();
-      for (const ItemCollectionMetrics& item : per_item)
-        EncodeItemCollectionMetrics(response, item);
-      response.EndArray();
-    }
-    response.EndObject();
-  }
+  EncodeItemCollectionMetricsMember(response, outcome.item_collection_metrics);
   response.EndObject();
 }
 
 }  // namespace
 
-void TransactWriteItemsAsync(Engine& engine, const json::Value& request, const DispatchDone& done) {
-  auto args = DecodeTransactWriteItems(request);
+void TransactWriteItemsAsync(Engine& engine, const json::Value& request, std::string_view body,
+                             const DispatchDone& done) {
+  auto args = DecodeTransactWriteItems(request, body);
   if (!args.ok()) return done(ErrorResponse(args.error()));
   const ReturnConsumedCapacity mode = args.value().return_consumed_capacity;
   engine.TransactWriteItemsAsync(std::move(args).value(),

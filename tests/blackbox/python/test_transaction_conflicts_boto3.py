@@ -1,7 +1,8 @@
 """Transactions in flight, made observable with --transaction-hold-ms: while a transaction holds
 its items, a single-item write to one gets TransactionConflictException, another transaction or a
 TransactGetItems meeting one is cancelled with a TransactionConflict reason, other requests are
-answered meanwhile, and the held transaction commits and answers when the hold is over."""
+answered meanwhile, a batch write hands the held item back in UnprocessedItems, and the held
+transaction commits and answers when the hold is over."""
 import threading
 import time
 import unittest
@@ -37,6 +38,12 @@ class TransactionConflicts(ServerTestCase):
         self.assertLess(time.monotonic() - started, HOLD_S / 2)  # answered meanwhile
         self.assertError(self.ddb.put_item, "TransactionConflictException", "Transaction is ongoing for the item",
                          TableName=table, Item={"pk": S("x")})
+        # BatchWriteItem has no TransactionConflict error: the held item is handed back.
+        answer = self.ddb.batch_write_item(RequestItems={table: [
+            {"PutRequest": {"Item": {"pk": S("x"), "by": S("batch")}}}, {"PutRequest": {"Item": {"pk": S("z")}}}]})
+        self.assertEqual(answer["UnprocessedItems"],
+                         {table: [{"PutRequest": {"Item": {"pk": S("x"), "by": S("batch")}}}]})
+        self.assertIn("Item", self.ddb.get_item(TableName=table, Key={"pk": S("z")}))
         with self.assertRaises(self.ddb.exceptions.TransactionCanceledException) as caught:
             self.ddb.transact_write_items(TransactItems=[
                 {"Put": {"TableName": table, "Item": {"pk": S("y")}}},

@@ -8,6 +8,17 @@ from ddbd_harness import ServerTestCase, composite_table, hash_table, unique_nam
 
 S = lambda v: {"S": v}
 N = lambda v: {"N": str(v)}
+
+def local_index_table(name):
+    """A table keyed by pk and sk with a KEYS_ONLY local index on rank (N): item collections."""
+    args = composite_table(name)
+    args["AttributeDefinitions"].append({"AttributeName": "rank", "AttributeType": "N"})
+    args["LocalSecondaryIndexes"] = [{"IndexName": "by-rank", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                                                    {"AttributeName": "rank", "KeyType": "RANGE"}]}]
+    return args
+
+
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]"
 
 
@@ -148,12 +159,7 @@ class Transactions(ServerTestCase):
 
     def test_item_collection_metrics_for_tables_with_a_local_index(self):
         table = unique_name("tx-lsi")
-        args = composite_table(table)
-        args["AttributeDefinitions"].append({"AttributeName": "rank", "AttributeType": "N"})
-        args["LocalSecondaryIndexes"] = [{"IndexName": "by-rank", "Projection": {"ProjectionType": "KEYS_ONLY"},
-                                          "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                                                        {"AttributeName": "rank", "KeyType": "RANGE"}]}]
-        self.ddb.create_table(**args)
+        self.ddb.create_table(**local_index_table(table))
         answer = self.ddb.transact_write_items(TransactItems=[
             {"Put": {"TableName": table, "Item": {"pk": S("c"), "sk": S("1"), "rank": N(1)}}},
             {"Put": {"TableName": self.accounts, "Item": {"pk": S("icm")}}}], ReturnItemCollectionMetrics="SIZE")
@@ -223,12 +229,7 @@ class TransactionCollections(ServerTestCase):
 
     def test_an_outgrown_item_collection_cancels_the_transaction(self):
         table = unique_name("tx-lsi")
-        args = composite_table(table)
-        args["AttributeDefinitions"].append({"AttributeName": "rank", "AttributeType": "N"})
-        args["LocalSecondaryIndexes"] = [{"IndexName": "by-rank", "Projection": {"ProjectionType": "KEYS_ONLY"},
-                                          "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                                                        {"AttributeName": "rank", "KeyType": "RANGE"}]}]
-        self.ddb.create_table(**args)
+        self.ddb.create_table(**local_index_table(table))
         other = unique_name("tx-plain")
         self.ddb.create_table(**hash_table(other))
         with self.assertRaises(self.ddb.exceptions.TransactionCanceledException) as caught:
