@@ -77,8 +77,10 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
              std::string(value) + "'";
     }
   } else if (name == "transaction-hold-ms") {
-    if (!ParseInteger<int64_t>(value, 0, 60'000, options.transaction_hold_ms)) {
-      return "--transaction-hold-ms: expected an integer from 0 to 60000, got '" +
+    // At most half the server's 10 s shutdown grace: a held transaction is answered before the
+    // server it answers through goes away.
+    if (!ParseInteger<int64_t>(value, 0, 5'000, options.transaction_hold_ms)) {
+      return "--transaction-hold-ms: expected an integer from 0 to 5000, got '" +
              std::string(value) + "'";
     }
   } else if (name == "db-path") {
@@ -245,7 +247,7 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --transaction-hold-ms N
                          hold a transaction's items N ms before it commits and answers, so
                          applications meet transactions in flight: TransactionConflict
-                         (default 0)
+                         (default 0, at most 5000)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
   --help                 print this help and exit
   --version              print the version and exit

@@ -60,8 +60,9 @@ IndexChange ReindexLocked(TableEntry& entry) {
 void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) {
   if (!args.on_demand_throughput) return;
   const OnDemandThroughput& requested = *args.on_demand_throughput;
-  if (requested.max_read_request_units == -1)
+  if (requested.max_read_request_units == -1) {
     answer.on_demand_throughput.max_read_request_units = -1;
+  }
   if (requested.max_write_request_units == -1) {
     answer.on_demand_throughput.max_write_request_units = -1;
   }
@@ -80,11 +81,12 @@ Engine::~Engine() {
 
 void Engine::Subscribe(CommitObserver* observer) { state_->log.Subscribe(observer); }
 
-TableEntry* Engine::State::CommitCatalogLocked(CatalogChange change) {
+void Engine::State::CommitCatalogLocked(CatalogChange change) {
   auto it = tables.find(change.table_name);
   switch (change.kind) {
     case CatalogChange::Kind::kCreateTable:
-      return tables.emplace(change.table_name, std::move(change.created)).first->second.get();
+      tables.emplace(change.table_name, std::move(change.created));
+      return;
     case CatalogChange::Kind::kUpdateTable:
       it->second->description = std::move(change.description);
       it->second->transition_done_ms = change.transition_done_ms;
@@ -92,18 +94,17 @@ TableEntry* Engine::State::CommitCatalogLocked(CatalogChange change) {
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
       }
-      return it->second.get();
+      return;
     case CatalogChange::Kind::kDeleteTable:
       // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
       if (change.transition_done_ms <= 0) {
         tables.erase(it);
-        return nullptr;
+        return;
       }
       it->second->description.table_status = TableStatus::kDeleting;
       it->second->transition_done_ms = change.transition_done_ms;
-      return it->second.get();
+      return;
   }
-  return nullptr;
 }
 
 std::string Engine::TableArn(std::string_view table_name) const {

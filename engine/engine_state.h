@@ -80,9 +80,8 @@ struct Engine::State {
   void PurgeGoneLocked(int64_t now_ms);
   // The one way the catalog changes (tables created, their descriptions and index sets
   // updated, tables deleted). Caller holds `mutex` exclusively and has checked the change. A
-  // deletion without a DELETING period removes the table at once. Returns the entry changed
-  // (null once removed).
-  TableEntry* CommitCatalogLocked(CatalogChange change);
+  // deletion without a DELETING period removes the table at once.
+  void CommitCatalogLocked(CatalogChange change);
 };
 
 }  // namespace ddbd

@@ -214,7 +214,6 @@ class Session : public std::enable_shared_from_this<Session> {
     answer->body = std::move(routed_.body);
     answer->close = !keep_alive;
     request_.reset();
-    routed_ = HttpResponse();
     Send(std::move(answer));
   }
 

@@ -95,7 +95,10 @@ HttpResponse Router::Route(const HttpRequest& request) const {
 void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
                         const RouteDone& done) const {
   const std::string request_id = NewRequestId();
-  response = HttpResponse();
+  // The caller's slot is reused from request to request: its header list keeps its room.
+  response.status = 200;
+  response.headers.clear();
+  response.body.clear();
   AddCorsHeaders(request, response);
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     response.headers.emplace_back("x-amzn-RequestId", request_id);

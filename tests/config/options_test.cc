@@ -62,7 +62,9 @@ TEST_CASE("Transactions can be held for a while") {
   CHECK(Parse({"--transaction-hold-ms", "250"}).options->transaction_hold_ms == 250);
   CHECK(Parse({}, {{"DDBD_TRANSACTION_HOLD_MS", "5"}}).options->transaction_hold_ms == 5);
   CHECK(Parse({"--transaction-hold-ms", "-1"}).error ==
-        "--transaction-hold-ms: expected an integer from 0 to 60000, got '-1'");
+        "--transaction-hold-ms: expected an integer from 0 to 5000, got '-1'");
+  CHECK(Parse({"--transaction-hold-ms", "5001"}).error ==
+        "--transaction-hold-ms: expected an integer from 0 to 5000, got '5001'");
 }
 
 TEST_CASE("Bad flags name the flag and what it accepts") {
