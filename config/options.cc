@@ -83,6 +83,26 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--transaction-hold-ms: expected an integer from 0 to 5000, got '" +
              std::string(value) + "'";
     }
+  } else if (name == "ttl-cooldown-ms") {
+    if (!ParseInteger<int64_t>(value, 0, 86'400'000, options.ttl_cooldown_ms)) {
+      return "--ttl-cooldown-ms: expected an integer from 0 to 86400000, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "ttl-interval-ms") {
+    if (!ParseInteger<int64_t>(value, 0, 86'400'000, options.ttl_interval_ms)) {
+      return "--ttl-interval-ms: expected an integer from 0 to 86400000, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "stream-shard-rollover-ms") {
+    if (!ParseInteger<int64_t>(value, 1, 86'400'000, options.stream_shard_rollover_ms)) {
+      return "--stream-shard-rollover-ms: expected an integer from 1 to 86400000, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "stream-max-bytes") {
+    if (!ParseInteger<int64_t>(value, 1, int64_t{1} << 40, options.stream_max_bytes)) {
+      return "--stream-max-bytes: expected an integer from 1 to 1099511627776, got '" +
+             std::string(value) + "'";
+    }
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
     options.db_path = value;
@@ -92,7 +112,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 12> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 16> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -103,7 +123,11 @@ constexpr std::array<std::string_view, 12> kValuedFlags = {"host",
                                                            "table-delay-ms",
                                                            "request-timeout-ms",
                                                            "item-collection-limit-bytes",
-                                                           "transaction-hold-ms"};
+                                                           "transaction-hold-ms",
+                                                           "ttl-cooldown-ms",
+                                                           "ttl-interval-ms",
+                                                           "stream-shard-rollover-ms",
+                                                           "stream-max-bytes"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -248,6 +272,16 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          hold a transaction's items N ms before it commits and answers, so
                          applications meet transactions in flight: TransactionConflict
                          (default 0, at most 5000)
+  --ttl-cooldown-ms N    refuse an UpdateTimeToLive within N ms of the last change of that
+                         table's TTL (default 3600000, DynamoDB's hour; 0 turns it off, for
+                         suites that toggle TTL)
+  --ttl-interval-ms N    look for expired items every N ms and delete them (default 1000;
+                         0: never; DynamoDB takes minutes to days)
+  --stream-shard-rollover-ms N
+                         close each stream's open shard and open its child every N ms
+                         (default 14400000, four hours)
+  --stream-max-bytes N   most stream record bytes a table keeps; the oldest are trimmed first
+                         (default 268435456, 256 MB; records are also trimmed after 24 hours)
   --db-path DIR          data directory (not implemented yet: data is kept in memory)
   --help                 print this help and exit
   --version              print the version and exit

@@ -27,6 +27,14 @@ struct Options {
   bool enforce_throughput = false;
   // How long a transaction holds its items before it commits (and answers): 0, none.
   int64_t transaction_hold_ms = 0;
+  // Time to Live: the cooldown between UpdateTimeToLive calls (DynamoDB's hour; 0: none), and
+  // how often the sweeper deletes expired items (0: never).
+  int64_t ttl_cooldown_ms = 3'600'000;
+  int64_t ttl_interval_ms = 1000;
+  // Streams: how often a stream's open shard is closed and a child opened (DynamoDB's shards
+  // roll over every few hours), and the most a table's stream keeps before trimming its oldest.
+  int64_t stream_shard_rollover_ms = 4 * 3'600'000;
+  int64_t stream_max_bytes = int64_t{256} << 20;
   std::string db_path;     // data directory (persistence is not implemented yet)
   bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
   bool show_help = false;

@@ -73,9 +73,17 @@ void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) 
 Engine::Engine(EngineOptions options, const Clock& clock)
     : options_(std::move(options)), clock_(clock), state_(std::make_unique<State>()) {
   if (options_.transaction_hold_ms > 0) state_->delayed = std::make_unique<DelayedTasks>();
+  if (options_.ttl_interval_ms > 0) {
+    // Slices of a few hundred deletes; a backlog is worked off slice after slice.
+    constexpr size_t kSlice = 512;
+    state_->sweeper =
+        std::make_unique<PeriodicTask>(std::chrono::milliseconds(options_.ttl_interval_ms),
+                                       [this] { return SweepExpiredItems(kSlice) == kSlice; });
+  }
 }
 
 Engine::~Engine() {
+  state_->sweeper.reset();
   state_->delayed.reset();  // commits what is still held while the tables are all there
 }
 
@@ -103,6 +111,11 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       }
       it->second->description.table_status = TableStatus::kDeleting;
       it->second->transition_done_ms = change.transition_done_ms;
+      return;
+    case CatalogChange::Kind::kUpdateTimeToLive:
+      it->second->description.time_to_live_attribute = change.description.time_to_live_attribute;
+      it->second->description.time_to_live_updated_ms = change.now_ms;
+      it->second->expiry = std::move(change.expiry);
       return;
   }
 }
@@ -237,7 +250,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     entry->throughput->Configure(entry->description, now_ms);
   }
   CatalogChange change{
-      CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms};
+      CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms, {}};
   state_->CommitCatalogLocked(std::move(change));
   return created;
 }
@@ -309,8 +322,13 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
     }
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
-  state_->CommitCatalogLocked({CatalogChange::Kind::kUpdateTable, args.table_name, nullptr, current,
-                               now_ms + options_.table_delay_ms, now_ms});
+  state_->CommitCatalogLocked({CatalogChange::Kind::kUpdateTable,
+                               args.table_name,
+                               nullptr,
+                               current,
+                               now_ms + options_.table_delay_ms,
+                               now_ms,
+                               {}});
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
   if (reindex) {
@@ -353,7 +371,8 @@ Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
                                nullptr,
                                {},
                                options_.table_delay_ms > 0 ? now_ms + options_.table_delay_ms : 0,
-                               now_ms});
+                               now_ms,
+                               {}});
   lock.unlock();  // the counts may wait for a backfill of this table
   State::FillCounts(*items, current);
   return current;

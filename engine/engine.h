@@ -19,6 +19,7 @@
 #include "engine/read_operations.h"
 #include "engine/storage/change.h"
 #include "engine/transactions/transactions.h"
+#include "engine/ttl/time_to_live.h"
 
 namespace ddbd {
 
@@ -45,6 +46,16 @@ struct EngineOptions {
   // How long a transaction holds its items between its decision and its commit (its answer comes
   // then, from another thread), so applications can meet transactions in flight. 0: none.
   int64_t transaction_hold_ms = 0;
+  // After a successful UpdateTimeToLive, another within this long is refused, as DynamoDB does
+  // for an hour. 0: never refused.
+  int64_t ttl_cooldown_ms = 3'600'000;
+  // How often the TTL sweeper looks for expired items. 0: no sweeper thread (tests call
+  // SweepExpiredItems themselves).
+  int64_t ttl_interval_ms = 0;
+  // Streams: how long a shard stays open before a child replaces it, and the most record bytes
+  // one table's stream keeps (the oldest are trimmed first; all go after 24 hours).
+  int64_t stream_shard_rollover_ms = 4 * 3'600'000;
+  int64_t stream_max_bytes = int64_t{256} << 20;
 };
 
 struct ReadTarget;          // engine/read_operations.cc
@@ -121,6 +132,18 @@ class Engine {
   void TransactWriteItemsAsync(TransactWriteItemsArgs args, TransactWriteDone done);
   // The items, read together while every table named is held: one consistent view.
   Result<TransactGetItemsOutcome> TransactGetItems(const TransactGetItemsArgs& args) const;
+
+  // Time to Live. UpdateTimeToLive: ResourceNotFoundException; ValidationException "TimeToLive is
+  // already enabled" / "TimeToLive is already disabled" / a disable naming another attribute,
+  // and, within ttl_cooldown_ms of the last change, "Time to live has been modified multiple
+  // times within a fixed interval". Enabling indexes the items already stored by expiry.
+  Result<TimeToLiveSpecification> UpdateTimeToLive(const UpdateTimeToLiveArgs& args);
+  Result<TimeToLiveDescription> DescribeTimeToLive(std::string_view table_name) const;
+  // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
+  // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
+  // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
+  // The sweeper thread calls it every ttl_interval_ms.
+  size_t SweepExpiredItems(size_t max_items);
 
   // Adds an observer of every committed change (engine/storage/change.h). Call before the first
   // write, from the thread that made the engine; `observer` must outlive the engine.

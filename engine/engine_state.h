@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -14,12 +15,14 @@
 #include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
 #include "engine/model/item_key.h"
+#include "engine/periodic_task.h"
 #include "engine/storage/change.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
 #include "engine/transactions/delayed_tasks.h"
 #include "engine/transactions/held_items.h"
 #include "engine/transactions/request_tokens.h"
+#include "engine/ttl/expiry_index.h"
 
 namespace ddbd {
 
@@ -31,6 +34,7 @@ struct TableEntry {
   std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
   size_t next_index_slot = 0;                   // slots of deleted indexes are not reused
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
+  std::shared_ptr<ExpiryIndex> expiry;          // null unless Time to Live is enabled
 };
 
 // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -46,13 +50,14 @@ struct ItemTable {
 
 // A change to the catalog, as State::CommitCatalogLocked makes it.
 struct CatalogChange {
-  enum class Kind { kCreateTable, kUpdateTable, kDeleteTable };
+  enum class Kind { kCreateTable, kUpdateTable, kDeleteTable, kUpdateTimeToLive };
   Kind kind = Kind::kCreateTable;
   std::string table_name;
   std::unique_ptr<TableEntry> created;  // kCreateTable
   TableDescription description;         // kUpdateTable, kDeleteTable: the table's new one
   int64_t transition_done_ms = 0;       // when its CREATING/UPDATING/DELETING status ends
   int64_t now_ms = 0;
+  std::shared_ptr<ExpiryIndex> expiry;  // kUpdateTimeToLive: the new index (null: disabled)
 };
 
 struct Engine::State {
@@ -66,6 +71,9 @@ struct Engine::State {
   HeldItems held;                // items of transactions in flight (--transaction-hold-ms)
   // Held transactions' commits; only with a hold. Stopped first when the engine goes.
   std::unique_ptr<DelayedTasks> delayed;
+  std::mutex time_to_live_mutex;  // one UpdateTimeToLive at a time: it indexes outside `mutex`
+  // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
+  std::unique_ptr<PeriodicTask> sweeper;
 
   // The entry's description with its status as of `now_ms`, without the live counts: those
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers

@@ -33,6 +33,7 @@ const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
       {"DeleteTable", &operations::DeleteTable},
       {"DescribeLimits", &operations::DescribeLimits},
       {"DescribeTable", &operations::DescribeTable},
+      {"DescribeTimeToLive", &operations::DescribeTimeToLive},
       {"GetItem", &operations::GetItem},
       {"ListTables", &operations::ListTables},
       {"PutItem", &operations::PutItem},
@@ -42,6 +43,7 @@ const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
       {"TransactWriteItems", &operations::TransactWriteItemsAsync},
       {"UpdateItem", &operations::UpdateItem},
       {"UpdateTable", &operations::UpdateTable},
+      {"UpdateTimeToLive", &operations::UpdateTimeToLive},
   };
   return *handlers;
 }

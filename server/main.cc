@@ -74,6 +74,10 @@ int main(int argc, char** argv) {
   engine_options.item_collection_limit_bytes = options.item_collection_limit_bytes;
   engine_options.enforce_throughput = options.enforce_throughput;
   engine_options.transaction_hold_ms = options.transaction_hold_ms;
+  engine_options.ttl_cooldown_ms = options.ttl_cooldown_ms;
+  engine_options.ttl_interval_ms = options.ttl_interval_ms;
+  engine_options.stream_shard_rollover_ms = options.stream_shard_rollover_ms;
+  engine_options.stream_max_bytes = options.stream_max_bytes;
   ddbd::Engine engine(engine_options, clock);
   ddbd::Dispatcher dispatcher(engine);
   ddbd::Router router(dispatcher, {options.region, options.cors});

@@ -151,6 +151,8 @@ struct TableDescription {
   std::optional<TableClass> table_class;            // present once set explicitly
   int64_t table_class_last_update_ms = 0;
   bool deletion_protection_enabled = false;
+  std::string time_to_live_attribute;   // empty: Time to Live disabled
+  int64_t time_to_live_updated_ms = 0;  // the last UpdateTimeToLive (its cooldown); 0: never
   std::vector<Tag> tags;
   std::vector<IndexDescription> indexes;  // local first, in definition order, then global
   int64_t item_count = 0;

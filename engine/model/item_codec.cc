@@ -1,5 +1,7 @@
 #include "engine/model/item_codec.h"
 
+#include <algorithm>
+
 namespace ddbd {
 namespace {
 
@@ -84,7 +86,69 @@ AttributeValue ReadValue(BlobReader& reader) {
   return value;
 }
 
+// Moves past one value. Stored values nest at most 32 levels (checked on the way in), which
+// bounds the recursion.
+void SkipValue(BlobReader& reader) {
+  switch (reader.Type()) {
+    case AttributeType::kS:
+    case AttributeType::kN:
+    case AttributeType::kB:
+      reader.Bytes();
+      return;
+    case AttributeType::kBool:
+      reader.Byte();
+      return;
+    case AttributeType::kNull:
+      return;
+    case AttributeType::kSS:
+    case AttributeType::kNS:
+    case AttributeType::kBS:
+      for (size_t count = reader.Count(); count > 0; --count) reader.Bytes();
+      return;
+    case AttributeType::kL:
+      for (size_t count = reader.Count(); count > 0; --count) SkipValue(reader);
+      return;
+    case AttributeType::kM:
+      for (size_t count = reader.Count(); count > 0; --count) {
+        reader.Bytes();
+        SkipValue(reader);
+      }
+      return;
+  }
+}
+
 }  // namespace
+
+std::optional<std::string_view> FindScalarAttribute(std::string_view blob, std::string_view name,
+                                                    AttributeType type) {
+  BlobReader reader(blob);
+  for (size_t count = reader.Count(); count > 0; --count) {
+    if (reader.Bytes() != name) {
+      SkipValue(reader);
+      continue;
+    }
+    if (reader.Type() != type) return std::nullopt;
+    return reader.Bytes();
+  }
+  return std::nullopt;
+}
+
+std::string ProjectAttributes(std::string_view blob, std::span<const std::string_view> names) {
+  BlobReader reader(blob);
+  std::string attributes;
+  size_t kept = 0;
+  for (size_t count = reader.Count(); count > 0; --count) {
+    const size_t start = reader.position();
+    const std::string_view name = reader.Bytes();
+    SkipValue(reader);
+    if (std::find(names.begin(), names.end(), name) == names.end()) continue;
+    attributes.append(blob.substr(start, reader.position() - start));
+    ++kept;
+  }
+  std::string projected;
+  PutVarint(projected, kept);
+  return projected + attributes;
+}
 
 std::string EncodeItem(const Item& item) {
   std::string blob;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +16,14 @@ namespace ddbd {
 std::string EncodeItem(const Item& item);
 // `blob` must come from EncodeItem.
 Item DecodeItem(std::string_view blob);
+
+// The payload of the top-level attribute `name` if it is there with type `type` (S, N or B),
+// without decoding the item: what the TTL index reads of every write.
+std::optional<std::string_view> FindScalarAttribute(std::string_view blob, std::string_view name,
+                                                    AttributeType type);
+// A blob of the top-level attributes of `blob` named in `names`, copied byte for byte: an item's
+// key attributes, for a stream record's Keys.
+std::string ProjectAttributes(std::string_view blob, std::span<const std::string_view> names);
 
 // The blob's primitives, shared by DecodeItem and VisitItemBlob.
 class BlobReader {
@@ -34,6 +44,7 @@ class BlobReader {
     return bytes;
   }
   uint8_t Byte() { return static_cast<uint8_t>(blob_[position_++]); }
+  size_t position() const { return position_; }
   AttributeType Type() { return static_cast<AttributeType>(Byte()); }
 
  private:

@@ -292,11 +292,12 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   }
   change.item_collection_bytes = collection_bytes;
   if (change.kind != ChangeKind::kNone) change.table_sequence = ++sequence_;
-  if (log_ == nullptr || !log_->observed()) return;
+  const bool logged = log_ != nullptr && log_->observed();
+  if (!logged && observers_.empty()) return;
   ChangeRecord record;
   record.table_id = id_;
   record.table_sequence = change.table_sequence;
-  record.log_sequence = change.kind != ChangeKind::kNone ? log_->NextSequence() : 0;
+  record.log_sequence = logged && change.kind != ChangeKind::kNone ? log_->NextSequence() : 0;
   record.transaction_id = context.transaction_id;
   record.origin = context.origin;
   record.kind = change.kind;
@@ -307,7 +308,21 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   record.new_size = change.new_size;
   record.indexes = change.indexes;
   record.item_collection_bytes = change.item_collection_bytes;
-  log_->Publish(record);
+  if (logged) log_->Publish(record);
+  for (const auto& observer : observers_) observer->OnCommit(record);
+}
+
+void TableItems::Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing) {
+  std::unique_lock lock(mutex_);
+  if (existing) {
+    items_.ForEach([&](const ItemRecord* record) { existing(record->key(), record->blob()); });
+  }
+  observers_.push_back(std::move(observer));
+}
+
+void TableItems::StopObserving(const CommitObserver* observer) {
+  std::unique_lock lock(mutex_);
+  std::erase_if(observers_, [observer](const auto& held) { return held.get() == observer; });
 }
 
 void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -132,6 +133,14 @@ class TableItems {
   // walk already holds the lock); false if there is none.
   bool FindDuringWalk(std::string_view key, std::string_view* blob, uint32_t* size) const;
 
+  // Observers of this table alone (its stream, its TTL expiry index), attached and detached by
+  // the catalog; they get every change as the engine's observers do. `existing` (may be empty)
+  // is called under the write lock with each item already stored, so an index starts from the
+  // table as it is.
+  using ExistingItem = std::function<void(std::string_view key, std::string_view blob)>;
+  void Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing);
+  void StopObserving(const CommitObserver* observer);
+
   uint64_t id() const { return id_; }
   int64_t item_count() const;
   int64_t size_bytes() const;
@@ -171,7 +180,8 @@ class TableItems {
   friend class ReadScope;
   const uint64_t id_;
   CommitLog* const log_;
-  uint64_t sequence_ = 0;  // of the last change that was not kNone
+  uint64_t sequence_ = 0;                                   // of the last change that was not kNone
+  std::vector<std::shared_ptr<CommitObserver>> observers_;  // this table's own
   mutable std::shared_mutex mutex_;
   TableRecords items_;
   int64_t size_bytes_ = 0;

@@ -25,6 +25,7 @@ Status CreateTable(Engine& engine, const json::Value& request, json::Writer& res
 Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
+Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);
@@ -36,5 +37,6 @@ void TransactWriteItemsAsync(Engine& engine, const json::Value& request, std::st
                              const DispatchDone& done);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
 
 }  // namespace ddbd::operations

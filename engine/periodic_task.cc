@@ -1,0 +1,33 @@
+#include "engine/periodic_task.h"
+
+#include <utility>
+
+namespace ddbd {
+
+PeriodicTask::PeriodicTask(std::chrono::milliseconds interval, std::function<bool()> work)
+    : interval_(interval), work_(std::move(work)), thread_([this] { Run(); }) {}
+
+PeriodicTask::~PeriodicTask() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void PeriodicTask::Run() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) return;
+    bool more = true;
+    while (more && !stopping_) {
+      lock.unlock();
+      more = work_();
+      std::this_thread::yield();  // a backlog's slices leave room for requests
+      lock.lock();
+    }
+  }
+}
+
+}  // namespace ddbd

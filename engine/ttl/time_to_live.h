@@ -1,0 +1,25 @@
+// UpdateTimeToLive's and DescribeTimeToLive's arguments and answers (engine/engine.h).
+#pragma once
+
+#include <string>
+
+namespace ddbd {
+
+struct TimeToLiveSpecification {
+  std::string attribute_name;
+  bool enabled = false;
+};
+
+struct UpdateTimeToLiveArgs {
+  std::string table_name;
+  TimeToLiveSpecification specification;
+};
+
+// DescribeTimeToLive: ENABLED with the attribute, or DISABLED. DynamoDB's ENABLING and DISABLING
+// were never observed (a change shows at once), so neither is reported.
+struct TimeToLiveDescription {
+  bool enabled = false;
+  std::string attribute_name;  // when enabled
+};
+
+}  // namespace ddbd
