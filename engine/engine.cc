@@ -71,7 +71,9 @@ void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) 
 }  // namespace
 
 Engine::Engine(EngineOptions options, const Clock& clock)
-    : options_(std::move(options)), clock_(clock), state_(std::make_unique<State>()) {
+    : options_(std::move(options)),
+      clock_(clock),
+      state_(std::make_unique<State>(options_, clock_)) {
   if (options_.transaction_hold_ms > 0) state_->delayed = std::make_unique<DelayedTasks>();
   if (options_.ttl_interval_ms > 0) {
     // Slices of a few hundred deletes; a backlog is worked off slice after slice.
@@ -92,18 +94,27 @@ void Engine::Subscribe(CommitObserver* observer) { state_->log.Subscribe(observe
 void Engine::State::CommitCatalogLocked(CatalogChange change) {
   auto it = tables.find(change.table_name);
   switch (change.kind) {
-    case CatalogChange::Kind::kCreateTable:
+    case CatalogChange::Kind::kCreateTable: {
+      TableEntry& created = *change.created;
       tables.emplace(change.table_name, std::move(change.created));
+      if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
       return;
-    case CatalogChange::Kind::kUpdateTable:
+    }
+    case CatalogChange::Kind::kUpdateTable: {
+      const bool streamed = it->second->description.stream_specification.has_value();
       it->second->description = std::move(change.description);
+      const bool streams_now = it->second->description.stream_specification.has_value();
+      if (!streamed && streams_now) StartStreamLocked(*it->second, change.now_ms);
+      if (streamed && !streams_now) StopStreamLocked(*it->second);
       it->second->transition_done_ms = change.transition_done_ms;
       // New capacities apply at once.
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
       }
       return;
+    }
     case CatalogChange::Kind::kDeleteTable:
+      StopStreamLocked(*it->second);
       // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
       if (change.transition_done_ms <= 0) {
         tables.erase(it);
@@ -118,6 +129,33 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       it->second->expiry = std::move(change.expiry);
       return;
   }
+}
+
+void Engine::State::StartStreamLocked(TableEntry& entry, int64_t now_ms) {
+  std::erase_if(streams, [](const auto& stream) { return stream.second->Expired(); });
+  TableDescription& table = entry.description;
+  // A label is a millisecond time; one re-enabled within the same millisecond takes the next.
+  int64_t label_ms = now_ms;
+  while (streams.contains(table.table_arn + "/stream/" + StreamLabel(label_ms))) ++label_ms;
+  table.latest_stream_label = StreamLabel(label_ms);
+  TableStream::Settings settings;
+  settings.summary = {table.table_arn + "/stream/" + table.latest_stream_label, table.table_name,
+                      table.latest_stream_label};
+  settings.view_type =
+      table.stream_specification->stream_view_type.value_or(StreamViewType::kNewAndOldImages);
+  settings.key_schema = table.key_schema;
+  settings.rollover_ms = options.stream_shard_rollover_ms;
+  settings.max_bytes = options.stream_max_bytes;
+  entry.stream = std::make_shared<TableStream>(std::move(settings), clock);
+  streams.emplace(entry.stream->summary().stream_arn, entry.stream);
+  entry.items->Observe(entry.stream, {});
+}
+
+void Engine::State::StopStreamLocked(TableEntry& entry) {
+  if (!entry.stream) return;
+  entry.items->StopObserving(entry.stream.get());
+  entry.stream->Close();
+  entry.stream.reset();
 }
 
 std::string Engine::TableArn(std::string_view table_name) const {
@@ -244,7 +282,6 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   if (state_->tables.contains(args.table_name)) {
     return Error::ResourceInUse("Table already exists: " + args.table_name);
   }
-  TableDescription created = State::Snapshot(*entry, now_ms);  // no items yet: the counts are 0
   if (options_.enforce_throughput) {
     entry->throughput = std::make_shared<TableThroughput>();
     entry->throughput->Configure(entry->description, now_ms);
@@ -252,7 +289,8 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   CatalogChange change{
       CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms, {}};
   state_->CommitCatalogLocked(std::move(change));
-  return created;
+  // No items yet: the counts are 0.
+  return State::Snapshot(*state_->tables.find(args.table_name)->second, now_ms);
 }
 
 Result<TableDescription> Engine::DescribeTable(std::string_view table_name) const {
@@ -329,6 +367,7 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
                                now_ms + options_.table_delay_ms,
                                now_ms,
                                {}});
+  current.latest_stream_label = entry.description.latest_stream_label;  // unique per stream
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
   if (reindex) {

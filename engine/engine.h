@@ -18,6 +18,7 @@
 #include "engine/item_operations.h"
 #include "engine/read_operations.h"
 #include "engine/storage/change.h"
+#include "engine/streams/streams.h"
 #include "engine/transactions/transactions.h"
 #include "engine/ttl/time_to_live.h"
 
@@ -144,6 +145,17 @@ class Engine {
   // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
   // The sweeper thread calls it every ttl_interval_ms.
   size_t SweepExpiredItems(size_t max_items);
+
+  // DynamoDB Streams (the DynamoDBStreams_20120810 target). A table's stream records every
+  // change that is not a no-op while StreamSpecification enables it; disabling it or deleting
+  // the table closes it, readable for 24 hours more. ResourceNotFoundException for a stream or
+  // shard that does not exist (or no longer does); ValidationException for a malformed ARN or
+  // iterator; ExpiredIteratorException for an iterator over 15 minutes old;
+  // TrimmedDataAccessException for records past retention or trimmed by stream_max_bytes.
+  ListStreamsResult ListStreams(const ListStreamsArgs& args) const;
+  Result<DescribeStreamResult> DescribeStream(const DescribeStreamArgs& args) const;
+  Result<std::string> GetShardIterator(const GetShardIteratorArgs& args) const;
+  Result<GetRecordsResult> GetRecords(const GetRecordsArgs& args) const;
 
   // Adds an observer of every committed change (engine/storage/change.h). Call before the first
   // write, from the thread that made the engine; `observer` must outlive the engine.

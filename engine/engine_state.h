@@ -19,6 +19,7 @@
 #include "engine/storage/change.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
+#include "engine/streams/table_stream.h"
 #include "engine/transactions/delayed_tasks.h"
 #include "engine/transactions/held_items.h"
 #include "engine/transactions/request_tokens.h"
@@ -35,6 +36,7 @@ struct TableEntry {
   size_t next_index_slot = 0;                   // slots of deleted indexes are not reused
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
   std::shared_ptr<ExpiryIndex> expiry;          // null unless Time to Live is enabled
+  std::shared_ptr<TableStream> stream;          // null unless its stream is enabled
 };
 
 // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -61,10 +63,16 @@ struct CatalogChange {
 };
 
 struct Engine::State {
+  State(const EngineOptions& engine_options, const Clock& engine_clock)
+      : options(engine_options), clock(engine_clock) {}
+  const EngineOptions& options;
+  const Clock& clock;
   CommitLog log;
   mutable std::shared_mutex mutex;  // guards `tables`
   // Ordered by name: ListTables pages in DynamoDB's (byte-wise) name order.
   std::map<std::string, std::unique_ptr<TableEntry>, std::less<>> tables;
+  // Every stream, enabled or not, by ARN, until its records age out (guarded by `mutex`).
+  std::map<std::string, std::shared_ptr<TableStream>, std::less<>> streams;
   std::atomic<uint64_t> next_table_id = 1;  // TableItems ids: ordered write scopes
   std::atomic<uint64_t> next_transaction_id = 1;
   RequestTokens request_tokens;  // TransactWriteItems' ClientRequestTokens
@@ -90,6 +98,10 @@ struct Engine::State {
   // updated, tables deleted). Caller holds `mutex` exclusively and has checked the change. A
   // deletion without a DELETING period removes the table at once.
   void CommitCatalogLocked(CatalogChange change);
+  // Under `mutex` exclusively: the entry's stream starts (with a label no other stream of the
+  // table had) or ends, as its description's StreamSpecification now says.
+  void StartStreamLocked(TableEntry& entry, int64_t now_ms);
+  void StopStreamLocked(TableEntry& entry);
 };
 
 }  // namespace ddbd

@@ -30,6 +30,8 @@ enum class ErrorCode {
   kIdempotentParameterMismatch,      // ...v20120810#IdempotentParameterMismatchException
   kTransactionInProgress,            // ...v20120810#TransactionInProgressException
   kTransactionConflict,              // ...v20120810#TransactionConflictException
+  kExpiredIterator,                  // ...v20120810#ExpiredIteratorException (Streams)
+  kTrimmedDataAccess,                // ...v20120810#TrimmedDataAccessException (Streams)
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

@@ -15,6 +15,7 @@ namespace ddbd {
 namespace {
 
 constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
+constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810";
 
 // An operation answers at once (`handler`) or, if it may wait, through a callback (`async`).
 struct Operation {
@@ -48,6 +49,17 @@ const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
   return *handlers;
 }
 
+// DynamoDB Streams answers at its own endpoint with its own target prefix; one server takes both.
+const absl::flat_hash_map<std::string_view, Operation>& StreamsHandlers() {
+  static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
+      {"DescribeStream", &operations::DescribeStream},
+      {"GetRecords", &operations::GetRecords},
+      {"GetShardIterator", &operations::GetShardIterator},
+      {"ListStreams", &operations::ListStreams},
+  };
+  return *handlers;
+}
+
 Error UnknownOperation() { return {ErrorCode::kUnknownOperation, ""}; }
 
 // Parses without recursion (deeply nested bodies cannot exhaust the stack) and rejects
@@ -72,12 +84,14 @@ const Operation* Resolve(std::string_view target, std::string_view body, const R
     return nullptr;
   }
   const size_t dot = target.find('.');
-  if (dot == std::string_view::npos || target.substr(0, dot) != kDynamoDbPrefix) {
+  const std::string_view prefix = target.substr(0, std::min(dot, target.size()));
+  if (dot == std::string_view::npos || (prefix != kDynamoDbPrefix && prefix != kStreamsPrefix)) {
     refused = ErrorResponse(UnknownOperation());
     return nullptr;
   }
-  auto handler = Handlers().find(target.substr(dot + 1));
-  if (handler == Handlers().end()) {
+  const auto& handlers = prefix == kDynamoDbPrefix ? Handlers() : StreamsHandlers();
+  auto handler = handlers.find(target.substr(dot + 1));
+  if (handler == handlers.end()) {
     refused = ErrorResponse(UnknownOperation());
     return nullptr;
   }

@@ -50,6 +50,10 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#TransactionInProgressException", "message", 400};
     case ErrorCode::kTransactionConflict:
       return {"com.amazonaws.dynamodb.v20120810#TransactionConflictException", "message", 400};
+    case ErrorCode::kExpiredIterator:
+      return {"com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", "message", 400};
+    case ErrorCode::kTrimmedDataAccess:
+      return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

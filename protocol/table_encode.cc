@@ -314,4 +314,10 @@ void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
   writer.EndObject();
 }
 
+void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema) {
+  EncodeKeySchema(writer, key_schema);
+}
+
+const char* StreamViewTypeName(StreamViewType type) { return Name(type); }
+
 }  // namespace ddbd

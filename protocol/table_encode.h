@@ -19,4 +19,9 @@ void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
 void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& table,
                                 const EngineOptions& options);
 
+// "KeySchema": [...], as in a table's description (a stream's description has it too).
+void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema);
+// NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES or KEYS_ONLY.
+const char* StreamViewTypeName(StreamViewType type);
+
 }  // namespace ddbd

@@ -39,4 +39,10 @@ Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& resp
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
 
+// DynamoDB Streams (the DynamoDBStreams_20120810 target).
+Status ListStreams(Engine& engine, const json::Value& request, json::Writer& response);
+Status DescribeStream(Engine& engine, const json::Value& request, json::Writer& response);
+Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer& response);
+Status GetRecords(Engine& engine, const json::Value& request, json::Writer& response);
+
 }  // namespace ddbd::operations

@@ -1,0 +1,212 @@
+// ListStreams, DescribeStream, GetShardIterator and GetRecords over the engine's streams.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+
+namespace ddbd {
+namespace {
+
+// arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL (checked by hand: std::regex
+// recurses per character, which a long ARN could turn into a deep stack).
+bool IsStreamArn(std::string_view arn) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (int i = 0; i < 5; ++i) {
+    const size_t colon = arn.find(':', start);
+    if (colon == std::string_view::npos) return false;
+    parts.push_back(arn.substr(start, colon - start));
+    start = colon + 1;
+  }
+  const std::string_view resource = arn.substr(start);
+  if (parts[0] != "arn" || !parts[1].starts_with("aws") || parts[2] != "dynamodb" ||
+      parts[3].empty() || parts[4].size() != 12 ||
+      !std::all_of(parts[4].begin(), parts[4].end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  if (!resource.starts_with("table/")) return false;
+  const size_t stream = resource.find("/stream/");
+  return stream != std::string_view::npos && stream >= 6 + 3 && stream + 8 < resource.size();
+}
+
+Error InvalidArn(std::string_view arn) {
+  // Unconfirmed wording; DynamoDB answers a malformed ARN with ValidationException.
+  return Error::Validation("Invalid StreamArn: " + std::string(arn));
+}
+
+Error StreamNotFound(std::string_view arn) {
+  // Unconfirmed wording.
+  return Error::ResourceNotFound("Requested resource not found: Stream: " + std::string(arn) +
+                                 " not found");
+}
+
+Error InvalidIterator() {
+  // Unconfirmed wording.
+  return Error::Validation("Invalid ShardIterator");
+}
+
+uint64_t Checksum(std::string_view text) {
+  uint64_t value = std::hash<std::string_view>()(text) ^ 0x5bd1e9955bd1e995ULL;
+  value ^= value >> 29;
+  return value * 0x94d049bb133111ebULL;
+}
+
+// An iterator is "<stream ARN>|1|<hex>" (DynamoDB's outline): the hex holds the shard, the next
+// sequence number, when it was issued and a checksum, so a changed iterator is refused.
+std::string EncodeIterator(std::string_view arn, const ShardPosition& position, int64_t issued_ms) {
+  std::string fields =
+      position.shard_id + "|" + std::to_string(position.sequence) + "|" + std::to_string(issued_ms);
+  char sum[20];
+  std::snprintf(sum, sizeof sum, "|%016llx",
+                static_cast<unsigned long long>(Checksum(std::string(arn) + fields)));
+  fields += sum;
+  std::string iterator = std::string(arn) + "|1|";
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const char c : fields) {
+    const auto byte = static_cast<unsigned char>(c);
+    iterator.push_back(kHex[byte >> 4]);
+    iterator.push_back(kHex[byte & 15]);
+  }
+  return iterator;
+}
+
+struct DecodedIterator {
+  std::string arn;
+  ShardPosition position;
+  int64_t issued_ms = 0;
+};
+
+std::optional<DecodedIterator> DecodeIterator(std::string_view iterator) {
+  const size_t bar = iterator.find("|1|");
+  if (bar == std::string_view::npos) return std::nullopt;
+  DecodedIterator decoded;
+  decoded.arn = std::string(iterator.substr(0, bar));
+  const std::string_view hex = iterator.substr(bar + 3);
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string fields;
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int high = nibble(hex[i]);
+    const int low = nibble(hex[i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    fields.push_back(static_cast<char>(high * 16 + low));
+  }
+  const size_t sum_at = fields.rfind('|');
+  if (sum_at == std::string::npos) return std::nullopt;
+  char sum[20];
+  std::snprintf(sum, sizeof sum, "%016llx",
+                static_cast<unsigned long long>(Checksum(decoded.arn + fields.substr(0, sum_at))));
+  if (fields.substr(sum_at + 1) != sum) return std::nullopt;
+  fields.resize(sum_at);
+  const size_t first = fields.find('|');
+  const size_t second = fields.find('|', first + 1);
+  if (first == std::string::npos || second == std::string::npos) return std::nullopt;
+  decoded.position.shard_id = fields.substr(0, first);
+  try {
+    decoded.position.sequence = std::stoull(fields.substr(first + 1, second - first - 1));
+    decoded.issued_ms = std::stoll(fields.substr(second + 1));
+  } catch (...) {
+    return std::nullopt;
+  }
+  return decoded;
+}
+
+}  // namespace
+
+ListStreamsResult Engine::ListStreams(const ListStreamsArgs& args) const {
+  ListStreamsResult result;
+  std::shared_lock lock(state_->mutex);
+  auto it = args.exclusive_start_stream_arn
+                ? state_->streams.upper_bound(*args.exclusive_start_stream_arn)
+                : state_->streams.begin();
+  for (; it != state_->streams.end(); ++it) {
+    const StreamSummary& summary = it->second->summary();
+    if (args.table_name && summary.table_name != *args.table_name) continue;
+    if (it->second->Expired()) continue;
+    if (static_cast<int>(result.streams.size()) == args.limit) {
+      result.last_evaluated_stream_arn = result.streams.back().stream_arn;
+      break;
+    }
+    result.streams.push_back(summary);
+  }
+  return result;
+}
+
+Result<DescribeStreamResult> Engine::DescribeStream(const DescribeStreamArgs& args) const {
+  if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
+  std::shared_ptr<TableStream> stream;
+  {
+    std::shared_lock lock(state_->mutex);
+    auto it = state_->streams.find(args.stream_arn);
+    if (it == state_->streams.end() || it->second->Expired()) {
+      return StreamNotFound(args.stream_arn);
+    }
+    stream = it->second;
+  }
+  DescribeStreamResult result;
+  result.description = stream->Describe();
+  std::vector<ShardDescription> shards = std::move(result.description.shards);
+  result.description.shards.clear();
+  for (ShardDescription& shard : shards) {
+    if (args.child_shards_of && shard.parent_shard_id != *args.child_shards_of) continue;
+    if (args.exclusive_start_shard_id && shard.shard_id <= *args.exclusive_start_shard_id) continue;
+    if (static_cast<int>(result.description.shards.size()) == args.limit) {
+      result.last_evaluated_shard_id = result.description.shards.back().shard_id;
+      break;
+    }
+    result.description.shards.push_back(std::move(shard));
+  }
+  return result;
+}
+
+Result<std::string> Engine::GetShardIterator(const GetShardIteratorArgs& args) const {
+  if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
+  std::shared_ptr<TableStream> stream;
+  {
+    std::shared_lock lock(state_->mutex);
+    auto it = state_->streams.find(args.stream_arn);
+    if (it == state_->streams.end() || it->second->Expired()) {
+      return StreamNotFound(args.stream_arn);
+    }
+    stream = it->second;
+  }
+  auto position = stream->Position(args.shard_id, args.type, args.sequence);
+  if (!position.ok()) return position.error();
+  return EncodeIterator(args.stream_arn, position.value(), clock_.NowMs());
+}
+
+Result<GetRecordsResult> Engine::GetRecords(const GetRecordsArgs& args) const {
+  const std::optional<DecodedIterator> iterator = DecodeIterator(args.shard_iterator);
+  if (!iterator || !IsStreamArn(iterator->arn)) return InvalidIterator();
+  const int64_t now_ms = clock_.NowMs();
+  if (now_ms - iterator->issued_ms > kShardIteratorLifetimeMs) {
+    return Error(ErrorCode::kExpiredIterator, "Shard iterator has expired");
+  }
+  std::shared_ptr<TableStream> stream;
+  {
+    std::shared_lock lock(state_->mutex);
+    auto it = state_->streams.find(iterator->arn);
+    if (it == state_->streams.end()) return StreamNotFound(iterator->arn);
+    stream = it->second;
+  }
+  auto read = stream->Read(iterator->position, static_cast<size_t>(args.limit));
+  if (!read.ok()) return read.error();
+  GetRecordsResult result;
+  result.records = std::move(read.value().records);
+  result.view_type = stream->view_type();
+  if (read.value().next_sequence) {
+    result.next_shard_iterator = EncodeIterator(
+        iterator->arn, {iterator->position.shard_id, *read.value().next_sequence}, now_ms);
+  }
+  return result;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,266 @@
+#include "engine/streams/table_stream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+#include "engine/model/item_codec.h"
+
+namespace ddbd {
+namespace {
+
+// GetRecords answers at most about this much.
+constexpr size_t kMaxReadBytes = size_t{1} << 20;
+
+bool HasOldImage(StreamViewType type) {
+  return type == StreamViewType::kOldImage || type == StreamViewType::kNewAndOldImages;
+}
+
+bool HasNewImage(StreamViewType type) {
+  return type == StreamViewType::kNewImage || type == StreamViewType::kNewAndOldImages;
+}
+
+uint64_t Mix(uint64_t value) {  // splitmix64's finalizer: spreads a hash over all bits
+  value ^= value >> 30;
+  value *= 0xbf58476d1ce4e5b9ULL;
+  value ^= value >> 27;
+  value *= 0x94d049bb133111ebULL;
+  return value ^ (value >> 31);
+}
+
+Error ShardNotFound(std::string_view shard_id) {
+  // Unconfirmed wording.
+  return Error::ResourceNotFound("Requested resource not found: Shard does not exist: " +
+                                 std::string(shard_id));
+}
+
+Error Trimmed() {
+  return {ErrorCode::kTrimmedDataAccess,
+          "The operation attempted to read past the oldest stream record in a shard."};
+}
+
+}  // namespace
+
+std::string SequenceNumberText(uint64_t sequence) {
+  char text[32];
+  std::snprintf(text, sizeof text, "1%020llu", static_cast<unsigned long long>(sequence));
+  return text;
+}
+
+std::optional<uint64_t> ParseSequenceNumber(std::string_view text) {
+  if (text.size() != 21 || text[0] != '1') return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<uint64_t>(c - '0');
+    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+std::string EventId(std::string_view stream_arn, uint64_t sequence) {
+  const uint64_t base = std::hash<std::string_view>()(stream_arn);
+  char text[40];
+  std::snprintf(text, sizeof text, "%016llx%016llx",
+                static_cast<unsigned long long>(Mix(base ^ sequence)),
+                static_cast<unsigned long long>(Mix(base + sequence * 0x9e3779b97f4a7c15ULL)));
+  return text;
+}
+
+TableStream::TableStream(Settings settings, const Clock& clock)
+    : settings_(std::move(settings)),
+      clock_(clock),
+      id_hash_(Mix(std::hash<std::string>()(settings_.summary.stream_arn))) {
+  std::lock_guard lock(mutex_);
+  creation_ms_ = clock_.NowMs();
+  OpenShardLocked(creation_ms_, "");
+}
+
+void TableStream::OpenShardLocked(int64_t now_ms, std::string parent) const {
+  // Shard ids sort in opening order: their time part never repeats.
+  last_shard_ms_ = std::max(now_ms, last_shard_ms_ + 1);
+  char id[64];
+  std::snprintf(id, sizeof id, "shardId-%020lld-%08llx", static_cast<long long>(last_shard_ms_),
+                static_cast<unsigned long long>(
+                    Mix(id_hash_ + static_cast<uint64_t>(last_shard_ms_)) & 0xffffffffULL));
+  Shard shard;
+  shard.description.shard_id = id;
+  shard.description.parent_shard_id = std::move(parent);
+  shard.description.starting_sequence = ++last_sequence_;  // reserved: no record has it
+  shard.first_retained = shard.description.starting_sequence;
+  shard.opened_ms = now_ms;
+  shards_.push_back(std::move(shard));
+}
+
+void TableStream::MaintainLocked(int64_t now_ms) const {
+  if (open_ && !shards_.empty()) {
+    // A quiet stream rolls over when next touched, as many times as it missed.
+    while (now_ms - shards_.back().opened_ms >= settings_.rollover_ms) {
+      Shard& open = shards_.back();
+      const int64_t closed_at = open.opened_ms + settings_.rollover_ms;
+      open.description.ending_sequence = last_sequence_;
+      open.closed_ms = closed_at;
+      OpenShardLocked(closed_at, open.description.shard_id);
+    }
+  }
+  auto trim_front = [this](Shard& shard) {
+    bytes_ -= shard.records.front().Footprint();
+    shard.first_retained = shard.records.front().sequence + 1;
+    shard.records.pop_front();
+  };
+  for (Shard& shard : shards_) {
+    while (!shard.records.empty() &&
+           now_ms - shard.records.front().created_ms >= kStreamRetentionMs) {
+      trim_front(shard);
+    }
+  }
+  for (Shard& shard : shards_) {
+    while (bytes_ > static_cast<size_t>(settings_.max_bytes) && !shard.records.empty()) {
+      trim_front(shard);
+    }
+  }
+  // Closed shards go once everything in them is past retention.
+  while (shards_.size() > 1 && shards_.front().description.ending_sequence &&
+         now_ms - shards_.front().closed_ms >= kStreamRetentionMs &&
+         shards_.front().records.empty()) {
+    shards_.pop_front();
+  }
+  if (!open_ && shards_.size() == 1 && shards_.front().records.empty() &&
+      now_ms - shards_.front().closed_ms >= kStreamRetentionMs) {
+    shards_.pop_front();
+  }
+}
+
+void TableStream::OnCommit(const ChangeRecord& change) {
+  if (change.kind == ChangeKind::kNone) return;
+  const int64_t now_ms = clock_.NowMs();
+  StreamRecord record;
+  record.created_ms = now_ms;
+  record.kind = change.kind;
+  record.by_time_to_live = change.origin == ChangeOrigin::kTimeToLive;
+  record.old_size = change.old_size;
+  record.new_size = change.new_size;
+  std::string_view names[2];
+  size_t count = 0;
+  for (const KeySchemaElement& key : settings_.key_schema) names[count++] = key.attribute_name;
+  record.keys = ProjectAttributes(change.new_item.empty() ? change.old_item : change.new_item,
+                                  std::span<const std::string_view>(names, count));
+  if (HasOldImage(settings_.view_type)) record.old_image = std::string(change.old_item);
+  if (HasNewImage(settings_.view_type)) record.new_image = std::string(change.new_item);
+  std::lock_guard lock(mutex_);
+  if (!open_) return;
+  MaintainLocked(now_ms);
+  record.sequence = ++last_sequence_;
+  bytes_ += record.Footprint();
+  shards_.back().records.push_back(std::move(record));
+  if (bytes_ > static_cast<size_t>(settings_.max_bytes)) MaintainLocked(now_ms);
+}
+
+void TableStream::Close() {
+  std::lock_guard lock(mutex_);
+  if (!open_) return;
+  const int64_t now_ms = clock_.NowMs();
+  MaintainLocked(now_ms);
+  open_ = false;
+  if (!shards_.empty()) {
+    shards_.back().description.ending_sequence = last_sequence_;
+    shards_.back().closed_ms = now_ms;
+  }
+}
+
+bool TableStream::Expired() const {
+  std::lock_guard lock(mutex_);
+  MaintainLocked(clock_.NowMs());
+  return !open_ && shards_.empty();
+}
+
+size_t TableStream::bytes() const {
+  std::lock_guard lock(mutex_);
+  return bytes_;
+}
+
+StreamDescription TableStream::Describe() const {
+  std::lock_guard lock(mutex_);
+  MaintainLocked(clock_.NowMs());
+  StreamDescription description;
+  description.summary = settings_.summary;
+  description.enabled = open_;
+  description.view_type = settings_.view_type;
+  description.creation_ms = creation_ms_;
+  description.key_schema = settings_.key_schema;
+  for (const Shard& shard : shards_) description.shards.push_back(shard.description);
+  return description;
+}
+
+const TableStream::Shard* TableStream::FindLocked(std::string_view shard_id) const {
+  for (const Shard& shard : shards_) {
+    if (shard.description.shard_id == shard_id) return &shard;
+  }
+  return nullptr;
+}
+
+Result<ShardPosition> TableStream::Position(std::string_view shard_id, IteratorType type,
+                                            std::optional<uint64_t> sequence) const {
+  std::lock_guard lock(mutex_);
+  MaintainLocked(clock_.NowMs());
+  const Shard* shard = FindLocked(shard_id);
+  if (shard == nullptr) return ShardNotFound(shard_id);
+  ShardPosition position{std::string(shard_id), 0};
+  const uint64_t end = shard->description.ending_sequence.value_or(last_sequence_);
+  switch (type) {
+    case IteratorType::kTrimHorizon:
+      position.sequence = shard->first_retained;
+      return position;
+    case IteratorType::kLatest:
+      position.sequence = end + 1;
+      return position;
+    case IteratorType::kAtSequenceNumber:
+    case IteratorType::kAfterSequenceNumber:
+      break;
+  }
+  const uint64_t wanted = *sequence;
+  if (wanted < shard->description.starting_sequence || wanted > end) {
+    // Unconfirmed wording.
+    return Error::Validation("Invalid SequenceNumber for shard " + std::string(shard_id) + ": " +
+                             SequenceNumberText(wanted));
+  }
+  position.sequence = type == IteratorType::kAtSequenceNumber ? wanted : wanted + 1;
+  if (TrimmedBefore(*shard, position.sequence)) return Trimmed();
+  return position;
+}
+
+bool TableStream::TrimmedBefore(const Shard& shard, uint64_t sequence) {
+  // Records of the shard below first_retained were trimmed; the last of them is wanted by any
+  // position below it.
+  return sequence < shard.first_retained &&
+         shard.first_retained > shard.description.starting_sequence;
+}
+
+Result<ShardRecords> TableStream::Read(const ShardPosition& position, size_t limit) const {
+  std::lock_guard lock(mutex_);
+  MaintainLocked(clock_.NowMs());
+  const Shard* shard = FindLocked(position.shard_id);
+  if (shard == nullptr) return Trimmed();  // the whole shard aged out
+  // Records this iterator had yet to read were trimmed (by age or by --stream-max-bytes).
+  if (TrimmedBefore(*shard, position.sequence)) return Trimmed();
+  ShardRecords result;
+  size_t read_bytes = 0;
+  auto it = std::lower_bound(
+      shard->records.begin(), shard->records.end(), position.sequence,
+      [](const StreamRecord& record, uint64_t sequence) { return record.sequence < sequence; });
+  uint64_t next = position.sequence;
+  for (; it != shard->records.end() && result.records.size() < limit; ++it) {
+    if (!result.records.empty() && read_bytes + it->Footprint() > kMaxReadBytes) break;
+    read_bytes += it->Footprint();
+    result.records.push_back(*it);
+    next = it->sequence + 1;
+  }
+  if (shard->description.ending_sequence && it == shard->records.end()) {
+    return result;  // a closed shard read to its end: no next iterator
+  }
+  result.next_sequence = next;
+  return result;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,153 @@
+// One DynamoDB stream: a table's changes as records in shards, kept 24 hours. A table observer
+// (TableItems::Observe) while its table has the stream enabled; after it is disabled or the table
+// deleted, it stays readable until its records age out.
+//
+// Shards: one is open at a time; every `rollover_ms` (--stream-shard-rollover-ms) it is closed
+// and a child whose ParentShardId names it opens, so consumers that follow lineage can be
+// tested. Sequence numbers increase across the stream's shards; each shard reserves one at its
+// opening as its StartingSequenceNumber, and a closed shard's EndingSequenceNumber is the last
+// number given out before it closed.
+//
+// Memory is bounded twice: records older than 24 hours are trimmed, and so are the oldest once
+// the stream holds more than `max_bytes`; reading a trimmed position is
+// TrimmedDataAccessException, as past retention.
+//
+// Thread safety: every member may be called from any thread; a mutex of its own orders commits
+// (which arrive under the table's write lock) and readers.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/catalog/table_schema.h"
+#include "engine/clock.h"
+#include "engine/error.h"
+#include "engine/storage/change.h"
+
+namespace ddbd {
+
+inline constexpr int64_t kStreamRetentionMs = int64_t{24} * 3600 * 1000;
+inline constexpr int64_t kShardIteratorLifetimeMs = int64_t{15} * 60 * 1000;
+
+// One record as GetRecords returns it; blobs are engine/model/item_codec.h items.
+struct StreamRecord {
+  uint64_t sequence = 0;
+  int64_t created_ms = 0;
+  ChangeKind kind = ChangeKind::kInsert;  // kInsert, kModify or kRemove
+  bool by_time_to_live = false;           // a TTL delete: userIdentity is DynamoDB's service
+  uint32_t old_size = 0;                  // the DynamoDB sizes of the item before and after
+  uint32_t new_size = 0;
+  std::string keys;       // the item's key attributes
+  std::string old_image;  // when the view type has it and there was an item
+  std::string new_image;  // when the view type has it and there is an item
+  size_t Footprint() const { return keys.size() + old_image.size() + new_image.size() + 64; }
+};
+
+struct ShardDescription {
+  std::string shard_id;
+  std::string parent_shard_id;  // empty: none
+  uint64_t starting_sequence = 0;
+  std::optional<uint64_t> ending_sequence;  // once closed
+};
+
+struct StreamSummary {
+  std::string stream_arn;
+  std::string table_name;
+  std::string stream_label;
+};
+
+struct StreamDescription {
+  StreamSummary summary;
+  bool enabled = false;
+  StreamViewType view_type = StreamViewType::kNewAndOldImages;
+  int64_t creation_ms = 0;
+  std::vector<KeySchemaElement> key_schema;
+  std::vector<ShardDescription> shards;  // in ShardId order
+};
+
+// Where an iterator reads from: the next sequence number wanted in a shard.
+struct ShardPosition {
+  std::string shard_id;
+  uint64_t sequence = 0;
+};
+
+struct ShardRecords {
+  std::vector<StreamRecord> records;
+  // Where the next read starts; absent once a closed shard is read to its end.
+  std::optional<uint64_t> next_sequence;
+};
+
+class TableStream final : public CommitObserver {
+ public:
+  struct Settings {
+    StreamSummary summary;
+    StreamViewType view_type = StreamViewType::kNewAndOldImages;
+    std::vector<KeySchemaElement> key_schema;
+    int64_t rollover_ms = 4 * 3'600'000;
+    int64_t max_bytes = int64_t{256} << 20;
+  };
+  // `clock` must outlive the stream.
+  TableStream(Settings settings, const Clock& clock);
+
+  const StreamSummary& summary() const { return settings_.summary; }
+  StreamViewType view_type() const { return settings_.view_type; }
+  void OnCommit(const ChangeRecord& change) override;
+  // Disabling the stream or deleting the table: the open shard closes, records stay readable.
+  void Close();
+  // Whether nothing is left to read: closed, and its last record past retention.
+  bool Expired() const;
+  StreamDescription Describe() const;
+
+  // GetShardIterator's positions. ResourceNotFoundException for a shard the stream does not
+  // have (or no longer has); TrimmedDataAccessException for a sequence number already trimmed;
+  // ValidationException for one beyond the shard.
+  enum class IteratorType { kTrimHorizon, kLatest, kAtSequenceNumber, kAfterSequenceNumber };
+  Result<ShardPosition> Position(std::string_view shard_id, IteratorType type,
+                                 std::optional<uint64_t> sequence) const;
+  // Up to `limit` records (and about 1 MB) from `position`. TrimmedDataAccessException if
+  // records it would read were trimmed; ResourceNotFoundException for a shard gone.
+  Result<ShardRecords> Read(const ShardPosition& position, size_t limit) const;
+
+  size_t bytes() const;
+
+ private:
+  struct Shard {
+    ShardDescription description;
+    int64_t opened_ms = 0;
+    int64_t closed_ms = 0;
+    std::deque<StreamRecord> records;
+    uint64_t first_retained = 0;  // the lowest sequence still readable
+  };
+  // Under `mutex_`: rolls the open shard over if its time is up, and trims by age and size.
+  void MaintainLocked(int64_t now_ms) const;
+  void OpenShardLocked(int64_t now_ms, std::string parent) const;
+  const Shard* FindLocked(std::string_view shard_id) const;
+  // Whether a read from `sequence` in `shard` would miss trimmed records.
+  static bool TrimmedBefore(const Shard& shard, uint64_t sequence);
+
+  const Settings settings_;
+  const Clock& clock_;
+  const uint64_t id_hash_;  // for shard ids and event ids
+  mutable std::mutex mutex_;
+  // Mutable: reads trim and roll over lazily, as time passes.
+  mutable std::deque<Shard> shards_;  // in opening order, which is ShardId order
+  mutable uint64_t last_sequence_ = 0;
+  mutable int64_t last_shard_ms_ = 0;
+  mutable size_t bytes_ = 0;
+  bool open_ = true;
+  int64_t creation_ms_ = 0;
+};
+
+// DynamoDB's formats: sequence numbers are 21 decimal digits here; shard ids are
+// "shardId-" + 20 digits of opening time + "-" + 8 hex digits.
+std::string SequenceNumberText(uint64_t sequence);
+std::optional<uint64_t> ParseSequenceNumber(std::string_view text);
+// 32 hex digits, unique per record of a stream.
+std::string EventId(std::string_view stream_arn, uint64_t sequence);
+
+}  // namespace ddbd
