@@ -106,7 +106,9 @@ size_t Engine::SweepExpiredItems(size_t max_items) {
   }
   size_t deleted = 0;
   const CommitContext context{ChangeOrigin::kTimeToLive, 0};
-  for (const auto& [items, index] : tables) {
+  for (const auto& table : tables) {
+    TableItems* const items = table.first.get();
+    const ExpiryIndex* const index = table.second.get();
     while (deleted < max_items) {
       const std::vector<std::string> due =
           index->Due(now_ms, std::min(kBatch, max_items - deleted));

@@ -3,9 +3,13 @@
 // index maintenance, reads, evaluation, encoding) and back to a response body.
 //
 // An input is up to 8 requests separated by the byte 0x1E; each is an operation name, a newline,
-// and the body ("PutItem\n{...}"; a name without a '.' gets "DynamoDB_20120810."). Every input
-// starts from a fresh engine holding two tables with a few items, so a crash reproduces from the
-// input alone. Any crash, sanitizer report, hang or non-JSON answer is a bug.
+// and the body ("PutItem\n{...}"; a name without a '.' gets "DynamoDB_20120810.", or
+// "DynamoDBStreams_20120810." for the four Streams operations). Every input starts from a fresh
+// engine holding two tables with a few items, streams on both and TTL on one, so a crash
+// reproduces from the input alone. "@iterator@" in a body stands for the last ShardIterator
+// answered and "@shard@" for the last shard id an answer named, so GetShardIterator and
+// GetRecords are reached with valid ones; the TTL sweep runs after each
+// request. Any crash, sanitizer report, hang or non-JSON answer is a bug.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -26,7 +30,8 @@ constexpr size_t kMaxRequests = 8;
 constexpr const char* kSetUp[][2] = {
     {"CreateTable",
      R"({"TableName":"Hash","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
-     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"})"},
+     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",)"
+     R"("StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}})"},
     {"CreateTable",
      R"({"TableName":"Ranged","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
      R"({"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"l","AttributeType":"S"},)"
@@ -36,7 +41,10 @@ constexpr const char* kSetUp[][2] = {
      R"("KeyType":"HASH"},{"AttributeName":"l","KeyType":"RANGE"}],"Projection":{)"
      R"("ProjectionType":"INCLUDE","NonKeyAttributes":["a"]}}],"GlobalSecondaryIndexes":[{)"
      R"("IndexName":"ByG","KeySchema":[{"AttributeName":"g","KeyType":"HASH"},{"AttributeName":)"
-     R"("sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}]})"},
+     R"("sk","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"}}],)"
+     R"("StreamSpecification":{"StreamEnabled":true,"StreamViewType":"KEYS_ONLY"}})"},
+    {"UpdateTimeToLive",
+     R"({"TableName":"Ranged","TimeToLiveSpecification":{"AttributeName":"a","Enabled":true}})"},
     {"PutItem",
      R"({"TableName":"Hash","Item":{"pk":{"S":"a"},"n":{"N":"1"},"l":{"L":[{"S":"x"},)"
      R"({"M":{"k":{"NS":["1","2"]}}}]},"m":{"M":{"b":{"BOOL":true},"z":{"NULL":true}}}}})"},
@@ -47,10 +55,17 @@ constexpr const char* kSetUp[][2] = {
      R"({"TableName":"Ranged","Item":{"pk":{"S":"a"},"sk":{"N":"2"},"l":{"S":"r"},"b":{"S":"t"}}})"},
 };
 
-void Check(const ddbd::DispatchResult& result) {
+// The answer's JSON; aborts on an answer SDKs would drop.
+rapidjson::Document Check(const ddbd::DispatchResult& result) {
   rapidjson::Document document;
   document.Parse(result.body.data(), result.body.size());
-  if (document.HasParseError() || !document.IsObject()) std::abort();  // an answer SDKs drop
+  if (document.HasParseError() || !document.IsObject()) std::abort();
+  return document;
+}
+
+bool IsStreamsOperation(std::string_view name) {
+  return name == "ListStreams" || name == "DescribeStream" || name == "GetShardIterator" ||
+         name == "GetRecords";
 }
 
 }  // namespace
@@ -67,15 +82,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   std::string_view input(reinterpret_cast<const char*>(data), size);
+  std::string iterator;
+  std::string shard = "shardId-00000000000000000000-00000000";
   for (size_t i = 0; i < kMaxRequests && !input.empty(); ++i) {
     const size_t end = std::min(input.find('\x1e'), input.size());
     std::string_view request = input.substr(0, end);
     input.remove_prefix(std::min(end + 1, input.size()));
     const size_t newline = std::min(request.find('\n'), request.size());
     std::string target(request.substr(0, newline));
-    if (target.find('.') == std::string::npos) target = "DynamoDB_20120810." + target;
+    if (target.find('.') == std::string::npos) {
+      target = (IsStreamsOperation(target) ? "DynamoDBStreams_20120810." : "DynamoDB_20120810.") +
+               target;
+    }
     request.remove_prefix(std::min(newline + 1, request.size()));
-    Check(dispatcher.Handle(target, request, info));
+    std::string body(request);
+    for (const auto& [token, value] :
+         {std::pair<std::string_view, const std::string&>{"@iterator@", iterator},
+          {"@shard@", shard}}) {
+      for (size_t at = body.find(token); at != std::string::npos;
+           at = body.find(token, at + value.size())) {
+        body.replace(at, token.size(), value);
+      }
+    }
+    const ddbd::DispatchResult result = dispatcher.Handle(target, body, info);
+    const rapidjson::Document answer = Check(result);
+    if (const size_t at = result.body.find("shardId-"); at != std::string::npos) {
+      shard = result.body.substr(at, 37);
+    }
+    if (answer.HasMember("ShardIterator") && answer["ShardIterator"].IsString()) {
+      iterator = answer["ShardIterator"].GetString();
+    } else if (answer.HasMember("NextShardIterator") && answer["NextShardIterator"].IsString()) {
+      iterator = answer["NextShardIterator"].GetString();
+    }
+    engine.SweepExpiredItems(64);
   }
   return 0;
 }
