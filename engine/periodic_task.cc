@@ -1,5 +1,8 @@
 #include "engine/periodic_task.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <utility>
 
 namespace ddbd {
@@ -17,6 +20,10 @@ PeriodicTask::~PeriodicTask() {
 }
 
 void PeriodicTask::Run() {
+  // Background work runs only where requests leave the core idle (Linux's SCHED_IDLE): a sweep
+  // of a million items then barely shows in request latency. Where refused, it runs as usual.
+  sched_param idle{};
+  pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) return;

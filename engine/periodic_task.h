@@ -1,6 +1,8 @@
 // Background work that runs every so often on a thread of its own (the TTL sweeper), started
-// and stopped with the engine. Waits are real time; what the work decides (is an item due?)
-// comes from the engine's injected clock, so tests call the work directly instead.
+// and stopped with the engine, at the lowest CPU priority (SCHED_IDLE): requests come first, as
+// DynamoDB's own TTL deletes give way to the table's traffic. Waits are real time; what the work
+// decides (is an item due?) comes from the engine's injected clock, so tests call the work directly
+// instead.
 //
 // Thread safety: construct and destroy from one thread; `work` runs on the task's thread.
 #pragma once

@@ -312,12 +312,18 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   for (const auto& observer : observers_) observer->OnCommit(record);
 }
 
-void TableItems::Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing) {
-  std::unique_lock lock(mutex_);
-  if (existing) {
-    items_.ForEach([&](const ItemRecord* record) { existing(record->key(), record->blob()); });
+void TableItems::Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing,
+                         const std::function<void()>& walked) {
+  {
+    std::unique_lock lock(mutex_);
+    observers_.push_back(std::move(observer));
   }
-  observers_.push_back(std::move(observer));
+  if (!existing) return;
+  // Attached first, then the items walked under the read lock: readers go on meanwhile, and a
+  // change committed in between reaches the observer and leaves the walk the same state.
+  std::shared_lock lock(mutex_);
+  items_.ForEach([&](const ItemRecord* record) { existing(record->key(), record->blob()); });
+  if (walked) walked();
 }
 
 void TableItems::StopObserving(const CommitObserver* observer) {

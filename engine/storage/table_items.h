@@ -135,10 +135,12 @@ class TableItems {
 
   // Observers of this table alone (its stream, its TTL expiry index), attached and detached by
   // the catalog; they get every change as the engine's observers do. `existing` (may be empty)
-  // is called under the write lock with each item already stored, so an index starts from the
-  // table as it is.
+  // is then called with each item stored, under the read lock (writers wait, readers do not),
+  // so an index starts from the table as it is; it may also see a change the observer got.
+  // `walked` runs after the last `existing`, still under the read lock.
   using ExistingItem = std::function<void(std::string_view key, std::string_view blob)>;
-  void Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing);
+  void Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing,
+               const std::function<void()>& walked = {});
   void StopObserving(const CommitObserver* observer);
 
   uint64_t id() const { return id_; }

@@ -1,5 +1,6 @@
 #include "engine/ttl/expiry_index.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -43,11 +44,17 @@ void ExpiryIndex::OnCommit(const ChangeRecord& change) {
   if (after) entries_.emplace(*after, std::string(change.key));
 }
 
-void ExpiryIndex::Add(std::string_view key, std::string_view blob) {
+void ExpiryIndex::Gather(std::string_view key, std::string_view blob) {
   const std::optional<int64_t> expires = ExpiryOf(blob);
-  if (!expires) return;
+  if (expires) gathered_.emplace_back(*expires, std::string(key));
+}
+
+void ExpiryIndex::AddGathered() {
+  std::sort(gathered_.begin(), gathered_.end());
   std::lock_guard lock(mutex_);
-  entries_.emplace(*expires, std::string(key));
+  for (auto& entry : gathered_) entries_.emplace_hint(entries_.end(), std::move(entry));
+  gathered_.clear();
+  gathered_.shrink_to_fit();
 }
 
 std::vector<std::string> ExpiryIndex::Due(int64_t now_ms, size_t limit) const {

@@ -62,7 +62,8 @@ Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(const UpdateTimeToLiveA
   if (args.specification.enabled) {
     index = std::make_shared<ExpiryIndex>(args.specification.attribute_name);
     items->Observe(
-        index, [&index](std::string_view key, std::string_view blob) { index->Add(key, blob); });
+        index, [&index](std::string_view key, std::string_view blob) { index->Gather(key, blob); },
+        [&index] { index->AddGathered(); });
   }
   CatalogChange change;
   change.kind = CatalogChange::Kind::kUpdateTimeToLive;
