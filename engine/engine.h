@@ -152,7 +152,7 @@ class Engine {
   // shard that does not exist (or no longer does); ValidationException for a malformed ARN or
   // iterator; ExpiredIteratorException for an iterator over 15 minutes old;
   // TrimmedDataAccessException for records past retention or trimmed by stream_max_bytes.
-  ListStreamsResult ListStreams(const ListStreamsArgs& args) const;
+  Result<ListStreamsResult> ListStreams(const ListStreamsArgs& args) const;
   Result<DescribeStreamResult> DescribeStream(const DescribeStreamArgs& args) const;
   Result<std::string> GetShardIterator(const GetShardIteratorArgs& args) const;
   Result<GetRecordsResult> GetRecords(const GetRecordsArgs& args) const;

@@ -121,7 +121,10 @@ std::optional<DecodedIterator> DecodeIterator(std::string_view iterator) {
 
 }  // namespace
 
-ListStreamsResult Engine::ListStreams(const ListStreamsArgs& args) const {
+Result<ListStreamsResult> Engine::ListStreams(const ListStreamsArgs& args) const {
+  if (args.exclusive_start_stream_arn && !IsStreamArn(*args.exclusive_start_stream_arn)) {
+    return InvalidArn(*args.exclusive_start_stream_arn);
+  }
   ListStreamsResult result;
   std::shared_lock lock(state_->mutex);
   auto it = args.exclusive_start_stream_arn

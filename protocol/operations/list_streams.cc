@@ -26,7 +26,9 @@ Status ListStreams(Engine& engine, const json::Value& request, json::Writer& res
   if (!start.ok()) return start.error();
   args.exclusive_start_stream_arn = start.value();
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  const ListStreamsResult result = engine.ListStreams(args);
+  auto listed = engine.ListStreams(args);
+  if (!listed.ok()) return listed.error();
+  const ListStreamsResult& result = listed.value();
   response.StartObject();
   response.Key("Streams");
   response.StartArray();

@@ -28,11 +28,11 @@ Result<int> DecodeStreamLimit(const json::Value& request, int most, ConstraintEr
   auto limit = json::AsInteger(json::Member(request, "Limit"));
   if (!limit.ok()) return limit.error();
   if (!limit.value()) return most;
-  if (*limit.value() < 1) {
-    errors.MinValue(*limit.value(), "limit", 1);
-    return most;
-  }
-  return static_cast<int>(std::min<int64_t>(*limit.value(), most));
+  if (*limit.value() < 1) errors.MinValue(*limit.value(), "limit", 1);
+  // The model sets no upper bound, but DynamoDB refuses one over the documented limit (measured
+  // for ListStreams' 101; the message is unconfirmed).
+  if (*limit.value() > most) errors.MaxValue(*limit.value(), "limit", most);
+  return static_cast<int>(std::clamp<int64_t>(*limit.value(), 1, most));
 }
 
 Result<std::optional<std::string>> DecodeStreamArn(const json::Value& request,

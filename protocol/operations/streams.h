@@ -12,7 +12,7 @@
 
 namespace ddbd::operations {
 
-// Limit: at least 1 when present; above `most` reads as `most` (the documented upper limit).
+// Limit: from 1 to `most` (the documented upper limit) when present; `most` when absent.
 Result<int> DecodeStreamLimit(const json::Value& request, int most, ConstraintErrors& errors);
 // A StreamArn member (37 to 1024 characters); `required` adds "must not be null" when absent.
 Result<std::optional<std::string>> DecodeStreamArn(const json::Value& request,

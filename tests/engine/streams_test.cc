@@ -258,19 +258,22 @@ TEST_CASE("Disabling closes the stream; re-enabling makes a new one; a deleted t
   CHECK(second != first);  // same millisecond: the next label
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("3")}}).ok());
   CHECK(f.ReadAll(second).size() == 1);
-  CHECK(f.engine->ListStreams({"Orders", 100, std::nullopt}).streams.size() == 2);
-  auto page = f.engine->ListStreams({std::nullopt, 1, std::nullopt});
+  CHECK(f.engine->ListStreams({"Orders", 100, std::nullopt}).value().streams.size() == 2);
+  const ListStreamsResult page = f.engine->ListStreams({std::nullopt, 1, std::nullopt}).value();
   REQUIRE(page.streams.size() == 1);
   REQUIRE(page.last_evaluated_stream_arn.has_value());
-  CHECK(f.engine->ListStreams({std::nullopt, 1, page.last_evaluated_stream_arn}).streams.size() ==
-        1);
+  CHECK(f.engine->ListStreams({std::nullopt, 1, page.last_evaluated_stream_arn})
+            .value()
+            .streams.size() == 1);
+  CHECK(f.engine->ListStreams({std::nullopt, 1, std::string("not-an-arn")}).error().code() ==
+        ErrorCode::kValidation);
   REQUIRE(f.engine->DeleteTable("Orders").ok());
   CHECK(f.ReadAll(second).size() == 1);  // still readable
   CHECK_FALSE(f.engine->DescribeStream({second, 100, std::nullopt, std::nullopt})
                   .value()
                   .description.enabled);
   f.clock.AdvanceMs(24 * kHourMs);
-  CHECK(f.engine->ListStreams({std::nullopt, 100, std::nullopt}).streams.empty());
+  CHECK(f.engine->ListStreams({std::nullopt, 100, std::nullopt}).value().streams.empty());
   CHECK(f.engine->DescribeStream({second, 100, std::nullopt, std::nullopt}).error().code() ==
         ErrorCode::kResourceNotFound);
 }

@@ -237,6 +237,16 @@ class StreamRecords(StreamsTestCase):
                          "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
                          "Member must have value greater than or equal to 1",
                          ShardIterator=arn + "|1|00", Limit=0)
+        with self.assertRaises(Exception) as caught:
+            self.streams.list_streams(Limit=101)  # over the documented 100: refused, as measured
+        self.assertEqual(caught.exception.response["Error"]["Code"], "ValidationException")
+        with self.assertRaises(Exception) as caught:
+            self.streams.list_streams(ExclusiveStartStreamArn="x" * 40)
+        self.assertEqual(caught.exception.response["Error"]["Code"], "ValidationException")
+        # A shard id past the last one pages to nothing.
+        last = self.shards(arn)[-1]["ShardId"]
+        self.assertEqual(self.streams.describe_stream(StreamArn=arn, ExclusiveStartShardId=last)
+                         ["StreamDescription"]["Shards"], [])
 
 
 class ShardRollover(StreamsTestCase):
