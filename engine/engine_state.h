@@ -101,6 +101,8 @@ struct Engine::State {
   // Under `mutex` exclusively: the entry's stream starts (with a label no other stream of the
   // table had) or ends, as its description's StreamSpecification now says.
   void StartStreamLocked(TableEntry& entry, int64_t now_ms);
+  // The stream with `arn` (takes `mutex` shared); null if there is none or it has aged out.
+  std::shared_ptr<TableStream> FindStream(std::string_view arn) const;
   void StopStreamLocked(TableEntry& entry);
 };
 

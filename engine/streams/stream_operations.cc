@@ -121,6 +121,13 @@ std::optional<DecodedIterator> DecodeIterator(std::string_view iterator) {
 
 }  // namespace
 
+std::shared_ptr<TableStream> Engine::State::FindStream(std::string_view arn) const {
+  std::shared_lock lock(mutex);
+  auto it = streams.find(arn);
+  if (it == streams.end() || it->second->Expired()) return nullptr;
+  return it->second;
+}
+
 Result<ListStreamsResult> Engine::ListStreams(const ListStreamsArgs& args) const {
   if (args.exclusive_start_stream_arn && !IsStreamArn(*args.exclusive_start_stream_arn)) {
     return InvalidArn(*args.exclusive_start_stream_arn);
@@ -145,15 +152,8 @@ Result<ListStreamsResult> Engine::ListStreams(const ListStreamsArgs& args) const
 
 Result<DescribeStreamResult> Engine::DescribeStream(const DescribeStreamArgs& args) const {
   if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
-  std::shared_ptr<TableStream> stream;
-  {
-    std::shared_lock lock(state_->mutex);
-    auto it = state_->streams.find(args.stream_arn);
-    if (it == state_->streams.end() || it->second->Expired()) {
-      return StreamNotFound(args.stream_arn);
-    }
-    stream = it->second;
-  }
+  const std::shared_ptr<TableStream> stream = state_->FindStream(args.stream_arn);
+  if (!stream) return StreamNotFound(args.stream_arn);
   DescribeStreamResult result;
   result.description = stream->Describe();
   std::vector<ShardDescription> shards = std::move(result.description.shards);
@@ -172,15 +172,8 @@ Result<DescribeStreamResult> Engine::DescribeStream(const DescribeStreamArgs& ar
 
 Result<std::string> Engine::GetShardIterator(const GetShardIteratorArgs& args) const {
   if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
-  std::shared_ptr<TableStream> stream;
-  {
-    std::shared_lock lock(state_->mutex);
-    auto it = state_->streams.find(args.stream_arn);
-    if (it == state_->streams.end() || it->second->Expired()) {
-      return StreamNotFound(args.stream_arn);
-    }
-    stream = it->second;
-  }
+  const std::shared_ptr<TableStream> stream = state_->FindStream(args.stream_arn);
+  if (!stream) return StreamNotFound(args.stream_arn);
   auto position = stream->Position(args.shard_id, args.type, args.sequence);
   if (!position.ok()) return position.error();
   return EncodeIterator(args.stream_arn, position.value(), clock_.NowMs());
@@ -193,13 +186,8 @@ Result<GetRecordsResult> Engine::GetRecords(const GetRecordsArgs& args) const {
   if (now_ms - iterator->issued_ms > kShardIteratorLifetimeMs) {
     return Error(ErrorCode::kExpiredIterator, "Shard iterator has expired");
   }
-  std::shared_ptr<TableStream> stream;
-  {
-    std::shared_lock lock(state_->mutex);
-    auto it = state_->streams.find(iterator->arn);
-    if (it == state_->streams.end()) return StreamNotFound(iterator->arn);
-    stream = it->second;
-  }
+  const std::shared_ptr<TableStream> stream = state_->FindStream(iterator->arn);
+  if (!stream) return StreamNotFound(iterator->arn);
   auto read = stream->Read(iterator->position, static_cast<size_t>(args.limit));
   if (!read.ok()) return read.error();
   GetRecordsResult result;
