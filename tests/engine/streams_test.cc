@@ -224,6 +224,9 @@ TEST_CASE("Records are kept 24 hours; an iterator behind them meets TrimmedDataA
 TEST_CASE("A stream over its byte bound trims its oldest records") {
   Fixture f(4 * kHourMs, 4096);
   const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);
+  const std::string shard = f.Shards(arn)[0].shard_id;
+  REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("first")}}).ok());
+  const std::string behind = f.Iterator(arn, shard, Type::kTrimHorizon);  // at "first"
   for (int i = 0; i < 100; ++i) {
     REQUIRE(testing::Put(*f.engine, "Orders",
                          {{"pk", S(std::to_string(i))}, {"pad", S(std::string(100, 'x'))}})
@@ -233,6 +236,8 @@ TEST_CASE("A stream over its byte bound trims its oldest records") {
   CHECK(records.size() < 30);
   REQUIRE_FALSE(records.empty());
   CHECK(Image(records.back().keys) == Item{{"pk", S("99")}});
+  // Trimmed early reads as past retention.
+  CHECK(f.engine->GetRecords({behind, 10}).error().code() == ErrorCode::kTrimmedDataAccess);
 }
 
 TEST_CASE("Disabling closes the stream; re-enabling makes a new one; a deleted table's stays") {
