@@ -1,0 +1,237 @@
+#include "engine/persistence/file_system.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace ddbd {
+namespace {
+
+Error IoError(const std::string& what, const std::string& path, int error_number) {
+  return Error::Internal(what + " " + path + ": " + std::strerror(error_number));
+}
+
+class PosixWritableFile final : public WritableFile {
+ public:
+  PosixWritableFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~PosixWritableFile() override { ::close(fd_); }
+  Status Append(std::string_view bytes) override {
+    while (!bytes.empty()) {
+      const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        return IoError("cannot write", path_, errno);
+      }
+      bytes.remove_prefix(static_cast<size_t>(written));
+    }
+    return Ok{};
+  }
+  Status Sync() override {
+    if (::fdatasync(fd_) != 0) return IoError("cannot sync", path_, errno);
+    return Ok{};
+  }
+
+ private:
+  const std::string path_;
+  const int fd_;
+};
+
+class PosixFileLock final : public FileLock {
+ public:
+  explicit PosixFileLock(int fd) : fd_(fd) {}
+  ~PosixFileLock() override { ::close(fd_); }  // closing releases the flock
+
+ private:
+  const int fd_;
+};
+
+}  // namespace
+
+Status PosixFileSystem::CreateDirectory(const std::string& path) {
+  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+    return IoError("cannot create directory", path, errno);
+  }
+  return Ok{};
+}
+
+Result<std::unique_ptr<WritableFile>> PosixFileSystem::OpenAppendable(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  return std::unique_ptr<WritableFile>(new PosixWritableFile(path, fd));
+}
+
+Result<std::string> PosixFileSystem::ReadFile(const std::string& path) const {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  std::string contents;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int error_number = errno;
+      ::close(fd);
+      return IoError("cannot read", path, error_number);
+    }
+    if (got == 0) break;
+    contents.append(buffer, static_cast<size_t>(got));
+  }
+  ::close(fd);
+  return contents;
+}
+
+Result<std::vector<std::string>> PosixFileSystem::List(const std::string& directory) const {
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) return IoError("cannot list", directory, errno);
+  std::vector<std::string> names;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Status PosixFileSystem::Remove(const std::string& path) {
+  if (::unlink(path.c_str()) != 0) return IoError("cannot remove", path, errno);
+  return Ok{};
+}
+
+Status PosixFileSystem::Rename(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) return IoError("cannot rename", from, errno);
+  return Ok{};
+}
+
+Result<std::unique_ptr<FileLock>> PosixFileSystem::Lock(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return Error::Internal(path + " is locked by another process");
+  }
+  return std::unique_ptr<FileLock>(new PosixFileLock(fd));
+}
+
+// The in-memory file system's handles refer back to it by path.
+class MemoryWritableFile final : public WritableFile {
+ public:
+  MemoryWritableFile(MemoryFileSystem& files, std::string path)
+      : files_(files), path_(std::move(path)) {}
+  Status Append(std::string_view bytes) override {
+    std::lock_guard lock(files_.mutex_);
+    if (files_.UsedLocked() + bytes.size() > files_.space_limit_) {
+      return IoError("cannot write", path_, ENOSPC);
+    }
+    files_.files_[path_].bytes.append(bytes);
+    return Ok{};
+  }
+  Status Sync() override {
+    std::lock_guard lock(files_.mutex_);
+    auto& file = files_.files_[path_];
+    file.synced = file.bytes.size();
+    return Ok{};
+  }
+
+ private:
+  MemoryFileSystem& files_;
+  const std::string path_;
+};
+
+class MemoryFileLock final : public FileLock {
+ public:
+  MemoryFileLock(MemoryFileSystem& files, std::string path)
+      : files_(files), path_(std::move(path)) {}
+  ~MemoryFileLock() override {
+    std::lock_guard lock(files_.mutex_);
+    files_.locks_.erase(path_);
+  }
+
+ private:
+  MemoryFileSystem& files_;
+  const std::string path_;
+};
+
+Status MemoryFileSystem::CreateDirectory(const std::string&) { return Ok{}; }
+
+Result<std::unique_ptr<WritableFile>> MemoryFileSystem::OpenAppendable(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  files_.try_emplace(path);
+  return std::unique_ptr<WritableFile>(new MemoryWritableFile(*this, path));
+}
+
+Result<std::string> MemoryFileSystem::ReadFile(const std::string& path) const {
+  std::lock_guard lock(mutex_);
+  auto it = files_.find(path);
+  if (it == files_.end()) return IoError("cannot open", path, ENOENT);
+  return it->second.bytes;
+}
+
+Result<std::vector<std::string>> MemoryFileSystem::List(const std::string& directory) const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> names;
+  const std::string prefix = directory + "/";
+  for (const auto& [path, file] : files_) {
+    if (path.starts_with(prefix) && path.find('/', prefix.size()) == std::string::npos) {
+      names.push_back(path.substr(prefix.size()));
+    }
+  }
+  return names;  // a std::map iterates in order
+}
+
+Status MemoryFileSystem::Remove(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  if (files_.erase(path) == 0) return IoError("cannot remove", path, ENOENT);
+  return Ok{};
+}
+
+Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) {
+  std::lock_guard lock(mutex_);
+  auto it = files_.find(from);
+  if (it == files_.end()) return IoError("cannot rename", from, ENOENT);
+  File moved = std::move(it->second);
+  files_.erase(it);
+  files_[to] = std::move(moved);
+  return Ok{};
+}
+
+Result<std::unique_ptr<FileLock>> MemoryFileSystem::Lock(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  if (!locks_.emplace(path, true).second) {
+    return Error::Internal(path + " is locked by another process");
+  }
+  return std::unique_ptr<FileLock>(new MemoryFileLock(*this, path));
+}
+
+void MemoryFileSystem::Crash(size_t torn_bytes) {
+  std::lock_guard lock(mutex_);
+  for (auto& [path, file] : files_) {
+    file.bytes.resize(std::min(file.bytes.size(), file.synced + torn_bytes));
+    file.synced = file.bytes.size();
+  }
+  locks_.clear();
+}
+
+void MemoryFileSystem::SetSpaceLimit(size_t bytes) {
+  std::lock_guard lock(mutex_);
+  space_limit_ = bytes;
+}
+
+std::string& MemoryFileSystem::Contents(const std::string& path) {
+  std::lock_guard lock(mutex_);
+  return files_[path].bytes;
+}
+
+size_t MemoryFileSystem::UsedLocked() const {
+  size_t used = 0;
+  for (const auto& [path, file] : files_) used += file.bytes.size();
+  return used;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,96 @@
+// The files the engine keeps under --db-path, behind an interface so persistence is tested with
+// an in-memory file system that tears writes, loses what was not synced and runs out of space.
+//
+// Thread safety: a FileSystem may be used from any thread; a WritableFile by one at a time.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/error.h"
+
+namespace ddbd {
+
+// A file opened for appending. Errors are InternalServerError with the path and the system's
+// reason (disk full: "No space left on device").
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual Status Append(std::string_view bytes) = 0;
+  // Makes everything appended so far durable (fdatasync).
+  virtual Status Sync() = 0;
+};
+
+// Held while the process owns a directory; released when destroyed.
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+  virtual Status CreateDirectory(const std::string& path) = 0;
+  // Opens `path` for appending, creating it if absent.
+  virtual Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) = 0;
+  virtual Result<std::string> ReadFile(const std::string& path) const = 0;
+  // The names (not paths) of the files in `directory`, sorted.
+  virtual Result<std::vector<std::string>> List(const std::string& directory) const = 0;
+  virtual Status Remove(const std::string& path) = 0;
+  // Replaces `to` with `from` in one step (how snapshots are published).
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // An exclusive lock on `path` (created if absent): a second holder, in this process or
+  // another, gets an error "<path> is locked by another process".
+  virtual Result<std::unique_ptr<FileLock>> Lock(const std::string& path) = 0;
+};
+
+// The real one: POSIX files, fdatasync, flock.
+class PosixFileSystem final : public FileSystem {
+ public:
+  Status CreateDirectory(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) override;
+  Result<std::string> ReadFile(const std::string& path) const override;
+  Result<std::vector<std::string>> List(const std::string& directory) const override;
+  Status Remove(const std::string& path) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override;
+};
+
+// For tests: files in memory, each with the bytes appended and how many of them were synced.
+// Crash() keeps only the synced bytes plus `torn_bytes` of what followed (a torn write);
+// SetSpaceLimit makes appends past a total size fail as a full disk does.
+class MemoryFileSystem final : public FileSystem {
+ public:
+  Status CreateDirectory(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) override;
+  Result<std::string> ReadFile(const std::string& path) const override;
+  Result<std::vector<std::string>> List(const std::string& directory) const override;
+  Status Remove(const std::string& path) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override;
+
+  void Crash(size_t torn_bytes = 0);
+  void SetSpaceLimit(size_t bytes);
+  // Direct access for tests that corrupt or cut files.
+  std::string& Contents(const std::string& path);
+
+ private:
+  struct File {
+    std::string bytes;
+    size_t synced = 0;
+  };
+  friend class MemoryWritableFile;
+  friend class MemoryFileLock;
+  size_t UsedLocked() const;
+  mutable std::mutex mutex_;
+  std::map<std::string, File> files_;
+  std::map<std::string, bool> locks_;
+  size_t space_limit_ = SIZE_MAX;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,146 @@
+// The write-ahead log's format with an in-memory file system: records come back as written; a
+// crash that tears the last record at any byte loses that record only; corruption in the middle,
+// a foreign file and a newer version are refused with the file and offset; the lock is exclusive;
+// a full disk fails the append.
+#include "engine/persistence/log_format.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/persistence/file_system.h"
+
+namespace ddbd {
+namespace {
+
+std::string Segment(const std::vector<std::string>& payloads) {
+  std::string bytes = LogHeader();
+  uint8_t kind = 1;
+  for (const std::string& payload : payloads) AppendLogRecord(bytes, kind++, payload);
+  return bytes;
+}
+
+std::vector<std::string> Payloads(const LogContents& contents) {
+  std::vector<std::string> payloads;
+  for (const LogRecord& record : contents.records) payloads.emplace_back(record.payload);
+  return payloads;
+}
+
+TEST_CASE("Log records come back as written, with their kinds and offsets") {
+  const std::vector<std::string> payloads = {"first", "", std::string(100'000, 'x'), "last"};
+  const std::string bytes = Segment(payloads);
+  auto read = ReadLog("000001.log", bytes);
+  REQUIRE(read.ok());
+  CHECK(Payloads(read.value()) == payloads);
+  CHECK(read.value().records[1].kind == 2);
+  CHECK(read.value().records[0].offset == kLogHeaderBytes);
+  CHECK(read.value().valid_bytes == bytes.size());
+  CHECK_FALSE(read.value().torn_tail);
+}
+
+TEST_CASE("A crash tearing the last record at any byte loses that record only") {
+  const std::string whole = Segment({"alpha", "beta", "the last record"});
+  auto read = ReadLog("log", whole);
+  REQUIRE(read.ok());
+  const size_t last_start = read.value().records.back().offset;
+  for (size_t cut = last_start; cut < whole.size(); ++cut) {
+    INFO("cut at " << cut);
+    const std::string cut_short = whole.substr(0, cut);  // the records are views into it
+    auto torn = ReadLog("log", cut_short);
+    REQUIRE(torn.ok());
+    CHECK(Payloads(torn.value()) == std::vector<std::string>{"alpha", "beta"});
+    CHECK(torn.value().valid_bytes == last_start);
+    CHECK(torn.value().torn_tail == (cut > last_start));
+  }
+  // The tail's bytes written but wrong (the page never reached the disk), or zero-filled.
+  std::string garbled = whole;
+  garbled.back() ^= 0x55;
+  auto garbled_tail = ReadLog("log", garbled);
+  REQUIRE(garbled_tail.ok());
+  CHECK(Payloads(garbled_tail.value()).size() == 2);
+  std::string zeroed = whole.substr(0, last_start) + std::string(64, '\0');
+  auto zero_tail = ReadLog("log", zeroed);
+  REQUIRE(zero_tail.ok());
+  CHECK(zero_tail.value().torn_tail);
+  CHECK(Payloads(zero_tail.value()).size() == 2);
+  // A header torn before any record: an empty segment.
+  for (size_t cut = 0; cut < kLogHeaderBytes; ++cut) {
+    const std::string header_cut = whole.substr(0, cut);
+    auto early = ReadLog("log", header_cut);
+    REQUIRE(early.ok());
+    CHECK(early.value().records.empty());
+  }
+}
+
+TEST_CASE("Corruption before good records is refused with the file and offset") {
+  std::string bytes = Segment({"alpha", "beta", "gamma"});
+  const uint64_t second = ReadLog("log", bytes).value().records[1].offset;
+  bytes[second + kLogRecordHeaderBytes] ^= 0x01;  // a bit flipped in "beta"
+  auto read = ReadLog("000007.log", bytes);
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.error().code() == ErrorCode::kInternalServerError);
+  CHECK(read.error().message() ==
+        "000007.log: record checksum mismatch at offset " + std::to_string(second));
+  std::string long_length = Segment({"alpha", "beta"});
+  long_length[kLogHeaderBytes + 3] = '\x7f';  // the first record claims 2 GB, then good bytes
+  CHECK_FALSE(ReadLog("log", long_length).ok());
+}
+
+TEST_CASE("A foreign file or a newer format version is refused") {
+  CHECK(ReadLog("x.log", "SQLite format 3\0 and more").error().message() ==
+        "x.log: not a ddbd log at offset 0");
+  std::string newer = Segment({"a"});
+  newer[8] = 2;
+  CHECK(ReadLog("x.log", newer).error().message() ==
+        "x.log: log format version 2 is not one this ddbd reads (1)");
+}
+
+TEST_CASE("The in-memory file system keeps synced bytes through a crash, tears the rest") {
+  MemoryFileSystem files;
+  auto file = files.OpenAppendable("db/000001.log");
+  REQUIRE(file.ok());
+  REQUIRE(file.value()->Append("synced").ok());
+  REQUIRE(file.value()->Sync().ok());
+  REQUIRE(file.value()->Append("-pending").ok());
+  files.Crash(3);
+  CHECK(files.ReadFile("db/000001.log").value() == "synced-pe");
+  CHECK(files.List("db").value() == std::vector<std::string>{"000001.log"});
+  files.SetSpaceLimit(12);
+  auto again = files.OpenAppendable("db/000001.log");
+  CHECK(again.value()->Append("abc").ok());
+  auto full = again.value()->Append("d");
+  REQUIRE_FALSE(full.ok());
+  CHECK(full.error().message() == "cannot write db/000001.log: No space left on device");
+}
+
+TEST_CASE("A directory's lock is exclusive, in memory and on disk") {
+  MemoryFileSystem memory;
+  PosixFileSystem disk;
+  const std::string directory = "/tmp/ddbd-lock-test-" + std::to_string(::getpid());
+  REQUIRE(disk.CreateDirectory(directory).ok());
+  for (FileSystem* files : {static_cast<FileSystem*>(&memory), static_cast<FileSystem*>(&disk)}) {
+    const std::string path = directory + "/LOCK";
+    auto first = files->Lock(path);
+    REQUIRE(first.ok());
+    auto second = files->Lock(path);
+    REQUIRE_FALSE(second.ok());
+    CHECK(second.error().message() == path + " is locked by another process");
+    first.value().reset();
+    CHECK(files->Lock(path).ok());
+  }
+  // Appends, sync, read back and rename on the real file system.
+  auto file = disk.OpenAppendable(directory + "/a.log");
+  REQUIRE(file.ok());
+  REQUIRE(file.value()->Append(LogHeader()).ok());
+  REQUIRE(file.value()->Sync().ok());
+  REQUIRE(disk.Rename(directory + "/a.log", directory + "/b.log").ok());
+  CHECK(disk.ReadFile(directory + "/b.log").value() == LogHeader());
+  CHECK(disk.List(directory).value() == std::vector<std::string>{"LOCK", "b.log"});
+  REQUIRE(disk.Remove(directory + "/b.log").ok());
+  REQUIRE(disk.Remove(directory + "/LOCK").ok());
+  CHECK(disk.ReadFile(directory + "/b.log").error().code() == ErrorCode::kInternalServerError);
+  ::rmdir(directory.c_str());
+}
+
+}  // namespace
+}  // namespace ddbd
