@@ -1,0 +1,86 @@
+// The write-ahead log's writer, with group commit: records are queued in the order the commit
+// path hands them over; a thread of its own writes everything queued in one append and makes it
+// durable with one sync, then tells each record's waiter. A write is acknowledged only then, and
+// no I/O thread waits meanwhile (the waiter completes the answer through the deferred-answer path).
+//
+// Segments are files "<directory>/NNNNNNNNNN.log" (log_format.h). A failed write or sync fails
+// the records of that batch (their writes are not acknowledged) and the next batch starts a new
+// segment, so a partial write only ever stands at the end of a segment, where readers ignore it.
+//
+// Thread safety: Append and Flush may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "engine/error.h"
+#include "engine/persistence/file_system.h"
+
+namespace ddbd {
+
+// --sync: kFull syncs every batch before acknowledging it; kOff acknowledges once written (a
+// crash may lose the last writes, never corrupt the rest).
+enum class SyncPolicy { kFull, kOff };
+
+std::string LogSegmentName(uint64_t number);
+
+class LogWriter {
+ public:
+  using Durable = std::function<void(const Status&)>;
+  // Starts segment `segment` in `directory` (a new file with its header).
+  static Result<std::unique_ptr<LogWriter>> Open(FileSystem& files, std::string directory,
+                                                 uint64_t segment, SyncPolicy policy);
+  // Writes and syncs what is queued, answers its waiters, then stops the thread.
+  ~LogWriter();
+  LogWriter(const LogWriter&) = delete;
+  LogWriter& operator=(const LogWriter&) = delete;
+
+  // Queues one record after every record queued before it. `durable` (may be empty) runs on the
+  // writer's thread once the record is written (and synced, under kFull), or with the error.
+  void Append(uint8_t kind, std::string_view payload, Durable durable);
+  // Returns once everything queued before the call is written: the last batch's status (each
+  // record's own comes to its waiter).
+  Status Flush();
+
+  struct Stats {
+    uint64_t records = 0;
+    uint64_t batches = 0;  // appends + syncs: one per group commit
+    uint64_t segment = 0;  // the segment being written
+  };
+  Stats stats() const;
+
+ private:
+  LogWriter(FileSystem& files, std::string directory, SyncPolicy policy);
+  Status StartSegment(uint64_t number);
+  void Run();
+
+  FileSystem& files_;
+  const std::string directory_;
+  const SyncPolicy policy_;
+  // The writer thread's (Open's before it starts).
+  std::unique_ptr<WritableFile> file_;
+  uint64_t segment_ = 0;            // the one `file_` writes
+  uint64_t next_segment_ = 0;       // the number the next segment takes
+  bool start_new_segment_ = false;  // after a failure
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  std::string queued_;            // encoded records not yet handed to the thread
+  std::vector<Durable> waiting_;  // their waiters, in order
+  uint64_t queued_count_ = 0;     // records queued, ever
+  uint64_t finished_count_ = 0;   // records written (or failed), ever
+  Status last_status_ = Ok{};
+  bool stopping_ = false;
+  Stats stats_;
+  std::thread thread_;
+};
+
+}  // namespace ddbd
