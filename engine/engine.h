@@ -135,9 +135,10 @@ class Engine {
   Result<TransactGetItemsOutcome> TransactGetItems(const TransactGetItemsArgs& args) const;
 
   // Time to Live. UpdateTimeToLive: ResourceNotFoundException; ValidationException "TimeToLive is
-  // already enabled" / "TimeToLive is already disabled" / a disable naming another attribute,
-  // and, within ttl_cooldown_ms of the last change, "Time to live has been modified multiple
-  // times within a fixed interval". Enabling indexes the items already stored by expiry.
+  // active on a different AttributeName: ..." (enabling or disabling another attribute than the
+  // one in use), "TimeToLive is already enabled" / "... already disabled", and, within
+  // ttl_cooldown_ms of the last change, "Time to live has been modified multiple times within a
+  // fixed interval". Enabling indexes the items already stored by expiry.
   Result<TimeToLiveSpecification> UpdateTimeToLive(const UpdateTimeToLiveArgs& args);
   Result<TimeToLiveDescription> DescribeTimeToLive(std::string_view table_name) const;
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,

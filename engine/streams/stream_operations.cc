@@ -39,7 +39,7 @@ Error InvalidArn(std::string_view arn) {
 }
 
 Error StreamNotFound(std::string_view arn) {
-  // Unconfirmed wording.
+  // DynamoDB's wording, as a client's test against it pins.
   return Error::ResourceNotFound("Requested resource not found: Stream: " + std::string(arn) +
                                  " not found");
 }
@@ -184,6 +184,7 @@ Result<GetRecordsResult> Engine::GetRecords(const GetRecordsArgs& args) const {
   if (!iterator || !IsStreamArn(iterator->arn)) return InvalidIterator();
   const int64_t now_ms = clock_.NowMs();
   if (now_ms - iterator->issued_ms > kShardIteratorLifetimeMs) {
+    // The text clients match on (its full wording is unconfirmed).
     return Error(ErrorCode::kExpiredIterator, "Shard iterator has expired");
   }
   const std::shared_ptr<TableStream> stream = state_->FindStream(iterator->arn);

@@ -28,15 +28,14 @@ uint64_t Mix(uint64_t value) {  // splitmix64's finalizer: spreads a hash over a
   return value ^ (value >> 31);
 }
 
-Error ShardNotFound(std::string_view shard_id) {
-  // Unconfirmed wording.
-  return Error::ResourceNotFound("Requested resource not found: Shard does not exist: " +
-                                 std::string(shard_id));
+Error ShardNotFound() {
+  // The wording clients are known to meet.
+  return Error::ResourceNotFound("Requested resource not found: Shard does not exist");
 }
 
 Error Trimmed() {
-  return {ErrorCode::kTrimmedDataAccess,
-          "The operation attempted to read past the oldest stream record in a shard."};
+  // As a client's log against DynamoDB shows it.
+  return {ErrorCode::kTrimmedDataAccess, "The data you are trying to access has been trimmed"};
 }
 
 }  // namespace
@@ -205,7 +204,7 @@ Result<ShardPosition> TableStream::Position(std::string_view shard_id, IteratorT
   std::lock_guard lock(mutex_);
   MaintainLocked(clock_.NowMs());
   const Shard* shard = FindLocked(shard_id);
-  if (shard == nullptr) return ShardNotFound(shard_id);
+  if (shard == nullptr) return ShardNotFound();
   ShardPosition position{std::string(shard_id), 0};
   const uint64_t end = shard->description.ending_sequence.value_or(last_sequence_);
   switch (type) {

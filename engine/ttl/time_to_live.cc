@@ -18,17 +18,16 @@ std::string NotFoundMessage(std::string_view table_name) {
 Status CheckUpdate(const TableDescription& table, const TimeToLiveSpecification& requested,
                    int64_t now_ms, int64_t cooldown_ms) {
   const std::string& current = table.time_to_live_attribute;
+  if (!current.empty() && current != requested.attribute_name) {
+    // Enabling or disabling another attribute than the one in use (as quoted from DynamoDB).
+    return Error::Validation(
+        "TimeToLive is active on a different AttributeName: current AttributeName is " + current);
+  }
   if (requested.enabled && !current.empty()) {
     return Error::Validation("TimeToLive is already enabled");
   }
   if (!requested.enabled && current.empty()) {
     return Error::Validation("TimeToLive is already disabled");
-  }
-  if (!requested.enabled && current != requested.attribute_name) {
-    // Unconfirmed wording; DynamoDB's message is known to say "active on a different
-    // AttributeName".
-    return Error::Validation("TimeToLive is active on a different AttributeName: current is " +
-                             current);
   }
   if (table.time_to_live_updated_ms > 0 && now_ms - table.time_to_live_updated_ms < cooldown_ms) {
     return Error::Validation(

@@ -90,8 +90,10 @@ TEST_CASE("UpdateTimeToLive refuses repeats, a wrong attribute and changes withi
   CHECK(described.value().enabled);
   CHECK(described.value().attribute_name == "ttl");
   CHECK(f.Enable("ttl").error().message() == "TimeToLive is already enabled");
-  CHECK(f.Enable("other").error().message() == "TimeToLive is already enabled");
-  CHECK(f.Enable("other", false).error().code() == ErrorCode::kValidation);
+  const std::string different =
+      "TimeToLive is active on a different AttributeName: current AttributeName is ttl";
+  CHECK(f.Enable("other").error().message() == different);
+  CHECK(f.Enable("other", false).error().message() == different);
   CHECK(f.Enable("ttl", false).error().message() ==
         "Time to live has been modified multiple times within a fixed interval");
   f.clock.AdvanceMs(kHourMs - 1);

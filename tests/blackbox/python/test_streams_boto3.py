@@ -214,11 +214,11 @@ class StreamRecords(StreamsTestCase):
         table, arn = self.streamed_table()
         shard = self.shards(arn)[0]["ShardId"]
         missing = arn.replace(table, "no-such-table")
-        with self.assertRaises(self.streams.exceptions.ResourceNotFoundException):
-            self.streams.describe_stream(StreamArn=missing)
-        with self.assertRaises(self.streams.exceptions.ResourceNotFoundException):
-            self.streams.get_shard_iterator(StreamArn=arn, ShardId="shardId-00000000000000000000-00000000",
-                                            ShardIteratorType="LATEST")
+        self.assertError(self.streams.describe_stream, "ResourceNotFoundException",
+                         "Requested resource not found: Stream: %s not found" % missing, StreamArn=missing)
+        self.assertError(self.streams.get_shard_iterator, "ResourceNotFoundException",
+                         "Requested resource not found: Shard does not exist", StreamArn=arn,
+                         ShardId="shardId-00000000000000000000-00000000", ShardIteratorType="LATEST")
         for call in (lambda: self.streams.describe_stream(StreamArn="arn:aws:dynamodb:us-east-1:000000000000:table/" + table),
                      lambda: self.streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
                                                              ShardIteratorType="AT_SEQUENCE_NUMBER"),

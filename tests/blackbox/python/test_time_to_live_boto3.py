@@ -25,12 +25,12 @@ class TimeToLiveSettings(ServerTestCase):
         answer = self.ddb.update_time_to_live(TableName=table, TimeToLiveSpecification=SPEC("expires", True))
         self.assertEqual(answer["TimeToLiveSpecification"], SPEC("expires", True))
         self.assertEqual(describe(), {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"})
-        for name in ("expires", "other"):
-            self.assertError(self.ddb.update_time_to_live, "ValidationException", "TimeToLive is already enabled",
-                             TableName=table, TimeToLiveSpecification=SPEC(name, True))
-        with self.assertRaises(Exception) as caught:
-            self.ddb.update_time_to_live(TableName=table, TimeToLiveSpecification=SPEC("other", False))
-        self.assertIn("different AttributeName", caught.exception.response["Error"]["Message"])
+        self.assertError(self.ddb.update_time_to_live, "ValidationException", "TimeToLive is already enabled",
+                         TableName=table, TimeToLiveSpecification=SPEC("expires", True))
+        different = "TimeToLive is active on a different AttributeName: current AttributeName is expires"
+        for enabled in (True, False):
+            self.assertError(self.ddb.update_time_to_live, "ValidationException", different,
+                             TableName=table, TimeToLiveSpecification=SPEC("other", enabled))
         self.assertError(self.ddb.update_time_to_live, "ValidationException", COOLDOWN,
                          TableName=table, TimeToLiveSpecification=SPEC("expires", False))
         # DescribeTable says nothing of TTL.
