@@ -26,16 +26,21 @@ std::string InUseMessage(TableStatus status, std::string_view table_name) {
          ": " + std::string(table_name);
 }
 
-// What UpdateTable's index changes ask of the table's items: slots to fill and to empty, and how
-// to compute the entries of the new set of indexes.
-struct IndexChange {
-  std::vector<size_t> added;
-  std::vector<size_t> dropped;
-  TableItems::EntriesOf entries_of;
-};
+// UpdateTable's answer shows a ceiling the call removed as -1 (DescribeTable then leaves it out),
+// as measured against DynamoDB.
+void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) {
+  if (!args.on_demand_throughput) return;
+  const OnDemandThroughput& requested = *args.on_demand_throughput;
+  if (requested.max_read_request_units == -1) {
+    answer.on_demand_throughput.max_read_request_units = -1;
+  }
+  if (requested.max_write_request_units == -1) {
+    answer.on_demand_throughput.max_write_request_units = -1;
+  }
+}
 
-// After UpdateTable changed the entry's index descriptions: installs the new TableIndexes and
-// returns what the items must change. Caller holds the catalog exclusively.
+}  // namespace
+
 IndexChange ReindexLocked(TableEntry& entry) {
   auto indexes = std::make_shared<const TableIndexes>(entry.description);
   IndexChange change;
@@ -55,33 +60,21 @@ IndexChange ReindexLocked(TableEntry& entry) {
   return change;
 }
 
-// UpdateTable's answer shows a ceiling the call removed as -1 (DescribeTable then leaves it out),
-// as measured against DynamoDB.
-void EchoRemovedCeilings(const UpdateTableArgs& args, TableDescription& answer) {
-  if (!args.on_demand_throughput) return;
-  const OnDemandThroughput& requested = *args.on_demand_throughput;
-  if (requested.max_read_request_units == -1) {
-    answer.on_demand_throughput.max_read_request_units = -1;
-  }
-  if (requested.max_write_request_units == -1) {
-    answer.on_demand_throughput.max_write_request_units = -1;
-  }
-}
-
-}  // namespace
-
 Engine::Engine(EngineOptions options, const Clock& clock)
     : options_(std::move(options)),
       clock_(clock),
       state_(std::make_unique<State>(options_, clock_)) {
   if (options_.transaction_hold_ms > 0) state_->delayed = std::make_unique<DelayedTasks>();
-  if (options_.ttl_interval_ms > 0) {
-    // Slices of a few hundred deletes; a backlog is worked off slice after slice.
-    constexpr size_t kSlice = 512;
-    state_->sweeper =
-        std::make_unique<PeriodicTask>(std::chrono::milliseconds(options_.ttl_interval_ms),
-                                       [this] { return SweepExpiredItems(kSlice) == kSlice; });
-  }
+  StartSweeper();
+}
+
+void Engine::StartSweeper() {
+  if (options_.ttl_interval_ms <= 0 || state_->sweeper) return;
+  // Slices of a few hundred deletes; a backlog is worked off slice after slice.
+  constexpr size_t kSlice = 512;
+  state_->sweeper =
+      std::make_unique<PeriodicTask>(std::chrono::milliseconds(options_.ttl_interval_ms),
+                                     [this] { return SweepExpiredItems(kSlice) == kSlice; });
 }
 
 Engine::~Engine() {
@@ -98,6 +91,7 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       TableEntry& created = *change.created;
       tables.emplace(change.table_name, std::move(change.created));
       if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
+      if (journal) journal->TableCreated(created.items->id(), created.description);
       return;
     }
     case CatalogChange::Kind::kUpdateTable: {
@@ -111,10 +105,12 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
       }
+      if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
     }
     case CatalogChange::Kind::kDeleteTable:
       StopStreamLocked(*it->second);
+      if (journal) journal->TableDeleted(it->second->items->id());
       // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
       if (change.transition_done_ms <= 0) {
         tables.erase(it);
@@ -127,11 +123,13 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       it->second->description.time_to_live_attribute = change.description.time_to_live_attribute;
       it->second->description.time_to_live_updated_ms = change.now_ms;
       it->second->expiry = std::move(change.expiry);
+      if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
   }
 }
 
 void Engine::State::StartStreamLocked(TableEntry& entry, int64_t now_ms) {
+  if (replaying) return;  // started once the log is replayed
   std::erase_if(streams, [](const auto& stream) { return stream.second->Expired(); });
   TableDescription& table = entry.description;
   // A label is a millisecond time; one re-enabled within the same millisecond takes the next.
@@ -204,13 +202,46 @@ void Engine::State::PurgeGoneLocked(int64_t now_ms) {
   std::erase_if(tables, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
 }
 
+std::unique_ptr<TableEntry> Engine::NewEntry(const TableDescription& table) const {
+  auto entry = std::make_unique<TableEntry>();
+  entry->description = table;
+  entry->items = std::make_shared<TableItems>(state_->next_table_id++, &state_->log);
+  entry->key_shape = KeyShape::Of(table);
+  if (entry->key_shape.has_sort_key()) {
+    const AttributeType partition_type = entry->key_shape.partition_type;
+    entry->items->UsePartitions([partition_type](std::string_view key) {
+      return PartitionPrefixLength(key, partition_type);
+    });
+  }
+  size_t slots = 0;  // slots are stable for a table's life, so a restored one may have gaps
+  for (const IndexDescription& index : table.indexes) slots = std::max(slots, index.slot + 1);
+  if (!table.indexes.empty()) {
+    auto indexes = std::make_shared<const TableIndexes>(table);
+    entry->items->SetIndexes(
+        slots, [indexes](std::string_view blob) { return indexes->EntriesFor(DecodeItem(blob)); });
+    std::vector<size_t> local_slots;
+    for (const IndexDescription& index : table.indexes) {
+      if (!index.is_global) local_slots.push_back(index.slot);
+    }
+    if (!local_slots.empty()) {
+      entry->items->TrackItemCollections(options_.item_collection_limit_bytes,
+                                         std::move(local_slots));
+    }
+    entry->indexes = std::move(indexes);
+  }
+  entry->next_index_slot = slots;
+  if (options_.enforce_throughput) {
+    entry->throughput = std::make_shared<TableThroughput>();
+    entry->throughput->Configure(entry->description, clock_.NowMs());
+  }
+  return entry;
+}
+
 Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   if (Status valid = ValidateCreateTable(args); !valid.ok()) return valid.error();
 
   const int64_t now_ms = clock_.NowMs();
-  auto entry = std::make_unique<TableEntry>();
-  TableDescription& table = entry->description;
-  entry->items = std::make_shared<TableItems>(state_->next_table_id++, &state_->log);
+  TableDescription table;
   table.table_name = args.table_name;
   table.table_id = NewTableId();
   table.table_arn = TableArn(args.table_name);
@@ -240,14 +271,6 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   table.tags = args.tags;
   const bool delayed = options_.table_delay_ms > 0;
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
-  entry->transition_done_ms = now_ms + options_.table_delay_ms;
-  entry->key_shape = KeyShape::Of(table);
-  if (entry->key_shape.has_sort_key()) {
-    const AttributeType partition_type = entry->key_shape.partition_type;
-    entry->items->UsePartitions([partition_type](std::string_view key) {
-      return PartitionPrefixLength(key, partition_type);
-    });
-  }
   for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
     for (const IndexDefinition& definition : *definitions) {
       IndexDescription index;
@@ -260,31 +283,13 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
       table.indexes.push_back(std::move(index));
     }
   }
-  if (!table.indexes.empty()) {
-    auto indexes = std::make_shared<const TableIndexes>(table);
-    entry->items->SetIndexes(indexes->list().size(), [indexes](std::string_view blob) {
-      return indexes->EntriesFor(DecodeItem(blob));
-    });
-    std::vector<size_t> local_slots;
-    for (const IndexDescription& index : table.indexes) {
-      if (!index.is_global) local_slots.push_back(index.slot);
-    }
-    if (!local_slots.empty()) {
-      entry->items->TrackItemCollections(options_.item_collection_limit_bytes,
-                                         std::move(local_slots));
-    }
-    entry->indexes = std::move(indexes);
-  }
-  entry->next_index_slot = table.indexes.size();
+  std::unique_ptr<TableEntry> entry = NewEntry(table);
+  entry->transition_done_ms = now_ms + options_.table_delay_ms;
 
   std::unique_lock lock(state_->mutex);
   state_->PurgeGoneLocked(now_ms);
   if (state_->tables.contains(args.table_name)) {
     return Error::ResourceInUse("Table already exists: " + args.table_name);
-  }
-  if (options_.enforce_throughput) {
-    entry->throughput = std::make_shared<TableThroughput>();
-    entry->throughput->Configure(entry->description, now_ms);
   }
   CatalogChange change{
       CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms, {}};

@@ -16,6 +16,7 @@
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/item_operations.h"
+#include "engine/persistence/sync_policy.h"
 #include "engine/read_operations.h"
 #include "engine/storage/change.h"
 #include "engine/streams/streams.h"
@@ -23,6 +24,8 @@
 #include "engine/ttl/time_to_live.h"
 
 namespace ddbd {
+
+class FileSystem;  // engine/persistence/file_system.h
 
 // The provisioned-capacity quotas DescribeLimits reports.
 struct ThroughputLimits {
@@ -57,17 +60,27 @@ struct EngineOptions {
   // one table's stream keeps (the oldest are trimmed first; all go after 24 hours).
   int64_t stream_shard_rollover_ms = 4 * 3'600'000;
   int64_t stream_max_bytes = int64_t{256} << 20;
+  // Persistence (Engine::Open): with a directory, every change is logged there and replayed at
+  // the next start. Empty: memory only. `file_system` null: the real one.
+  std::string db_path = "";
+  SyncPolicy sync = SyncPolicy::kFull;
+  FileSystem* file_system = nullptr;
 };
 
 struct ReadTarget;          // engine/read_operations.cc
 struct PendingTransaction;  // engine/transactions/transact_write_items.cc
 class WriteScope;           // engine/storage/write_scope.h
 struct ItemTable;           // engine/engine_state.h
+struct TableEntry;          // engine/engine_state.h
 
 class Engine {
  public:
-  // `clock` must outlive the engine.
+  // `clock` must outlive the engine. Memory only: EngineOptions::db_path is not read.
   Engine(EngineOptions options, const Clock& clock);
+  // With EngineOptions::db_path: locks the directory, replays its log, and logs every change
+  // from then on. InternalServerError naming the file and offset for a corrupt log, or the lock
+  // for a directory another process holds.
+  static Result<std::unique_ptr<Engine>> Open(EngineOptions options, const Clock& clock);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -162,6 +175,10 @@ class Engine {
   // write, from the thread that made the engine; `observer` must outlive the engine.
   void Subscribe(CommitObserver* observer);
 
+  // Calls `done` once every change the calling thread made is durable (at once without a
+  // db_path, or if it made none): a write's answer waits for this.
+  void WhenDurable(std::function<void(const Status&)> done);
+
   const EngineOptions& options() const { return options_; }
   std::string TableArn(std::string_view table_name) const;
 
@@ -169,6 +186,15 @@ class Engine {
   struct State;  // engine/engine_state.h
 
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
+  // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
+  // catalog: CreateTable's and recovery's.
+  std::unique_ptr<TableEntry> NewEntry(const TableDescription& table) const;
+  // Opens the store under db_path: lock, replay, the journal (engine/persistence/store.cc).
+  Status OpenStore();
+  // The TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay: its
+  // deletes must be logged).
+  void StartSweeper();
+  Status Replay(uint8_t kind, std::string_view payload);
   // TransactWriteItems once its token (if any) let it run: checked (Prepare), decided with its
   // items held (Decide), committed (Commit); with a hold, decided now and committed later.
   void RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done);

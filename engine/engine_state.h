@@ -10,12 +10,15 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/capacity/throughput.h"
 #include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
 #include "engine/model/item_key.h"
 #include "engine/periodic_task.h"
+#include "engine/persistence/file_system.h"
+#include "engine/persistence/journal.h"
 #include "engine/storage/change.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
@@ -50,6 +53,17 @@ struct ItemTable {
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
 };
 
+// What an UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
+// how to compute the entries of the new set of indexes.
+struct IndexChange {
+  std::vector<size_t> added;
+  std::vector<size_t> dropped;
+  TableItems::EntriesOf entries_of;
+};
+// After the entry's index descriptions changed: installs the new TableIndexes and returns what
+// the items must change (TableItems::ChangeIndexes). Caller holds the catalog exclusively.
+IndexChange ReindexLocked(TableEntry& entry);
+
 // A change to the catalog, as State::CommitCatalogLocked makes it.
 struct CatalogChange {
   enum class Kind { kCreateTable, kUpdateTable, kDeleteTable, kUpdateTimeToLive };
@@ -82,6 +96,12 @@ struct Engine::State {
   std::mutex time_to_live_mutex;  // one UpdateTimeToLive at a time: it indexes outside `mutex`
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;
+  // Persistence (EngineOptions::db_path): the directory's lock, the file system when the engine
+  // made its own, and the journal every change is logged through (null: memory only).
+  std::unique_ptr<FileSystem> own_files;
+  std::unique_ptr<FileLock> store_lock;
+  std::unique_ptr<Journal> journal;
+  bool replaying = false;  // Engine::OpenStore replays the log: streams wait (guarded by `mutex`)
 
   // The entry's description with its status as of `now_ms`, without the live counts: those
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers

@@ -22,12 +22,9 @@
 
 #include "engine/error.h"
 #include "engine/persistence/file_system.h"
+#include "engine/persistence/sync_policy.h"
 
 namespace ddbd {
-
-// --sync: kFull syncs every batch before acknowledging it; kOff acknowledges once written (a
-// crash may lose the last writes, never corrupt the rest).
-enum class SyncPolicy { kFull, kOff };
 
 std::string LogSegmentName(uint64_t number);
 

@@ -1,0 +1,102 @@
+#include "engine/persistence/journal.h"
+
+#include <vector>
+
+#include "engine/persistence/catalog_codec.h"
+
+namespace ddbd {
+namespace {
+
+// The last record this thread appended: what its request's answer waits for.
+thread_local uint64_t last_ticket = 0;
+// Failures kept for waiters still to come; a disk stays full for long, tickets move on.
+constexpr size_t kFailuresKept = 4096;
+
+}  // namespace
+
+void Journal::Append(JournalKind kind, const std::string& payload) {
+  std::lock_guard lock(mutex_);
+  const uint64_t ticket = ++appended_;
+  last_ticket = ticket;
+  // Under `mutex_`, so tickets follow the log's order.
+  writer_->Append(static_cast<uint8_t>(kind), payload,
+                  [this, ticket](const Status& status) { Durable(ticket, status); });
+}
+
+void Journal::Register(uint64_t items_id, const std::string& table_id) {
+  std::lock_guard lock(ids_mutex_);
+  table_ids_[items_id] = table_id;
+}
+
+void Journal::TableCreated(uint64_t items_id, const TableDescription& table) {
+  {
+    std::lock_guard lock(ids_mutex_);
+    table_ids_[items_id] = table.table_id;
+  }
+  Append(JournalKind::kTableCreated, EncodeTableDescription(table));
+}
+
+void Journal::TableUpdated(uint64_t, const TableDescription& table) {
+  Append(JournalKind::kTableUpdated, EncodeTableDescription(table));
+}
+
+void Journal::TableDeleted(uint64_t items_id) {
+  std::string table_id;
+  {
+    std::lock_guard lock(ids_mutex_);
+    auto it = table_ids_.find(items_id);
+    if (it == table_ids_.end()) return;
+    table_id = std::move(it->second);
+    table_ids_.erase(it);
+  }
+  Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0}));
+}
+
+void Journal::OnCommit(const ChangeRecord& change) {
+  if (change.kind == ChangeKind::kNone) return;
+  std::string table_id;
+  {
+    std::lock_guard lock(ids_mutex_);
+    auto it = table_ids_.find(change.table_id);
+    if (it == table_ids_.end()) return;
+    table_id = it->second;
+  }
+  if (change.kind == ChangeKind::kRemove) {
+    Append(JournalKind::kItemDeleted, EncodeItemRecord({table_id, change.key, {}, 0}));
+  } else {
+    Append(JournalKind::kItemPut,
+           EncodeItemRecord({table_id, change.key, change.new_item, change.new_size}));
+  }
+}
+
+void Journal::WhenDurable(Done done) {
+  const uint64_t ticket = last_ticket;
+  std::unique_lock lock(mutex_);
+  if (ticket <= durable_) {
+    auto failed = failed_.find(ticket);
+    const Status status = failed == failed_.end() ? Status(Ok{}) : failed->second;
+    lock.unlock();
+    done(status);
+    return;
+  }
+  waiting_.emplace(ticket, std::move(done));
+}
+
+void Journal::Durable(uint64_t ticket, const Status& status) {
+  std::vector<std::pair<Done, Status>> ready;
+  {
+    std::lock_guard lock(mutex_);
+    durable_ = ticket;
+    if (!status.ok()) {
+      failed_.emplace(ticket, status);
+      while (failed_.size() > kFailuresKept) failed_.erase(failed_.begin());
+    }
+    for (auto it = waiting_.begin(); it != waiting_.end() && it->first <= ticket;) {
+      ready.emplace_back(std::move(it->second), it->first == ticket ? status : Status(Ok{}));
+      it = waiting_.erase(it);
+    }
+  }
+  for (auto& [done, result] : ready) done(result);
+}
+
+}  // namespace ddbd

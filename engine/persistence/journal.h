@@ -1,0 +1,63 @@
+// The journal: what the engine writes to its write-ahead log. A commit observer for item changes
+// and a hook of the catalog's one path for table changes, both appending records (in commit
+// order: observers are called under the table's lock, catalog changes under the catalog's) to
+// the group-committing LogWriter. A request that wrote asks WhenDurable to hear when its last
+// record is on disk, so its answer waits for that, not its thread.
+//
+// Thread safety: every member may be called from any thread.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "engine/catalog/table_schema.h"
+#include "engine/persistence/journal_records.h"
+#include "engine/persistence/log_writer.h"
+#include "engine/storage/change.h"
+
+namespace ddbd {
+
+class Journal final : public CommitObserver {
+ public:
+  explicit Journal(std::unique_ptr<LogWriter> writer) : writer_(std::move(writer)) {}
+  // Writes what is queued and stops the writer before the waiters' bookkeeping goes.
+  ~Journal() { writer_.reset(); }
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+
+  // A table that already exists in the log (restored at start): its records need its id.
+  void Register(uint64_t items_id, const std::string& table_id);
+  // `items_id` is the table's TableItems::id(), which change records carry.
+  void TableCreated(uint64_t items_id, const TableDescription& table);
+  void TableUpdated(uint64_t items_id, const TableDescription& table);
+  void TableDeleted(uint64_t items_id);
+  void OnCommit(const ChangeRecord& change) override;
+
+  // Calls `done` once every record the calling thread appended is durable (with the error if
+  // its record failed), from the log's thread; at once, here, if it appended none.
+  using Done = std::function<void(const Status&)>;
+  void WhenDurable(Done done);
+  // Returns once everything appended so far is durable.
+  Status Flush() { return writer_->Flush(); }
+
+ private:
+  void Append(JournalKind kind, const std::string& payload);
+  void Durable(uint64_t ticket, const Status& status);
+
+  std::unique_ptr<LogWriter> writer_;
+  std::mutex ids_mutex_;
+  absl::flat_hash_map<uint64_t, std::string> table_ids_;  // TableItems id -> TableId
+  std::mutex mutex_;
+  uint64_t appended_ = 0;              // tickets given out: records appended, in log order
+  uint64_t durable_ = 0;               // records the log has answered for, in order
+  std::map<uint64_t, Status> failed_;  // recent tickets whose record failed
+  std::multimap<uint64_t, Done> waiting_;
+};
+
+}  // namespace ddbd

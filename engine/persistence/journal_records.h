@@ -1,0 +1,34 @@
+// What the write-ahead log records: the kinds of record and their payloads (tagged fields), one
+// per catalog change and one per item change that is not a no-op. Tables are named by their
+// TableId (a UUID, unique per incarnation), so a record can never reach a later table of the
+// same name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/error.h"
+
+namespace ddbd {
+
+enum class JournalKind : uint8_t {
+  kTableCreated = 1,  // payload: the table's description (catalog_codec.h)
+  kTableUpdated = 2,  // payload: its whole new description
+  kTableDeleted = 3,  // payload: an item record with only the table id
+  kItemPut = 4,       // payload: table id, key, item blob and size
+  kItemDeleted = 5,   // payload: table id, key
+};
+
+struct ItemRecordFields {
+  std::string_view table_id;
+  std::string_view key;
+  std::string_view blob;  // kItemPut only
+  uint32_t size = 0;      // kItemPut only
+};
+
+std::string EncodeItemRecord(const ItemRecordFields& fields);
+// Views into `payload`. InternalServerError for a malformed one.
+Result<ItemRecordFields> DecodeItemRecord(std::string_view payload);
+
+}  // namespace ddbd

@@ -1,0 +1,219 @@
+// Engine::Open with a db_path: the directory's lock, replaying its log into the catalog and the
+// tables, and the journal every later change goes through.
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+#include "engine/model/item_codec.h"
+#include "engine/persistence/catalog_codec.h"
+#include "engine/persistence/journal_records.h"
+#include "engine/persistence/log_format.h"
+#include "engine/storage/write_scope.h"
+
+namespace ddbd {
+namespace {
+
+// "0000000042.log" -> 42; nullopt for other files.
+std::optional<uint64_t> SegmentNumber(const std::string& name) {
+  if (name.size() != 14 || !name.ends_with(".log")) return std::nullopt;
+  uint64_t number = 0;
+  for (char c : name.substr(0, 10)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return number;
+}
+
+Error MalformedRecord(const std::string& what) {
+  return Error::Internal("malformed log record: " + what);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock& clock) {
+  if (options.db_path.empty()) return std::make_unique<Engine>(std::move(options), clock);
+  // The sweeper starts once the log is replayed and the journal attached, so every TTL delete
+  // is logged.
+  const int64_t ttl_interval_ms = options.ttl_interval_ms;
+  options.ttl_interval_ms = 0;
+  auto engine = std::make_unique<Engine>(std::move(options), clock);
+  if (Status opened = engine->OpenStore(); !opened.ok()) return opened.error();
+  engine->options_.ttl_interval_ms = ttl_interval_ms;
+  engine->StartSweeper();
+  return engine;
+}
+
+Status Engine::OpenStore() {
+  FileSystem* files = options_.file_system;
+  if (files == nullptr) {
+    state_->own_files = std::make_unique<PosixFileSystem>();
+    files = state_->own_files.get();
+  }
+  const std::string& directory = options_.db_path;
+  if (Status made = files->CreateDirectory(directory); !made.ok()) return made;
+  auto lock = files->Lock(directory + "/LOCK");
+  if (!lock.ok()) return lock.error();
+  state_->store_lock = std::move(lock.value());
+  state_->replaying = true;
+  auto names = files->List(directory);
+  if (!names.ok()) return names.error();
+  uint64_t last_segment = 0;
+  for (const std::string& name : names.value()) {
+    const std::optional<uint64_t> number = SegmentNumber(name);
+    if (!number) continue;
+    last_segment = std::max(last_segment, *number);
+    auto bytes = files->ReadFile(directory + "/" + name);
+    if (!bytes.ok()) return bytes.error();
+    auto contents = ReadLog(name, bytes.value());
+    if (!contents.ok()) return contents.error();
+    for (const LogRecord& record : contents.value().records) {
+      if (Status applied = Replay(record.kind, record.payload); !applied.ok()) {
+        return Error::Internal(name + ": " + applied.error().message() + " at offset " +
+                               std::to_string(record.offset));
+      }
+    }
+  }
+  {
+    // Streams start once the log is replayed, so replayed changes are not streamed again.
+    std::unique_lock catalog(state_->mutex);
+    state_->replaying = false;
+    for (const auto& [name, entry] : state_->tables) {
+      if (entry->description.stream_specification && !entry->stream) {
+        state_->StartStreamLocked(*entry, clock_.NowMs());
+      }
+    }
+  }
+  // Later changes go to a new segment: what a crash left at the end of the last one stays
+  // there, ignored.
+  auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync);
+  if (!writer.ok()) return writer.error();
+  std::unique_lock catalog(state_->mutex);
+  state_->journal = std::make_unique<Journal>(std::move(writer.value()));
+  for (const auto& [name, entry] : state_->tables) {
+    state_->journal->Register(entry->items->id(), entry->description.table_id);
+  }
+  state_->log.Subscribe(state_->journal.get());
+  return Ok{};
+}
+
+Status Engine::Replay(uint8_t kind, std::string_view payload) {
+  const int64_t now_ms = clock_.NowMs();
+  auto find = [this](std::string_view table_id) -> TableEntry* {
+    for (const auto& [name, entry] : state_->tables) {
+      if (entry->description.table_id == table_id) return entry.get();
+    }
+    return nullptr;
+  };
+  switch (static_cast<JournalKind>(kind)) {
+    case JournalKind::kTableCreated: {
+      auto table = DecodeTableDescription(payload);
+      if (!table.ok()) return table.error();
+      TableDescription& description = table.value();
+      // Whatever it was passing through, it has passed: a restarted table is ACTIVE.
+      description.table_status = TableStatus::kActive;
+      const std::string name = description.table_name;
+      std::unique_ptr<TableEntry> entry = NewEntry(description);
+      if (!description.time_to_live_attribute.empty()) {
+        entry->expiry = std::make_shared<ExpiryIndex>(description.time_to_live_attribute);
+        entry->items->Observe(entry->expiry, {});
+      }
+      std::unique_lock lock(state_->mutex);
+      state_->tables.erase(name);
+      state_->CommitCatalogLocked(
+          {CatalogChange::Kind::kCreateTable, name, std::move(entry), {}, 0, now_ms, {}});
+      return Ok{};
+    }
+    case JournalKind::kTableUpdated: {
+      auto table = DecodeTableDescription(payload);
+      if (!table.ok()) return table.error();
+      TableDescription& description = table.value();
+      description.table_status = TableStatus::kActive;
+      std::unique_lock lock(state_->mutex);
+      TableEntry* entry = find(description.table_id);
+      if (entry == nullptr) return MalformedRecord("an update of an unknown table");
+      // Time to Live: the index follows the attribute.
+      if (description.time_to_live_attribute != entry->description.time_to_live_attribute) {
+        if (entry->expiry) entry->items->StopObserving(entry->expiry.get());
+        entry->expiry.reset();
+        if (!description.time_to_live_attribute.empty()) {
+          auto index = std::make_shared<ExpiryIndex>(description.time_to_live_attribute);
+          entry->items->Observe(
+              index,
+              [&index](std::string_view key, std::string_view blob) { index->Gather(key, blob); },
+              [&index] { index->AddGathered(); });
+          entry->expiry = std::move(index);
+        }
+      }
+      auto names_of = [](const TableDescription& of) {
+        std::vector<std::string> names;
+        for (const IndexDescription& index : of.indexes)
+          names.push_back(index.definition.index_name);
+        std::sort(names.begin(), names.end());
+        return names;
+      };
+      const bool reindex = names_of(description) != names_of(entry->description);
+      // Streams start anew after a restart (their records are not kept yet): the label stays the
+      // one the table got at start.
+      description.latest_stream_label = entry->description.latest_stream_label;
+      const std::string name = description.table_name;
+      state_->CommitCatalogLocked(
+          {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms, {}});
+      if (reindex) {
+        const IndexChange change = ReindexLocked(*entry);
+        entry->items->ChangeIndexes(change.added, change.dropped, change.entries_of, [] {});
+      }
+      return Ok{};
+    }
+    case JournalKind::kTableDeleted: {
+      auto fields = DecodeItemRecord(payload);
+      if (!fields.ok()) return fields.error();
+      std::unique_lock lock(state_->mutex);
+      TableEntry* entry = find(fields.value().table_id);
+      if (entry == nullptr) return MalformedRecord("a deletion of an unknown table");
+      const std::string name = entry->description.table_name;
+      state_->CommitCatalogLocked(
+          {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms, {}});
+      return Ok{};
+    }
+    case JournalKind::kItemPut:
+    case JournalKind::kItemDeleted: {
+      auto fields = DecodeItemRecord(payload);
+      if (!fields.ok()) return fields.error();
+      std::shared_ptr<TableItems> items;
+      std::shared_ptr<const TableIndexes> indexes;
+      {
+        std::shared_lock lock(state_->mutex);
+        TableEntry* entry = find(fields.value().table_id);
+        if (entry == nullptr) return MalformedRecord("an item of an unknown table");
+        items = entry->items;
+        indexes = entry->indexes;
+      }
+      const bool put = static_cast<JournalKind>(kind) == JournalKind::kItemPut;
+      const StoredItem item{std::string(fields.value().blob), fields.value().size};
+      IndexEntries entries;
+      if (put && !indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(item.blob));
+      WriteScope scope(*items);
+      auto committed =
+          items->Commit(scope, fields.value().key,
+                        [&](const TableItems::Current*) -> Result<TableItems::Write> {
+                          if (!put) return TableItems::Write{TableItems::Write::Kind::kDelete};
+                          return TableItems::Write{TableItems::Write::Kind::kPut, &item, &entries,
+                                                   items->index_generation()};
+                        },
+                        {ChangeOrigin::kUser, 0});
+      if (!committed.ok()) return committed.error();
+      return Ok{};
+    }
+  }
+  // A kind this ddbd does not know: written by a later version.
+  return MalformedRecord("unknown kind " + std::to_string(kind));
+}
+
+void Engine::WhenDurable(std::function<void(const Status&)> done) {
+  if (!state_->journal) return done(Ok{});
+  state_->journal->WhenDurable(std::move(done));
+}
+
+}  // namespace ddbd
