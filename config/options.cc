@@ -103,6 +103,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--stream-max-bytes: expected an integer from 1 to 1099511627776, got '" +
              std::string(value) + "'";
     }
+  } else if (name == "sync") {
+    if (value != "full" && value != "off") {
+      return "--sync: expected full or off, got '" + std::string(value) + "'";
+    }
+    options.sync_full = value == "full";
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
     options.db_path = value;
@@ -112,7 +117,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 16> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 17> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -127,7 +132,8 @@ constexpr std::array<std::string_view, 16> kValuedFlags = {"host",
                                                            "ttl-cooldown-ms",
                                                            "ttl-interval-ms",
                                                            "stream-shard-rollover-ms",
-                                                           "stream-max-bytes"};
+                                                           "stream-max-bytes",
+                                                           "sync"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -282,7 +288,12 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          (default 14400000, four hours)
   --stream-max-bytes N   most stream record bytes a table keeps; the oldest are trimmed first
                          (default 268435456, 256 MB; records are also trimmed after 24 hours)
-  --db-path DIR          data directory (not implemented yet: data is kept in memory)
+  --db-path DIR          keep the data in DIR: every change is written to a log there and a
+                         write is answered once it is on disk; a restart (even after kill -9)
+                         finds everything that was acknowledged (default: memory only)
+  --sync full|off        with --db-path: full (default) syncs each group of writes before
+                         answering them; off answers once written, faster, and a crash of the
+                         machine may lose the last writes (never corrupt the rest)
   --help                 print this help and exit
   --version              print the version and exit
 

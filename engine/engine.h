@@ -175,8 +175,13 @@ class Engine {
   // write, from the thread that made the engine; `observer` must outlive the engine.
   void Subscribe(CommitObserver* observer);
 
-  // Calls `done` once every change the calling thread made is durable (at once without a
-  // db_path, or if it made none): a write's answer waits for this.
+  // Persistence: whether changes are logged (Open with a db_path); the calling thread's last
+  // logged change (0: none), so a caller can tell whether a request changed anything; and a call
+  // of `done` once every change the calling thread made is durable (with the error if its last
+  // one failed), from the log's thread, or at once if it made none or nothing is logged. A
+  // write's answer waits for this.
+  bool persistent() const;
+  uint64_t LastTicket() const;
   void WhenDurable(std::function<void(const Status&)> done);
 
   const EngineOptions& options() const { return options_; }

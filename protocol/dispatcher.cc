@@ -122,15 +122,10 @@ DispatchResult RunNow(const operations::Handler handler, Engine& engine,
 
 DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body,
                                   const RequestInfo& info) const {
-  rapidjson::Document document;
-  DispatchResult refused;
-  const Operation* operation = Resolve(target, body, info, document, refused);
-  if (operation == nullptr) return refused;
-  if (operation->handler != nullptr) return RunNow(operation->handler, engine_, document);
-  // An operation that may answer later, waited for (tests, the fuzzer).
+  // Waited for (tests, the fuzzer): whatever answers later, or once durable.
   std::promise<DispatchResult> answered;
-  operation->async(engine_, document, body,
-                   [&answered](DispatchResult result) { answered.set_value(std::move(result)); });
+  HandleAsync(target, body, info,
+              [&answered](DispatchResult result) { answered.set_value(std::move(result)); });
   return answered.get_future().get();
 }
 
@@ -140,8 +135,25 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
   DispatchResult refused;
   const Operation* operation = Resolve(target, body, info, document, refused);
   if (operation == nullptr) return done(std::move(refused));
-  if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
-  operation->async(engine_, document, body, done);
+  if (!engine_.persistent()) {
+    if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
+    return operation->async(engine_, document, body, done);
+  }
+  // With a store, an answer that changed anything goes out once its changes are durable: the
+  // log's thread answers it then, and this thread goes on meanwhile.
+  Engine& engine = engine_;
+  auto when_durable = [&engine, done](DispatchResult result) {
+    engine.WhenDurable([done, result = std::move(result)](const Status& status) mutable {
+      done(status.ok() ? std::move(result) : InternalServerError());
+    });
+  };
+  if (operation->handler != nullptr) {
+    const uint64_t before = engine_.LastTicket();
+    DispatchResult result = RunNow(operation->handler, engine_, document);
+    if (engine_.LastTicket() == before) return done(std::move(result));  // changed nothing
+    return when_durable(std::move(result));
+  }
+  operation->async(engine_, document, body, when_durable);
 }
 
 DispatchResult Dispatcher::InternalServerError() {

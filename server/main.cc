@@ -78,7 +78,15 @@ int main(int argc, char** argv) {
   engine_options.ttl_interval_ms = options.ttl_interval_ms;
   engine_options.stream_shard_rollover_ms = options.stream_shard_rollover_ms;
   engine_options.stream_max_bytes = options.stream_max_bytes;
-  ddbd::Engine engine(engine_options, clock);
+  engine_options.db_path = options.db_path;
+  engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
+  auto opened = ddbd::Engine::Open(engine_options, clock);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "ddbd: --db-path %s: %s\n", options.db_path.c_str(),
+                 opened.error().message().c_str());
+    return 1;
+  }
+  ddbd::Engine& engine = *opened.value();
   ddbd::Dispatcher dispatcher(engine);
   ddbd::Router router(dispatcher, {options.region, options.cors});
   ddbd::ServerOptions server_options;
@@ -97,12 +105,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ddbd: cannot write --port-file %s\n", options.port_file.c_str());
     return 1;
   }
-  if (!options.db_path.empty()) {
-    spdlog::warn("--db-path {}: persistence is not implemented yet; data is kept in memory only",
-                 options.db_path);
-  }
-  spdlog::info("ddbd {} listening on http://{}:{} (data in memory, {} threads)", DDBD_VERSION,
-               options.host, server.port(), server_options.threads);
+  const std::string data =
+      options.db_path.empty() ? std::string("in memory") : "in " + options.db_path;
+  spdlog::info("ddbd {} listening on http://{}:{} (data {}, {} threads)", DDBD_VERSION,
+               options.host, server.port(), data, server_options.threads);
   server.Run();
   spdlog::info("ddbd stopped");
   return 0;

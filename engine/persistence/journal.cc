@@ -3,18 +3,37 @@
 #include <vector>
 
 #include "engine/persistence/catalog_codec.h"
+#include "engine/persistence/fields.h"
 
 namespace ddbd {
 namespace {
 
 // The last record this thread appended: what its request's answer waits for.
 thread_local uint64_t last_ticket = 0;
+// A Group's records, while one lives on this thread.
+thread_local FieldWriter* group = nullptr;
 // Failures kept for waiters still to come; a disk stays full for long, tickets move on.
 constexpr size_t kFailuresKept = 4096;
 
 }  // namespace
 
+Journal::Group::Group(Journal* journal) : journal_(journal) {
+  if (journal_ != nullptr) group = new FieldWriter();
+}
+
+Journal::Group::~Group() {
+  if (journal_ == nullptr) return;
+  FieldWriter* gathered = group;
+  group = nullptr;
+  if (!gathered->bytes().empty()) journal_->Append(JournalKind::kGroup, gathered->bytes());
+  delete gathered;
+}
+
 void Journal::Append(JournalKind kind, const std::string& payload) {
+  if (group != nullptr) {
+    group->Bytes(static_cast<uint32_t>(kind), payload);
+    return;
+  }
   std::lock_guard lock(mutex_);
   const uint64_t ticket = ++appended_;
   last_ticket = ticket;
@@ -68,6 +87,8 @@ void Journal::OnCommit(const ChangeRecord& change) {
            EncodeItemRecord({table_id, change.key, change.new_item, change.new_size}));
   }
 }
+
+uint64_t Journal::LastTicket() { return last_ticket; }
 
 void Journal::WhenDurable(Done done) {
   const uint64_t ticket = last_ticket;

@@ -39,6 +39,22 @@ class Journal final : public CommitObserver {
   void TableDeleted(uint64_t items_id);
   void OnCommit(const ChangeRecord& change) override;
 
+  // While one lives, the records this thread appends are gathered and go to the log as one
+  // record when it ends: a transaction's writes survive a crash together or not at all. A null
+  // journal: nothing to do.
+  class Group {
+   public:
+    explicit Group(Journal* journal);
+    ~Group();
+    Group(const Group&) = delete;
+    Group& operator=(const Group&) = delete;
+
+   private:
+    Journal* const journal_;
+  };
+
+  // The calling thread's last record (0: none yet).
+  static uint64_t LastTicket();
   // Calls `done` once every record the calling thread appended is durable (with the error if
   // its record failed), from the log's thread; at once, here, if it appended none.
   using Done = std::function<void(const Status&)>;

@@ -18,6 +18,7 @@ enum class JournalKind : uint8_t {
   kTableDeleted = 3,  // payload: an item record with only the table id
   kItemPut = 4,       // payload: table id, key, item blob and size
   kItemDeleted = 5,   // payload: table id, key
+  kGroup = 6,         // payload: several records, each a field numbered by its kind
 };
 
 struct ItemRecordFields {

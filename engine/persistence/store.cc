@@ -8,6 +8,7 @@
 #include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/persistence/catalog_codec.h"
+#include "engine/persistence/fields.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
 #include "engine/storage/write_scope.h"
@@ -206,10 +207,29 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       if (!committed.ok()) return committed.error();
       return Ok{};
     }
+    case JournalKind::kGroup: {
+      FieldReader records(payload);
+      while (records.Next()) {
+        if (records.number() == static_cast<uint32_t>(JournalKind::kGroup) ||
+            records.number() > UINT8_MAX) {
+          return MalformedRecord("a group's member");
+        }
+        if (Status applied = Replay(static_cast<uint8_t>(records.number()), records.text());
+            !applied.ok()) {
+          return applied;
+        }
+      }
+      if (!records.ok()) return MalformedRecord("a group");
+      return Ok{};
+    }
   }
   // A kind this ddbd does not know: written by a later version.
   return MalformedRecord("unknown kind " + std::to_string(kind));
 }
+
+bool Engine::persistent() const { return state_->journal != nullptr; }
+
+uint64_t Engine::LastTicket() const { return state_->journal ? Journal::LastTicket() : 0; }
 
 void Engine::WhenDurable(std::function<void(const Status&)> done) {
   if (!state_->journal) return done(Ok{});

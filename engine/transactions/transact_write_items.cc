@@ -260,6 +260,8 @@ Status Engine::DecideTransaction(PendingTransaction& pending, const WriteScope& 
 Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& pending,
                                                             WriteScope& scope) {
   const CommitContext context{ChangeOrigin::kTransaction, pending.id};
+  // Its writes reach the log as one record: after a crash, all of them or none.
+  const Journal::Group logged_together(state_->journal.get());
   TransactWriteItemsOutcome outcome;
   for (Prepared& action : pending.actions) {
     if (action.action->kind == Kind::kConditionCheck) {

@@ -67,6 +67,17 @@ TEST_CASE("Transactions can be held for a while") {
         "--transaction-hold-ms: expected an integer from 0 to 5000, got '5001'");
 }
 
+TEST_CASE("Persistence: a directory, and how durable an answer is") {
+  CHECK(Parse({}).options->sync_full);
+  CHECK_FALSE(Parse({"--db-path", "/data", "--sync", "off"}).options->sync_full);
+  CHECK(Parse({}, {{"DDBD_SYNC", "full"}}).options->sync_full);
+  CHECK(Parse({}, {{"DDBD_DB_PATH", "/data"}}).options->db_path == "/data");
+  CHECK(Parse({"--sync", "sometimes"}).error == "--sync: expected full or off, got 'sometimes'");
+  CHECK(Parse({"--ttl-interval-ms", "0", "--ttl-cooldown-ms", "0"}).options->ttl_interval_ms == 0);
+  CHECK(Parse({"--stream-max-bytes", "0"}).error ==
+        "--stream-max-bytes: expected an integer from 1 to 1099511627776, got '0'");
+}
+
 TEST_CASE("Bad flags name the flag and what it accepts") {
   CHECK(Parse({"--port", "http"}).error ==
         "--port: expected an integer from 0 to 65535, got 'http'");

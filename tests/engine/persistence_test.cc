@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "engine/persistence/file_system.h"
+#include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
 
@@ -145,6 +146,44 @@ TEST_CASE("A crash keeps what was durable and ignores a torn last record") {
     auto engine = store.Open();
     CHECK(
         testing::Get(*engine, "Orders", {{"pk", S("a")}, {"sk", N("1")}}).value().item.has_value());
+  }
+}
+
+TEST_CASE("A transaction's writes survive a crash together or not at all") {
+  Store store;
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(Orders()).ok());
+    Durable(*engine);
+  }
+  auto transaction = [](const std::string& tag) {
+    TransactWriteItemsArgs args;
+    for (const char* pk : {"x", "y"}) {
+      TransactWriteAction put;
+      put.kind = TransactWriteAction::Kind::kPut;
+      put.table_name = "Orders";
+      put.item = {{"pk", S(pk)}, {"sk", N("1")}, {"tag", S(tag)}};
+      args.actions.push_back(put);
+    }
+    return args;
+  };
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->TransactWriteItems(transaction("both")).ok());
+    Durable(*engine);
+  }
+  // The transaction is the last record of the second segment: cut it at every byte.
+  const std::string segment = "db/" + LogSegmentName(2);
+  const std::string whole = store.files.ReadFile(segment).value();
+  const uint64_t last = ReadLog("log", whole).value().records.back().offset;
+  for (size_t cut = last; cut <= whole.size(); ++cut) {
+    INFO("cut at " << cut);
+    store.files.Contents(segment) = whole.substr(0, cut);
+    auto engine = store.Open();
+    const bool x = testing::Get(*engine, "Orders", Key("x", "1")).value().item.has_value();
+    const bool y = testing::Get(*engine, "Orders", Key("y", "1")).value().item.has_value();
+    CHECK(x == y);
+    CHECK(x == (cut == whole.size()));
   }
 }
 

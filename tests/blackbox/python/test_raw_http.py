@@ -6,6 +6,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import unittest
 import zlib
@@ -227,14 +228,15 @@ class CommandLine(unittest.TestCase):
         self.assertEqual((result.returncode, result.stderr), (2, "ddbd: unknown flag '-bogus' (see --help)\n"))
 
     def test_dynamodb_local_flags_serve(self):
-        server = DdbdServer("-inMemory", "-sharedDb", "-disableTelemetry", "-dbPath", "/tmp/none").start()
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-            connection.request("GET", "/")
-            self.assertEqual(connection.getresponse().status, 200)
-            self.assertIn("persistence is not implemented yet", server.output())
-        finally:
-            server.stop()
+        with tempfile.TemporaryDirectory() as directory:
+            server = DdbdServer("-inMemory", "-sharedDb", "-disableTelemetry", "-dbPath", directory).start()
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+                connection.request("GET", "/")
+                self.assertEqual(connection.getresponse().status, 200)
+                self.assertIn("LOCK", os.listdir(directory))  # -dbPath keeps the data there
+            finally:
+                server.stop()
 
 
 if __name__ == "__main__":

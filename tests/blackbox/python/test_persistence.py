@@ -1,0 +1,133 @@
+"""--db-path with the real binary: a restart keeps tables (with their indexes, TTL and stream
+settings) and items; and a crash loop: clients write concurrently (puts and two-item transactions)
+while ddbd is killed with SIGKILL at random moments, and after each restart every acknowledged
+write is there and no transaction is half there. DDBD_CRASH_CYCLES sets the cycles (default 20;
+scripts run it longer)."""
+import os
+import random
+import signal
+import tempfile
+import threading
+import time
+import unittest
+
+from ddbd_harness import DdbdServer, client, hash_table
+
+S = lambda v: {"S": v}
+N = lambda v: {"N": str(v)}
+
+
+class Persistence(unittest.TestCase):
+    def setUp(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        self.directory = tempfile.TemporaryDirectory()
+        self.server = None
+
+    def tearDown(self):
+        if self.server:
+            self.server.stop()
+        self.directory.cleanup()
+
+    def start(self):
+        self.server = DdbdServer("--db-path", self.directory.name).start()
+        return client(self.server.endpoint)
+
+    def kill(self):
+        self.server.process.send_signal(signal.SIGKILL)
+        self.server.process.wait()
+        self.server.log.close()
+        self.server.directory.cleanup()
+        self.server = None
+
+    def test_a_restart_keeps_tables_and_items(self):
+        ddb = self.start()
+        ddb.create_table(
+            TableName="Orders", BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "status", "AttributeType": "S"}],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            GlobalSecondaryIndexes=[{"IndexName": "by-status",
+                                     "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                                     "Projection": {"ProjectionType": "ALL"}}],
+            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+        ddb.update_time_to_live(TableName="Orders",
+                                TimeToLiveSpecification={"AttributeName": "expires", "Enabled": True})
+        ddb.create_table(**hash_table("Dropped"))
+        for i in range(10):
+            ddb.put_item(TableName="Orders", Item={"pk": S("o%d" % i), "status": S("open"), "n": N(i)})
+        ddb.update_item(TableName="Orders", Key={"pk": S("o1")}, UpdateExpression="SET #s = :s",
+                        ExpressionAttributeNames={"#s": "status"}, ExpressionAttributeValues={":s": S("done")})
+        ddb.delete_item(TableName="Orders", Key={"pk": S("o2")})
+        ddb.delete_table(TableName="Dropped")
+        self.server.stop()  # a clean stop
+        ddb = self.start()
+        self.assertEqual(ddb.list_tables()["TableNames"], ["Orders"])
+        table = ddb.describe_table(TableName="Orders")["Table"]
+        self.assertEqual(table["ItemCount"], 9)
+        self.assertEqual(table["StreamSpecification"], {"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+        self.assertEqual(ddb.describe_time_to_live(TableName="Orders")["TimeToLiveDescription"],
+                         {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"})
+        done = ddb.query(TableName="Orders", IndexName="by-status", KeyConditionExpression="#s = :s",
+                         ExpressionAttributeNames={"#s": "status"}, ExpressionAttributeValues={":s": S("done")})
+        self.assertEqual([i["pk"]["S"] for i in done["Items"]], ["o1"])
+        self.assertNotIn("Item", ddb.get_item(TableName="Orders", Key={"pk": S("o2")}))
+        self.assertEqual(ddb.get_item(TableName="Orders", Key={"pk": S("o9")})["Item"]["n"], N(9))
+        # A second ddbd on the same directory is refused, with the reason.
+        second = DdbdServer("--db-path", self.directory.name)
+        with self.assertRaises(RuntimeError) as caught:
+            second.start()
+        self.assertIn("is locked by another process", str(caught.exception))
+        second.stop()
+
+    def test_acknowledged_writes_survive_kill_9(self):
+        cycles = int(os.environ.get("DDBD_CRASH_CYCLES", "20"))
+        ddb = self.start()
+        ddb.create_table(**hash_table("Crash"))
+        acknowledged, pairs = [], []
+        lock = threading.Lock()
+        for cycle in range(cycles):
+            stop = threading.Event()
+
+            def writer(thread):
+                mine = client(self.server.endpoint)
+                i = 0
+                while not stop.is_set():
+                    i += 1
+                    key = "c%d-t%d-%d" % (cycle, thread, i)
+                    try:
+                        if i % 5 == 0:
+                            mine.transact_write_items(TransactItems=[
+                                {"Put": {"TableName": "Crash", "Item": {"pk": S(key + "-a"), "v": N(i)}}},
+                                {"Put": {"TableName": "Crash", "Item": {"pk": S(key + "-b"), "v": N(i)}}}])
+                            with lock:
+                                pairs.append(key)
+                        else:
+                            mine.put_item(TableName="Crash", Item={"pk": S(key), "v": N(i)})
+                            with lock:
+                                acknowledged.append(key)
+                    except Exception:
+                        return  # the server went: this write was not acknowledged
+
+            threads = [threading.Thread(target=writer, args=(t,)) for t in range(4)]
+            [t.start() for t in threads]
+            time.sleep(random.uniform(0.1, 0.4))
+            self.kill()
+            stop.set()
+            [t.join() for t in threads]
+            ddb = self.start()
+            present = set()
+            for page in ddb.get_paginator("scan").paginate(TableName="Crash"):
+                present.update(item["pk"]["S"] for item in page["Items"])
+            missing = [key for key in acknowledged if key not in present]
+            self.assertEqual(missing, [], "cycle %d: acknowledged puts lost" % cycle)
+            for key in pairs:
+                self.assertIn(key + "-a", present, "cycle %d" % cycle)
+                self.assertIn(key + "-b", present, "cycle %d" % cycle)
+            halves = {k[:-2] for k in present if k.endswith("-a")} ^ {k[:-2] for k in present if k.endswith("-b")}
+            self.assertEqual(halves, set(), "cycle %d: a transaction half there" % cycle)
+        self.assertGreater(len(acknowledged), cycles)
+
+
+if __name__ == "__main__":
+    unittest.main()
