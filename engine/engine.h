@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/catalog/table_schema.h"
 #include "engine/clock.h"
@@ -200,6 +201,9 @@ class Engine {
   // deletes must be logged).
   void StartSweeper();
   Status Replay(uint8_t kind, std::string_view payload);
+  // Rewrites the store as segment `number` holding the current state, replacing `replaced`.
+  Status WriteCheckpoint(FileSystem& files, uint64_t number,
+                         const std::vector<std::string>& replaced);
   // TransactWriteItems once its token (if any) let it run: checked (Prepare), decided with its
   // items held (Decide), committed (Commit); with a hold, decided now and committed later.
   void RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done);

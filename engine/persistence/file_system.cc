@@ -109,6 +109,16 @@ Status PosixFileSystem::Rename(const std::string& from, const std::string& to) {
   return Ok{};
 }
 
+Status PosixFileSystem::SyncDirectory(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  const int synced = ::fsync(fd);
+  const int error_number = errno;
+  ::close(fd);
+  if (synced != 0) return IoError("cannot sync", path, error_number);
+  return Ok{};
+}
+
 Result<std::unique_ptr<FileLock>> PosixFileSystem::Lock(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return IoError("cannot open", path, errno);

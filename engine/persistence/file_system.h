@@ -44,6 +44,8 @@ class FileSystem {
   virtual Status Remove(const std::string& path) = 0;
   // Replaces `to` with `from` in one step (how snapshots are published).
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // Makes the directory's entries (files created, renamed, removed) durable.
+  virtual Status SyncDirectory(const std::string& path) = 0;
   // An exclusive lock on `path` (created if absent): a second holder, in this process or
   // another, gets an error "<path> is locked by another process".
   virtual Result<std::unique_ptr<FileLock>> Lock(const std::string& path) = 0;
@@ -58,6 +60,7 @@ class PosixFileSystem final : public FileSystem {
   Result<std::vector<std::string>> List(const std::string& directory) const override;
   Status Remove(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
+  Status SyncDirectory(const std::string& path) override;
   Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override;
 };
 
@@ -72,6 +75,7 @@ class MemoryFileSystem final : public FileSystem {
   Result<std::vector<std::string>> List(const std::string& directory) const override;
   Status Remove(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
+  Status SyncDirectory(const std::string&) override { return Ok{}; }
   Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override;
 
   void Crash(size_t torn_bytes = 0);

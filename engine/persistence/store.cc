@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
@@ -61,12 +62,16 @@ Status Engine::OpenStore() {
   auto names = files->List(directory);
   if (!names.ok()) return names.error();
   uint64_t last_segment = 0;
+  std::vector<std::string> segments;
+  size_t log_bytes = 0;
   for (const std::string& name : names.value()) {
     const std::optional<uint64_t> number = SegmentNumber(name);
     if (!number) continue;
     last_segment = std::max(last_segment, *number);
+    segments.push_back(name);
     auto bytes = files->ReadFile(directory + "/" + name);
     if (!bytes.ok()) return bytes.error();
+    log_bytes += bytes.value().size();
     auto contents = ReadLog(name, bytes.value());
     if (!contents.ok()) return contents.error();
     for (const LogRecord& record : contents.value().records) {
@@ -75,6 +80,17 @@ Status Engine::OpenStore() {
                                std::to_string(record.offset));
       }
     }
+  }
+  // A log much larger than what it holds (overwritten and deleted items, many starts) is
+  // rewritten as one segment of the current state before anything else is written.
+  int64_t live_bytes = 0;
+  for (const auto& [name, entry] : state_->tables) live_bytes += entry->items->size_bytes();
+  if (segments.size() > 1 && (log_bytes > 2 * static_cast<size_t>(live_bytes) + (size_t{1} << 20) ||
+                              segments.size() > 16)) {
+    if (Status written = WriteCheckpoint(*files, last_segment + 1, segments); !written.ok()) {
+      return written;
+    }
+    ++last_segment;
   }
   {
     // Streams start once the log is replayed, so replayed changes are not streamed again.
@@ -97,6 +113,49 @@ Status Engine::OpenStore() {
   }
   state_->log.Subscribe(state_->journal.get());
   return Ok{};
+}
+
+Status Engine::WriteCheckpoint(FileSystem& files, uint64_t number,
+                               const std::vector<std::string>& replaced) {
+  // Written aside and renamed into place once whole and synced, then the segments it replaces
+  // go: a crash at any point leaves either them, or it (with or without them: replaying it
+  // after them gives the same state, as each table it names starts afresh).
+  const std::string& directory = options_.db_path;
+  const std::string temporary = directory + "/checkpoint.tmp";
+  (void)files.Remove(temporary);  // a crashed checkpoint's
+  auto file = files.OpenAppendable(temporary);
+  if (!file.ok()) return file.error();
+  std::string buffer = LogHeader();
+  Status status = Ok{};
+  auto flush = [&](size_t at_least) {
+    if (status.ok() && buffer.size() >= at_least) {
+      status = file.value()->Append(buffer);
+      buffer.clear();
+    }
+  };
+  for (const auto& [name, entry] : state_->tables) {
+    const std::string& table_id = entry->description.table_id;
+    AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableCreated),
+                    EncodeTableDescription(entry->description));
+    entry->items->Walk({}, true, [&](std::string_view key, std::string_view blob, uint32_t size) {
+      AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kItemPut),
+                      EncodeItemRecord({table_id, key, blob, size}));
+      flush(size_t{1} << 20);
+      return status.ok();
+    });
+  }
+  flush(0);
+  if (status.ok()) status = file.value()->Sync();
+  if (!status.ok()) return status;
+  if (Status renamed = files.Rename(temporary, directory + "/" + LogSegmentName(number));
+      !renamed.ok()) {
+    return renamed;
+  }
+  if (Status synced = files.SyncDirectory(directory); !synced.ok()) return synced;
+  for (const std::string& name : replaced) {
+    if (Status removed = files.Remove(directory + "/" + name); !removed.ok()) return removed;
+  }
+  return files.SyncDirectory(directory);
 }
 
 Status Engine::Replay(uint8_t kind, std::string_view payload) {
