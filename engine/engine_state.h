@@ -2,6 +2,8 @@
 // and the commit log every table's commit path publishes to. Private to the engine's own files.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -102,6 +104,8 @@ struct Engine::State {
   std::unique_ptr<FileLock> store_lock;
   std::unique_ptr<Journal> journal;
   bool replaying = false;  // Engine::OpenStore replays the log: streams wait (guarded by `mutex`)
+  // While replaying: the tables by TableId, as log records name them.
+  absl::flat_hash_map<std::string, TableEntry*> replayed_tables;
 
   // The entry's description with its status as of `now_ms`, without the live counts: those
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers

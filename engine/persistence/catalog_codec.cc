@@ -1,5 +1,8 @@
 #include "engine/persistence/catalog_codec.h"
 
+#include <optional>
+#include <utility>
+
 #include "engine/persistence/fields.h"
 
 namespace ddbd {
@@ -115,25 +118,24 @@ struct Decoder {
     ok = ok && fields.ok();
     return pair;
   }
-  ProvisionedThroughput Throughput(std::string_view bytes) {
+  // Two integers under kFirst and kSecond, each absent unless written.
+  std::pair<std::optional<int64_t>, std::optional<int64_t>> Ints(std::string_view bytes) {
     FieldReader fields(bytes);
-    ProvisionedThroughput throughput;
+    std::pair<std::optional<int64_t>, std::optional<int64_t>> ints;
     while (fields.Next()) {
-      if (fields.number() == kFirst) throughput.read_capacity_units = fields.integer();
-      if (fields.number() == kSecond) throughput.write_capacity_units = fields.integer();
+      if (fields.number() == kFirst) ints.first = fields.integer();
+      if (fields.number() == kSecond) ints.second = fields.integer();
     }
     ok = ok && fields.ok();
-    return throughput;
+    return ints;
+  }
+  ProvisionedThroughput Throughput(std::string_view bytes) {
+    const auto [read, write] = Ints(bytes);
+    return {read.value_or(0), write.value_or(0)};
   }
   OnDemandThroughput OnDemand(std::string_view bytes) {
-    FieldReader fields(bytes);
-    OnDemandThroughput throughput;
-    while (fields.Next()) {
-      if (fields.number() == kFirst) throughput.max_read_request_units = fields.integer();
-      if (fields.number() == kSecond) throughput.max_write_request_units = fields.integer();
-    }
-    ok = ok && fields.ok();
-    return throughput;
+    const auto [read, write] = Ints(bytes);
+    return {read, write};
   }
   KeySchemaElement Key(std::string_view bytes) {
     auto [name, type] = Pair(bytes);

@@ -18,15 +18,13 @@ constexpr size_t kFailuresKept = 4096;
 }  // namespace
 
 Journal::Group::Group(Journal* journal) : journal_(journal) {
-  if (journal_ != nullptr) group = new FieldWriter();
+  if (journal_ != nullptr) group = &gathered_;
 }
 
 Journal::Group::~Group() {
   if (journal_ == nullptr) return;
-  FieldWriter* gathered = group;
   group = nullptr;
-  if (!gathered->bytes().empty()) journal_->Append(JournalKind::kGroup, gathered->bytes());
-  delete gathered;
+  if (!gathered_.bytes().empty()) journal_->Append(JournalKind::kGroup, gathered_.bytes());
 }
 
 void Journal::Append(JournalKind kind, const std::string& payload) {

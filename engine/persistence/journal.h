@@ -17,6 +17,7 @@
 #include <string>
 
 #include "engine/catalog/table_schema.h"
+#include "engine/persistence/fields.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/storage/change.h"
@@ -51,6 +52,7 @@ class Journal final : public CommitObserver {
 
    private:
     Journal* const journal_;
+    FieldWriter gathered_;
   };
 
   // The calling thread's last record (0: none yet).

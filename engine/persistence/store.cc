@@ -96,6 +96,7 @@ Status Engine::OpenStore() {
     // Streams start once the log is replayed, so replayed changes are not streamed again.
     std::unique_lock catalog(state_->mutex);
     state_->replaying = false;
+    state_->replayed_tables.clear();
     for (const auto& [name, entry] : state_->tables) {
       if (entry->description.stream_specification && !entry->stream) {
         state_->StartStreamLocked(*entry, clock_.NowMs());
@@ -160,11 +161,11 @@ Status Engine::WriteCheckpoint(FileSystem& files, uint64_t number,
 
 Status Engine::Replay(uint8_t kind, std::string_view payload) {
   const int64_t now_ms = clock_.NowMs();
-  auto find = [this](std::string_view table_id) -> TableEntry* {
-    for (const auto& [name, entry] : state_->tables) {
-      if (entry->description.table_id == table_id) return entry.get();
-    }
-    return nullptr;
+  // Tables by TableId, as the records name them.
+  auto& replayed = state_->replayed_tables;
+  auto find = [&replayed](std::string_view table_id) -> TableEntry* {
+    auto it = replayed.find(absl::string_view(table_id.data(), table_id.size()));
+    return it == replayed.end() ? nullptr : it->second;
   };
   switch (static_cast<JournalKind>(kind)) {
     case JournalKind::kTableCreated: {
@@ -176,13 +177,18 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       const std::string name = description.table_name;
       std::unique_ptr<TableEntry> entry = NewEntry(description);
       if (!description.time_to_live_attribute.empty()) {
-        entry->expiry = std::make_shared<ExpiryIndex>(description.time_to_live_attribute);
-        entry->items->Observe(entry->expiry, {});
+        entry->expiry = ExpiryIndex::Attach(*entry->items, description.time_to_live_attribute);
       }
+      TableEntry* created = entry.get();
       std::unique_lock lock(state_->mutex);
-      state_->tables.erase(name);
+      // A table of this name already there: a rewritten log's copy of it, which starts afresh.
+      if (auto it = state_->tables.find(name); it != state_->tables.end()) {
+        replayed.erase(it->second->description.table_id);
+        state_->tables.erase(it);
+      }
       state_->CommitCatalogLocked(
           {CatalogChange::Kind::kCreateTable, name, std::move(entry), {}, 0, now_ms, {}});
+      replayed[created->description.table_id] = created;
       return Ok{};
     }
     case JournalKind::kTableUpdated: {
@@ -198,30 +204,18 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
         if (entry->expiry) entry->items->StopObserving(entry->expiry.get());
         entry->expiry.reset();
         if (!description.time_to_live_attribute.empty()) {
-          auto index = std::make_shared<ExpiryIndex>(description.time_to_live_attribute);
-          entry->items->Observe(
-              index,
-              [&index](std::string_view key, std::string_view blob) { index->Gather(key, blob); },
-              [&index] { index->AddGathered(); });
-          entry->expiry = std::move(index);
+          entry->expiry = ExpiryIndex::Attach(*entry->items, description.time_to_live_attribute);
         }
       }
-      auto names_of = [](const TableDescription& of) {
-        std::vector<std::string> names;
-        for (const IndexDescription& index : of.indexes)
-          names.push_back(index.definition.index_name);
-        std::sort(names.begin(), names.end());
-        return names;
-      };
-      const bool reindex = names_of(description) != names_of(entry->description);
       // Streams start anew after a restart (their records are not kept yet): the label stays the
       // one the table got at start.
       description.latest_stream_label = entry->description.latest_stream_label;
       const std::string name = description.table_name;
       state_->CommitCatalogLocked(
           {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms, {}});
-      if (reindex) {
-        const IndexChange change = ReindexLocked(*entry);
+      // Indexes added (filled from the items replayed so far) or dropped, as UpdateTable did.
+      const IndexChange change = ReindexLocked(*entry);
+      if (!change.added.empty() || !change.dropped.empty()) {
         entry->items->ChangeIndexes(change.added, change.dropped, change.entries_of, [] {});
       }
       return Ok{};
@@ -233,6 +227,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       TableEntry* entry = find(fields.value().table_id);
       if (entry == nullptr) return MalformedRecord("a deletion of an unknown table");
       const std::string name = entry->description.table_name;
+      replayed.erase(std::string(fields.value().table_id));
       state_->CommitCatalogLocked(
           {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms, {}});
       return Ok{};

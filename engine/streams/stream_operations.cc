@@ -192,6 +192,7 @@ Result<GetRecordsResult> Engine::GetRecords(const GetRecordsArgs& args) const {
   auto read = stream->Read(iterator->position, static_cast<size_t>(args.limit));
   if (!read.ok()) return read.error();
   GetRecordsResult result;
+  result.stream_arn = iterator->arn;
   result.records = std::move(read.value().records);
   result.view_type = stream->view_type();
   if (read.value().next_sequence) {

@@ -46,6 +46,7 @@ struct GetRecordsArgs {
 };
 
 struct GetRecordsResult {
+  std::string stream_arn;  // the iterator's (records' event ids derive from it)
   std::vector<StreamRecord> records;
   std::optional<std::string> next_shard_iterator;
   StreamViewType view_type = StreamViewType::kNewAndOldImages;

@@ -27,6 +27,14 @@ bool IsDue(int64_t expires_ms, int64_t now_ms) {
   return expires_ms <= now_ms && expires_ms >= now_ms - kTimeToLiveHorizonMs;
 }
 
+std::shared_ptr<ExpiryIndex> ExpiryIndex::Attach(TableItems& items, std::string attribute_name) {
+  auto index = std::make_shared<ExpiryIndex>(std::move(attribute_name));
+  items.Observe(
+      index, [&index](std::string_view key, std::string_view blob) { index->Gather(key, blob); },
+      [&index] { index->AddGathered(); });
+  return index;
+}
+
 std::optional<int64_t> ExpiryIndex::ExpiryOf(std::string_view blob) const {
   if (blob.empty()) return std::nullopt;
   const auto value = FindScalarAttribute(blob, attribute_name_, AttributeType::kN);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "engine/storage/change.h"
+#include "engine/storage/table_items.h"
 
 namespace ddbd {
 
@@ -37,6 +39,9 @@ bool IsDue(int64_t expires_ms, int64_t now_ms);
 class ExpiryIndex final : public CommitObserver {
  public:
   explicit ExpiryIndex(std::string attribute_name) : attribute_name_(std::move(attribute_name)) {}
+  // A new index on `attribute_name`, filled from the items `items` already holds and attached to
+  // it as an observer (TableItems::Observe: readers go on meanwhile, writers wait).
+  static std::shared_ptr<ExpiryIndex> Attach(TableItems& items, std::string attribute_name);
 
   const std::string& attribute_name() const { return attribute_name_; }
   // When the item in `blob` expires, if its TTL attribute is a Number.

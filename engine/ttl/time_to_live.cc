@@ -59,10 +59,7 @@ Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(const UpdateTimeToLiveA
   // table waits for a large one. Calls are serial, so the checks above still hold after.
   std::shared_ptr<ExpiryIndex> index;
   if (args.specification.enabled) {
-    index = std::make_shared<ExpiryIndex>(args.specification.attribute_name);
-    items->Observe(
-        index, [&index](std::string_view key, std::string_view blob) { index->Gather(key, blob); },
-        [&index] { index->AddGathered(); });
+    index = ExpiryIndex::Attach(*items, args.specification.attribute_name);
   }
   CatalogChange change;
   change.kind = CatalogChange::Kind::kUpdateTimeToLive;
@@ -73,7 +70,9 @@ Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(const UpdateTimeToLiveA
   change.expiry = index;
   {
     std::unique_lock lock(state_->mutex);
-    if (state_->FindLocked(args.table_name, now_ms) == nullptr) {
+    // The table indexed, not another of the same name made meanwhile.
+    const TableEntry* entry = state_->FindLocked(args.table_name, now_ms);
+    if (entry == nullptr || entry->items != items) {
       if (index) items->StopObserving(index.get());
       return Error::ResourceNotFound(NotFoundMessage(args.table_name));
     }

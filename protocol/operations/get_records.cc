@@ -92,8 +92,7 @@ Status GetRecords(Engine& engine, const json::Value& request, json::Writer& resp
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto read = engine.GetRecords(args);
   if (!read.ok()) return read.error();
-  const std::string_view stream_arn =
-      std::string_view(args.shard_iterator).substr(0, args.shard_iterator.find('|'));
+  const std::string& stream_arn = read.value().stream_arn;
   const char* view_type = StreamViewTypeName(read.value().view_type);
   response.StartObject();
   response.Key("Records");

@@ -29,13 +29,16 @@ export async function startDdbd(...args) {
   return { endpoint, stop };
 }
 
+// Any SDK v3 client's settings for ddbd at `endpoint`: test credentials, no retries.
+export const clientConfig = (endpoint) => ({
+  endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
+  maxAttempts: 1,
+});
+
 export function clientFor(endpoint) {
-  return new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
-    maxAttempts: 1,
-  });
+  return new DynamoDBClient(clientConfig(endpoint));
 }
 
 let counter = 0;

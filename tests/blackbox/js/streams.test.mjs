@@ -13,7 +13,9 @@ import {
   ListStreamsCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { clientFor, expectError, hashTable, startDdbd, uniqueName } from './harness.mjs';
+import {
+  clientConfig, clientFor, expectError, hashTable, startDdbd, uniqueName,
+} from './harness.mjs';
 
 describe('streams and TTL with the JS SDK v3', () => {
   let server;
@@ -22,12 +24,7 @@ describe('streams and TTL with the JS SDK v3', () => {
   before(async () => {
     server = await startDdbd('--stream-shard-rollover-ms', '600', '--ttl-interval-ms', '100');
     ddb = clientFor(server.endpoint);
-    streams = new DynamoDBStreamsClient({
-      endpoint: server.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
-      maxAttempts: 1,
-    });
+    streams = new DynamoDBStreamsClient(clientConfig(server.endpoint));
   });
   after(async () => {
     ddb.destroy();
