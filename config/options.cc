@@ -108,6 +108,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--sync: expected full or off, got '" + std::string(value) + "'";
     }
     options.sync_full = value == "full";
+  } else if (name == "checkpoint-log-bytes") {
+    if (!ParseInteger<int64_t>(value, 0, int64_t{1} << 40, options.checkpoint_log_bytes)) {
+      return "--checkpoint-log-bytes: expected an integer from 0 to 1099511627776, got '" +
+             std::string(value) + "'";
+    }
   } else if (name == "db-path") {
     if (value.empty()) return "--db-path: expected a directory, got ''";
     options.db_path = value;
@@ -117,7 +122,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 17> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 18> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -133,7 +138,8 @@ constexpr std::array<std::string_view, 17> kValuedFlags = {"host",
                                                            "ttl-interval-ms",
                                                            "stream-shard-rollover-ms",
                                                            "stream-max-bytes",
-                                                           "sync"};
+                                                           "sync",
+                                                           "checkpoint-log-bytes"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -294,6 +300,11 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --sync full|off        with --db-path: full (default) syncs each group of writes before
                          answering them; off answers once written, faster, and a crash of the
                          machine may lose the last writes (never corrupt the rest)
+  --checkpoint-log-bytes N
+                         with --db-path: once the log has grown N bytes since the last
+                         checkpoint (and more than the data it holds), write a checkpoint in
+                         the background and delete the log it replaces (default 67108864,
+                         64 MB; 0: only at start)
   --help                 print this help and exit
   --version              print the version and exit
 

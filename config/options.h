@@ -35,8 +35,10 @@ struct Options {
   // roll over every few hours), and the most a table's stream keeps before trimming its oldest.
   int64_t stream_shard_rollover_ms = 4 * 3'600'000;
   int64_t stream_max_bytes = int64_t{256} << 20;
-  std::string db_path;     // data directory: every change is logged there; empty: memory only
-  bool sync_full = true;   // --sync full (fdatasync before acknowledging) or off
+  std::string db_path;    // data directory: every change is logged there; empty: memory only
+  bool sync_full = true;  // --sync full (fdatasync before acknowledging) or off
+  // A checkpoint once the log has grown this much (and past the data's size); 0: only at start.
+  int64_t checkpoint_log_bytes = int64_t{64} << 20;
   bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
   bool show_help = false;
   bool show_version = false;

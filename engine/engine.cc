@@ -78,6 +78,7 @@ void Engine::StartSweeper() {
 }
 
 Engine::~Engine() {
+  state_->checkpointer.reset();
   state_->sweeper.reset();
   state_->delayed.reset();  // commits what is still held while the tables are all there
 }

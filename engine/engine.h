@@ -66,6 +66,10 @@ struct EngineOptions {
   std::string db_path = "";
   SyncPolicy sync = SyncPolicy::kFull;
   FileSystem* file_system = nullptr;
+  // A checkpoint is written in the background once the log has grown by this many bytes since
+  // the last one and by more than the items it holds, bounding the log and recovery time.
+  // 0: only at start.
+  int64_t checkpoint_log_bytes = int64_t{64} << 20;
 };
 
 struct ReadTarget;          // engine/read_operations.cc
@@ -161,6 +165,12 @@ class Engine {
   // The sweeper thread calls it every ttl_interval_ms.
   size_t SweepExpiredItems(size_t max_items);
 
+  // With a store: writes a checkpoint of every table while requests go on, then deletes the log
+  // segments it replaces (engine/persistence/checkpoint.cc). Unless `always`, only when the log
+  // has grown past checkpoint_log_bytes and the size of the items since the last one. Returns
+  // whether it wrote one. The checkpointer thread calls it every 100 ms.
+  Result<bool> Checkpoint(bool always);
+
   // DynamoDB Streams (the DynamoDBStreams_20120810 target). A table's stream records every
   // change that is not a no-op while StreamSpecification enables it; disabling it or deleting
   // the table closes it, readable for 24 hours more. ResourceNotFoundException for a stream or
@@ -201,9 +211,13 @@ class Engine {
   // deletes must be logged).
   void StartSweeper();
   Status Replay(uint8_t kind, std::string_view payload);
-  // Rewrites the store as segment `number` holding the current state, replacing `replaced`.
-  Status WriteCheckpoint(FileSystem& files, uint64_t number,
-                         const std::vector<std::string>& replaced);
+  // Writes segment `number` of the store holding `tables` (walked a slice at a time, so writers
+  // go on), runs `before_install` (the journal's sync), renames it into place and deletes every
+  // segment numbered below it.
+  struct CheckpointTable;
+  Status WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
+                         const std::function<Status()>& before_install);
+  void StartCheckpointer();
   // TransactWriteItems once its token (if any) let it run: checked (Prepare), decided with its
   // items held (Decide), committed (Commit); with a hold, decided now and committed later.
   void RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done);

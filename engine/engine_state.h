@@ -66,6 +66,13 @@ struct IndexChange {
 // the items must change (TableItems::ChangeIndexes). Caller holds the catalog exclusively.
 IndexChange ReindexLocked(TableEntry& entry);
 
+// A table as a checkpoint writes it: its description when the log was rolled, and its items,
+// walked after.
+struct Engine::CheckpointTable {
+  TableDescription description;
+  std::shared_ptr<const TableItems> items;
+};
+
 // A change to the catalog, as State::CommitCatalogLocked makes it.
 struct CatalogChange {
   enum class Kind { kCreateTable, kUpdateTable, kDeleteTable, kUpdateTimeToLive };
@@ -101,8 +108,14 @@ struct Engine::State {
   // Persistence (EngineOptions::db_path): the directory's lock, the file system when the engine
   // made its own, and the journal every change is logged through (null: memory only).
   std::unique_ptr<FileSystem> own_files;
+  FileSystem* files = nullptr;  // own_files or EngineOptions::file_system
   std::unique_ptr<FileLock> store_lock;
   std::unique_ptr<Journal> journal;
+  // Background checkpoints (EngineOptions::checkpoint_log_bytes); stopped before the journal
+  // goes. `checkpoint_mutex`: one checkpoint at a time, and guards `log_bytes_at_checkpoint`.
+  std::unique_ptr<PeriodicTask> checkpointer;
+  std::mutex checkpoint_mutex;
+  uint64_t log_bytes_at_checkpoint = 0;
   bool replaying = false;  // Engine::OpenStore replays the log: streams wait (guarded by `mutex`)
   // While replaying: the tables by TableId, as log records name them.
   absl::flat_hash_map<std::string, TableEntry*> replayed_tables;

@@ -7,8 +7,12 @@
 
 namespace ddbd {
 
-PeriodicTask::PeriodicTask(std::chrono::milliseconds interval, std::function<bool()> work)
-    : interval_(interval), work_(std::move(work)), thread_([this] { Run(); }) {}
+PeriodicTask::PeriodicTask(std::chrono::milliseconds interval, std::function<bool()> work,
+                           Priority priority)
+    : interval_(interval),
+      work_(std::move(work)),
+      priority_(priority),
+      thread_([this] { Run(); }) {}
 
 PeriodicTask::~PeriodicTask() {
   {
@@ -22,8 +26,10 @@ PeriodicTask::~PeriodicTask() {
 void PeriodicTask::Run() {
   // Background work runs only where requests leave the core idle (Linux's SCHED_IDLE): a sweep
   // of a million items then barely shows in request latency. Where refused, it runs as usual.
-  sched_param idle{};
-  pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+  if (priority_ == Priority::kIdle) {
+    sched_param idle{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+  }
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     if (wake_.wait_for(lock, interval_, [this] { return stopping_; })) return;

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   engine_options.stream_shard_rollover_ms = options.stream_shard_rollover_ms;
   engine_options.stream_max_bytes = options.stream_max_bytes;
   engine_options.db_path = options.db_path;
+  engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
   auto opened = ddbd::Engine::Open(engine_options, clock);
   if (!opened.ok()) {

@@ -228,6 +228,15 @@ void MemoryFileSystem::Crash(size_t torn_bytes) {
   locks_.clear();
 }
 
+std::unique_ptr<MemoryFileSystem> MemoryFileSystem::Image() const {
+  auto image = std::make_unique<MemoryFileSystem>();
+  std::lock_guard lock(mutex_);
+  for (const auto& [path, file] : files_) {
+    image->files_[path] = {file.bytes.substr(0, file.synced), file.synced};
+  }
+  return image;
+}
+
 void MemoryFileSystem::SetSpaceLimit(size_t bytes) {
   std::lock_guard lock(mutex_);
   space_limit_ = bytes;

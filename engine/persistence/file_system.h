@@ -79,6 +79,9 @@ class MemoryFileSystem final : public FileSystem {
   Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override;
 
   void Crash(size_t torn_bytes = 0);
+  // What a crash now would leave (the synced bytes), as another file system, while this one
+  // goes on: a crash at any moment of a running engine.
+  std::unique_ptr<MemoryFileSystem> Image() const;
   void SetSpaceLimit(size_t bytes);
   // Direct access for tests that corrupt or cut files.
   std::string& Contents(const std::string& path);

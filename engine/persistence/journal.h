@@ -63,6 +63,13 @@ class Journal final : public CommitObserver {
   void WhenDurable(Done done);
   // Returns once everything appended so far is durable.
   Status Flush() { return writer_->Flush(); }
+  // Returns once everything appended so far is written and synced, whatever the sync policy.
+  Status Sync() { return writer_->Sync(); }
+  // Later records go to a new segment; returns the number left free before it, for a
+  // checkpoint (LogWriter::Roll).
+  Result<uint64_t> Roll() { return writer_->Roll(); }
+  // Bytes of records written so far.
+  uint64_t written_bytes() const { return writer_->stats().bytes; }
 
  private:
   void Append(JournalKind kind, const std::string& payload);

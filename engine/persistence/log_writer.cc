@@ -12,6 +12,16 @@ std::string LogSegmentName(uint64_t number) {
   return name;
 }
 
+std::optional<uint64_t> LogSegmentNumber(std::string_view name) {
+  if (name.size() != 14 || !name.ends_with(".log")) return std::nullopt;
+  uint64_t number = 0;
+  for (char c : name.substr(0, 10)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return number;
+}
+
 LogWriter::LogWriter(FileSystem& files, std::string directory, SyncPolicy policy)
     : files_(files), directory_(std::move(directory)), policy_(policy) {}
 
@@ -63,41 +73,111 @@ Status LogWriter::Flush() {
   return last_status_;
 }
 
+Status LogWriter::Sync() {
+  std::unique_lock lock(mutex_);
+  const uint64_t wanted = ++syncs_asked_;
+  wake_.notify_one();
+  done_.wait(lock, [&] { return syncs_done_ >= wanted; });
+  return sync_status_;
+}
+
+Result<uint64_t> LogWriter::Roll() {
+  std::unique_lock lock(mutex_);
+  // One roll at a time (the checkpointer is one thread; a second caller waits its turn).
+  done_.wait(lock, [&] { return !roll_asked_ && !rolled_; });
+  roll_asked_ = true;
+  roll_records_ = waiting_.size();
+  roll_bytes_ = queued_.size();
+  wake_.notify_one();
+  done_.wait(lock, [&] { return rolled_.has_value(); });
+  Result<uint64_t> rolled = std::move(*rolled_);
+  rolled_.reset();
+  done_.notify_all();
+  return rolled;
+}
+
 LogWriter::Stats LogWriter::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
 }
 
+Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& waiters, bool sync) {
+  Status status = Ok{};
+  if (start_new_segment_) {
+    status = StartSegment(next_segment_);
+    if (status.ok()) start_new_segment_ = false;
+  }
+  if (status.ok() && !batch.empty()) status = file_->Append(batch);
+  if (status.ok() && (sync || (policy_ == SyncPolicy::kFull && !batch.empty()))) {
+    status = file_->Sync();
+  }
+  // A failed batch may have left part of itself in the file: later records go to a new
+  // segment, so the partial write stays at this one's end.
+  if (!status.ok()) start_new_segment_ = true;
+  for (const Durable& durable : waiters) {
+    if (durable) durable(status);
+  }
+  return status;
+}
+
 void LogWriter::Run() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !waiting_.empty(); });
-    if (waiting_.empty()) return;  // stopping, nothing left
+    wake_.wait(lock, [this] {
+      return stopping_ || !waiting_.empty() || roll_asked_ || syncs_asked_ > syncs_done_;
+    });
+    const bool roll = roll_asked_;
+    const uint64_t syncs = syncs_asked_;
+    if (waiting_.empty() && !roll && syncs == syncs_done_) return;  // stopping, nothing left
     // Everything queued meanwhile goes out in one write and one sync: the group commit.
     std::string batch;
     batch.swap(queued_);
     std::vector<Durable> waiters;
     waiters.swap(waiting_);
+    const size_t roll_records = roll_records_;
+    const size_t roll_bytes = roll_bytes_;
+    roll_asked_ = false;
     lock.unlock();
+    const size_t count = waiters.size();
+    const size_t bytes = batch.size();
     Status status = Ok{};
-    if (start_new_segment_) {
-      status = StartSegment(next_segment_);
-      if (status.ok()) start_new_segment_ = false;
-    }
-    if (status.ok()) status = file_->Append(batch);
-    if (status.ok() && policy_ == SyncPolicy::kFull) status = file_->Sync();
-    // A failed batch may have left part of itself in the file: later records go to a new
-    // segment, so the partial write stays at this one's end.
-    if (!status.ok()) start_new_segment_ = true;
-    for (const Durable& durable : waiters) {
-      if (durable) durable(status);
+    std::optional<Result<uint64_t>> rolled;
+    if (!roll) {
+      status = Write(batch, waiters, syncs > syncs_done_);
+    } else {
+      // The records before the roll end this segment, synced; the ones after start the next
+      // but one.
+      std::string after = batch.substr(roll_bytes);
+      batch.resize(roll_bytes);
+      std::vector<Durable> later(
+          std::make_move_iterator(waiters.begin() + static_cast<ptrdiff_t>(roll_records)),
+          std::make_move_iterator(waiters.end()));
+      waiters.resize(roll_records);
+      status = Write(batch, waiters, true);
+      const uint64_t free_number = next_segment_;
+      Status started = StartSegment(free_number + 1);
+      if (!status.ok()) {
+        rolled = status.error();
+      } else if (!started.ok()) {
+        rolled = started.error();
+      } else {
+        rolled = free_number;
+      }
+      if (!started.ok()) start_new_segment_ = true;
+      status = Write(after, later, syncs > syncs_done_);
     }
     lock.lock();
+    if (roll) rolled_ = std::move(rolled);
+    if (syncs > syncs_done_) {
+      syncs_done_ = syncs;
+      sync_status_ = status;
+    }
     last_status_ = status;
     stats_.segment = segment_;
-    stats_.records += waiters.size();
+    stats_.records += count;
+    stats_.bytes += bytes;
     ++stats_.batches;
-    finished_count_ += waiters.size();
+    finished_count_ += count;
     done_.notify_all();
   }
 }

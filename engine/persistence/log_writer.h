@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -26,7 +27,9 @@
 
 namespace ddbd {
 
+// Segment `number`'s file name ("0000000042.log"), and back (nullopt for other names).
 std::string LogSegmentName(uint64_t number);
+std::optional<uint64_t> LogSegmentNumber(std::string_view name);
 
 class LogWriter {
  public:
@@ -45,11 +48,18 @@ class LogWriter {
   // Returns once everything queued before the call is written: the last batch's status (each
   // record's own comes to its waiter).
   Status Flush();
+  // Returns once everything queued before the call is written and synced, whatever the policy.
+  Status Sync();
+  // Ends the segment being written after the records queued before the call: later records go to
+  // a new segment two numbers on, and the number between is returned, free for a checkpoint
+  // that then replays before them. Returns once the records before are written and synced.
+  Result<uint64_t> Roll();
 
   struct Stats {
     uint64_t records = 0;
     uint64_t batches = 0;  // appends + syncs: one per group commit
     uint64_t segment = 0;  // the segment being written
+    uint64_t bytes = 0;    // written, ever (records and segment headers)
   };
   Stats stats() const;
 
@@ -57,6 +67,9 @@ class LogWriter {
   LogWriter(FileSystem& files, std::string directory, SyncPolicy policy);
   Status StartSegment(uint64_t number);
   void Run();
+  // The writer thread's: appends `batch` to the segment and syncs it (under kFull, or when
+  // `sync`), tells `waiters`; a failure makes the next batch start a new segment.
+  Status Write(const std::string& batch, const std::vector<Durable>& waiters, bool sync);
 
   FileSystem& files_;
   const std::string directory_;
@@ -76,6 +89,16 @@ class LogWriter {
   uint64_t finished_count_ = 0;   // records written (or failed), ever
   Status last_status_ = Ok{};
   bool stopping_ = false;
+  // Syncs asked for (Sync, Roll) and done; the last one's status.
+  uint64_t syncs_asked_ = 0;
+  uint64_t syncs_done_ = 0;
+  Status sync_status_ = Ok{};
+  // A Roll asked for: it falls after the first `roll_records_` records queued (`roll_bytes_`
+  // bytes of `queued_`); `rolled_` (the free number, or the error) answers it.
+  bool roll_asked_ = false;
+  size_t roll_records_ = 0;
+  size_t roll_bytes_ = 0;
+  std::optional<Result<uint64_t>> rolled_;
   Stats stats_;
   std::thread thread_;
 };

@@ -17,17 +17,6 @@
 namespace ddbd {
 namespace {
 
-// "0000000042.log" -> 42; nullopt for other files.
-std::optional<uint64_t> SegmentNumber(const std::string& name) {
-  if (name.size() != 14 || !name.ends_with(".log")) return std::nullopt;
-  uint64_t number = 0;
-  for (char c : name.substr(0, 10)) {
-    if (c < '0' || c > '9') return std::nullopt;
-    number = number * 10 + static_cast<uint64_t>(c - '0');
-  }
-  return number;
-}
-
 Error MalformedRecord(const std::string& what) {
   return Error::Internal("malformed log record: " + what);
 }
@@ -44,6 +33,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   if (Status opened = engine->OpenStore(); !opened.ok()) return opened.error();
   engine->options_.ttl_interval_ms = ttl_interval_ms;
   engine->StartSweeper();
+  engine->StartCheckpointer();
   return engine;
 }
 
@@ -53,6 +43,7 @@ Status Engine::OpenStore() {
     state_->own_files = std::make_unique<PosixFileSystem>();
     files = state_->own_files.get();
   }
+  state_->files = files;
   const std::string& directory = options_.db_path;
   if (Status made = files->CreateDirectory(directory); !made.ok()) return made;
   auto lock = files->Lock(directory + "/LOCK");
@@ -65,7 +56,7 @@ Status Engine::OpenStore() {
   std::vector<std::string> segments;
   size_t log_bytes = 0;
   for (const std::string& name : names.value()) {
-    const std::optional<uint64_t> number = SegmentNumber(name);
+    const std::optional<uint64_t> number = LogSegmentNumber(name);
     if (!number) continue;
     last_segment = std::max(last_segment, *number);
     segments.push_back(name);
@@ -87,7 +78,12 @@ Status Engine::OpenStore() {
   for (const auto& [name, entry] : state_->tables) live_bytes += entry->items->size_bytes();
   if (segments.size() > 1 && (log_bytes > 2 * static_cast<size_t>(live_bytes) + (size_t{1} << 20) ||
                               segments.size() > 16)) {
-    if (Status written = WriteCheckpoint(*files, last_segment + 1, segments); !written.ok()) {
+    std::vector<CheckpointTable> tables;
+    for (const auto& [name, entry] : state_->tables) {
+      tables.push_back({entry->description, entry->items});
+    }
+    if (Status written = WriteCheckpoint(last_segment + 1, tables, [] { return Status(Ok{}); });
+        !written.ok()) {
       return written;
     }
     ++last_segment;
@@ -114,49 +110,6 @@ Status Engine::OpenStore() {
   }
   state_->log.Subscribe(state_->journal.get());
   return Ok{};
-}
-
-Status Engine::WriteCheckpoint(FileSystem& files, uint64_t number,
-                               const std::vector<std::string>& replaced) {
-  // Written aside and renamed into place once whole and synced, then the segments it replaces
-  // go: a crash at any point leaves either them, or it (with or without them: replaying it
-  // after them gives the same state, as each table it names starts afresh).
-  const std::string& directory = options_.db_path;
-  const std::string temporary = directory + "/checkpoint.tmp";
-  (void)files.Remove(temporary);  // a crashed checkpoint's
-  auto file = files.OpenAppendable(temporary);
-  if (!file.ok()) return file.error();
-  std::string buffer = LogHeader();
-  Status status = Ok{};
-  auto flush = [&](size_t at_least) {
-    if (status.ok() && buffer.size() >= at_least) {
-      status = file.value()->Append(buffer);
-      buffer.clear();
-    }
-  };
-  for (const auto& [name, entry] : state_->tables) {
-    const std::string& table_id = entry->description.table_id;
-    AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableCreated),
-                    EncodeTableDescription(entry->description));
-    entry->items->Walk({}, true, [&](std::string_view key, std::string_view blob, uint32_t size) {
-      AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kItemPut),
-                      EncodeItemRecord({table_id, key, blob, size}));
-      flush(size_t{1} << 20);
-      return status.ok();
-    });
-  }
-  flush(0);
-  if (status.ok()) status = file.value()->Sync();
-  if (!status.ok()) return status;
-  if (Status renamed = files.Rename(temporary, directory + "/" + LogSegmentName(number));
-      !renamed.ok()) {
-    return renamed;
-  }
-  if (Status synced = files.SyncDirectory(directory); !synced.ok()) return synced;
-  for (const std::string& name : replaced) {
-    if (Status removed = files.Remove(directory + "/" + name); !removed.ok()) return removed;
-  }
-  return files.SyncDirectory(directory);
 }
 
 Status Engine::Replay(uint8_t kind, std::string_view payload) {

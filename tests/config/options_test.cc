@@ -76,6 +76,11 @@ TEST_CASE("Persistence: a directory, and how durable an answer is") {
   CHECK(Parse({"--ttl-interval-ms", "0", "--ttl-cooldown-ms", "0"}).options->ttl_interval_ms == 0);
   CHECK(Parse({"--stream-max-bytes", "0"}).error ==
         "--stream-max-bytes: expected an integer from 1 to 1099511627776, got '0'");
+  CHECK(Parse({}).options->checkpoint_log_bytes == 64 << 20);
+  CHECK(Parse({"--checkpoint-log-bytes", "0"}).options->checkpoint_log_bytes == 0);
+  CHECK(Parse({}, {{"DDBD_CHECKPOINT_LOG_BYTES", "1000"}}).options->checkpoint_log_bytes == 1000);
+  CHECK(Parse({"--checkpoint-log-bytes", "-1"}).error ==
+        "--checkpoint-log-bytes: expected an integer from 0 to 1099511627776, got '-1'");
 }
 
 TEST_CASE("Bad flags name the flag and what it accepts") {

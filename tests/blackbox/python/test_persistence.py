@@ -1,6 +1,6 @@
 """--db-path with the real binary: a restart keeps tables (with their indexes, TTL and stream
 settings) and items; and a crash loop: clients write concurrently (puts and two-item transactions)
-while ddbd is killed with SIGKILL at random moments, and after each restart every acknowledged
+while ddbd is killed with SIGKILL at random moments (small checkpoints are written meanwhile), and after each restart every acknowledged
 write is there and no transaction is half there. DDBD_CRASH_CYCLES sets the cycles (default 20;
 scripts run it longer)."""
 import os
@@ -29,8 +29,8 @@ class Persistence(unittest.TestCase):
             self.server.stop()
         self.directory.cleanup()
 
-    def start(self):
-        self.server = DdbdServer("--db-path", self.directory.name).start()
+    def start(self, *options):
+        self.server = DdbdServer("--db-path", self.directory.name, *options).start()
         return client(self.server.endpoint)
 
     def kill(self):
@@ -82,9 +82,11 @@ class Persistence(unittest.TestCase):
 
     def test_acknowledged_writes_survive_kill_9(self):
         cycles = int(os.environ.get("DDBD_CRASH_CYCLES", "20"))
-        ddb = self.start()
+        # Small checkpoints: kills also land while one is written or its old segments removed.
+        checkpoints = ("--checkpoint-log-bytes", "65536")
+        ddb = self.start(*checkpoints)
         ddb.create_table(**hash_table("Crash"))
-        acknowledged, pairs = [], []
+        acknowledged, pairs, hot = [], [], {}
         lock = threading.Lock()
         for cycle in range(cycles):
             stop = threading.Event()
@@ -102,6 +104,11 @@ class Persistence(unittest.TestCase):
                                 {"Put": {"TableName": "Crash", "Item": {"pk": S(key + "-b"), "v": N(i)}}}])
                             with lock:
                                 pairs.append(key)
+                        elif i % 5 in (1, 2):  # overwrites: the log outgrows the data
+                            hot_key = "hot-t%d-%d" % (thread, i % 7)
+                            mine.put_item(TableName="Crash", Item={"pk": S(hot_key), "v": N(cycle * 10**6 + i)})
+                            with lock:
+                                hot[hot_key] = cycle * 10**6 + i
                         else:
                             mine.put_item(TableName="Crash", Item={"pk": S(key), "v": N(i)})
                             with lock:
@@ -115,10 +122,13 @@ class Persistence(unittest.TestCase):
             self.kill()
             stop.set()
             [t.join() for t in threads]
-            ddb = self.start()
-            present = set()
+            ddb = self.start(*checkpoints)
+            present, values = set(), {}
             for page in ddb.get_paginator("scan").paginate(TableName="Crash"):
                 present.update(item["pk"]["S"] for item in page["Items"])
+                values.update((item["pk"]["S"], int(item["v"]["N"])) for item in page["Items"])
+            older = {k: (v, values.get(k)) for k, v in hot.items() if values.get(k, -1) < v}
+            self.assertEqual(older, {}, "cycle %d: an acknowledged overwrite lost" % cycle)
             missing = [key for key in acknowledged if key not in present]
             self.assertEqual(missing, [], "cycle %d: acknowledged puts lost" % cycle)
             for key in pairs:
@@ -127,6 +137,30 @@ class Persistence(unittest.TestCase):
             halves = {k[:-2] for k in present if k.endswith("-a")} ^ {k[:-2] for k in present if k.endswith("-b")}
             self.assertEqual(halves, set(), "cycle %d: a transaction half there" % cycle)
         self.assertGreater(len(acknowledged), cycles)
+        # Checkpoints were written meanwhile: the first segment is gone.
+        self.assertNotIn("0000000001.log", os.listdir(self.directory.name))
+
+    def test_checkpoints_in_the_background_bound_the_log(self):
+        ddb = self.start("--checkpoint-log-bytes", "100000")
+        ddb.create_table(**hash_table("Hot"))
+        for round in range(40):  # 25 items overwritten 40 times: ~1 MB of log for ~25 KB of items
+            ddb.batch_write_item(RequestItems={"Hot": [
+                {"PutRequest": {"Item": {"pk": S("k%d" % i), "round": N(round), "pad": S("x" * 900)}}}
+                for i in range(25)]})
+        def log_files():
+            return sorted(f for f in os.listdir(self.directory.name) if f.endswith(".log"))
+        deadline = time.time() + 10
+        while "0000000001.log" in log_files() and time.time() < deadline:  # until one replaced it
+            time.sleep(0.05)
+        self.assertEqual(len(log_files()), 2)  # the checkpoint and the segment after it
+        size = sum(os.path.getsize(os.path.join(self.directory.name, f)) for f in log_files())
+        self.assertLess(size, 200000)
+        ddb.put_item(TableName="Hot", Item={"pk": S("after"), "round": N(99)})
+        self.kill()
+        ddb = self.start()
+        self.assertEqual(ddb.describe_table(TableName="Hot")["Table"]["ItemCount"], 26)
+        self.assertEqual(ddb.get_item(TableName="Hot", Key={"pk": S("k7")})["Item"]["round"], N(39))
+        self.assertEqual(ddb.get_item(TableName="Hot", Key={"pk": S("after")})["Item"]["round"], N(99))
 
 
 if __name__ == "__main__":

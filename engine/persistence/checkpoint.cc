@@ -1,0 +1,159 @@
+// Checkpoints: the store's state written as one log segment that replaces the segments before it,
+// so the log stays near the size of what it holds and recovery replays little more than that.
+//
+// Written while requests go on (a "fuzzy" checkpoint). The log is rolled first, with the catalog
+// held still: every record from then on goes to segments after the checkpoint's number, and the
+// checkpoint holds the tables as they were at the roll. Their items are walked afterwards, a slice
+// at a time under each table's read lock, so a write may land before or after the walk passes
+// it. Replaying the checkpoint and then the later segments is still exact: each item record says
+// what an item is (not how it changed), so the last record of a key wins, and every write after
+// the roll has a record after the checkpoint. One more rule makes it safe at a crash: a value the
+// walk saw must not outlive the loss of its record, or a crash could keep half of an unfinished
+// transaction (or a write never acknowledged). Every value the walk reads has its record
+// appended already (records are appended under the table's write lock, a transaction's when it
+// ends, before its locks go), so syncing the log after the walk, before the checkpoint is renamed
+// into place, makes them all durable first.
+#include <algorithm>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+#include "engine/persistence/catalog_codec.h"
+#include "engine/persistence/journal_records.h"
+#include "engine/persistence/log_format.h"
+#include "engine/persistence/log_writer.h"
+
+namespace ddbd {
+namespace {
+
+// Items walked per hold of a table's read lock: writers of that table wait at most this long.
+constexpr size_t kWalkSlice = 512;
+// Bytes gathered before an append to the checkpoint file.
+constexpr size_t kWriteBytes = size_t{1} << 20;
+
+}  // namespace
+
+Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
+                               const std::function<Status()>& before_install) {
+  // Written aside and renamed into place once whole and synced, then the segments it replaces
+  // go: a crash at any point leaves either them, or it (with or without them: replaying it
+  // after them gives the same state, as each table it names starts afresh).
+  FileSystem& files = *state_->files;
+  const std::string& directory = options_.db_path;
+  const std::string temporary = directory + "/checkpoint.tmp";
+  (void)files.Remove(temporary);  // a failed or crashed checkpoint's
+  auto file = files.OpenAppendable(temporary);
+  if (!file.ok()) return file.error();
+  std::string buffer = LogHeader();
+  Status status = Ok{};
+  auto flush = [&](size_t at_least) {
+    if (status.ok() && buffer.size() >= at_least) {
+      status = file.value()->Append(buffer);
+      buffer.clear();
+    }
+  };
+  for (const CheckpointTable& table : tables) {
+    const std::string& table_id = table.description.table_id;
+    AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableCreated),
+                    EncodeTableDescription(table.description));
+    TableItems::KeyRange range;
+    for (bool more = true; more && status.ok();) {
+      size_t walked = 0;
+      more = false;
+      table.items->Walk(range, true,
+                        [&](std::string_view key, std::string_view blob, uint32_t size) {
+                          if (walked == kWalkSlice) {
+                            more = true;
+                            return false;
+                          }
+                          AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kItemPut),
+                                          EncodeItemRecord({table_id, key, blob, size}));
+                          range.lower.assign(key);
+                          range.lower_inclusive = false;
+                          ++walked;
+                          return true;
+                        });
+      flush(kWriteBytes);
+    }
+  }
+  flush(0);
+  if (status.ok()) status = file.value()->Sync();
+  if (status.ok()) status = before_install();
+  if (!status.ok()) return status;
+  if (Status renamed = files.Rename(temporary, directory + "/" + LogSegmentName(number));
+      !renamed.ok()) {
+    return renamed;
+  }
+  if (Status synced = files.SyncDirectory(directory); !synced.ok()) return synced;
+  // The newest first, each removal synced: a crash meanwhile leaves the oldest segments, a
+  // log that replays (the newest alone would name tables created in the ones gone).
+  auto names = files.List(directory);
+  if (!names.ok()) return names.error();
+  std::vector<std::string> replaced;
+  for (const std::string& name : names.value()) {
+    const std::optional<uint64_t> segment = LogSegmentNumber(name);
+    if (segment && *segment < number) replaced.push_back(name);
+  }
+  std::sort(replaced.rbegin(), replaced.rend());
+  for (const std::string& name : replaced) {
+    if (Status removed = files.Remove(directory + "/" + name); !removed.ok()) return removed;
+    if (Status synced = files.SyncDirectory(directory); !synced.ok()) return synced;
+  }
+  return Ok{};
+}
+
+Result<bool> Engine::Checkpoint(bool always) {
+  Journal* journal = state_->journal.get();
+  if (journal == nullptr) return false;
+  std::lock_guard one_at_a_time(state_->checkpoint_mutex);
+  const uint64_t grown = journal->written_bytes() - state_->log_bytes_at_checkpoint;
+  if (!always) {
+    if (options_.checkpoint_log_bytes <= 0 ||
+        grown < static_cast<uint64_t>(options_.checkpoint_log_bytes)) {
+      return false;
+    }
+    // A log no larger than what it holds is not worth rewriting yet.
+    int64_t live_bytes = 0;
+    std::shared_lock catalog(state_->mutex);
+    for (const auto& [name, entry] : state_->tables) live_bytes += entry->items->size_bytes();
+    if (grown <= static_cast<uint64_t>(live_bytes)) return false;
+  }
+  std::vector<CheckpointTable> tables;
+  uint64_t number = 0;
+  {
+    // The tables as of the roll: no catalog change comes between (each logs under the catalog's
+    // exclusive lock). A table being deleted has its deletion logged already.
+    std::shared_lock catalog(state_->mutex);
+    for (const auto& [name, entry] : state_->tables) {
+      if (entry->description.table_status == TableStatus::kDeleting) continue;
+      tables.push_back({entry->description, entry->items});
+    }
+    auto rolled = journal->Roll();
+    if (!rolled.ok()) return rolled.error();
+    number = rolled.value();
+  }
+  const uint64_t rolled_at_bytes = journal->written_bytes();
+  if (Status written = WriteCheckpoint(number, tables, [journal] { return journal->Sync(); });
+      !written.ok()) {
+    return written.error();
+  }
+  state_->log_bytes_at_checkpoint = rolled_at_bytes;
+  return true;
+}
+
+void Engine::StartCheckpointer() {
+  if (!state_->journal || options_.checkpoint_log_bytes <= 0 || state_->checkpointer) return;
+  state_->checkpointer = std::make_unique<PeriodicTask>(
+      std::chrono::milliseconds(100),  // a look at two counters, unless one is due
+      [this] {
+        // A failure (a full disk) leaves the log as it was; the next round tries again.
+        (void)Checkpoint(false);
+        return false;
+      },
+      PeriodicTask::Priority::kNormal);
+}
+
+}  // namespace ddbd
