@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <utility>
 
@@ -29,6 +31,9 @@ void PeriodicTask::Run() {
   if (priority_ == Priority::kIdle) {
     sched_param idle{};
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+  } else {
+    // Linux nices threads one by one (a thread id names one thread here).
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
   }
   std::unique_lock lock(mutex_);
   while (!stopping_) {

@@ -1,7 +1,8 @@
 // Background work that runs every so often on a thread of its own (the TTL sweeper, the
 // checkpointer), started and stopped with the engine; the sweeper at the lowest CPU priority
 // (SCHED_IDLE): requests come first, as DynamoDB's own TTL deletes give way to the table's
-// traffic. (A checkpoint cannot wait for an idle moment: the log grows until it is written.) Waits
+// traffic. A checkpoint cannot wait for an idle moment (the log grows until it is written), so
+// it runs niced instead: a small share of a busy core, all of an idle one. Waits
 // are real time; what the work decides (is an item due?) comes from the engine's injected clock, so
 // tests call the work directly instead.
 //
@@ -20,7 +21,7 @@ class PeriodicTask {
  public:
   // Runs `work` every `interval`; when it returns true (more is waiting) it runs again at once,
   // so a backlog is worked off in `work`-sized slices with the locks released in between.
-  enum class Priority { kIdle, kNormal };
+  enum class Priority { kIdle, kNiced };
   PeriodicTask(std::chrono::milliseconds interval, std::function<bool()> work,
                Priority priority = Priority::kIdle);
   // Returns once `work` is no longer running and never will again.

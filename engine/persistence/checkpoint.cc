@@ -33,6 +33,9 @@ namespace {
 constexpr size_t kWalkSlice = 512;
 // Bytes gathered before an append to the checkpoint file.
 constexpr size_t kWriteBytes = size_t{1} << 20;
+// Bytes appended between syncs of the checkpoint file: one sync of a whole large checkpoint
+// would hold up the log's own syncs (and every durable write's answer) behind it.
+constexpr size_t kSyncBytes = size_t{8} << 20;
 
 }  // namespace
 
@@ -49,10 +52,16 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
   if (!file.ok()) return file.error();
   std::string buffer = LogHeader();
   Status status = Ok{};
+  size_t unsynced = 0;
   auto flush = [&](size_t at_least) {
     if (status.ok() && buffer.size() >= at_least) {
       status = file.value()->Append(buffer);
+      unsynced += buffer.size();
       buffer.clear();
+    }
+    if (status.ok() && unsynced >= kSyncBytes) {
+      status = file.value()->Sync();
+      unsynced = 0;
     }
   };
   for (const CheckpointTable& table : tables) {
@@ -153,7 +162,7 @@ void Engine::StartCheckpointer() {
         (void)Checkpoint(false);
         return false;
       },
-      PeriodicTask::Priority::kNormal);
+      PeriodicTask::Priority::kNiced);
 }
 
 }  // namespace ddbd
