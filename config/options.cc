@@ -108,6 +108,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--sync: expected full or off, got '" + std::string(value) + "'";
     }
     options.sync_full = value == "full";
+  } else if (name == "namespaces") {
+    if (value != "credentials" && value != "shared") {
+      return "--namespaces: expected credentials or shared, got '" + std::string(value) + "'";
+    }
+    options.namespaces_by_credentials = value == "credentials";
   } else if (name == "checkpoint-log-bytes") {
     if (!ParseInteger<int64_t>(value, 0, int64_t{1} << 40, options.checkpoint_log_bytes)) {
       return "--checkpoint-log-bytes: expected an integer from 0 to 1099511627776, got '" +
@@ -122,7 +127,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 18> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 19> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -139,7 +144,8 @@ constexpr std::array<std::string_view, 18> kValuedFlags = {"host",
                                                            "stream-shard-rollover-ms",
                                                            "stream-max-bytes",
                                                            "sync",
-                                                           "checkpoint-log-bytes"};
+                                                           "checkpoint-log-bytes",
+                                                           "namespaces"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -227,6 +233,11 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
                            const std::function<const char*(const char*)>& getenv) {
   Options options;
   if (std::string error = ApplyEnvironment(options, getenv); !error.empty()) return {{}, error};
+  bool local_flag = false;  // a single-dash DynamoDB Local flag
+  const bool namespaces_set = getenv("DDBD_NAMESPACES") != nullptr ||
+                              std::any_of(args.begin(), args.end(), [](const std::string& arg) {
+                                return arg == "--namespaces" || arg.starts_with("--namespaces=");
+                              });
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view arg = args[i];
     std::string name;
@@ -243,6 +254,8 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
       has_value = TakesValue(name);
     } else if (!TranslateDynamoDbLocalFlag(arg, name, has_value)) {
       return {{}, "unknown flag '" + std::string(arg) + "' (see --help)"};
+    } else {
+      local_flag = true;
     }
     if (!has_value) {
       if (inline_value) return {{}, "--" + name + " takes no value"};
@@ -255,6 +268,8 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
     }
     if (std::string error = Apply(options, name, value); !error.empty()) return {{}, error};
   }
+  // DynamoDB Local's rule, for those who start ddbd as they started it.
+  if (!namespaces_set) options.namespaces_by_credentials = local_flag && !options.shared_db;
   return {options, ""};
 }
 
@@ -300,6 +315,12 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --sync full|off        with --db-path: full (default) syncs each group of writes before
                          answering them; off answers once written, faster, and a crash of the
                          machine may lose the last writes (never corrupt the rest)
+  --namespaces credentials|shared
+                         credentials: a separate database for each access key id and region
+                         requests are signed with (DynamoDB Local without -sharedDb; with
+                         --db-path, each in DIR/<key>_<region>; ARNs carry the request's region);
+                         shared: one for all (default, unless a single-dash DynamoDB Local flag
+                         is given without -sharedDb)
   --checkpoint-log-bytes N
                          with --db-path: once the log has grown N bytes since the last
                          checkpoint (and more than the data it holds), write a checkpoint in
@@ -313,7 +334,8 @@ or headers over 16 KB get HTTP 400.
 
 DynamoDB Local's flags are accepted: -port N, -inMemory, -sharedDb, -dbPath DIR, -cors LIST,
 -delayTransientStatuses (same as --table-delay-ms 500), -disableTelemetry,
--optimizeDbBeforeStartup, -help, -version.
+-optimizeDbBeforeStartup, -help, -version. Given any of them without -sharedDb, ddbd keeps a
+database per access key id and region, as DynamoDB Local does (see --namespaces).
 )";
 }
 

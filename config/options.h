@@ -39,7 +39,12 @@ struct Options {
   bool sync_full = true;  // --sync full (fdatasync before acknowledging) or off
   // A checkpoint once the log has grown this much (and past the data's size); 0: only at start.
   int64_t checkpoint_log_bytes = int64_t{64} << 20;
-  bool shared_db = false;  // DynamoDB Local's -sharedDb; ddbd always shares one database
+  bool shared_db = false;  // DynamoDB Local's -sharedDb
+  // One database for each access key id and region requests are signed with (DynamoDB Local's
+  // rule without -sharedDb), or one for all (false, ddbd's default). Set by --namespaces
+  // credentials|shared; without it, true when a single-dash DynamoDB Local flag was given and
+  // -sharedDb was not.
+  bool namespaces_by_credentials = false;
   bool show_help = false;
   bool show_version = false;
 };

@@ -13,7 +13,9 @@
 
 #include "config/options.h"
 #include "engine/engine.h"
+#include "engine/persistence/file_system.h"
 #include "protocol/dispatcher.h"
+#include "protocol/namespaces.h"
 #include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/router.h"
@@ -81,15 +83,59 @@ int main(int argc, char** argv) {
   engine_options.db_path = options.db_path;
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
-  auto opened = ddbd::Engine::Open(engine_options, clock);
-  if (!opened.ok()) {
-    std::fprintf(stderr, "ddbd: --db-path %s: %s\n", options.db_path.c_str(),
-                 opened.error().message().c_str());
-    return 1;
+  // One database, or one for each access key id and region (DynamoDB Local's namespaces).
+  ddbd::PosixFileSystem files;
+  std::unique_ptr<ddbd::FileLock> directory_lock;
+  std::unique_ptr<ddbd::Engine> engine;
+  std::unique_ptr<ddbd::Dispatcher> dispatcher;
+  std::unique_ptr<ddbd::Namespaces> namespaces;
+  if (!options.namespaces_by_credentials) {
+    auto opened = ddbd::Engine::Open(engine_options, clock);
+    if (!opened.ok()) {
+      std::fprintf(stderr, "ddbd: --db-path %s: %s\n", options.db_path.c_str(),
+                   opened.error().message().c_str());
+      return 1;
+    }
+    engine = std::move(opened.value());
+    dispatcher = std::make_unique<ddbd::Dispatcher>(*engine);
+  } else {
+    namespaces = std::make_unique<ddbd::Namespaces>(
+        options.region,
+        [engine_options, &clock](const std::string& key, const std::string& region) {
+          ddbd::EngineOptions own = engine_options;
+          own.region = region;  // its ARNs carry the region its requests are signed for
+          if (!own.db_path.empty()) {
+            own.db_path += "/" + ddbd::Namespaces::DirectoryName(key, region);
+          }
+          return ddbd::Engine::Open(std::move(own), clock);
+        });
+    if (const std::string& directory = options.db_path; !directory.empty()) {
+      // The directory's own lock, then every namespace it holds, opened now: their TTL sweepers
+      // run from the start, and a bad store stops the server here rather than at a request.
+      auto refuse = [&directory](const std::string& why) {
+        std::fprintf(stderr, "ddbd: --db-path %s: %s\n", directory.c_str(), why.c_str());
+        return 1;
+      };
+      if (auto made = files.CreateDirectory(directory); !made.ok()) {
+        return refuse(made.error().message());
+      }
+      auto lock = files.Lock(directory + "/LOCK");
+      if (!lock.ok()) return refuse(lock.error().message());
+      directory_lock = std::move(lock.value());
+      auto names = files.List(directory);
+      if (!names.ok()) return refuse(names.error().message());
+      for (const std::string& name : names.value()) {
+        const auto key = ddbd::Namespaces::ParseDirectoryName(name);
+        if (!key || !std::filesystem::is_directory(directory + "/" + name)) continue;
+        if (auto added = namespaces->Add(key->first, key->second); !added.ok()) {
+          return refuse(name + ": " + added.error().message());
+        }
+      }
+    }
   }
-  ddbd::Engine& engine = *opened.value();
-  ddbd::Dispatcher dispatcher(engine);
-  ddbd::Router router(dispatcher, {options.region, options.cors});
+  const ddbd::RequestHandler& handler =
+      namespaces ? static_cast<const ddbd::RequestHandler&>(*namespaces) : *dispatcher;
+  ddbd::Router router(handler, {options.region, options.cors});
   ddbd::ServerOptions server_options;
   server_options.host = options.host;
   server_options.port = options.port;
@@ -106,8 +152,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ddbd: cannot write --port-file %s\n", options.port_file.c_str());
     return 1;
   }
-  const std::string data =
-      options.db_path.empty() ? std::string("in memory") : "in " + options.db_path;
+  std::string data = options.db_path.empty() ? std::string("in memory") : "in " + options.db_path;
+  if (namespaces) data += ", a database per access key id and region";
   spdlog::info("ddbd {} listening on http://{}:{} (data {}, {} threads)", DDBD_VERSION,
                options.host, server.port(), data, server_options.threads);
   server.Run();

@@ -67,6 +67,23 @@ TEST_CASE("Transactions can be held for a while") {
         "--transaction-hold-ms: expected an integer from 0 to 5000, got '5001'");
 }
 
+TEST_CASE("Namespaces: DynamoDB Local's rule, or --namespaces") {
+  CHECK_FALSE(Parse({}).options->namespaces_by_credentials);
+  CHECK_FALSE(Parse({"--port", "8000"}).options->namespaces_by_credentials);
+  // A single-dash DynamoDB Local flag without -sharedDb: a database per key and region.
+  CHECK(Parse({"-inMemory"}).options->namespaces_by_credentials);
+  CHECK(Parse({"-port", "8000"}).options->namespaces_by_credentials);
+  CHECK_FALSE(Parse({"-inMemory", "-sharedDb"}).options->namespaces_by_credentials);
+  CHECK_FALSE(Parse({"-sharedDb", "-port", "8000"}).options->namespaces_by_credentials);
+  // Said outright, it wins either way.
+  CHECK(Parse({"--namespaces", "credentials"}).options->namespaces_by_credentials);
+  CHECK_FALSE(Parse({"-inMemory", "--namespaces=shared"}).options->namespaces_by_credentials);
+  CHECK_FALSE(
+      Parse({"-inMemory"}, {{"DDBD_NAMESPACES", "shared"}}).options->namespaces_by_credentials);
+  CHECK(Parse({"--namespaces", "keys"}).error ==
+        "--namespaces: expected credentials or shared, got 'keys'");
+}
+
 TEST_CASE("Persistence: a directory, and how durable an answer is") {
   CHECK(Parse({}).options->sync_full);
   CHECK_FALSE(Parse({"--db-path", "/data", "--sync", "off"}).options->sync_full);

@@ -1,0 +1,95 @@
+// Namespaces: each (access key id, region) has its own tables, made on first use, ARNs in the
+// request's region; directory names round-trip and never leave the data directory.
+#include "protocol/namespaces.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/clock.h"
+
+namespace ddbd {
+namespace {
+
+const char* kCreate = R"({"TableName":"Tab","BillingMode":"PAY_PER_REQUEST",)"
+                      R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+                      R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})";
+
+RequestInfo Signed(std::string_view key, std::string_view region) {
+  RequestInfo info;
+  info.has_authorization = true;
+  info.access_key_id = key;
+  info.region = region;
+  return info;
+}
+
+TEST_CASE("Each access key id and region has its own tables") {
+  ManualClock clock;
+  std::vector<std::string> opened;
+  Namespaces namespaces("us-east-1", [&](const std::string& key, const std::string& region) {
+    opened.push_back(key + "/" + region);
+    EngineOptions options;
+    options.region = region;
+    return Result<std::unique_ptr<Engine>>(std::make_unique<Engine>(options, clock));
+  });
+  const RequestInfo alice = Signed("alice", "eu-west-1");
+  auto created = namespaces.Handle("DynamoDB_20120810.CreateTable", kCreate, alice);
+  INFO(created.body);
+  REQUIRE(created.http_status == 200);
+  CHECK(created.body.find("arn:aws:dynamodb:eu-west-1:") != std::string::npos);
+  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", alice).body ==
+        R"({"TableNames":["Tab"]})");
+  // Another key, or the same key in another region: nothing there.
+  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("bob", "eu-west-1")).body ==
+        R"({"TableNames":[]})");
+  CHECK(
+      namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("alice", "us-west-2")).body ==
+      R"({"TableNames":[]})");
+  CHECK(opened == std::vector<std::string>{"alice/eu-west-1", "bob/eu-west-1", "alice/us-west-2"});
+  CHECK(namespaces.size() == 3);
+  // Without a credential scope: the namespace of no key in the default region.
+  RequestInfo unsigned_request;
+  auto refused = namespaces.Handle("DynamoDB_20120810.ListTables", "{}", unsigned_request);
+  CHECK(refused.http_status == 400);
+  CHECK(refused.body.find("MissingAuthenticationToken") != std::string::npos);
+  CHECK(opened.back() == "/us-east-1");
+}
+
+TEST_CASE("Namespaces that cannot be opened, and the most a server keeps") {
+  ManualClock clock;
+  Namespaces namespaces("us-east-1", [&](const std::string& key, const std::string&) {
+    if (key == "broken") return Result<std::unique_ptr<Engine>>(Error::Internal("locked"));
+    return Result<std::unique_ptr<Engine>>(std::make_unique<Engine>(EngineOptions{}, clock));
+  });
+  auto failed = namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("broken", "r"));
+  CHECK(failed.http_status == 500);
+  CHECK(namespaces.size() == 0);
+  for (size_t i = 0; i < Namespaces::kMaxNamespaces; ++i) {
+    REQUIRE(namespaces.Add("k" + std::to_string(i), "r").ok());
+  }
+  auto refused = namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("one-more", "r"));
+  CHECK(refused.http_status == 500);
+  CHECK(refused.body.find("at most 256 namespaces") != std::string::npos);
+  // Known ones still answer.
+  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("k7", "r")).http_status ==
+        200);
+}
+
+TEST_CASE("A namespace's directory name") {
+  CHECK(Namespaces::DirectoryName("AKIDEXAMPLE", "us-east-1") == "AKIDEXAMPLE_us-east-1");
+  CHECK(Namespaces::DirectoryName("../x_y", "r/1") == "%2E%2E%2Fx%5Fy_r%2F1");
+  for (auto [key, region] : std::vector<std::pair<std::string, std::string>>{
+           {"AKIDEXAMPLE", "us-east-1"}, {"../x_y", "r/1"}, {"", "eu-west-1"}, {"k%", "\xff"}}) {
+    auto parsed = Namespaces::ParseDirectoryName(Namespaces::DirectoryName(key, region));
+    REQUIRE(parsed.has_value());
+    CHECK(parsed->first == key);
+    CHECK(parsed->second == region);
+  }
+  for (const char* other : {"LOCK", "0000000001.log", "a_b_c", "a_", "a%2_b", "a%zz_b", "a.b_c"}) {
+    INFO(other);
+    CHECK_FALSE(Namespaces::ParseDirectoryName(other).has_value());
+  }
+}
+
+}  // namespace
+}  // namespace ddbd
