@@ -192,6 +192,9 @@ class Engine {
   // one failed), from the log's thread, or at once if it made none or nothing is logged. A
   // write's answer waits for this.
   bool persistent() const;
+  // With a store whose log cannot be written (a full disk): changes already made wait to be
+  // logged, and new writes are refused (InternalServerError) until it can again; reads go on.
+  bool log_failing() const;
   uint64_t LastTicket() const;
   void WhenDurable(std::function<void(const Status&)> done);
 

@@ -21,30 +21,36 @@ constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810";
 struct Operation {
   operations::Handler handler = nullptr;
   operations::AsyncHandler async = nullptr;
+  bool writes = false;  // changes data: refused while the store's log cannot be written
   Operation(operations::Handler h) : handler(h) {}     // NOLINT: the table below reads better
   Operation(operations::AsyncHandler a) : async(a) {}  // NOLINT
 };
 
+Operation Writes(Operation operation) {
+  operation.writes = true;
+  return operation;
+}
+
 const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
   static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
       {"BatchGetItem", &operations::BatchGetItem},
-      {"BatchWriteItem", &operations::BatchWriteItem},
-      {"CreateTable", &operations::CreateTable},
-      {"DeleteItem", &operations::DeleteItem},
-      {"DeleteTable", &operations::DeleteTable},
+      {"BatchWriteItem", Writes(&operations::BatchWriteItem)},
+      {"CreateTable", Writes(&operations::CreateTable)},
+      {"DeleteItem", Writes(&operations::DeleteItem)},
+      {"DeleteTable", Writes(&operations::DeleteTable)},
       {"DescribeLimits", &operations::DescribeLimits},
       {"DescribeTable", &operations::DescribeTable},
       {"DescribeTimeToLive", &operations::DescribeTimeToLive},
       {"GetItem", &operations::GetItem},
       {"ListTables", &operations::ListTables},
-      {"PutItem", &operations::PutItem},
+      {"PutItem", Writes(&operations::PutItem)},
       {"Query", &operations::Query},
       {"Scan", &operations::Scan},
       {"TransactGetItems", &operations::TransactGetItems},
-      {"TransactWriteItems", &operations::TransactWriteItemsAsync},
-      {"UpdateItem", &operations::UpdateItem},
-      {"UpdateTable", &operations::UpdateTable},
-      {"UpdateTimeToLive", &operations::UpdateTimeToLive},
+      {"TransactWriteItems", Writes(&operations::TransactWriteItemsAsync)},
+      {"UpdateItem", Writes(&operations::UpdateItem)},
+      {"UpdateTable", Writes(&operations::UpdateTable)},
+      {"UpdateTimeToLive", Writes(&operations::UpdateTimeToLive)},
   };
   return *handlers;
 }
@@ -139,6 +145,9 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
     if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
     return operation->async(engine_, document, body, done);
   }
+  // A log that cannot be written (a full disk) refuses writes until it can again: what was
+  // changed before waits to be logged, nothing more is changed meanwhile.
+  if (operation->writes && engine_.log_failing()) return done(InternalServerError());
   // With a store, an answer that changed anything goes out once its changes are durable: the
   // log's thread answers it then, and this thread goes on meanwhile.
   Engine& engine = engine_;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -50,6 +51,9 @@ unsigned UsableCores() {
 
 int main(int argc, char** argv) {
   ddbd::UseLargeHeapPages();
+  // A file-size limit (ulimit -f) reached by the log is an I/O error like a full disk: the write
+  // fails and the server goes on, rather than the signal's default of ending the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv + 1, argv + argc);
   const ddbd::ParsedOptions parsed =
       ddbd::ParseOptions(args, [](const char* name) { return std::getenv(name); });

@@ -116,7 +116,7 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
 
 Result<bool> Engine::Checkpoint(bool always) {
   Journal* journal = state_->journal.get();
-  if (journal == nullptr) return false;
+  if (journal == nullptr || journal->failing()) return false;
   std::lock_guard one_at_a_time(state_->checkpoint_mutex);
   const uint64_t grown = journal->written_bytes() - state_->log_bytes_at_checkpoint;
   if (!always) {

@@ -32,6 +32,12 @@ class PosixWritableFile final : public WritableFile {
     }
     return Ok{};
   }
+  Status Truncate(uint64_t size) override {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+      return IoError("cannot truncate", path_, errno);
+    }
+    return Ok{};
+  }
   Status Sync() override {
     if (::fdatasync(fd_) != 0) return IoError("cannot sync", path_, errno);
     return Ok{};
@@ -136,10 +142,18 @@ class MemoryWritableFile final : public WritableFile {
       : files_(files), path_(std::move(path)) {}
   Status Append(std::string_view bytes) override {
     std::lock_guard lock(files_.mutex_);
-    if (files_.UsedLocked() + bytes.size() > files_.space_limit_) {
-      return IoError("cannot write", path_, ENOSPC);
-    }
-    files_.files_[path_].bytes.append(bytes);
+    // As a disk fills: what fits is written, then the write fails.
+    const size_t used = files_.UsedLocked();
+    const size_t room = files_.space_limit_ > used ? files_.space_limit_ - used : 0;
+    files_.files_[path_].bytes.append(bytes.substr(0, std::min(room, bytes.size())));
+    if (bytes.size() > room) return IoError("cannot write", path_, ENOSPC);
+    return Ok{};
+  }
+  Status Truncate(uint64_t size) override {
+    std::lock_guard lock(files_.mutex_);
+    auto& file = files_.files_[path_];
+    file.bytes.resize(std::min<size_t>(file.bytes.size(), size));
+    file.synced = std::min(file.synced, file.bytes.size());
     return Ok{};
   }
   Status Sync() override {

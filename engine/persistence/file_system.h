@@ -24,6 +24,9 @@ class WritableFile {
   virtual Status Append(std::string_view bytes) = 0;
   // Makes everything appended so far durable (fdatasync).
   virtual Status Sync() = 0;
+  // Cuts the file back to `size` bytes: what a failed append or sync may have left past the
+  // last good record goes, so a retry writes it once.
+  virtual Status Truncate(uint64_t size) = 0;
 };
 
 // Held while the process owns a directory; released when destroyed.

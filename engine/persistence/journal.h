@@ -68,6 +68,8 @@ class Journal final : public CommitObserver {
   // Later records go to a new segment; returns the number left free before it, for a
   // checkpoint (LogWriter::Roll).
   Result<uint64_t> Roll() { return writer_->Roll(); }
+  // Records failed to be written and wait for a retry: new writes should be refused.
+  bool failing() const { return writer_->failing(); }
   // Bytes of records written so far.
   uint64_t written_bytes() const { return writer_->stats().bytes; }
 

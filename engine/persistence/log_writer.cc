@@ -1,5 +1,6 @@
 #include "engine/persistence/log_writer.h"
 
+#include <chrono>
 #include <cstdio>
 
 #include "engine/persistence/log_format.h"
@@ -49,10 +50,12 @@ Status LogWriter::StartSegment(uint64_t number) {
   next_segment_ = number + 1;
   auto file = files_.OpenAppendable(directory_ + "/" + LogSegmentName(number));
   if (!file.ok()) return file.error();
-  if (Status header = file.value()->Append(LogHeader()); !header.ok()) return header;
+  const std::string header = LogHeader();
+  if (Status appended = file.value()->Append(header); !appended.ok()) return appended;
   if (Status synced = file.value()->Sync(); !synced.ok()) return synced;
   file_ = std::move(file.value());
   segment_ = number;
+  segment_bytes_ = header.size();
   return Ok{};
 }
 
@@ -107,13 +110,26 @@ Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& wa
     status = StartSegment(next_segment_);
     if (status.ok()) start_new_segment_ = false;
   }
-  if (status.ok() && !batch.empty()) status = file_->Append(batch);
-  if (status.ok() && (sync || (policy_ == SyncPolicy::kFull && !batch.empty()))) {
+  // Records that failed before go first, in their order.
+  std::string joined;
+  if (!retry_.empty()) joined = retry_ + batch;
+  const std::string& bytes = retry_.empty() ? batch : joined;
+  if (status.ok() && !bytes.empty()) status = file_->Append(bytes);
+  if (status.ok() && (sync || (policy_ == SyncPolicy::kFull && !bytes.empty()))) {
     status = file_->Sync();
   }
-  // A failed batch may have left part of itself in the file: later records go to a new
-  // segment, so the partial write stays at this one's end.
-  if (!status.ok()) start_new_segment_ = true;
+  if (status.ok()) {
+    segment_bytes_ += bytes.size();
+    retry_.clear();
+    failing_.store(false, std::memory_order_release);
+  } else {
+    // Kept for the next attempt. What the failure left after the last good record is cut off
+    // (a failed sync may have left it unsynced, or synced: either way it is written again); if
+    // that fails, the next attempt starts a new segment and the rest stays at this one's end.
+    retry_ = bytes;
+    failing_.store(true, std::memory_order_release);
+    if (!start_new_segment_ && !file_->Truncate(segment_bytes_).ok()) start_new_segment_ = true;
+  }
   for (const Durable& durable : waiters) {
     if (durable) durable(status);
   }
@@ -123,12 +139,19 @@ Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& wa
 void LogWriter::Run() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] {
+    auto asked = [this] {
       return stopping_ || !waiting_.empty() || roll_asked_ || syncs_asked_ > syncs_done_;
-    });
+    };
+    // Records waiting for a retry are tried again at least every 100 ms.
+    if (retry_.empty()) {
+      wake_.wait(lock, asked);
+    } else {
+      wake_.wait_for(lock, std::chrono::milliseconds(100), asked);
+    }
     const bool roll = roll_asked_;
     const uint64_t syncs = syncs_asked_;
-    if (waiting_.empty() && !roll && syncs == syncs_done_) return;  // stopping, nothing left
+    // Stopping with nothing left (records still failing get one last try).
+    if (stopping_ && waiting_.empty() && !roll && syncs == syncs_done_ && retry_.empty()) return;
     // Everything queued meanwhile goes out in one write and one sync: the group commit.
     std::string batch;
     batch.swap(queued_);
@@ -179,6 +202,7 @@ void LogWriter::Run() {
     ++stats_.batches;
     finished_count_ += count;
     done_.notify_all();
+    if (stopping_ && waiting_.empty() && !retry_.empty()) return;  // the last try failed too
   }
 }
 

@@ -3,13 +3,19 @@
 // durable with one sync, then tells each record's waiter. A write is acknowledged only then, and
 // no I/O thread waits meanwhile (the waiter completes the answer through the deferred-answer path).
 //
-// Segments are files "<directory>/NNNNNNNNNN.log" (log_format.h). A failed write or sync fails
-// the records of that batch (their writes are not acknowledged) and the next batch starts a new
-// segment, so a partial write only ever stands at the end of a segment, where readers ignore it.
+// Segments are files "<directory>/NNNNNNNNNN.log" (log_format.h). A failed write or sync (a full
+// disk, an I/O error) fails the records of that batch: their waiters hear the error at once (the
+// writes are not acknowledged). But the records are kept and written again, before anything
+// after them, with the next batch or every 100 ms, until the disk takes them: their changes are
+// already in memory, where readers (and a retried write that finds nothing to change) see them,
+// so the log must come to hold them too. What the failure left in the file is cut off first, so
+// each record is written once; if that cut fails, the retry goes to a new segment instead.
+// failing() tells the engine to refuse new writes meanwhile.
 //
 // Thread safety: Append and Flush may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -62,6 +68,8 @@ class LogWriter {
     uint64_t bytes = 0;    // written, ever (records and segment headers)
   };
   Stats stats() const;
+  // Whether records failed to be written and wait for a retry (new writes should be refused).
+  bool failing() const { return failing_.load(std::memory_order_acquire); }
 
  private:
   LogWriter(FileSystem& files, std::string directory, SyncPolicy policy);
@@ -76,6 +84,8 @@ class LogWriter {
   const SyncPolicy policy_;
   // The writer thread's (Open's before it starts).
   std::unique_ptr<WritableFile> file_;
+  uint64_t segment_bytes_ = 0;      // of `file_`, up to its last good record
+  std::string retry_;               // records whose write failed, to be written before others
   uint64_t segment_ = 0;            // the one `file_` writes
   uint64_t next_segment_ = 0;       // the number the next segment takes
   bool start_new_segment_ = false;  // after a failure
@@ -89,6 +99,7 @@ class LogWriter {
   uint64_t finished_count_ = 0;   // records written (or failed), ever
   Status last_status_ = Ok{};
   bool stopping_ = false;
+  std::atomic<bool> failing_ = false;  // `retry_` holds records
   // Syncs asked for (Sync, Roll) and done; the last one's status.
   uint64_t syncs_asked_ = 0;
   uint64_t syncs_done_ = 0;

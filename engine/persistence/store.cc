@@ -236,6 +236,8 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
 
 bool Engine::persistent() const { return state_->journal != nullptr; }
 
+bool Engine::log_failing() const { return state_->journal && state_->journal->failing(); }
+
 uint64_t Engine::LastTicket() const { return state_->journal ? Journal::LastTicket() : 0; }
 
 void Engine::WhenDurable(std::function<void(const Status&)> done) {

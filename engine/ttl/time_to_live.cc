@@ -91,6 +91,7 @@ Result<TimeToLiveDescription> Engine::DescribeTimeToLive(std::string_view table_
 }
 
 size_t Engine::SweepExpiredItems(size_t max_items) {
+  if (log_failing()) return 0;  // deletes wait, as users' writes do, until the log can be written
   // A table is held for this many deletes at most, so reads and writes of it wait little.
   constexpr size_t kBatch = 32;
   const int64_t now_ms = clock_.NowMs();

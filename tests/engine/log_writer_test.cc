@@ -81,24 +81,39 @@ TEST_CASE("Concurrent appends share syncs: a group commit") {
   }
 }
 
-TEST_CASE("A full disk fails its batch; the log goes on in a new segment once there is room") {
+TEST_CASE("A full disk fails its batch's waiters; its records are written once there is room") {
   MemoryFileSystem files;
   auto writer = LogWriter::Open(files, "db", 7, SyncPolicy::kFull).value();
   writer->Append(1, "kept", {});
   REQUIRE(writer->Flush().ok());
-  files.SetSpaceLimit(files.ReadFile("db/" + LogSegmentName(7)).value().size() + 10);
+  const size_t good = files.ReadFile("db/" + LogSegmentName(7)).value().size();
+  files.SetSpaceLimit(good + 10);  // room for 10 bytes of the next record: a partial write
   Status failed = Ok{};
   writer->Append(1, std::string(100, 'x'), [&](const Status& status) { failed = status; });
   CHECK_FALSE(writer->Flush().ok());
   REQUIRE_FALSE(failed.ok());
   CHECK(failed.error().message() == "cannot write db/0000000007.log: No space left on device");
-  files.SetSpaceLimit(SIZE_MAX);  // room again
+  CHECK(writer->failing());
+  // The partial write was cut off: the segment ends at its last good record.
+  CHECK(files.ReadFile("db/" + LogSegmentName(7)).value().size() == good);
+  // Still full: later records fail too, and wait behind the first.
+  Status second = Ok{};
+  writer->Append(1, "second", [&](const Status& status) { second = status; });
+  CHECK_FALSE(writer->Flush().ok());
+  CHECK_FALSE(second.ok());
+  files.SetSpaceLimit(SIZE_MAX);  // room again: the retry (every 100 ms) writes them, in order
+  for (int i = 0; i < 100 && writer->failing(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK_FALSE(writer->failing());
   Status later = Error::Internal("not yet");
   writer->Append(1, "after", [&](const Status& status) { later = status; });
   REQUIRE(writer->Flush().ok());
   CHECK(later.ok());
-  CHECK(writer->stats().segment == 8);
-  CHECK(ReadAll(files, "db") == std::vector<std::string>{"kept", "after"});
+  CHECK(writer->stats().segment == 7);
+  files.Crash();
+  CHECK(ReadAll(files, "db") ==
+        std::vector<std::string>{"kept", std::string(100, 'x'), "second", "after"});
 }
 
 TEST_CASE("Without sync, written records are acknowledged and a crash may lose them whole") {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <future>
 #include <string>
+#include <thread>
 
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
@@ -257,6 +258,39 @@ TEST_CASE("A second engine on the directory is refused; so is a corrupt log") {
   REQUIRE_FALSE(corrupt.ok());
   CHECK(
       corrupt.error().message().starts_with("0000000001.log: record checksum mismatch at offset"));
+}
+
+}  // namespace
+}  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+TEST_CASE("A write the disk refused is logged once there is room: memory and log agree") {
+  Store store;
+  auto engine = store.Open();
+  REQUIRE(engine->CreateTable(Orders()).ok());
+  Durable(*engine);
+  store.files.SetSpaceLimit(store.files.ReadFile("db/" + LogSegmentName(1)).value().size() + 20);
+  REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("full")}, {"sk", N("1")}}).ok());
+  std::promise<Status> refused;
+  engine->WhenDurable([&refused](const Status& status) { refused.set_value(status); });
+  CHECK_FALSE(refused.get_future().get().ok());  // its answer: InternalServerError
+  CHECK(engine->log_failing());
+  CHECK(engine->SweepExpiredItems(10) == 0);
+  CHECK_FALSE(engine->Checkpoint(true).value());
+  // In memory it happened (a read, or a retried put that changes nothing, sees it)...
+  CHECK(testing::Get(*engine, "Orders", Key("full", "1")).value().item.has_value());
+  store.files.SetSpaceLimit(SIZE_MAX);
+  for (int i = 0; i < 100 && engine->log_failing(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK_FALSE(engine->log_failing());
+  // ...and once there is room the log has it too, so a crash keeps what readers saw.
+  engine.reset();
+  store.files.Crash();
+  engine = store.Open();
+  CHECK(testing::Get(*engine, "Orders", Key("full", "1")).value().item.has_value());
 }
 
 }  // namespace
