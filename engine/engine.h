@@ -217,6 +217,7 @@ class Engine {
   // Writes segment `number` of the store holding `tables` (walked a slice at a time, so writers
   // go on), runs `before_install` (the journal's sync), renames it into place and deletes every
   // segment numbered below it.
+  // The ClientRequestTokens still within their window go first.
   struct CheckpointTable;
   Status WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
                          const std::function<Status()>& before_install);

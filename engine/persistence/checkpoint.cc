@@ -51,6 +51,13 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
   auto file = files.OpenAppendable(temporary);
   if (!file.ok()) return file.error();
   std::string buffer = LogHeader();
+  // Taken after the roll: every token whose record went before it is remembered by then (a
+  // transaction marks its token before its group is appended).
+  for (const RequestTokens::Completed& token :
+       state_->request_tokens.CompletedWithin(clock_.NowMs())) {
+    AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kRequestToken),
+                    EncodeRequestToken({token.token, token.fingerprint, token.completed_ms}));
+  }
   Status status = Ok{};
   size_t unsynced = 0;
   auto flush = [&](size_t at_least) {

@@ -86,6 +86,10 @@ void Journal::OnCommit(const ChangeRecord& change) {
   }
 }
 
+void Journal::RequestTokenCompleted(const RequestTokenFields& token) {
+  Append(JournalKind::kRequestToken, EncodeRequestToken(token));
+}
+
 uint64_t Journal::LastTicket() { return last_ticket; }
 
 void Journal::WhenDurable(Done done) {

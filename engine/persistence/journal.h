@@ -39,6 +39,9 @@ class Journal final : public CommitObserver {
   void TableUpdated(uint64_t items_id, const TableDescription& table);
   void TableDeleted(uint64_t items_id);
   void OnCommit(const ChangeRecord& change) override;
+  // A TransactWriteItems with a ClientRequestToken completed: logged with its writes (inside
+  // their Group), so after a restart a repeat within the window is still answered as one.
+  void RequestTokenCompleted(const RequestTokenFields& token);
 
   // While one lives, the records this thread appends are gathered and go to the log as one
   // record when it ends: a transaction's writes survive a crash together or not at all. A null

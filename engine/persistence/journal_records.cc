@@ -6,6 +6,7 @@ namespace ddbd {
 namespace {
 
 enum Field : uint32_t { kTableId = 1, kKey, kBlob, kSize };
+enum TokenField : uint32_t { kToken = 1, kFingerprint, kCompletedMs };
 
 }  // namespace
 
@@ -44,6 +45,36 @@ Result<ItemRecordFields> DecodeItemRecord(std::string_view payload) {
   if (!reader.ok() || fields.table_id.empty()) {
     return Error::Internal("malformed item record");
   }
+  return fields;
+}
+
+std::string EncodeRequestToken(const RequestTokenFields& fields) {
+  FieldWriter writer;
+  writer.Bytes(kToken, fields.token);
+  writer.Int(kFingerprint, static_cast<int64_t>(fields.fingerprint));
+  writer.Int(kCompletedMs, fields.completed_ms);
+  return writer.Take();
+}
+
+Result<RequestTokenFields> DecodeRequestToken(std::string_view payload) {
+  RequestTokenFields fields;
+  FieldReader reader(payload);
+  while (reader.Next()) {
+    switch (reader.number()) {
+      case kToken:
+        fields.token = reader.text();
+        break;
+      case kFingerprint:
+        fields.fingerprint = static_cast<uint64_t>(reader.integer());
+        break;
+      case kCompletedMs:
+        fields.completed_ms = reader.integer();
+        break;
+      default:
+        break;
+    }
+  }
+  if (!reader.ok() || fields.token.empty()) return Error::Internal("malformed request token");
   return fields;
 }
 

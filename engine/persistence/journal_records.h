@@ -19,6 +19,7 @@ enum class JournalKind : uint8_t {
   kItemPut = 4,       // payload: table id, key, item blob and size
   kItemDeleted = 5,   // payload: table id, key
   kGroup = 6,         // payload: several records, each a field numbered by its kind
+  kRequestToken = 7,  // payload: a TransactWriteItems ClientRequestToken that completed
 };
 
 struct ItemRecordFields {
@@ -31,5 +32,14 @@ struct ItemRecordFields {
 std::string EncodeItemRecord(const ItemRecordFields& fields);
 // Views into `payload`. InternalServerError for a malformed one.
 Result<ItemRecordFields> DecodeItemRecord(std::string_view payload);
+
+// kRequestToken: the token, the request's fingerprint and when it completed.
+struct RequestTokenFields {
+  std::string_view token;
+  uint64_t fingerprint = 0;
+  int64_t completed_ms = 0;
+};
+std::string EncodeRequestToken(const RequestTokenFields& fields);
+Result<RequestTokenFields> DecodeRequestToken(std::string_view payload);
 
 }  // namespace ddbd

@@ -214,6 +214,14 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       if (!committed.ok()) return committed.error();
       return Ok{};
     }
+    case JournalKind::kRequestToken: {
+      auto token = DecodeRequestToken(payload);
+      if (!token.ok()) return token.error();
+      state_->request_tokens.Restore(
+          {std::string(token.value().token), token.value().fingerprint, token.value().completed_ms},
+          now_ms);
+      return Ok{};
+    }
     case JournalKind::kGroup: {
       FieldReader records(payload);
       while (records.Next()) {

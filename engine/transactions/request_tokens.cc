@@ -40,6 +40,23 @@ void RequestTokens::Finish(const std::string& token, bool completed, int64_t now
   }
 }
 
+void RequestTokens::Restore(const Completed& completed, int64_t now_ms) {
+  if (now_ms - completed.completed_ms >= kIdempotencyWindowMs) return;
+  std::lock_guard lock(mutex_);
+  tokens_[completed.token] = Entry{completed.fingerprint, completed.completed_ms};
+}
+
+std::vector<RequestTokens::Completed> RequestTokens::CompletedWithin(int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  std::vector<Completed> completed;
+  for (const auto& [token, entry] : tokens_) {
+    if (entry.completed_ms >= 0 && now_ms - entry.completed_ms < kIdempotencyWindowMs) {
+      completed.push_back({token, entry.fingerprint, entry.completed_ms});
+    }
+  }
+  return completed;
+}
+
 void RequestTokens::ForgetExpiredLocked(int64_t now_ms) {
   // At most once a minute: the map holds only tokens of the last ten minutes.
   if (now_ms < next_sweep_ms_) return;

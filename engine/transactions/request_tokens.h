@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine/error.h"
 
@@ -26,6 +27,17 @@ class RequestTokens {
   // After a call Begin let run: a completed one is remembered for the window; a failed one is
   // forgotten, so a repeat is evaluated afresh.
   void Finish(const std::string& token, bool completed, int64_t now_ms);
+
+  // A completed call, as the store keeps it across restarts (engine/persistence/).
+  struct Completed {
+    std::string token;
+    uint64_t fingerprint = 0;
+    int64_t completed_ms = 0;
+  };
+  // Remembers a call that completed (replayed from the log), unless its window has passed.
+  void Restore(const Completed& completed, int64_t now_ms);
+  // The completed calls still within their window.
+  std::vector<Completed> CompletedWithin(int64_t now_ms);
 
  private:
   struct Entry {

@@ -262,6 +262,16 @@ Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& 
   const CommitContext context{ChangeOrigin::kTransaction, pending.id};
   // Its writes reach the log as one record: after a crash, all of them or none.
   const Journal::Group logged_together(state_->journal.get());
+  // Its ClientRequestToken completes with it: remembered now (a checkpoint that follows the
+  // log's roll sees it) and logged with its writes.
+  if (pending.args.client_request_token) {
+    const std::string& token = *pending.args.client_request_token;
+    state_->request_tokens.Finish(token, true, pending.now_ms);
+    if (state_->journal) {
+      state_->journal->RequestTokenCompleted(
+          {token, pending.args.request_fingerprint, pending.now_ms});
+    }
+  }
   TransactWriteItemsOutcome outcome;
   for (Prepared& action : pending.actions) {
     if (action.action->kind == Kind::kConditionCheck) {

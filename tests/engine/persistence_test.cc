@@ -295,3 +295,55 @@ TEST_CASE("A write the disk refused is logged once there is room: memory and log
 
 }  // namespace
 }  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+TEST_CASE("ClientRequestTokens survive a restart and a checkpoint, within their window") {
+  Store store;
+  auto with_token = [](const std::string& tag, uint64_t fingerprint) {
+    TransactWriteItemsArgs args;
+    TransactWriteAction put;
+    put.kind = TransactWriteAction::Kind::kPut;
+    put.table_name = "Orders";
+    put.item = {{"pk", S("t")}, {"sk", N("1")}, {"tag", S(tag)}};
+    args.actions.push_back(put);
+    args.client_request_token = "token-1";
+    args.request_fingerprint = fingerprint;
+    return args;
+  };
+  auto tag = [](Engine& engine) {
+    auto item = testing::Get(engine, "Orders", Key("t", "1")).value().item;
+    REQUIRE(item.has_value());
+    return FindAttribute(DecodeItem(item->blob), "tag")->scalar;
+  };
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(Orders()).ok());
+    REQUIRE(engine->TransactWriteItems(with_token("first", 1)).ok());
+    // Changed since by someone else: a repeat of the token must not write "first" again.
+    REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("t")}, {"sk", N("1")}, {"tag", S("other")}})
+                .ok());
+    Durable(*engine);
+  }
+  store.files.Crash();
+  for (bool checkpoint : {false, true}) {
+    INFO("after a checkpoint: " << checkpoint);
+    auto engine = store.Open();
+    if (checkpoint) REQUIRE(engine->Checkpoint(true).value());
+    REQUIRE(engine->TransactWriteItems(with_token("first", 1)).ok());  // answered as a repeat
+    CHECK(tag(*engine) == "other");
+    CHECK(engine->TransactWriteItems(with_token("second", 2)).error().code() ==
+          ErrorCode::kIdempotentParameterMismatch);
+    engine.reset();
+    store.files.Crash();
+  }
+  // Ten minutes on, the token is free again and the call runs.
+  store.clock.AdvanceMs(10 * 60 * 1000);
+  auto engine = store.Open();
+  REQUIRE(engine->TransactWriteItems(with_token("second", 2)).ok());
+  CHECK(tag(*engine) == "second");
+}
+
+}  // namespace
+}  // namespace ddbd

@@ -182,6 +182,20 @@ class Persistence(unittest.TestCase):
         self.assertEqual(keys, ["after", "before", "during"])
         self.assertEqual(ddb.list_tables()["TableNames"], ["Disk"])
 
+    def test_client_request_tokens_survive_a_restart(self):
+        ddb = self.start()
+        ddb.create_table(**hash_table("Tokens"))
+        put = lambda v: [{"Put": {"TableName": "Tokens", "Item": {"pk": S("t"), "v": N(v)}}}]
+        ddb.transact_write_items(TransactItems=put(1), ClientRequestToken="order-42")
+        ddb.put_item(TableName="Tokens", Item={"pk": S("t"), "v": N(2)})  # changed since
+        self.kill()
+        ddb = self.start()
+        # The same call again within ten minutes: answered, not applied again.
+        ddb.transact_write_items(TransactItems=put(1), ClientRequestToken="order-42")
+        self.assertEqual(ddb.get_item(TableName="Tokens", Key={"pk": S("t")})["Item"]["v"], N(2))
+        with self.assertRaises(ddb.exceptions.IdempotentParameterMismatchException):
+            ddb.transact_write_items(TransactItems=put(3), ClientRequestToken="order-42")
+
     def test_checkpoints_in_the_background_bound_the_log(self):
         ddb = self.start("--checkpoint-log-bytes", "100000")
         ddb.create_table(**hash_table("Hot"))
