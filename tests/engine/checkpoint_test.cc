@@ -37,11 +37,7 @@ std::unique_ptr<Engine> Open(FileSystem* files, const Clock& clock, int64_t log_
   return std::move(engine.value());
 }
 
-void Durable(Engine& engine) {
-  std::promise<Status> done;
-  engine.WhenDurable([&done](const Status& status) { done.set_value(status); });
-  REQUIRE(done.get_future().get().ok());
-}
+void Durable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
 
 CreateTableArgs Pairs() {
   CreateTableArgs args;
@@ -112,9 +108,7 @@ TEST_CASE(
         ok = ok && testing::Put(*engine, "Pairs",
                                 {{"pk", S(name + "z")}, {"tag", N(std::to_string(tag))}})
                        .ok();
-        std::promise<Status> durable;
-        engine->WhenDurable([&durable](const Status& status) { durable.set_value(status); });
-        ok = ok && durable.get_future().get().ok();
+        ok = ok && testing::WaitDurable(*engine).ok();
         if (!ok) {
           ++failures;
           return;

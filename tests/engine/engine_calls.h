@@ -1,6 +1,7 @@
 // Short forms of the engine's calls for tests: one line per write or read, defaults elsewhere.
 #pragma once
 
+#include <future>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -10,6 +11,13 @@
 #include "engine/storage/table_items.h"
 
 namespace ddbd::testing {
+
+// Waits until what this thread wrote is durable (with a store; at once without): its status.
+inline Status WaitDurable(Engine& engine) {
+  std::promise<Status> done;
+  engine.WhenDurable([&done](const Status& status) { done.set_value(status); });
+  return done.get_future().get();
+}
 
 inline Result<WriteOutcome> Put(Engine& engine, std::string_view table, Item item) {
   PutItemArgs args;

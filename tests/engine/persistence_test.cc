@@ -36,12 +36,7 @@ struct Store {
   }
 };
 
-// Waits until what this thread wrote is durable.
-void Durable(Engine& engine) {
-  std::promise<Status> done;
-  engine.WhenDurable([&done](const Status& status) { done.set_value(status); });
-  REQUIRE(done.get_future().get().ok());
-}
+void Durable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
 
 CreateTableArgs Orders() {
   CreateTableArgs args;
@@ -273,9 +268,7 @@ TEST_CASE("A write the disk refused is logged once there is room: memory and log
   Durable(*engine);
   store.files.SetSpaceLimit(store.files.ReadFile("db/" + LogSegmentName(1)).value().size() + 20);
   REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("full")}, {"sk", N("1")}}).ok());
-  std::promise<Status> refused;
-  engine->WhenDurable([&refused](const Status& status) { refused.set_value(status); });
-  CHECK_FALSE(refused.get_future().get().ok());  // its answer: InternalServerError
+  CHECK_FALSE(testing::WaitDurable(*engine).ok());  // its answer: InternalServerError
   CHECK(engine->log_failing());
   CHECK(engine->SweepExpiredItems(10) == 0);
   CHECK_FALSE(engine->Checkpoint(true).value());
