@@ -14,10 +14,9 @@ class Engine;
 
 struct RequestInfo {
   bool has_authorization = false;  // an `Authorization: AWS4-...` header was present
-  // From its credential scope (protocol/authorization.h), when it has one; views into the
-  // request, valid until it is answered.
-  std::string_view access_key_id = {};
-  std::string_view region = {};
+  // The header itself, valid until the request is answered: taken apart
+  // (protocol/authorization.h) only by what needs its parts, namespaces today.
+  std::string_view authorization = {};
 };
 
 struct DispatchResult {

@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "protocol/authorization.h"
 #include "protocol/error_response.h"
 
 namespace ddbd {
@@ -69,8 +70,10 @@ std::optional<std::pair<std::string, std::string>> Namespaces::ParseDirectoryNam
 }
 
 Result<const Dispatcher*> Namespaces::Find(const RequestInfo& info) const {
-  Key key{std::string(info.access_key_id),
-          info.region.empty() ? default_region_ : std::string(info.region)};
+  Key key{std::string(), default_region_};
+  if (const std::optional<Authorization> parsed = ParseAuthorization(info.authorization)) {
+    key = {std::string(parsed->access_key_id), std::string(parsed->region)};
+  }
   {
     std::shared_lock lock(mutex_);
     auto it = namespaces_.find(key);

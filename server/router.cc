@@ -7,7 +7,6 @@
 #include <exception>
 #include <future>
 
-#include "protocol/authorization.h"
 #include "server/crc32.h"
 #include "server/request_id.h"
 
@@ -138,12 +137,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   };
   RequestInfo info;
   info.has_authorization = HasAwsSignature(request.authorization);
-  if (info.has_authorization) {
-    if (const std::optional<Authorization> parsed = ParseAuthorization(request.authorization)) {
-      info.access_key_id = parsed->access_key_id;
-      info.region = parsed->region;
-    }
-  }
+  info.authorization = request.authorization;
   try {
     handler_.HandleAsync(request.amz_target, request.body, info, finish);
   } catch (const std::exception& e) {

@@ -15,12 +15,17 @@ const char* kCreate = R"({"TableName":"Tab","BillingMode":"PAY_PER_REQUEST",)"
                       R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
                       R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})";
 
-RequestInfo Signed(std::string_view key, std::string_view region) {
+// A request with this Authorization header, which must outlive it.
+RequestInfo Signed(const std::string& header_storage) {
   RequestInfo info;
   info.has_authorization = true;
-  info.access_key_id = key;
-  info.region = region;
+  info.authorization = header_storage;
   return info;
+}
+
+std::string Header(std::string_view key, std::string_view region) {
+  return "AWS4-HMAC-SHA256 Credential=" + std::string(key) + "/20261124/" + std::string(region) +
+         "/dynamodb/aws4_request, SignedHeaders=host, Signature=00";
 }
 
 TEST_CASE("Each access key id and region has its own tables") {
@@ -32,7 +37,8 @@ TEST_CASE("Each access key id and region has its own tables") {
     options.region = region;
     return Result<std::unique_ptr<Engine>>(std::make_unique<Engine>(options, clock));
   });
-  const RequestInfo alice = Signed("alice", "eu-west-1");
+  const std::string alice_header = Header("alice", "eu-west-1");
+  const RequestInfo alice = Signed(alice_header);
   auto created = namespaces.Handle("DynamoDB_20120810.CreateTable", kCreate, alice);
   INFO(created.body);
   REQUIRE(created.http_status == 200);
@@ -40,11 +46,11 @@ TEST_CASE("Each access key id and region has its own tables") {
   CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", alice).body ==
         R"({"TableNames":["Tab"]})");
   // Another key, or the same key in another region: nothing there.
-  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("bob", "eu-west-1")).body ==
-        R"({"TableNames":[]})");
+  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed(Header("bob", "eu-west-1")))
+            .body == R"({"TableNames":[]})");
   CHECK(
-      namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("alice", "us-west-2")).body ==
-      R"({"TableNames":[]})");
+      namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed(Header("alice", "us-west-2")))
+          .body == R"({"TableNames":[]})");
   CHECK(opened == std::vector<std::string>{"alice/eu-west-1", "bob/eu-west-1", "alice/us-west-2"});
   CHECK(namespaces.size() == 3);
   // Without a credential scope: the namespace of no key in the default region.
@@ -61,18 +67,20 @@ TEST_CASE("Namespaces that cannot be opened, and the most a server keeps") {
     if (key == "broken") return Result<std::unique_ptr<Engine>>(Error::Internal("locked"));
     return Result<std::unique_ptr<Engine>>(std::make_unique<Engine>(EngineOptions{}, clock));
   });
-  auto failed = namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("broken", "r"));
+  auto failed =
+      namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed(Header("broken", "r")));
   CHECK(failed.http_status == 500);
   CHECK(namespaces.size() == 0);
   for (size_t i = 0; i < Namespaces::kMaxNamespaces; ++i) {
     REQUIRE(namespaces.Add("k" + std::to_string(i), "r").ok());
   }
-  auto refused = namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("one-more", "r"));
+  auto refused =
+      namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed(Header("one-more", "r")));
   CHECK(refused.http_status == 500);
   CHECK(refused.body.find("at most 256 namespaces") != std::string::npos);
   // Known ones still answer.
-  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed("k7", "r")).http_status ==
-        200);
+  CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed(Header("k7", "r")))
+            .http_status == 200);
 }
 
 TEST_CASE("A namespace's directory name") {
