@@ -129,31 +129,53 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
   }
 }
 
-void Engine::State::StartStreamLocked(TableEntry& entry, int64_t now_ms) {
-  if (replaying) return;  // started once the log is replayed
-  std::erase_if(streams, [](const auto& stream) { return stream.second->Expired(); });
-  TableDescription& table = entry.description;
-  // A label is a millisecond time; one re-enabled within the same millisecond takes the next.
-  int64_t label_ms = now_ms;
-  while (streams.contains(table.table_arn + "/stream/" + StreamLabel(label_ms))) ++label_ms;
-  table.latest_stream_label = StreamLabel(label_ms);
+TableStream::Settings Engine::State::StreamSettings() const {
   TableStream::Settings settings;
+  settings.rollover_ms = options.stream_shard_rollover_ms;
+  settings.max_bytes = options.stream_max_bytes;
+  return settings;
+}
+
+void Engine::State::StartStreamLocked(TableEntry& entry, int64_t now_ms) {
+  TableDescription& table = entry.description;
+  if (replaying) {
+    // The stream the table had, as a checkpoint kept it or anew under the label the table's
+    // description names; it observes the table once the log is replayed.
+    const std::string arn = table.table_arn + "/stream/" + table.latest_stream_label;
+    if (auto it = streams.find(arn); it != streams.end()) {
+      entry.stream = it->second;
+      return;
+    }
+    now_ms = ParseStreamLabel(table.latest_stream_label).value_or(now_ms);
+  } else {
+    std::erase_if(streams, [](const auto& stream) { return stream.second->Expired(); });
+    // A label is a millisecond time; one re-enabled within the same millisecond takes the next.
+    while (streams.contains(table.table_arn + "/stream/" + StreamLabel(now_ms))) ++now_ms;
+    table.latest_stream_label = StreamLabel(now_ms);
+  }
+  TableStream::Settings settings = StreamSettings();
   settings.summary = {table.table_arn + "/stream/" + table.latest_stream_label, table.table_name,
                       table.latest_stream_label};
   settings.view_type =
       table.stream_specification->stream_view_type.value_or(StreamViewType::kNewAndOldImages);
   settings.key_schema = table.key_schema;
-  settings.rollover_ms = options.stream_shard_rollover_ms;
-  settings.max_bytes = options.stream_max_bytes;
+  settings.creation_ms = now_ms;
   entry.stream = std::make_shared<TableStream>(std::move(settings), clock);
   streams.emplace(entry.stream->summary().stream_arn, entry.stream);
+  if (!replaying) AttachStreamLocked(entry);
+}
+
+void Engine::State::AttachStreamLocked(TableEntry& entry) {
+  entry.stream->SetSink(journal.get());
   entry.items->Observe(entry.stream, {});
 }
 
 void Engine::State::StopStreamLocked(TableEntry& entry) {
   if (!entry.stream) return;
   entry.items->StopObserving(entry.stream.get());
-  entry.stream->Close();
+  const int64_t now_ms = clock.NowMs();
+  if (journal) journal->StreamClosed(entry.stream->summary().stream_arn, now_ms);
+  entry.stream->CloseAt(now_ms);
   entry.stream.reset();
 }
 

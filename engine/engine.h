@@ -217,9 +217,11 @@ class Engine {
   // Writes segment `number` of the store holding `tables` (walked a slice at a time, so writers
   // go on), runs `before_install` (the journal's sync), renames it into place and deletes every
   // segment numbered below it.
-  // The ClientRequestTokens still within their window go first.
+  // The ClientRequestTokens still within their window go first, then `streams` (each state,
+  // then its records).
   struct CheckpointTable;
   Status WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
+                         const std::vector<StreamState>& streams,
                          const std::function<Status()>& before_install);
   void StartCheckpointer();
   // TransactWriteItems once its token (if any) let it run: checked (Prepare), decided with its

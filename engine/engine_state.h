@@ -116,7 +116,8 @@ struct Engine::State {
   std::unique_ptr<PeriodicTask> checkpointer;
   std::mutex checkpoint_mutex;
   uint64_t log_bytes_at_checkpoint = 0;
-  bool replaying = false;  // Engine::OpenStore replays the log: streams wait (guarded by `mutex`)
+  // Engine::OpenStore replays the log: streams do not observe yet (guarded by `mutex`).
+  bool replaying = false;
   // While replaying: the tables by TableId, as log records name them.
   absl::flat_hash_map<std::string, TableEntry*> replayed_tables;
 
@@ -137,7 +138,18 @@ struct Engine::State {
   void CommitCatalogLocked(CatalogChange change);
   // Under `mutex` exclusively: the entry's stream starts (with a label no other stream of the
   // table had) or ends, as its description's StreamSpecification now says.
+  // While the log is replayed, the stream is the one replay restored, or a new one under the
+  // description's label, and is attached (AttachStreamLocked) once replay is done.
   void StartStreamLocked(TableEntry& entry, int64_t now_ms);
+  // The entry's stream observes its table (and hands its records to the journal, if any).
+  void AttachStreamLocked(TableEntry& entry);
+  // Checkpoints (engine/persistence/checkpoint.cc), under `mutex`: the bytes the store holds
+  // (items and stream records), and every stream's state with its records, each taken under
+  // its table's read lock (no commit halfway: every record dumped has been logged).
+  int64_t LiveBytesLocked() const;
+  std::vector<StreamState> DumpStreamsLocked() const;
+  // The bounds every stream gets from the options.
+  TableStream::Settings StreamSettings() const;
   // The stream with `arn` (takes `mutex` shared); null if there is none or it has aged out.
   std::shared_ptr<TableStream> FindStream(std::string_view arn) const;
   void StopStreamLocked(TableEntry& entry);

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <mutex>
 #include <random>
+#include <string>
 
 namespace ddbd {
 
@@ -36,6 +37,23 @@ std::string StreamLabel(int64_t epoch_ms) {
                 utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
                 static_cast<int>(epoch_ms % 1000));
   return text;
+}
+
+std::optional<int64_t> ParseStreamLabel(std::string_view label) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, millis = 0;
+  const std::string text(label);
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3d", &year, &month, &day, &hour, &minute,
+                  &second, &millis) != 7) {
+    return std::nullopt;
+  }
+  std::tm utc{};
+  utc.tm_year = year - 1900;
+  utc.tm_mon = month - 1;
+  utc.tm_mday = day;
+  utc.tm_hour = hour;
+  utc.tm_min = minute;
+  utc.tm_sec = second;
+  return static_cast<int64_t>(timegm(&utc)) * 1000 + millis;
 }
 
 }  // namespace ddbd

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace ddbd {
 
@@ -11,5 +13,7 @@ std::string NewTableId();
 
 // DynamoDB's stream label: the UTC time as "YYYY-MM-DDTHH:MM:SS.mmm".
 std::string StreamLabel(int64_t epoch_ms);
+// Its time back; nullopt for text that is not one.
+std::optional<int64_t> ParseStreamLabel(std::string_view label);
 
 }  // namespace ddbd

@@ -13,6 +13,11 @@
 // appended already (records are appended under the table's write lock, a transaction's when it
 // ends, before its locks go), so syncing the log after the walk, before the checkpoint is renamed
 // into place, makes them all durable first.
+//
+// Streams are not fuzzy: a stream record says how an item changed, so each stream is copied
+// whole right after the roll, under the same hold of the catalog and under its table's read
+// lock. Its records up to the roll are all in the copy; those after it are in the log after the
+// checkpoint too, and replay skips a record its stream already has.
 #include <algorithm>
 #include <mutex>
 #include <shared_mutex>
@@ -25,6 +30,7 @@
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
+#include "engine/persistence/stream_codec.h"
 
 namespace ddbd {
 namespace {
@@ -39,7 +45,32 @@ constexpr size_t kSyncBytes = size_t{8} << 20;
 
 }  // namespace
 
+int64_t Engine::State::LiveBytesLocked() const {
+  int64_t bytes = 0;
+  for (const auto& [name, entry] : tables) bytes += entry->items->size_bytes();
+  for (const auto& [arn, stream] : streams) bytes += static_cast<int64_t>(stream->bytes());
+  return bytes;
+}
+
+std::vector<StreamState> Engine::State::DumpStreamsLocked() const {
+  absl::flat_hash_map<const TableStream*, const TableItems*> observed;
+  for (const auto& [name, entry] : tables) {
+    if (entry->stream) observed[entry->stream.get()] = entry->items.get();
+  }
+  std::vector<StreamState> dumped;
+  for (const auto& [arn, stream] : streams) {
+    auto table = observed.find(stream.get());
+    if (table == observed.end()) {
+      dumped.push_back(stream->Dump(true));  // closed: nothing is added any more
+    } else {
+      table->second->WhileHeld([&] { dumped.push_back(stream->Dump(true)); });
+    }
+  }
+  return dumped;
+}
+
 Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
+                               const std::vector<StreamState>& streams,
                                const std::function<Status()>& before_install) {
   // Written aside and renamed into place once whole and synced, then the segments it replaces
   // go: a crash at any point leaves either them, or it (with or without them: replaying it
@@ -57,6 +88,14 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
        state_->request_tokens.CompletedWithin(clock_.NowMs())) {
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kRequestToken),
                     EncodeRequestToken({token.token, token.fingerprint, token.completed_ms}));
+  }
+  // Streams before the tables: a table that has one finds it (by ARN) as it is replayed.
+  for (const StreamState& stream : streams) {
+    AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kStream), EncodeStreamState(stream));
+    for (const StreamRecord& record : stream.records) {
+      AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kStreamRecord),
+                      EncodeStreamRecord(stream.summary.stream_arn, record));
+    }
   }
   Status status = Ok{};
   size_t unsynced = 0;
@@ -132,16 +171,17 @@ Result<bool> Engine::Checkpoint(bool always) {
       return false;
     }
     // A log no larger than what it holds is not worth rewriting yet.
-    int64_t live_bytes = 0;
     std::shared_lock catalog(state_->mutex);
-    for (const auto& [name, entry] : state_->tables) live_bytes += entry->items->size_bytes();
-    if (grown <= static_cast<uint64_t>(live_bytes)) return false;
+    if (grown <= static_cast<uint64_t>(state_->LiveBytesLocked())) return false;
   }
   std::vector<CheckpointTable> tables;
+  std::vector<StreamState> streams;
   uint64_t number = 0;
   {
     // The tables as of the roll: no catalog change comes between (each logs under the catalog's
-    // exclusive lock). A table being deleted has its deletion logged already.
+    // exclusive lock). A table being deleted has its deletion logged already. Streams are
+    // dumped after the roll under the same hold, so none starts or closes in between; a record
+    // added since the roll is in the dump and the log after it both, and replay keeps one.
     std::shared_lock catalog(state_->mutex);
     for (const auto& [name, entry] : state_->tables) {
       if (entry->description.table_status == TableStatus::kDeleting) continue;
@@ -150,9 +190,11 @@ Result<bool> Engine::Checkpoint(bool always) {
     auto rolled = journal->Roll();
     if (!rolled.ok()) return rolled.error();
     number = rolled.value();
+    streams = state_->DumpStreamsLocked();
   }
   const uint64_t rolled_at_bytes = journal->written_bytes();
-  if (Status written = WriteCheckpoint(number, tables, [journal] { return journal->Sync(); });
+  if (Status written =
+          WriteCheckpoint(number, tables, streams, [journal] { return journal->Sync(); });
       !written.ok()) {
     return written.error();
   }

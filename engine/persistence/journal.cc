@@ -4,6 +4,7 @@
 
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/fields.h"
+#include "engine/persistence/stream_codec.h"
 
 namespace ddbd {
 namespace {
@@ -12,12 +13,14 @@ namespace {
 thread_local uint64_t last_ticket = 0;
 // A Group's records, while one lives on this thread.
 thread_local FieldWriter* group = nullptr;
+// The stream record the change being committed on this thread made, until the change is logged.
+thread_local std::string stream_record;
 // Failures kept for waiters still to come; a disk stays full for long, tickets move on.
 constexpr size_t kFailuresKept = 4096;
 
 }  // namespace
 
-Journal::Group::Group(Journal* journal) : journal_(journal) {
+Journal::Group::Group(Journal* journal) : journal_(group == nullptr ? journal : nullptr) {
   if (journal_ != nullptr) group = &gathered_;
 }
 
@@ -69,7 +72,17 @@ void Journal::TableDeleted(uint64_t items_id) {
   Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0}));
 }
 
+void Journal::Recorded(std::string_view stream_arn, const StreamRecord& record) {
+  stream_record = EncodeStreamRecord(stream_arn, record);
+}
+
+void Journal::StreamClosed(std::string_view stream_arn, int64_t closed_ms) {
+  Append(JournalKind::kStreamClosed, EncodeStreamClosed(stream_arn, closed_ms));
+}
+
 void Journal::OnCommit(const ChangeRecord& change) {
+  std::string streamed;
+  streamed.swap(stream_record);
   if (change.kind == ChangeKind::kNone) return;
   std::string table_id;
   {
@@ -78,12 +91,16 @@ void Journal::OnCommit(const ChangeRecord& change) {
     if (it == table_ids_.end()) return;
     table_id = it->second;
   }
+  // With its stream record, one group: after a crash the change is there with its record or
+  // neither is.
+  Group together(streamed.empty() ? nullptr : this);
   if (change.kind == ChangeKind::kRemove) {
     Append(JournalKind::kItemDeleted, EncodeItemRecord({table_id, change.key, {}, 0}));
   } else {
     Append(JournalKind::kItemPut,
            EncodeItemRecord({table_id, change.key, change.new_item, change.new_size}));
   }
+  if (!streamed.empty()) Append(JournalKind::kStreamRecord, streamed);
 }
 
 void Journal::RequestTokenCompleted(const RequestTokenFields& token) {

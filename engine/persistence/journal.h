@@ -21,10 +21,11 @@
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/storage/change.h"
+#include "engine/streams/table_stream.h"
 
 namespace ddbd {
 
-class Journal final : public CommitObserver {
+class Journal final : public CommitObserver, public StreamRecordSink {
  public:
   explicit Journal(std::unique_ptr<LogWriter> writer) : writer_(std::move(writer)) {}
   // Writes what is queued and stops the writer before the waiters' bookkeeping goes.
@@ -38,7 +39,12 @@ class Journal final : public CommitObserver {
   void TableCreated(uint64_t items_id, const TableDescription& table);
   void TableUpdated(uint64_t items_id, const TableDescription& table);
   void TableDeleted(uint64_t items_id);
+  // The item change, and with it (one group) the stream record it made: table observers (the
+  // table's stream) are told of a change before the engine's (this), on the same thread.
   void OnCommit(const ChangeRecord& change) override;
+  void Recorded(std::string_view stream_arn, const StreamRecord& record) override;
+  // Before the stream closes in memory: a checkpoint that sees it closed finds this logged.
+  void StreamClosed(std::string_view stream_arn, int64_t closed_ms);
   // A TransactWriteItems with a ClientRequestToken completed: logged with its writes (inside
   // their Group), so after a restart a repeat within the window is still answered as one.
   void RequestTokenCompleted(const RequestTokenFields& token);
@@ -54,7 +60,7 @@ class Journal final : public CommitObserver {
     Group& operator=(const Group&) = delete;
 
    private:
-    Journal* const journal_;
+    Journal* journal_;  // null also inside another group: its records join that one
     FieldWriter gathered_;
   };
 

@@ -13,13 +13,16 @@
 namespace ddbd {
 
 enum class JournalKind : uint8_t {
-  kTableCreated = 1,  // payload: the table's description (catalog_codec.h)
-  kTableUpdated = 2,  // payload: its whole new description
-  kTableDeleted = 3,  // payload: an item record with only the table id
-  kItemPut = 4,       // payload: table id, key, item blob and size
-  kItemDeleted = 5,   // payload: table id, key
-  kGroup = 6,         // payload: several records, each a field numbered by its kind
-  kRequestToken = 7,  // payload: a TransactWriteItems ClientRequestToken that completed
+  kTableCreated = 1,   // payload: the table's description (catalog_codec.h)
+  kTableUpdated = 2,   // payload: its whole new description
+  kTableDeleted = 3,   // payload: an item record with only the table id
+  kItemPut = 4,        // payload: table id, key, item blob and size
+  kItemDeleted = 5,    // payload: table id, key
+  kGroup = 6,          // payload: several records, each a field numbered by its kind
+  kRequestToken = 7,   // payload: a TransactWriteItems ClientRequestToken that completed
+  kStream = 8,         // payload: a stream's state without records (stream_codec.h); checkpoints
+  kStreamRecord = 9,   // payload: a stream record; grouped with its change, or in checkpoints
+  kStreamClosed = 10,  // payload: a stream's closing: disabled, or its table deleted
 };
 
 struct ItemRecordFields {

@@ -12,6 +12,7 @@
 #include "engine/persistence/fields.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
+#include "engine/persistence/stream_codec.h"
 #include "engine/storage/write_scope.h"
 
 namespace ddbd {
@@ -74,41 +75,37 @@ Status Engine::OpenStore() {
   }
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
   // rewritten as one segment of the current state before anything else is written.
-  int64_t live_bytes = 0;
-  for (const auto& [name, entry] : state_->tables) live_bytes += entry->items->size_bytes();
-  if (segments.size() > 1 && (log_bytes > 2 * static_cast<size_t>(live_bytes) + (size_t{1} << 20) ||
-                              segments.size() > 16)) {
+  std::unique_lock catalog(state_->mutex);
+  if (segments.size() > 1 &&
+      (log_bytes > 2 * static_cast<size_t>(state_->LiveBytesLocked()) + (size_t{1} << 20) ||
+       segments.size() > 16)) {
     std::vector<CheckpointTable> tables;
     for (const auto& [name, entry] : state_->tables) {
       tables.push_back({entry->description, entry->items});
     }
-    if (Status written = WriteCheckpoint(last_segment + 1, tables, [] { return Status(Ok{}); });
+    if (Status written = WriteCheckpoint(last_segment + 1, tables, state_->DumpStreamsLocked(),
+                                         [] { return Status(Ok{}); });
         !written.ok()) {
       return written;
     }
     ++last_segment;
   }
-  {
-    // Streams start once the log is replayed, so replayed changes are not streamed again.
-    std::unique_lock catalog(state_->mutex);
-    state_->replaying = false;
-    state_->replayed_tables.clear();
-    for (const auto& [name, entry] : state_->tables) {
-      if (entry->description.stream_specification && !entry->stream) {
-        state_->StartStreamLocked(*entry, clock_.NowMs());
-      }
-    }
-  }
+  state_->replaying = false;
+  state_->replayed_tables.clear();
   // Later changes go to a new segment: what a crash left at the end of the last one stays
   // there, ignored.
   auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync);
   if (!writer.ok()) return writer.error();
-  std::unique_lock catalog(state_->mutex);
   state_->journal = std::make_unique<Journal>(std::move(writer.value()));
   for (const auto& [name, entry] : state_->tables) {
     state_->journal->Register(entry->items->id(), entry->description.table_id);
   }
   state_->log.Subscribe(state_->journal.get());
+  // Streams observe their tables only now: replayed changes were not streamed again (their
+  // records were restored as the log kept them).
+  for (const auto& [name, entry] : state_->tables) {
+    if (entry->stream) state_->AttachStreamLocked(*entry);
+  }
   return Ok{};
 }
 
@@ -119,6 +116,12 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
   auto find = [&replayed](std::string_view table_id) -> TableEntry* {
     auto it = replayed.find(absl::string_view(table_id.data(), table_id.size()));
     return it == replayed.end() ? nullptr : it->second;
+  };
+  // Streams by ARN, aged out or not: replay is not the moment to let one go.
+  auto replayed_stream = [this](std::string_view arn) -> TableStream* {
+    std::shared_lock lock(state_->mutex);
+    auto it = state_->streams.find(arn);
+    return it == state_->streams.end() ? nullptr : it->second.get();
   };
   switch (static_cast<JournalKind>(kind)) {
     case JournalKind::kTableCreated: {
@@ -160,9 +163,6 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
           entry->expiry = ExpiryIndex::Attach(*entry->items, description.time_to_live_attribute);
         }
       }
-      // Streams start anew after a restart (their records are not kept yet): the label stays the
-      // one the table got at start.
-      description.latest_stream_label = entry->description.latest_stream_label;
       const std::string name = description.table_name;
       state_->CommitCatalogLocked(
           {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms, {}});
@@ -220,6 +220,38 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       state_->request_tokens.Restore(
           {std::string(token.value().token), token.value().fingerprint, token.value().completed_ms},
           now_ms);
+      return Ok{};
+    }
+    case JournalKind::kStream: {
+      auto stream = DecodeStreamState(payload);
+      if (!stream.ok()) return stream.error();
+      std::unique_lock lock(state_->mutex);
+      auto& streams = state_->streams;
+      // Already replayed from older segments (a checkpoint whose predecessors were not yet
+      // deleted): the checkpoint's state replaces it; its records follow.
+      if (auto it = streams.find(stream.value().summary.stream_arn); it != streams.end()) {
+        it->second->Reset(stream.value());
+      } else {
+        const std::string arn = stream.value().summary.stream_arn;
+        streams.emplace(
+            arn, std::make_shared<TableStream>(state_->StreamSettings(), clock_, stream.value()));
+      }
+      return Ok{};
+    }
+    case JournalKind::kStreamRecord: {
+      auto fields = DecodeStreamRecord(payload);
+      if (!fields.ok()) return fields.error();
+      TableStream* stream = replayed_stream(fields.value().stream_arn);
+      if (stream == nullptr) return MalformedRecord("a record of an unknown stream");
+      stream->Restore(std::move(fields.value().record));
+      return Ok{};
+    }
+    case JournalKind::kStreamClosed: {
+      auto fields = DecodeStreamClosed(payload);
+      if (!fields.ok()) return fields.error();
+      TableStream* stream = replayed_stream(fields.value().stream_arn);
+      if (stream == nullptr) return MalformedRecord("a closing of an unknown stream");
+      stream->CloseAt(fields.value().closed_ms);
       return Ok{};
     }
     case JournalKind::kGroup: {

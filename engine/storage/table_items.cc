@@ -308,8 +308,10 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   record.new_size = change.new_size;
   record.indexes = change.indexes;
   record.item_collection_bytes = change.item_collection_bytes;
-  if (logged) log_->Publish(record);
+  // The table's own observers first: the log then keeps what its stream made of the change with
+  // the change (Journal::OnCommit).
   for (const auto& observer : observers_) observer->OnCommit(record);
+  if (logged) log_->Publish(record);
 }
 
 void TableItems::Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing,
@@ -329,6 +331,11 @@ void TableItems::Observe(std::shared_ptr<CommitObserver> observer, const Existin
 void TableItems::StopObserving(const CommitObserver* observer) {
   std::unique_lock lock(mutex_);
   std::erase_if(observers_, [observer](const auto& held) { return held.get() == observer; });
+}
+
+void TableItems::WhileHeld(const std::function<void()>& read) const {
+  std::shared_lock lock(mutex_);
+  read();
 }
 
 void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) const {

@@ -134,14 +134,16 @@ class TableItems {
   bool FindDuringWalk(std::string_view key, std::string_view* blob, uint32_t* size) const;
 
   // Observers of this table alone (its stream, its TTL expiry index), attached and detached by
-  // the catalog; they get every change as the engine's observers do. `existing` (may be empty)
-  // is then called with each item stored, under the read lock (writers wait, readers do not),
-  // so an index starts from the table as it is; it may also see a change the observer got.
+  // the catalog; they get every change as the engine's observers do, just before them. `existing`
+  // (may be empty) is then called with each item stored, under the read lock (writers wait, readers
+  // do not), so an index starts from the table as it is; it may also see a change the observer got.
   // `walked` runs after the last `existing`, still under the read lock.
   using ExistingItem = std::function<void(std::string_view key, std::string_view blob)>;
   void Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing,
                const std::function<void()>& walked = {});
   void StopObserving(const CommitObserver* observer);
+  // Runs `read` under the table's read lock: no commit is halfway through meanwhile.
+  void WhileHeld(const std::function<void()>& read) const;
 
   uint64_t id() const { return id_; }
   int64_t item_count() const;

@@ -72,8 +72,82 @@ TableStream::TableStream(Settings settings, const Clock& clock)
       clock_(clock),
       id_hash_(Mix(std::hash<std::string>()(settings_.summary.stream_arn))) {
   std::lock_guard lock(mutex_);
-  creation_ms_ = clock_.NowMs();
+  creation_ms_ = settings_.creation_ms != 0 ? settings_.creation_ms : clock_.NowMs();
   OpenShardLocked(creation_ms_, "");
+}
+
+TableStream::TableStream(Settings settings, const Clock& clock, const StreamState& state)
+    : settings_([&] {
+        settings.summary = state.summary;
+        settings.view_type = state.view_type;
+        settings.key_schema = state.key_schema;
+        settings.creation_ms = state.creation_ms;
+        return std::move(settings);
+      }()),
+      clock_(clock),
+      id_hash_(Mix(std::hash<std::string>()(settings_.summary.stream_arn))) {
+  Reset(state);
+}
+
+void TableStream::Reset(const StreamState& state) {
+  std::lock_guard lock(mutex_);
+  shards_.clear();
+  bytes_ = 0;
+  open_ = state.open;
+  creation_ms_ = state.creation_ms;
+  last_sequence_ = state.last_sequence;
+  last_shard_ms_ = state.last_shard_ms;
+  for (const StreamShardState& kept : state.shards) {
+    Shard& shard = shards_.emplace_back();
+    shard.description = kept.description;
+    shard.opened_ms = kept.opened_ms;
+    shard.closed_ms = kept.closed_ms;
+    shard.first_retained = kept.first_retained;
+  }
+}
+
+void TableStream::SetSink(StreamRecordSink* sink) {
+  std::lock_guard lock(mutex_);
+  sink_ = sink;
+}
+
+StreamState TableStream::Dump(bool records) const {
+  std::lock_guard lock(mutex_);
+  StreamState state;
+  state.summary = settings_.summary;
+  state.view_type = settings_.view_type;
+  state.key_schema = settings_.key_schema;
+  state.open = open_;
+  state.creation_ms = creation_ms_;
+  state.last_sequence = last_sequence_;
+  state.last_shard_ms = last_shard_ms_;
+  for (const Shard& shard : shards_) {
+    state.shards.push_back(
+        {shard.description, shard.opened_ms, shard.closed_ms, shard.first_retained});
+    if (records)
+      state.records.insert(state.records.end(), shard.records.begin(), shard.records.end());
+  }
+  return state;
+}
+
+void TableStream::Restore(StreamRecord record) {
+  std::lock_guard lock(mutex_);
+  if (record.sequence > last_sequence_) {
+    // Newer than anything kept: the shards that opened before it was added open now.
+    MaintainLocked(record.created_ms);
+    last_sequence_ = std::max(last_sequence_, record.sequence);
+  }
+  // Its shard: the last one opened before its number was given out.
+  auto shard = std::find_if(shards_.rbegin(), shards_.rend(), [&](const Shard& candidate) {
+    return candidate.description.starting_sequence < record.sequence;
+  });
+  if (shard == shards_.rend() || record.sequence < shard->first_retained) return;  // trimmed
+  if (!shard->records.empty() && shard->records.back().sequence >= record.sequence) return;
+  bytes_ += record.Footprint();
+  shard->records.push_back(std::move(record));
+  if (bytes_ > static_cast<size_t>(settings_.max_bytes)) {
+    MaintainLocked(shard->records.back().created_ms);
+  }
 }
 
 void TableStream::OpenShardLocked(int64_t now_ms, std::string parent) const {
@@ -151,15 +225,15 @@ void TableStream::OnCommit(const ChangeRecord& change) {
   if (!open_) return;
   MaintainLocked(now_ms);
   record.sequence = ++last_sequence_;
+  if (sink_ != nullptr) sink_->Recorded(settings_.summary.stream_arn, record);
   bytes_ += record.Footprint();
   shards_.back().records.push_back(std::move(record));
   if (bytes_ > static_cast<size_t>(settings_.max_bytes)) MaintainLocked(now_ms);
 }
 
-void TableStream::Close() {
+void TableStream::CloseAt(int64_t now_ms) {
   std::lock_guard lock(mutex_);
   if (!open_) return;
-  const int64_t now_ms = clock_.NowMs();
   MaintainLocked(now_ms);
   open_ = false;
   if (!shards_.empty()) {

@@ -12,6 +12,10 @@
 // the stream holds more than `max_bytes`; reading a trimmed position is
 // TrimmedDataAccessException, as past retention.
 //
+// With a store (--db-path) every record is handed to a sink as it is added, and the write-ahead
+// log keeps it with the change that made it; checkpoints keep a stream's whole state (Dump), and
+// replay rebuilds it (the state constructor, Restore, CloseAt), so streams survive restarts.
+//
 // Thread safety: every member may be called from any thread; a mutex of its own orders commits
 // (which arrive under the table's write lock) and readers.
 #pragma once
@@ -70,6 +74,33 @@ struct StreamDescription {
   std::vector<ShardDescription> shards;  // in ShardId order
 };
 
+// A stream's whole state, as checkpoints keep it (records separately, one log record each).
+struct StreamShardState {
+  ShardDescription description;
+  int64_t opened_ms = 0;
+  int64_t closed_ms = 0;
+  uint64_t first_retained = 0;
+};
+struct StreamState {
+  StreamSummary summary;
+  StreamViewType view_type = StreamViewType::kNewAndOldImages;
+  std::vector<KeySchemaElement> key_schema;
+  bool open = true;
+  int64_t creation_ms = 0;
+  uint64_t last_sequence = 0;
+  int64_t last_shard_ms = 0;
+  std::vector<StreamShardState> shards;  // in opening order
+  std::vector<StreamRecord> records;     // in sequence order
+};
+
+// Told of each record a stream adds, on the committing thread before the commit ends (under the
+// table's write lock): the write-ahead log keeps it with the change (engine/persistence/journal.h).
+class StreamRecordSink {
+ public:
+  virtual ~StreamRecordSink() = default;
+  virtual void Recorded(std::string_view stream_arn, const StreamRecord& record) = 0;
+};
+
 // Where an iterator reads from: the next sequence number wanted in a shard.
 struct ShardPosition {
   std::string shard_id;
@@ -90,15 +121,30 @@ class TableStream final : public CommitObserver {
     std::vector<KeySchemaElement> key_schema;
     int64_t rollover_ms = 4 * 3'600'000;
     int64_t max_bytes = int64_t{256} << 20;
+    int64_t creation_ms = 0;  // 0: now
   };
   // `clock` must outlive the stream.
   TableStream(Settings settings, const Clock& clock);
+  // A stream as a checkpoint kept it (its records follow through Restore). `settings` gives the
+  // rollover and size bounds; the rest comes from `state`.
+  TableStream(Settings settings, const Clock& clock, const StreamState& state);
+  // Replay: the stream becomes `state` (same ARN), without records (they follow).
+  void Reset(const StreamState& state);
 
   const StreamSummary& summary() const { return settings_.summary; }
   StreamViewType view_type() const { return settings_.view_type; }
   void OnCommit(const ChangeRecord& change) override;
+  // From now on every record added is handed to `sink` (null: none) first.
+  void SetSink(StreamRecordSink* sink);
   // Disabling the stream or deleting the table: the open shard closes, records stay readable.
-  void Close();
+  void Close() { CloseAt(clock_.NowMs()); }
+  void CloseAt(int64_t now_ms);
+  // Replay: a record the log or a checkpoint kept, put back in its shard (shards opened since
+  // are opened first) unless the stream has it already (a checkpoint written while requests went
+  // on may hold records that the log after it holds again).
+  void Restore(StreamRecord record);
+  // The whole state; with `records`, a copy of every record still kept.
+  StreamState Dump(bool records) const;
   // Whether nothing is left to read: closed, and its last record past retention.
   bool Expired() const;
   StreamDescription Describe() const;
@@ -139,6 +185,7 @@ class TableStream final : public CommitObserver {
   mutable uint64_t last_sequence_ = 0;
   mutable int64_t last_shard_ms_ = 0;
   mutable size_t bytes_ = 0;
+  StreamRecordSink* sink_ = nullptr;
   bool open_ = true;
   int64_t creation_ms_ = 0;
 };

@@ -1,11 +1,12 @@
-// A table's description through the log's codec: every field comes back (a decode that dropped
-// one would re-encode differently), unknown fields are skipped, malformed bytes refused.
+// A table's description, and a stream's state and records, through the log's codecs: every field
+// comes back, unknown fields are skipped, malformed bytes refused.
 #include "engine/persistence/catalog_codec.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "engine/persistence/fields.h"
+#include "engine/persistence/stream_codec.h"
 
 namespace ddbd {
 namespace {
@@ -112,6 +113,68 @@ TEST_CASE("Fields a later ddbd adds are skipped; malformed bytes are refused") {
   }
   CHECK_FALSE(reader.Next());
   CHECK(reader.ok());
+}
+
+TEST_CASE("A stream's state, records and closing round-trip; malformed ones are refused") {
+  StreamState state;
+  state.summary = {"arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2024-01-01T00:00:00.000",
+                   "T", "2024-01-01T00:00:00.000"};
+  state.view_type = StreamViewType::kOldImage;
+  state.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  state.open = false;
+  state.creation_ms = 1'704'067'200'000;
+  state.last_sequence = 42;
+  state.last_shard_ms = 1'704'081'600'000;
+  state.shards = {{{"shardId-a", "", 1, 20}, 1'704'067'200'000, 1'704'081'600'000, 5},
+                  {{"shardId-b", "shardId-a", 21, std::nullopt}, 1'704'081'600'000, 0, 21}};
+  auto read = DecodeStreamState(EncodeStreamState(state));
+  REQUIRE(read.ok());
+  const StreamState& back = read.value();
+  CHECK(back.summary.stream_arn == state.summary.stream_arn);
+  CHECK(back.summary.table_name == "T");
+  CHECK(back.summary.stream_label == state.summary.stream_label);
+  CHECK(back.view_type == StreamViewType::kOldImage);
+  REQUIRE(back.key_schema.size() == 2);
+  CHECK(back.key_schema[1].attribute_name == "sk");
+  CHECK(back.key_schema[1].key_type == KeyType::kRange);
+  CHECK_FALSE(back.open);
+  CHECK(back.creation_ms == state.creation_ms);
+  CHECK(back.last_sequence == 42);
+  CHECK(back.last_shard_ms == state.last_shard_ms);
+  REQUIRE(back.shards.size() == 2);
+  CHECK(back.shards[0].description.ending_sequence == 20u);
+  CHECK_FALSE(back.shards[1].description.ending_sequence);
+  CHECK(back.shards[1].description.parent_shard_id == "shardId-a");
+  CHECK(back.shards[0].first_retained == 5);
+  CHECK(back.shards[0].closed_ms == state.shards[0].closed_ms);
+
+  StreamRecord record;
+  record.sequence = 7;
+  record.created_ms = 1'704'067'201'000;
+  record.kind = ChangeKind::kRemove;
+  record.by_time_to_live = true;
+  record.old_size = 30;
+  record.keys = std::string("\x01\x00k", 3);
+  record.old_image = "old";
+  const std::string encoded = EncodeStreamRecord("arn", record);
+  auto decoded = DecodeStreamRecord(encoded);  // views into `encoded`
+  REQUIRE(decoded.ok());
+  CHECK(decoded.value().stream_arn == "arn");
+  const StreamRecord& copy = decoded.value().record;
+  CHECK((copy.sequence == 7 && copy.created_ms == record.created_ms));
+  CHECK((copy.kind == ChangeKind::kRemove && copy.by_time_to_live));
+  CHECK((copy.old_size == 30 && copy.new_size == 0));
+  CHECK((copy.keys == record.keys && copy.old_image == "old" && copy.new_image.empty()));
+  const std::string closing = EncodeStreamClosed("arn", 99);
+  auto closed = DecodeStreamClosed(closing);
+  REQUIRE(closed.ok());
+  CHECK((closed.value().stream_arn == "arn" && closed.value().closed_ms == 99));
+
+  record.kind = ChangeKind::kNone;  // never a record's kind
+  CHECK_FALSE(DecodeStreamRecord(EncodeStreamRecord("arn", record)).ok());
+  CHECK_FALSE(DecodeStreamRecord(EncodeStreamClosed("arn", 1)).ok());  // no sequence or kind
+  CHECK_FALSE(DecodeStreamState("\xff\xff").ok());
+  CHECK_FALSE(DecodeStreamClosed("").ok());
 }
 
 }  // namespace

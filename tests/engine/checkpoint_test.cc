@@ -1,10 +1,12 @@
 // Checkpoints written while the engine serves (engine/persistence/checkpoint.cc), on an in-memory
 // file system: the log shrinks to about what it holds; a crash at any moment (before, during or
-// after a checkpoint, with transactions and puts going on) keeps every acknowledged write and no
-// half of a transaction; a full disk fails the checkpoint alone; the size rule decides when.
+// after a checkpoint, with transactions and puts going on) keeps every acknowledged write, no
+// half of a transaction, and a stream holding each change once; a full disk fails the checkpoint
+// alone; the size rule decides when.
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <future>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -50,6 +52,33 @@ CreateTableArgs Pairs() {
   return args;
 }
 
+// With a stream: its records are state a checkpoint keeps too.
+CreateTableArgs StreamedPairs() {
+  CreateTableArgs args = Pairs();
+  args.stream_specification = StreamSpecification{true, StreamViewType::kNewImage};
+  return args;
+}
+
+// The stream's history of each writer's items: the tags its records put, in order. Checks on
+// the way that sequence numbers only go up (no record twice).
+std::map<std::string, std::vector<int64_t>> TagsStreamed(Engine& engine) {
+  auto table = engine.DescribeTable("Pairs");
+  REQUIRE(table.ok());
+  auto records = testing::StreamRecords(
+      engine, table.value().table_arn + "/stream/" + table.value().latest_stream_label);
+  REQUIRE(records.ok());
+  std::map<std::string, std::vector<int64_t>> tags;
+  uint64_t last = 0;
+  for (const StreamRecord& record : records.value()) {
+    CHECK(record.sequence > last);
+    last = record.sequence;
+    const Item item = DecodeItem(record.new_image);
+    const std::string pk = FindAttribute(item, "pk")->scalar;
+    if (pk.starts_with("w")) tags[pk].push_back(std::stoll(FindAttribute(item, "tag")->scalar));
+  }
+  return tags;
+}
+
 // The tag of item `pk`, or -1 if there is none.
 int64_t Tag(Engine& engine, const std::string& pk) {
   auto got = testing::Get(engine, "Pairs", {{"pk", S(pk)}});
@@ -84,7 +113,7 @@ TEST_CASE(
   MemoryFileSystem files;
   ManualClock clock;
   auto engine = Open(&files, clock);
-  REQUIRE(engine->CreateTable(Pairs()).ok());
+  REQUIRE(engine->CreateTable(StreamedPairs()).ok());
   for (int i = 0; i < 300; ++i) {  // something for each checkpoint to walk
     REQUIRE(
         testing::Put(*engine, "Pairs", {{"pk", S("filler" + std::to_string(i))}, {"tag", N("0")}})
@@ -158,6 +187,19 @@ TEST_CASE(
     }
     if (images[i].acknowledged[0] >= 0 && images[i].acknowledged[1] >= 0) {
       CHECK(restored->DescribeTable("Pairs").value().item_count == 300 + 3 * kWriters);
+    }
+    // The stream holds each item's history exactly: every tag it had, once, in order, up to
+    // the one it has (a change and its record come back together, never twice).
+    const std::map<std::string, std::vector<int64_t>> streamed = TagsStreamed(*restored);
+    for (int w = 0; w < kWriters; ++w) {
+      for (const char* half : {"x", "y", "z"}) {
+        const std::string pk = "w" + std::to_string(w) + half;
+        const int64_t tag = Tag(*restored, pk);
+        std::vector<int64_t> expected;
+        for (int64_t t = 0; t <= tag; ++t) expected.push_back(t);
+        auto found = streamed.find(pk);
+        CHECK((found == streamed.end() ? std::vector<int64_t>() : found->second) == expected);
+      }
     }
   }
   // The running engine's own state after a clean stop.

@@ -3,6 +3,7 @@
 
 #include <future>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -17,6 +18,28 @@ inline Status WaitDurable(Engine& engine) {
   std::promise<Status> done;
   engine.WhenDurable([&done](const Status& status) { done.set_value(status); });
   return done.get_future().get();
+}
+
+// Every record of the stream `arn`: each shard's from TRIM_HORIZON, in shard order.
+inline Result<std::vector<StreamRecord>> StreamRecords(const Engine& engine,
+                                                       const std::string& arn) {
+  auto described = engine.DescribeStream({arn, 100, std::nullopt, std::nullopt});
+  if (!described.ok()) return described.error();
+  std::vector<StreamRecord> all;
+  for (const ShardDescription& shard : described.value().description.shards) {
+    auto iterator = engine.GetShardIterator(
+        {arn, shard.shard_id, TableStream::IteratorType::kTrimHorizon, std::nullopt});
+    if (!iterator.ok()) return iterator.error();
+    std::optional<std::string> next = iterator.value();
+    while (next) {
+      auto read = engine.GetRecords({*next, 1000});
+      if (!read.ok()) return read.error();
+      if (read.value().records.empty()) break;
+      for (auto& record : read.value().records) all.push_back(std::move(record));
+      next = read.value().next_shard_iterator;
+    }
+  }
+  return all;
 }
 
 inline Result<WriteOutcome> Put(Engine& engine, std::string_view table, Item item) {

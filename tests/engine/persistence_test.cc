@@ -1,6 +1,8 @@
 // The engine with a db_path on an in-memory file system: everything observable comes back after a
-// restart (tables and settings, items, indexes, TTL), a crash keeps what was durable and ignores a
-// torn tail, a second engine on the directory is refused, and corruption is refused by name.
+// restart (tables and settings, items, indexes, TTL, streams and their records), a crash keeps
+// what was durable and ignores a torn tail, a second engine on the directory is refused, and
+// corruption is refused by name.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <future>
 #include <string>
@@ -196,7 +198,9 @@ TEST_CASE("A log much larger than its state is rewritten as one segment at start
   Store store;
   {
     auto engine = store.Open();
-    REQUIRE(engine->CreateTable(Orders()).ok());
+    CreateTableArgs orders = Orders();
+    orders.stream_specification.reset();  // its records would be kept: they are state too
+    REQUIRE(engine->CreateTable(orders).ok());
     for (int round = 0; round < 30; ++round) {  // the same 50 items overwritten 30 times
       for (int i = 0; i < 50; ++i) {
         REQUIRE(testing::Put(*engine, "Orders",
@@ -336,6 +340,201 @@ TEST_CASE("ClientRequestTokens survive a restart and a checkpoint, within their 
   auto engine = store.Open();
   REQUIRE(engine->TransactWriteItems(with_token("second", 2)).ok());
   CHECK(tag(*engine) == "second");
+}
+
+}  // namespace
+}  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+std::string StreamOf(Engine& engine, const std::string& table) {
+  auto described = engine.DescribeTable(table);
+  REQUIRE(described.ok());
+  return described.value().table_arn + "/stream/" + described.value().latest_stream_label;
+}
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (char byte : bytes) {
+    const auto c = static_cast<unsigned char>(byte);
+    hex += kDigits[c >> 4];
+    hex += kDigits[c & 15];
+  }
+  return hex;
+}
+
+// Everything a Streams consumer can see, as text: every stream listed, its description, shards
+// and records (a line each).
+std::string StreamsSeen(Engine& engine) {
+  std::string seen;
+  auto listed = engine.ListStreams({});
+  REQUIRE(listed.ok());
+  for (const StreamSummary& summary : listed.value().streams) {
+    auto described = engine.DescribeStream({summary.stream_arn, 100, std::nullopt, std::nullopt});
+    REQUIRE(described.ok());
+    const StreamDescription& stream = described.value().description;
+    seen += summary.stream_arn + " " + summary.table_name + " " + summary.stream_label +
+            (stream.enabled ? " ENABLED " : " DISABLED ") +
+            std::to_string(static_cast<int>(stream.view_type)) + " " +
+            std::to_string(stream.creation_ms) + "\n";
+    for (const ShardDescription& shard : stream.shards) {
+      seen += "  " + shard.shard_id + " <- " + shard.parent_shard_id + " " +
+              std::to_string(shard.starting_sequence) + ".." +
+              (shard.ending_sequence ? std::to_string(*shard.ending_sequence) : "") + "\n";
+    }
+    auto records = testing::StreamRecords(engine, summary.stream_arn);
+    REQUIRE(records.ok());
+    for (const StreamRecord& record : records.value()) {
+      seen += "    " + std::to_string(record.sequence) + " " + std::to_string(record.created_ms) +
+              " " + std::to_string(static_cast<int>(record.kind)) +
+              (record.by_time_to_live ? " ttl " : " user ") + std::to_string(record.old_size) +
+              "/" + std::to_string(record.new_size) + " [" + Hex(record.keys) + "][" +
+              Hex(record.old_image) + "][" + Hex(record.new_image) + "]\n";
+    }
+  }
+  return seen;
+}
+
+CreateTableArgs Streamed(const std::string& name) {
+  CreateTableArgs args;
+  args.table_name = name;
+  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
+  args.key_schema = {{"pk", KeyType::kHash}};
+  args.billing_mode = BillingMode::kPayPerRequest;
+  args.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+  return args;
+}
+
+TEST_CASE("Streams come back after a restart: the same ARNs, shards and records, then go on") {
+  Store store;
+  std::string seen;
+  std::string events;
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(Streamed("Events")).ok());
+    REQUIRE(engine->CreateTable(Streamed("Disabled")).ok());
+    REQUIRE(engine->CreateTable(Streamed("Dropped")).ok());
+    events = StreamOf(*engine, "Events");
+    for (const char* table : {"Events", "Disabled", "Dropped"}) {
+      REQUIRE(testing::Put(*engine, table, {{"pk", S("a")}, {"v", N("1")}}).ok());
+    }
+    REQUIRE(testing::Put(*engine, "Events", {{"pk", S("b")}, {"v", N("2")}}).ok());
+    REQUIRE(testing::Put(*engine, "Events", {{"pk", S("a")}, {"v", N("3")}}).ok());
+    REQUIRE(testing::Delete(*engine, "Events", {{"pk", S("b")}}).ok());
+    TransactWriteItemsArgs pair;
+    for (const char* pk : {"c", "d"}) {
+      TransactWriteAction put;
+      put.kind = TransactWriteAction::Kind::kPut;
+      put.table_name = "Events";
+      put.item = {{"pk", S(pk)}};
+      pair.actions.push_back(put);
+    }
+    REQUIRE(engine->TransactWriteItems(pair).ok());
+    REQUIRE(engine->UpdateTimeToLive({"Events", {"expires", true}}).ok());
+    REQUIRE(testing::Put(*engine, "Events", {{"pk", S("e")}, {"expires", N("1600000000")}}).ok());
+    CHECK(engine->SweepExpiredItems(10) == 1);        // a REMOVE by the service
+    store.clock.AdvanceMs(int64_t{5} * 3600 * 1000);  // past a shard rollover (4 hours)
+    REQUIRE(testing::Put(*engine, "Events", {{"pk", S("f")}}).ok());
+    UpdateTableArgs disable;
+    disable.table_name = "Disabled";
+    disable.stream_specification = StreamSpecification{false, std::nullopt};
+    REQUIRE(engine->UpdateTable(disable).ok());
+    REQUIRE(engine->DeleteTable("Dropped").ok());
+    Durable(*engine);
+    seen = StreamsSeen(*engine);
+  }
+  // What the streams held: three streams of two shards each (5 hours passed), 11 records.
+  INFO(seen);
+  CHECK(std::count(seen.begin(), seen.end(), '\n') == 3 + 6 + 11);
+  CHECK(seen.find(" ttl ") != std::string::npos);
+  store.files.Crash();
+  auto engine = store.Open();
+  CHECK(StreamsSeen(*engine) == seen);
+  CHECK(StreamOf(*engine, "Events") == events);  // the label is the one it had
+
+  // Writes after the restart are streamed on, numbered after the ones kept; a checkpoint and
+  // another restart keep all of them, once each.
+  REQUIRE(testing::Put(*engine, "Events", {{"pk", S("g")}}).ok());
+  Durable(*engine);
+  auto records = testing::StreamRecords(*engine, events);
+  REQUIRE(records.ok());
+  REQUIRE(records.value().size() == 10);
+  CHECK(records.value().back().sequence > records.value()[8].sequence);
+  CHECK(DecodeItem(records.value().back().keys) == Item{{"pk", S("g")}});
+  REQUIRE(engine->Checkpoint(true).ok());
+  REQUIRE(testing::Put(*engine, "Events", {{"pk", S("h")}}).ok());
+  Durable(*engine);
+  seen = StreamsSeen(*engine);
+  engine.reset();
+  store.files.Crash();
+  engine = store.Open();
+  CHECK(StreamsSeen(*engine) == seen);
+  CHECK(testing::StreamRecords(*engine, events).value().size() == 11);
+}
+
+TEST_CASE("A closed stream ages out 24 hours after it closed, not after a restart") {
+  for (const bool checkpoint : {false, true}) {
+    INFO("checkpoint " << checkpoint);
+    Store store;
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(Streamed("Disabled")).ok());
+    REQUIRE(engine->CreateTable(Streamed("Dropped")).ok());
+    REQUIRE(engine->CreateTable(Streamed("Events")).ok());
+    for (const char* table : {"Disabled", "Dropped"}) {
+      REQUIRE(testing::Put(*engine, table, {{"pk", S("a")}}).ok());
+    }
+    UpdateTableArgs disable;
+    disable.table_name = "Disabled";
+    disable.stream_specification = StreamSpecification{false, std::nullopt};
+    REQUIRE(engine->UpdateTable(disable).ok());
+    REQUIRE(engine->DeleteTable("Dropped").ok());
+    if (checkpoint) REQUIRE(engine->Checkpoint(true).ok());
+    Durable(*engine);
+    store.clock.AdvanceMs(int64_t{20} * 3600 * 1000);
+    engine.reset();
+    engine = store.Open();
+    CHECK(engine->ListStreams({}).value().streams.size() == 3);
+    store.clock.AdvanceMs(int64_t{5} * 3600 * 1000);
+    const std::vector<StreamSummary> left = engine->ListStreams({}).value().streams;
+    REQUIRE(left.size() == 1);
+    CHECK(left[0].table_name == "Events");
+  }
+}
+
+TEST_CASE("A change and its stream record survive a crash together or not at all") {
+  Store store;
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(Streamed("Events")).ok());
+    Durable(*engine);
+  }
+  {
+    auto engine = store.Open();
+    REQUIRE(testing::Put(*engine, "Events", {{"pk", S("a")}, {"v", S("one")}}).ok());
+    Durable(*engine);
+  }
+  const std::string segment = "db/" + LogSegmentName(2);
+  const std::string whole = store.files.ReadFile(segment).value();
+  const uint64_t last = ReadLog("log", whole).value().records.back().offset;
+  for (size_t cut = last; cut <= whole.size(); ++cut) {
+    INFO("cut at " << cut);
+    store.files.Contents(segment) = whole.substr(0, cut);
+    auto engine = store.Open();
+    const bool item = testing::Get(*engine, "Events", {{"pk", S("a")}}).value().item.has_value();
+    const size_t records =
+        testing::StreamRecords(*engine, StreamOf(*engine, "Events")).value().size();
+    CHECK(item == (cut == whole.size()));
+    CHECK(records == (item ? 1 : 0));
+    engine.reset();
+    const std::vector<std::string> names = store.files.List("db").value();
+    for (const std::string& name : names) {
+      if (name.ends_with(".log") && name > LogSegmentName(2)) {
+        REQUIRE(store.files.Remove("db/" + name).ok());
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -51,20 +51,10 @@ struct Fixture {
     REQUIRE(iterator.ok());
     return iterator.value();
   }
-  // Every record from TRIM_HORIZON of the first shard through its descendants.
   std::vector<StreamRecord> ReadAll(const std::string& arn) {
-    std::vector<StreamRecord> all;
-    for (const ShardDescription& shard : Shards(arn)) {
-      std::optional<std::string> iterator = Iterator(arn, shard.shard_id, Type::kTrimHorizon);
-      while (iterator) {
-        auto read = engine->GetRecords({*iterator, 1000});
-        REQUIRE(read.ok());
-        if (read.value().records.empty()) break;
-        for (auto& record : read.value().records) all.push_back(std::move(record));
-        iterator = read.value().next_shard_iterator;
-      }
-    }
-    return all;
+    auto all = testing::StreamRecords(*engine, arn);
+    REQUIRE(all.ok());
+    return std::move(all.value());
   }
 };
 

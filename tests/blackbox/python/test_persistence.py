@@ -1,5 +1,6 @@
 """--db-path with the real binary: a restart keeps tables (with their indexes, TTL and stream
-settings) and items; and a crash loop: clients write concurrently (puts and two-item transactions)
+settings), items, and streams with their shards and records (a consumer's iterator goes on); and a
+crash loop: clients write concurrently (puts and two-item transactions)
 while ddbd is killed with SIGKILL at random moments (small checkpoints are written meanwhile), and after each restart every acknowledged
 write is there and no transaction is half there. DDBD_CRASH_CYCLES sets the cycles (default 20;
 scripts run it longer)."""
@@ -12,7 +13,10 @@ import threading
 import time
 import unittest
 
-from ddbd_harness import DdbdServer, client, hash_table
+import boto3
+from botocore.config import Config
+
+from ddbd_harness import CREDENTIALS, DdbdServer, client, hash_table
 
 S = lambda v: {"S": v}
 N = lambda v: {"N": str(v)}
@@ -195,6 +199,94 @@ class Persistence(unittest.TestCase):
         self.assertEqual(ddb.get_item(TableName="Tokens", Key={"pk": S("t")})["Item"]["v"], N(2))
         with self.assertRaises(ddb.exceptions.IdempotentParameterMismatchException):
             ddb.transact_write_items(TransactItems=put(3), ClientRequestToken="order-42")
+
+    def test_streams_survive_kill_9_and_checkpoints(self):
+        options = ("--checkpoint-log-bytes", "20000", "--stream-shard-rollover-ms", "400")
+        ddb = self.start(*options)
+        streams = self.streams()
+        ddb.create_table(StreamSpecification={"StreamEnabled": True,
+                                              "StreamViewType": "NEW_AND_OLD_IMAGES"},
+                         **hash_table("Events"))
+        ddb.create_table(StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"},
+                         **hash_table("Dropped"))
+        ddb.put_item(TableName="Dropped", Item={"pk": S("gone")})
+        ddb.delete_table(TableName="Dropped")
+        for round in range(3):  # across shard rollovers, with checkpoints written meanwhile
+            for i in range(20):
+                ddb.put_item(TableName="Events", Item={"pk": S("k%d" % i), "round": N(round),
+                                                       "pad": S("x" * 300)})
+            ddb.delete_item(TableName="Events", Key={"pk": S("k%d" % round)})
+            ddb.transact_write_items(TransactItems=[
+                {"Put": {"TableName": "Events", "Item": {"pk": S("t%d" % round), "side": S(side)}}}
+                for side in ("left",)] + [
+                {"Update": {"TableName": "Events", "Key": {"pk": S("k19")},
+                            "UpdateExpression": "SET tx = :r", "ExpressionAttributeValues": {":r": N(round)}}}])
+            time.sleep(0.5)
+        arn = ddb.describe_table(TableName="Events")["Table"]["LatestStreamArn"]
+        before = self.everything_streamed(streams)
+        shards = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+        self.assertGreaterEqual(len(shards), 3)
+        self.assertEqual(sum(len(s["Records"]) for s in before if s["StreamArn"] == arn), 3 * 23)
+        # A consumer's place at the end of the open shard, kept across the restart.
+        iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shards[-1]["ShardId"],
+                                              ShardIteratorType="LATEST")["ShardIterator"]
+        self.kill()
+        ddb = self.start(*options)
+        streams = self.streams()
+        self.assertEqual(ddb.describe_table(TableName="Events")["Table"]["LatestStreamArn"], arn)
+        after = self.everything_streamed(streams)
+        # The same streams and records; the same shards, and perhaps more (time went on).
+        self.assertEqual([s["StreamArn"] for s in after], [s["StreamArn"] for s in before])
+        for then, now in zip(before, after):
+            self.assertEqual(now["Records"], then["Records"])
+            self.assertEqual((now["StreamLabel"], now["StreamStatus"], now["KeySchema"]),
+                             (then["StreamLabel"], then["StreamStatus"], then["KeySchema"]))
+            ids = [shard["ShardId"] for shard in then["Shards"]]
+            self.assertEqual([shard["ShardId"] for shard in now["Shards"]][:len(ids)], ids)
+            self.assertEqual(now["Shards"][:len(ids) - 1], then["Shards"][:-1])
+        ddb.put_item(TableName="Events", Item={"pk": S("after")})
+        # Read on from there, following the shard's children as a consumer does (time went on).
+        records, shard = [], shards[-1]["ShardId"]
+        for _ in range(100):  # bounded: a lost record must fail, not hang
+            if not iterator:
+                break
+            page = streams.get_records(ShardIterator=iterator)
+            records += page["Records"]
+            iterator = page.get("NextShardIterator")
+            if not iterator:
+                children = streams.describe_stream(StreamArn=arn, ShardFilter={
+                    "Type": "CHILD_SHARDS", "ShardId": shard})["StreamDescription"]["Shards"]
+                if children:
+                    shard = children[0]["ShardId"]
+                    iterator = streams.get_shard_iterator(
+                        StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+            elif not page["Records"] and records:
+                break
+        self.assertEqual([(r["eventName"], r["dynamodb"]["Keys"]) for r in records],
+                         [("INSERT", {"pk": S("after")})])
+
+    def streams(self):
+        return boto3.client("dynamodbstreams", endpoint_url=self.server.endpoint,
+                            config=Config(retries={"max_attempts": 1}), **CREDENTIALS)
+
+    def everything_streamed(self, streams):
+        """Every stream listed, with its description and every record of every shard."""
+        seen = []
+        for listed in streams.list_streams()["Streams"]:
+            description = streams.describe_stream(StreamArn=listed["StreamArn"])["StreamDescription"]
+            records = []
+            for shard in description["Shards"]:
+                iterator = streams.get_shard_iterator(
+                    StreamArn=listed["StreamArn"], ShardId=shard["ShardId"],
+                    ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+                while iterator:
+                    page = streams.get_records(ShardIterator=iterator)
+                    records += page["Records"]
+                    if not page["Records"]:
+                        break
+                    iterator = page.get("NextShardIterator")
+            seen.append(dict(description, Records=records))
+        return seen
 
     def test_checkpoints_in_the_background_bound_the_log(self):
         ddb = self.start("--checkpoint-log-bytes", "100000")

@@ -1,0 +1,34 @@
+// Streams as the log and checkpoints keep them (tagged fields, fields.h): a stream's state
+// without its records (checkpoints), one record (with the change that made it, and in
+// checkpoints), and a stream's closing (disabled, or its table deleted).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/error.h"
+#include "engine/streams/table_stream.h"
+
+namespace ddbd {
+
+// kStream: the state without records.
+std::string EncodeStreamState(const StreamState& state);
+Result<StreamState> DecodeStreamState(std::string_view bytes);
+
+// kStreamRecord: which stream, and the record.
+std::string EncodeStreamRecord(std::string_view stream_arn, const StreamRecord& record);
+struct StreamRecordFields {
+  std::string_view stream_arn;  // a view into the bytes decoded
+  StreamRecord record;
+};
+Result<StreamRecordFields> DecodeStreamRecord(std::string_view bytes);
+
+// kStreamClosed: which stream, and when.
+std::string EncodeStreamClosed(std::string_view stream_arn, int64_t closed_ms);
+struct StreamClosedFields {
+  std::string_view stream_arn;
+  int64_t closed_ms = 0;
+};
+Result<StreamClosedFields> DecodeStreamClosed(std::string_view bytes);
+
+}  // namespace ddbd
