@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -90,6 +91,58 @@ Result<std::string> PosixFileSystem::ReadFile(const std::string& path) const {
   }
   ::close(fd);
   return contents;
+}
+
+namespace {
+
+class HeldBytes final : public FileBytes {
+ public:
+  explicit HeldBytes(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::string_view bytes() const override { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+class MappedBytes final : public FileBytes {
+ public:
+  MappedBytes(void* address, size_t size) : address_(address), size_(size) {}
+  ~MappedBytes() override { ::munmap(address_, size_); }
+  std::string_view bytes() const override { return {static_cast<const char*>(address_), size_}; }
+
+ private:
+  void* address_;
+  size_t size_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<FileBytes>> FileSystem::Map(const std::string& path) const {
+  auto bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.error();
+  return std::unique_ptr<FileBytes>(std::make_unique<HeldBytes>(std::move(bytes.value())));
+}
+
+Result<std::unique_ptr<FileBytes>> PosixFileSystem::Map(const std::string& path) const {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) {
+    const int error_number = errno;
+    ::close(fd);
+    return IoError("cannot read", path, error_number);
+  }
+  const auto size = static_cast<size_t>(status.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return std::unique_ptr<FileBytes>(std::make_unique<HeldBytes>(std::string()));
+  }
+  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  const int error_number = errno;
+  ::close(fd);
+  if (address == MAP_FAILED) return IoError("cannot map", path, error_number);
+  ::madvise(address, size, MADV_SEQUENTIAL);
+  return std::unique_ptr<FileBytes>(std::make_unique<MappedBytes>(address, size));
 }
 
 Result<std::vector<std::string>> PosixFileSystem::List(const std::string& directory) const {

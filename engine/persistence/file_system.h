@@ -35,6 +35,13 @@ class FileLock {
   virtual ~FileLock() = default;
 };
 
+// A file's bytes, read-only, while the object lives.
+class FileBytes {
+ public:
+  virtual ~FileBytes() = default;
+  virtual std::string_view bytes() const = 0;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -42,6 +49,8 @@ class FileSystem {
   // Opens `path` for appending, creating it if absent.
   virtual Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) = 0;
   virtual Result<std::string> ReadFile(const std::string& path) const = 0;
+  // The whole file, to read once (replay): by default a copy through ReadFile.
+  virtual Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const;
   // The names (not paths) of the files in `directory`, sorted.
   virtual Result<std::vector<std::string>> List(const std::string& directory) const = 0;
   virtual Status Remove(const std::string& path) = 0;
@@ -60,6 +69,8 @@ class PosixFileSystem final : public FileSystem {
   Status CreateDirectory(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) override;
   Result<std::string> ReadFile(const std::string& path) const override;
+  // Mapped, not copied: a log of hundreds of MB costs no copy and no fresh pages to zero.
+  Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const override;
   Result<std::vector<std::string>> List(const std::string& directory) const override;
   Status Remove(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;

@@ -61,10 +61,11 @@ Status Engine::OpenStore() {
     if (!number) continue;
     last_segment = std::max(last_segment, *number);
     segments.push_back(name);
-    auto bytes = files->ReadFile(directory + "/" + name);
-    if (!bytes.ok()) return bytes.error();
-    log_bytes += bytes.value().size();
-    auto contents = ReadLog(name, bytes.value());
+    auto file = files->Map(directory + "/" + name);
+    if (!file.ok()) return file.error();
+    const std::string_view bytes = file.value()->bytes();
+    log_bytes += bytes.size();
+    auto contents = ReadLog(name, bytes);
     if (!contents.ok()) return contents.error();
     for (const LogRecord& record : contents.value().records) {
       if (Status applied = Replay(record.kind, record.payload); !applied.ok()) {
@@ -110,7 +111,8 @@ Status Engine::OpenStore() {
 }
 
 Status Engine::Replay(uint8_t kind, std::string_view payload) {
-  const int64_t now_ms = clock_.NowMs();
+  // Read only by the records that need it: item records, nearly all of a log, do not.
+  auto now_ms = [this] { return clock_.NowMs(); };
   // Tables by TableId, as the records name them.
   auto& replayed = state_->replayed_tables;
   auto find = [&replayed](std::string_view table_id) -> TableEntry* {
@@ -143,7 +145,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
         state_->tables.erase(it);
       }
       state_->CommitCatalogLocked(
-          {CatalogChange::Kind::kCreateTable, name, std::move(entry), {}, 0, now_ms, {}});
+          {CatalogChange::Kind::kCreateTable, name, std::move(entry), {}, 0, now_ms(), {}});
       replayed[created->description.table_id] = created;
       return Ok{};
     }
@@ -165,7 +167,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       }
       const std::string name = description.table_name;
       state_->CommitCatalogLocked(
-          {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms, {}});
+          {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms(), {}});
       // Indexes added (filled from the items replayed so far) or dropped, as UpdateTable did.
       const IndexChange change = ReindexLocked(*entry);
       if (!change.added.empty() || !change.dropped.empty()) {
@@ -182,7 +184,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       const std::string name = entry->description.table_name;
       replayed.erase(std::string(fields.value().table_id));
       state_->CommitCatalogLocked(
-          {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms, {}});
+          {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms(), {}});
       return Ok{};
     }
     case JournalKind::kItemPut:
@@ -219,7 +221,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       if (!token.ok()) return token.error();
       state_->request_tokens.Restore(
           {std::string(token.value().token), token.value().fingerprint, token.value().completed_ms},
-          now_ms);
+          now_ms());
       return Ok{};
     }
     case JournalKind::kStream: {

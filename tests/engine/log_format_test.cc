@@ -135,6 +135,13 @@ TEST_CASE("A directory's lock is exclusive, in memory and on disk") {
   REQUIRE(file.value()->Sync().ok());
   REQUIRE(disk.Rename(directory + "/a.log", directory + "/b.log").ok());
   CHECK(disk.ReadFile(directory + "/b.log").value() == LogHeader());
+  CHECK(disk.Map(directory + "/b.log").value()->bytes() == LogHeader());  // mapped
+  REQUIRE(memory.OpenAppendable("m.log").value()->Append("bytes").ok());
+  CHECK(memory.Map("m.log").value()->bytes() == "bytes");  // copied
+  REQUIRE(disk.OpenAppendable(directory + "/empty.log").ok());
+  CHECK(disk.Map(directory + "/empty.log").value()->bytes().empty());  // nothing to map
+  REQUIRE(disk.Remove(directory + "/empty.log").ok());
+  CHECK_FALSE(disk.Map(directory + "/missing.log").ok());
   CHECK(disk.List(directory).value() == std::vector<std::string>{"LOCK", "b.log"});
   REQUIRE(disk.Remove(directory + "/b.log").ok());
   REQUIRE(disk.Remove(directory + "/LOCK").ok());
