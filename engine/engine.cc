@@ -120,6 +120,10 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       it->second->description.table_status = TableStatus::kDeleting;
       it->second->transition_done_ms = change.transition_done_ms;
       return;
+    case CatalogChange::Kind::kTagTable:
+      it->second->description.tags = std::move(change.description.tags);
+      if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
+      return;
     case CatalogChange::Kind::kUpdateTimeToLive:
       it->second->description.time_to_live_attribute = change.description.time_to_live_attribute;
       it->second->description.time_to_live_updated_ms = change.now_ms;
@@ -291,7 +295,8 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     table.table_class_last_update_ms = now_ms;
   }
   table.deletion_protection_enabled = args.deletion_protection_enabled.value_or(false);
-  table.tags = args.tags;
+  table.tags = MergeTags({}, args.tags);
+  if (Status tags = CheckTags(table.tags); !tags.ok()) return tags.error();
   const bool delayed = options_.table_delay_ms > 0;
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
   for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {

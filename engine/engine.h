@@ -21,6 +21,7 @@
 #include "engine/read_operations.h"
 #include "engine/storage/change.h"
 #include "engine/streams/streams.h"
+#include "engine/tags/tags.h"
 #include "engine/transactions/transactions.h"
 #include "engine/ttl/time_to_live.h"
 
@@ -159,6 +160,15 @@ class Engine {
   // fixed interval". Enabling indexes the items already stored by expiry.
   Result<TimeToLiveSpecification> UpdateTimeToLive(const UpdateTimeToLiveArgs& args);
   Result<TimeToLiveDescription> DescribeTimeToLive(std::string_view table_name) const;
+  // Tags on a table, named by its ARN (engine/tags/tags.h). ValidationException "Invalid
+  // TableArn..." for an ARN that is not a table's; ResourceNotFoundException "Requested resource
+  // not found: ResourcArn: <arn> not found" for a table that is not here; ValidationException for
+  // a key starting with "aws:" or more than 50 tags. A key tagged again takes the new value;
+  // untagging a key the table does not have is not an error.
+  Status TagResource(const TagResourceArgs& args);
+  Status UntagResource(const UntagResourceArgs& args);
+  Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceArgs& args) const;
+
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
   // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
   // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
@@ -205,6 +215,11 @@ class Engine {
   struct State;  // engine/engine_state.h
 
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
+  // The name of the table `arn` names, if it is here (engine/tags/tags.cc).
+  Result<std::string> TableOfArn(const std::string& arn) const;
+  // The table's tags become what `change` makes of them, checked, through the catalog.
+  Status ChangeTags(const std::string& arn,
+                    const std::function<std::vector<Tag>(std::vector<Tag>)>& change);
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's and recovery's.
   std::unique_ptr<TableEntry> NewEntry(const TableDescription& table) const;

@@ -32,6 +32,9 @@ Status ListTables(Engine& engine, const json::Value& request, json::Writer& resp
 Status PutItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status Query(Engine& engine, const json::Value& request, json::Writer& response);
 Status Scan(Engine& engine, const json::Value& request, json::Writer& response);
+Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writer& response);
+Status TagResource(Engine& engine, const json::Value& request, json::Writer& response);
+Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response);
 Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
 void TransactWriteItemsAsync(Engine& engine, const json::Value& request, std::string_view body,
                              const DispatchDone& done);

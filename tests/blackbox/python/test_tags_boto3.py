@@ -1,0 +1,119 @@
+"""Tags through boto3, against the real ddbd: Tags on CreateTable, TagResource, UntagResource and
+ListTagsOfResource as a deployment tool (Terraform's provider, CDK) calls them, with DynamoDB's
+limits and errors."""
+import os
+import tempfile
+import unittest
+
+from ddbd_harness import DdbdServer, ServerTestCase, client, hash_table, unique_name
+
+ACCOUNT_ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/"
+
+
+class Tags(ServerTestCase):
+    def tags(self, arn):
+        return self.ddb.list_tags_of_resource(ResourceArn=arn)["Tags"]
+
+    def test_a_deployment_tools_sequence(self):
+        name = unique_name()
+        created = self.ddb.create_table(Tags=[{"Key": "team", "Value": "audio"},
+                                              {"Key": "env", "Value": ""}],
+                                        DeletionProtectionEnabled=True, **hash_table(name))
+        arn = created["TableDescription"]["TableArn"]
+        self.assertEqual(arn, ACCOUNT_ARN + name)
+        self.assertNotIn("Tags", created["TableDescription"])  # DescribeTable never shows them
+        self.assertEqual(self.tags(arn), [{"Key": "team", "Value": "audio"},
+                                          {"Key": "env", "Value": ""}])
+        # Tagging a key again takes the new value; new keys are added.
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "team", "Value": "video"},
+                                                     {"Key": "cost-center", "Value": "42"}])
+        self.assertEqual(self.tags(arn), [{"Key": "team", "Value": "video"},
+                                          {"Key": "env", "Value": ""},
+                                          {"Key": "cost-center", "Value": "42"}])
+        # Untagging a key the table does not have is not an error.
+        self.ddb.untag_resource(ResourceArn=arn, TagKeys=["env", "never-set"])
+        self.assertEqual([t["Key"] for t in self.tags(arn)], ["team", "cost-center"])
+        # Deletion protection on, then off, then the table goes (and its tags with it).
+        self.assertError(self.ddb.delete_table, "ValidationException",
+                         "Resource cannot be deleted as it is currently protected against deletion. "
+                         "Disable deletion protection first.", TableName=name)
+        self.ddb.update_table(TableName=name, DeletionProtectionEnabled=False)
+        self.assertEqual(len(self.tags(arn)), 2)  # an update keeps them
+        self.ddb.delete_table(TableName=name)
+        self.assertError(self.ddb.list_tags_of_resource, "ResourceNotFoundException",
+                         "Requested resource not found: ResourcArn: %s not found" % arn,
+                         ResourceArn=arn)
+        self.ddb.create_table(**hash_table(name))  # the same name again starts untagged
+        self.assertEqual(self.tags(arn), [])
+
+    def test_fifty_tags_at_most_and_aws_keys_are_reserved(self):
+        name = unique_name()
+        arn = self.ddb.create_table(**hash_table(name))["TableDescription"]["TableArn"]
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k%02d" % i, "Value": "v"} for i in range(49)])
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k49", "Value": "v"}])
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k00", "Value": "again"}])  # still 50
+        too_many = ("One or more parameter values were invalid: The number of tags exceeds the "
+                    "limit of 50 tags per resource")
+        self.assertError(self.ddb.tag_resource, "ValidationException", too_many,
+                         ResourceArn=arn, Tags=[{"Key": "k50", "Value": "v"}])
+        self.assertEqual(len(self.tags(arn)), 50)
+        self.assertError(self.ddb.tag_resource, "ValidationException",
+                         "One or more parameter values were invalid: Tag keys starting with 'aws:' "
+                         "are reserved for AWS use",
+                         ResourceArn=arn, Tags=[{"Key": "aws:cloudformation:stack-name", "Value": "x"}])
+        # CreateTable with too many creates nothing.
+        other = unique_name()
+        self.assertError(self.ddb.create_table, "ValidationException", too_many,
+                         Tags=[{"Key": "k%d" % i, "Value": "v"} for i in range(51)], **hash_table(other))
+        self.assertNotIn(other, self.ddb.list_tables()["TableNames"])
+
+    def test_shapes_and_arns(self):
+        name = unique_name()
+        arn = self.ddb.create_table(**hash_table(name))["TableDescription"]["TableArn"]
+        self.assertError(self.ddb.tag_resource, "ValidationException",
+                         "Atleast one Tag needs to be provided as Input.", ResourceArn=arn, Tags=[])
+        self.assertError(self.ddb.untag_resource, "ValidationException",
+                         "Atleast one Tag Key needs to be provided as Input.", ResourceArn=arn, TagKeys=[])
+        self.assertError(self.raw.list_tags_of_resource, "ValidationException", "Invalid TableArn")
+        self.assertError(self.raw.tag_resource, "ValidationException",
+                         "1 validation error detected: Value 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' at "
+                         "'tags.1.member.key' failed to satisfy constraint: Member must have length less than "
+                         "or equal to 128", ResourceArn=arn, Tags=[{"Key": "x" * 129, "Value": "v"}])
+        self.assertError(self.raw.untag_resource, "ValidationException",
+                         "1 validation error detected: Value '' at 'tagKeys.1.member' failed to satisfy "
+                         "constraint: Member must have length greater than or equal to 1",
+                         ResourceArn=arn, TagKeys=[""])
+        self.assertError(self.ddb.list_tags_of_resource, "ValidationException",
+                         "ARNs must start with 'arn:'", ResourceArn=name)
+        index_arn = arn + "/index/by-x"
+        self.assertError(self.ddb.list_tags_of_resource, "ValidationException",
+                         "Invalid TableArn: Invalid ResourceArn provided as input " + index_arn,
+                         ResourceArn=index_arn)
+        for missing in (arn + "-gone", "arn:aws:dynamodb:eu-west-1:000000000000:table/" + name):
+            self.assertError(self.ddb.tag_resource, "ResourceNotFoundException",
+                             "Requested resource not found: ResourcArn: %s not found" % missing,
+                             ResourceArn=missing, Tags=[{"Key": "a", "Value": "b"}])
+
+
+class TagsPersist(unittest.TestCase):
+    def test_tags_survive_a_restart(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        with tempfile.TemporaryDirectory() as directory:
+            server = DdbdServer("--db-path", directory).start()
+            ddb = client(server.endpoint)
+            arn = ddb.create_table(Tags=[{"Key": "a", "Value": "1"}], **hash_table("Tagged"))["TableDescription"]["TableArn"]
+            ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "b", "Value": "2"}])
+            ddb.untag_resource(ResourceArn=arn, TagKeys=["a"])
+            server.stop()
+            server = DdbdServer("--db-path", directory).start()
+            try:
+                self.assertEqual(client(server.endpoint).list_tags_of_resource(ResourceArn=arn)["Tags"],
+                                 [{"Key": "b", "Value": "2"}])
+            finally:
+                server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()

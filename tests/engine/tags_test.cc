@@ -1,0 +1,107 @@
+// Tags on tables (engine/tags/tags.h): merging and removing keys, the 50-tag limit and the
+// reserved "aws:" prefix (also on CreateTable), the ARNs that name a table, and tags kept across
+// a restart as part of the table's description.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/persistence/file_system.h"
+
+namespace ddbd {
+namespace {
+
+const std::string kArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Orders";
+
+CreateTableArgs Orders(std::vector<Tag> tags = {}) {
+  CreateTableArgs args;
+  args.table_name = "Orders";
+  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
+  args.key_schema = {{"pk", KeyType::kHash}};
+  args.billing_mode = BillingMode::kPayPerRequest;
+  args.tags = std::move(tags);
+  return args;
+}
+
+std::vector<std::string> Keys(const Engine& engine) {
+  auto listed = engine.ListTagsOfResource({kArn, std::nullopt});
+  REQUIRE(listed.ok());
+  std::vector<std::string> keys;
+  for (const Tag& tag : listed.value().tags) keys.push_back(tag.key + "=" + tag.value);
+  return keys;
+}
+
+TEST_CASE("Tags merge by key, untag ignores absent keys, and the limits hold") {
+  ManualClock clock;
+  Engine engine({}, clock);
+  REQUIRE(engine.CreateTable(Orders({{"a", "1"}, {"b", "2"}, {"a", "3"}})).ok());
+  CHECK(Keys(engine) == std::vector<std::string>{"a=3", "b=2"});  // the last of a repeated key
+  REQUIRE(engine.TagResource({kArn, {{"c", "4"}, {"a", "5"}}}).ok());
+  CHECK(Keys(engine) == std::vector<std::string>{"a=5", "b=2", "c=4"});
+  REQUIRE(engine.UntagResource({kArn, {"b", "zzz"}}).ok());
+  CHECK(Keys(engine) == std::vector<std::string>{"a=5", "c=4"});
+  auto page = engine.ListTagsOfResource({kArn, std::string("a")});
+  REQUIRE(page.value().tags.size() == 1);
+  CHECK(page.value().tags[0].key == "c");
+
+  std::vector<Tag> many;
+  for (int i = 0; i < 48; ++i) many.push_back({"k" + std::to_string(i), ""});
+  REQUIRE(engine.TagResource({kArn, many}).ok());  // 50 in all
+  auto refused = engine.TagResource({kArn, {{"one-more", ""}}});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code() == ErrorCode::kValidation);
+  CHECK(Keys(engine).size() == 50);                      // nothing changed
+  CHECK(engine.TagResource({kArn, {{"a", "6"}}}).ok());  // a new value is not a new tag
+  auto reserved = engine.TagResource({kArn, {{"aws:owner", "x"}}});
+  REQUIRE_FALSE(reserved.ok());
+  CHECK(reserved.error().message().find("'aws:'") != std::string::npos);
+
+  many.push_back({"k48", ""});
+  many.push_back({"k49", ""});
+  many.push_back({"k50", ""});
+  CreateTableArgs crowded = Orders(many);
+  crowded.table_name = "Crowded";
+  CHECK(engine.CreateTable(crowded).error().code() == ErrorCode::kValidation);
+  CHECK(engine.DescribeTable("Crowded").error().code() == ErrorCode::kResourceNotFound);
+}
+
+TEST_CASE("Tag requests name tables by ARN") {
+  ManualClock clock;
+  Engine engine({}, clock);
+  REQUIRE(engine.CreateTable(Orders()).ok());
+  auto message = [&](const std::string& arn) {
+    auto listed = engine.ListTagsOfResource({arn, std::nullopt});
+    REQUIRE_FALSE(listed.ok());
+    return listed.error().message();
+  };
+  CHECK(message("Orders") == "ARNs must start with 'arn:'");
+  CHECK(message(kArn + "/index/gsi") ==
+        "Invalid TableArn: Invalid ResourceArn provided as input " + kArn + "/index/gsi");
+  CHECK(message(kArn + "s") == "Requested resource not found: ResourcArn: " + kArn + "s not found");
+  const std::string elsewhere = "arn:aws:dynamodb:eu-west-1:000000000000:table/Orders";
+  CHECK(message(elsewhere) ==
+        "Requested resource not found: ResourcArn: " + elsewhere + " not found");
+  REQUIRE(engine.DeleteTable("Orders").ok());
+  CHECK(message(kArn) == "Requested resource not found: ResourcArn: " + kArn + " not found");
+}
+
+TEST_CASE("Tags are kept across a restart") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  EngineOptions options;
+  options.db_path = "db";
+  options.file_system = &files;
+  {
+    auto engine = Engine::Open(options, clock);
+    REQUIRE(engine.ok());
+    REQUIRE(engine.value()->CreateTable(Orders({{"a", "1"}})).ok());
+    REQUIRE(engine.value()->TagResource({kArn, {{"b", "2"}}}).ok());
+    REQUIRE(engine.value()->UntagResource({kArn, {"a"}}).ok());
+  }
+  auto engine = Engine::Open(options, clock);
+  REQUIRE(engine.ok());
+  CHECK(Keys(*engine.value()) == std::vector<std::string>{"b=2"});
+}
+
+}  // namespace
+}  // namespace ddbd
