@@ -1,6 +1,6 @@
 """--db-path with the real binary: a restart keeps tables (with their indexes, TTL and stream
 settings), items, and streams with their shards and records (a consumer's iterator goes on); and a
-crash loop: clients write concurrently (puts and two-item transactions)
+crash loop: clients write concurrently (puts, overwrites, updates, deletes and two-item transactions)
 while ddbd is killed with SIGKILL at random moments (small checkpoints are written meanwhile), and after each restart every acknowledged
 write is there and no transaction is half there. DDBD_CRASH_CYCLES sets the cycles (default 20;
 scripts run it longer)."""
@@ -91,7 +91,9 @@ class Persistence(unittest.TestCase):
         checkpoints = ("--checkpoint-log-bytes", "65536")
         ddb = self.start(*checkpoints)
         ddb.create_table(**hash_table("Crash"))
-        acknowledged, pairs, hot = [], [], {}
+        acknowledged, pairs, hot, deleted = [], [], {}, set()
+        # Per writer: increments of its counter sent, and acknowledged (updates, ADD).
+        counted = {t: [0, 0] for t in range(4)}
         lock = threading.Lock()
         for cycle in range(cycles):
             stop = threading.Event()
@@ -103,6 +105,22 @@ class Persistence(unittest.TestCase):
                     i += 1
                     key = "c%d-t%d-%d" % (cycle, thread, i)
                     try:
+                        if i % 10 == 3:  # an update: ADD to this writer's counter
+                            with lock:
+                                counted[thread][0] += 1
+                            mine.update_item(TableName="Crash", Key={"pk": S("counter-t%d" % thread)},
+                                             UpdateExpression="ADD v :one", ExpressionAttributeValues={":one": N(1)})
+                            with lock:
+                                counted[thread][1] += 1
+                            continue
+                        if i % 10 == 4:  # a delete of an acknowledged put (no longer promised)
+                            with lock:
+                                victim = acknowledged.pop() if acknowledged else None
+                            if victim:
+                                mine.delete_item(TableName="Crash", Key={"pk": S(victim)})
+                                with lock:
+                                    deleted.add(victim)
+                            continue
                         if i % 5 == 0:
                             mine.transact_write_items(TransactItems=[
                                 {"Put": {"TableName": "Crash", "Item": {"pk": S(key + "-a"), "v": N(i)}}},
@@ -136,6 +154,12 @@ class Persistence(unittest.TestCase):
             self.assertEqual(older, {}, "cycle %d: an acknowledged overwrite lost" % cycle)
             missing = [key for key in acknowledged if key not in present]
             self.assertEqual(missing, [], "cycle %d: acknowledged puts lost" % cycle)
+            back = [key for key in deleted if key in present]
+            self.assertEqual(back, [], "cycle %d: acknowledged deletes undone" % cycle)
+            for thread, (sent, acked) in counted.items():
+                value = values.get("counter-t%d" % thread, 0)
+                self.assertTrue(acked <= value <= sent, "cycle %d: counter %d not in [%d, %d]"
+                                % (cycle, value, acked, sent))
             for key in pairs:
                 self.assertIn(key + "-a", present, "cycle %d" % cycle)
                 self.assertIn(key + "-b", present, "cycle %d" % cycle)
