@@ -120,8 +120,9 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       it->second->description.table_status = TableStatus::kDeleting;
       it->second->transition_done_ms = change.transition_done_ms;
       return;
-    case CatalogChange::Kind::kTagTable:
+    case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       it->second->description.tags = std::move(change.description.tags);
+      it->second->description.resource_policies = std::move(change.description.resource_policies);
       if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
     case CatalogChange::Kind::kUpdateTimeToLive:
@@ -297,6 +298,12 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   table.deletion_protection_enabled = args.deletion_protection_enabled.value_or(false);
   table.tags = MergeTags({}, args.tags);
   if (Status tags = CheckTags(table.tags); !tags.ok()) return tags.error();
+  if (args.resource_policy) {
+    if (Status policy = CheckResourcePolicy(*args.resource_policy); !policy.ok()) {
+      return policy.error();
+    }
+    table.resource_policies = {{table.table_arn, *args.resource_policy, std::to_string(now_ms)}};
+  }
   const bool delayed = options_.table_delay_ms > 0;
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
   for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {

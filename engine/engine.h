@@ -18,6 +18,7 @@
 #include "engine/error.h"
 #include "engine/item_operations.h"
 #include "engine/persistence/sync_policy.h"
+#include "engine/policies/resource_policies.h"
 #include "engine/read_operations.h"
 #include "engine/storage/change.h"
 #include "engine/streams/streams.h"
@@ -169,6 +170,15 @@ class Engine {
   Status UntagResource(const UntagResourceArgs& args);
   Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceArgs& args) const;
 
+  // Resource-based policies on a table or its stream (engine/policies/resource_policies.h),
+  // stored with revision ids and never enforced. Put answers the revision id (the same one for
+  // the same document), Delete the one it removed. ValidationException for an ARN that is not a
+  // table's or its stream's here; ResourceNotFoundException for a table or stream that is not
+  // here; PolicyNotFoundException when there is no policy or ExpectedRevisionId does not match.
+  Result<std::string> PutResourcePolicy(const PutResourcePolicyArgs& args);
+  Result<ResourcePolicy> GetResourcePolicy(const std::string& resource_arn) const;
+  Result<std::string> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
+
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
   // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
   // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
@@ -220,6 +230,17 @@ class Engine {
   // The table's tags become what `change` makes of them, checked, through the catalog.
   Status ChangeTags(const std::string& arn,
                     const std::function<std::vector<Tag>(std::vector<Tag>)>& change);
+  // Under the catalog's exclusive lock, `change` edits a copy of the table's tags and resource
+  // policies; unless it fails, the copy goes through the catalog's one path.
+  // ResourceNotFoundException "Requested resource not found: Table: <name> not found".
+  Status ChangeTableMetadata(const std::string& table_name,
+                             const std::function<Status(TableDescription&)>& change);
+  // A resource policy's table and, for a stream's ARN, the stream's label.
+  struct PolicyTarget {
+    std::string table_name;
+    std::string stream_label;
+  };
+  Result<PolicyTarget> PolicyTargetOf(const std::string& arn) const;
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's and recovery's.
   std::unique_ptr<TableEntry> NewEntry(const TableDescription& table) const;

@@ -75,12 +75,12 @@ struct Engine::CheckpointTable {
 
 // A change to the catalog, as State::CommitCatalogLocked makes it.
 struct CatalogChange {
-  enum class Kind { kCreateTable, kUpdateTable, kDeleteTable, kUpdateTimeToLive, kTagTable };
+  enum class Kind { kCreateTable, kUpdateTable, kDeleteTable, kUpdateTimeToLive, kTableMetadata };
   Kind kind = Kind::kCreateTable;
   std::string table_name;
   std::unique_ptr<TableEntry> created;  // kCreateTable
-  TableDescription
-      description;  // kUpdateTable, kDeleteTable: the table's new one; kTagTable: its tags
+  TableDescription description;  // kUpdateTable, kDeleteTable: the table's new one; kTableMetadata:
+                                 // its tags and resource policies
   int64_t transition_done_ms = 0;  // when its CREATING/UPDATING/DELETING status ends
   int64_t now_ms = 0;
   std::shared_ptr<ExpiryIndex> expiry;  // kUpdateTimeToLive: the new index (null: disabled)

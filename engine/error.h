@@ -32,6 +32,7 @@ enum class ErrorCode {
   kTransactionConflict,              // ...v20120810#TransactionConflictException
   kExpiredIterator,                  // ...v20120810#ExpiredIteratorException (Streams)
   kTrimmedDataAccess,                // ...v20120810#TrimmedDataAccessException (Streams)
+  kPolicyNotFound,                   // ...v20120810#PolicyNotFoundException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

@@ -21,9 +21,11 @@ constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810";
 struct Operation {
   operations::Handler handler = nullptr;
   operations::AsyncHandler async = nullptr;
+  operations::InfoHandler with_info = nullptr;
   bool writes = false;  // changes data: refused while the store's log cannot be written
-  Operation(operations::Handler h) : handler(h) {}     // NOLINT: the table below reads better
-  Operation(operations::AsyncHandler a) : async(a) {}  // NOLINT
+  Operation(operations::Handler h) : handler(h) {}        // NOLINT: the table below reads better
+  Operation(operations::AsyncHandler a) : async(a) {}     // NOLINT
+  Operation(operations::InfoHandler i) : with_info(i) {}  // NOLINT
 };
 
 Operation Writes(Operation operation) {
@@ -37,14 +39,18 @@ const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
       {"BatchWriteItem", Writes(&operations::BatchWriteItem)},
       {"CreateTable", Writes(&operations::CreateTable)},
       {"DeleteItem", Writes(&operations::DeleteItem)},
+      {"DeleteResourcePolicy", Writes(&operations::DeleteResourcePolicy)},
       {"DeleteTable", Writes(&operations::DeleteTable)},
+      {"DescribeEndpoints", &operations::DescribeEndpoints},
       {"DescribeLimits", &operations::DescribeLimits},
       {"DescribeTable", &operations::DescribeTable},
       {"DescribeTimeToLive", &operations::DescribeTimeToLive},
       {"GetItem", &operations::GetItem},
+      {"GetResourcePolicy", &operations::GetResourcePolicy},
       {"ListTables", &operations::ListTables},
       {"ListTagsOfResource", &operations::ListTagsOfResource},
       {"PutItem", Writes(&operations::PutItem)},
+      {"PutResourcePolicy", Writes(&operations::PutResourcePolicy)},
       {"Query", &operations::Query},
       {"Scan", &operations::Scan},
       {"TagResource", Writes(&operations::TagResource)},
@@ -116,15 +122,21 @@ const Operation* Resolve(std::string_view target, std::string_view body, const R
   return &handler->second;
 }
 
-DispatchResult RunNow(const operations::Handler handler, Engine& engine,
-                      const rapidjson::Document& document) {
+// `write(writer)` writes the answer or returns the error.
+template <typename Write>
+DispatchResult Answer(const Write& write) {
   // Room for most answers up front: growing from RapidJSON's 256 bytes by half each time cost
   // several reallocations and copies per Query page.
   json::Buffer buffer(nullptr, 16 * 1024);
   json::Writer writer(buffer);
-  Status status = handler(engine, document, writer);
+  Status status = write(writer);
   if (!status.ok()) return ErrorResponse(status.error());
   return {200, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+DispatchResult RunNow(const operations::Handler handler, Engine& engine,
+                      const rapidjson::Document& document) {
+  return Answer([&](json::Writer& writer) { return handler(engine, document, writer); });
 }
 
 }  // namespace
@@ -144,6 +156,11 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
   DispatchResult refused;
   const Operation* operation = Resolve(target, body, info, document, refused);
   if (operation == nullptr) return done(std::move(refused));
+  if (operation->with_info != nullptr) {  // reads nothing the log holds: answered at once
+    return done(Answer([&](json::Writer& writer) {
+      return operation->with_info(engine_, info, document, writer);
+    }));
+  }
   if (!engine_.persistent()) {
     if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
     return operation->async(engine_, document, body, done);

@@ -17,6 +17,7 @@ struct RequestInfo {
   // The header itself, valid until the request is answered: taken apart
   // (protocol/authorization.h) only by what needs its parts, namespaces today.
   std::string_view authorization = {};
+  std::string_view host = {};  // the Host header (DescribeEndpoints answers with it)
 };
 
 struct DispatchResult {

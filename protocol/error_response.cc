@@ -54,6 +54,8 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", "message", 400};
     case ErrorCode::kTrimmedDataAccess:
       return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", "message", 400};
+    case ErrorCode::kPolicyNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

@@ -138,6 +138,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   RequestInfo info;
   info.has_authorization = HasAwsSignature(request.authorization);
   info.authorization = request.authorization;
+  info.host = request.host;
   try {
     handler_.HandleAsync(request.amz_target, request.body, info, finish);
   } catch (const std::exception& e) {

@@ -56,6 +56,13 @@ struct Tag {
   std::string value;
 };
 
+// A resource-based policy on a table or its stream: stored and returned, never enforced.
+struct ResourcePolicy {
+  std::string resource_arn;  // the table's, or its stream's
+  std::string policy;        // the document as given
+  std::string revision_id;
+};
+
 enum class ProjectionType { kAll, kKeysOnly, kInclude };
 
 struct Projection {
@@ -89,6 +96,7 @@ struct CreateTableArgs : TableSettings {
   std::vector<AttributeDefinition> attribute_definitions;
   std::vector<KeySchemaElement> key_schema;
   std::vector<Tag> tags;
+  std::optional<std::string> resource_policy;
   std::vector<IndexDefinition> local_secondary_indexes;
   std::vector<IndexDefinition> global_secondary_indexes;
 };
@@ -154,7 +162,8 @@ struct TableDescription {
   std::string time_to_live_attribute;   // empty: Time to Live disabled
   int64_t time_to_live_updated_ms = 0;  // the last UpdateTimeToLive (its cooldown); 0: never
   std::vector<Tag> tags;
-  std::vector<IndexDescription> indexes;  // local first, in definition order, then global
+  std::vector<ResourcePolicy> resource_policies;  // the table's and its streams', one each
+  std::vector<IndexDescription> indexes;          // local first, in definition order, then global
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

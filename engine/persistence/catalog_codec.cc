@@ -37,7 +37,9 @@ enum Table : uint32_t {
   kIndex,
   kItemCount,
   kSizeBytes,
+  kResourcePolicy,
 };
+enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
 enum Pair : uint32_t { kFirst = 1, kSecond };
 enum Index : uint32_t {
   kIndexName = 1,
@@ -245,6 +247,13 @@ std::string EncodeTableDescription(const TableDescription& table) {
     pair.Bytes(kSecond, tag.value);
     fields.Bytes(kTag, pair.bytes());
   }
+  for (const ResourcePolicy& policy : table.resource_policies) {
+    FieldWriter nested;
+    nested.Bytes(kPolicyArn, policy.resource_arn);
+    nested.Bytes(kPolicyDocument, policy.policy);
+    nested.Bytes(kPolicyRevision, policy.revision_id);
+    fields.Bytes(kResourcePolicy, nested.bytes());
+  }
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   fields.Int(kItemCount, table.item_count);
   fields.Int(kSizeBytes, table.table_size_bytes);
@@ -359,6 +368,17 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         }
         decode.ok = decode.ok && pair.ok();
         table.tags.push_back(std::move(tag));
+        break;
+      }
+      case kResourcePolicy: {
+        FieldReader nested(text);
+        ResourcePolicy& policy = table.resource_policies.emplace_back();
+        while (nested.Next()) {
+          if (nested.number() == kPolicyArn) policy.resource_arn = std::string(nested.text());
+          if (nested.number() == kPolicyDocument) policy.policy = std::string(nested.text());
+          if (nested.number() == kPolicyRevision) policy.revision_id = std::string(nested.text());
+        }
+        decode.ok = decode.ok && nested.ok();
         break;
       }
       case kIndex:

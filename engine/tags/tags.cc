@@ -82,23 +82,41 @@ Result<std::string> Engine::TableOfArn(const std::string& arn) const {
   return name;
 }
 
+Status Engine::ChangeTableMetadata(const std::string& table_name,
+                                   const std::function<Status(TableDescription&)>& change) {
+  const int64_t now_ms = clock_.NowMs();
+  std::unique_lock lock(state_->mutex);
+  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
+  if (entry == nullptr) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
+                                   " not found");
+  }
+  CatalogChange changed;
+  changed.kind = CatalogChange::Kind::kTableMetadata;
+  changed.table_name = table_name;
+  changed.description.tags = entry->description.tags;
+  changed.description.resource_policies = entry->description.resource_policies;
+  changed.now_ms = now_ms;
+  if (Status made = change(changed.description); !made.ok()) return made;
+  state_->CommitCatalogLocked(std::move(changed));
+  return Ok{};
+}
+
 Status Engine::ChangeTags(const std::string& arn,
                           const std::function<std::vector<Tag>(std::vector<Tag>)>& change) {
   auto name = TableOfArn(arn);
   if (!name.ok()) return name.error();
-  const int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(name.value(), now_ms);
-  if (entry == nullptr) return ArnNotFound(arn);
-  std::vector<Tag> tags = change(entry->description.tags);
-  if (Status checked = CheckTags(tags); !checked.ok()) return checked;
-  CatalogChange tagged;
-  tagged.kind = CatalogChange::Kind::kTagTable;
-  tagged.table_name = name.value();
-  tagged.description.tags = std::move(tags);
-  tagged.now_ms = now_ms;
-  state_->CommitCatalogLocked(std::move(tagged));
-  return Ok{};
+  Status changed = ChangeTableMetadata(name.value(), [&](TableDescription& table) {
+    std::vector<Tag> tags = change(std::move(table.tags));
+    if (Status checked = CheckTags(tags); !checked.ok()) return checked;
+    table.tags = std::move(tags);
+    return Status(Ok{});
+  });
+  // The table went between the look-up and the change: the tag operations' own wording.
+  if (!changed.ok() && changed.error().code() == ErrorCode::kResourceNotFound) {
+    return ArnNotFound(arn);
+  }
+  return changed;
 }
 
 Status Engine::TagResource(const TagResourceArgs& args) {

@@ -32,6 +32,9 @@ Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
   auto tags = DecodeTags(json::Member(request, "Tags"), errors);
   if (!tags.ok()) return tags.error();
   args.tags = std::move(tags).value();
+  auto policy = json::AsString(json::Member(request, "ResourcePolicy"));
+  if (!policy.ok()) return policy.error();
+  if (policy.value()) args.resource_policy = std::string(*policy.value());
   if (!has_name) return RequiredParameterMissing("TableName");
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape.error();
   return args;

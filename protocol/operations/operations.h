@@ -18,12 +18,20 @@ using Handler = Status (*)(Engine& engine, const json::Value& request, json::Wri
 // (parsed, and `body` as sent) is read before the call returns.
 using AsyncHandler = void (*)(Engine& engine, const json::Value& request, std::string_view body,
                               const DispatchDone& done);
+// An operation whose answer depends on the request's HTTP side (RequestInfo), not the data.
+using InfoHandler = Status (*)(const Engine& engine, const RequestInfo& info,
+                               const json::Value& request, json::Writer& response);
 
 Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
+Status DescribeEndpoints(const Engine& engine, const RequestInfo& info, const json::Value& request,
+                         json::Writer& response);
+Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
+Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
+Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);

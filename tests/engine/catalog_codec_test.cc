@@ -39,6 +39,8 @@ TableDescription EveryField() {
   table.time_to_live_attribute = "expires";
   table.time_to_live_updated_ms = 14;
   table.tags = {{"team", "orders"}, {"env", ""}};
+  table.resource_policies = {{table.table_arn, "{\"Version\":\"2012-10-17\"}", "1700000000123"},
+                             {table.table_arn + "/stream/x", "{}", "1700000000124"}};
   IndexDescription local;
   local.definition.index_name = "by-b";
   local.definition.key_schema = {{"pk", KeyType::kHash}, {"b", KeyType::kRange}};
@@ -77,6 +79,8 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   CHECK_FALSE(back.indexes[0].definition.provisioned_throughput);
   CHECK(back.indexes[1].slot == 3);
   CHECK(back.table_size_bytes == -1);
+  REQUIRE(back.resource_policies.size() == 2);
+  CHECK(back.resource_policies[1].revision_id == "1700000000124");
   // Absent optionals stay absent.
   TableDescription plain;
   plain.table_name = "Plain";

@@ -1,6 +1,8 @@
 // Tags on tables (engine/tags/tags.h): merging and removing keys, the 50-tag limit and the
 // reserved "aws:" prefix (also on CreateTable), the ARNs that name a table, and tags kept across
-// a restart as part of the table's description.
+// a restart as part of the table's description. Resource policies
+// (engine/policies/resource_policies.h): revisions, expected revisions, the stream's own slot,
+// and a restart.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -97,10 +99,43 @@ TEST_CASE("Tags are kept across a restart") {
     REQUIRE(engine.value()->CreateTable(Orders({{"a", "1"}})).ok());
     REQUIRE(engine.value()->TagResource({kArn, {{"b", "2"}}}).ok());
     REQUIRE(engine.value()->UntagResource({kArn, {"a"}}).ok());
+    REQUIRE(engine.value()->PutResourcePolicy({kArn, "{}", std::nullopt}).ok());
   }
   auto engine = Engine::Open(options, clock);
   REQUIRE(engine.ok());
   CHECK(Keys(*engine.value()) == std::vector<std::string>{"b=2"});
+  auto policy = engine.value()->GetResourcePolicy(kArn);
+  REQUIRE(policy.ok());
+  CHECK(policy.value().policy == "{}");
+  CHECK(policy.value().revision_id == std::to_string(clock.NowMs()));
+}
+
+TEST_CASE("Resource policies: revisions rise, expected revisions are checked, streams are apart") {
+  ManualClock clock;
+  Engine engine({}, clock);
+  CreateTableArgs orders = Orders();
+  orders.stream_specification = StreamSpecification{true, StreamViewType::kKeysOnly};
+  orders.resource_policy = "first";
+  auto created = engine.CreateTable(orders);
+  REQUIRE(created.ok());
+  const std::string first = std::to_string(clock.NowMs());
+  CHECK(engine.GetResourcePolicy(kArn).value().revision_id == first);
+  // Within the same millisecond, the next revision is still a new one.
+  auto second = engine.PutResourcePolicy({kArn, "second", first});
+  REQUIRE(second.ok());
+  CHECK(std::stoll(second.value()) == std::stoll(first) + 1);
+  CHECK(engine.PutResourcePolicy({kArn, "second", std::nullopt}).value() == second.value());
+  auto stale = engine.PutResourcePolicy({kArn, "third", first});
+  REQUIRE_FALSE(stale.ok());
+  CHECK(stale.error().code() == ErrorCode::kPolicyNotFound);
+  const std::string stream = kArn + "/stream/" + created.value().latest_stream_label;
+  CHECK(engine.GetResourcePolicy(stream).error().code() == ErrorCode::kPolicyNotFound);
+  REQUIRE(engine.PutResourcePolicy({stream, "streamed", kNoPolicy}).ok());
+  CHECK(engine.DeleteResourcePolicy({kArn, std::nullopt}).value() == second.value());
+  CHECK(engine.GetResourcePolicy(stream).value().policy == "streamed");
+  CHECK(engine.PutResourcePolicy({kArn, std::string(kMaxPolicyBytes + 1, 'x'), std::nullopt})
+            .error()
+            .code() == ErrorCode::kValidation);
 }
 
 }  // namespace

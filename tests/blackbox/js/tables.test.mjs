@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  CreateTableCommand, DeleteTableCommand, DescribeTableCommand, ListTablesCommand,
+  CreateTableCommand, DeleteTableCommand, DescribeEndpointsCommand, DescribeTableCommand,
+  ListTablesCommand,
   UpdateTableCommand, paginateListTables, waitUntilTableExists, waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -18,6 +19,11 @@ describe('table operations with the JS SDK v3', () => {
   after(async () => {
     ddb.destroy();
     await server.stop();
+  });
+
+  test('DescribeEndpoints names the address the client used', async () => {
+    const { Endpoints } = await ddb.send(new DescribeEndpointsCommand({}));
+    assert.deepEqual(Endpoints, [{ Address: new URL(server.endpoint).host, CachePeriodInMinutes: 1440 }]);
   });
 
   test('create, describe, list, update, delete', async () => {

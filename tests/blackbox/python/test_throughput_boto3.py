@@ -1,5 +1,6 @@
 """Throughput through boto3: OnDemandThroughput on tables and global indexes (stored, merged,
-cleared, refused under PROVISIONED, as measured against DynamoDB), DescribeLimits, and throttling
+cleared, refused under PROVISIONED, as measured against DynamoDB), DescribeEndpoints,
+DescribeLimits, and throttling
 under --enforce-throughput (provisioned capacity, global indexes, on-demand ceilings, batches,
 UpdateTable, boto3's standard retries recovering)."""
 import time
@@ -98,6 +99,13 @@ class OnDemandThroughput(ServerTestCase):
             {"Update": {"IndexName": "by-g", "OnDemandThroughput": {"MaxWriteRequestUnits": 20}}}])
         index = self.describe(table)["GlobalSecondaryIndexes"][0]
         self.assertEqual(index["OnDemandThroughput"], {"MaxReadRequestUnits": 50, "MaxWriteRequestUnits": 20})
+
+
+class DescribeEndpoints(ServerTestCase):
+    def test_the_endpoint_is_the_one_the_client_addressed(self):
+        answer = self.ddb.describe_endpoints()
+        host = self.endpoint.split("://", 1)[1]
+        self.assertEqual(answer["Endpoints"], [{"Address": host, "CachePeriodInMinutes": 1440}])
 
 
 class DescribeLimits(ServerTestCase):
