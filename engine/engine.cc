@@ -123,6 +123,9 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       it->second->description.tags = std::move(change.description.tags);
       it->second->description.resource_policies = std::move(change.description.resource_policies);
+      it->second->description.point_in_time_recovery_since_ms =
+          change.description.point_in_time_recovery_since_ms;
+      it->second->description.recovery_period_in_days = change.description.recovery_period_in_days;
       if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
     case CatalogChange::Kind::kUpdateTimeToLive:

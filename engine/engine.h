@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backups/continuous_backups.h"
 #include "engine/catalog/table_schema.h"
 #include "engine/clock.h"
 #include "engine/error.h"
@@ -179,6 +180,13 @@ class Engine {
   Result<ResourcePolicy> GetResourcePolicy(const std::string& resource_arn) const;
   Result<std::string> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
 
+  // Point-in-time recovery settings (engine/backups/continuous_backups.h). TableNotFoundException
+  // "Table not found: <name>" for a table that is not here.
+  Result<ContinuousBackupsDescription> DescribeContinuousBackups(
+      const std::string& table_name) const;
+  Result<ContinuousBackupsDescription> UpdateContinuousBackups(
+      const UpdateContinuousBackupsArgs& args);
+
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
   // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
   // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
@@ -230,8 +238,9 @@ class Engine {
   // The table's tags become what `change` makes of them, checked, through the catalog.
   Status ChangeTags(const std::string& arn,
                     const std::function<std::vector<Tag>(std::vector<Tag>)>& change);
-  // Under the catalog's exclusive lock, `change` edits a copy of the table's tags and resource
-  // policies; unless it fails, the copy goes through the catalog's one path.
+  // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
+  // policies and point-in-time recovery settings; unless it fails, the copy goes through the
+  // catalog's one path.
   // ResourceNotFoundException "Requested resource not found: Table: <name> not found".
   Status ChangeTableMetadata(const std::string& table_name,
                              const std::function<Status(TableDescription&)>& change);

@@ -79,8 +79,9 @@ struct CatalogChange {
   Kind kind = Kind::kCreateTable;
   std::string table_name;
   std::unique_ptr<TableEntry> created;  // kCreateTable
-  TableDescription description;  // kUpdateTable, kDeleteTable: the table's new one; kTableMetadata:
-                                 // its tags and resource policies
+  // kUpdateTable, kDeleteTable: the table's new description; kTableMetadata: its tags, resource
+  // policies and point-in-time recovery settings.
+  TableDescription description;
   int64_t transition_done_ms = 0;  // when its CREATING/UPDATING/DELETING status ends
   int64_t now_ms = 0;
   std::shared_ptr<ExpiryIndex> expiry;  // kUpdateTimeToLive: the new index (null: disabled)

@@ -33,6 +33,7 @@ enum class ErrorCode {
   kExpiredIterator,                  // ...v20120810#ExpiredIteratorException (Streams)
   kTrimmedDataAccess,                // ...v20120810#TrimmedDataAccessException (Streams)
   kPolicyNotFound,                   // ...v20120810#PolicyNotFoundException
+  kTableNotFound,                    // ...v20120810#TableNotFoundException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

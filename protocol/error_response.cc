@@ -56,6 +56,8 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", "message", 400};
     case ErrorCode::kPolicyNotFound:
       return {"com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", "message", 400};
+    case ErrorCode::kTableNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#TableNotFoundException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

@@ -163,7 +163,9 @@ struct TableDescription {
   int64_t time_to_live_updated_ms = 0;  // the last UpdateTimeToLive (its cooldown); 0: never
   std::vector<Tag> tags;
   std::vector<ResourcePolicy> resource_policies;  // the table's and its streams', one each
-  std::vector<IndexDescription> indexes;          // local first, in definition order, then global
+  int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
+  int64_t recovery_period_in_days = 35;
+  std::vector<IndexDescription> indexes;  // local first, in definition order, then global
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

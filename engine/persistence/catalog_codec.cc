@@ -38,6 +38,8 @@ enum Table : uint32_t {
   kItemCount,
   kSizeBytes,
   kResourcePolicy,
+  kPointInTimeRecoverySince,
+  kRecoveryPeriodInDays,
 };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
 enum Pair : uint32_t { kFirst = 1, kSecond };
@@ -254,6 +256,8 @@ std::string EncodeTableDescription(const TableDescription& table) {
     nested.Bytes(kPolicyRevision, policy.revision_id);
     fields.Bytes(kResourcePolicy, nested.bytes());
   }
+  fields.Int(kPointInTimeRecoverySince, table.point_in_time_recovery_since_ms);
+  fields.Int(kRecoveryPeriodInDays, table.recovery_period_in_days);
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   fields.Int(kItemCount, table.item_count);
   fields.Int(kSizeBytes, table.table_size_bytes);
@@ -381,6 +385,12 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         decode.ok = decode.ok && nested.ok();
         break;
       }
+      case kPointInTimeRecoverySince:
+        table.point_in_time_recovery_since_ms = integer;
+        break;
+      case kRecoveryPeriodInDays:
+        table.recovery_period_in_days = integer;
+        break;
       case kIndex:
         table.indexes.push_back(decode.Index(text));
         break;

@@ -96,6 +96,9 @@ Status Engine::ChangeTableMetadata(const std::string& table_name,
   changed.table_name = table_name;
   changed.description.tags = entry->description.tags;
   changed.description.resource_policies = entry->description.resource_policies;
+  changed.description.point_in_time_recovery_since_ms =
+      entry->description.point_in_time_recovery_since_ms;
+  changed.description.recovery_period_in_days = entry->description.recovery_period_in_days;
   changed.now_ms = now_ms;
   if (Status made = change(changed.description); !made.ok()) return made;
   state_->CommitCatalogLocked(std::move(changed));

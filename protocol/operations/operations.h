@@ -29,6 +29,9 @@ Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& resp
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeEndpoints(const Engine& engine, const RequestInfo& info, const json::Value& request,
                          json::Writer& response);
+Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
+                                 json::Writer& response);
+Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response);
 Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
 Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
 Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);

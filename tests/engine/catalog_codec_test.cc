@@ -39,6 +39,8 @@ TableDescription EveryField() {
   table.time_to_live_attribute = "expires";
   table.time_to_live_updated_ms = 14;
   table.tags = {{"team", "orders"}, {"env", ""}};
+  table.point_in_time_recovery_since_ms = 1'700'000'000'500;
+  table.recovery_period_in_days = 7;
   table.resource_policies = {{table.table_arn, "{\"Version\":\"2012-10-17\"}", "1700000000123"},
                              {table.table_arn + "/stream/x", "{}", "1700000000124"}};
   IndexDescription local;

@@ -2,7 +2,7 @@
 // reserved "aws:" prefix (also on CreateTable), the ARNs that name a table, and tags kept across
 // a restart as part of the table's description. Resource policies
 // (engine/policies/resource_policies.h): revisions, expected revisions, the stream's own slot,
-// and a restart.
+// and a restart. Point-in-time recovery settings (engine/backups/continuous_backups.h).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -136,6 +136,29 @@ TEST_CASE("Resource policies: revisions rise, expected revisions are checked, st
   CHECK(engine.PutResourcePolicy({kArn, std::string(kMaxPolicyBytes + 1, 'x'), std::nullopt})
             .error()
             .code() == ErrorCode::kValidation);
+}
+
+TEST_CASE("Point-in-time recovery: the restorable window follows the setting and the clock") {
+  ManualClock clock;
+  Engine engine({}, clock);
+  REQUIRE(engine.CreateTable(Orders()).ok());
+  CHECK_FALSE(engine.DescribeContinuousBackups("Orders").value().point_in_time_recovery_enabled);
+  const int64_t enabled_at = clock.NowMs();
+  auto enabled = engine.UpdateContinuousBackups({"Orders", true, 2});
+  REQUIRE(enabled.ok());
+  CHECK(enabled.value().recovery_period_in_days == 2);
+  CHECK(enabled.value().earliest_restorable_ms == enabled_at);
+  CHECK(enabled.value().latest_restorable_ms == enabled_at);  // never before the earliest
+  clock.AdvanceMs(int64_t{3} * 24 * 3'600'000);  // three days on: the window is the last two
+  auto described = engine.DescribeContinuousBackups("Orders").value();
+  CHECK(described.earliest_restorable_ms == clock.NowMs() - int64_t{2} * 24 * 3'600'000);
+  CHECK(described.latest_restorable_ms == clock.NowMs() - kRestorableLagMs);
+  REQUIRE(engine.UpdateContinuousBackups({"Orders", false, std::nullopt}).ok());
+  CHECK_FALSE(engine.DescribeContinuousBackups("Orders").value().point_in_time_recovery_enabled);
+  auto missing = engine.DescribeContinuousBackups("Nope");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code() == ErrorCode::kTableNotFound);
+  CHECK(missing.error().message() == "Table not found: Nope");
 }
 
 }  // namespace
