@@ -24,6 +24,12 @@ class Tags(ServerTestCase):
         self.assertNotIn("Tags", created["TableDescription"])  # DescribeTable never shows them
         self.assertEqual(self.tags(arn), [{"Key": "team", "Value": "audio"},
                                           {"Key": "env", "Value": ""}])
+        # Terraform's refresh of a table reads these too.
+        self.ddb.describe_table(TableName=name)
+        self.assertEqual(self.ddb.describe_time_to_live(TableName=name)["TimeToLiveDescription"],
+                         {"TimeToLiveStatus": "DISABLED"})
+        self.assertEqual(self.ddb.describe_continuous_backups(TableName=name)["ContinuousBackupsDescription"]
+                         ["PointInTimeRecoveryDescription"], {"PointInTimeRecoveryStatus": "DISABLED"})
         # Tagging a key again takes the new value; new keys are added.
         self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "team", "Value": "video"},
                                                      {"Key": "cost-center", "Value": "42"}])
