@@ -401,6 +401,18 @@ Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, boo
   return indexes;
 }
 
+Result<std::optional<std::string>> DecodeResourceArn(const json::Value& request,
+                                                     ConstraintErrors& errors) {
+  constexpr size_t kMaxArnLength = 1283;
+  auto arn = json::AsString(json::Member(request, "ResourceArn"));
+  if (!arn.ok()) return arn.error();
+  if (!arn.value()) return std::optional<std::string>();
+  const std::string_view text = *arn.value();
+  if (text.empty()) errors.MinLength(text, "resourceArn", 1);
+  if (text.size() > kMaxArnLength) errors.MaxLength(text, "resourceArn", kMaxArnLength);
+  return std::optional<std::string>(std::string(text));
+}
+
 Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors) {
   auto list = json::AsList(value);
   if (!list.ok()) return list.error();

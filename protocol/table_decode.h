@@ -59,6 +59,11 @@ Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json:
                                                                      ConstraintErrors& errors);
 Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value* value,
                                                                ConstraintErrors& errors);
+// ResourceArn (tags, resource policies): nullopt when absent; its length bounds (1 to 1283) as
+// constraint errors.
+Result<std::optional<std::string>> DecodeResourceArn(const json::Value& request,
+                                                     ConstraintErrors& errors);
+
 Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors);
 
 }  // namespace ddbd

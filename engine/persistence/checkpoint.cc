@@ -58,7 +58,8 @@ std::vector<StreamState> Engine::State::DumpStreamsLocked() const {
     if (entry->stream) observed[entry->stream.get()] = entry->items.get();
   }
   std::vector<StreamState> dumped;
-  for (const auto& [arn, stream] : streams) {
+  for (const auto& named : streams) {
+    const std::shared_ptr<TableStream>& stream = named.second;
     auto table = observed.find(stream.get());
     if (table == observed.end()) {
       dumped.push_back(stream->Dump(true));  // closed: nothing is added any more

@@ -3,25 +3,19 @@
 #include <string>
 
 #include "protocol/operations/operations.h"
+#include "protocol/table_decode.h"
 #include "protocol/validation_messages.h"
 
 namespace ddbd::operations {
 namespace {
 
-constexpr size_t kMaxArnLength = 1283;
 constexpr size_t kMaxRevisionIdLength = 255;
 
 Result<std::string> DecodeArn(const json::Value& request, ConstraintErrors& errors) {
-  auto arn = json::AsString(json::Member(request, "ResourceArn"));
+  auto arn = DecodeResourceArn(request, errors);
   if (!arn.ok()) return arn.error();
-  if (!arn.value()) {
-    errors.MustNotBeNull("resourceArn");
-    return std::string();
-  }
-  const std::string_view text = *arn.value();
-  if (text.empty()) errors.MinLength(text, "resourceArn", 1);
-  if (text.size() > kMaxArnLength) errors.MaxLength(text, "resourceArn", kMaxArnLength);
-  return std::string(text);
+  if (!arn.value()) errors.MustNotBeNull("resourceArn");
+  return arn.value().value_or("");
 }
 
 Result<std::optional<std::string>> DecodeExpectedRevision(const json::Value& request,

@@ -8,26 +8,22 @@
 namespace ddbd::operations {
 namespace {
 
-constexpr size_t kMaxArnLength = 1283;
 constexpr size_t kMaxTagKeyLength = 128;
 
-// ResourceArn: absent is "Invalid TableArn" (as DynamoDB answers it, rather than coral's null
-// check); otherwise the model's length bounds.
-Result<std::string> DecodeResourceArn(const json::Value& request, ConstraintErrors& errors) {
-  auto arn = json::AsString(json::Member(request, "ResourceArn"));
+// ResourceArn: absent is "Invalid TableArn", as DynamoDB answers it (rather than coral's null
+// check).
+Result<std::string> DecodeTaggedArn(const json::Value& request, ConstraintErrors& errors) {
+  auto arn = DecodeResourceArn(request, errors);
   if (!arn.ok()) return arn.error();
   if (!arn.value()) return Error::Validation("Invalid TableArn");
-  const std::string_view text = *arn.value();
-  if (text.empty()) errors.MinLength(text, "resourceArn", 1);
-  if (text.size() > kMaxArnLength) errors.MaxLength(text, "resourceArn", kMaxArnLength);
-  return std::string(text);
+  return std::move(*arn.value());
 }
 
 }  // namespace
 
 Status TagResource(Engine& engine, const json::Value& request, json::Writer& response) {
   ConstraintErrors errors;
-  auto arn = DecodeResourceArn(request, errors);
+  auto arn = DecodeTaggedArn(request, errors);
   if (!arn.ok()) return arn.error();
   const json::Value* listed = json::Member(request, "Tags");
   auto tags = DecodeTags(listed, errors);
@@ -48,7 +44,7 @@ Status TagResource(Engine& engine, const json::Value& request, json::Writer& res
 
 Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response) {
   ConstraintErrors errors;
-  auto arn = DecodeResourceArn(request, errors);
+  auto arn = DecodeTaggedArn(request, errors);
   if (!arn.ok()) return arn.error();
   auto list = json::AsList(json::Member(request, "TagKeys"));
   if (!list.ok()) return list.error();
@@ -86,7 +82,7 @@ Status UntagResource(Engine& engine, const json::Value& request, json::Writer& r
 
 Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writer& response) {
   ConstraintErrors errors;
-  auto arn = DecodeResourceArn(request, errors);
+  auto arn = DecodeTaggedArn(request, errors);
   if (!arn.ok()) return arn.error();
   auto token = json::AsString(json::Member(request, "NextToken"));
   if (!token.ok()) return token.error();

@@ -40,6 +40,17 @@ struct Store {
 
 void Durable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
 
+// Removes the segments after `last`: tests that cut a segment start the engine many times, and
+// the empty segments each start adds would, in numbers, make a start rewrite the log.
+void KeepSegmentsUpTo(Store& store, uint64_t last) {
+  const std::vector<std::string> names = store.files.List("db").value();
+  for (const std::string& name : names) {
+    if (name.ends_with(".log") && name > LogSegmentName(last)) {
+      REQUIRE(store.files.Remove("db/" + name).ok());
+    }
+  }
+}
+
 CreateTableArgs Orders() {
   CreateTableArgs args;
   args.table_name = "Orders";
@@ -183,14 +194,7 @@ TEST_CASE("A transaction's writes survive a crash together or not at all") {
     CHECK(x == y);
     CHECK(x == (cut == whole.size()));
     engine.reset();
-    // Only the two segments under test: the empty ones each start adds would, in numbers,
-    // make the next start rewrite the log.
-    const std::vector<std::string> names = store.files.List("db").value();
-    for (const std::string& name : names) {
-      if (name.ends_with(".log") && name > LogSegmentName(2)) {
-        REQUIRE(store.files.Remove("db/" + name).ok());
-      }
-    }
+    KeepSegmentsUpTo(store, 2);
   }
 }
 
@@ -528,12 +532,7 @@ TEST_CASE("A change and its stream record survive a crash together or not at all
     CHECK(item == (cut == whole.size()));
     CHECK(records == (item ? 1 : 0));
     engine.reset();
-    const std::vector<std::string> names = store.files.List("db").value();
-    for (const std::string& name : names) {
-      if (name.ends_with(".log") && name > LogSegmentName(2)) {
-        REQUIRE(store.files.Remove("db/" + name).ok());
-      }
-    }
+    KeepSegmentsUpTo(store, 2);
   }
 }
 
