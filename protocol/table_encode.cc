@@ -288,6 +288,17 @@ void EncodeDescription(json::Writer& writer, const TableDescription& table,
   writer.Key("DeletionProtectionEnabled");
   writer.Bool(table.deletion_protection_enabled);
   EncodeOnDemandThroughput(writer, table.on_demand_throughput);
+  if (table.warm_throughput) {
+    writer.Key("WarmThroughput");
+    writer.StartObject();
+    writer.Key("ReadUnitsPerSecond");
+    writer.Int64(table.warm_throughput->read_units_per_second);
+    writer.Key("WriteUnitsPerSecond");
+    writer.Int64(table.warm_throughput->write_units_per_second);
+    writer.Key("Status");
+    writer.String("ACTIVE");  // a change takes no time here
+    writer.EndObject();
+  }
   writer.EndObject();
 }
 

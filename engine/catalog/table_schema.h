@@ -34,6 +34,13 @@ struct ProvisionedThroughput {
 
 // The most request units an on-demand table or global index may use per second; an absent member
 // has no ceiling. On UpdateTable, -1 removes a member's ceiling.
+// The reads and writes per second a table is ready for at once: stored and described, as
+// nothing here is throttled by it.
+struct WarmThroughput {
+  int64_t read_units_per_second = 0;  // 0: not given
+  int64_t write_units_per_second = 0;
+};
+
 struct OnDemandThroughput {
   std::optional<int64_t> max_read_request_units;
   std::optional<int64_t> max_write_request_units;
@@ -88,6 +95,7 @@ struct TableSettings {
   std::optional<SseSpecification> sse_specification;
   std::optional<TableClass> table_class;
   std::optional<bool> deletion_protection_enabled;
+  std::optional<WarmThroughput> warm_throughput;
 };
 
 // Everything CreateTable accepts, after the protocol layer checked the request's shape.
@@ -163,6 +171,7 @@ struct TableDescription {
   int64_t time_to_live_updated_ms = 0;  // the last UpdateTimeToLive (its cooldown); 0: never
   std::vector<Tag> tags;
   std::vector<ResourcePolicy> resource_policies;  // the table's and its streams', one each
+  std::optional<WarmThroughput> warm_throughput;  // present once set explicitly
   int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
   int64_t recovery_period_in_days = 35;
   std::vector<IndexDescription> indexes;  // local first, in definition order, then global

@@ -72,11 +72,23 @@ Status CheckCreateStream(const CreateTableArgs& args) {
   return Ok{};
 }
 
+// A member not given keeps its value (none yet: 0, as not set).
+void MergeWarmThroughput(const WarmThroughput& requested, std::optional<WarmThroughput>& kept) {
+  WarmThroughput& merged = kept ? *kept : kept.emplace();
+  if (requested.read_units_per_second != 0) {
+    merged.read_units_per_second = requested.read_units_per_second;
+  }
+  if (requested.write_units_per_second != 0) {
+    merged.write_units_per_second = requested.write_units_per_second;
+  }
+}
+
 int CountRequestedChanges(const UpdateTableArgs& args) {
   return args.billing_mode.has_value() + args.provisioned_throughput.has_value() +
          args.stream_specification.has_value() + args.sse_specification.has_value() +
          args.table_class.has_value() + args.deletion_protection_enabled.has_value() +
-         args.on_demand_throughput.has_value() + !args.global_secondary_index_updates.empty();
+         args.on_demand_throughput.has_value() + args.warm_throughput.has_value() +
+         !args.global_secondary_index_updates.empty();
 }
 
 // Settings DynamoDB insists on changing alone, one UpdateTable call each.
@@ -257,6 +269,7 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
   if (args.deletion_protection_enabled) {
     table.deletion_protection_enabled = *args.deletion_protection_enabled;
   }
+  if (args.warm_throughput) MergeWarmThroughput(*args.warm_throughput, table.warm_throughput);
   return Ok{};
 }
 

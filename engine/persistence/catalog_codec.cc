@@ -40,6 +40,7 @@ enum Table : uint32_t {
   kResourcePolicy,
   kPointInTimeRecoverySince,
   kRecoveryPeriodInDays,
+  kWarmThroughput,
 };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
 enum Pair : uint32_t { kFirst = 1, kSecond };
@@ -256,6 +257,12 @@ std::string EncodeTableDescription(const TableDescription& table) {
     nested.Bytes(kPolicyRevision, policy.revision_id);
     fields.Bytes(kResourcePolicy, nested.bytes());
   }
+  if (table.warm_throughput) {
+    FieldWriter warm;
+    warm.Int(kFirst, table.warm_throughput->read_units_per_second);
+    warm.Int(kSecond, table.warm_throughput->write_units_per_second);
+    fields.Bytes(kWarmThroughput, warm.bytes());
+  }
   fields.Int(kPointInTimeRecoverySince, table.point_in_time_recovery_since_ms);
   fields.Int(kRecoveryPeriodInDays, table.recovery_period_in_days);
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
@@ -383,6 +390,11 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
           if (nested.number() == kPolicyRevision) policy.revision_id = std::string(nested.text());
         }
         decode.ok = decode.ok && nested.ok();
+        break;
+      }
+      case kWarmThroughput: {
+        const auto [read, write] = decode.Ints(text);
+        table.warm_throughput = WarmThroughput{read.value_or(0), write.value_or(0)};
         break;
       }
       case kPointInTimeRecoverySince:

@@ -41,6 +41,7 @@ TableDescription EveryField() {
   table.tags = {{"team", "orders"}, {"env", ""}};
   table.point_in_time_recovery_since_ms = 1'700'000'000'500;
   table.recovery_period_in_days = 7;
+  table.warm_throughput = WarmThroughput{15000, 4500};
   table.resource_policies = {{table.table_arn, "{\"Version\":\"2012-10-17\"}", "1700000000123"},
                              {table.table_arn + "/stream/x", "{}", "1700000000124"}};
   IndexDescription local;

@@ -246,6 +246,20 @@ class UpdateTable(ServerTestCase):
                          "Table already has an enabled stream: TableName: " + name, TableName=name,
                          StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})
 
+    def test_warm_throughput_alone_is_an_update(self):
+        # Terraform sends UpdateTable with only WarmThroughput.
+        name = unique_name()
+        created = self.ddb.create_table(
+            WarmThroughput={"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 5000},
+            **hash_table(name))["TableDescription"]
+        self.assertEqual(created["WarmThroughput"],
+                         {"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 5000, "Status": "ACTIVE"})
+        updated = self.ddb.update_table(TableName=name, WarmThroughput={"WriteUnitsPerSecond": 6000})
+        self.assertEqual(updated["TableDescription"]["WarmThroughput"],
+                         {"ReadUnitsPerSecond": 15000, "WriteUnitsPerSecond": 6000, "Status": "ACTIVE"})
+        self.assertEqual(self.ddb.describe_table(TableName=name)["Table"]["WarmThroughput"]
+                         ["WriteUnitsPerSecond"], 6000)
+
     def test_missing_table(self):
         self.assertError(self.ddb.update_table, "ResourceNotFoundException",
                          "Requested resource not found: Table: no-such-table not found",
