@@ -124,8 +124,9 @@ StreamState TableStream::Dump(bool records) const {
   for (const Shard& shard : shards_) {
     state.shards.push_back(
         {shard.description, shard.opened_ms, shard.closed_ms, shard.first_retained});
-    if (records)
+    if (records) {
       state.records.insert(state.records.end(), shard.records.begin(), shard.records.end());
+    }
   }
   return state;
 }

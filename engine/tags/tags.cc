@@ -13,7 +13,14 @@
 namespace ddbd {
 namespace {
 
-bool Reserved(const std::string& key) { return key.starts_with("aws:"); }
+// "aws:" in any letter case is AWS's.
+bool Reserved(const std::string& key) {
+  if (key.size() < 4 || key[3] != ':') return false;
+  for (size_t i = 0; i < 3; ++i) {
+    if ((key[i] | 0x20) != "aws"[i]) return false;
+  }
+  return true;
+}
 
 // DynamoDB's texts as clients and other emulators record them: "ARNs must start with 'arn:'",
 // "Invalid TableArn: ..." (an index's ARN, say) and "Requested resource not found: ResourcArn:

@@ -57,6 +57,9 @@ TEST_CASE("Tags merge by key, untag ignores absent keys, and the limits hold") {
   auto reserved = engine.TagResource({kArn, {{"aws:owner", "x"}}});
   REQUIRE_FALSE(reserved.ok());
   CHECK(reserved.error().message().find("'aws:'") != std::string::npos);
+  CHECK_FALSE(engine.TagResource({kArn, {{"AWS:owner", "x"}}}).ok());  // in any letter case
+  CHECK(engine.TagResource({kArn, {{"awsx:owner", "x"}}}).error().message().find("50") !=
+        std::string::npos);  // not reserved: refused only as the 51st tag
 
   many.push_back({"k48", ""});
   many.push_back({"k49", ""});
