@@ -121,11 +121,7 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       it->second->transition_done_ms = change.transition_done_ms;
       return;
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
-      it->second->description.tags = std::move(change.description.tags);
-      it->second->description.resource_policies = std::move(change.description.resource_policies);
-      it->second->description.point_in_time_recovery_since_ms =
-          change.description.point_in_time_recovery_since_ms;
-      it->second->description.recovery_period_in_days = change.description.recovery_period_in_days;
+      CopyTableMetadata(change.description, it->second->description);
       if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
     case CatalogChange::Kind::kUpdateTimeToLive:
@@ -135,6 +131,32 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
   }
+}
+
+void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
+  to.tags = from.tags;
+  to.resource_policies = from.resource_policies;
+  to.point_in_time_recovery_since_ms = from.point_in_time_recovery_since_ms;
+  to.recovery_period_in_days = from.recovery_period_in_days;
+}
+
+Status Engine::ChangeTableMetadata(const std::string& table_name,
+                                   const std::function<Status(TableDescription&)>& change) {
+  const int64_t now_ms = clock_.NowMs();
+  std::unique_lock lock(state_->mutex);
+  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
+  if (entry == nullptr) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
+                                   " not found");
+  }
+  CatalogChange changed;
+  changed.kind = CatalogChange::Kind::kTableMetadata;
+  changed.table_name = table_name;
+  CopyTableMetadata(entry->description, changed.description);
+  changed.now_ms = now_ms;
+  if (Status made = change(changed.description); !made.ok()) return made;
+  state_->CommitCatalogLocked(std::move(changed));
+  return Ok{};
 }
 
 TableStream::Settings Engine::State::StreamSettings() const {

@@ -233,7 +233,7 @@ class Engine {
   struct State;  // engine/engine_state.h
 
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
-  // The name of the table `arn` names, if it is here (engine/tags/tags.cc).
+  // The name of the table `arn` names (engine/tags/tags.cc); whether it is here is the caller's.
   Result<std::string> TableOfArn(const std::string& arn) const;
   // The table's tags become what `change` makes of them, checked, through the catalog.
   Status ChangeTags(const std::string& arn,

@@ -87,6 +87,10 @@ struct CatalogChange {
   std::shared_ptr<ExpiryIndex> expiry;  // kUpdateTimeToLive: the new index (null: disabled)
 };
 
+// What a kTableMetadata change carries from one description to another: tags, resource policies
+// and point-in-time recovery settings (nothing the items or indexes depend on).
+void CopyTableMetadata(const TableDescription& from, TableDescription& to);
+
 struct Engine::State {
   State(const EngineOptions& engine_options, const Clock& engine_clock)
       : options(engine_options), clock(engine_clock) {}

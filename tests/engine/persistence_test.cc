@@ -4,6 +4,7 @@
 // corruption is refused by name.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <future>
 #include <string>
 #include <thread>
@@ -40,13 +41,23 @@ struct Store {
 
 void Durable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
 
-// Removes the segments after `last`: tests that cut a segment start the engine many times, and
-// the empty segments each start adds would, in numbers, make a start rewrite the log.
-void KeepSegmentsUpTo(Store& store, uint64_t last) {
-  const std::vector<std::string> names = store.files.List("db").value();
-  for (const std::string& name : names) {
-    if (name.ends_with(".log") && name > LogSegmentName(last)) {
-      REQUIRE(store.files.Remove("db/" + name).ok());
+// Cuts the last record of segment `number` at every byte (a crash while writing it) and calls
+// `check` on the store opened each time; `whole`: the record was left entire. The segments each
+// start adds are removed after it: in numbers they would make a start rewrite the log.
+void ForEachCutOfLastRecord(Store& store, uint64_t number,
+                            const std::function<void(Engine& engine, bool whole)>& check) {
+  const std::string segment = "db/" + LogSegmentName(number);
+  const std::string whole = store.files.ReadFile(segment).value();
+  const uint64_t last = ReadLog("log", whole).value().records.back().offset;
+  for (size_t cut = last; cut <= whole.size(); ++cut) {
+    INFO("cut at " << cut);
+    store.files.Contents(segment) = whole.substr(0, cut);
+    check(*store.Open(), cut == whole.size());
+    const std::vector<std::string> names = store.files.List("db").value();
+    for (const std::string& name : names) {
+      if (name.ends_with(".log") && name > LogSegmentName(number)) {
+        REQUIRE(store.files.Remove("db/" + name).ok());
+      }
     }
   }
 }
@@ -182,20 +193,12 @@ TEST_CASE("A transaction's writes survive a crash together or not at all") {
     Durable(*engine);
   }
   // The transaction is the last record of the second segment: cut it at every byte.
-  const std::string segment = "db/" + LogSegmentName(2);
-  const std::string whole = store.files.ReadFile(segment).value();
-  const uint64_t last = ReadLog("log", whole).value().records.back().offset;
-  for (size_t cut = last; cut <= whole.size(); ++cut) {
-    INFO("cut at " << cut);
-    store.files.Contents(segment) = whole.substr(0, cut);
-    auto engine = store.Open();
-    const bool x = testing::Get(*engine, "Orders", Key("x", "1")).value().item.has_value();
-    const bool y = testing::Get(*engine, "Orders", Key("y", "1")).value().item.has_value();
+  ForEachCutOfLastRecord(store, 2, [](Engine& engine, bool whole) {
+    const bool x = testing::Get(engine, "Orders", Key("x", "1")).value().item.has_value();
+    const bool y = testing::Get(engine, "Orders", Key("y", "1")).value().item.has_value();
     CHECK(x == y);
-    CHECK(x == (cut == whole.size()));
-    engine.reset();
-    KeepSegmentsUpTo(store, 2);
-  }
+    CHECK(x == whole);
+  });
 }
 
 TEST_CASE("A log much larger than its state is rewritten as one segment at start") {
@@ -519,21 +522,13 @@ TEST_CASE("A change and its stream record survive a crash together or not at all
     REQUIRE(testing::Put(*engine, "Events", {{"pk", S("a")}, {"v", S("one")}}).ok());
     Durable(*engine);
   }
-  const std::string segment = "db/" + LogSegmentName(2);
-  const std::string whole = store.files.ReadFile(segment).value();
-  const uint64_t last = ReadLog("log", whole).value().records.back().offset;
-  for (size_t cut = last; cut <= whole.size(); ++cut) {
-    INFO("cut at " << cut);
-    store.files.Contents(segment) = whole.substr(0, cut);
-    auto engine = store.Open();
-    const bool item = testing::Get(*engine, "Events", {{"pk", S("a")}}).value().item.has_value();
+  ForEachCutOfLastRecord(store, 2, [](Engine& engine, bool whole) {
+    const bool item = testing::Get(engine, "Events", {{"pk", S("a")}}).value().item.has_value();
     const size_t records =
-        testing::StreamRecords(*engine, StreamOf(*engine, "Events")).value().size();
-    CHECK(item == (cut == whole.size()));
+        testing::StreamRecords(engine, StreamOf(engine, "Events")).value().size();
+    CHECK(item == whole);
     CHECK(records == (item ? 1 : 0));
-    engine.reset();
-    KeepSegmentsUpTo(store, 2);
-  }
+  });
 }
 
 }  // namespace

@@ -65,6 +65,24 @@ class DdbdServer:
             self.directory.cleanup()
 
 
+def across_restart(write, read):
+    """Runs write(client) on a ddbd with a fresh --db-path directory, stops it, then
+    read(client) on a new ddbd over the same directory. Skips against DDBD_ENDPOINT."""
+    if os.environ.get("DDBD_ENDPOINT"):
+        raise unittest.SkipTest("starts its own ddbd")
+    with tempfile.TemporaryDirectory() as directory:
+        server = DdbdServer("--db-path", directory).start()
+        try:
+            written = write(client(server.endpoint))
+        finally:
+            server.stop()
+        server = DdbdServer("--db-path", directory).start()
+        try:
+            read(client(server.endpoint), written)
+        finally:
+            server.stop()
+
+
 def client(endpoint, validate=True):
     """A boto3 client; validate=False lets through what botocore would refuse to send."""
     config = Config(parameter_validation=validate, retries={"max_attempts": 1})

@@ -5,10 +5,9 @@ import datetime
 import json
 import os
 import subprocess
-import tempfile
 import unittest
 
-from ddbd_harness import DdbdServer, ServerTestCase, client, hash_table, unique_name
+from ddbd_harness import ServerTestCase, across_restart, hash_table, unique_name
 
 
 class ContinuousBackups(ServerTestCase):
@@ -72,23 +71,18 @@ class ContinuousBackups(ServerTestCase):
 
 class ContinuousBackupsPersist(unittest.TestCase):
     def test_the_setting_survives_a_restart(self):
-        if os.environ.get("DDBD_ENDPOINT"):
-            raise unittest.SkipTest("starts its own ddbd")
-        with tempfile.TemporaryDirectory() as directory:
-            server = DdbdServer("--db-path", directory).start()
-            ddb = client(server.endpoint)
+        def write(ddb):
             ddb.create_table(**hash_table("Recovered"))
             ddb.update_continuous_backups(TableName="Recovered", PointInTimeRecoverySpecification={
                 "PointInTimeRecoveryEnabled": True, "RecoveryPeriodInDays": 3})
-            server.stop()
-            server = DdbdServer("--db-path", directory).start()
-            try:
-                recovery = client(server.endpoint).describe_continuous_backups(TableName="Recovered")[
-                    "ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
-                self.assertEqual((recovery["PointInTimeRecoveryStatus"], recovery["RecoveryPeriodInDays"]),
-                                 ("ENABLED", 3))
-            finally:
-                server.stop()
+
+        def read(ddb, _):
+            recovery = ddb.describe_continuous_backups(TableName="Recovered")[
+                "ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+            self.assertEqual((recovery["PointInTimeRecoveryStatus"], recovery["RecoveryPeriodInDays"]),
+                             ("ENABLED", 3))
+
+        across_restart(write, read)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,9 @@
 """Tags through boto3, against the real ddbd: Tags on CreateTable, TagResource, UntagResource and
 ListTagsOfResource as a deployment tool (Terraform's provider, CDK) calls them, with DynamoDB's
 limits and errors."""
-import os
-import tempfile
 import unittest
 
-from ddbd_harness import DdbdServer, ServerTestCase, client, hash_table, unique_name
+from ddbd_harness import ServerTestCase, across_restart, hash_table, unique_name
 
 ACCOUNT_ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/"
 
@@ -104,21 +102,16 @@ class Tags(ServerTestCase):
 
 class TagsPersist(unittest.TestCase):
     def test_tags_survive_a_restart(self):
-        if os.environ.get("DDBD_ENDPOINT"):
-            raise unittest.SkipTest("starts its own ddbd")
-        with tempfile.TemporaryDirectory() as directory:
-            server = DdbdServer("--db-path", directory).start()
-            ddb = client(server.endpoint)
+        def write(ddb):
             arn = ddb.create_table(Tags=[{"Key": "a", "Value": "1"}], **hash_table("Tagged"))["TableDescription"]["TableArn"]
             ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "b", "Value": "2"}])
             ddb.untag_resource(ResourceArn=arn, TagKeys=["a"])
-            server.stop()
-            server = DdbdServer("--db-path", directory).start()
-            try:
-                self.assertEqual(client(server.endpoint).list_tags_of_resource(ResourceArn=arn)["Tags"],
-                                 [{"Key": "b", "Value": "2"}])
-            finally:
-                server.stop()
+            return arn
+
+        def read(ddb, arn):
+            self.assertEqual(ddb.list_tags_of_resource(ResourceArn=arn)["Tags"], [{"Key": "b", "Value": "2"}])
+
+        across_restart(write, read)
 
 
 if __name__ == "__main__":
