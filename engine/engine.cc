@@ -268,8 +268,9 @@ std::unique_ptr<TableEntry> Engine::NewEntry(const TableDescription& table) cons
   }
   size_t slots = 0;  // slots are stable for a table's life, so a restored one may have gaps
   for (const IndexDescription& index : table.indexes) slots = std::max(slots, index.slot + 1);
+  // Built even without indexes: reads of the table take its key from here.
+  auto indexes = std::make_shared<const TableIndexes>(table);
   if (!table.indexes.empty()) {
-    auto indexes = std::make_shared<const TableIndexes>(table);
     entry->items->SetIndexes(
         slots, [indexes](std::string_view blob) { return indexes->EntriesFor(DecodeItem(blob)); });
     std::vector<size_t> local_slots;
@@ -280,8 +281,8 @@ std::unique_ptr<TableEntry> Engine::NewEntry(const TableDescription& table) cons
       entry->items->TrackItemCollections(options_.item_collection_limit_bytes,
                                          std::move(local_slots));
     }
-    entry->indexes = std::move(indexes);
   }
+  entry->indexes = std::move(indexes);
   entry->next_index_slot = slots;
   if (options_.enforce_throughput) {
     entry->throughput = std::make_shared<TableThroughput>();

@@ -4,6 +4,7 @@
 
 #include <absl/numeric/int128.h>
 
+#include <array>
 #include <mutex>
 
 #include "engine/engine.h"
@@ -16,7 +17,7 @@ namespace ddbd {
 // Where a read goes: the table, or one of its indexes.
 struct ReadTarget {
   const TableIndex* index = nullptr;  // null: the table
-  const KeyShape* key = nullptr;      // the key the read is ordered by
+  const KeyParts* key = nullptr;      // the key the read is ordered by
   bool fetch_from_table = false;      // a local index read that needs attributes it does not keep
 };
 
@@ -40,66 +41,128 @@ std::string EscapedPrefix(const AttributeValue& value) {
   return bytes;
 }
 
-Status CheckKeyTerms(const KeyShape& shape, const std::vector<KeyTerm>& terms,
-                     const KeyTerm** partition, const KeyTerm** sort) {
-  *partition = nullptr;
-  *sort = nullptr;
-  bool other = false;
+// A Query's key conditions in key-schema order: an equality for each partition attribute, then
+// conditions on the first sort attributes, all equalities but perhaps the last.
+struct KeyConditions {
+  static constexpr size_t kMaxParts = 4;  // of each kind, in a global index's key
+  std::array<const KeyTerm*, kMaxParts> partition{};
+  std::array<const KeyTerm*, kMaxParts> sort{};
+  size_t sort_count = 0;
+};
+
+const KeyTerm* TermOn(const std::vector<KeyTerm>& terms, const std::string& name) {
   for (const KeyTerm& term : terms) {
-    if (term.attribute == shape.partition_name)
-      *partition = &term;
-    else if (shape.has_sort_key() && term.attribute == shape.sort_name)
-      *sort = &term;
-    else
-      other = true;
+    if (term.attribute == name) return &term;
   }
-  if (*partition == nullptr) {
-    return Error::Validation("Query condition missed key schema element: " + shape.partition_name);
-  }
-  if (other || (*partition)->op != KeyTerm::Op::kEq) {
-    return Error::Validation("Query key condition not supported");
-  }
-  for (const KeyTerm* term : {*partition, *sort}) {
-    if (term == nullptr) continue;
-    const AttributeType type = term == *partition ? shape.partition_type : shape.sort_type;
-    for (const AttributeValue& value : term->values) {
-      if (value.type != type) {
-        return Error::Validation(
-            "One or more parameter values were invalid: Condition parameter type does not match "
-            "schema type");
-      }
+  return nullptr;
+}
+
+Status CheckTermTypes(const KeyTerm* term, AttributeType type) {
+  if (term == nullptr) return Ok{};
+  for (const AttributeValue& value : term->values) {
+    if (value.type != type) {
+      return Error::Validation(
+          "One or more parameter values were invalid: Condition parameter type does not match "
+          "schema type");
     }
   }
   return Ok{};
 }
 
+Result<KeyConditions> MatchKeyTerms(const KeyParts& key, const std::vector<KeyTerm>& terms) {
+  KeyConditions matched;
+  std::array<const KeyTerm*, KeyConditions::kMaxParts> on_sort{};
+  for (size_t i = 0; i < key.partition.size(); ++i) {
+    matched.partition[i] = TermOn(terms, key.partition[i].name);
+    if (matched.partition[i] == nullptr) {
+      return Error::Validation("Query condition missed key schema element: " +
+                               key.partition[i].name);
+    }
+  }
+  for (size_t i = 0; i < key.sort.size(); ++i) on_sort[i] = TermOn(terms, key.sort[i].name);
+  // Conditions are one per attribute (the protocol layer refuses repeats): any beyond the key's
+  // are on other attributes.
+  size_t on_key = key.partition.size();
+  for (size_t i = 0; i < key.sort.size(); ++i)
+    on_key += on_sort[i] != nullptr ? size_t{1} : size_t{0};
+  bool partition_equalities = true;
+  for (size_t i = 0; i < key.partition.size(); ++i) {
+    partition_equalities = partition_equalities && matched.partition[i]->op == KeyTerm::Op::kEq;
+  }
+  if (on_key != terms.size() || !partition_equalities) {
+    return Error::Validation("Query key condition not supported");
+  }
+  for (size_t i = 0; i < key.partition.size(); ++i) {
+    if (Status types = CheckTermTypes(matched.partition[i], key.partition[i].type); !types.ok()) {
+      return types.error();
+    }
+  }
+  for (size_t i = 0; i < key.sort.size(); ++i) {
+    if (Status types = CheckTermTypes(on_sort[i], key.sort[i].type); !types.ok()) {
+      return types.error();
+    }
+  }
+  // Sort attributes are conditioned left to right: a condition on one needs an equality on each
+  // before it.
+  for (size_t later = 1; later < key.sort.size(); ++later) {
+    if (on_sort[later] == nullptr) continue;
+    for (size_t prior = 0; prior < later; ++prior) {
+      if (on_sort[prior] == nullptr || on_sort[prior]->op != KeyTerm::Op::kEq) {
+        return Error::Validation("RANGE key attributes " + key.sort[prior].name +
+                                 " must have equality conditions specified in the query because "
+                                 "a condition is present on key attribute " +
+                                 key.sort[later].name);
+      }
+    }
+  }
+  while (matched.sort_count < key.sort.size() && on_sort[matched.sort_count] != nullptr) {
+    matched.sort[matched.sort_count] = on_sort[matched.sort_count];
+    ++matched.sort_count;
+  }
+  return matched;
+}
+
 // Key bytes of matching items all start with the encoding of their key values: exactly so in the
 // table, followed by the table key in an index. So every bound is a prefix bound.
-KeyRange QueryRange(const KeyTerm& partition, const KeyTerm* sort) {
-  const std::string prefix = EncodeTableKey(partition.values[0], nullptr);
-  KeyRange range{prefix, true, PrefixEnd(prefix), false, true, prefix};
-  if (sort == nullptr) return range;
-  auto at = [&](const AttributeValue& value) {
-    return EncodeTableKey(partition.values[0], &value);
+KeyRange QueryRange(const KeyParts& key, const KeyConditions& conditions) {
+  std::string partition = BeginKeyBytes();
+  for (size_t i = 0; i < key.partition.size(); ++i) {
+    AppendKeyValue(partition, conditions.partition[i]->values[0]);
+  }
+  EndPartition(partition);
+  if (conditions.sort_count == 0) {
+    return {partition, true, PrefixEnd(partition), false, true, partition};
+  }
+  // The equalities before the last condition narrow the prefix.
+  std::string prefix = partition;
+  for (size_t i = 0; i + 1 < conditions.sort_count; ++i) {
+    AppendKeyValue(prefix, conditions.sort[i]->values[0]);
+  }
+  const KeyTerm& sort = *conditions.sort[conditions.sort_count - 1];
+  KeyRange range{prefix, true, PrefixEnd(prefix), false, true, partition};
+  auto at = [&prefix](const AttributeValue& value) {
+    std::string bytes = prefix;
+    AppendKeyValue(bytes, value);
+    return bytes;
   };
-  switch (sort->op) {
+  switch (sort.op) {
     case KeyTerm::Op::kEq:
-      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[0])), false, true, prefix};
+      return {at(sort.values[0]), true, PrefixEnd(at(sort.values[0])), false, true, partition};
     case KeyTerm::Op::kLt:
-      return {prefix, true, at(sort->values[0]), false, true, prefix};
+      return {prefix, true, at(sort.values[0]), false, true, partition};
     case KeyTerm::Op::kLe:
-      return {prefix, true, PrefixEnd(at(sort->values[0])), false, true, prefix};
+      return {prefix, true, PrefixEnd(at(sort.values[0])), false, true, partition};
     case KeyTerm::Op::kGt:
-      range.lower = PrefixEnd(at(sort->values[0]));
+      range.lower = PrefixEnd(at(sort.values[0]));
       return range;
     case KeyTerm::Op::kGe:
-      range.lower = at(sort->values[0]);
+      range.lower = at(sort.values[0]);
       return range;
     case KeyTerm::Op::kBetween:
-      return {at(sort->values[0]), true, PrefixEnd(at(sort->values[1])), false, true, prefix};
+      return {at(sort.values[0]), true, PrefixEnd(at(sort.values[1])), false, true, partition};
     case KeyTerm::Op::kBeginsWith: {
-      const std::string start = prefix + EscapedPrefix(sort->values[0]);
-      return {start, true, PrefixEnd(start), false, true, prefix};
+      const std::string start = prefix + EscapedPrefix(sort.values[0]);
+      return {start, true, PrefixEnd(start), false, true, partition};
     }
   }
   return range;
@@ -134,12 +197,12 @@ bool InRange(const KeyRange& range, const std::string& key) {
 }
 
 // A Query filter may not name key attributes.
-Status CheckFilterAvoidsKeys(const Condition& condition, const KeyShape& shape,
+Status CheckFilterAvoidsKeys(const Condition& condition, const KeyParts& key,
                              const std::string& member) {
   for (const Operand& operand : condition.operands) {
     if (operand.kind == Operand::Kind::kValue || operand.path.empty()) continue;
     const std::string& name = operand.path[0].name;
-    if (name == shape.partition_name || (shape.has_sort_key() && name == shape.sort_name)) {
+    if (key.Contains(name)) {
       return Error::Validation(member +
                                " can only contain non-primary key attributes: Primary key "
                                "attribute: " +
@@ -147,7 +210,7 @@ Status CheckFilterAvoidsKeys(const Condition& condition, const KeyShape& shape,
     }
   }
   for (const Condition& child : condition.children) {
-    if (Status checked = CheckFilterAvoidsKeys(child, shape, member); !checked.ok()) return checked;
+    if (Status checked = CheckFilterAvoidsKeys(child, key, member); !checked.ok()) return checked;
   }
   return Ok{};
 }
@@ -183,9 +246,9 @@ Error InvalidStartKey(const ReadTarget& target) {
                                  "element does not match the schema");
 }
 
-Result<ReadTarget> ResolveTarget(const KeyShape& table_key, const TableIndexes& indexes,
-                                 const ReadOptions& options, bool backfilling) {
-  ReadTarget target{nullptr, &table_key, false};
+Result<ReadTarget> ResolveTarget(const TableIndexes& indexes, const ReadOptions& options,
+                                 bool backfilling) {
+  ReadTarget target{nullptr, &indexes.table_parts(), false};
   if (options.index_name.empty()) return target;
   const TableIndex* index = indexes.Find(options.index_name);
   if (index == nullptr) {
@@ -235,8 +298,9 @@ std::optional<std::string> StartKeyBytes(const KeyShape& table_key, const TableI
   };
   require(table_key.partition_name, table_key.partition_type);
   require(table_key.sort_name, table_key.sort_type);
-  require(target.key->partition_name, target.key->partition_type);
-  require(target.key->sort_name, target.key->sort_type);
+  for (const auto* parts : {&target.key->partition, &target.key->sort}) {
+    for (const KeyPart& part : *parts) require(part.name, part.type);
+  }
   if (start.size() != required.size()) return std::nullopt;
   for (const auto& [name, type] : required) {
     const AttributeValue* value = FindAttribute(start, name);
@@ -248,8 +312,13 @@ std::optional<std::string> StartKeyBytes(const KeyShape& table_key, const TableI
 Item LastEvaluatedKey(const KeyShape& table_key, const ReadTarget& target, const Item& item) {
   Item key = KeyAttributes(table_key, item);
   if (target.index == nullptr) return key;
-  for (const auto& entry : KeyAttributes(*target.key, item)) {
-    if (FindAttribute(key, entry.first) == nullptr) key.push_back(entry);
+  for (const auto* parts : {&target.key->partition, &target.key->sort}) {
+    for (const KeyPart& part : *parts) {
+      if (FindAttribute(key, part.name) != nullptr) continue;
+      if (const AttributeValue* value = FindAttribute(item, part.name)) {
+        key.emplace_back(part.name, *value);
+      }
+    }
   }
   return key;
 }
@@ -336,28 +405,24 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
 Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read,
-                              table.value().backfilling);
+  auto target = ResolveTarget(*table.value().indexes, args.read, table.value().backfilling);
   if (!target.ok()) return target.error();
-  const KeyShape& shape = *target.value().key;
-  const KeyTerm* partition = nullptr;
-  const KeyTerm* sort = nullptr;
-  if (Status terms = CheckKeyTerms(shape, args.key_terms, &partition, &sort); !terms.ok()) {
-    return terms.error();
-  }
+  const KeyParts& key = *target.value().key;
+  auto conditions = MatchKeyTerms(key, args.key_terms);
+  if (!conditions.ok()) return conditions.error();
   if (args.read.filter != nullptr) {
-    if (Status keys = CheckFilterAvoidsKeys(*args.read.filter, shape, args.read.filter_member);
+    if (Status keys = CheckFilterAvoidsKeys(*args.read.filter, key, args.read.filter_member);
         !keys.ok()) {
       return keys.error();
     }
   }
-  KeyRange range = QueryRange(*partition, sort);
+  KeyRange range = QueryRange(key, conditions.value());
   if (args.read.exclusive_start_key) {
     auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
                                *args.read.exclusive_start_key);
     if (!start) return InvalidStartKey(target.value());
     // A table without a sort key holds one item per partition: its Query cannot resume.
-    if (target.value().index == nullptr && !shape.has_sort_key()) {
+    if (target.value().index == nullptr && key.sort.empty()) {
       return Error::Validation("The query can return at most one row and cannot be restarted");
     }
     if (!InRange(range, *start)) {
@@ -380,8 +445,7 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
 Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
-  auto target = ResolveTarget(table.value().key_shape, *table.value().indexes, args.read,
-                              table.value().backfilling);
+  auto target = ResolveTarget(*table.value().indexes, args.read, table.value().backfilling);
   if (!target.ok()) return target.error();
   KeyRange range = SegmentRange(args.segment, args.total_segments);
   if (args.read.exclusive_start_key) {

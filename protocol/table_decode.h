@@ -28,7 +28,8 @@ Result<std::string> DecodeTableReference(const json::Value& request, const Engin
 // "globalSecondaryIndexes.1.member.keySchema").
 Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
                                                       ConstraintErrors& errors,
-                                                      const std::string& path = "keySchema");
+                                                      const std::string& path = "keySchema",
+                                                      bool global_index = false);
 // An index's IndexName (the table-name pattern, 3 to 255 characters); empty when null.
 Result<std::string> DecodeIndexName(const json::Value& index, const std::string& path,
                                     ConstraintErrors& errors);

@@ -3,11 +3,14 @@
 --   BENCH_WORKLOAD  get | put | update | query | scan | batch | mix | transact-write | transact-get
 --   BENCH_TABLE     table name;  BENCH_ITEMS  items preloaded (partitions of 10 items)
 --   BENCH_CAPACITY  TOTAL or INDEXES: every request also asks for its ConsumedCapacity
+--   BENCH_GSI       single | multi: the table's global index (scripts/bench --gsi); items carry
+--                   its key attributes, and index-query reads one of its partitions
 
 local workload = os.getenv("BENCH_WORKLOAD") or "get"
 local table_name = os.getenv("BENCH_TABLE") or "bench"
 local items = tonumber(os.getenv("BENCH_ITEMS") or "100000")
 local partitions = math.max(1, math.floor(items / 10))
+local gsi = os.getenv("BENCH_GSI") or ""
 
 local headers = {
   ["Content-Type"] = "application/x-amz-json-1.0",
@@ -26,10 +29,23 @@ local padding = string.rep("x", 100)
 local function key_json(i)
   return string.format('"pk":{"S":"p%07d"},"sk":{"S":"s%02d"}', math.floor(i / 10), i % 10)
 end
+-- The index key values of item i, as scripts/bench's gsi_attributes makes them.
+local function gsi_json(i)
+  local tenant = string.format("t%05d", math.floor(i / 40))
+  local region = string.format("r%d", math.floor(i / 10) % 4)
+  local rank = string.format("%02d", i % 10)
+  if gsi == "single" then
+    return string.format(',"gpk":{"S":"%s#%s"},"gsk":{"S":"%s#x"}', tenant, region, rank)
+  elseif gsi == "multi" then
+    return string.format(',"tenant":{"S":"%s"},"region":{"S":"%s"},"rank":{"S":"%s"},'
+      .. '"kind":{"S":"x"}', tenant, region, rank)
+  end
+  return ""
+end
 local function item_json(i, version)
   return string.format('{%s,"name":{"S":"Name %d"},"email":{"S":"user%d@example.com"},'
-    .. '"n":{"N":"%d"},"active":{"BOOL":true},"bio":{"S":"%s"}}', key_json(i), i, i, version,
-    padding)
+    .. '"n":{"N":"%d"},"active":{"BOOL":true},"bio":{"S":"%s"}%s}', key_json(i), i, i, version,
+    padding, gsi_json(i))
 end
 
 local counter = 0
@@ -57,6 +73,21 @@ builders.query = function()
   return string.format('{"TableName":"%s","KeyConditionExpression":"pk = :p",'
     .. '"ExpressionAttributeValues":{":p":{"S":"p%07d"}}}', table_name,
     math.random(0, partitions - 1))
+end
+-- One partition of the global index (10 items), by the key attributes of --gsi.
+builders["index-query"] = function()
+  target("Query")
+  local p = math.random(0, partitions - 1)
+  local tenant = string.format("t%05d", math.floor(p / 4))
+  local region = string.format("r%d", p % 4)
+  if gsi == "single" then
+    return string.format('{"TableName":"%s","IndexName":"gsi","KeyConditionExpression":"gpk = :p",'
+      .. '"ExpressionAttributeValues":{":p":{"S":"%s#%s"}}}', table_name, tenant, region)
+  end
+  return string.format('{"TableName":"%s","IndexName":"gsi",'
+    .. '"KeyConditionExpression":"tenant = :t AND #r = :r",'
+    .. '"ExpressionAttributeNames":{"#r":"region"},'
+    .. '"ExpressionAttributeValues":{":t":{"S":"%s"},":r":{"S":"%s"}}}', table_name, tenant, region)
 end
 -- Pages of 100 items (~20 KB): 1 MB pages take one peer longer than wrk's timeout under load.
 local scan_start = nil  -- the last page's LastEvaluatedKey: each request reads the next page

@@ -59,7 +59,7 @@ Status CheckCreate(const UpdateTableArgs& args, const IndexDefinition& index,
   if (args.attribute_definitions.empty()) {
     return InvalidParameter("AttributeDefinitions is not specified for index: " + index.index_name);
   }
-  if (Status keys = CheckIndexKeySchema(index); !keys.ok()) return keys;
+  if (Status keys = CheckIndexKeySchema(index, true); !keys.ok()) return keys;
   std::vector<std::string> missing;
   for (const KeySchemaElement& element : index.key_schema) {
     const bool defined = std::any_of(args.attribute_definitions.begin(),

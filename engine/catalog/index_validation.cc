@@ -11,6 +11,7 @@ namespace ddbd {
 namespace {
 
 constexpr size_t kMaxProjectedAttributes = 100;
+constexpr size_t kMaxKeyAttributesPerPart = 4;  // HASH, and RANGE, attributes of a global index
 
 void AddUnique(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -62,6 +63,36 @@ Status CheckLocalIndex(const CreateTableArgs& args, const IndexDefinition& index
   return Ok{};
 }
 
+// A global index's key may have up to four partition attributes, then up to four sort attributes
+// (multi-attribute keys).
+Status CheckGlobalKeyTypes(const std::vector<KeySchemaElement>& key_schema) {
+  if (key_schema[0].key_type != KeyType::kHash) {
+    return Error::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  size_t hash = 0;
+  size_t range = 0;
+  for (const KeySchemaElement& element : key_schema) {
+    if (element.key_type == KeyType::kRange) {
+      ++range;
+    } else if (range > 0) {
+      return InvalidParameter(
+          "All HASH key attributes must precede RANGE key attributes in the KeySchema");
+    } else {
+      ++hash;
+    }
+  }
+  if (hash > kMaxKeyAttributesPerPart) {
+    return InvalidParameter(
+        "The KeySchema exceeds the maximum allowed number of HASH key attributes");
+  }
+  if (range > kMaxKeyAttributesPerPart) {
+    return InvalidParameter(
+        "The KeySchema exceeds the maximum allowed number of RANGE key attributes");
+  }
+  return Ok{};
+}
+
 Status CheckGlobalThroughput(const CreateTableArgs& args, const IndexDefinition& index) {
   const bool on_demand = args.billing_mode == BillingMode::kPayPerRequest;
   if (on_demand && index.provisioned_throughput) {
@@ -87,10 +118,18 @@ Status GlobalIndexLimitExceeded() {
                            std::to_string(kMaxGlobalIndexes));
 }
 
-Status CheckIndexKeySchema(const IndexDefinition& index) {
-  if (Status types = CheckKeyTypes(index.key_schema); !types.ok()) return types;
-  if (index.key_schema.size() == 2) {
-    if (index.key_schema[0].attribute_name == index.key_schema[1].attribute_name) {
+Status CheckIndexKeySchema(const IndexDefinition& index, bool global) {
+  if (!global) {
+    if (Status types = CheckKeyTypes(index.key_schema); !types.ok()) return types;
+  } else if (Status types = CheckGlobalKeyTypes(index.key_schema); !types.ok()) {
+    return types;
+  }
+  const auto& keys = index.key_schema;
+  for (auto it = keys.begin(); it != keys.end(); ++it) {
+    const auto same_name = [&](const KeySchemaElement& other) {
+      return other.attribute_name == it->attribute_name;
+    };
+    if (std::find_if(keys.begin(), it, same_name) != it) {
       return Error::Validation("The KeySchema contains multiple key attributes with the same name");
     }
   }
@@ -135,7 +174,7 @@ Status ValidateIndexes(const CreateTableArgs& args) {
       if (!names.insert(index.index_name).second) {
         return InvalidParameter("Duplicate index name: " + index.index_name);
       }
-      if (Status keys = CheckIndexKeySchema(index); !keys.ok()) return keys;
+      if (Status keys = CheckIndexKeySchema(index, !local); !keys.ok()) return keys;
       if (Status projection = CheckProjection(index); !projection.ok()) return projection;
       if (Status scoped = local ? CheckLocalIndex(args, index) : CheckGlobalThroughput(args, index);
           !scoped.ok()) {

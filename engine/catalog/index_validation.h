@@ -18,9 +18,10 @@ Status ValidateIndexes(const CreateTableArgs& args);
 constexpr size_t kMaxGlobalIndexes = 20;
 Status GlobalIndexLimitExceeded();
 
-// One index's key schema (HASH first, then an optional distinct RANGE) and projection (NonKey-
-// Attributes exactly when INCLUDE); shared with UpdateTable's index creation.
-Status CheckIndexKeySchema(const IndexDefinition& index);
+// One index's key schema and projection (NonKeyAttributes exactly when INCLUDE); shared with
+// UpdateTable's index creation. A local index's key is HASH then RANGE; a global index's one to
+// four HASH attributes then up to four RANGE attributes (multi-attribute keys), all distinct.
+Status CheckIndexKeySchema(const IndexDefinition& index, bool global);
 Status CheckProjection(const IndexDefinition& index);
 
 }  // namespace ddbd

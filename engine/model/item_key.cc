@@ -58,17 +58,47 @@ Status CheckItemKeyAttribute(const Item& item, const std::string& name, Attribut
   return CheckKeyValue(name, *value, partition);
 }
 
+AttributeType DefinedType(const std::vector<AttributeDefinition>& definitions,
+                          const std::string& name) {
+  for (const AttributeDefinition& definition : definitions) {
+    if (definition.attribute_name == name) return ToAttributeType(definition.attribute_type);
+  }
+  return AttributeType::kS;
+}
+
 }  // namespace
+
+KeyParts KeyParts::Of(const std::vector<KeySchemaElement>& key_schema,
+                      const std::vector<AttributeDefinition>& definitions) {
+  KeyParts key;
+  for (const KeySchemaElement& element : key_schema) {
+    (element.key_type == KeyType::kHash ? key.partition : key.sort)
+        .push_back({element.attribute_name, DefinedType(definitions, element.attribute_name)});
+  }
+  return key;
+}
+
+bool KeyParts::Contains(std::string_view name) const {
+  for (const auto* parts : {&partition, &sort}) {
+    for (const KeyPart& part : *parts) {
+      if (part.name == name) return true;
+    }
+  }
+  return false;
+}
+
+std::string KeyBytes(const KeyParts& key, const Item& item) {
+  std::string bytes = BeginKeyBytes();
+  for (const KeyPart& part : key.partition) AppendKeyValue(bytes, *FindAttribute(item, part.name));
+  EndPartition(bytes);
+  for (const KeyPart& part : key.sort) AppendKeyValue(bytes, *FindAttribute(item, part.name));
+  return bytes;
+}
 
 KeyShape KeyShape::Of(const TableDescription& table) {
   KeyShape shape;
   for (const KeySchemaElement& element : table.key_schema) {
-    AttributeType type = AttributeType::kS;
-    for (const AttributeDefinition& definition : table.attribute_definitions) {
-      if (definition.attribute_name == element.attribute_name) {
-        type = ToAttributeType(definition.attribute_type);
-      }
-    }
+    const AttributeType type = DefinedType(table.attribute_definitions, element.attribute_name);
     if (element.key_type == KeyType::kHash) {
       shape.partition_name = element.attribute_name;
       shape.partition_type = type;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "engine/catalog/table_schema.h"
 #include "engine/error.h"
@@ -20,6 +22,25 @@ struct KeyShape {
   bool has_sort_key() const { return !sort_name.empty(); }
 };
 
+// One attribute of a key schema, with its type.
+struct KeyPart {
+  std::string name;
+  AttributeType type = AttributeType::kS;
+};
+
+// A key schema as reads and index entries use it. A table's (and a local index's) has one
+// partition attribute and at most one sort attribute; a global index's up to four of each
+// (multi-attribute keys), in key-schema order: items order by each sort attribute in turn.
+struct KeyParts {
+  std::vector<KeyPart> partition;
+  std::vector<KeyPart> sort;
+
+  static KeyParts Of(const std::vector<KeySchemaElement>& key_schema,
+                     const std::vector<AttributeDefinition>& definitions);
+  // Whether `name` is one of the key's attributes.
+  bool Contains(std::string_view name) const;
+};
+
 // How a wrongly typed key attribute in an item is reported: PutItem names the key and types;
 // BatchWriteItem says the key does not match the schema.
 enum class KeyMismatchStyle { kTypeMismatch, kSchemaMismatch };
@@ -34,5 +55,9 @@ Result<std::string> LookupKeyBytes(const KeyShape& shape, const Item& key);
 
 // The key attributes of `item`, in key-schema order.
 Item KeyAttributes(const KeyShape& shape, const Item& item);
+
+// The bytes `item` orders by under `key` (every attribute present and of its type): the
+// partition hash, the partition values, then the sort values.
+std::string KeyBytes(const KeyParts& key, const Item& item);
 
 }  // namespace ddbd

@@ -59,6 +59,13 @@ uint64_t StablePartitionHash(std::string_view bytes) {
   return hash;
 }
 
+void EndPartition(std::string& key) {
+  const uint64_t hash = StablePartitionHash(std::string_view(key).substr(8));
+  for (int i = 0; i < 8; ++i) {
+    key[static_cast<size_t>(i)] = static_cast<char>((hash >> (56 - 8 * i)) & 0xFF);
+  }
+}
+
 std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort) {
   std::string partition_bytes;
   AppendKeyValue(partition_bytes, partition);

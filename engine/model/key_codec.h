@@ -19,6 +19,13 @@ void AppendKeyValue(std::string& out, const AttributeValue& value);
 // `sort` may be null for tables without a sort key.
 std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort);
 
+// Key bytes built value by value, for keys of several attributes (a global index's
+// multi-attribute key): BeginKeyBytes, AppendKeyValue for each partition value, EndPartition
+// (which writes the hash of what follows it), then AppendKeyValue for each sort value. For one
+// partition and one sort value the bytes are EncodeTableKey's.
+inline std::string BeginKeyBytes() { return std::string(8, '\0'); }
+void EndPartition(std::string& key);
+
 // The length of the partition part (hash and partition key) at the start of table key bytes
 // whose partition key has type `type`.
 size_t PartitionPrefixLength(std::string_view key, AttributeType type);

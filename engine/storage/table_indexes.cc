@@ -1,7 +1,6 @@
 #include "engine/storage/table_indexes.h"
 
 #include <algorithm>
-#include <tuple>
 
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
@@ -9,12 +8,8 @@
 namespace ddbd {
 namespace {
 
-KeyShape ShapeOf(const IndexDefinition& index, const TableDescription& table) {
-  TableDescription keys;
-  keys.key_schema = index.key_schema;
-  keys.attribute_definitions = table.attribute_definitions;
-  return KeyShape::Of(keys);
-}
+constexpr size_t kMaxPartitionValueBytes = 2048;
+constexpr size_t kMaxSortValueBytes = 1024;
 
 // Whether `value` can be an index key: of the key's type and, for strings and binaries, not
 // empty and within DynamoDB's key size. Writes are refused otherwise (CheckItem); items stored
@@ -26,22 +21,56 @@ bool UsableKey(const AttributeValue* value, AttributeType type, size_t max_size)
 
 // The index holds `item` only if every index key attribute is present and usable.
 bool Holds(const TableIndex& index, const Item& item) {
-  if (!UsableKey(FindAttribute(item, index.key.partition_name), index.key.partition_type, 2048)) {
-    return false;
+  for (const KeyPart& part : index.key.partition) {
+    if (!UsableKey(FindAttribute(item, part.name), part.type, kMaxPartitionValueBytes)) {
+      return false;
+    }
   }
-  return !index.key.has_sort_key() ||
-         UsableKey(FindAttribute(item, index.key.sort_name), index.key.sort_type, 1024);
+  for (const KeyPart& part : index.key.sort) {
+    if (!UsableKey(FindAttribute(item, part.name), part.type, kMaxSortValueBytes)) return false;
+  }
+  return true;
+}
+
+// DynamoDB's refusal of a write whose value for an index key attribute the index cannot hold.
+Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t max_size,
+                          const Item& item) {
+  const AttributeValue* value = FindAttribute(item, part.name);
+  if (value == nullptr) return Ok{};  // sparse: the item is simply not in this index
+  if (value->type != part.type) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Type mismatch for Index Key " + part.name +
+        " Expected: " + std::string(TypeName(part.type)) +
+        " Actual: " + std::string(TypeName(value->type)) + " IndexName: " + index.name());
+  }
+  if (value->type != AttributeType::kN && value->scalar.empty()) {
+    return Error::Validation(
+        std::string("One or more parameter values are not valid. A value specified for a "
+                    "secondary index key is not supported. The AttributeValue for a key "
+                    "attribute cannot contain an empty ") +
+        (value->type == AttributeType::kS ? "string" : "binary") +
+        " value. IndexName: " + index.name() + ", IndexKey: " + part.name);
+  }
+  if (value->type != AttributeType::kN && value->scalar.size() > max_size) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Size limit exceeded for Index Key " +
+        part.name + " Actual Size: " + std::to_string(value->scalar.size()) +
+        " bytes Max Size: " + std::to_string(max_size) + " bytes IndexName: " + index.name());
+  }
+  return Ok{};
 }
 
 }  // namespace
 
-TableIndexes::TableIndexes(const TableDescription& table) : table_key_(KeyShape::Of(table)) {
+TableIndexes::TableIndexes(const TableDescription& table)
+    : table_key_(KeyShape::Of(table)),
+      table_parts_(KeyParts::Of(table.key_schema, table.attribute_definitions)) {
   for (const IndexDescription& description : table.indexes) {
     if (description.index_status == TableStatus::kDeleting) continue;  // its data is gone
     TableIndex index;
     index.number = description.slot;
     index.description = description;
-    index.key = ShapeOf(description.definition, table);
+    index.key = KeyParts::Of(description.definition.key_schema, table.attribute_definitions);
     indexes_.push_back(std::move(index));
   }
 }
@@ -66,31 +95,13 @@ Status TableIndexes::CheckItem(const Item& item) const {
   std::sort(by_name.begin(), by_name.end(),
             [](const TableIndex* a, const TableIndex* b) { return a->name() < b->name(); });
   for (const TableIndex* index : by_name) {
-    for (const auto& [name, type, max_size] :
-         {std::tuple{index->key.partition_name, index->key.partition_type, size_t{2048}},
-          std::tuple{index->key.sort_name, index->key.sort_type, size_t{1024}}}) {
-      if (name.empty()) continue;
-      const AttributeValue* value = FindAttribute(item, name);
-      if (value == nullptr) continue;  // sparse: the item is simply not in this index
-      if (value->type != type) {
-        return Error::Validation(
-            "One or more parameter values were invalid: Type mismatch for Index Key " + name +
-            " Expected: " + std::string(TypeName(type)) +
-            " Actual: " + std::string(TypeName(value->type)) + " IndexName: " + index->name());
-      }
-      if (value->type != AttributeType::kN && value->scalar.empty()) {
-        return Error::Validation(
-            std::string("One or more parameter values are not valid. A value specified for a "
-                        "secondary index key is not supported. The AttributeValue for a key "
-                        "attribute cannot contain an empty ") +
-            (value->type == AttributeType::kS ? "string" : "binary") +
-            " value. IndexName: " + index->name() + ", IndexKey: " + name);
-      }
-      if (value->type != AttributeType::kN && value->scalar.size() > max_size) {
-        return Error::Validation(
-            "One or more parameter values were invalid: Size limit exceeded for Index Key " + name +
-            " Actual Size: " + std::to_string(value->scalar.size()) +
-            " bytes Max Size: " + std::to_string(max_size) + " bytes IndexName: " + index->name());
+    for (const auto* parts : {&index->key.partition, &index->key.sort}) {
+      const size_t max_size =
+          parts == &index->key.partition ? kMaxPartitionValueBytes : kMaxSortValueBytes;
+      for (const KeyPart& part : *parts) {
+        if (Status checked = CheckIndexKeyValue(*index, part, max_size, item); !checked.ok()) {
+          return checked;
+        }
       }
     }
   }
@@ -98,9 +109,7 @@ Status TableIndexes::CheckItem(const Item& item) const {
 }
 
 std::string TableIndexes::EntryKey(const TableIndex& index, const Item& item) const {
-  const AttributeValue* sort =
-      index.key.has_sort_key() ? FindAttribute(item, index.key.sort_name) : nullptr;
-  std::string key = EncodeTableKey(*FindAttribute(item, index.key.partition_name), sort);
+  std::string key = KeyBytes(index.key, item);
   const AttributeValue* table_sort =
       table_key_.has_sort_key() ? FindAttribute(item, table_key_.sort_name) : nullptr;
   key += EncodeTableKey(*FindAttribute(item, table_key_.partition_name), table_sort);
@@ -119,7 +128,7 @@ Item TableIndexes::Project(const TableIndex& index, const Item& item) const {
 bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
   if (index.projection_type() == ProjectionType::kAll) return true;
   if (name == table_key_.partition_name || name == table_key_.sort_name ||
-      name == index.key.partition_name || name == index.key.sort_name) {
+      index.key.Contains(name)) {
     return true;
   }
   const auto& extra = index.description.definition.projection.non_key_attributes;

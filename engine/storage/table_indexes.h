@@ -18,7 +18,7 @@ namespace ddbd {
 struct TableIndex {
   size_t number = 0;  // its slot in TableItems
   IndexDescription description;
-  KeyShape key;  // the index's own key
+  KeyParts key;  // the index's own key: a global index's may have several attributes a part
   const std::string& name() const { return description.definition.index_name; }
   bool is_global() const { return description.is_global; }
   ProjectionType projection_type() const {
@@ -53,9 +53,12 @@ class TableIndexes {
   bool Keeps(const TableIndex& index, std::string_view name) const;
 
   const KeyShape& table_key() const { return table_key_; }
+  // The table's key in the form index keys have, for reads that go to the table.
+  const KeyParts& table_parts() const { return table_parts_; }
 
  private:
   KeyShape table_key_;
+  KeyParts table_parts_;
   std::vector<TableIndex> indexes_;
 };
 
