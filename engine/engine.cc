@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <limits>
 #include <mutex>
 #include <utility>
 
@@ -228,6 +229,7 @@ TableDescription Engine::State::Snapshot(const TableEntry& entry, int64_t now_ms
   TableDescription snapshot = entry.description;
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
     snapshot.table_status = TableStatus::kActive;
+    snapshot.restore_summary.reset();  // described only while a restored table is CREATING
     // Index changes finish with the table's update.
     std::erase_if(snapshot.indexes, [](const IndexDescription& index) {
       return index.index_status == TableStatus::kDeleting;
@@ -333,6 +335,11 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   }
   const bool delayed = options_.table_delay_ms > 0;
   table.table_status = delayed ? TableStatus::kCreating : TableStatus::kActive;
+  if (args.restore) {  // CREATING until its items are in (RestoreInto)
+    table.restore_summary = args.restore;
+    table.restore_summary->restore_in_progress = true;
+    table.table_status = TableStatus::kCreating;
+  }
   for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
     for (const IndexDefinition& definition : *definitions) {
       IndexDescription index;
@@ -346,7 +353,8 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     }
   }
   std::unique_ptr<TableEntry> entry = NewEntry(table);
-  entry->transition_done_ms = now_ms + options_.table_delay_ms;
+  entry->transition_done_ms =
+      args.restore ? std::numeric_limits<int64_t>::max() : now_ms + options_.table_delay_ms;
 
   std::unique_lock lock(state_->mutex);
   state_->PurgeGoneLocked(now_ms);

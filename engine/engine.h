@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backups/backups.h"
 #include "engine/backups/continuous_backups.h"
 #include "engine/catalog/table_schema.h"
 #include "engine/clock.h"
@@ -187,6 +188,17 @@ class Engine {
   Result<ContinuousBackupsDescription> UpdateContinuousBackups(
       const UpdateContinuousBackupsArgs& args);
 
+  // On-demand backups (engine/backups/backups.h). CreateBackup: TableNotFoundException "Table not
+  // found: <name>" for a missing or CREATING table; answers CREATING (the backup is AVAILABLE at
+  // once). Describe and Delete: ValidationException "Invalid Backup ARN", BackupNotFoundException.
+  // RestoreTableFromBackup: the new table (engine/backups/restore.h), TableAlreadyExistsException
+  // for a name in use, ValidationException "Invalid Request: ..." for overrides that do not fit.
+  Result<BackupDetails> CreateBackup(const CreateBackupArgs& args);
+  Result<BackupDescription> DescribeBackup(const std::string& backup_arn) const;
+  Result<BackupDescription> DeleteBackup(const std::string& backup_arn);
+  Result<ListBackupsResult> ListBackups(const ListBackupsArgs& args) const;
+  Result<TableDescription> RestoreTableFromBackup(const RestoreTableFromBackupArgs& args);
+
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
   // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
   // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
@@ -250,6 +262,13 @@ class Engine {
     std::string stream_label;
   };
   Result<PolicyTarget> PolicyTargetOf(const std::string& arn) const;
+  // Creates the table `args` describes (with its restore summary: CREATING) and fills it with
+  // `items` through the commit path, then lets it go ACTIVE (engine/backups/restore.cc).
+  Result<TableDescription> RestoreInto(const CreateTableArgs& args,
+                                       const std::vector<StoredItem>& items);
+  // With a store: reads the backups kept under <db-path>/backups (engine/backups/backups.cc), and
+  // drops the tables whose restore a crash cut short.
+  Status LoadBackups();
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's and recovery's.
   std::unique_ptr<TableEntry> NewEntry(const TableDescription& table) const;

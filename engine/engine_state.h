@@ -108,6 +108,10 @@ struct Engine::State {
   HeldItems held;                // items of transactions in flight (--transaction-hold-ms)
   // Held transactions' commits; only with a hold. Stopped first when the engine goes.
   std::unique_ptr<DelayedTasks> delayed;
+  // On-demand backups by BackupKey (engine/backups/backups.h): shared, as a restore reads one
+  // while others come and go.
+  mutable std::shared_mutex backups_mutex;
+  std::map<std::string, std::shared_ptr<const Backup>, std::less<>> backups;
   std::mutex time_to_live_mutex;  // one UpdateTimeToLive at a time: it indexes outside `mutex`
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;

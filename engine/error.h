@@ -34,6 +34,10 @@ enum class ErrorCode {
   kTrimmedDataAccess,                // ...v20120810#TrimmedDataAccessException (Streams)
   kPolicyNotFound,                   // ...v20120810#PolicyNotFoundException
   kTableNotFound,                    // ...v20120810#TableNotFoundException
+  kTableAlreadyExists,               // ...v20120810#TableAlreadyExistsException
+  kBackupNotFound,                   // ...v20120810#BackupNotFoundException
+  kPointInTimeRecoveryUnavailable,   // ...v20120810#PointInTimeRecoveryUnavailableException
+  kInvalidRestoreTime,               // ...v20120810#InvalidRestoreTimeException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

@@ -58,6 +58,15 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", "message", 400};
     case ErrorCode::kTableNotFound:
       return {"com.amazonaws.dynamodb.v20120810#TableNotFoundException", "message", 400};
+    case ErrorCode::kTableAlreadyExists:
+      return {"com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", "message", 400};
+    case ErrorCode::kBackupNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#BackupNotFoundException", "message", 400};
+    case ErrorCode::kPointInTimeRecoveryUnavailable:
+      return {"com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", "message",
+              400};
+    case ErrorCode::kInvalidRestoreTime:
+      return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

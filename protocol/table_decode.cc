@@ -64,15 +64,45 @@ Result<std::optional<T>> DecodeEnum(const json::Value* value, const std::string&
 }  // namespace
 
 Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request,
-                                                      ConstraintErrors& errors) {
-  auto name = json::AsString(json::Member(request, "TableName"));
+                                                      ConstraintErrors& errors,
+                                                      std::string_view member,
+                                                      std::string_view path) {
+  auto name = json::AsString(json::Member(request, member));
   if (!name.ok()) return name.error();
   if (!name.value()) return std::optional<std::string>();
   std::string_view text = *name.value();
-  if (!IsValidTableNameCharacters(text)) errors.Pattern(text, "tableName", kTableNamePattern);
-  if (text.size() < 3) errors.MinLength(text, "tableName", 3);
-  if (text.size() > kMaxTableNameLength) errors.MaxLength(text, "tableName", kMaxTableNameLength);
+  if (!IsValidTableNameCharacters(text)) errors.Pattern(text, path, kTableNamePattern);
+  if (text.size() < 3) errors.MinLength(text, path, 3);
+  if (text.size() > kMaxTableNameLength) errors.MaxLength(text, path, kMaxTableNameLength);
   return std::optional<std::string>(text);
+}
+
+Result<RestoreOverrides> DecodeRestoreOverrides(const json::Value& request,
+                                                ConstraintErrors& errors) {
+  RestoreOverrides overrides;
+  auto billing = DecodeBillingMode(json::Member(request, "BillingModeOverride"), errors);
+  if (!billing.ok()) return billing.error();
+  overrides.billing_mode = billing.value();
+  for (const bool global : {true, false}) {
+    const json::Value* list = json::Member(
+        request, global ? "GlobalSecondaryIndexOverride" : "LocalSecondaryIndexOverride");
+    if (list == nullptr) continue;
+    auto indexes = DecodeIndexes(list, global, errors);
+    if (!indexes.ok()) return indexes.error();
+    (global ? overrides.global_secondary_indexes : overrides.local_secondary_indexes) =
+        std::move(indexes).value();
+  }
+  auto throughput =
+      DecodeProvisionedThroughput(json::Member(request, "ProvisionedThroughputOverride"), errors);
+  if (!throughput.ok()) return throughput.error();
+  overrides.provisioned_throughput = throughput.value();
+  auto on_demand = DecodeOnDemandThroughput(json::Member(request, "OnDemandThroughputOverride"));
+  if (!on_demand.ok()) return on_demand.error();
+  overrides.on_demand_throughput = on_demand.value();
+  auto sse = DecodeSseSpecification(json::Member(request, "SSESpecificationOverride"), errors);
+  if (!sse.ok()) return sse.error();
+  overrides.sse_specification = sse.value();
+  return overrides;
 }
 
 Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,

@@ -18,7 +18,9 @@ namespace ddbd {
 // CreateTable's TableName: [a-zA-Z0-9_.-]+, 3 to 255 characters. Nullopt when absent: the caller
 // reports that only after every member was type-checked, as DynamoDB does.
 Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request,
-                                                      ConstraintErrors& errors);
+                                                      ConstraintErrors& errors,
+                                                      std::string_view member = "TableName",
+                                                      std::string_view path = "tableName");
 // The TableName of an operation on an existing table: a name or the table's ARN, resolved to
 // the name. Null or too long values are constraint failures.
 Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
@@ -65,6 +67,11 @@ Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value
 Result<std::optional<std::string>> DecodeResourceArn(const json::Value& request,
                                                      ConstraintErrors& errors);
 
+// The overrides of RestoreTableFromBackup and RestoreTableToPointInTime: BillingModeOverride,
+// Global/LocalSecondaryIndexOverride (present, even empty, they replace the source's indexes),
+// ProvisionedThroughputOverride, OnDemandThroughputOverride and SSESpecificationOverride.
+Result<RestoreOverrides> DecodeRestoreOverrides(const json::Value& request,
+                                                ConstraintErrors& errors);
 Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors);
 
 }  // namespace ddbd

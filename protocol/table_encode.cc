@@ -112,18 +112,7 @@ void EncodeIndex(json::Writer& writer, const IndexDescription& index,
   writer.Key("IndexName");
   json::String(writer, definition.index_name);
   EncodeKeySchema(writer, definition.key_schema);
-  writer.Key("Projection");
-  writer.StartObject();
-  writer.Key("ProjectionType");
-  writer.String(Name(definition.projection.projection_type));
-  if (!definition.projection.non_key_attributes.empty()) {
-    writer.Key("NonKeyAttributes");
-    writer.StartArray();
-    for (const std::string& name : definition.projection.non_key_attributes)
-      json::String(writer, name);
-    writer.EndArray();
-  }
-  writer.EndObject();
+  EncodeProjectionMember(writer, definition.projection);
   if (index.is_global) {
     writer.Key("IndexStatus");
     writer.String(Name(index.index_status));
@@ -241,6 +230,25 @@ void EncodeSse(json::Writer& writer, const TableDescription& table, const Engine
   writer.EndObject();
 }
 
+// A restored table's origin: described while it is CREATING, and in the restore's own answer.
+void EncodeRestoreSummary(json::Writer& writer, const TableDescription& table) {
+  if (!table.restore_summary) return;
+  const RestoreSummary& restore = *table.restore_summary;
+  writer.Key("RestoreSummary");
+  writer.StartObject();
+  if (!restore.source_backup_arn.empty()) {
+    writer.Key("SourceBackupArn");
+    json::String(writer, restore.source_backup_arn);
+  }
+  writer.Key("SourceTableArn");
+  json::String(writer, restore.source_table_arn);
+  writer.Key("RestoreDateTime");
+  json::EpochSeconds(writer, restore.restore_date_time_ms);
+  writer.Key("RestoreInProgress");
+  writer.Bool(table.table_status == TableStatus::kCreating);
+  writer.EndObject();
+}
+
 void EncodeTableClass(json::Writer& writer, const TableDescription& table) {
   if (!table.table_class) return;
   writer.Key("TableClassSummary");
@@ -285,6 +293,7 @@ void EncodeDescription(json::Writer& writer, const TableDescription& table,
   EncodeStream(writer, table);
   EncodeSse(writer, table, options);
   EncodeTableClass(writer, table);
+  EncodeRestoreSummary(writer, table);
   writer.Key("DeletionProtectionEnabled");
   writer.Bool(table.deletion_protection_enabled);
   EncodeOnDemandThroughput(writer, table.on_demand_throughput);
@@ -327,6 +336,29 @@ void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
 
 void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema) {
   EncodeKeySchema(writer, key_schema);
+}
+
+void EncodeProjectionMember(json::Writer& writer, const Projection& projection) {
+  writer.Key("Projection");
+  writer.StartObject();
+  writer.Key("ProjectionType");
+  writer.String(Name(projection.projection_type));
+  if (!projection.non_key_attributes.empty()) {
+    writer.Key("NonKeyAttributes");
+    writer.StartArray();
+    for (const std::string& name : projection.non_key_attributes) json::String(writer, name);
+    writer.EndArray();
+  }
+  writer.EndObject();
+}
+
+void EncodeSseMember(json::Writer& writer, const TableDescription& table,
+                     const EngineOptions& options) {
+  EncodeSse(writer, table, options);
+}
+
+void EncodeOnDemandThroughputMember(json::Writer& writer, const OnDemandThroughput& throughput) {
+  EncodeOnDemandThroughput(writer, throughput);
 }
 
 const char* StreamViewTypeName(StreamViewType type) { return Name(type); }

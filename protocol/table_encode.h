@@ -21,6 +21,13 @@ void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& ta
 
 // "KeySchema": [...], as in a table's description (a stream's description has it too).
 void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema);
+// "Projection": {...} of an index definition.
+void EncodeProjectionMember(json::Writer& writer, const Projection& projection);
+// "SSEDescription": {...} when the table has SSE with KMS; nothing otherwise.
+void EncodeSseMember(json::Writer& writer, const TableDescription& table,
+                     const EngineOptions& options);
+// "OnDemandThroughput": {...} when a member is set; nothing otherwise.
+void EncodeOnDemandThroughputMember(json::Writer& writer, const OnDemandThroughput& throughput);
 // NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES or KEYS_ONLY.
 const char* StreamViewTypeName(StreamViewType type);
 

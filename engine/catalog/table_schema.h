@@ -77,6 +77,14 @@ struct Projection {
   std::vector<std::string> non_key_attributes;  // INCLUDE only
 };
 
+// Where a restored table came from; described while its restore runs (TableStatus CREATING).
+struct RestoreSummary {
+  std::string source_backup_arn;  // RestoreTableFromBackup
+  std::string source_table_arn;
+  int64_t restore_date_time_ms = 0;  // the moment restored to: the backup's, or the point in time
+  bool restore_in_progress = false;  // its items are still being loaded
+};
+
 // A secondary index as CreateTable defines it.
 struct IndexDefinition {
   std::string index_name;
@@ -107,6 +115,8 @@ struct CreateTableArgs : TableSettings {
   std::optional<std::string> resource_policy;
   std::vector<IndexDefinition> local_secondary_indexes;
   std::vector<IndexDefinition> global_secondary_indexes;
+  // Set by the engine's restores only: the table is created CREATING, to be filled.
+  std::optional<RestoreSummary> restore;
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates.
@@ -175,6 +185,9 @@ struct TableDescription {
   int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
   int64_t recovery_period_in_days = 35;
   std::vector<IndexDescription> indexes;  // local first, in definition order, then global
+  // A restored table's origin. While its restore is in progress the table is CREATING; a restart
+  // that finds one unfinished drops the table, as if the restore had never begun.
+  std::optional<RestoreSummary> restore_summary;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

@@ -41,7 +41,9 @@ enum Table : uint32_t {
   kPointInTimeRecoverySince,
   kRecoveryPeriodInDays,
   kWarmThroughput,
+  kRestoreSummary,
 };
+enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
 enum Pair : uint32_t { kFirst = 1, kSecond };
 enum Index : uint32_t {
@@ -265,6 +267,14 @@ std::string EncodeTableDescription(const TableDescription& table) {
   }
   fields.Int(kPointInTimeRecoverySince, table.point_in_time_recovery_since_ms);
   fields.Int(kRecoveryPeriodInDays, table.recovery_period_in_days);
+  if (table.restore_summary) {
+    FieldWriter restore;
+    restore.Bytes(kRestoreBackupArn, table.restore_summary->source_backup_arn);
+    restore.Bytes(kRestoreTableArn, table.restore_summary->source_table_arn);
+    restore.Int(kRestoreMs, table.restore_summary->restore_date_time_ms);
+    restore.Int(kRestoring, table.restore_summary->restore_in_progress ? 1 : 0);
+    fields.Bytes(kRestoreSummary, restore.bytes());
+  }
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   fields.Int(kItemCount, table.item_count);
   fields.Int(kSizeBytes, table.table_size_bytes);
@@ -403,6 +413,17 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
       case kRecoveryPeriodInDays:
         table.recovery_period_in_days = integer;
         break;
+      case kRestoreSummary: {
+        RestoreSummary& restore = table.restore_summary.emplace();
+        FieldReader nested(text);
+        while (nested.Next()) {
+          if (nested.number() == kRestoreBackupArn) restore.source_backup_arn = nested.text();
+          if (nested.number() == kRestoreTableArn) restore.source_table_arn = nested.text();
+          if (nested.number() == kRestoreMs) restore.restore_date_time_ms = nested.integer();
+          if (nested.number() == kRestoring) restore.restore_in_progress = nested.integer() != 0;
+        }
+        break;
+      }
       case kIndex:
         table.indexes.push_back(decode.Index(text));
         break;

@@ -107,7 +107,8 @@ Status Engine::OpenStore() {
   for (const auto& [name, entry] : state_->tables) {
     if (entry->stream) state_->AttachStreamLocked(*entry);
   }
-  return Ok{};
+  catalog.unlock();
+  return LoadBackups();
 }
 
 Status Engine::Replay(uint8_t kind, std::string_view payload) {
@@ -256,6 +257,8 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       stream->CloseAt(fields.value().closed_ms);
       return Ok{};
     }
+    case JournalKind::kBackup:
+      return MalformedRecord("a backup's record in the log");
     case JournalKind::kGroup: {
       FieldReader records(payload);
       while (records.Next()) {

@@ -29,6 +29,11 @@ Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& resp
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeEndpoints(const Engine& engine, const RequestInfo& info, const json::Value& request,
                          json::Writer& response);
+Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& response);
+Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& response);
+Status DeleteBackup(Engine& engine, const json::Value& request, json::Writer& response);
+Status ListBackups(Engine& engine, const json::Value& request, json::Writer& response);
+Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
                                  json::Writer& response);
 Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response);

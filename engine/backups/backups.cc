@@ -1,0 +1,256 @@
+// On-demand backups: a copy of a table's description and items taken under its read lock, kept
+// by ARN (and, with a store, in a file of its own), and restores that create a table from one
+// through CreateTable's path and fill it through the commit path.
+#include "engine/backups/backups.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <shared_mutex>
+
+#include "engine/backups/restore.h"
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+#include "engine/persistence/backup_codec.h"
+#include "engine/persistence/file_system.h"
+
+namespace ddbd {
+namespace {
+
+Error TableNotFound(const std::string& table_name) {
+  return {ErrorCode::kTableNotFound, "Table not found: " + table_name};
+}
+
+Error BackupNotFound(const std::string& backup_arn) {
+  return {ErrorCode::kBackupNotFound, "Backup not found: " + backup_arn};
+}
+
+// "<13-digit creation ms>-<8 hex digits>", as DynamoDB names backups.
+std::string NewBackupId(int64_t now_ms) {
+  static thread_local std::mt19937 random{std::random_device{}()};
+  char id[32];
+  std::snprintf(id, sizeof(id), "%013" PRId64 "-%08x", now_ms,
+                static_cast<unsigned>(random() & 0xFFFFFFFFu));
+  return id;
+}
+
+std::string BackupsDirectory(const EngineOptions& options) { return options.db_path + "/backups"; }
+
+// Where DynamoDB lists a backup: by creation time, then ARN. A cursor's ARN need not name a
+// backup that still exists: its id carries the creation time.
+std::pair<int64_t, std::string> ListPosition(const std::string& backup_arn) {
+  const size_t at = backup_arn.rfind("/backup/");
+  int64_t ms = 0;
+  if (at != std::string::npos) {
+    for (size_t i = at + 8; i < backup_arn.size() && backup_arn[i] >= '0' && backup_arn[i] <= '9' &&
+                            ms < std::numeric_limits<int64_t>::max() / 10;
+         ++i) {
+      ms = ms * 10 + (backup_arn[i] - '0');
+    }
+  }
+  return {ms, backup_arn};
+}
+
+}  // namespace
+
+Result<std::string> BackupKey(const std::string& backup_arn) {
+  // arn:aws:dynamodb:<region>:<account>:table/<name>/backup/<id>. DynamoDB finds a backup whatever
+  // region the ARN names, so the key is what follows the region: account, table and id.
+  const bool shaped = backup_arn.rfind("arn:", 0) == 0 &&
+                      backup_arn.find(":table/") != std::string::npos &&
+                      backup_arn.find("/backup/") != std::string::npos;
+  const size_t account = shaped ? backup_arn.find(':', backup_arn.find(":dynamodb:") + 10) : 0;
+  if (!shaped || account == std::string::npos ||
+      backup_arn.find(":dynamodb:") == std::string::npos) {
+    return Error::Validation("Invalid Backup ARN");
+  }
+  return backup_arn.substr(account + 1);
+}
+
+Result<BackupDetails> Engine::CreateBackup(const CreateBackupArgs& args) {
+  const int64_t now_ms = clock_.NowMs();
+  auto backup = std::make_shared<Backup>();
+  std::shared_ptr<TableItems> items;
+  {
+    std::shared_lock lock(state_->mutex);
+    const TableEntry* entry = state_->FindLocked(args.table_name, now_ms);
+    // A table still being created is not found, as DynamoDB answers.
+    if (entry == nullptr ||
+        State::Snapshot(*entry, now_ms).table_status == TableStatus::kCreating) {
+      return TableNotFound(args.table_name);
+    }
+    backup->description.source = State::Snapshot(*entry, now_ms);
+    items = entry->items;
+  }
+  // One walk under the table's read lock: every item as of one moment.
+  items->Walk(KeyRange{"", true, "", false, false, ""}, true,
+              [&](std::string_view, std::string_view blob, uint32_t size) {
+                backup->items.push_back({std::string(blob), size});
+                return true;
+              });
+  TableDescription& source = backup->description.source;
+  State::FillCounts(*items, source);
+  BackupDetails& details = backup->description.details;
+  details.backup_arn = source.table_arn + "/backup/" + NewBackupId(now_ms);
+  details.backup_name = args.backup_name;
+  details.backup_creation_ms = now_ms;
+  details.backup_status = BackupStatus::kAvailable;
+  for (const StoredItem& item : backup->items) details.backup_size_bytes += item.size_bytes;
+  auto key = BackupKey(details.backup_arn);
+  if (!key.ok()) return key.error();
+  if (state_->files != nullptr) {
+    // Written aside, synced and renamed into place: a crash leaves the backup whole or absent.
+    FileSystem& files = *state_->files;
+    const std::string directory = BackupsDirectory(options_);
+    const std::string path = directory + "/" + BackupFileName(details.backup_arn);
+    if (Status made = files.CreateDirectory(directory); !made.ok()) return made.error();
+    auto file = files.OpenAppendable(path + ".tmp");
+    if (!file.ok()) return file.error();
+    for (Status step : {file.value()->Append(EncodeBackupFile(*backup)), file.value()->Sync(),
+                        files.Rename(path + ".tmp", path), files.SyncDirectory(directory)}) {
+      if (!step.ok()) {
+        (void)files.Remove(path + ".tmp");
+        return step.error();
+      }
+    }
+  }
+  BackupDetails answer = details;
+  {
+    std::unique_lock lock(state_->backups_mutex);
+    state_->backups[key.value()] = std::move(backup);
+  }
+  answer.backup_status = BackupStatus::kCreating;  // as DynamoDB's CreateBackup answers
+  return answer;
+}
+
+Result<BackupDescription> Engine::DescribeBackup(const std::string& backup_arn) const {
+  auto key = BackupKey(backup_arn);
+  if (!key.ok()) return key.error();
+  std::shared_lock lock(state_->backups_mutex);
+  auto it = state_->backups.find(key.value());
+  if (it == state_->backups.end()) return BackupNotFound(backup_arn);
+  return it->second->description;
+}
+
+Result<BackupDescription> Engine::DeleteBackup(const std::string& backup_arn) {
+  auto key = BackupKey(backup_arn);
+  if (!key.ok()) return key.error();
+  std::unique_lock lock(state_->backups_mutex);
+  auto it = state_->backups.find(key.value());
+  if (it == state_->backups.end()) return BackupNotFound(backup_arn);
+  BackupDescription deleted = it->second->description;
+  if (state_->files != nullptr) {
+    const std::string directory = BackupsDirectory(options_);
+    if (Status removed = state_->files->Remove(directory + "/" + BackupFileName(backup_arn));
+        !removed.ok()) {
+      return removed.error();
+    }
+    (void)state_->files->SyncDirectory(directory);
+  }
+  state_->backups.erase(it);
+  deleted.details.backup_status = BackupStatus::kDeleted;
+  return deleted;
+}
+
+Result<ListBackupsResult> Engine::ListBackups(const ListBackupsArgs& args) const {
+  if (args.lower_ms && args.upper_ms && *args.lower_ms > *args.upper_ms) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Time range lower bound must be less than or "
+        "equal to upper bound");
+  }
+  ListBackupsResult result;
+  // Every backup here is a USER backup.
+  if (args.type != ListBackupsArgs::Type::kUser && args.type != ListBackupsArgs::Type::kAll) {
+    return result;
+  }
+  std::vector<const BackupDescription*> listed;
+  std::shared_lock lock(state_->backups_mutex);
+  for (const auto& [key, backup] : state_->backups) {
+    const BackupDescription& description = backup->description;
+    const int64_t created = description.details.backup_creation_ms;
+    if (args.table_name && description.source.table_name != *args.table_name) continue;
+    if (args.lower_ms && created < *args.lower_ms) continue;
+    if (args.upper_ms && created >= *args.upper_ms) continue;
+    listed.push_back(&description);
+  }
+  auto position = [](const BackupDescription* backup) {
+    return std::pair(backup->details.backup_creation_ms, backup->details.backup_arn);
+  };
+  std::sort(listed.begin(), listed.end(),
+            [&](const auto* a, const auto* b) { return position(a) < position(b); });
+  auto start = listed.begin();
+  if (args.exclusive_start_backup_arn) {
+    const auto after = ListPosition(*args.exclusive_start_backup_arn);
+    start =
+        std::upper_bound(listed.begin(), listed.end(), after,
+                         [&](const auto& at, const auto* backup) { return at < position(backup); });
+  }
+  for (auto it = start; it != listed.end(); ++it) {
+    if (args.limit > 0 && static_cast<int64_t>(result.backups.size()) == args.limit) {
+      result.last_evaluated_backup_arn = result.backups.back().details.backup_arn;
+      break;
+    }
+    result.backups.push_back(**it);
+  }
+  return result;
+}
+
+Status Engine::LoadBackups() {
+  FileSystem& files = *state_->files;
+  const std::string directory = BackupsDirectory(options_);
+  if (Status made = files.CreateDirectory(directory); !made.ok()) return made;
+  auto names = files.List(directory);
+  if (!names.ok()) return names.error();
+  for (const std::string& name : names.value()) {
+    const std::string path = directory + "/" + name;
+    if (name.ends_with(".tmp")) {  // a CreateBackup a crash cut short: it never answered
+      (void)files.Remove(path);
+      continue;
+    }
+    if (!name.ends_with(".backup")) continue;
+    auto file = files.Map(path);
+    if (!file.ok()) return file.error();
+    auto backup = DecodeBackupFile(name, file.value()->bytes());
+    if (!backup.ok()) return backup.error();
+    auto key = BackupKey(backup.value().description.details.backup_arn);
+    if (!key.ok()) return Error::Internal("backup file " + name + ": " + key.error().message());
+    state_->backups[key.value()] = std::make_shared<const Backup>(std::move(backup).value());
+  }
+  // A restore a crash cut short never answered: its table goes, logged like any deletion.
+  const int64_t now_ms = clock_.NowMs();
+  std::unique_lock lock(state_->mutex);
+  std::vector<std::string> unfinished;
+  for (const auto& [name, entry] : state_->tables) {
+    const auto& restore = entry->description.restore_summary;
+    if (restore && restore->restore_in_progress) unfinished.push_back(name);
+  }
+  for (const std::string& name : unfinished) {
+    state_->CommitCatalogLocked(
+        {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms, {}});
+  }
+  return Ok{};
+}
+
+Result<TableDescription> Engine::RestoreTableFromBackup(const RestoreTableFromBackupArgs& args) {
+  auto key = BackupKey(args.backup_arn);
+  if (!key.ok()) return key.error();
+  std::shared_ptr<const Backup> backup;
+  {
+    std::shared_lock lock(state_->backups_mutex);
+    auto it = state_->backups.find(key.value());
+    if (it == state_->backups.end()) return BackupNotFound(args.backup_arn);
+    backup = it->second;
+  }
+  const BackupDescription& description = backup->description;
+  auto create = RestoredTableArgs(description.source, args.target_table_name, args.overrides);
+  if (!create.ok()) return create.error();
+  create.value().restore =
+      RestoreSummary{description.details.backup_arn, description.source.table_arn,
+                     description.details.backup_creation_ms, true};
+  return RestoreInto(create.value(), backup->items);
+}
+
+}  // namespace ddbd

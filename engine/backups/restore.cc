@@ -1,0 +1,196 @@
+#include "engine/backups/restore.h"
+
+#include <algorithm>
+#include <mutex>
+#include <shared_mutex>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/item_key.h"
+
+namespace ddbd {
+namespace {
+
+Error InvalidRequest(const std::string& detail) {
+  return Error::Validation("Invalid Request: " + detail);
+}
+
+bool SameShape(const IndexDefinition& a, const IndexDefinition& b) {
+  auto keys_equal = [](const KeySchemaElement& x, const KeySchemaElement& y) {
+    return x.attribute_name == y.attribute_name && x.key_type == y.key_type;
+  };
+  return std::equal(a.key_schema.begin(), a.key_schema.end(), b.key_schema.begin(),
+                    b.key_schema.end(), keys_equal) &&
+         a.projection.projection_type == b.projection.projection_type &&
+         a.projection.non_key_attributes == b.projection.non_key_attributes;
+}
+
+// The indexes of one kind the restored table gets: the source's, or those of `requested` (each
+// matching a source index by key schema and projection; it may be renamed).
+Result<std::vector<IndexDefinition>> RestoredIndexes(
+    const TableDescription& source, bool global,
+    const std::optional<std::vector<IndexDefinition>>& requested) {
+  std::vector<IndexDefinition> existing;
+  for (const IndexDescription& index : source.indexes) {
+    if (index.is_global == global && index.index_status != TableStatus::kDeleting) {
+      existing.push_back(index.definition);
+    }
+  }
+  if (!requested) return existing;
+  std::vector<IndexDefinition> restored;
+  for (const IndexDefinition& wanted : *requested) {
+    auto match = std::find_if(existing.begin(), existing.end(),
+                              [&](const IndexDefinition& have) { return SameShape(have, wanted); });
+    if (match == existing.end()) {
+      return InvalidRequest("Index " + wanted.index_name +
+                            " does not match a secondary index that existed in the source table "
+                            "and cannot be created during the restore operation");
+    }
+    IndexDefinition index = *match;
+    index.index_name = wanted.index_name;
+    if (wanted.provisioned_throughput) index.provisioned_throughput = wanted.provisioned_throughput;
+    if (wanted.on_demand_throughput) index.on_demand_throughput = wanted.on_demand_throughput;
+    restored.push_back(std::move(index));
+  }
+  return restored;
+}
+
+}  // namespace
+
+Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
+                                          const std::string& target_table_name,
+                                          const RestoreOverrides& overrides) {
+  const BillingMode billing = overrides.billing_mode.value_or(source.billing_mode);
+  const bool on_demand = billing == BillingMode::kPayPerRequest;
+  if (overrides.provisioned_throughput && on_demand) {
+    return InvalidRequest(overrides.billing_mode
+                              ? "Cannot override ProvisionedThroughput if BillingMode is "
+                                "overridden to PAY_PER_REQUEST"
+                              : "Cannot override ProvisionedThroughput unless BillingMode is "
+                                "PROVISIONED");
+  }
+  if (overrides.billing_mode == BillingMode::kProvisioned &&
+      source.billing_mode == BillingMode::kPayPerRequest && !overrides.provisioned_throughput) {
+    return InvalidRequest(
+        "Must override ProvisionedThroughput if BillingMode is overridden to PROVISIONED");
+  }
+  if (overrides.on_demand_throughput && !on_demand) {
+    return InvalidRequest(
+        "Cannot override MaxReadRequestUnits for OnDemandThroughput unless BillingModeOverride is "
+        "PAY_PER_REQUEST");
+  }
+  CreateTableArgs args;
+  args.table_name = target_table_name;
+  args.key_schema = source.key_schema;
+  if (overrides.billing_mode || source.billing_mode_described) args.billing_mode = billing;
+  if (on_demand) {
+    const OnDemandThroughput& maxima = overrides.on_demand_throughput
+                                           ? *overrides.on_demand_throughput
+                                           : source.on_demand_throughput;
+    if (!maxima.empty()) args.on_demand_throughput = maxima;
+  } else {
+    args.provisioned_throughput =
+        overrides.provisioned_throughput.value_or(source.provisioned_throughput);
+  }
+  if (overrides.sse_specification) {
+    args.sse_specification = overrides.sse_specification;
+  } else if (source.sse_description) {
+    args.sse_specification = source.sse_description;
+  }
+  auto local = RestoredIndexes(source, false, overrides.local_secondary_indexes);
+  if (!local.ok()) return local.error();
+  auto global = RestoredIndexes(source, true, overrides.global_secondary_indexes);
+  if (!global.ok()) return global.error();
+  for (IndexDefinition& index : global.value()) {
+    if (on_demand) {
+      index.provisioned_throughput.reset();
+      continue;
+    }
+    index.on_demand_throughput.reset();
+    // An index of an on-demand source has no throughput to carry over.
+    if (!index.provisioned_throughput || index.provisioned_throughput->read_capacity_units == 0) {
+      return InvalidRequest("Must specify provisioned throughput for index " + index.index_name);
+    }
+  }
+  args.local_secondary_indexes = std::move(local).value();
+  args.global_secondary_indexes = std::move(global).value();
+  // The definitions of the attributes the keys use, no more (CreateTable refuses unused ones).
+  for (const AttributeDefinition& definition : source.attribute_definitions) {
+    auto keyed = [&](const std::vector<KeySchemaElement>& keys) {
+      return std::any_of(keys.begin(), keys.end(), [&](const KeySchemaElement& key) {
+        return key.attribute_name == definition.attribute_name;
+      });
+    };
+    bool used = keyed(args.key_schema);
+    for (const auto* indexes : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
+      for (const IndexDefinition& index : *indexes) used = used || keyed(index.key_schema);
+    }
+    if (used) args.attribute_definitions.push_back(definition);
+  }
+  return args;
+}
+
+Result<TableDescription> Engine::RestoreInto(const CreateTableArgs& args,
+                                             const std::vector<StoredItem>& items) {
+  {
+    std::shared_lock lock(state_->mutex);
+    if (state_->tables.contains(args.table_name)) {
+      return Error{ErrorCode::kTableAlreadyExists, "Table already exists: " + args.table_name};
+    }
+  }
+  auto created = CreateTable(args);
+  if (!created.ok()) {
+    if (created.error().code() == ErrorCode::kResourceInUse) {
+      return Error{ErrorCode::kTableAlreadyExists, "Table already exists: " + args.table_name};
+    }
+    return created.error();
+  }
+  std::shared_ptr<TableItems> table_items;
+  std::shared_ptr<const TableIndexes> indexes;
+  KeyShape key_shape;
+  {
+    std::shared_lock lock(state_->mutex);
+    const TableEntry& entry = *state_->tables.find(args.table_name)->second;
+    table_items = entry.items;
+    indexes = entry.indexes;
+    key_shape = entry.key_shape;
+  }
+  {
+    // One scope for the whole load: a write to the new table waits until it is full.
+    WriteScope scope(*table_items);
+    for (const StoredItem& item : items) {
+      const Item decoded = DecodeItem(item.blob);
+      auto key = ItemKeyBytes(key_shape, decoded, KeyMismatchStyle::kTypeMismatch);
+      if (!key.ok()) return key.error();  // a backup holds only items its table accepted
+      IndexEntries entries;
+      if (!indexes->list().empty()) entries = indexes->EntriesFor(decoded);
+      auto committed = table_items->Commit(
+          scope, key.value(), [&](const TableItems::Current*) -> Result<TableItems::Write> {
+            return TableItems::Write{TableItems::Write::Kind::kPut, &item, &entries,
+                                     table_items->index_generation()};
+          });
+      if (!committed.ok()) return committed.error();
+    }
+  }
+  // Loaded: the table goes ACTIVE (after --table-delay-ms, like any new table).
+  const int64_t now_ms = clock_.NowMs();
+  std::unique_lock lock(state_->mutex);
+  auto it = state_->tables.find(args.table_name);
+  if (it == state_->tables.end()) return Error::Internal("restored table vanished");
+  CatalogChange finished;
+  finished.kind = CatalogChange::Kind::kUpdateTable;
+  finished.table_name = args.table_name;
+  finished.description = it->second->description;
+  finished.description.restore_summary->restore_in_progress = false;
+  finished.transition_done_ms = now_ms + options_.table_delay_ms;
+  finished.now_ms = now_ms;
+  state_->CommitCatalogLocked(std::move(finished));
+  TableDescription answer = State::Snapshot(*it->second, now_ms);
+  answer.restore_summary = it->second->description.restore_summary;  // the answer tells it always
+  lock.unlock();
+  State::FillCounts(*table_items, answer);
+  return answer;
+}
+
+}  // namespace ddbd

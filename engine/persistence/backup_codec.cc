@@ -1,0 +1,91 @@
+#include "engine/persistence/backup_codec.h"
+
+#include "engine/persistence/catalog_codec.h"
+#include "engine/persistence/fields.h"
+#include "engine/persistence/journal_records.h"
+#include "engine/persistence/log_format.h"
+
+namespace ddbd {
+namespace {
+
+enum Field : uint32_t { kArn = 1, kName, kSizeBytes, kCreationMs };
+
+Error Malformed(std::string_view file_name, std::string_view what) {
+  return Error::Internal("backup file " + std::string(file_name) + ": " + std::string(what));
+}
+
+}  // namespace
+
+std::string BackupFileName(std::string_view backup_arn) {
+  const size_t at = backup_arn.rfind("/backup/");
+  return std::string(at == std::string_view::npos ? backup_arn : backup_arn.substr(at + 8)) +
+         ".backup";
+}
+
+std::string EncodeBackupFile(const Backup& backup) {
+  const BackupDetails& details = backup.description.details;
+  FieldWriter fields;
+  fields.Bytes(kArn, details.backup_arn);
+  fields.Bytes(kName, details.backup_name);
+  fields.Int(kSizeBytes, details.backup_size_bytes);
+  fields.Int(kCreationMs, details.backup_creation_ms);
+  std::string out = LogHeader();
+  AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kBackup), fields.bytes());
+  const TableDescription& source = backup.description.source;
+  AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kTableCreated),
+                  EncodeTableDescription(source));
+  for (const StoredItem& item : backup.items) {
+    AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kItemPut),
+                    EncodeItemRecord({source.table_id, "", item.blob, item.size_bytes}));
+  }
+  return out;
+}
+
+Result<Backup> DecodeBackupFile(std::string_view file_name, std::string_view bytes) {
+  auto contents = ReadLog(file_name, bytes);
+  if (!contents.ok()) return contents.error();
+  // Written whole and synced before it was renamed into place: a torn tail is corruption here.
+  if (contents.value().torn_tail) return Malformed(file_name, "cut short");
+  const auto& records = contents.value().records;
+  if (records.size() < 2 || records[0].kind != static_cast<uint8_t>(JournalKind::kBackup) ||
+      records[1].kind != static_cast<uint8_t>(JournalKind::kTableCreated)) {
+    return Malformed(file_name, "not a backup");
+  }
+  Backup backup;
+  BackupDetails& details = backup.description.details;
+  FieldReader reader(records[0].payload);
+  while (reader.Next()) {
+    switch (reader.number()) {
+      case kArn:
+        details.backup_arn = reader.text();
+        break;
+      case kName:
+        details.backup_name = reader.text();
+        break;
+      case kSizeBytes:
+        details.backup_size_bytes = reader.integer();
+        break;
+      case kCreationMs:
+        details.backup_creation_ms = reader.integer();
+        break;
+      default:
+        break;
+    }
+  }
+  if (!reader.ok() || details.backup_arn.empty()) return Malformed(file_name, "bad details");
+  auto source = DecodeTableDescription(records[1].payload);
+  if (!source.ok()) return Malformed(file_name, source.error().message());
+  backup.description.source = std::move(source).value();
+  backup.items.reserve(records.size() - 2);
+  for (size_t i = 2; i < records.size(); ++i) {
+    if (records[i].kind != static_cast<uint8_t>(JournalKind::kItemPut)) {
+      return Malformed(file_name, "unexpected record");
+    }
+    auto item = DecodeItemRecord(records[i].payload);
+    if (!item.ok()) return Malformed(file_name, item.error().message());
+    backup.items.push_back({std::string(item.value().blob), item.value().size});
+  }
+  return backup;
+}
+
+}  // namespace ddbd
