@@ -103,6 +103,21 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--stream-max-bytes: expected an integer from 1 to 1099511627776, got '" +
              std::string(value) + "'";
     }
+  } else if (name == "pitr-history-bytes") {
+    if (!ParseInteger<int64_t>(value, 1, int64_t{1} << 40, options.pitr_history_bytes)) {
+      return "--pitr-history-bytes: expected an integer from 1 to 1099511627776, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "pitr-history-ms") {
+    if (!ParseInteger<int64_t>(value, 0, int64_t{35} * 86'400'000, options.pitr_history_ms)) {
+      return "--pitr-history-ms: expected an integer from 0 to 3024000000, got '" +
+             std::string(value) + "'";
+    }
+  } else if (name == "pitr-lag-ms") {
+    if (!ParseInteger<int64_t>(value, 0, 86'400'000, options.pitr_lag_ms)) {
+      return "--pitr-lag-ms: expected an integer from 0 to 86400000, got '" + std::string(value) +
+             "'";
+    }
   } else if (name == "sync") {
     if (value != "full" && value != "off") {
       return "--sync: expected full or off, got '" + std::string(value) + "'";
@@ -127,7 +142,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 19> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 22> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -143,6 +158,9 @@ constexpr std::array<std::string_view, 19> kValuedFlags = {"host",
                                                            "ttl-interval-ms",
                                                            "stream-shard-rollover-ms",
                                                            "stream-max-bytes",
+                                                           "pitr-history-bytes",
+                                                           "pitr-history-ms",
+                                                           "pitr-lag-ms",
                                                            "sync",
                                                            "checkpoint-log-bytes",
                                                            "namespaces"};
@@ -309,6 +327,13 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          (default 14400000, four hours)
   --stream-max-bytes N   most stream record bytes a table keeps; the oldest are trimmed first
                          (default 268435456, 256 MB; records are also trimmed after 24 hours)
+  --pitr-history-bytes N most bytes of point-in-time history one table keeps (the items its
+                         changes replaced); past it the oldest go and the earliest restorable
+                         time moves up (default 268435456, 256 MB)
+  --pitr-history-ms N    keep point-in-time history at most N ms, less than a table's
+                         RecoveryPeriodInDays (default 0: the period)
+  --pitr-lag-ms N        how far behind now the latest restorable time is (default 300000,
+                         DynamoDB's five minutes; 0 lets tests restore to just now)
   --db-path DIR          keep the data in DIR: every change is written to a log there and a
                          write is answered once it is on disk; a restart (even after kill -9)
                          finds everything that was acknowledged (default: memory only)

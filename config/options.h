@@ -35,6 +35,9 @@ struct Options {
   // roll over every few hours), and the most a table's stream keeps before trimming its oldest.
   int64_t stream_shard_rollover_ms = 4 * 3'600'000;
   int64_t stream_max_bytes = int64_t{256} << 20;
+  int64_t pitr_history_bytes = int64_t{256} << 20;  // per table with point-in-time recovery
+  int64_t pitr_history_ms = 0;                      // 0: the table's RecoveryPeriodInDays
+  int64_t pitr_lag_ms = 300'000;                    // latest restorable moment behind now
   std::string db_path;    // data directory: every change is logged there; empty: memory only
   bool sync_full = true;  // --sync full (fdatasync before acknowledging) or off
   // A checkpoint once the log has grown this much (and past the data's size); 0: only at start.

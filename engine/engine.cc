@@ -123,6 +123,7 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       return;
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       CopyTableMetadata(change.description, it->second->description);
+      if (!replaying) SyncHistoryLocked(*it->second);
       if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
     case CatalogChange::Kind::kUpdateTimeToLive:

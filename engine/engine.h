@@ -65,6 +65,13 @@ struct EngineOptions {
   // one table's stream keeps (the oldest are trimmed first; all go after 24 hours).
   int64_t stream_shard_rollover_ms = 4 * 3'600'000;
   int64_t stream_max_bytes = int64_t{256} << 20;
+  // Point-in-time recovery: the most bytes of history one table keeps (the oldest go first, and
+  // the earliest restorable moment moves up), a cap on its age below the table's
+  // RecoveryPeriodInDays (0: none), and how far behind now the latest restorable moment is
+  // (DynamoDB's five minutes).
+  int64_t pitr_history_bytes = int64_t{256} << 20;
+  int64_t pitr_history_ms = 0;
+  int64_t pitr_lag_ms = 5 * 60'000;
   // Persistence (Engine::Open): with a directory, every change is logged there and replayed at
   // the next start. Empty: memory only. `file_system` null: the real one.
   std::string db_path = "";
@@ -198,6 +205,11 @@ class Engine {
   Result<BackupDescription> DeleteBackup(const std::string& backup_arn);
   Result<ListBackupsResult> ListBackups(const ListBackupsArgs& args) const;
   Result<TableDescription> RestoreTableFromBackup(const RestoreTableFromBackupArgs& args);
+  // A new table holding the source's items as they were at a moment within its restorable window
+  // (engine/backups/point_in_time.cc). TableNotFoundException for a missing source,
+  // PointInTimeRecoveryUnavailableException when it has point-in-time recovery disabled,
+  // InvalidRestoreTimeException for a moment outside the window, then as RestoreTableFromBackup.
+  Result<TableDescription> RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args);
 
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
   // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backups/point_in_time_history.h"
 #include "engine/capacity/throughput.h"
 #include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
@@ -42,6 +43,8 @@ struct TableEntry {
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
   std::shared_ptr<ExpiryIndex> expiry;          // null unless Time to Live is enabled
   std::shared_ptr<TableStream> stream;          // null unless its stream is enabled
+  // Null unless point-in-time recovery is enabled (engine/backups/point_in_time_history.h).
+  std::shared_ptr<PointInTimeHistory> history;
 };
 
 // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -163,6 +166,11 @@ struct Engine::State {
   // The stream with `arn` (takes `mutex` shared); null if there is none or it has aged out.
   std::shared_ptr<TableStream> FindStream(std::string_view arn) const;
   void StopStreamLocked(TableEntry& entry);
+  // Under `mutex` exclusively, once the log is replayed: the entry keeps a point-in-time history
+  // exactly while its description enables point-in-time recovery (engine/backups/point_in_time.cc).
+  void SyncHistoryLocked(TableEntry& entry);
+  // How old a history entry of `table` may grow: its recovery period, capped by the options.
+  int64_t HistoryAgeMs(const TableDescription& table) const;
 };
 
 }  // namespace ddbd

@@ -90,22 +90,126 @@ AttributeMap AttributeDecoder::DecodeMapAt(const json::Value& object, int depth)
   map.reserve(object.MemberCount());
   for (const auto& member : object.GetObject()) {
     std::string name(member.name.GetString(), member.name.GetStringLength());
-    if (name.empty()) Validation(Error::Validation("Empty attribute name"));
+    if (name.empty()) EmptyName();
     if (member.value.IsNull()) continue;
     map.emplace_back(std::move(name), DecodeValueAt(member.value, depth));
   }
   return map;
 }
 
+void AttributeDecoder::EmptyName() { Validation(Error::Validation("Empty attribute name")); }
+
+void AttributeDecoder::NotAnAttributeValue(const json::Value& value) {
+  if (value.IsArray()) {
+    Serialization(Error::Serialization(
+        "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"));
+  } else {
+    Serialization(Error::Serialization("Unexpected value type in payload"));
+  }
+}
+
+void AttributeDecoder::DecodeScalar(AttributeType type, const json::Value& member,
+                                    AttributeValue& result) {
+  if (type == AttributeType::kB && !member.IsString()) {
+    Serialization(
+        Error::Serialization(member.IsObject() || member.IsArray()
+                                 ? "Start of structure or map found where not expected"
+                                 : "only base-64-encoded strings are convertible to bytes"));
+    return;
+  }
+  auto text = json::AsString(&member);
+  if (!text.ok()) {
+    Serialization(text.error());
+    return;
+  }
+  if (type == AttributeType::kS) {
+    result.scalar = std::string(*text.value());
+  } else if (type == AttributeType::kB) {
+    auto bytes = Base64Decode(*text.value());
+    if (bytes.ok())
+      result.scalar = std::move(bytes).value();
+    else
+      Serialization(bytes.error());
+  } else {
+    auto number = Number::Parse(*text.value());
+    if (number.ok())
+      result.scalar = number.value().ToString();
+    else
+      Validation(number.error());
+  }
+}
+
+void AttributeDecoder::DecodeFlag(AttributeType type, const json::Value& member,
+                                  AttributeValue& result) {
+  auto flag = json::AsBoolean(&member);
+  if (!flag.ok()) {
+    Serialization(flag.error());
+    return;
+  }
+  result.boolean = type == AttributeType::kBool && *flag.value();
+  if (type == AttributeType::kNull && !*flag.value()) {
+    Validation(Error::Validation(std::string(kInvalid) +
+                                 "Null attribute value types must have the value of true"));
+  }
+}
+
+void AttributeDecoder::DecodeSet(AttributeType type, const json::Value& member,
+                                 AttributeValue& result) {
+  auto list = json::AsList(&member);
+  if (!list.ok()) {
+    Serialization(list.error());
+    return;
+  }
+  std::set<std::string> distinct;
+  bool all_strings = true;
+  for (const auto& element : list.value()->GetArray()) {
+    auto text = json::AsString(&element);
+    if (!text.ok() || !text.value()) {
+      Serialization(text.ok() ? Error::Serialization("Unexpected value type in payload")
+                              : text.error());
+      all_strings = false;
+      continue;
+    }
+    std::string stored(*text.value());
+    if (type == AttributeType::kNS) {
+      auto number = Number::Parse(stored);
+      if (!number.ok()) {
+        Validation(number.error());
+        continue;
+      }
+      stored = number.value().ToString();
+    } else if (type == AttributeType::kBS) {
+      auto bytes = Base64Decode(stored);
+      if (!bytes.ok()) {
+        Serialization(bytes.error());
+        continue;
+      }
+      stored = std::move(bytes).value();
+    }
+    distinct.insert(stored);
+    result.members.push_back(std::move(stored));
+  }
+  if (!all_strings) return;
+  if (list.value()->Empty()) {
+    Validation(Error::Validation(
+        type == AttributeType::kSS   ? std::string(kInvalid) + "An string set  may not be empty"
+        : type == AttributeType::kNS ? std::string(kInvalid) + "An number set  may not be empty"
+                                     : std::string(kInvalid) + "Binary sets should not be empty"));
+  } else if (distinct.size() != result.members.size()) {
+    Validation(Error::Validation(
+        type == AttributeType::kSS ? std::string(kInvalid) + "Input collection " +
+                                         Joined(*list.value()) + " contains duplicates."
+        : type == AttributeType::kNS
+            ? std::string("Input collection contains duplicates")
+            : std::string(kInvalid) + "Input collection " + Joined(*list.value()) +
+                  "of type BS contains duplicates."));
+  }
+}
+
 AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int depth) {
   AttributeValue result;
   if (!value.IsObject()) {
-    if (value.IsArray()) {
-      Serialization(Error::Serialization(
-          "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"));
-    } else {
-      Serialization(Error::Serialization("Unexpected value type in payload"));
-    }
+    NotAnAttributeValue(value);
     return result;
   }
   int types = 0;
@@ -117,141 +221,68 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
     switch (key.type) {
       case AttributeType::kS:
       case AttributeType::kN:
-      case AttributeType::kB: {
-        if (key.type == AttributeType::kB && !member->IsString()) {
-          Serialization(
-              Error::Serialization(member->IsObject() || member->IsArray()
-                                       ? "Start of structure or map found where not expected"
-                                       : "only base-64-encoded strings are convertible to bytes"));
-          break;
-        }
-        auto text = json::AsString(member);
-        if (!text.ok()) {
-          Serialization(text.error());
-          break;
-        }
-        if (key.type == AttributeType::kS) {
-          result.scalar = std::string(*text.value());
-        } else if (key.type == AttributeType::kB) {
-          auto bytes = Base64Decode(*text.value());
-          if (bytes.ok())
-            result.scalar = std::move(bytes).value();
-          else
-            Serialization(bytes.error());
-        } else {
-          auto number = Number::Parse(*text.value());
-          if (number.ok())
-            result.scalar = number.value().ToString();
-          else
-            Validation(number.error());
-        }
+      case AttributeType::kB:
+        DecodeScalar(key.type, *member, result);
         break;
-      }
       case AttributeType::kBool:
-      case AttributeType::kNull: {
-        auto flag = json::AsBoolean(member);
-        if (!flag.ok()) {
-          Serialization(flag.error());
-          break;
-        }
-        result.boolean = key.type == AttributeType::kBool && *flag.value();
-        if (key.type == AttributeType::kNull && !*flag.value()) {
-          Validation(Error::Validation(std::string(kInvalid) +
-                                       "Null attribute value types must have the value of true"));
-        }
+      case AttributeType::kNull:
+        DecodeFlag(key.type, *member, result);
         break;
-      }
       case AttributeType::kSS:
       case AttributeType::kNS:
-      case AttributeType::kBS: {
-        auto list = json::AsList(member);
-        if (!list.ok()) {
-          Serialization(list.error());
-          break;
-        }
-        std::set<std::string> distinct;
-        bool all_strings = true;
-        for (const auto& element : list.value()->GetArray()) {
-          auto text = json::AsString(&element);
-          if (!text.ok() || !text.value()) {
-            Serialization(text.ok() ? Error::Serialization("Unexpected value type in payload")
-                                    : text.error());
-            all_strings = false;
-            continue;
+      case AttributeType::kBS:
+        DecodeSet(key.type, *member, result);
+        break;
+      case AttributeType::kL:
+        if (const json::Value* list = NestedList(*member, depth)) {
+          for (const auto& element : list->GetArray()) {
+            result.list.push_back(DecodeValueAt(element, depth + 1));
           }
-          std::string stored(*text.value());
-          if (key.type == AttributeType::kNS) {
-            auto number = Number::Parse(stored);
-            if (!number.ok()) {
-              Validation(number.error());
-              continue;
-            }
-            stored = number.value().ToString();
-          } else if (key.type == AttributeType::kBS) {
-            auto bytes = Base64Decode(stored);
-            if (!bytes.ok()) {
-              Serialization(bytes.error());
-              continue;
-            }
-            stored = std::move(bytes).value();
-          }
-          distinct.insert(stored);
-          result.members.push_back(std::move(stored));
-        }
-        if (!all_strings) break;
-        if (list.value()->Empty()) {
-          Validation(
-              Error::Validation(key.type == AttributeType::kSS
-                                    ? std::string(kInvalid) + "An string set  may not be empty"
-                                : key.type == AttributeType::kNS
-                                    ? std::string(kInvalid) + "An number set  may not be empty"
-                                    : std::string(kInvalid) + "Binary sets should not be empty"));
-        } else if (distinct.size() != result.members.size()) {
-          Validation(Error::Validation(
-              key.type == AttributeType::kSS ? std::string(kInvalid) + "Input collection " +
-                                                   Joined(*list.value()) + " contains duplicates."
-              : key.type == AttributeType::kNS
-                  ? std::string("Input collection contains duplicates")
-                  : std::string(kInvalid) + "Input collection " + Joined(*list.value()) +
-                        "of type BS contains duplicates."));
         }
         break;
-      }
-      case AttributeType::kL: {
-        if (depth > kMaxNestingDepth) {
-          Validation(NestingTooDeep());
-          break;
-        }
-        auto list = json::AsList(member);
-        if (!list.ok()) {
-          Serialization(list.error());
-          break;
-        }
-        for (const auto& element : list.value()->GetArray()) {
-          result.list.push_back(DecodeValueAt(element, depth + 1));
+      case AttributeType::kM:
+        if (const json::Value* map = NestedMap(*member, depth)) {
+          result.map = DecodeMapAt(*map, depth + 1);
         }
         break;
-      }
-      case AttributeType::kM: {
-        if (depth > kMaxNestingDepth) {
-          Validation(NestingTooDeep());
-          break;
-        }
-        if (member->IsArray()) {
-          Serialization(
-              Error::Serialization("Unrecognized collection type java.util.Map<java.lang.String, "
-                                   "com.amazonaws.dynamodb.v20120810.AttributeValue>"));
-          break;
-        }
-        if (!member->IsObject()) {
-          Serialization(Error::Serialization("Unexpected field type"));
-          break;
-        }
-        result.map = DecodeMapAt(*member, depth + 1);
-        break;
-      }
     }
   }
+  CheckTypeCount(types);
+  return result;
+}
+
+const json::Value* AttributeDecoder::NestedList(const json::Value& member, int depth) {
+  if (depth > kMaxNestingDepth) {
+    Validation(NestingTooDeep());
+    return nullptr;
+  }
+  auto list = json::AsList(&member);
+  if (!list.ok()) {
+    Serialization(list.error());
+    return nullptr;
+  }
+  return list.value();
+}
+
+const json::Value* AttributeDecoder::NestedMap(const json::Value& member, int depth) {
+  if (depth > kMaxNestingDepth) {
+    Validation(NestingTooDeep());
+    return nullptr;
+  }
+  if (member.IsArray()) {
+    Serialization(
+        Error::Serialization("Unrecognized collection type java.util.Map<java.lang.String, "
+                             "com.amazonaws.dynamodb.v20120810.AttributeValue>"));
+    return nullptr;
+  }
+  if (!member.IsObject()) {
+    Serialization(Error::Serialization("Unexpected field type"));
+    return nullptr;
+  }
+  return &member;
+}
+
+void AttributeDecoder::CheckTypeCount(int types) {
   if (types == 0) {
     Validation(Error::Validation(
         "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"));
@@ -260,7 +291,6 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
         "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
         "supported datatypes"));
   }
-  return result;
 }
 
 void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value) {

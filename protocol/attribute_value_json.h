@@ -32,8 +32,20 @@ class AttributeDecoder {
   bool failed() const { return serialization_ || validation_; }
 
  private:
+  // DecodeValueAt and DecodeMapAt recurse (at most kMaxNestingDepth levels); the leaf types are
+  // decoded in functions of their own, so the recursive frames stay small (the server runs on
+  // 256 KB thread stacks, also under AddressSanitizer, whose frames are larger).
   AttributeValue DecodeValueAt(const json::Value& value, int depth);
   AttributeMap DecodeMapAt(const json::Value& object, int depth);
+  void DecodeScalar(AttributeType type, const json::Value& member, AttributeValue& result);
+  void DecodeFlag(AttributeType type, const json::Value& member, AttributeValue& result);
+  void DecodeSet(AttributeType type, const json::Value& member, AttributeValue& result);
+  void NotAnAttributeValue(const json::Value& value);
+  void CheckTypeCount(int types);
+  void EmptyName();
+  // The member of an L or M value to recurse into; null (the error recorded) if there is none.
+  const json::Value* NestedList(const json::Value& member, int depth);
+  const json::Value* NestedMap(const json::Value& member, int depth);
   void Serialization(Error error);
   void Validation(Error error);
 

@@ -58,6 +58,7 @@ const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
       {"PutResourcePolicy", Writes(&operations::PutResourcePolicy)},
       {"Query", &operations::Query},
       {"RestoreTableFromBackup", Writes(&operations::RestoreTableFromBackup)},
+      {"RestoreTableToPointInTime", Writes(&operations::RestoreTableToPointInTime)},
       {"Scan", &operations::Scan},
       {"TagResource", Writes(&operations::TagResource)},
       {"TransactGetItems", &operations::TransactGetItems},

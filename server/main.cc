@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
   engine_options.ttl_interval_ms = options.ttl_interval_ms;
   engine_options.stream_shard_rollover_ms = options.stream_shard_rollover_ms;
   engine_options.stream_max_bytes = options.stream_max_bytes;
+  engine_options.pitr_history_bytes = options.pitr_history_bytes;
+  engine_options.pitr_history_ms = options.pitr_history_ms;
+  engine_options.pitr_lag_ms = options.pitr_lag_ms;
   engine_options.db_path = options.db_path;
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;

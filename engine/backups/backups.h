@@ -79,6 +79,14 @@ struct RestoreTableFromBackupArgs {
   RestoreOverrides overrides;
 };
 
+struct RestoreTableToPointInTimeArgs {
+  std::string source_table_name;
+  std::string target_table_name;
+  bool use_latest_restorable_time = false;
+  std::optional<int64_t> restore_date_time_ms;  // exactly one of the two is given
+  RestoreOverrides overrides;
+};
+
 // The part of a backup ARN that names it wherever its region: account, table and backup id
 // (DynamoDB finds a backup by an ARN with another region in it). ValidationException "Invalid
 // Backup ARN" for anything else.

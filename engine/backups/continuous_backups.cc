@@ -3,6 +3,7 @@
 #include "engine/backups/continuous_backups.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <mutex>
 #include <shared_mutex>
 
@@ -17,20 +18,23 @@ Error TableNotFound(const std::string& table_name) {
   return {ErrorCode::kTableNotFound, "Table not found: " + table_name};
 }
 
-ContinuousBackupsDescription Describe(const TableDescription& table, int64_t now_ms) {
+}  // namespace
+
+ContinuousBackupsDescription DescribeRestorableWindow(const TableDescription& table,
+                                                      int64_t history_earliest_ms,
+                                                      int64_t max_age_ms, int64_t lag_ms,
+                                                      int64_t now_ms) {
   ContinuousBackupsDescription description;
   description.point_in_time_recovery_enabled = table.point_in_time_recovery_since_ms != 0;
   if (!description.point_in_time_recovery_enabled) return description;
   description.recovery_period_in_days = table.recovery_period_in_days;
-  const int64_t period_ms = table.recovery_period_in_days * 24 * 3'600'000;
   description.earliest_restorable_ms =
-      std::max(table.point_in_time_recovery_since_ms, now_ms - period_ms);
-  description.latest_restorable_ms =
-      std::max(description.earliest_restorable_ms, now_ms - kRestorableLagMs);
+      std::max({table.point_in_time_recovery_since_ms, now_ms - max_age_ms, history_earliest_ms});
+  description.latest_restorable_ms = std::max(description.earliest_restorable_ms, now_ms - lag_ms);
   return description;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 Result<ContinuousBackupsDescription> Engine::DescribeContinuousBackups(
     const std::string& table_name) const {
@@ -38,7 +42,9 @@ Result<ContinuousBackupsDescription> Engine::DescribeContinuousBackups(
   std::shared_lock lock(state_->mutex);
   const TableEntry* entry = state_->FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound(table_name);
-  return Describe(entry->description, now_ms);
+  return DescribeRestorableWindow(
+      entry->description, entry->history ? entry->history->earliest_ms() : 0,
+      state_->HistoryAgeMs(entry->description), options_.pitr_lag_ms, now_ms);
 }
 
 Result<ContinuousBackupsDescription> Engine::UpdateContinuousBackups(
@@ -56,7 +62,9 @@ Result<ContinuousBackupsDescription> Engine::UpdateContinuousBackups(
       table.recovery_period_in_days =
           args.recovery_period_in_days.value_or(kMaxRecoveryPeriodInDays);
     }
-    described = Describe(table, now_ms);
+    // A history starts with the change (or goes on, when the setting only changes its period).
+    described = DescribeRestorableWindow(table, 0, state_->HistoryAgeMs(table),
+                                         options_.pitr_lag_ms, now_ms);
     return Status(Ok{});
   });
   if (!changed.ok()) {

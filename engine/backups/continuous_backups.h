@@ -1,18 +1,18 @@
 // DescribeContinuousBackups' and UpdateContinuousBackups' arguments and answers (engine/engine.h).
-// Point-in-time recovery is a setting here (stored, described, persisted); restoring to a point in
-// time is not built yet.
+// Point-in-time recovery is a setting of the table (stored, described, persisted); while it is on,
+// the table keeps a history to restore from (engine/backups/point_in_time_history.h).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "engine/catalog/table_schema.h"
+
 namespace ddbd {
 
 // DynamoDB's default and largest recovery period.
 inline constexpr int64_t kMaxRecoveryPeriodInDays = 35;
-// How far behind now the latest restorable time is.
-inline constexpr int64_t kRestorableLagMs = 5 * 60 * 1000;
 
 struct UpdateContinuousBackupsArgs {
   std::string table_name;
@@ -28,5 +28,13 @@ struct ContinuousBackupsDescription {
   int64_t earliest_restorable_ms = 0;                          // when enabled
   int64_t latest_restorable_ms = 0;                            // when enabled
 };
+
+// The restorable window of `table` at `now_ms`: from when point-in-time recovery was enabled,
+// no further back than `max_age_ms` or what its history still holds (`history_earliest_ms`), to
+// `lag_ms` behind now (never before the earliest).
+ContinuousBackupsDescription DescribeRestorableWindow(const TableDescription& table,
+                                                      int64_t history_earliest_ms,
+                                                      int64_t max_age_ms, int64_t lag_ms,
+                                                      int64_t now_ms);
 
 }  // namespace ddbd

@@ -343,6 +343,12 @@ void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit) c
   items_.Walk(range, forward, visit);
 }
 
+void TableItems::WalkAllThen(const Visit& visit, const std::function<void()>& then) const {
+  std::shared_lock lock(mutex_);
+  items_.Walk(KeyRange{"", true, "", false, false, ""}, true, visit);
+  then();
+}
+
 void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward,
                            const Visit& visit) const {
   std::shared_lock lock(mutex_);

@@ -144,6 +144,9 @@ class TableItems {
   void StopObserving(const CommitObserver* observer);
   // Runs `read` under the table's read lock: no commit is halfway through meanwhile.
   void WhileHeld(const std::function<void()>& read) const;
+  // Walks every item, then runs `then`, under one hold of the read lock: what `then` reads of the
+  // table's observers matches the items walked (a point-in-time restore's undos).
+  void WalkAllThen(const Visit& visit, const std::function<void()>& then) const;
 
   uint64_t id() const { return id_; }
   int64_t item_count() const;

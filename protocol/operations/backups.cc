@@ -1,5 +1,5 @@
-// CreateBackup, DescribeBackup, ListBackups, DeleteBackup and RestoreTableFromBackup: on-demand
-// backups (engine/backups/backups.h), in DynamoDB's shapes.
+// CreateBackup, DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup and
+// RestoreTableToPointInTime: backups and restores (engine/backups/backups.h), in DynamoDB's shapes.
 #include <cmath>
 
 #include "protocol/operations/operations.h"
@@ -306,6 +306,63 @@ Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::
   args.overrides = std::move(overrides).value();
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto restored = engine.RestoreTableFromBackup(args);
+  if (!restored.ok()) return restored.error();
+  EncodeTableDescriptionResponse(response, "TableDescription", restored.value(), engine.options());
+  return Ok{};
+}
+
+Status RestoreTableToPointInTime(Engine& engine, const json::Value& request,
+                                 json::Writer& response) {
+  ConstraintErrors errors;
+  RestoreTableToPointInTimeArgs args;
+  auto target = DecodeNewTableName(request, errors, "TargetTableName", "targetTableName");
+  if (!target.ok()) return target.error();
+  if (!target.value()) errors.MustNotBeNull("targetTableName");
+  args.target_table_name = target.value().value_or("");
+  auto source_name = DecodeNewTableName(request, errors, "SourceTableName", "sourceTableName");
+  if (!source_name.ok()) return source_name.error();
+  auto source_arn = json::AsString(json::Member(request, "SourceTableArn"));
+  if (!source_arn.ok()) return source_arn.error();
+  auto latest = json::AsBoolean(json::Member(request, "UseLatestRestorableTime"));
+  if (!latest.ok()) return latest.error();
+  auto moment = DecodeDate(request, "RestoreDateTime");
+  if (!moment.ok()) return moment.error();
+  auto overrides = DecodeRestoreOverrides(request, errors);
+  if (!overrides.ok()) return overrides.error();
+  args.overrides = std::move(overrides).value();
+  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  args.use_latest_restorable_time = latest.value().value_or(false);
+  args.restore_date_time_ms = moment.value();
+  if (args.use_latest_restorable_time && args.restore_date_time_ms) {
+    return Error::Validation(
+        "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for "
+        "point-in-time restore request. Please specify either RestoreDateTime time or "
+        "UseLatestRestorableTime");
+  }
+  if (!args.use_latest_restorable_time && !args.restore_date_time_ms) {
+    return Error::Validation(
+        "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be "
+        "specified, but not both");
+  }
+  if (source_name.value().has_value() == source_arn.value().has_value()) {
+    return Error::Validation(source_name.value()
+                                 ? "Must provide exactly one of: sourceTableArn, sourceTableName"
+                                 : "The parameter 'TableName' is required but was not present in "
+                                   "the request");
+  }
+  if (source_name.value()) {
+    args.source_table_name = *source_name.value();
+  } else {
+    // One of our tables by ARN; another account's or region's names no table here.
+    const std::string_view arn = *source_arn.value();
+    const size_t table = arn.find(":table/");
+    if (!arn.starts_with("arn:") || table == std::string_view::npos) {
+      return Error::Validation("Invalid Request: sourceTableArn is not a valid ARN");
+    }
+    const std::string own = engine.TableArn("");
+    args.source_table_name = std::string(arn.starts_with(own) ? arn.substr(own.size()) : arn);
+  }
+  auto restored = engine.RestoreTableToPointInTime(args);
   if (!restored.ok()) return restored.error();
   EncodeTableDescriptionResponse(response, "TableDescription", restored.value(), engine.options());
   return Ok{};

@@ -34,6 +34,8 @@ Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& 
 Status DeleteBackup(Engine& engine, const json::Value& request, json::Writer& response);
 Status ListBackups(Engine& engine, const json::Value& request, json::Writer& response);
 Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response);
+Status RestoreTableToPointInTime(Engine& engine, const json::Value& request,
+                                 json::Writer& response);
 Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
                                  json::Writer& response);
 Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response);

@@ -155,7 +155,8 @@ TEST_CASE("A restore a crash cuts short leaves no table") {
   }
   const std::string whole = store.files.ReadFile(segment).value();
   std::vector<size_t> cuts;
-  for (const LogRecord& record : ReadLog("log", whole).value().records) {
+  const LogContents contents = ReadLog("log", whole).value();
+  for (const LogRecord& record : contents.records) {
     if (record.offset >= before_restore) cuts.push_back(record.offset);
   }
   cuts.push_back(whole.size() - 1);  // the last record torn

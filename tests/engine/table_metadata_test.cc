@@ -155,7 +155,7 @@ TEST_CASE("Point-in-time recovery: the restorable window follows the setting and
   clock.AdvanceMs(int64_t{3} * 24 * 3'600'000);  // three days on: the window is the last two
   auto described = engine.DescribeContinuousBackups("Orders").value();
   CHECK(described.earliest_restorable_ms == clock.NowMs() - int64_t{2} * 24 * 3'600'000);
-  CHECK(described.latest_restorable_ms == clock.NowMs() - kRestorableLagMs);
+  CHECK(described.latest_restorable_ms == clock.NowMs() - EngineOptions{}.pitr_lag_ms);
   REQUIRE(engine.UpdateContinuousBackups({"Orders", false, std::nullopt}).ok());
   CHECK_FALSE(engine.DescribeContinuousBackups("Orders").value().point_in_time_recovery_enabled);
   auto missing = engine.DescribeContinuousBackups("Nope");
