@@ -325,7 +325,7 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
     table.table_class_last_update_ms = now_ms;
   }
   table.deletion_protection_enabled = args.deletion_protection_enabled.value_or(false);
-  table.warm_throughput = args.warm_throughput;
+  if (args.warm_throughput) table.warm_throughput = CreatedWarmThroughput(args);
   table.tags = MergeTags({}, args.tags);
   if (Status tags = CheckTags(table.tags); !tags.ok()) return tags.error();
   if (args.resource_policy) {

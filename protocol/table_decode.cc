@@ -337,13 +337,13 @@ Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
   auto warm = json::AsStructure(json::Member(request, "WarmThroughput"), "WarmThroughput");
   if (!warm.ok()) return warm.error();
   if (warm.value() != nullptr) {
-    WarmThroughput& warm_throughput = settings.warm_throughput.emplace();
+    WarmThroughputRequest& warm_throughput = settings.warm_throughput.emplace();
     auto read = json::AsLong(json::Member(*warm.value(), "ReadUnitsPerSecond"));
     if (!read.ok()) return read.error();
     auto write = json::AsLong(json::Member(*warm.value(), "WriteUnitsPerSecond"));
     if (!write.ok()) return write.error();
-    warm_throughput.read_units_per_second = read.value().value_or(0);
-    warm_throughput.write_units_per_second = write.value().value_or(0);
+    warm_throughput.read_units_per_second = read.value();
+    warm_throughput.write_units_per_second = write.value();
   }
   return Ok{};
 }

@@ -37,8 +37,15 @@ struct ProvisionedThroughput {
 // The reads and writes per second a table is ready for at once: stored and described, as
 // nothing here is throttled by it.
 struct WarmThroughput {
-  int64_t read_units_per_second = 0;  // 0: not given
+  int64_t read_units_per_second = 0;
   int64_t write_units_per_second = 0;
+};
+
+// WarmThroughput as CreateTable and UpdateTable take it: a member not given keeps the table's
+// value (at creation: DynamoDB's initial on-demand throughput, or the provisioned capacity).
+struct WarmThroughputRequest {
+  std::optional<int64_t> read_units_per_second;
+  std::optional<int64_t> write_units_per_second;
 };
 
 struct OnDemandThroughput {
@@ -103,7 +110,7 @@ struct TableSettings {
   std::optional<SseSpecification> sse_specification;
   std::optional<TableClass> table_class;
   std::optional<bool> deletion_protection_enabled;
-  std::optional<WarmThroughput> warm_throughput;
+  std::optional<WarmThroughputRequest> warm_throughput;
 };
 
 // Everything CreateTable accepts, after the protocol layer checked the request's shape.

@@ -72,15 +72,53 @@ Status CheckCreateStream(const CreateTableArgs& args) {
   return Ok{};
 }
 
-// A member not given keeps its value (none yet: 0, as not set).
-void MergeWarmThroughput(const WarmThroughput& requested, std::optional<WarmThroughput>& kept) {
-  WarmThroughput& merged = kept ? *kept : kept.emplace();
-  if (requested.read_units_per_second != 0) {
-    merged.read_units_per_second = requested.read_units_per_second;
+// DynamoDB's initial throughput of an on-demand table, the least WarmThroughput it takes.
+constexpr WarmThroughput kInitialOnDemandThroughput{12'000, 4'000};
+constexpr const char* kInitialThroughputPage =
+    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+    "on-demand-capacity-mode.html#on-demand-capacity-mode-initial";
+
+// What a table is warm for before any WarmThroughput is set.
+WarmThroughput ImplicitWarmThroughput(BillingMode billing, const ProvisionedThroughput& capacity) {
+  if (billing == BillingMode::kPayPerRequest) return kInitialOnDemandThroughput;
+  return {capacity.read_capacity_units, capacity.write_capacity_units};
+}
+
+// The members of `requested` applied to `current`, each no lower than its floor: at creation, the
+// table's implicit warm throughput (DynamoDB words the two billing modes apart); on update, the
+// current value (warm throughput never decreases).
+Result<WarmThroughput> ApplyWarmThroughput(const WarmThroughputRequest& requested,
+                                           const WarmThroughput& current, bool creating,
+                                           BillingMode billing) {
+  WarmThroughput merged = current;
+  for (const bool read : {true, false}) {
+    const std::optional<int64_t>& value =
+        read ? requested.read_units_per_second : requested.write_units_per_second;
+    if (!value) continue;
+    const int64_t floor = read ? current.read_units_per_second : current.write_units_per_second;
+    if (*value < floor) {
+      const std::string member = read ? "ReadUnitsPerSecond" : "WriteUnitsPerSecond";
+      const std::string reason =
+          !creating ? "current WarmThroughput, decreasing WarmThroughput is not supported"
+          : billing == BillingMode::kPayPerRequest
+              ? std::string("initial throughput for OnDemand. See: ") + kInitialThroughputPage
+              : std::string(read ? "Read" : "Write") + "CapacityUnits of ProvisionedThroughput";
+      return InvalidParameter("Requested " + member +
+                              " for WarmThroughput for table is lower than " + reason);
+    }
+    (read ? merged.read_units_per_second : merged.write_units_per_second) = *value;
   }
-  if (requested.write_units_per_second != 0) {
-    merged.write_units_per_second = requested.write_units_per_second;
-  }
+  return merged;
+}
+
+Status CheckCreateWarmThroughput(const CreateTableArgs& args) {
+  if (!args.warm_throughput) return Ok{};
+  const BillingMode billing = args.billing_mode.value_or(BillingMode::kProvisioned);
+  const WarmThroughput implicit = ImplicitWarmThroughput(
+      billing, args.provisioned_throughput.value_or(ProvisionedThroughput{}));
+  auto applied = ApplyWarmThroughput(*args.warm_throughput, implicit, true, billing);
+  if (!applied.ok()) return applied.error();
+  return Ok{};
 }
 
 int CountRequestedChanges(const UpdateTableArgs& args) {
@@ -229,7 +267,16 @@ Status ValidateCreateTable(const CreateTableArgs& args) {
     if (Status types = CheckKeyTypes(args.key_schema); !types.ok()) return types;
   }
   if (Status stream = CheckCreateStream(args); !stream.ok()) return stream;
+  if (Status warm = CheckCreateWarmThroughput(args); !warm.ok()) return warm;
   return Ok{};
+}
+
+WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args) {
+  const BillingMode billing = args.billing_mode.value_or(BillingMode::kProvisioned);
+  const WarmThroughput implicit = ImplicitWarmThroughput(
+      billing, args.provisioned_throughput.value_or(ProvisionedThroughput{}));
+  auto applied = ApplyWarmThroughput(*args.warm_throughput, implicit, true, billing);
+  return applied.ok() ? applied.value() : implicit;  // checked by ValidateCreateTable
 }
 
 Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescription& table) {
@@ -269,7 +316,13 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
   if (args.deletion_protection_enabled) {
     table.deletion_protection_enabled = *args.deletion_protection_enabled;
   }
-  if (args.warm_throughput) MergeWarmThroughput(*args.warm_throughput, table.warm_throughput);
+  if (args.warm_throughput) {
+    const WarmThroughput current = table.warm_throughput.value_or(
+        ImplicitWarmThroughput(table.billing_mode, table.provisioned_throughput));
+    auto applied = ApplyWarmThroughput(*args.warm_throughput, current, false, table.billing_mode);
+    if (!applied.ok()) return applied.error();
+    table.warm_throughput = applied.value();
+  }
   return Ok{};
 }
 

@@ -9,6 +9,10 @@ namespace ddbd {
 
 // ValidationException describing the first problem, in DynamoDB's order of checks.
 Status ValidateCreateTable(const CreateTableArgs& args);
+// The WarmThroughput a new table gets from `args` (which ValidateCreateTable accepted, and which
+// has one): members not given take DynamoDB's initial on-demand throughput (12,000 reads and 4,000
+// writes per second) or the provisioned capacity.
+WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args);
 
 // Applies `args` to `table` (the current description) at `now_ms`, or explains why not.
 // ValidationException for an empty, conflicting or no-op update.

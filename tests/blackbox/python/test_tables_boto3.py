@@ -260,6 +260,45 @@ class UpdateTable(ServerTestCase):
         self.assertEqual(self.ddb.describe_table(TableName=name)["Table"]["WarmThroughput"]
                          ["WriteUnitsPerSecond"], 6000)
 
+    def test_warm_throughput_minimums_and_no_decrease(self):
+        # Texts as measured against DynamoDB (see docs/architecture.md, table settings).
+        initial = ("One or more parameter values were invalid: Requested %s for WarmThroughput for "
+                   "table is lower than initial throughput for OnDemand. See: https://docs.aws.amazon.com/"
+                   "amazondynamodb/latest/developerguide/on-demand-capacity-mode.html"
+                   "#on-demand-capacity-mode-initial")
+        self.assertError(self.ddb.create_table, "ValidationException", initial % "ReadUnitsPerSecond",
+                         WarmThroughput={"ReadUnitsPerSecond": 1, "WriteUnitsPerSecond": 1},
+                         **hash_table(unique_name()))
+        self.assertError(self.ddb.create_table, "ValidationException", initial % "WriteUnitsPerSecond",
+                         WarmThroughput={"WriteUnitsPerSecond": 3999}, **hash_table(unique_name()))
+        self.assertError(self.ddb.create_table, "ValidationException",
+                         "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+                         "WarmThroughput for table is lower than ReadCapacityUnits of ProvisionedThroughput",
+                         WarmThroughput={"ReadUnitsPerSecond": 4, "WriteUnitsPerSecond": 5},
+                         **hash_table(unique_name(), billing="PROVISIONED"))
+        # A member not given takes DynamoDB's initial on-demand throughput.
+        name = unique_name()
+        created = self.ddb.create_table(WarmThroughput={"ReadUnitsPerSecond": 12001},
+                                        **hash_table(name))["TableDescription"]
+        self.assertEqual(created["WarmThroughput"],
+                         {"ReadUnitsPerSecond": 12001, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"})
+        self.assertError(self.ddb.update_table, "ValidationException",
+                         "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+                         "WarmThroughput for table is lower than current WarmThroughput, decreasing "
+                         "WarmThroughput is not supported",
+                         TableName=name, WarmThroughput={"ReadUnitsPerSecond": 12000})
+        # A provisioned table is warm for its capacity until told more.
+        provisioned = unique_name()
+        self.ddb.create_table(**hash_table(provisioned, billing="PROVISIONED"))
+        self.assertError(self.ddb.update_table, "ValidationException",
+                         "One or more parameter values were invalid: Requested WriteUnitsPerSecond for "
+                         "WarmThroughput for table is lower than current WarmThroughput, decreasing "
+                         "WarmThroughput is not supported",
+                         TableName=provisioned, WarmThroughput={"WriteUnitsPerSecond": 4})
+        updated = self.ddb.update_table(TableName=provisioned, WarmThroughput={"ReadUnitsPerSecond": 50})
+        self.assertEqual(updated["TableDescription"]["WarmThroughput"],
+                         {"ReadUnitsPerSecond": 50, "WriteUnitsPerSecond": 5, "Status": "ACTIVE"})
+
     def test_missing_table(self):
         self.assertError(self.ddb.update_table, "ResourceNotFoundException",
                          "Requested resource not found: Table: no-such-table not found",
