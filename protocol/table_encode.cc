@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "engine/catalog/table_validation.h"
+
 namespace ddbd {
 namespace {
 
@@ -105,6 +107,19 @@ void EncodeOnDemandThroughput(json::Writer& writer, const OnDemandThroughput& th
   writer.EndObject();
 }
 
+// DynamoDB describes it on every table and global index; a change takes no time here.
+void EncodeWarmThroughput(json::Writer& writer, const WarmThroughput& warm) {
+  writer.Key("WarmThroughput");
+  writer.StartObject();
+  writer.Key("ReadUnitsPerSecond");
+  writer.Int64(warm.read_units_per_second);
+  writer.Key("WriteUnitsPerSecond");
+  writer.Int64(warm.write_units_per_second);
+  writer.Key("Status");
+  writer.String("ACTIVE");
+  writer.EndObject();
+}
+
 void EncodeIndex(json::Writer& writer, const IndexDescription& index,
                  const TableDescription& table) {
   const IndexDefinition& definition = index.definition;
@@ -134,6 +149,7 @@ void EncodeIndex(json::Writer& writer, const IndexDescription& index,
     if (definition.on_demand_throughput) {
       EncodeOnDemandThroughput(writer, *definition.on_demand_throughput);
     }
+    EncodeWarmThroughput(writer, IndexWarmThroughput(table.billing_mode, definition));
   }
   writer.Key("IndexSizeBytes");
   writer.Int64(index.index_size_bytes);
@@ -297,17 +313,7 @@ void EncodeDescription(json::Writer& writer, const TableDescription& table,
   writer.Key("DeletionProtectionEnabled");
   writer.Bool(table.deletion_protection_enabled);
   EncodeOnDemandThroughput(writer, table.on_demand_throughput);
-  if (table.warm_throughput) {
-    writer.Key("WarmThroughput");
-    writer.StartObject();
-    writer.Key("ReadUnitsPerSecond");
-    writer.Int64(table.warm_throughput->read_units_per_second);
-    writer.Key("WriteUnitsPerSecond");
-    writer.Int64(table.warm_throughput->write_units_per_second);
-    writer.Key("Status");
-    writer.String("ACTIVE");  // a change takes no time here
-    writer.EndObject();
-  }
+  EncodeWarmThroughput(writer, CurrentWarmThroughput(table));
   writer.EndObject();
 }
 

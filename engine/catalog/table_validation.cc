@@ -1,5 +1,6 @@
 #include "engine/catalog/table_validation.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -271,6 +272,16 @@ Status ValidateCreateTable(const CreateTableArgs& args) {
   return Ok{};
 }
 
+WarmThroughput CurrentWarmThroughput(const TableDescription& table) {
+  return table.warm_throughput.value_or(
+      ImplicitWarmThroughput(table.billing_mode, table.provisioned_throughput));
+}
+
+WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDefinition& index) {
+  return ImplicitWarmThroughput(billing,
+                                index.provisioned_throughput.value_or(ProvisionedThroughput{}));
+}
+
 WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args) {
   const BillingMode billing = args.billing_mode.value_or(BillingMode::kProvisioned);
   const WarmThroughput implicit = ImplicitWarmThroughput(
@@ -289,7 +300,15 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
   }
   if (Status exclusive = CheckExclusiveChanges(args); !exclusive.ok()) return exclusive;
   if (args.billing_mode || args.provisioned_throughput) {
+    // Warm throughput never drops: a lower capacity or a switch of billing mode keeps it.
+    const WarmThroughput before = table.warm_throughput.value_or(
+        ImplicitWarmThroughput(table.billing_mode, table.provisioned_throughput));
     if (Status billing = ApplyBilling(args, now_ms, table); !billing.ok()) return billing;
+    const WarmThroughput after =
+        ImplicitWarmThroughput(table.billing_mode, table.provisioned_throughput);
+    table.warm_throughput =
+        WarmThroughput{std::max(before.read_units_per_second, after.read_units_per_second),
+                       std::max(before.write_units_per_second, after.write_units_per_second)};
   }
   if (args.on_demand_throughput) {
     // Checked against the billing mode this update leaves (a switch to PAY_PER_REQUEST may

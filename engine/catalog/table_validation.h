@@ -14,6 +14,12 @@ Status ValidateCreateTable(const CreateTableArgs& args);
 // writes per second) or the provisioned capacity.
 WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args);
 
+// The WarmThroughput DynamoDB always describes: the table's, once set or raised by its capacity;
+// otherwise 12,000/4,000 on demand, or the provisioned capacity. A global index's: 12,000/4,000 on
+// demand, its provisioned capacity otherwise.
+WarmThroughput CurrentWarmThroughput(const TableDescription& table);
+WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDefinition& index);
+
 // Applies `args` to `table` (the current description) at `now_ms`, or explains why not.
 // ValidationException for an empty, conflicting or no-op update.
 Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescription& table);

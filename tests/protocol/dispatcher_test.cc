@@ -136,7 +136,9 @@ TEST_CASE("CreateTable and DescribeTable encode the whole TableDescription") {
       R"("TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/Music","TableId":")"));
   CHECK(created.body.ends_with(
       R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST",)"
-      R"("LastUpdateToPayPerRequestDateTime":1700000000.0},"DeletionProtectionEnabled":false}})"));
+      R"("LastUpdateToPayPerRequestDateTime":1700000000.0},"DeletionProtectionEnabled":false,)"
+      R"("WarmThroughput":{"ReadUnitsPerSecond":12000,"WriteUnitsPerSecond":4000,)"
+      R"("Status":"ACTIVE"}}})"));
   DispatchResult described = f.Call("DescribeTable", R"({"TableName":"Music"})");
   CHECK(described.body.substr(std::string(R"({"Table":)").size()) ==
         created.body.substr(std::string(R"({"TableDescription":)").size()));

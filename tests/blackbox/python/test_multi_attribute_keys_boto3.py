@@ -78,6 +78,9 @@ class MultiAttributeKeys(ServerTestCase):
             index = description["GlobalSecondaryIndexes"][0]
             self.assertEqual(index["KeySchema"], key_schema(*INDEX_KEY))
             self.assertEqual(index["IndexStatus"], "ACTIVE")
+        # DynamoDB describes an on-demand index as warm for its initial throughput.
+        self.assertEqual(described["GlobalSecondaryIndexes"][0]["WarmThroughput"],
+                         {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"})
 
     def test_query_shapes(self):
         table = self.populated()

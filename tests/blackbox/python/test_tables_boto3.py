@@ -299,6 +299,22 @@ class UpdateTable(ServerTestCase):
         self.assertEqual(updated["TableDescription"]["WarmThroughput"],
                          {"ReadUnitsPerSecond": 50, "WriteUnitsPerSecond": 5, "Status": "ACTIVE"})
 
+    def test_warm_throughput_is_always_described_and_never_drops(self):
+        on_demand = unique_name()
+        self.ddb.create_table(**hash_table(on_demand))
+        self.assertEqual(self.ddb.describe_table(TableName=on_demand)["Table"]["WarmThroughput"],
+                         {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"})
+        provisioned = unique_name()
+        self.ddb.create_table(**hash_table(provisioned, billing="PROVISIONED"))
+        warm = lambda: self.ddb.describe_table(TableName=provisioned)["Table"]["WarmThroughput"]
+        self.assertEqual(warm(), {"ReadUnitsPerSecond": 5, "WriteUnitsPerSecond": 5, "Status": "ACTIVE"})
+        self.ddb.update_table(TableName=provisioned,
+                              ProvisionedThroughput={"ReadCapacityUnits": 20, "WriteCapacityUnits": 10})
+        self.assertEqual(warm()["ReadUnitsPerSecond"], 20)
+        self.ddb.update_table(TableName=provisioned,
+                              ProvisionedThroughput={"ReadCapacityUnits": 2, "WriteCapacityUnits": 2})
+        self.assertEqual(warm(), {"ReadUnitsPerSecond": 20, "WriteUnitsPerSecond": 10, "Status": "ACTIVE"})
+
     def test_missing_table(self):
         self.assertError(self.ddb.update_table, "ResourceNotFoundException",
                          "Requested resource not found: Table: no-such-table not found",
