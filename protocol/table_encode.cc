@@ -210,14 +210,7 @@ void EncodeBillingMode(json::Writer& writer, const TableDescription& table) {
 
 void EncodeStream(json::Writer& writer, const TableDescription& table) {
   if (table.stream_specification) {
-    writer.Key("StreamSpecification");
-    writer.StartObject();
-    writer.Key("StreamEnabled");
-    writer.Bool(true);
-    writer.Key("StreamViewType");
-    writer.String(Name(
-        table.stream_specification->stream_view_type.value_or(StreamViewType::kNewAndOldImages)));
-    writer.EndObject();
+    EncodeStreamSpecificationMember(writer, "StreamSpecification", *table.stream_specification);
   }
   if (!table.latest_stream_label.empty()) {
     writer.Key("LatestStreamLabel");
@@ -342,6 +335,17 @@ void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
 
 void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema) {
   EncodeKeySchema(writer, key_schema);
+}
+
+void EncodeStreamSpecificationMember(json::Writer& writer, const char* key,
+                                     const StreamSpecification& stream) {
+  writer.Key(key);
+  writer.StartObject();
+  writer.Key("StreamEnabled");
+  writer.Bool(true);
+  writer.Key("StreamViewType");
+  writer.String(Name(stream.stream_view_type.value_or(StreamViewType::kNewAndOldImages)));
+  writer.EndObject();
 }
 
 void EncodeProjectionMember(json::Writer& writer, const Projection& projection) {

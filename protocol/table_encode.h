@@ -21,6 +21,10 @@ void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& ta
 
 // "KeySchema": [...], as in a table's description (a stream's description has it too).
 void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema);
+// "<key>": {"StreamEnabled": true, "StreamViewType": ...} of an enabled stream (a table's
+// StreamSpecification, a backup's StreamDescription).
+void EncodeStreamSpecificationMember(json::Writer& writer, const char* key,
+                                     const StreamSpecification& stream);
 // "Projection": {...} of an index definition.
 void EncodeProjectionMember(json::Writer& writer, const Projection& projection);
 // "SSEDescription": {...} when the table has SSE with KMS; nothing otherwise.

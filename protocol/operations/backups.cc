@@ -130,14 +130,7 @@ void WriteSource(json::Writer& writer, const TableDescription& table,
     writer.EndArray();
   }
   if (table.stream_specification) {
-    writer.Key("StreamDescription");
-    writer.StartObject();
-    writer.Key("StreamEnabled");
-    writer.Bool(true);
-    writer.Key("StreamViewType");
-    writer.String(StreamViewTypeName(
-        table.stream_specification->stream_view_type.value_or(StreamViewType::kNewAndOldImages)));
-    writer.EndObject();
+    EncodeStreamSpecificationMember(writer, "StreamDescription", *table.stream_specification);
   }
   if (!table.time_to_live_attribute.empty()) {
     writer.Key("TimeToLiveDescription");
