@@ -347,6 +347,11 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
       index.definition = definition;
       index.is_global = definitions == &args.global_secondary_indexes;
       index.slot = table.indexes.size();
+      if (index.is_global) {
+        auto warm = CreatedIndexWarmThroughput(table.billing_mode, definition);
+        if (!warm.ok()) return warm.error();  // ValidateCreateTable checked it
+        index.warm_throughput = warm.value();
+      }
       if (index.is_global && !index.definition.provisioned_throughput) {
         index.definition.provisioned_throughput = ProvisionedThroughput{0, 0};
       }

@@ -236,6 +236,20 @@ Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const j
   return std::optional<ProvisionedThroughput>(throughput);
 }
 
+Result<std::optional<WarmThroughputRequest>> DecodeWarmThroughput(const json::Value* value) {
+  auto warm = json::AsStructure(value, "WarmThroughput");
+  if (!warm.ok()) return warm.error();
+  if (warm.value() == nullptr) return std::optional<WarmThroughputRequest>();
+  WarmThroughputRequest requested;
+  auto read = json::AsLong(json::Member(*warm.value(), "ReadUnitsPerSecond"));
+  if (!read.ok()) return read.error();
+  auto write = json::AsLong(json::Member(*warm.value(), "WriteUnitsPerSecond"));
+  if (!write.ok()) return write.error();
+  requested.read_units_per_second = read.value();
+  requested.write_units_per_second = write.value();
+  return std::optional<WarmThroughputRequest>(requested);
+}
+
 Result<std::optional<OnDemandThroughput>> DecodeOnDemandThroughput(const json::Value* value) {
   auto structure = json::AsStructure(value, "OnDemandThroughput");
   if (!structure.ok()) return structure.error();
@@ -334,17 +348,9 @@ Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
   auto protection = json::AsBoolean(json::Member(request, "DeletionProtectionEnabled"));
   if (!protection.ok()) return protection.error();
   settings.deletion_protection_enabled = protection.value();
-  auto warm = json::AsStructure(json::Member(request, "WarmThroughput"), "WarmThroughput");
+  auto warm = DecodeWarmThroughput(json::Member(request, "WarmThroughput"));
   if (!warm.ok()) return warm.error();
-  if (warm.value() != nullptr) {
-    WarmThroughputRequest& warm_throughput = settings.warm_throughput.emplace();
-    auto read = json::AsLong(json::Member(*warm.value(), "ReadUnitsPerSecond"));
-    if (!read.ok()) return read.error();
-    auto write = json::AsLong(json::Member(*warm.value(), "WriteUnitsPerSecond"));
-    if (!write.ok()) return write.error();
-    warm_throughput.read_units_per_second = read.value();
-    warm_throughput.write_units_per_second = write.value();
-  }
+  settings.warm_throughput = warm.value();
   return Ok{};
 }
 
@@ -418,6 +424,9 @@ Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const st
     auto on_demand = DecodeOnDemandThroughput(json::Member(index, "OnDemandThroughput"));
     if (!on_demand.ok()) return on_demand.error();
     definition.on_demand_throughput = on_demand.value();
+    auto warm = DecodeWarmThroughput(json::Member(index, "WarmThroughput"));
+    if (!warm.ok()) return warm.error();
+    definition.warm_throughput = warm.value();
   }
   return definition;
 }

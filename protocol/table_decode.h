@@ -52,6 +52,9 @@ Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
 // OnDemandThroughput: MaxReadRequestUnits and MaxWriteRequestUnits, both optional (range checks
 // are the engine's: their messages are semantic, not coral constraints).
 Result<std::optional<OnDemandThroughput>> DecodeOnDemandThroughput(const json::Value* value);
+// WarmThroughput (a table's or a global index's): ReadUnitsPerSecond and WriteUnitsPerSecond, both
+// optional (their floors are the engine's: the messages are semantic).
+Result<std::optional<WarmThroughputRequest>> DecodeWarmThroughput(const json::Value* value);
 Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const json::Value* value,
                                                                          ConstraintErrors& errors);
 Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,

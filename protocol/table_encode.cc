@@ -149,7 +149,7 @@ void EncodeIndex(json::Writer& writer, const IndexDescription& index,
     if (definition.on_demand_throughput) {
       EncodeOnDemandThroughput(writer, *definition.on_demand_throughput);
     }
-    EncodeWarmThroughput(writer, IndexWarmThroughput(table.billing_mode, definition));
+    EncodeWarmThroughput(writer, IndexWarmThroughput(table.billing_mode, index));
   }
   writer.Key("IndexSizeBytes");
   writer.Int64(index.index_size_bytes);

@@ -6,6 +6,7 @@
 
 #include "engine/catalog/index_validation.h"
 #include "engine/catalog/parameter_checks.h"
+#include "engine/catalog/table_validation.h"
 
 namespace ddbd {
 namespace {
@@ -120,6 +121,15 @@ Status ApplyUpdate(const IndexDefinition& update, const IndexUpdateContext& cont
   IndexDescription* index = FindGlobalIndex(table, update.index_name);
   if (index == nullptr) {
     return Error::Validation("The table does not have the specified index: " + update.index_name);
+  }
+  if (update.warm_throughput) {
+    auto warm = ApplyWarmThroughput(*update.warm_throughput,
+                                    IndexWarmThroughput(table.billing_mode, *index), false,
+                                    table.billing_mode, "index " + update.index_name);
+    if (!warm.ok()) return warm.error();
+    index->warm_throughput = warm.value();
+    // WarmThroughput alone is a whole update.
+    if (!update.provisioned_throughput && !update.on_demand_throughput) return Ok{};
   }
   if (table.billing_mode == BillingMode::kPayPerRequest) {
     if (update.provisioned_throughput) {
@@ -253,6 +263,9 @@ Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& 
       updated.attribute_definitions = std::move(merged).value();
       IndexDescription index;
       index.definition = update.index;
+      auto warm = CreatedIndexWarmThroughput(updated.billing_mode, update.index);
+      if (!warm.ok()) return warm.error();
+      index.warm_throughput = warm.value();
       if (!index.definition.provisioned_throughput) {
         index.definition.provisioned_throughput = ProvisionedThroughput{0, 0};
       }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/catalog/parameter_checks.h"
+#include "engine/catalog/table_validation.h"
 
 namespace ddbd {
 namespace {
@@ -104,10 +105,16 @@ Status CheckGlobalThroughput(const CreateTableArgs& args, const IndexDefinition&
                             index.index_name);
   }
   if (index.on_demand_throughput) {
-    return CheckOnDemandThroughput(*index.on_demand_throughput,
-                                   args.billing_mode.value_or(BillingMode::kProvisioned), false,
-                                   "index");
+    if (Status checked = CheckOnDemandThroughput(
+            *index.on_demand_throughput, args.billing_mode.value_or(BillingMode::kProvisioned),
+            false, "index");
+        !checked.ok()) {
+      return checked;
+    }
   }
+  auto warm =
+      CreatedIndexWarmThroughput(args.billing_mode.value_or(BillingMode::kProvisioned), index);
+  if (!warm.ok()) return warm.error();
   return Ok{};
 }
 

@@ -97,8 +97,9 @@ struct IndexDefinition {
   std::string index_name;
   std::vector<KeySchemaElement> key_schema;
   Projection projection;
-  std::optional<ProvisionedThroughput> provisioned_throughput;  // global indexes only
-  std::optional<OnDemandThroughput> on_demand_throughput;       // global indexes only
+  std::optional<ProvisionedThroughput> provisioned_throughput;          // global indexes only
+  std::optional<OnDemandThroughput> on_demand_throughput;               // global indexes only
+  std::optional<WarmThroughputRequest> warm_throughput = std::nullopt;  // global indexes
 };
 
 // The settings both CreateTable and UpdateTable accept; absent means "not given".
@@ -159,6 +160,7 @@ struct IndexDescription {
   bool backfilling = false;
   int64_t item_count = 0;
   int64_t index_size_bytes = 0;
+  std::optional<WarmThroughput> warm_throughput;  // global indexes: once set or raised
 };
 
 // A snapshot of a table's description, as DescribeTable reports it. Times are epoch ms.
@@ -188,7 +190,7 @@ struct TableDescription {
   int64_t time_to_live_updated_ms = 0;  // the last UpdateTimeToLive (its cooldown); 0: never
   std::vector<Tag> tags;
   std::vector<ResourcePolicy> resource_policies;  // the table's and its streams', one each
-  std::optional<WarmThroughput> warm_throughput;  // present once set explicitly
+  std::optional<WarmThroughput> warm_throughput;  // once set, or kept when capacity changes
   int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
   int64_t recovery_period_in_days = 35;
   std::vector<IndexDescription> indexes;  // local first, in definition order, then global

@@ -88,9 +88,11 @@ WarmThroughput ImplicitWarmThroughput(BillingMode billing, const ProvisionedThro
 // The members of `requested` applied to `current`, each no lower than its floor: at creation, the
 // table's implicit warm throughput (DynamoDB words the two billing modes apart); on update, the
 // current value (warm throughput never decreases).
+}  // namespace
+
 Result<WarmThroughput> ApplyWarmThroughput(const WarmThroughputRequest& requested,
                                            const WarmThroughput& current, bool creating,
-                                           BillingMode billing) {
+                                           BillingMode billing, const std::string& subject) {
   WarmThroughput merged = current;
   for (const bool read : {true, false}) {
     const std::optional<int64_t>& value =
@@ -104,20 +106,22 @@ Result<WarmThroughput> ApplyWarmThroughput(const WarmThroughputRequest& requeste
           : billing == BillingMode::kPayPerRequest
               ? std::string("initial throughput for OnDemand. See: ") + kInitialThroughputPage
               : std::string(read ? "Read" : "Write") + "CapacityUnits of ProvisionedThroughput";
-      return InvalidParameter("Requested " + member +
-                              " for WarmThroughput for table is lower than " + reason);
+      return InvalidParameter("Requested " + member + " for WarmThroughput for " + subject +
+                              " is lower than " + reason);
     }
     (read ? merged.read_units_per_second : merged.write_units_per_second) = *value;
   }
   return merged;
 }
 
+namespace {
+
 Status CheckCreateWarmThroughput(const CreateTableArgs& args) {
   if (!args.warm_throughput) return Ok{};
   const BillingMode billing = args.billing_mode.value_or(BillingMode::kProvisioned);
   const WarmThroughput implicit = ImplicitWarmThroughput(
       billing, args.provisioned_throughput.value_or(ProvisionedThroughput{}));
-  auto applied = ApplyWarmThroughput(*args.warm_throughput, implicit, true, billing);
+  auto applied = ApplyWarmThroughput(*args.warm_throughput, implicit, true, billing, "table");
   if (!applied.ok()) return applied.error();
   return Ok{};
 }
@@ -277,16 +281,27 @@ WarmThroughput CurrentWarmThroughput(const TableDescription& table) {
       ImplicitWarmThroughput(table.billing_mode, table.provisioned_throughput));
 }
 
-WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDefinition& index) {
-  return ImplicitWarmThroughput(billing,
-                                index.provisioned_throughput.value_or(ProvisionedThroughput{}));
+WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDescription& index) {
+  return index.warm_throughput.value_or(ImplicitWarmThroughput(
+      billing, index.definition.provisioned_throughput.value_or(ProvisionedThroughput{})));
+}
+
+Result<std::optional<WarmThroughput>> CreatedIndexWarmThroughput(BillingMode billing,
+                                                                 const IndexDefinition& index) {
+  if (!index.warm_throughput) return std::optional<WarmThroughput>();
+  const WarmThroughput implicit = ImplicitWarmThroughput(
+      billing, index.provisioned_throughput.value_or(ProvisionedThroughput{}));
+  auto applied = ApplyWarmThroughput(*index.warm_throughput, implicit, true, billing,
+                                     "index " + index.index_name);
+  if (!applied.ok()) return applied.error();
+  return std::optional<WarmThroughput>(applied.value());
 }
 
 WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args) {
   const BillingMode billing = args.billing_mode.value_or(BillingMode::kProvisioned);
   const WarmThroughput implicit = ImplicitWarmThroughput(
       billing, args.provisioned_throughput.value_or(ProvisionedThroughput{}));
-  auto applied = ApplyWarmThroughput(*args.warm_throughput, implicit, true, billing);
+  auto applied = ApplyWarmThroughput(*args.warm_throughput, implicit, true, billing, "table");
   return applied.ok() ? applied.value() : implicit;  // checked by ValidateCreateTable
 }
 
@@ -338,7 +353,8 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
   if (args.warm_throughput) {
     const WarmThroughput current = table.warm_throughput.value_or(
         ImplicitWarmThroughput(table.billing_mode, table.provisioned_throughput));
-    auto applied = ApplyWarmThroughput(*args.warm_throughput, current, false, table.billing_mode);
+    auto applied =
+        ApplyWarmThroughput(*args.warm_throughput, current, false, table.billing_mode, "table");
     if (!applied.ok()) return applied.error();
     table.warm_throughput = applied.value();
   }

@@ -2,6 +2,9 @@
 // request's shape (types, lengths, enums). Messages are DynamoDB's own, verbatim.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "engine/catalog/table_schema.h"
 #include "engine/error.h"
 
@@ -18,7 +21,17 @@ WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args);
 // otherwise 12,000/4,000 on demand, or the provisioned capacity. A global index's: 12,000/4,000 on
 // demand, its provisioned capacity otherwise.
 WarmThroughput CurrentWarmThroughput(const TableDescription& table);
-WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDefinition& index);
+WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDescription& index);
+
+// `requested` applied to `current`: a member below its floor is refused, naming `subject`
+// ("table", "index <name>"): at creation the floor is DynamoDB's initial on-demand throughput or
+// the provisioned capacity; later, the current value (warm throughput never decreases).
+Result<WarmThroughput> ApplyWarmThroughput(const WarmThroughputRequest& requested,
+                                           const WarmThroughput& current, bool creating,
+                                           BillingMode billing, const std::string& subject);
+// The WarmThroughput a global index is created with: none unless requested (then checked).
+Result<std::optional<WarmThroughput>> CreatedIndexWarmThroughput(BillingMode billing,
+                                                                 const IndexDefinition& index);
 
 // Applies `args` to `table` (the current description) at `now_ms`, or explains why not.
 // ValidationException for an empty, conflicting or no-op update.

@@ -59,6 +59,7 @@ enum Index : uint32_t {
   kBackfilling,
   kIndexItemCount,
   kIndexSizeBytes,
+  kIndexWarm,
 };
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
@@ -108,6 +109,12 @@ std::string IndexOf(const IndexDescription& index) {
   fields.Int(kBackfilling, index.backfilling ? 1 : 0);
   fields.Int(kIndexItemCount, index.item_count);
   fields.Int(kIndexSizeBytes, index.index_size_bytes);
+  if (index.warm_throughput) {
+    FieldWriter warm;
+    warm.Int(kFirst, index.warm_throughput->read_units_per_second);
+    warm.Int(kSecond, index.warm_throughput->write_units_per_second);
+    fields.Bytes(kIndexWarm, warm.bytes());
+  }
   return fields.Take();
 }
 
@@ -190,6 +197,11 @@ struct Decoder {
         case kIndexSizeBytes:
           index.index_size_bytes = fields.integer();
           break;
+        case kIndexWarm: {
+          const auto [read, write] = Ints(fields.text());
+          index.warm_throughput = WarmThroughput{read.value_or(0), write.value_or(0)};
+          break;
+        }
         default:
           break;  // a later ddbd's field
       }

@@ -49,6 +49,9 @@ Result<GlobalSecondaryIndexUpdate> DecodeIndexUpdate(const json::Value& element,
             DecodeOnDemandThroughput(json::Member(*action.value(), "OnDemandThroughput"));
         if (!on_demand.ok()) return on_demand.error();
         update.index.on_demand_throughput = on_demand.value();
+        auto warm = DecodeWarmThroughput(json::Member(*action.value(), "WarmThroughput"));
+        if (!warm.ok()) return warm.error();
+        update.index.warm_throughput = warm.value();
       }
     }
     decoded = std::move(update);

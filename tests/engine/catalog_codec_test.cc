@@ -55,6 +55,7 @@ TableDescription EveryField() {
   global.definition.projection.projection_type = ProjectionType::kKeysOnly;
   global.definition.provisioned_throughput = ProvisionedThroughput{0, 0};
   global.definition.on_demand_throughput = OnDemandThroughput{std::nullopt, 50};
+  global.warm_throughput = WarmThroughput{13000, 4100};
   global.is_global = true;
   global.slot = 3;
   global.index_status = TableStatus::kCreating;
@@ -79,6 +80,10 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   CHECK(back.sse_description->kms_master_key_id == "alias/mine");
   CHECK(back.indexes[1].definition.on_demand_throughput->max_write_request_units == 50);
   CHECK_FALSE(back.indexes[1].definition.on_demand_throughput->max_read_request_units);
+  REQUIRE(back.indexes[1].warm_throughput);
+  CHECK(back.indexes[1].warm_throughput->read_units_per_second == 13000);
+  CHECK(back.indexes[1].warm_throughput->write_units_per_second == 4100);
+  CHECK_FALSE(back.indexes[0].warm_throughput);
   CHECK_FALSE(back.indexes[0].definition.provisioned_throughput);
   CHECK(back.indexes[1].slot == 3);
   CHECK(back.table_size_bytes == -1);

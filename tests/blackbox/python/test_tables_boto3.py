@@ -299,6 +299,32 @@ class UpdateTable(ServerTestCase):
         self.assertEqual(updated["TableDescription"]["WarmThroughput"],
                          {"ReadUnitsPerSecond": 50, "WriteUnitsPerSecond": 5, "Status": "ACTIVE"})
 
+    def test_global_index_warm_throughput(self):
+        name = unique_name()
+        gsi = lambda warm: {"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                            "Projection": {"ProjectionType": "KEYS_ONLY"}, "WarmThroughput": warm}
+        definitions = [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}]
+        self.assertError(self.ddb.create_table, "ValidationException",
+                         "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+                         "WarmThroughput for index by-g is lower than initial throughput for OnDemand. See: "
+                         "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+                         "on-demand-capacity-mode.html#on-demand-capacity-mode-initial",
+                         GlobalSecondaryIndexes=[gsi({"ReadUnitsPerSecond": 100})],
+                         **dict(hash_table(name), AttributeDefinitions=definitions))
+        self.ddb.create_table(GlobalSecondaryIndexes=[gsi({"ReadUnitsPerSecond": 13000})],
+                              **dict(hash_table(name), AttributeDefinitions=definitions))
+        warm = lambda: self.ddb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"][0]["WarmThroughput"]
+        self.assertEqual(warm(), {"ReadUnitsPerSecond": 13000, "WriteUnitsPerSecond": 4000, "Status": "ACTIVE"})
+        # WarmThroughput alone is an index update; it only rises.
+        self.ddb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[
+            {"Update": {"IndexName": "by-g", "WarmThroughput": {"WriteUnitsPerSecond": 5000}}}])
+        self.assertEqual(warm()["WriteUnitsPerSecond"], 5000)
+        self.assertError(self.ddb.update_table, "ValidationException",
+                         "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+                         "WarmThroughput for index by-g is lower than current WarmThroughput, decreasing "
+                         "WarmThroughput is not supported", TableName=name, GlobalSecondaryIndexUpdates=[
+                             {"Update": {"IndexName": "by-g", "WarmThroughput": {"ReadUnitsPerSecond": 12000}}}])
+
     def test_warm_throughput_is_always_described_and_never_drops(self):
         on_demand = unique_name()
         self.ddb.create_table(**hash_table(on_demand))
