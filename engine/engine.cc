@@ -495,6 +495,9 @@ Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
                                {}});
   lock.unlock();  // the counts may wait for a backfill of this table
   State::FillCounts(*items, current);
+  if (current.point_in_time_recovery_since_ms != 0) {
+    KeepDeletedTableBackup(current, *items, now_ms);
+  }
   return current;
 }
 

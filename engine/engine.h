@@ -86,6 +86,7 @@ struct EngineOptions {
 struct ReadTarget;          // engine/read_operations.cc
 struct PendingTransaction;  // engine/transactions/transact_write_items.cc
 class WriteScope;           // engine/storage/write_scope.h
+class TableItems;           // engine/storage/table_items.h
 struct ItemTable;           // engine/engine_state.h
 struct TableEntry;          // engine/engine_state.h
 
@@ -278,6 +279,10 @@ class Engine {
   // `items` through the commit path, then lets it go ACTIVE (engine/backups/restore.cc).
   Result<TableDescription> RestoreInto(const CreateTableArgs& args,
                                        const std::vector<StoredItem>& items);
+  // Keeps `backup`: with a store, its file first (engine/backups/backups.cc).
+  Status KeepBackup(std::shared_ptr<Backup> backup);
+  // The SYSTEM backup DynamoDB keeps of a deleted table with point-in-time recovery, 35 days.
+  void KeepDeletedTableBackup(TableDescription source, const TableItems& items, int64_t now_ms);
   // With a store: reads the backups kept under <db-path>/backups (engine/backups/backups.cc), and
   // drops the tables whose restore a crash cut short.
   Status LoadBackups();

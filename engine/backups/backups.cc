@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <ctime>
 #include <limits>
 #include <mutex>
 #include <random>
@@ -39,6 +40,20 @@ std::string NewBackupId(int64_t now_ms) {
 
 std::string BackupsDirectory(const EngineOptions& options) { return options.db_path + "/backups"; }
 
+bool Expired(const BackupDetails& details, int64_t now_ms) {
+  return details.system && now_ms >= details.backup_expiry_ms;
+}
+
+// "2026-12-29T22:30:00Z" (the format of DynamoDB's text here is not confirmed).
+std::string IsoSeconds(int64_t epoch_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(epoch_ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 // Where DynamoDB lists a backup: by creation time, then ARN. A cursor's ARN need not name a
 // backup that still exists: its id carries the creation time.
 std::pair<int64_t, std::string> ListPosition(const std::string& backup_arn) {
@@ -70,9 +85,59 @@ Result<std::string> BackupKey(const std::string& backup_arn) {
   return backup_arn.substr(account + 1);
 }
 
+Status Engine::KeepBackup(std::shared_ptr<Backup> backup) {
+  const BackupDetails& details = backup->description.details;
+  auto key = BackupKey(details.backup_arn);
+  if (!key.ok()) return key.error();
+  if (state_->files != nullptr) {
+    // Written aside, synced and renamed into place: a crash leaves the backup whole or absent.
+    FileSystem& files = *state_->files;
+    const std::string directory = BackupsDirectory(options_);
+    const std::string path = directory + "/" + BackupFileName(details.backup_arn);
+    if (Status made = files.CreateDirectory(directory); !made.ok()) return made;
+    auto file = files.OpenAppendable(path + ".tmp");
+    if (!file.ok()) return file.error();
+    Status written = file.value()->Append(EncodeBackupFile(*backup));
+    if (written.ok()) written = file.value()->Sync();
+    file.value().reset();
+    if (written.ok()) written = files.Rename(path + ".tmp", path);
+    if (written.ok()) written = files.SyncDirectory(directory);
+    if (!written.ok()) {
+      (void)files.Remove(path + ".tmp");
+      return written;
+    }
+  }
+  std::unique_lock lock(state_->backups_mutex);
+  state_->backups[key.value()] = std::move(backup);
+  return Ok{};
+}
+
+namespace {
+
+// A backup of `source` holding every item of `items`, as of one walk under the table's read lock.
+std::shared_ptr<Backup> CopyTable(TableDescription source, const TableItems& items,
+                                  std::string name, std::string id, int64_t now_ms) {
+  auto backup = std::make_shared<Backup>();
+  items.Walk(KeyRange{"", true, "", false, false, ""}, true,
+             [&](std::string_view, std::string_view blob, uint32_t size) {
+               backup->items.push_back({std::string(blob), size});
+               return true;
+             });
+  BackupDetails& details = backup->description.details;
+  details.backup_arn = source.table_arn + "/backup/" + id;
+  details.backup_name = std::move(name);
+  details.backup_creation_ms = now_ms;
+  details.backup_status = BackupStatus::kAvailable;
+  for (const StoredItem& item : backup->items) details.backup_size_bytes += item.size_bytes;
+  backup->description.source = std::move(source);
+  return backup;
+}
+
+}  // namespace
+
 Result<BackupDetails> Engine::CreateBackup(const CreateBackupArgs& args) {
   const int64_t now_ms = clock_.NowMs();
-  auto backup = std::make_shared<Backup>();
+  TableDescription source;
   std::shared_ptr<TableItems> items;
   {
     std::shared_lock lock(state_->mutex);
@@ -82,66 +147,57 @@ Result<BackupDetails> Engine::CreateBackup(const CreateBackupArgs& args) {
         State::Snapshot(*entry, now_ms).table_status == TableStatus::kCreating) {
       return TableNotFound(args.table_name);
     }
-    backup->description.source = State::Snapshot(*entry, now_ms);
+    source = State::Snapshot(*entry, now_ms);
     items = entry->items;
   }
-  // One walk under the table's read lock: every item as of one moment.
-  items->Walk(KeyRange{"", true, "", false, false, ""}, true,
-              [&](std::string_view, std::string_view blob, uint32_t size) {
-                backup->items.push_back({std::string(blob), size});
-                return true;
-              });
-  TableDescription& source = backup->description.source;
   State::FillCounts(*items, source);
-  BackupDetails& details = backup->description.details;
-  details.backup_arn = source.table_arn + "/backup/" + NewBackupId(now_ms);
-  details.backup_name = args.backup_name;
-  details.backup_creation_ms = now_ms;
-  details.backup_status = BackupStatus::kAvailable;
-  for (const StoredItem& item : backup->items) details.backup_size_bytes += item.size_bytes;
-  auto key = BackupKey(details.backup_arn);
-  if (!key.ok()) return key.error();
-  if (state_->files != nullptr) {
-    // Written aside, synced and renamed into place: a crash leaves the backup whole or absent.
-    FileSystem& files = *state_->files;
-    const std::string directory = BackupsDirectory(options_);
-    const std::string path = directory + "/" + BackupFileName(details.backup_arn);
-    if (Status made = files.CreateDirectory(directory); !made.ok()) return made.error();
-    auto file = files.OpenAppendable(path + ".tmp");
-    if (!file.ok()) return file.error();
-    for (Status step : {file.value()->Append(EncodeBackupFile(*backup)), file.value()->Sync(),
-                        files.Rename(path + ".tmp", path), files.SyncDirectory(directory)}) {
-      if (!step.ok()) {
-        (void)files.Remove(path + ".tmp");
-        return step.error();
-      }
-    }
-  }
-  BackupDetails answer = details;
-  {
-    std::unique_lock lock(state_->backups_mutex);
-    state_->backups[key.value()] = std::move(backup);
-  }
+  auto backup = CopyTable(std::move(source), *items, args.backup_name, NewBackupId(now_ms), now_ms);
+  BackupDetails answer = backup->description.details;
+  if (Status kept = KeepBackup(std::move(backup)); !kept.ok()) return kept.error();
   answer.backup_status = BackupStatus::kCreating;  // as DynamoDB's CreateBackup answers
   return answer;
+}
+
+void Engine::KeepDeletedTableBackup(TableDescription source, const TableItems& items,
+                                    int64_t now_ms) {
+  char id[32];
+  std::snprintf(id, sizeof(id), "%013" PRId64 "-00000000", now_ms);
+  std::string name = source.table_name + "$DeletedTableBackup";
+  source.table_status = TableStatus::kActive;
+  auto backup = CopyTable(std::move(source), items, std::move(name), id, now_ms);
+  backup->description.details.system = true;
+  backup->description.details.backup_expiry_ms = now_ms + kSystemBackupLifeMs;
+  // The table is gone whatever happens here; a backup that cannot be written is not kept.
+  (void)KeepBackup(std::move(backup));
 }
 
 Result<BackupDescription> Engine::DescribeBackup(const std::string& backup_arn) const {
   auto key = BackupKey(backup_arn);
   if (!key.ok()) return key.error();
+  const int64_t now_ms = clock_.NowMs();
   std::shared_lock lock(state_->backups_mutex);
   auto it = state_->backups.find(key.value());
-  if (it == state_->backups.end()) return BackupNotFound(backup_arn);
+  if (it == state_->backups.end() || Expired(it->second->description.details, now_ms)) {
+    return BackupNotFound(backup_arn);
+  }
   return it->second->description;
 }
 
 Result<BackupDescription> Engine::DeleteBackup(const std::string& backup_arn) {
   auto key = BackupKey(backup_arn);
   if (!key.ok()) return key.error();
+  const int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(state_->backups_mutex);
   auto it = state_->backups.find(key.value());
-  if (it == state_->backups.end()) return BackupNotFound(backup_arn);
+  if (it == state_->backups.end() || Expired(it->second->description.details, now_ms)) {
+    return BackupNotFound(backup_arn);
+  }
   BackupDescription deleted = it->second->description;
+  if (deleted.details.system) {
+    return Error::Validation(
+        "Invalid Request: User is not allowed to delete the system backup with arn " + backup_arn +
+        ". It will automatically expire on " + IsoSeconds(deleted.details.backup_expiry_ms));
+  }
   if (state_->files != nullptr) {
     const std::string directory = BackupsDirectory(options_);
     if (Status removed = state_->files->Remove(directory + "/" + BackupFileName(backup_arn));
@@ -162,14 +218,16 @@ Result<ListBackupsResult> Engine::ListBackups(const ListBackupsArgs& args) const
         "equal to upper bound");
   }
   ListBackupsResult result;
-  // Every backup here is a USER backup.
-  if (args.type != ListBackupsArgs::Type::kUser && args.type != ListBackupsArgs::Type::kAll) {
-    return result;
-  }
+  const int64_t now_ms = clock_.NowMs();
   std::vector<const BackupDescription*> listed;
   std::shared_lock lock(state_->backups_mutex);
   for (const auto& [key, backup] : state_->backups) {
     const BackupDescription& description = backup->description;
+    const bool system = description.details.system;
+    const bool wanted = args.type == ListBackupsArgs::Type::kAll ||
+                        (args.type == ListBackupsArgs::Type::kUser && !system) ||
+                        (args.type == ListBackupsArgs::Type::kSystem && system);
+    if (!wanted || Expired(description.details, now_ms)) continue;
     const int64_t created = description.details.backup_creation_ms;
     if (args.table_name && description.source.table_name != *args.table_name) continue;
     if (args.lower_ms && created < *args.lower_ms) continue;
@@ -215,6 +273,10 @@ Status Engine::LoadBackups() {
     if (!file.ok()) return file.error();
     auto backup = DecodeBackupFile(name, file.value()->bytes());
     if (!backup.ok()) return backup.error();
+    if (Expired(backup.value().description.details, clock_.NowMs())) {
+      (void)files.Remove(path);  // a SYSTEM backup past its 35 days
+      continue;
+    }
     auto key = BackupKey(backup.value().description.details.backup_arn);
     if (!key.ok()) return Error::Internal("backup file " + name + ": " + key.error().message());
     state_->backups[key.value()] = std::make_shared<const Backup>(std::move(backup).value());
@@ -241,7 +303,9 @@ Result<TableDescription> Engine::RestoreTableFromBackup(const RestoreTableFromBa
   {
     std::shared_lock lock(state_->backups_mutex);
     auto it = state_->backups.find(key.value());
-    if (it == state_->backups.end()) return BackupNotFound(args.backup_arn);
+    if (it == state_->backups.end() || Expired(it->second->description.details, clock_.NowMs())) {
+      return BackupNotFound(args.backup_arn);
+    }
     backup = it->second;
   }
   const BackupDescription& description = backup->description;

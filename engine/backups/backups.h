@@ -26,7 +26,14 @@ struct BackupDetails {
   int64_t backup_size_bytes = 0;
   BackupStatus backup_status = BackupStatus::kAvailable;
   int64_t backup_creation_ms = 0;
+  // SYSTEM: kept by DynamoDB when a table with point-in-time recovery is deleted; it expires and
+  // cannot be deleted. USER otherwise (never expires).
+  bool system = false;
+  int64_t backup_expiry_ms = 0;  // SYSTEM only
 };
+
+// How long DynamoDB keeps the SYSTEM backup of a deleted table.
+inline constexpr int64_t kSystemBackupLifeMs = int64_t{35} * 24 * 3'600'000;
 
 // DescribeBackup's and DeleteBackup's answer. `source` is the table as backed up: its name, id,
 // ARN, keys, billing and throughput, indexes, stream and Time to Live settings, SSE and counts.

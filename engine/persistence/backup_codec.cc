@@ -8,7 +8,7 @@
 namespace ddbd {
 namespace {
 
-enum Field : uint32_t { kArn = 1, kName, kSizeBytes, kCreationMs };
+enum Field : uint32_t { kArn = 1, kName, kSizeBytes, kCreationMs, kSystem, kExpiryMs };
 
 Error Malformed(std::string_view file_name, std::string_view what) {
   return Error::Internal("backup file " + std::string(file_name) + ": " + std::string(what));
@@ -29,6 +29,10 @@ std::string EncodeBackupFile(const Backup& backup) {
   fields.Bytes(kName, details.backup_name);
   fields.Int(kSizeBytes, details.backup_size_bytes);
   fields.Int(kCreationMs, details.backup_creation_ms);
+  if (details.system) {
+    fields.Int(kSystem, 1);
+    fields.Int(kExpiryMs, details.backup_expiry_ms);
+  }
   std::string out = LogHeader();
   AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kBackup), fields.bytes());
   const TableDescription& source = backup.description.source;
@@ -67,6 +71,12 @@ Result<Backup> DecodeBackupFile(std::string_view file_name, std::string_view byt
         break;
       case kCreationMs:
         details.backup_creation_ms = reader.integer();
+        break;
+      case kSystem:
+        details.system = reader.integer() != 0;
+        break;
+      case kExpiryMs:
+        details.backup_expiry_ms = reader.integer();
         break;
       default:
         break;

@@ -63,9 +63,13 @@ void WriteDetailsMembers(json::Writer& writer, const BackupDetails& details) {
   writer.Key("BackupStatus");
   writer.String(StatusName(details.backup_status));
   writer.Key("BackupType");
-  writer.String("USER");
+  writer.String(details.system ? "SYSTEM" : "USER");
   writer.Key("BackupCreationDateTime");
   json::EpochSeconds(writer, details.backup_creation_ms);
+  if (details.system) {
+    writer.Key("BackupExpiryDateTime");
+    json::EpochSeconds(writer, details.backup_expiry_ms);
+  }
 }
 
 void WriteThroughput(json::Writer& writer, const ProvisionedThroughput& throughput) {
@@ -79,7 +83,7 @@ void WriteThroughput(json::Writer& writer, const ProvisionedThroughput& throughp
 }
 
 // SourceTableDetails and SourceTableFeatureDetails: what a backup recorded of its table.
-void WriteSource(json::Writer& writer, const TableDescription& table,
+void WriteSource(json::Writer& writer, const TableDescription& table, bool system,
                  const EngineOptions& options) {
   writer.Key("SourceTableDetails");
   writer.StartObject();
@@ -105,7 +109,9 @@ void WriteSource(json::Writer& writer, const TableDescription& table,
 
   writer.Key("SourceTableFeatureDetails");
   writer.StartObject();
+  // A SYSTEM backup describes none of the table's features.
   for (const bool global : {false, true}) {
+    if (system) break;
     bool any = false;
     for (const IndexDescription& index : table.indexes) any |= index.is_global == global;
     if (!any) continue;
@@ -129,10 +135,10 @@ void WriteSource(json::Writer& writer, const TableDescription& table,
     }
     writer.EndArray();
   }
-  if (table.stream_specification) {
+  if (table.stream_specification && !system) {
     EncodeStreamSpecificationMember(writer, "StreamDescription", *table.stream_specification);
   }
-  if (!table.time_to_live_attribute.empty()) {
+  if (!table.time_to_live_attribute.empty() && !system) {
     writer.Key("TimeToLiveDescription");
     writer.StartObject();
     writer.Key("TimeToLiveStatus");
@@ -141,7 +147,7 @@ void WriteSource(json::Writer& writer, const TableDescription& table,
     json::String(writer, table.time_to_live_attribute);
     writer.EndObject();
   }
-  EncodeSseMember(writer, table, options);
+  if (!system) EncodeSseMember(writer, table, options);
   writer.EndObject();
 }
 
@@ -154,7 +160,7 @@ void WriteBackupDescription(json::Writer& writer, const BackupDescription& backu
   writer.StartObject();
   WriteDetailsMembers(writer, backup.details);
   writer.EndObject();
-  WriteSource(writer, backup.source, options);
+  WriteSource(writer, backup.source, backup.details.system, options);
   writer.EndObject();
   writer.EndObject();
 }

@@ -138,6 +138,39 @@ TEST_CASE("Backups come back after a restart, and a damaged backup file is refus
         std::string::npos);
 }
 
+TEST_CASE("A deleted table's SYSTEM backup outlives restarts for 35 days, then goes") {
+  Store store;
+  std::string arn;
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(Orders()).ok());
+    PutOrder(*engine, "a", "open");
+    REQUIRE(engine->UpdateContinuousBackups({"Orders", true, std::nullopt}).ok());
+    REQUIRE(engine->DeleteTable("Orders").ok());
+    ListBackupsArgs system;
+    system.type = ListBackupsArgs::Type::kSystem;
+    auto listed = engine->ListBackups(system);
+    REQUIRE(listed.ok());
+    REQUIRE(listed.value().backups.size() == 1);
+    arn = listed.value().backups[0].details.backup_arn;
+    CHECK(engine->DeleteBackup(arn).error().code() == ErrorCode::kValidation);
+  }
+  store.clock.AdvanceMs(kSystemBackupLifeMs - 1);
+  {
+    auto engine = store.Open();
+    auto described = engine->DescribeBackup(arn);
+    REQUIRE(described.ok());
+    CHECK(described.value().details.system);
+    CHECK(described.value().details.backup_name == "Orders$DeletedTableBackup");
+    store.clock.AdvanceMs(1);
+    CHECK(engine->DescribeBackup(arn).error().code() == ErrorCode::kBackupNotFound);
+  }
+  // Past its life, a start removes its file.
+  auto engine = store.Open();
+  const std::vector<std::string> names = store.files.List("db/backups").value();
+  CHECK(names.empty());
+}
+
 TEST_CASE("A restore a crash cuts short leaves no table") {
   Store store;
   std::string arn;

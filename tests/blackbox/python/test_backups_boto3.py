@@ -142,6 +142,35 @@ class Backups(ServerTestCase):
         self.ddb.restore_table_from_backup(TargetTableName=table, BackupArn=arn)
         self.assertEqual(self.ddb.scan(TableName=table)["Count"], 3)
 
+    def test_deleting_a_table_with_point_in_time_recovery_keeps_a_system_backup(self):
+        table = self.filled(4)
+        plain = self.filled(1)
+        self.ddb.update_continuous_backups(TableName=table, PointInTimeRecoverySpecification={
+            "PointInTimeRecoveryEnabled": True})
+        self.ddb.delete_table(TableName=table)
+        self.ddb.delete_table(TableName=plain)  # no point-in-time recovery: nothing kept
+        self.assertEqual(self.ddb.list_backups(TableName=plain, BackupType="ALL")["BackupSummaries"], [])
+        self.assertEqual(self.ddb.list_backups(TableName=table)["BackupSummaries"], [])  # USER only
+        (summary,) = self.ddb.list_backups(TableName=table, BackupType="SYSTEM")["BackupSummaries"]
+        self.assertEqual((summary["BackupName"], summary["BackupType"]), (table + "$DeletedTableBackup", "SYSTEM"))
+        self.assertTrue(summary["BackupArn"].endswith("-00000000"))
+        self.assertEqual(summary["BackupExpiryDateTime"] - summary["BackupCreationDateTime"],
+                         datetime.timedelta(days=35))
+        self.assertEqual(self.ddb.list_backups(TableName=table, BackupType="ALL")["BackupSummaries"], [summary])
+        described = self.ddb.describe_backup(BackupArn=summary["BackupArn"])["BackupDescription"]
+        self.assertEqual(described["SourceTableFeatureDetails"], {})
+        self.assertEqual(described["SourceTableDetails"]["ItemCount"], 4)
+        with self.assertRaises(Exception) as caught:
+            self.ddb.delete_backup(BackupArn=summary["BackupArn"])
+        error = caught.exception.response["Error"]
+        self.assertEqual(error["Code"], "ValidationException")
+        self.assertTrue(error["Message"].startswith(
+            "Invalid Request: User is not allowed to delete the system backup with arn %s. It will "
+            "automatically expire on " % summary["BackupArn"]), error["Message"])
+        # The deleted table comes back from it.
+        self.ddb.restore_table_from_backup(TargetTableName=table, BackupArn=summary["BackupArn"])
+        self.assertEqual(self.ddb.scan(TableName=table)["Count"], 4)
+
     def test_refusals(self):
         missing = unique_name("missing")
         self.assertError(self.ddb.create_backup, "TableNotFoundException", "Table not found: " + missing,
