@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 namespace ddbd {
 
@@ -18,6 +19,9 @@ class SystemClock final : public Clock {
  public:
   int64_t NowMs() const override;
 };
+
+// "2026-10-08T23:16:33Z": a moment to the second, in UTC, as DynamoDB quotes moments in messages.
+std::string IsoSeconds(int64_t epoch_ms);
 
 // A clock that only moves when told to; for tests.
 class ManualClock final : public Clock {

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <ctime>
 #include <limits>
 #include <mutex>
 #include <random>
@@ -42,16 +41,6 @@ std::string BackupsDirectory(const EngineOptions& options) { return options.db_p
 
 bool Expired(const BackupDetails& details, int64_t now_ms) {
   return details.system && now_ms >= details.backup_expiry_ms;
-}
-
-// "2026-12-29T22:30:00Z" (the format of DynamoDB's text here is not confirmed).
-std::string IsoSeconds(int64_t epoch_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(epoch_ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 // Where DynamoDB lists a backup: by creation time, then ARN. A cursor's ARN need not name a

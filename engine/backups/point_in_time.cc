@@ -6,7 +6,6 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
-#include <ctime>
 #include <mutex>
 #include <shared_mutex>
 
@@ -19,16 +18,6 @@ namespace ddbd {
 namespace {
 
 constexpr int64_t kDayMs = 24 * 3'600'000;
-
-// "2026-10-08T23:16:33Z", as DynamoDB quotes moments in this message.
-std::string IsoSeconds(int64_t epoch_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(epoch_ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 }  // namespace
 

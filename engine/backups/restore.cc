@@ -156,13 +156,19 @@ Result<TableDescription> Engine::RestoreInto(const CreateTableArgs& args,
     indexes = entry.indexes;
     key_shape = entry.key_shape;
   }
+  Status loaded = Ok{};
   {
     // One scope for the whole load: a write to the new table waits until it is full.
     WriteScope scope(*table_items);
     for (const StoredItem& item : items) {
       const Item decoded = DecodeItem(item.blob);
+      // A backup holds only items its table accepted; a write can still fail (an item
+      // collection over its limit, a log that cannot be written).
       auto key = ItemKeyBytes(key_shape, decoded, KeyMismatchStyle::kTypeMismatch);
-      if (!key.ok()) return key.error();  // a backup holds only items its table accepted
+      if (!key.ok()) {
+        loaded = key.error();
+        break;
+      }
       IndexEntries entries;
       if (!indexes->list().empty()) entries = indexes->EntriesFor(decoded);
       auto committed = table_items->Commit(
@@ -170,14 +176,22 @@ Result<TableDescription> Engine::RestoreInto(const CreateTableArgs& args,
             return TableItems::Write{TableItems::Write::Kind::kPut, &item, &entries,
                                      table_items->index_generation()};
           });
-      if (!committed.ok()) return committed.error();
+      if (!committed.ok()) {
+        loaded = committed.error();
+        break;
+      }
     }
   }
-  // Loaded: the table goes ACTIVE (after --table-delay-ms, like any new table).
   const int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(state_->mutex);
   auto it = state_->tables.find(args.table_name);
   if (it == state_->tables.end()) return Error::Internal("restored table vanished");
+  if (!loaded.ok()) {  // a failed restore leaves no table, as a restart would make of it
+    state_->CommitCatalogLocked(
+        {CatalogChange::Kind::kDeleteTable, args.table_name, nullptr, {}, 0, now_ms, {}});
+    return loaded.error();
+  }
+  // Loaded: the table goes ACTIVE (after --table-delay-ms, like any new table).
   CatalogChange finished;
   finished.kind = CatalogChange::Kind::kUpdateTable;
   finished.table_name = args.table_name;
