@@ -123,7 +123,10 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       return;
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       CopyTableMetadata(change.description, it->second->description);
-      if (!replaying) SyncHistoryLocked(*it->second);
+      // Enabled now: the history restores to the moment recovery was enabled.
+      if (!replaying) {
+        SyncHistoryLocked(*it->second, it->second->description.point_in_time_recovery_since_ms);
+      }
       if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
       return;
     case CatalogChange::Kind::kUpdateTimeToLive:

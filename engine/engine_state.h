@@ -167,8 +167,9 @@ struct Engine::State {
   std::shared_ptr<TableStream> FindStream(std::string_view arn) const;
   void StopStreamLocked(TableEntry& entry);
   // Under `mutex` exclusively, once the log is replayed: the entry keeps a point-in-time history
-  // exactly while its description enables point-in-time recovery (engine/backups/point_in_time.cc).
-  void SyncHistoryLocked(TableEntry& entry);
+  // exactly while its description enables point-in-time recovery (engine/backups/point_in_time.cc);
+  // a new one restores to `start_ms` at the earliest.
+  void SyncHistoryLocked(TableEntry& entry, int64_t start_ms);
   // How old a history entry of `table` may grow: its recovery period, capped by the options.
   int64_t HistoryAgeMs(const TableDescription& table) const;
 };

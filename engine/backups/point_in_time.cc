@@ -26,11 +26,11 @@ int64_t Engine::State::HistoryAgeMs(const TableDescription& table) const {
   return options.pitr_history_ms > 0 ? std::min(period_ms, options.pitr_history_ms) : period_ms;
 }
 
-void Engine::State::SyncHistoryLocked(TableEntry& entry) {
+void Engine::State::SyncHistoryLocked(TableEntry& entry, int64_t start_ms) {
   const bool enabled = entry.description.point_in_time_recovery_since_ms != 0;
   if (enabled && !entry.history) {
-    entry.history = std::make_shared<PointInTimeHistory>(clock, options.pitr_history_bytes,
-                                                         HistoryAgeMs(entry.description));
+    entry.history = std::make_shared<PointInTimeHistory>(
+        clock, start_ms, options.pitr_history_bytes, HistoryAgeMs(entry.description));
     entry.items->Observe(entry.history, {});
   } else if (!enabled && entry.history) {
     entry.items->StopObserving(entry.history.get());

@@ -4,8 +4,9 @@
 
 namespace ddbd {
 
-PointInTimeHistory::PointInTimeHistory(const Clock& clock, int64_t max_bytes, int64_t max_age_ms)
-    : clock_(clock), max_bytes_(max_bytes), max_age_ms_(max_age_ms), earliest_ms_(clock.NowMs()) {}
+PointInTimeHistory::PointInTimeHistory(const Clock& clock, int64_t start_ms, int64_t max_bytes,
+                                       int64_t max_age_ms)
+    : clock_(clock), max_bytes_(max_bytes), max_age_ms_(max_age_ms), earliest_ms_(start_ms) {}
 
 void PointInTimeHistory::SetMaxAge(int64_t max_age_ms) {
   max_age_ms_.store(max_age_ms, std::memory_order_relaxed);

@@ -27,7 +27,8 @@ namespace ddbd {
 
 class PointInTimeHistory final : public CommitObserver {
  public:
-  PointInTimeHistory(const Clock& clock, int64_t max_bytes, int64_t max_age_ms);
+  // `start_ms`: the earliest moment it restores to (when recovery was enabled, or the start).
+  PointInTimeHistory(const Clock& clock, int64_t start_ms, int64_t max_bytes, int64_t max_age_ms);
 
   void OnCommit(const ChangeRecord& change) override;
   void SetMaxAge(int64_t max_age_ms);

@@ -106,7 +106,8 @@ Status Engine::OpenStore() {
   // records were restored as the log kept them).
   for (const auto& [name, entry] : state_->tables) {
     if (entry->stream) state_->AttachStreamLocked(*entry);
-    state_->SyncHistoryLocked(*entry);  // point-in-time history starts anew: it is not logged
+    // Point-in-time history starts anew: it is not logged.
+    state_->SyncHistoryLocked(*entry, clock_.NowMs());
   }
   catalog.unlock();
   return LoadBackups();

@@ -328,7 +328,7 @@ class Backups(ServerTestCase):
 
 
 class RestoreWhileCreating(ServerTestCase):
-    server_args = ("--table-delay-ms", "400")
+    server_args = ("--table-delay-ms", "2000")  # wide enough for a slow (sanitizer) build
 
     def test_restore_summary_while_creating(self):
         table = unique_name("bk")
