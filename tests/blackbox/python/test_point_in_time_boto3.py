@@ -102,6 +102,7 @@ class DynamoDbLag(ServerTestCase):
         self.ddb.put_item(TableName=table, Item={"pk": S("kept"), "v": S("0")})
         window = enable(self.ddb, table)
         self.assertEqual(window["EarliestRestorableDateTime"], window["LatestRestorableDateTime"])
+        time.sleep(0.01)  # a moment holds the changes of its millisecond: this one comes later
         self.ddb.put_item(TableName=table, Item={"pk": S("after"), "v": S("1")})
         target = unique_name("pit-latest")
         self.ddb.restore_table_to_point_in_time(SourceTableName=table, TargetTableName=target,
