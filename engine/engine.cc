@@ -284,7 +284,9 @@ std::unique_ptr<TableEntry> Engine::NewEntry(const TableDescription& table) cons
       if (!index.is_global) local_slots.push_back(index.slot);
     }
     if (!local_slots.empty()) {
-      entry->items->TrackItemCollections(options_.item_collection_limit_bytes,
+      // A replay restores what was written whatever the limit is now (OpenStore sets it after).
+      entry->items->TrackItemCollections(state_->replaying ? std::numeric_limits<int64_t>::max()
+                                                           : options_.item_collection_limit_bytes,
                                          std::move(local_slots));
     }
   }

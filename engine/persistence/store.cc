@@ -108,6 +108,7 @@ Status Engine::OpenStore() {
     if (entry->stream) state_->AttachStreamLocked(*entry);
     // Point-in-time history starts anew: it is not logged.
     state_->SyncHistoryLocked(*entry, clock_.NowMs());
+    entry->items->SetItemCollectionLimit(options_.item_collection_limit_bytes);
   }
   catalog.unlock();
   return LoadBackups();

@@ -85,6 +85,11 @@ void TableItems::TrackItemCollections(int64_t limit_bytes, std::vector<size_t> l
   local_slots_ = std::move(local_slots);
 }
 
+void TableItems::SetItemCollectionLimit(int64_t limit_bytes) {
+  std::unique_lock lock(mutex_);
+  collection_limit_bytes_ = limit_bytes;
+}
+
 int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const {
   int64_t bytes = item_size;
   for (const IndexEntry& entry : entries) {

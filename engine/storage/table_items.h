@@ -83,6 +83,9 @@ class TableItems {
   // and their LSI entries, kept under `limit_bytes`, by the partitions UsePartitions gives (LSIs
   // need a sort key); `local_slots` are the LSIs' slots. Call before the first write.
   void TrackItemCollections(int64_t limit_bytes, std::vector<size_t> local_slots);
+  // A new limit for item collections already tracked (a store's replay runs without one: what
+  // was written is restored whatever the limit is now).
+  void SetItemCollectionLimit(int64_t limit_bytes);
 
   // The current item a write decides on.
   struct Current {

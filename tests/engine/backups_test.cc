@@ -171,6 +171,45 @@ TEST_CASE("A deleted table's SYSTEM backup outlives restarts for 35 days, then g
   CHECK(names.empty());
 }
 
+TEST_CASE("A smaller item collection limit at a restart keeps the data; a restore past it fails") {
+  Store store;
+  std::string arn;
+  CreateTableArgs collections;
+  collections.table_name = "Collections";
+  collections.attribute_definitions = {{"pk", ScalarAttributeType::kS},
+                                       {"sk", ScalarAttributeType::kS},
+                                       {"at", ScalarAttributeType::kS}};
+  collections.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  collections.billing_mode = BillingMode::kPayPerRequest;
+  collections.local_secondary_indexes = {
+      {"by-at", {{"pk", KeyType::kHash}, {"at", KeyType::kRange}}, {}, std::nullopt, std::nullopt}};
+  auto item = [](int i, const std::string& pk) {
+    const std::string n = std::to_string(i);
+    return Item{{"pk", S(pk)}, {"sk", S(n)}, {"at", S(n)}, {"pad", S(std::string(500, 'x'))}};
+  };
+  {
+    auto engine = store.Open();
+    REQUIRE(engine->CreateTable(collections).ok());
+    for (int i = 0; i < 20; ++i) REQUIRE(testing::Put(*engine, "Collections", item(i, "one")).ok());
+    arn = engine->CreateBackup({"Collections", "all"}).value().backup_arn;
+  }
+  // Started again with a limit the stored collection is over: it is all there, and only writes
+  // that would grow it are refused.
+  EngineOptions options = store.Options();
+  options.item_collection_limit_bytes = 4000;
+  auto engine = Engine::Open(options, store.clock);
+  REQUIRE(engine.ok());
+  CHECK(engine.value()->DescribeTable("Collections").value().item_count == 20);
+  CHECK(testing::Put(*engine.value(), "Collections", item(99, "one")).error().code() ==
+        ErrorCode::kItemCollectionSizeLimitExceeded);
+  CHECK(testing::Put(*engine.value(), "Collections", item(1, "two")).ok());
+  // A restore that cannot hold every item leaves no table behind.
+  auto restored = engine.value()->RestoreTableFromBackup({"Copy", arn, {}});
+  REQUIRE_FALSE(restored.ok());
+  CHECK(restored.error().code() == ErrorCode::kItemCollectionSizeLimitExceeded);
+  CHECK_FALSE(engine.value()->DescribeTable("Copy").ok());
+}
+
 TEST_CASE("A restore a crash cuts short leaves no table") {
   Store store;
   std::string arn;
