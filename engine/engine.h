@@ -283,8 +283,7 @@ class Engine {
   Status KeepBackup(std::shared_ptr<Backup> backup);
   // The SYSTEM backup DynamoDB keeps of a deleted table with point-in-time recovery, 35 days.
   void KeepDeletedTableBackup(TableDescription source, const TableItems& items, int64_t now_ms);
-  // With a store: reads the backups kept under <db-path>/backups (engine/backups/backups.cc), and
-  // drops the tables whose restore a crash cut short.
+  // With a store: reads the backups kept under <db-path>/backups (engine/backups/backups.cc).
   Status LoadBackups();
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's and recovery's.

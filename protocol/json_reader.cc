@@ -1,5 +1,6 @@
 #include "protocol/json_reader.h"
 
+#include <cmath>
 #include <string>
 
 namespace ddbd::json {
@@ -64,6 +65,15 @@ Result<std::optional<std::string_view>> AsString(const Value* value) {
 Result<std::optional<int64_t>> AsLong(const Value* value) { return AsNumber(value, "Long"); }
 
 Result<std::optional<int64_t>> AsInteger(const Value* value) { return AsNumber(value, "Integer"); }
+
+Result<std::optional<int64_t>> AsEpochMs(const Value* value) {
+  if (value == nullptr) return std::optional<int64_t>();
+  // Beyond year 300000 either way is not a moment anyone restores to.
+  if (!value->IsNumber() || std::fabs(value->GetDouble()) > 1e13) {
+    return Error::Serialization("Unexpected token received from parser");
+  }
+  return std::optional<int64_t>(std::llround(value->GetDouble() * 1000));
+}
 
 Result<std::optional<bool>> AsBoolean(const Value* value) {
   if (value == nullptr) return std::optional<bool>();

@@ -23,6 +23,8 @@ Result<std::optional<std::string_view>> AsString(const Value* value);
 Result<std::optional<int64_t>> AsLong(const Value* value);
 Result<std::optional<int64_t>> AsInteger(const Value* value);
 Result<std::optional<bool>> AsBoolean(const Value* value);
+// A timestamp (epoch seconds, fractions allowed, as the SDKs send Date members) in milliseconds.
+Result<std::optional<int64_t>> AsEpochMs(const Value* value);
 
 // Containers: the value itself when of the right type, null when absent.
 // `shape` names DynamoDB's Java class for the structure, e.g. "KeySchemaElement".

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <random>
 #include <shared_mutex>
@@ -43,6 +44,15 @@ bool Expired(const BackupDetails& details, int64_t now_ms) {
   return details.system && now_ms >= details.backup_expiry_ms;
 }
 
+// The backup `key` names, unless there is none or it has expired.
+const Backup* FindLiveLocked(
+    const std::map<std::string, std::shared_ptr<const Backup>, std::less<>>& backups,
+    const std::string& key, int64_t now_ms) {
+  auto it = backups.find(key);
+  if (it == backups.end() || Expired(it->second->description.details, now_ms)) return nullptr;
+  return it->second.get();
+}
+
 // Where DynamoDB lists a backup: by creation time, then ARN. A cursor's ARN need not name a
 // backup that still exists: its id carries the creation time.
 std::pair<int64_t, std::string> ListPosition(const std::string& backup_arn) {
@@ -63,12 +73,13 @@ std::pair<int64_t, std::string> ListPosition(const std::string& backup_arn) {
 Result<std::string> BackupKey(const std::string& backup_arn) {
   // arn:aws:dynamodb:<region>:<account>:table/<name>/backup/<id>. DynamoDB finds a backup whatever
   // region the ARN names, so the key is what follows the region: account, table and id.
-  const bool shaped = backup_arn.rfind("arn:", 0) == 0 &&
-                      backup_arn.find(":table/") != std::string::npos &&
-                      backup_arn.find("/backup/") != std::string::npos;
-  const size_t account = shaped ? backup_arn.find(':', backup_arn.find(":dynamodb:") + 10) : 0;
-  if (!shaped || account == std::string::npos ||
-      backup_arn.find(":dynamodb:") == std::string::npos) {
+  constexpr std::string_view kService = ":dynamodb:";
+  const size_t service =
+      backup_arn.starts_with("arn:") ? backup_arn.find(kService) : std::string::npos;
+  const size_t account =
+      service == std::string::npos ? service : backup_arn.find(':', service + kService.size());
+  if (account == std::string::npos || backup_arn.find(":table/", account) == std::string::npos ||
+      backup_arn.find("/backup/", account) == std::string::npos) {
     return Error::Validation("Invalid Backup ARN");
   }
   return backup_arn.substr(account + 1);
@@ -118,6 +129,9 @@ std::shared_ptr<Backup> CopyTable(TableDescription source, const TableItems& ite
   details.backup_creation_ms = now_ms;
   details.backup_status = BackupStatus::kAvailable;
   for (const StoredItem& item : backup->items) details.backup_size_bytes += item.size_bytes;
+  // The table's counts are those of the copy (writes may have come since the description).
+  source.item_count = static_cast<int64_t>(backup->items.size());
+  source.table_size_bytes = details.backup_size_bytes;
   backup->description.source = std::move(source);
   return backup;
 }
@@ -163,25 +177,19 @@ void Engine::KeepDeletedTableBackup(TableDescription source, const TableItems& i
 Result<BackupDescription> Engine::DescribeBackup(const std::string& backup_arn) const {
   auto key = BackupKey(backup_arn);
   if (!key.ok()) return key.error();
-  const int64_t now_ms = clock_.NowMs();
   std::shared_lock lock(state_->backups_mutex);
-  auto it = state_->backups.find(key.value());
-  if (it == state_->backups.end() || Expired(it->second->description.details, now_ms)) {
-    return BackupNotFound(backup_arn);
-  }
-  return it->second->description;
+  const Backup* backup = FindLiveLocked(state_->backups, key.value(), clock_.NowMs());
+  if (backup == nullptr) return BackupNotFound(backup_arn);
+  return backup->description;
 }
 
 Result<BackupDescription> Engine::DeleteBackup(const std::string& backup_arn) {
   auto key = BackupKey(backup_arn);
   if (!key.ok()) return key.error();
-  const int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(state_->backups_mutex);
-  auto it = state_->backups.find(key.value());
-  if (it == state_->backups.end() || Expired(it->second->description.details, now_ms)) {
-    return BackupNotFound(backup_arn);
-  }
-  BackupDescription deleted = it->second->description;
+  const Backup* backup = FindLiveLocked(state_->backups, key.value(), clock_.NowMs());
+  if (backup == nullptr) return BackupNotFound(backup_arn);
+  BackupDescription deleted = backup->description;
   if (deleted.details.system) {
     return Error::Validation(
         "Invalid Request: User is not allowed to delete the system backup with arn " + backup_arn +
@@ -195,7 +203,7 @@ Result<BackupDescription> Engine::DeleteBackup(const std::string& backup_arn) {
     }
     (void)state_->files->SyncDirectory(directory);
   }
-  state_->backups.erase(it);
+  state_->backups.erase(key.value());
   deleted.details.backup_status = BackupStatus::kDeleted;
   return deleted;
 }
@@ -270,18 +278,6 @@ Status Engine::LoadBackups() {
     if (!key.ok()) return Error::Internal("backup file " + name + ": " + key.error().message());
     state_->backups[key.value()] = std::make_shared<const Backup>(std::move(backup).value());
   }
-  // A restore a crash cut short never answered: its table goes, logged like any deletion.
-  const int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(state_->mutex);
-  std::vector<std::string> unfinished;
-  for (const auto& [name, entry] : state_->tables) {
-    const auto& restore = entry->description.restore_summary;
-    if (restore && restore->restore_in_progress) unfinished.push_back(name);
-  }
-  for (const std::string& name : unfinished) {
-    state_->CommitCatalogLocked(
-        {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms, {}});
-  }
   return Ok{};
 }
 
@@ -291,11 +287,10 @@ Result<TableDescription> Engine::RestoreTableFromBackup(const RestoreTableFromBa
   std::shared_ptr<const Backup> backup;
   {
     std::shared_lock lock(state_->backups_mutex);
-    auto it = state_->backups.find(key.value());
-    if (it == state_->backups.end() || Expired(it->second->description.details, clock_.NowMs())) {
+    if (FindLiveLocked(state_->backups, key.value(), clock_.NowMs()) == nullptr) {
       return BackupNotFound(args.backup_arn);
     }
-    backup = it->second;
+    backup = state_->backups.find(key.value())->second;
   }
   const BackupDescription& description = backup->description;
   auto create = RestoredTableArgs(description.source, args.target_table_name, args.overrides);

@@ -133,14 +133,8 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
 
 Result<TableDescription> Engine::RestoreInto(const CreateTableArgs& args,
                                              const std::vector<StoredItem>& items) {
-  {
-    std::shared_lock lock(state_->mutex);
-    if (state_->tables.contains(args.table_name)) {
-      return Error{ErrorCode::kTableAlreadyExists, "Table already exists: " + args.table_name};
-    }
-  }
   auto created = CreateTable(args);
-  if (!created.ok()) {
+  if (!created.ok()) {  // a name in use, also by a table being deleted
     if (created.error().code() == ErrorCode::kResourceInUse) {
       return Error{ErrorCode::kTableAlreadyExists, "Table already exists: " + args.table_name};
     }

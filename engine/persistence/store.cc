@@ -102,6 +102,16 @@ Status Engine::OpenStore() {
     state_->journal->Register(entry->items->id(), entry->description.table_id);
   }
   state_->log.Subscribe(state_->journal.get());
+  // A restore a crash cut short never answered: its table goes, logged like any deletion.
+  std::vector<std::string> unfinished;
+  for (const auto& [name, entry] : state_->tables) {
+    const auto& restore = entry->description.restore_summary;
+    if (restore && restore->restore_in_progress) unfinished.push_back(name);
+  }
+  for (const std::string& name : unfinished) {
+    state_->CommitCatalogLocked(
+        {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, clock_.NowMs(), {}});
+  }
   // Streams observe their tables only now: replayed changes were not streamed again (their
   // records were restored as the log kept them).
   for (const auto& [name, entry] : state_->tables) {

@@ -1,7 +1,5 @@
 // CreateBackup, DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup and
 // RestoreTableToPointInTime: backups and restores (engine/backups/backups.h), in DynamoDB's shapes.
-#include <cmath>
-
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
 #include "protocol/table_encode.h"
@@ -27,18 +25,6 @@ Result<std::string> DecodeBackupArn(const json::Value& request, std::string_view
   if (text.size() < kMinBackupArnLength) errors.MinLength(text, path, kMinBackupArnLength);
   if (text.size() > kMaxBackupArnLength) errors.MaxLength(text, path, kMaxBackupArnLength);
   return std::string(text);
-}
-
-// A Date member (epoch seconds, fractions allowed) in milliseconds.
-Result<std::optional<int64_t>> DecodeDate(const json::Value& request, std::string_view member) {
-  const json::Value* value = json::Member(request, member);
-  if (value == nullptr) return std::optional<int64_t>();
-  if (!value->IsNumber()) return Error::Serialization("Unexpected token received from parser");
-  const double seconds = value->GetDouble();
-  if (!std::isfinite(seconds) || std::fabs(seconds) > 1e13) {
-    return Error::Serialization("Unexpected token received from parser");
-  }
-  return std::optional<int64_t>(std::llround(seconds * 1000));
 }
 
 const char* StatusName(BackupStatus status) {
@@ -238,10 +224,10 @@ Status ListBackups(Engine& engine, const json::Value& request, json::Writer& res
     if (*limit.value() > 100) errors.MaxValue(*limit.value(), "limit", 100);
     args.limit = *limit.value();
   }
-  auto lower = DecodeDate(request, "TimeRangeLowerBound");
+  auto lower = json::AsEpochMs(json::Member(request, "TimeRangeLowerBound"));
   if (!lower.ok()) return lower.error();
   args.lower_ms = lower.value();
-  auto upper = DecodeDate(request, "TimeRangeUpperBound");
+  auto upper = json::AsEpochMs(json::Member(request, "TimeRangeUpperBound"));
   if (!upper.ok()) return upper.error();
   args.upper_ms = upper.value();
   auto start =
@@ -324,7 +310,7 @@ Status RestoreTableToPointInTime(Engine& engine, const json::Value& request,
   if (!source_arn.ok()) return source_arn.error();
   auto latest = json::AsBoolean(json::Member(request, "UseLatestRestorableTime"));
   if (!latest.ok()) return latest.error();
-  auto moment = DecodeDate(request, "RestoreDateTime");
+  auto moment = json::AsEpochMs(json::Member(request, "RestoreDateTime"));
   if (!moment.ok()) return moment.error();
   auto overrides = DecodeRestoreOverrides(request, errors);
   if (!overrides.ok()) return overrides.error();

@@ -11,6 +11,7 @@
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/engine/memory_store.h"
 
 namespace ddbd {
 namespace {
@@ -41,21 +42,7 @@ std::string Status(Engine& engine, const std::string& table, const std::string& 
   return FindAttribute(DecodeItem(got.value().item->blob), "status")->scalar;
 }
 
-struct Store {
-  MemoryFileSystem files;
-  ManualClock clock;
-  EngineOptions Options() {
-    EngineOptions options;
-    options.db_path = "db";
-    options.file_system = &files;
-    return options;
-  }
-  std::unique_ptr<Engine> Open() {
-    auto engine = Engine::Open(Options(), clock);
-    REQUIRE(engine.ok());
-    return std::move(engine.value());
-  }
-};
+using Store = testing::MemoryStore;
 
 TEST_CASE("A backup is a copy of the table as of its moment") {
   ManualClock clock;

@@ -15,6 +15,7 @@
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/engine/memory_store.h"
 
 namespace ddbd {
 namespace {
@@ -22,22 +23,7 @@ namespace {
 AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
 AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
-struct Store {
-  MemoryFileSystem files;
-  ManualClock clock;
-  EngineOptions Options() {
-    EngineOptions options;
-    options.db_path = "db";
-    options.file_system = &files;
-    options.ttl_cooldown_ms = 0;
-    return options;
-  }
-  std::unique_ptr<Engine> Open() {
-    auto engine = Engine::Open(Options(), clock);
-    REQUIRE(engine.ok());
-    return std::move(engine.value());
-  }
-};
+using Store = testing::MemoryStore;
 
 void Durable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
 
