@@ -62,7 +62,8 @@ Result<Engine::PolicyTarget> Engine::PolicyTargetOf(const std::string& arn) cons
         "This action is only supported by accounts that match the resource owner\u2019s account.");
   }
   const std::vector<std::string> resource = Split(parts[5], '/', 4);
-  if (resource[0] != "table" || resource.size() == 3 || resource[1].empty() ||
+  if (resource.size() < 2 || resource.size() == 3 || resource[0] != "table" ||
+      resource[1].empty() ||
       (resource.size() == 4 && resource[2] != "stream" && resource[2] != "index")) {
     return Error::Validation(std::string(kInvalid) +
                              "Provided Arn is not a DynamoDB resource arn: " + arn);

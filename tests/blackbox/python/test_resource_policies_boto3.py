@@ -76,6 +76,9 @@ class ResourcePolicies(ServerTestCase):
              "arn:aws:dynamodb:us-east-1:" + ACCOUNT),
             (arn + "/backup/0170", "ValidationException",
              INVALID + "Provided Arn is not a DynamoDB resource arn: " + arn + "/backup/0170"),
+            # A resource with no '/' (found by request_fuzzer: it read past the ARN's parts).
+            (arn[:arn.index(":table/")] + ":table", "ValidationException",
+             INVALID + "Provided Arn is not a DynamoDB resource arn: " + arn[:arn.index(":table/")] + ":table"),
             (arn + "-missing", "ResourceNotFoundException",
              "Requested resource not found: Table: %s-missing not found" % name),
             (arn + "/stream/2000-01-01T00:00:00.000", "ResourceNotFoundException",
