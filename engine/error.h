@@ -38,6 +38,7 @@ enum class ErrorCode {
   kBackupNotFound,                   // ...v20120810#BackupNotFoundException
   kPointInTimeRecoveryUnavailable,   // ...v20120810#PointInTimeRecoveryUnavailableException
   kInvalidRestoreTime,               // ...v20120810#InvalidRestoreTimeException
+  kDuplicateItem,                    // ...v20120810#DuplicateItemException (PartiQL INSERT)
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

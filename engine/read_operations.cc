@@ -410,7 +410,7 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   const KeyParts& key = *target.value().key;
   auto conditions = MatchKeyTerms(key, args.key_terms);
   if (!conditions.ok()) return conditions.error();
-  if (args.read.filter != nullptr) {
+  if (args.read.filter != nullptr && !args.read.filter_may_name_keys) {
     if (Status keys = CheckFilterAvoidsKeys(*args.read.filter, key, args.read.filter_member);
         !keys.ok()) {
       return keys.error();

@@ -28,6 +28,9 @@ struct ReadOptions {
   bool select_all_attributes = false;  // Select: ALL_ATTRIBUTES given explicitly
   const Condition* filter = nullptr;
   std::string filter_member = "Filter Expression";  // how messages name it
+  // A Query's filter may name key attributes: PartiQL keeps there the key conditions a key range
+  // cannot express (the API refuses them).
+  bool filter_may_name_keys = false;
   const std::vector<DocumentPath>* projection = nullptr;
   bool count_only = false;
   int64_t limit = 0;  // items evaluated per page; 0: no limit

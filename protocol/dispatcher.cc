@@ -35,6 +35,7 @@ Operation Writes(Operation operation) {
 
 const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
   static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
+      {"BatchExecuteStatement", Writes(&operations::BatchExecuteStatement)},
       {"BatchGetItem", &operations::BatchGetItem},
       {"BatchWriteItem", Writes(&operations::BatchWriteItem)},
       {"CreateBackup", &operations::CreateBackup},
@@ -49,6 +50,8 @@ const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
       {"DescribeLimits", &operations::DescribeLimits},
       {"DescribeTable", &operations::DescribeTable},
       {"DescribeTimeToLive", &operations::DescribeTimeToLive},
+      {"ExecuteStatement", Writes(&operations::ExecuteStatement)},
+      {"ExecuteTransaction", Writes(&operations::ExecuteTransactionAsync)},
       {"GetItem", &operations::GetItem},
       {"GetResourcePolicy", &operations::GetResourcePolicy},
       {"ListBackups", &operations::ListBackups},

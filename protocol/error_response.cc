@@ -67,6 +67,8 @@ WireError WireErrorFor(ErrorCode code) {
               400};
     case ErrorCode::kInvalidRestoreTime:
       return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "message", 400};
+    case ErrorCode::kDuplicateItem:
+      return {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

@@ -42,6 +42,10 @@ Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json:
 Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
 Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
 Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
+Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response);
+Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response);
+void ExecuteTransactionAsync(Engine& engine, const json::Value& request, std::string_view body,
+                             const DispatchDone& done);
 Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);

@@ -8,6 +8,8 @@ from ddbd_harness import ServerTestCase, hash_table, unique_name
 
 AUTH = "AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/aws4_request, " \
        "SignedHeaders=host;x-amz-date;x-amz-target, Signature=abc"
+NESTING = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+           "beyond supported limit")
 TOO_MANY = "Invalid %s: The expression contains too many operators; operator count: 301"
 
 
@@ -143,6 +145,25 @@ class DeepInputOnSmallStack(ServerTestCase):
             "__type": "com.amazon.coral.validate#ValidationException",
             "message": "Nesting Levels have exceeded supported limits: Attributes in the item "
                        "have nested levels beyond supported limit"}))
+
+    def test_partiql_nesting(self):
+        select = 'SELECT * FROM "%s" WHERE ' % self.table
+        malformed = "Statement wasn't well formed, can't be processed: "
+        # 64 levels of parentheses and NOT are read and evaluated; the 65th is refused, and so
+        # is anything deeper, up to the 8 KB statement limit.
+        deepest = "pk = 'p' AND sk = 's' AND " + "(" * 32 + "NOT " * 31 + "(a <> 1)" + ")" * 32
+        self.assertEqual(len(self.ddb.execute_statement(Statement=select + deepest)["Items"]), 1)
+        for statement in [select + "(" * 65 + "a = 1" + ")" * 65, select + "(" * 8000,
+                          select + "NOT " * 2000 + "a = 1"]:
+            self.assertError(self.raw.execute_statement, "ValidationException", malformed,
+                             Statement=statement)
+        nested = "INSERT INTO \"%s\" VALUE {'pk': 'p', 'sk': 'deep', 'l': %s}"
+        self.assertError(self.raw.execute_statement, "ValidationException", NESTING,
+                         Statement=nested % (self.table, "[" * 4000))
+        self.ddb.execute_statement(Statement=nested % (self.table, "[" * 31 + "1" + "]" * 31))
+        self.assertError(self.raw.execute_statement, "ValidationException",
+                         "The document path has too many nesting levels; nesting levels: 33",
+                         Statement='SELECT a%s FROM "%s"' % (".a" * 32, self.table))
 
     def test_json_nested_to_the_body_limit(self):
         for body in [b"[" * 1_000_000, b'{"TableName":' + b'{"a":' * 200_000 + b"1" +

@@ -1,0 +1,86 @@
+// ExecuteStatement: one PartiQL statement (protocol/partiql/), a SELECT answered one page at a
+// time with NextToken, or a write answered with what its RETURNING asked for.
+#include "protocol/attribute_value_json.h"
+#include "protocol/capacity_json.h"
+#include "protocol/item_request.h"
+#include "protocol/operations/operations.h"
+#include "protocol/partiql/next_token.h"
+#include "protocol/partiql/request.h"
+#include "protocol/partiql/run.h"
+
+namespace ddbd::operations {
+namespace {
+
+constexpr size_t kMaxNextTokenLength = 32768;
+
+struct ExecuteStatementRequest {
+  partiql::StatementRequest statement;
+  partiql::RunOptions options;
+  std::optional<std::string> next_token;
+};
+
+Status Decode(const json::Value& request, ExecuteStatementRequest& out) {
+  AttributeDecoder decoder;
+  ConstraintErrors errors;
+  if (Status decoded = partiql::DecodeStatementRequest(request, "", decoder, errors, out.statement);
+      !decoded.ok()) {
+    return decoded;
+  }
+  auto limit = json::AsInteger(json::Member(request, "Limit"));
+  if (!limit.ok()) return limit.error();
+  if (limit.value()) {
+    if (*limit.value() < 1) errors.MinValue(*limit.value(), "limit", 1);
+    out.options.limit = *limit.value();
+  }
+  auto token = json::AsString(json::Member(request, "NextToken"));
+  if (!token.ok()) return token.error();
+  if (token.value()) {
+    out.next_token = std::string(*token.value());
+    if (out.next_token->empty()) errors.MinLength(*out.next_token, "nextToken", 1);
+    if (out.next_token->size() > kMaxNextTokenLength) {
+      errors.MaxLength(*out.next_token, "nextToken", kMaxNextTokenLength);
+    }
+  }
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  out.options.return_consumed_capacity = capacity.value();
+  return FirstProblem(decoder, errors);
+}
+
+}  // namespace
+
+Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response) {
+  ExecuteStatementRequest decoded;
+  if (Status status = Decode(request, decoded); !status.ok()) return status;
+  auto statement = partiql::ParseRequest(decoded.statement);
+  if (!statement.ok()) return statement.error();
+  if (decoded.next_token) {
+    auto start = partiql::DecodeNextToken(*decoded.next_token, decoded.statement.fingerprint);
+    if (!start.ok()) return start.error();
+    decoded.options.exclusive_start_key = std::move(start).value();
+  }
+  auto outcome = partiql::RunStatement(engine, std::move(statement).value(), decoded.statement,
+                                       decoded.options);
+  if (!outcome.ok()) return outcome.error();
+  const partiql::StatementOutcome& result = outcome.value();
+  response.StartObject();
+  response.Key("Items");
+  response.StartArray();
+  for (const std::string& blob : result.item_blobs) EncodeItemBlob(response, blob);
+  for (const Item& item : result.items) EncodeItem(response, item);
+  response.EndArray();
+  if (result.last_evaluated_key) {
+    const std::string token =
+        partiql::EncodeNextToken(decoded.statement.fingerprint, *result.last_evaluated_key);
+    response.Key("NextToken");
+    response.String(token.data(), static_cast<rapidjson::SizeType>(token.size()));
+    response.Key("LastEvaluatedKey");
+    EncodeItem(response, *result.last_evaluated_key);
+  }
+  EncodeConsumedCapacityMember(response, result.consumed_capacity,
+                               decoded.options.return_consumed_capacity);
+  response.EndObject();
+  return Ok{};
+}
+
+}  // namespace ddbd::operations

@@ -1,0 +1,154 @@
+// ExecuteTransaction: up to 100 PartiQL statements run as one transaction, on the same machinery
+// as TransactGetItems (all SELECTs of one item by key) or TransactWriteItems (INSERT, UPDATE,
+// DELETE and EXISTS conditions), with its ClientRequestToken idempotency.
+#include <functional>
+
+#include "engine/transactions/transactions.h"
+#include "protocol/attribute_value_json.h"
+#include "protocol/capacity_json.h"
+#include "protocol/error_response.h"
+#include "protocol/item_request.h"
+#include "protocol/operations/operations.h"
+#include "protocol/partiql/messages.h"
+#include "protocol/partiql/request.h"
+#include "protocol/partiql/run.h"
+
+namespace ddbd::operations {
+namespace {
+
+struct TransactionRequest {
+  std::vector<partiql::StatementRequest> statements;
+  std::optional<std::string> client_request_token;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+
+Status Decode(const json::Value& request, TransactionRequest& out) {
+  AttributeDecoder decoder;
+  ConstraintErrors errors;
+  auto list = partiql::DecodeStatementList(request, "TransactStatements", "transactStatements",
+                                           kMaxTransactionActions, errors);
+  if (!list.ok()) return list.error();
+  if (list.value() != nullptr && list.value()->Size() <= kMaxTransactionActions) {
+    for (rapidjson::SizeType i = 0; i < list.value()->Size(); ++i) {
+      auto element = json::AsListElementStructure(&(*list.value())[i], "ParameterizedStatement");
+      if (!element.ok()) return element.error();
+      const std::string path = "transactStatements." + std::to_string(i + 1) + ".member.";
+      if (Status decoded = partiql::DecodeStatementRequest(*element.value(), path, decoder, errors,
+                                                           out.statements.emplace_back());
+          !decoded.ok()) {
+        return decoded;
+      }
+    }
+  }
+  auto token = json::AsString(json::Member(request, "ClientRequestToken"));
+  if (!token.ok()) return token.error();
+  if (token.value()) {
+    if (token.value()->empty()) errors.MinLength(*token.value(), "clientRequestToken", 1);
+    if (token.value()->size() > 36) errors.MaxLength(*token.value(), "clientRequestToken", 36);
+    out.client_request_token = std::string(*token.value());
+  }
+  auto capacity = DecodeReturnConsumedCapacity(request, errors);
+  if (!capacity.ok()) return capacity.error();
+  out.return_consumed_capacity = capacity.value();
+  return FirstProblem(decoder, errors);
+}
+
+// A statement's validation error, named by its place ("Validation failed in
+// TransactStatements[0]: ..."); other errors (a missing table) stand as they are.
+Error InStatement(size_t index, const Error& error) {
+  if (error.code() != ErrorCode::kValidation) return error;
+  return Error::Validation(partiql::InTransactStatement(index, error.message()));
+}
+
+DispatchResult Answer(const std::function<void(json::Writer&)>& write) {
+  json::Buffer buffer;
+  json::Writer writer(buffer);
+  write(writer);
+  return {200, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& statements,
+                        ReturnConsumedCapacity mode) {
+  std::vector<partiql::KeyedRead> reads;
+  TransactGetItemsArgs args;
+  args.return_consumed_capacity = mode;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    if (!statements[i].index_name.empty()) {
+      return ErrorResponse(
+          InStatement(i, Error::Validation(std::string(partiql::kTransactionIndexRead))));
+    }
+    auto read = partiql::PlanKeyedRead(engine, statements[i], partiql::kTransactionSelectKey);
+    if (!read.ok()) return ErrorResponse(InStatement(i, read.error()));
+    args.gets.push_back(read.value().get);
+    reads.push_back(std::move(read).value());
+  }
+  auto outcome = engine.TransactGetItems(args);
+  if (!outcome.ok()) return ErrorResponse(outcome.error());
+  return Answer([&](json::Writer& writer) {
+    writer.StartObject();
+    writer.Key("Responses");
+    writer.StartArray();
+    for (size_t i = 0; i < reads.size(); ++i) {
+      writer.StartObject();
+      if (auto item = partiql::ProjectRead(outcome.value().items[i], reads[i])) {
+        writer.Key("Item");
+        EncodeItem(writer, *item);
+      }
+      writer.EndObject();
+    }
+    writer.EndArray();
+    EncodeConsumedCapacityMember(writer, outcome.value().consumed_capacity, mode);
+    writer.EndObject();
+  });
+}
+
+}  // namespace
+
+void ExecuteTransactionAsync(Engine& engine, const json::Value& request, std::string_view body,
+                             const DispatchDone& done) {
+  TransactionRequest decoded;
+  if (Status status = Decode(request, decoded); !status.ok())
+    return done(ErrorResponse(status.error()));
+  std::vector<partiql::Statement> statements;
+  bool reads = false;
+  bool writes = false;
+  for (size_t i = 0; i < decoded.statements.size(); ++i) {
+    auto parsed = partiql::ParseRequest(decoded.statements[i]);
+    if (!parsed.ok()) return done(ErrorResponse(InStatement(i, parsed.error())));
+    (parsed.value().reads() ? reads : writes) = true;
+    statements.push_back(std::move(parsed).value());
+  }
+  if (reads && writes) {
+    return done(ErrorResponse(Error::Validation(std::string(partiql::kTransactionMixed))));
+  }
+  const ReturnConsumedCapacity mode = decoded.return_consumed_capacity;
+  if (reads) return done(RunReads(engine, statements, mode));
+
+  TransactWriteItemsArgs args;
+  args.return_consumed_capacity = mode;
+  if (decoded.client_request_token) {
+    args.client_request_token = decoded.client_request_token;
+    args.request_fingerprint = std::hash<std::string_view>{}(body);
+  }
+  std::vector<bool> inserts;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    inserts.push_back(statements[i].kind == partiql::Statement::Kind::kInsert);
+    auto action = partiql::PlanTransactionWrite(
+        engine, std::move(statements[i]), decoded.statements[i].return_item_on_condition_failure);
+    if (!action.ok()) return done(ErrorResponse(InStatement(i, action.error())));
+    args.actions.push_back(std::move(action).value());
+  }
+  engine.TransactWriteItemsAsync(
+      std::move(args), [done, mode, inserts](Result<TransactWriteItemsOutcome> outcome) {
+        if (!outcome.ok()) {
+          return done(ErrorResponse(partiql::WithDuplicateItemReasons(outcome.error(), inserts)));
+        }
+        done(Answer([&](json::Writer& writer) {
+          writer.StartObject();
+          EncodeConsumedCapacityMember(writer, outcome.value().consumed_capacity, mode);
+          writer.EndObject();
+        }));
+      });
+}
+
+}  // namespace ddbd::operations

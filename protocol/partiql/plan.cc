@@ -1,0 +1,252 @@
+#include "protocol/partiql/plan.h"
+
+#include <utility>
+
+#include "protocol/partiql/messages.h"
+
+namespace ddbd::partiql {
+namespace {
+
+using Comparator = Condition::Comparator;
+
+// The conditions a WHERE joins with AND at its top.
+std::vector<const Condition*> Conjuncts(const std::optional<Condition>& where) {
+  std::vector<const Condition*> conjuncts;
+  if (!where) return conjuncts;
+  if (where->kind != Condition::Kind::kAnd) return {&*where};
+  for (const Condition& child : where->children) conjuncts.push_back(&child);
+  return conjuncts;
+}
+
+std::optional<Condition> AndOf(const std::vector<const Condition*>& conditions) {
+  if (conditions.empty()) return std::nullopt;
+  if (conditions.size() == 1) return *conditions[0];
+  Condition all;
+  all.kind = Condition::Kind::kAnd;
+  for (const Condition* condition : conditions) all.children.push_back(*condition);
+  return all;
+}
+
+bool NamesAttribute(const Operand& operand, const std::string& name) {
+  return operand.kind == Operand::Kind::kPath && operand.path.size() == 1 &&
+         !operand.path[0].is_index() && operand.path[0].name == name;
+}
+
+// `name = value` (or `value = name`): the value, else null.
+const AttributeValue* KeyEquality(const Condition& condition, const std::string& name) {
+  if (condition.kind != Condition::Kind::kCompare || condition.comparator != Comparator::kEq ||
+      condition.operands.size() != 2) {
+    return nullptr;
+  }
+  const Operand& left = condition.operands[0];
+  const Operand& right = condition.operands[1];
+  if (NamesAttribute(left, name) && right.kind == Operand::Kind::kValue) return &right.value;
+  if (NamesAttribute(right, name) && left.kind == Operand::Kind::kValue) return &left.value;
+  return nullptr;
+}
+
+// A condition a sort-key range can express: a comparison with a value, BETWEEN, begins_with.
+std::optional<KeyTerm> SortKeyTerm(const Condition& condition, const std::string& name) {
+  const auto& operands = condition.operands;
+  auto value = [&](size_t i) { return operands[i].kind == Operand::Kind::kValue; };
+  KeyTerm term;
+  term.attribute = name;
+  switch (condition.kind) {
+    case Condition::Kind::kCompare: {
+      if (operands.size() != 2 || condition.comparator == Comparator::kNe) return std::nullopt;
+      const bool forward = NamesAttribute(operands[0], name) && value(1);
+      const bool reversed = NamesAttribute(operands[1], name) && value(0);
+      if (!forward && !reversed) return std::nullopt;
+      // `5 < sk` is `sk > 5`.
+      static constexpr std::pair<KeyTerm::Op, KeyTerm::Op> kOps[] = {
+          {KeyTerm::Op::kEq, KeyTerm::Op::kEq}, {KeyTerm::Op::kEq, KeyTerm::Op::kEq},
+          {KeyTerm::Op::kLt, KeyTerm::Op::kGt}, {KeyTerm::Op::kLe, KeyTerm::Op::kGe},
+          {KeyTerm::Op::kGt, KeyTerm::Op::kLt}, {KeyTerm::Op::kGe, KeyTerm::Op::kLe}};
+      const auto& ops = kOps[static_cast<size_t>(condition.comparator)];
+      term.op = forward ? ops.first : ops.second;
+      term.values.push_back(operands[forward ? 1 : 0].value);
+      return term;
+    }
+    case Condition::Kind::kBetween:
+      if (!NamesAttribute(operands[0], name) || !value(1) || !value(2)) return std::nullopt;
+      term.op = KeyTerm::Op::kBetween;
+      term.values = {operands[1].value, operands[2].value};
+      return term;
+    case Condition::Kind::kBeginsWith:
+      if (!NamesAttribute(operands[0], name) || !value(1)) return std::nullopt;
+      term.op = KeyTerm::Op::kBeginsWith;
+      term.values = {operands[1].value};
+      return term;
+    default:
+      return std::nullopt;
+  }
+}
+
+Condition AttributeCheck(Condition::Kind kind, const std::string& name) {
+  Condition check;
+  check.kind = kind;
+  Operand path;
+  path.kind = Operand::Kind::kPath;
+  path.path.push_back({name, -1});
+  check.operands.push_back(std::move(path));
+  return check;
+}
+
+Condition Joined(Condition::Kind kind, Condition first, std::optional<Condition> second) {
+  if (!second) return first;
+  Condition joined;
+  joined.kind = kind;
+  joined.children.push_back(std::move(first));
+  joined.children.push_back(std::move(*second));
+  return joined;
+}
+
+// ORDER BY: only on a Query, and only by a key attribute of what it reads.
+Status CheckOrderBy(const Statement& statement, const KeyNames& keys, bool is_query) {
+  if (statement.order_by.empty()) return Ok{};
+  if (!statement.where) return Error::Validation(std::string(kOrderByWithoutWhere));
+  if (!is_query) return Error::Validation(std::string(kOrderByWithoutHashKey));
+  for (const auto* names : {&keys.partition, &keys.sort}) {
+    for (const std::string& name : *names) {
+      if (name == statement.order_by) return Ok{};
+    }
+  }
+  return Error::Validation(OrderByNotKey(statement.order_by));
+}
+
+}  // namespace
+
+Result<KeyNames> FindKeys(const Engine& engine, const Statement& statement) {
+  auto table = engine.DescribeTable(statement.table_name);
+  if (!table.ok()) return Error::ResourceNotFound("Requested resource not found");
+  const std::vector<KeySchemaElement>* schema = &table.value().key_schema;
+  KeyNames keys;
+  if (!statement.index_name.empty()) {
+    schema = nullptr;
+    for (const IndexDescription& index : table.value().indexes) {
+      if (index.definition.index_name != statement.index_name) continue;
+      schema = &index.definition.key_schema;
+      keys.global_index = index.is_global;
+    }
+    if (schema == nullptr) {
+      return Error::Validation("The table does not have the specified index: " +
+                               statement.index_name);
+    }
+  }
+  for (const KeySchemaElement& element : *schema) {
+    (element.key_type == KeyType::kHash ? keys.partition : keys.sort)
+        .push_back(element.attribute_name);
+  }
+  return keys;
+}
+
+Status PlanSelect(const Statement& statement, const KeyNames& keys, bool consistent_read,
+                  ReadPlan& plan) {
+  if (consistent_read && keys.global_index) {
+    return Error::Validation(std::string(kConsistentReadOnGlobalIndex));
+  }
+  std::vector<const Condition*> rest = Conjuncts(statement.where);
+  std::vector<KeyTerm> terms;
+  for (const std::string& name : keys.partition) {
+    for (auto it = rest.begin(); it != rest.end(); ++it) {
+      if (const AttributeValue* value = KeyEquality(**it, name)) {
+        terms.push_back({name, KeyTerm::Op::kEq, {*value}});
+        rest.erase(it);
+        break;
+      }
+    }
+  }
+  plan.is_query = !keys.partition.empty() && terms.size() == keys.partition.size();
+  if (plan.is_query && keys.sort.size() == 1) {
+    for (auto it = rest.begin(); it != rest.end(); ++it) {
+      if (auto term = SortKeyTerm(**it, keys.sort[0])) {
+        terms.push_back(std::move(*term));
+        rest.erase(it);
+        break;
+      }
+    }
+  }
+  if (Status ordered = CheckOrderBy(statement, keys, plan.is_query); !ordered.ok()) return ordered;
+  if (plan.is_query) {
+    plan.query.table_name = statement.table_name;
+    plan.query.key_terms = std::move(terms);
+    plan.query.scan_index_forward = !statement.descending;
+    plan.filter = AndOf(rest);
+  } else {
+    plan.scan.table_name = statement.table_name;
+    plan.filter = statement.where;
+  }
+  plan.projection = statement.projection;
+  plan.options.index_name = statement.index_name;
+  plan.options.consistent_read = consistent_read;
+  plan.options.filter_may_name_keys = true;
+  if (plan.filter) plan.options.filter = &*plan.filter;
+  if (!plan.projection.empty()) plan.options.projection = &plan.projection;
+  return Ok{};
+}
+
+Result<KeyedWhere> SplitKey(const std::optional<Condition>& where, const KeyNames& keys) {
+  std::vector<const Condition*> rest = Conjuncts(where);
+  KeyedWhere keyed;
+  for (const auto* names : {&keys.partition, &keys.sort}) {
+    for (const std::string& name : *names) {
+      const AttributeValue* found = nullptr;
+      for (auto it = rest.begin(); it != rest.end();) {
+        const AttributeValue* value = KeyEquality(**it, name);
+        if (value == nullptr) {
+          ++it;
+          continue;
+        }
+        if (found != nullptr) return Error::Validation(MultipleKeyConditions(name));
+        found = value;
+        it = rest.erase(it);
+      }
+      if (found == nullptr) return Error::Validation(std::string(kIncompleteKey));
+      keyed.key.emplace_back(name, *found);
+    }
+  }
+  keyed.rest = AndOf(rest);
+  return keyed;
+}
+
+Result<WritePlan> PlanWrite(Statement statement, const KeyNames& keys) {
+  if (!statement.index_name.empty()) return Error::Validation(std::string(kIndexWrite));
+  WritePlan plan;
+  plan.kind = statement.kind;
+  plan.table_name = std::move(statement.table_name);
+  plan.returning = statement.returning;
+  const std::string& partition_key = keys.partition[0];
+  if (statement.kind == Statement::Kind::kInsert) {
+    for (const auto* names : {&keys.partition, &keys.sort}) {
+      for (const std::string& name : *names) {
+        if (FindAttribute(statement.item, name) == nullptr) {
+          return Error::Validation(KeyAttributeAbsent(name));
+        }
+      }
+    }
+    plan.item = std::move(statement.item);
+    plan.condition = AttributeCheck(Condition::Kind::kAttributeNotExists, partition_key);
+    return plan;
+  }
+  auto keyed = SplitKey(statement.where, keys);
+  if (!keyed.ok()) return keyed.error();
+  plan.item = std::move(keyed.value().key);
+  std::optional<Condition>& rest = keyed.value().rest;
+  if (statement.kind == Statement::Kind::kDelete) {
+    // A DELETE of an item that is not there succeeds whatever the rest of its WHERE says.
+    if (rest) {
+      plan.condition = Joined(Condition::Kind::kOr,
+                              AttributeCheck(Condition::Kind::kAttributeNotExists, partition_key),
+                              std::move(rest));
+    }
+    return plan;
+  }
+  // UPDATE never creates an item; EXISTS holds only for one that is there.
+  plan.actions = std::move(statement.actions);
+  plan.condition =
+      Joined(Condition::Kind::kAnd,
+             AttributeCheck(Condition::Kind::kAttributeExists, partition_key), std::move(rest));
+  return plan;
+}
+
+}  // namespace ddbd::partiql

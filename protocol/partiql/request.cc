@@ -1,0 +1,77 @@
+#include "protocol/partiql/request.h"
+
+#include "protocol/json_writer.h"
+#include "protocol/partiql/next_token.h"
+
+namespace ddbd::partiql {
+namespace {
+
+constexpr size_t kMaxStatementLength = 8192;
+
+}  // namespace
+
+Status DecodeStatementRequest(const json::Value& object, const std::string& path,
+                              AttributeDecoder& decoder, ConstraintErrors& errors,
+                              StatementRequest& out) {
+  auto statement = json::AsString(json::Member(object, "Statement"));
+  if (!statement.ok()) return statement.error();
+  if (!statement.value()) {
+    errors.MustNotBeNull(path + "statement");
+  } else {
+    out.statement = std::string(*statement.value());
+    if (out.statement.empty()) errors.MinLength(out.statement, path + "statement", 1);
+    if (out.statement.size() > kMaxStatementLength) {
+      errors.MaxLength(out.statement, path + "statement", kMaxStatementLength);
+    }
+  }
+  auto parameters = json::AsList(json::Member(object, "Parameters"));
+  if (!parameters.ok()) return parameters.error();
+  std::string parameters_json;
+  if (const json::Value* list = parameters.value()) {
+    if (list->Empty()) {
+      errors.Add("'[]'", path + "parameters", "Member must have length greater than or equal to 1");
+    }
+    for (const json::Value& element : list->GetArray()) {
+      out.parameters.push_back(decoder.DecodeValue(element));
+    }
+    json::Buffer buffer;
+    json::Writer writer(buffer);
+    list->Accept(writer);
+    parameters_json.assign(buffer.GetString(), buffer.GetSize());
+  }
+  out.fingerprint = StatementFingerprint(out.statement, parameters_json);
+  auto consistent = json::AsBoolean(json::Member(object, "ConsistentRead"));
+  if (!consistent.ok()) return consistent.error();
+  out.consistent_read = consistent.value().value_or(false);
+  auto on_failure = json::AsString(json::Member(object, "ReturnValuesOnConditionCheckFailure"));
+  if (!on_failure.ok()) return on_failure.error();
+  if (on_failure.value()) {
+    out.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
+    if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
+      errors.Enum(*on_failure.value(), path + "returnValuesOnConditionCheckFailure",
+                  {"ALL_OLD", "NONE"});
+    }
+  }
+  return Ok{};
+}
+
+Result<const json::Value*> DecodeStatementList(const json::Value& request, const char* member,
+                                               const std::string& path, size_t max,
+                                               ConstraintErrors& errors) {
+  auto list = json::AsList(json::Member(request, member));
+  if (!list.ok()) return list.error();
+  if (list.value() == nullptr) {
+    errors.MustNotBeNull(path);
+    return list.value();
+  }
+  const size_t count = list.value()->Size();
+  if (count < 1) {
+    errors.Add("'[]'", path, "Member must have length greater than or equal to 1");
+  } else if (count > max) {
+    errors.Add("'[" + std::to_string(count) + " items]'", path,
+               "Member must have length less than or equal to " + std::to_string(max));
+  }
+  return list.value();
+}
+
+}  // namespace ddbd::partiql

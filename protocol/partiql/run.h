@@ -1,0 +1,60 @@
+// Running PartiQL statements on the engine: one alone (ExecuteStatement, each statement of a
+// BatchExecuteStatement), or as the parts of a transaction (ExecuteTransaction).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/transactions/transactions.h"
+#include "protocol/partiql/request.h"
+#include "protocol/partiql/statement.h"
+
+namespace ddbd::partiql {
+
+// What one statement gave: a SELECT's page, or the item a write's RETURNING asked for.
+struct StatementOutcome {
+  std::vector<std::string> item_blobs;  // whole stored items, encoded as they are
+  std::vector<Item> items;              // projected or returned items
+  std::optional<Item> last_evaluated_key;
+  std::optional<ConsumedCapacity> consumed_capacity;
+};
+
+struct RunOptions {
+  int64_t limit = 0;  // SELECT: items evaluated per page; 0: up to 1 MB
+  std::optional<Item> exclusive_start_key;
+  ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+};
+
+// Parses `request`'s statement with its parameters.
+Result<Statement> ParseRequest(const StatementRequest& request);
+
+// Runs a parsed statement alone. The parser's and planner's errors, the engine's (as for Query,
+// Scan, PutItem, UpdateItem and DeleteItem), DuplicateItemException "Duplicate primary key
+// exists in table" for an INSERT of a key that is there, ValidationException "EXISTS can only be
+// used in ExecuteTransaction write requests." for EXISTS.
+Result<StatementOutcome> RunStatement(Engine& engine, Statement statement,
+                                      const StatementRequest& request, const RunOptions& options);
+
+// A SELECT of one item by its whole key, as BatchExecuteStatement and transactions read:
+// ValidationException `not_single` when the WHERE names more or less than the key.
+struct KeyedRead {
+  GetRequest get;
+  std::vector<DocumentPath> projection;  // empty: the whole item
+};
+Result<KeyedRead> PlanKeyedRead(const Engine& engine, const Statement& statement,
+                                std::string_view not_single);
+
+// The item a keyed read found, projected as its SELECT asked.
+std::optional<Item> ProjectRead(const std::optional<StoredItem>& stored, const KeyedRead& read);
+
+// INSERT, UPDATE, DELETE or EXISTS as one action of a transaction.
+Result<TransactWriteAction> PlanTransactionWrite(const Engine& engine, Statement statement,
+                                                 bool return_item_on_condition_failure);
+
+// A cancelled transaction's reasons with an INSERT's failed condition said as DynamoDB says it:
+// DuplicateItem. `inserts[i]` is true for the statements that are INSERTs.
+Error WithDuplicateItemReasons(const Error& cancelled, const std::vector<bool>& inserts);
+
+}  // namespace ddbd::partiql
