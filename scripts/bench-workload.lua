@@ -1,6 +1,8 @@
 -- One scripts/bench workload for wrk: builds DynamoDB requests with varying keys and prints the
 -- run's figures as one JSON line. Settings come from the environment (scripts/bench sets them):
 --   BENCH_WORKLOAD  get | put | update | query | scan | batch | mix | transact-write | transact-get
+--                   | partiql-get | partiql-query | partiql-update (GetItem, Query and UpdateItem's
+--                   work as PartiQL statements with parameters)
 --   BENCH_TABLE     table name;  BENCH_ITEMS  items preloaded (partitions of 10 items)
 --   BENCH_CAPACITY  TOTAL or INDEXES: every request also asks for its ConsumedCapacity
 --   BENCH_GSI       single | multi: the table's global index (scripts/bench --gsi); items carry
@@ -88,6 +90,29 @@ builders["index-query"] = function()
     .. '"KeyConditionExpression":"tenant = :t AND #r = :r",'
     .. '"ExpressionAttributeNames":{"#r":"region"},'
     .. '"ExpressionAttributeValues":{":t":{"S":"%s"},":r":{"S":"%s"}}}', table_name, tenant, region)
+end
+-- The same reads and update as PartiQL statements through ExecuteStatement, with parameters.
+local function statement_json(statement, parameters)
+  return string.format('{"Statement":"%s","Parameters":[%s]}', statement, parameters)
+end
+builders["partiql-get"] = function()
+  target("ExecuteStatement")
+  local i = random_item()
+  return statement_json(string.format('SELECT * FROM \\"%s\\" WHERE pk = ? AND sk = ?', table_name),
+    string.format('{"S":"p%07d"},{"S":"s%02d"}', math.floor(i / 10), i % 10))
+end
+builders["partiql-query"] = function()
+  target("ExecuteStatement")
+  return statement_json(string.format('SELECT * FROM \\"%s\\" WHERE pk = ?', table_name),
+    string.format('{"S":"p%07d"}', math.random(0, partitions - 1)))
+end
+builders["partiql-update"] = function()
+  counter = counter + 1
+  target("ExecuteStatement")
+  local i = random_item()
+  return statement_json(string.format('UPDATE \\"%s\\" SET name = ? WHERE pk = ? AND sk = ?',
+    table_name), string.format('{"S":"renamed %d"},{"S":"p%07d"},{"S":"s%02d"}', counter,
+    math.floor(i / 10), i % 10))
 end
 -- Pages of 100 items (~20 KB): 1 MB pages take one peer longer than wrk's timeout under load.
 local scan_start = nil  -- the last page's LastEvaluatedKey: each request reads the next page

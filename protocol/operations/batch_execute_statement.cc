@@ -60,7 +60,11 @@ void AddCapacity(std::vector<ConsumedCapacity>& per_table,
 void RunRead(Engine& engine, const partiql::Statement& statement, const bool consistent_read,
              ReturnConsumedCapacity mode, BatchResponse& response,
              std::vector<ConsumedCapacity>& consumed) {
-  auto read = partiql::PlanKeyedRead(engine, statement, partiql::kBatchSelect);
+  // A batch reads items by their table key: never through an index.
+  Result<partiql::KeyedRead> read = Error::Validation(std::string(partiql::kBatchSelect));
+  if (statement.index_name.empty()) {
+    read = partiql::PlanKeyedRead(engine, statement, partiql::kBatchSelect);
+  }
   if (!read.ok()) {
     response.error = read.error();
     return;

@@ -55,7 +55,8 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
   auto statement = partiql::ParseRequest(decoded.statement);
   if (!statement.ok()) return statement.error();
   if (decoded.next_token) {
-    auto start = partiql::DecodeNextToken(*decoded.next_token, decoded.statement.fingerprint);
+    auto start =
+        partiql::DecodeNextToken(*decoded.next_token, partiql::Fingerprint(decoded.statement));
     if (!start.ok()) return start.error();
     decoded.options.exclusive_start_key = std::move(start).value();
   }
@@ -70,8 +71,8 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
   for (const Item& item : result.items) EncodeItem(response, item);
   response.EndArray();
   if (result.last_evaluated_key) {
-    const std::string token =
-        partiql::EncodeNextToken(decoded.statement.fingerprint, *result.last_evaluated_key);
+    const std::string token = partiql::EncodeNextToken(partiql::Fingerprint(decoded.statement),
+                                                       *result.last_evaluated_key);
     response.Key("NextToken");
     response.String(token.data(), static_cast<rapidjson::SizeType>(token.size()));
     response.Key("LastEvaluatedKey");

@@ -53,7 +53,7 @@ bool Cursor::AcceptSymbol(std::string_view symbol) {
 
 bool Cursor::PeekKeyword(std::string_view word) const {
   const Token& token = Peek();
-  return token.kind == TokenKind::kName && Upper(token.text) == word;
+  return token.kind == TokenKind::kName && EqualsKeyword(token.text, word);
 }
 
 bool Cursor::AcceptKeyword(std::string_view word) {

@@ -275,8 +275,24 @@ std::string Upper(std::string_view word) {
 }
 
 bool IsReservedWord(std::string_view word) {
-  const std::string upper = Upper(word);
-  return std::binary_search(kReservedWords.begin(), kReservedWords.end(), upper);
+  // Upper-cased on the stack: this runs for every bare name a statement holds.
+  char upper[24];
+  if (word.size() > sizeof upper) return false;  // longer than any reserved word
+  for (size_t i = 0; i < word.size(); ++i) {
+    const char c = word[i];
+    upper[i] = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  return std::binary_search(kReservedWords.begin(), kReservedWords.end(),
+                            std::string_view(upper, word.size()));
+}
+
+bool EqualsKeyword(std::string_view word, std::string_view keyword) {
+  if (word.size() != keyword.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    const char c = word[i];
+    if ((c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c) != keyword[i]) return false;
+  }
+  return true;
 }
 
 }  // namespace ddbd::partiql

@@ -35,11 +35,6 @@ std::string KeyAttributeAbsent(std::string_view name) {
   return "Key attribute should be present in the item: Key " + std::string(name);
 }
 
-std::string KeyTypeMismatch(std::string_view name) {
-  return "Key attribute's data type should match its data type in table's schema: Key " +
-         std::string(name);
-}
-
 std::string UnrecognizedFunction(std::string_view name) {
   return "Unrecognized function: " + std::string(name);
 }

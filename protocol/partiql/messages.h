@@ -43,8 +43,6 @@ inline constexpr std::string_view kBagType =
 inline constexpr std::string_view kMissingNeedsIs = "MISSING must be compared using IS operator";
 inline constexpr std::string_view kExistsOutsideTransaction =
     "EXISTS can only be used in ExecuteTransaction write requests.";
-inline constexpr std::string_view kExistsShape =
-    "EXISTS() must contain a single item read with additional condition";
 inline constexpr std::string_view kTransactionSelectKey =
     "Select statements within ExecuteTransaction must specify the primary key in the where "
     "clause.";
@@ -61,8 +59,6 @@ inline constexpr std::string_view kBatchSelect = "Only single item select is sup
 inline constexpr std::string_view kIndexWrite = "This operation is not supported on an index";
 inline constexpr std::string_view kConsistentReadOnGlobalIndex =
     "Strongly consistent read is not supported on Global Secondary Indexes";
-inline constexpr std::string_view kOverlappingRangeConditions =
-    "Overlapping conditions with range keys are not supported in where clause";
 inline constexpr std::string_view kOrderByWithoutWhere =
     "Must have WHERE clause in the statement when using ORDER BY clause.";
 inline constexpr std::string_view kOrderByWithoutHashKey =
@@ -87,8 +83,6 @@ std::string DuplicateTupleKey(std::string_view key, std::string_view path);
 std::string MultipleKeyConditions(std::string_view name);
 // "Key attribute should be present in the item: Key <name>".
 std::string KeyAttributeAbsent(std::string_view name);
-// "Key attribute's data type should match its data type in table's schema: Key <name>".
-std::string KeyTypeMismatch(std::string_view name);
 // "Unrecognized function: <name>" / "Unsupported operation: <what>".
 std::string UnrecognizedFunction(std::string_view name);
 std::string UnsupportedOperation(std::string_view what);

@@ -82,7 +82,7 @@ class Parser : public Cursor {
     const Token& next = Peek();
     if (next.kind == TokenKind::kQuotedName ||
         (next.kind == TokenKind::kName &&
-         (Upper(next.text) == "AS" || !IsReservedWord(next.text)))) {
+         (EqualsKeyword(next.text, "AS") || !IsReservedWord(next.text)))) {
       return Error::Validation(std::string(kAliasing));
     }
     return Ok{};
@@ -154,6 +154,8 @@ class Parser : public Cursor {
           action.path = std::move(path).value();
           statement.actions.push_back(std::move(action));
         } while (AcceptSymbol(","));
+      } else if (PeekKeyword("ADD") || PeekKeyword("DELETE")) {
+        return Error::Validation(std::string(kUpdateOnlySetRemove));
       } else {
         break;
       }

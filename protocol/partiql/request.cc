@@ -26,7 +26,6 @@ Status DecodeStatementRequest(const json::Value& object, const std::string& path
   }
   auto parameters = json::AsList(json::Member(object, "Parameters"));
   if (!parameters.ok()) return parameters.error();
-  std::string parameters_json;
   if (const json::Value* list = parameters.value()) {
     if (list->Empty()) {
       errors.Add("'[]'", path + "parameters", "Member must have length greater than or equal to 1");
@@ -34,12 +33,8 @@ Status DecodeStatementRequest(const json::Value& object, const std::string& path
     for (const json::Value& element : list->GetArray()) {
       out.parameters.push_back(decoder.DecodeValue(element));
     }
-    json::Buffer buffer;
-    json::Writer writer(buffer);
-    list->Accept(writer);
-    parameters_json.assign(buffer.GetString(), buffer.GetSize());
+    out.parameters_json = list;
   }
-  out.fingerprint = StatementFingerprint(out.statement, parameters_json);
   auto consistent = json::AsBoolean(json::Member(object, "ConsistentRead"));
   if (!consistent.ok()) return consistent.error();
   out.consistent_read = consistent.value().value_or(false);
@@ -53,6 +48,16 @@ Status DecodeStatementRequest(const json::Value& object, const std::string& path
     }
   }
   return Ok{};
+}
+
+// Computed only when a NextToken is read or written: most statements need none.
+uint64_t Fingerprint(const StatementRequest& request) {
+  if (request.parameters_json == nullptr) return StatementFingerprint(request.statement, "");
+  json::Buffer buffer;
+  json::Writer writer(buffer);
+  request.parameters_json->Accept(writer);
+  return StatementFingerprint(request.statement,
+                              std::string_view(buffer.GetString(), buffer.GetSize()));
 }
 
 Result<const json::Value*> DecodeStatementList(const json::Value& request, const char* member,

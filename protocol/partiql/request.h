@@ -19,7 +19,8 @@ namespace ddbd::partiql {
 struct StatementRequest {
   std::string statement;
   std::vector<AttributeValue> parameters;
-  uint64_t fingerprint = 0;  // of the statement and parameters (NextToken, idempotency)
+  // The request's Parameters as sent (null when absent), valid while the request is handled.
+  const json::Value* parameters_json = nullptr;
   bool consistent_read = false;
   bool return_item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure ALL_OLD
 };
@@ -30,6 +31,9 @@ struct StatementRequest {
 Status DecodeStatementRequest(const json::Value& object, const std::string& path,
                               AttributeDecoder& decoder, ConstraintErrors& errors,
                               StatementRequest& out);
+
+// The fingerprint a NextToken is bound to: of the statement and its parameters as sent.
+uint64_t Fingerprint(const StatementRequest& request);
 
 // A request's list of statements (Statements, TransactStatements): null with a constraint
 // error when absent; its length checked against 1..`max`.

@@ -127,6 +127,8 @@ TEST_CASE("UPDATE takes SET and REMOVE clauses, functions and RETURNING", "[part
         "The first argument to SET_ADD must equal the assignment value");
   CHECK(Refusal("UPDATE t1 SET e = set_delete(e, 'a') WHERE pk = 'k'") ==
         "The second argument to SET_DELETE must be a value with type SET");
+  CHECK(Refusal("UPDATE t1 ADD n 1 WHERE pk = 'k'") ==
+        "Only SET and REMOVE are supported in update expressions at this time");
   CHECK(Refusal("UPDATE t1 SET a = 1") ==
         "Where clause does not contain a mandatory equality on all key attributes");
   CHECK(Refusal("UPDATE t1 SET a = 1 WHERE pk = 'k' RETURNING ALL OLD") ==

@@ -35,6 +35,23 @@ class AwsCli(ServerTestCase):
         self.assertIn("An error occurred (ResourceNotFoundException) when calling the DescribeTable "
                       "operation: Requested resource not found: Table: no-such-table not found", result.stderr)
 
+    def test_partiql_statements(self):
+        name = unique_name("cli-ql")
+        self.assertEqual(self.aws("create-table", "--table-name", name,
+                                  "--attribute-definitions", "AttributeName=pk,AttributeType=S",
+                                  "--key-schema", "AttributeName=pk,KeyType=HASH",
+                                  "--billing-mode", "PAY_PER_REQUEST").returncode, 0)
+        inserted = self.aws("execute-statement", "--statement",
+                            "INSERT INTO \"%s\" VALUE {'pk': 'cli', 'n': 1}" % name)
+        self.assertEqual(inserted.returncode, 0, inserted.stderr)
+        selected = self.aws("execute-statement", "--statement", 'SELECT n FROM "%s" WHERE pk = ?' % name,
+                            "--parameters", '[{"S": "cli"}]')
+        self.assertEqual(json.loads(selected.stdout)["Items"], [{"n": {"N": "1"}}])
+        again = self.aws("execute-statement", "--statement",
+                         "INSERT INTO \"%s\" VALUE {'pk': 'cli'}" % name)
+        self.assertIn("An error occurred (DuplicateItemException) when calling the ExecuteStatement "
+                      "operation: Duplicate primary key exists in table", again.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
