@@ -58,7 +58,8 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
     auto start =
         partiql::DecodeNextToken(*decoded.next_token, partiql::Fingerprint(decoded.statement));
     if (!start.ok()) return start.error();
-    decoded.options.exclusive_start_key = std::move(start).value();
+    decoded.options.start_partition = start.value().partition;
+    decoded.options.exclusive_start_key = std::move(start.value().key);
   }
   auto outcome = partiql::RunStatement(engine, std::move(statement).value(), decoded.statement,
                                        decoded.options);
@@ -71,8 +72,8 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
   for (const Item& item : result.items) EncodeItem(response, item);
   response.EndArray();
   if (result.last_evaluated_key) {
-    const std::string token = partiql::EncodeNextToken(partiql::Fingerprint(decoded.statement),
-                                                       *result.last_evaluated_key);
+    const std::string token = partiql::EncodeNextToken(
+        partiql::Fingerprint(decoded.statement), {result.partition, *result.last_evaluated_key});
     response.Key("NextToken");
     response.String(token.data(), static_cast<rapidjson::SizeType>(token.size()));
     response.Key("LastEvaluatedKey");

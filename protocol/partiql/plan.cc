@@ -1,5 +1,6 @@
 #include "protocol/partiql/plan.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "protocol/partiql/messages.h"
@@ -43,6 +44,20 @@ const AttributeValue* KeyEquality(const Condition& condition, const std::string&
   if (NamesAttribute(left, name) && right.kind == Operand::Kind::kValue) return &right.value;
   if (NamesAttribute(right, name) && left.kind == Operand::Kind::kValue) return &left.value;
   return nullptr;
+}
+
+// `name IN [v, ...]` with values only: the distinct values, in order; empty otherwise.
+std::vector<AttributeValue> InValues(const Condition& condition, const std::string& name) {
+  std::vector<AttributeValue> values;
+  if (condition.kind != Condition::Kind::kIn || !NamesAttribute(condition.operands[0], name)) {
+    return values;
+  }
+  for (size_t i = 1; i < condition.operands.size(); ++i) {
+    if (condition.operands[i].kind != Operand::Kind::kValue) return {};
+    const AttributeValue& value = condition.operands[i].value;
+    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+  }
+  return values;
 }
 
 // A condition a sort-key range can express: a comparison with a value, BETWEEN, begins_with.
@@ -157,6 +172,19 @@ Status PlanSelect(const Statement& statement, const KeyNames& keys, bool consist
     }
   }
   plan.is_query = !keys.partition.empty() && terms.size() == keys.partition.size();
+  // `pk IN [...]` reads each partition named, as DynamoDB does (ORDER BY then needs a Scan's
+  // refusal: the partitions are read one after another, not merged).
+  if (!plan.is_query && keys.partition.size() == 1 && statement.order_by.empty()) {
+    for (auto it = rest.begin(); it != rest.end(); ++it) {
+      std::vector<AttributeValue> values = InValues(**it, keys.partition[0]);
+      if (values.empty() || values.size() > kMaxInPartitions) continue;
+      terms.push_back({keys.partition[0], KeyTerm::Op::kEq, {values[0]}});
+      plan.partitions = std::move(values);
+      plan.is_query = true;
+      rest.erase(it);
+      break;
+    }
+  }
   if (plan.is_query && keys.sort.size() == 1) {
     for (auto it = rest.begin(); it != rest.end(); ++it) {
       if (auto term = SortKeyTerm(**it, keys.sort[0])) {

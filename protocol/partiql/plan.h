@@ -27,6 +27,9 @@ struct KeyNames {
 // ValidationException for an index it does not have.
 Result<KeyNames> FindKeys(const Engine& engine, const Statement& statement);
 
+// The most partition-key values an IN may list for a SELECT to run as Queries.
+inline constexpr size_t kMaxInPartitions = 50;
+
 // A SELECT as one page of a Query or a Scan. `options` points into the plan: it is neither
 // copied nor moved once filled.
 struct ReadPlan {
@@ -36,7 +39,10 @@ struct ReadPlan {
 
   bool is_query = false;
   QueryArgs query;  // is_query: table, key terms, direction; its `read` is unused
-  ScanArgs scan;    // otherwise: the table; its `read` is unused
+  // `pk IN [a, b, ...]` (at most 50 values): one Query per value, in order, with the first key
+  // term's value replaced; empty for one partition.
+  std::vector<AttributeValue> partitions;
+  ScanArgs scan;  // otherwise: the table; its `read` is unused
   std::optional<Condition> filter;
   std::vector<DocumentPath> projection;
   ReadOptions options;

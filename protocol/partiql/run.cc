@@ -1,5 +1,6 @@
 #include "protocol/partiql/run.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "engine/model/item_codec.h"
@@ -9,6 +10,20 @@
 
 namespace ddbd::partiql {
 namespace {
+
+void Append(StatementOutcome& outcome, ReadPage page) {
+  for (std::string& blob : page.item_blobs) outcome.item_blobs.push_back(std::move(blob));
+  for (Item& item : page.items) outcome.items.push_back(std::move(item));
+  outcome.last_evaluated_key = std::move(page.last_evaluated_key);
+  if (!page.consumed_capacity) return;
+  if (outcome.consumed_capacity) {
+    outcome.consumed_capacity->Add(*page.consumed_capacity);
+  } else {
+    outcome.consumed_capacity = std::move(page.consumed_capacity);
+  }
+}
+
+Result<StatementOutcome> RunPartitions(Engine& engine, ReadPlan& plan, const RunOptions& options);
 
 Result<StatementOutcome> RunSelect(Engine& engine, const Statement& statement,
                                    const StatementRequest& request, const RunOptions& options,
@@ -20,20 +35,51 @@ Result<StatementOutcome> RunSelect(Engine& engine, const Statement& statement,
   plan.options.limit = options.limit;
   plan.options.exclusive_start_key = options.exclusive_start_key;
   plan.options.return_consumed_capacity = options.return_consumed_capacity;
-  Result<ReadPage> page = Error::Internal("");
-  if (plan.is_query) {
-    plan.query.read = plan.options;
-    page = engine.Query(plan.query);
-  } else {
+  if (!plan.is_query) {
     plan.scan.read = plan.options;
-    page = engine.Scan(plan.scan);
+    auto page = engine.Scan(plan.scan);
+    if (!page.ok()) return page.error();
+    StatementOutcome outcome;
+    Append(outcome, std::move(page).value());
+    return outcome;
   }
-  if (!page.ok()) return page.error();
+  if (plan.partitions.empty()) {
+    plan.query.read = plan.options;
+    auto page = engine.Query(plan.query);
+    if (!page.ok()) return page.error();
+    StatementOutcome outcome;
+    Append(outcome, std::move(page).value());
+    return outcome;
+  }
+  return RunPartitions(engine, plan, options);
+}
+
+// `pk IN [...]`: each partition's Query in turn, from where the last page ended, until the
+// page is full (the Limit, counted across partitions, or 1 MB in one partition).
+Result<StatementOutcome> RunPartitions(Engine& engine, ReadPlan& plan, const RunOptions& options) {
+  if (options.start_partition >= plan.partitions.size()) {
+    return Error::Validation(std::string(kInvalidNextToken));
+  }
+  // DynamoDB documents such results as paged "with a maximum of 10 items per page".
+  constexpr int64_t kMaxItemsPerPage = 10;
+  const int64_t limit =
+      options.limit > 0 ? std::min(options.limit, kMaxItemsPerPage) : kMaxItemsPerPage;
   StatementOutcome outcome;
-  outcome.item_blobs = std::move(page.value().item_blobs);
-  outcome.items = std::move(page.value().items);
-  outcome.last_evaluated_key = std::move(page.value().last_evaluated_key);
-  outcome.consumed_capacity = std::move(page.value().consumed_capacity);
+  int64_t evaluated = 0;
+  for (size_t i = options.start_partition; i < plan.partitions.size(); ++i) {
+    plan.query.key_terms[0].values = {plan.partitions[i]};
+    plan.query.read = plan.options;
+    if (i != options.start_partition) plan.query.read.exclusive_start_key.reset();
+    plan.query.read.limit = limit - evaluated;
+    auto page = engine.Query(plan.query);
+    if (!page.ok()) return page.error();
+    evaluated += page.value().scanned_count;
+    Append(outcome, std::move(page).value());
+    if (outcome.last_evaluated_key) {
+      outcome.partition = i;
+      break;
+    }
+  }
   return outcome;
 }
 

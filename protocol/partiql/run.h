@@ -18,12 +18,14 @@ struct StatementOutcome {
   std::vector<std::string> item_blobs;  // whole stored items, encoded as they are
   std::vector<Item> items;              // projected or returned items
   std::optional<Item> last_evaluated_key;
+  size_t partition = 0;  // `pk IN [...]`: the partition the page ended in
   std::optional<ConsumedCapacity> consumed_capacity;
 };
 
 struct RunOptions {
   int64_t limit = 0;  // SELECT: items evaluated per page; 0: up to 1 MB
   std::optional<Item> exclusive_start_key;
+  size_t start_partition = 0;  // `pk IN [...]`: the partition to resume in
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 

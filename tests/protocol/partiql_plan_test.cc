@@ -53,12 +53,24 @@ TEST_CASE("Sort-key conditions a range cannot express stay in the filter", "[par
 TEST_CASE("A SELECT without the partition key's equality is a Scan", "[partiql]") {
   for (const char* text :
        {"SELECT * FROM t1", "SELECT * FROM t1 WHERE sk = 1",
-        "SELECT * FROM t1 WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t1 WHERE pk IN ['a', 'b']",
+        "SELECT * FROM t1 WHERE pk = 'a' OR pk = 'b'", "SELECT * FROM t1 WHERE pk IN ['a', n]",
         "SELECT * FROM t1 WHERE pk > 'a'"}) {
     ReadPlan plan;
     REQUIRE(PlanSelect(Parsed(text), kComposite, false, plan).ok());
     CHECK_FALSE(plan.is_query);
   }
+}
+
+TEST_CASE("pk IN a list of values reads each partition named", "[partiql]") {
+  ReadPlan plan;
+  REQUIRE(PlanSelect(Parsed("SELECT * FROM t1 WHERE pk IN ['b', 'a', 'b'] AND sk > 1"), kComposite,
+                     false, plan)
+              .ok());
+  CHECK(plan.is_query);
+  REQUIRE(plan.partitions.size() == 2);  // distinct, in order
+  CHECK(plan.partitions[0].scalar == "b");
+  CHECK(plan.query.key_terms.size() == 2);
+  CHECK_FALSE(plan.filter);
 }
 
 TEST_CASE("ORDER BY needs a Query and a key attribute", "[partiql]") {
@@ -72,6 +84,10 @@ TEST_CASE("ORDER BY needs a Query and a key attribute", "[partiql]") {
             .message() ==
         "Must have at least one non-optional hash key condition in WHERE clause when using ORDER "
         "BY clause.");
+  ReadPlan in;
+  CHECK_FALSE(
+      PlanSelect(Parsed("SELECT * FROM t1 WHERE pk IN ['a'] ORDER BY sk"), kComposite, false, in)
+          .ok());
   ReadPlan other;
   CHECK(PlanSelect(Parsed("SELECT * FROM t1 WHERE pk = 'a' ORDER BY n"), kComposite, false, other)
             .error()

@@ -94,6 +94,25 @@ class PartiQL(ServerTestCase):
         self.refused(statement, "ValidationException", "Invalid NextToken", Parameters=[S("band")],
                      NextToken=base64.b64encode(b"not a token").decode())
 
+    def test_partition_key_in_reads_each_partition_ten_items_a_page(self):
+        table = unique_name("ql-in")
+        self.ddb.create_table(**composite_table(table, sort_type="N"))
+        for pk in ("x", "y", "z"):
+            for sk in range(8):
+                self.ddb.put_item(TableName=table, Item={"pk": S(pk), "sk": N(sk)})
+        statement = 'SELECT pk, sk FROM "%s" WHERE pk IN [\'z\', \'x\', \'none\'] AND sk < 6' % table
+        pages, token = [], None
+        while True:
+            kwargs = {"NextToken": token} if token else {}
+            page = self.run_statement(statement, ReturnConsumedCapacity="TOTAL", **kwargs)
+            pages.append([(item["pk"]["S"], int(item["sk"]["N"])) for item in page["Items"]])
+            self.assertEqual(page["ConsumedCapacity"]["TableName"], table)
+            token = page.get("NextToken")
+            if not token:
+                break
+        self.assertEqual([len(page) for page in pages], [10, 2])
+        self.assertEqual(sum(pages, []), [("z", sk) for sk in range(6)] + [("x", sk) for sk in range(6)])
+
     # INSERT, UPDATE, DELETE
 
     def test_insert_then_duplicate_key(self):
