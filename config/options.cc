@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <fstream>
 #include <string_view>
 
 namespace ddbd {
@@ -22,6 +23,49 @@ bool ParseInteger(std::string_view text, T min, T max, T& out) {
   }
   out = value;
   return true;
+}
+
+// Adds one KEYID:SECRET pair; an error message (naming neither: secrets stay out of logs) or "".
+std::string AddAuthKey(Options& options, std::string_view pair) {
+  const size_t colon = pair.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == pair.size()) {
+    return "expected KEYID:SECRET";
+  }
+  const std::string_view key_id = pair.substr(0, colon);
+  if (key_id.find_first_of("/, ") != std::string_view::npos) {
+    return "an access key id cannot hold '/', ',' or spaces";
+  }
+  options.auth_keys[std::string(key_id)] = std::string(pair.substr(colon + 1));
+  return "";
+}
+
+std::string ApplyAuthKeys(Options& options, std::string_view list) {
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string_view::npos) end = list.size();
+    if (std::string problem = AddAuthKey(options, list.substr(start, end - start));
+        !problem.empty()) {
+      return "--auth-keys: " + problem + " pairs separated by commas";
+    }
+    start = end + 1;
+  }
+  return "";
+}
+
+// One KEYID:SECRET a line; blank lines and lines starting with '#' are skipped.
+std::string ApplyAuthKeysFile(Options& options, const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return "--auth-keys-file: cannot read '" + path + "'";
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    if (std::string problem = AddAuthKey(options, line); !problem.empty()) {
+      return "--auth-keys-file: " + path + ":" + std::to_string(number) + ": " + problem;
+    }
+  }
+  return "";
 }
 
 // Applies one setting by its canonical name. Returns an error message, or "" on success.
@@ -61,6 +105,10 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
     options.account_id = value;
   } else if (name == "cors") {
     options.cors = value;
+  } else if (name == "auth-keys") {
+    return ApplyAuthKeys(options, value);
+  } else if (name == "auth-keys-file") {
+    return ApplyAuthKeysFile(options, std::string(value));
   } else if (name == "table-delay-ms") {
     if (!ParseInteger<int64_t>(value, 0, 3'600'000, options.table_delay_ms)) {
       return "--table-delay-ms: expected an integer from 0 to 3600000, got '" + std::string(value) +
@@ -142,7 +190,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 22> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 24> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -163,7 +211,9 @@ constexpr std::array<std::string_view, 22> kValuedFlags = {"host",
                                                            "pitr-lag-ms",
                                                            "sync",
                                                            "checkpoint-log-bytes",
-                                                           "namespaces"};
+                                                           "namespaces",
+                                                           "auth-keys",
+                                                           "auth-keys-file"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -304,6 +354,12 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --region NAME          region used in ARNs and the health check (default us-east-1)
   --account-id ID        12-digit account id used in ARNs (default 000000000000)
   --cors ORIGINS         allowed CORS origins, comma-separated (default *; empty disables)
+  --auth-keys KEYID:SECRET[,KEYID:SECRET...]
+                         verify every request's Signature Version 4 signature against these
+                         keys: an unknown key is UnrecognizedClientException, a wrong secret or
+                         signature, or a date over 5 minutes past or 15 minutes ahead,
+                         InvalidSignatureException (default: any well-formed signature passes)
+  --auth-keys-file FILE  the same keys from FILE, one KEYID:SECRET a line ('#' comments)
   --table-delay-ms N     keep tables CREATING/UPDATING/DELETING for N ms (default 0)
   --request-timeout-ms N time allowed to send a request, and idle time before a kept-alive
                          connection is closed (default 60000)

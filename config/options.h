@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct Options {
   // credentials|shared; without it, true when a single-dash DynamoDB Local flag was given and
   // -sharedDb was not.
   bool namespaces_by_credentials = false;
+  // Signature Version 4 verification: access key id -> secret (--auth-keys, --auth-keys-file).
+  // Empty: any well-formed signature is accepted.
+  std::map<std::string, std::string> auth_keys;
   bool show_help = false;
   bool show_version = false;
 };

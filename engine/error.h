@@ -19,6 +19,9 @@ enum class ErrorCode {
   kSerialization,               // com.amazon.coral.service#SerializationException
   kUnknownOperation,            // com.amazon.coral.service#UnknownOperationException
   kMissingAuthenticationToken,  // com.amazon.coral.service#MissingAuthenticationTokenException
+  kIncompleteSignature,         // com.amazon.coral.service#IncompleteSignatureException
+  kInvalidSignature,            // com.amazon.coral.service#InvalidSignatureException
+  kUnrecognizedClient,          // com.amazon.coral.service#UnrecognizedClientException
   kResourceNotFound,            // com.amazonaws.dynamodb.v20120810#ResourceNotFoundException
   kResourceInUse,               // com.amazonaws.dynamodb.v20120810#ResourceInUseException
   kLimitExceeded,               // com.amazonaws.dynamodb.v20120810#LimitExceededException

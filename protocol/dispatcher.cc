@@ -126,6 +126,10 @@ const Operation* Resolve(std::string_view target, std::string_view body, const R
         {ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token"});
     return nullptr;
   }
+  if (!info.authentication.ok()) {
+    refused = ErrorResponse(info.authentication.error());
+    return nullptr;
+  }
   if (body.empty() || !document.IsObject()) {
     refused = ErrorResponse(Error::Serialization(""));
     return nullptr;

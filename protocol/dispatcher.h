@@ -8,12 +8,18 @@
 #include <string>
 #include <string_view>
 
+#include "engine/error.h"
+
 namespace ddbd {
 
 class Engine;
 
 struct RequestInfo {
   bool has_authorization = false;  // an `Authorization: AWS4-...` header was present
+  // The server's check of it (server/authenticator.h): a malformed header, and with signature
+  // verification an unknown key, a wrong signature or a date out of the window, refuse the
+  // request where DynamoDB checks authentication (after the body's syntax and the target).
+  Status authentication = Ok{};
   // The header itself, valid until the request is answered: taken apart
   // (protocol/authorization.h) only by what needs its parts, namespaces today.
   std::string_view authorization = {};

@@ -24,6 +24,12 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazon.coral.service#UnknownOperationException", "message", 400};
     case ErrorCode::kMissingAuthenticationToken:
       return {"com.amazon.coral.service#MissingAuthenticationTokenException", "message", 400};
+    case ErrorCode::kIncompleteSignature:
+      return {"com.amazon.coral.service#IncompleteSignatureException", "message", 400};
+    case ErrorCode::kInvalidSignature:
+      return {"com.amazon.coral.service#InvalidSignatureException", "message", 400};
+    case ErrorCode::kUnrecognizedClient:
+      return {"com.amazon.coral.service#UnrecognizedClientException", "message", 400};
     case ErrorCode::kResourceNotFound:
       return {"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "message", 400};
     case ErrorCode::kResourceInUse:

@@ -135,8 +135,28 @@ using Executor = net::io_context::executor_type;
 using Socket = tcp::socket::rebind_executor<Executor>::other;
 using Stream = beast::basic_stream<tcp, Executor>;
 
-class Session : public std::enable_shared_from_this<Session> {
+// X-Amz-Target and X-Amz-Date in one pass over the fields (each lookup by name would read them
+// all), told apart by length before their names are compared.
+void ReadAmzHeaders(const http::request<http::string_body>& request, HttpRequest& plain) {
+  for (const auto& field : request) {
+    if (field.name() != http::field::unknown) continue;
+    const beast::string_view name = field.name_string();
+    if (name.size() == 12 && beast::iequals(name, "X-Amz-Target")) {
+      if (plain.amz_target.empty()) plain.amz_target = View(field.value());
+    } else if (name.size() == 10 && beast::iequals(name, "X-Amz-Date")) {
+      if (plain.amz_date.empty()) plain.amz_date = View(field.value());
+    }
+  }
+}
+
+class Session : public std::enable_shared_from_this<Session>, public HeaderSource {
  public:
+  // The headers of the request being answered, for the signature check.
+  void Values(std::string_view name, std::vector<std::string_view>& out) const override {
+    const auto range = request_->equal_range(beast::string_view(name.data(), name.size()));
+    for (auto it = range.first; it != range.second; ++it) out.push_back(View(it->value()));
+  }
+
   Session(Socket&& socket, const Router& router, const ServerOptions& options,
           SessionRegistry& registry, std::function<void()> on_last_closed)
       : stream_(std::move(socket)),
@@ -186,11 +206,14 @@ class Session : public std::enable_shared_from_this<Session> {
     HttpRequest plain;
     plain.method = View(request.method_string());
     std::string_view target = View(request.target());
-    plain.path = target.substr(0, target.find('?'));
+    const size_t question = target.find('?');
+    plain.path = target.substr(0, question);
+    if (question != std::string_view::npos) plain.query = target.substr(question + 1);
     plain.host = View(request[http::field::host]);
     plain.content_type = View(request[http::field::content_type]);
-    plain.amz_target = View(request["X-Amz-Target"]);
+    ReadAmzHeaders(request, plain);
     plain.authorization = View(request[http::field::authorization]);
+    plain.headers = this;
     plain.origin = View(request[http::field::origin]);
     plain.access_control_request_headers =
         View(request[http::field::access_control_request_headers]);

@@ -9,14 +9,25 @@
 
 namespace ddbd {
 
+// Every value of a header by name, for the headers a signature covers.
+class HeaderSource {
+ public:
+  virtual ~HeaderSource() = default;
+  // Appends each value of the header `name` (any case), in the order sent.
+  virtual void Values(std::string_view name, std::vector<std::string_view>& out) const = 0;
+};
+
 struct HttpRequest {
   std::string_view method;  // "POST", "GET", "OPTIONS", ...
   std::string_view path;
-  std::string_view host;  // Host
+  std::string_view query;  // after '?', as sent
+  std::string_view host;   // Host
   std::string_view content_type;
-  std::string_view amz_target;     // X-Amz-Target
-  std::string_view authorization;  // Authorization
-  std::string_view origin;         // Origin (CORS)
+  std::string_view amz_target;            // X-Amz-Target
+  std::string_view authorization;         // Authorization
+  std::string_view amz_date;              // X-Amz-Date
+  const HeaderSource* headers = nullptr;  // all of them; null when there is no signature to check
+  std::string_view origin;                // Origin (CORS)
   std::string_view access_control_request_headers;
   std::string_view access_control_request_method;
   std::string_view body;

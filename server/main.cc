@@ -142,7 +142,11 @@ int main(int argc, char** argv) {
   }
   const ddbd::RequestHandler& handler =
       namespaces ? static_cast<const ddbd::RequestHandler&>(*namespaces) : *dispatcher;
-  ddbd::Router router(handler, {options.region, options.cors});
+  ddbd::Router router(handler, {options.region, options.cors, options.auth_keys});
+  if (!options.auth_keys.empty()) {
+    spdlog::info("verifying Signature Version 4 signatures ({} key{})", options.auth_keys.size(),
+                 options.auth_keys.size() == 1 ? "" : "s");
+  }
   ddbd::ServerOptions server_options;
   server_options.host = options.host;
   server_options.port = options.port;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <exception>
 #include <future>
 
@@ -57,7 +58,10 @@ std::vector<std::string> SplitOrigins(const std::string& cors) {
 }  // namespace
 
 Router::Router(const RequestHandler& handler, RouterOptions options)
-    : handler_(handler), options_(std::move(options)), cors_origins_(SplitOrigins(options_.cors)) {}
+    : handler_(handler),
+      options_(std::move(options)),
+      cors_origins_(SplitOrigins(options_.cors)),
+      authenticator_(options_.auth_keys) {}
 
 void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const {
   if (request.origin.empty() || cors_origins_.empty()) return;
@@ -137,6 +141,15 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   };
   RequestInfo info;
   info.has_authorization = HasAwsSignature(request.authorization);
+  if (info.has_authorization) {
+    // The clock is read only when signatures are verified.
+    const int64_t now_ms = !authenticator_.verifies()
+                               ? 0
+                               : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count();
+    info.authentication = authenticator_.Check(request, now_ms);
+  }
   info.authorization = request.authorization;
   info.host = request.host;
   try {

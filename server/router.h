@@ -7,10 +7,12 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "protocol/dispatcher.h"
+#include "server/authenticator.h"
 #include "server/http_types.h"
 
 namespace ddbd {
@@ -18,6 +20,9 @@ namespace ddbd {
 struct RouterOptions {
   std::string region = "us-east-1";
   std::string cors = "*";  // comma-separated allowed origins; "*" allows any; empty: no CORS
+  // Access key id -> secret: requests must be signed with one of them (Signature Version 4).
+  // Empty: any well-formed signature is accepted.
+  std::map<std::string, std::string> auth_keys = {};
 };
 
 class Router {
@@ -40,6 +45,7 @@ class Router {
   const RequestHandler& handler_;
   RouterOptions options_;
   std::vector<std::string> cors_origins_;
+  Authenticator authenticator_;
 };
 
 }  // namespace ddbd

@@ -31,7 +31,10 @@ HttpRequest Post(std::string_view body) {
   request.path = "/";
   request.content_type = "application/x-amz-json-1.0";
   request.amz_target = "DynamoDB_20120810.ListTables";
-  request.authorization = "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request";
+  request.authorization =
+      "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, "
+      "SignedHeaders=host;x-amz-date, Signature=00";
+  request.amz_date = "20260101T000000Z";
   request.body = body;
   return request;
 }

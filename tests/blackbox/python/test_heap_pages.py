@@ -10,7 +10,9 @@ import time
 import unittest
 
 HEADERS = {"Content-Type": "application/x-amz-json-1.0",
-           "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request"}
+           "Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20260101/us-east-1/dynamodb/aws4_request, "
+                            "SignedHeaders=host;x-amz-date, Signature=0",
+           "X-Amz-Date": "20260101T000000Z"}
 
 
 def call(connection, operation, body):

@@ -129,6 +129,7 @@ class DeepInputOnSmallStack(ServerTestCase):
         try:
             connection.request("POST", "/", body=body, headers={
                 "Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
+                "X-Amz-Date": "20260101T000000Z",
                 "X-Amz-Target": target})
             response = connection.getresponse()
             return response.status, json.loads(response.read())

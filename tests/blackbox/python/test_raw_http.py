@@ -13,6 +13,7 @@ import zlib
 
 from ddbd_harness import DdbdServer, ServerTestCase
 
+AMZ_DATE = "20260101T000000Z"
 AUTH = "AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/aws4_request, " \
        "SignedHeaders=host;x-amz-date;x-amz-target, Signature=abc"
 
@@ -27,7 +28,7 @@ class RawHttpTestCase(ServerTestCase):
 
     def request(self, body, target="DynamoDB_20120810.ListTables",
                 content_type="application/x-amz-json-1.0", auth=AUTH, method="POST", headers=None):
-        all_headers = {"Content-Type": content_type}
+        all_headers = {"Content-Type": content_type, "X-Amz-Date": AMZ_DATE}
         if target is not None:
             all_headers["X-Amz-Target"] = target
         if auth is not None:
@@ -120,7 +121,7 @@ class Protocol(RawHttpTestCase):
         for path in ["/tables", "/dynamodb/", "//"]:
             self.connection.request("POST", path, body=body, headers={
                 "Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
-                "X-Amz-Target": "DynamoDB_20120810.CreateTable"})
+                "X-Amz-Date": AMZ_DATE, "X-Amz-Target": "DynamoDB_20120810.CreateTable"})
             response = self.connection.getresponse()
             self.assertEqual((response.status, response.read()), (404, b"<UnknownOperationException/>\n"))
         response, body = self.request(b"{}")
@@ -135,7 +136,7 @@ class Protocol(RawHttpTestCase):
             connection = http.client.HTTPConnection(*self.connection.sock.getpeername()[:2], timeout=10)
             connection.request("POST", path, body=b"{}", headers=dict(
                 headers, **{"Content-Type": "application/x-amz-json-1.0", "Authorization": AUTH,
-                            "X-Amz-Target": "DynamoDB_20120810.ListTables"}))
+                            "X-Amz-Date": AMZ_DATE, "X-Amz-Target": "DynamoDB_20120810.ListTables"}))
             response = connection.getresponse()
             response.read()
             self.assertEqual(response.status, 400)
@@ -164,7 +165,7 @@ class Protocol(RawHttpTestCase):
         with socket.create_connection((self.connection.host, self.connection.port)) as raw:
             size = 17 * 1024 * 1024
             raw.sendall(("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
-                         "X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: %s\r\n"
+                         "X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: %s\r\nX-Amz-Date: 20260101T000000Z\r\n"
                          "Content-Length: %d\r\n\r\n" % (AUTH, size)).encode())
             raw.settimeout(10)
             self.assertTrue(raw.recv(4096).startswith(b"HTTP/1.1 413"))

@@ -1,0 +1,167 @@
+"""Signature Version 4 verification (issue 22): with --auth-keys, boto3 with the right secret is
+served and with a wrong secret or an unknown key refused with DynamoDB's errors; requests signed
+by hand (by this file's own signer, not botocore's) exercise the canonical form (header case,
+spaces, repeated and unsigned headers, query strings) and the clock window both ways. Without
+keys, any well-formed signature passes, and a malformed header never does."""
+import datetime
+import hashlib
+import hmac
+import http.client
+import json
+import os
+import tempfile
+import unittest
+
+import boto3
+from botocore.config import Config
+
+from ddbd_harness import ServerTestCase, hash_table, unique_name
+
+EXPECTED = ("The request signature we calculated does not match the signature you provided. Check your AWS "
+            "Secret Access Key and signing method. Consult the service documentation for details.")
+
+
+def amz_date(shift_seconds=0):
+    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=shift_seconds)
+    return moment.strftime("%Y%m%dT%H%M%SZ")
+
+
+def signed_headers(host, target, body, key_id, secret, date, extra=(), sign_extra=True, path="/", query=""):
+    """Headers for a POST signed the Signature Version 4 way. `extra` are (name, value) pairs sent
+    as given (repeats allowed); they are signed unless sign_extra is false."""
+    headers = [("Host", host), ("X-Amz-Date", date), ("X-Amz-Target", target),
+               ("Content-Type", "application/x-amz-json-1.0")] + list(extra)
+    signed = {}
+    for name, value in headers:
+        if not sign_extra and (name, value) in extra:
+            continue
+        # Canonical values: trimmed, inner runs of spaces collapsed; repeats joined by commas.
+        signed.setdefault(name.lower(), []).append(" ".join(value.split()))
+    names = sorted(signed)
+    canonical_query = "&".join(sorted(query.split("&"))) if query else ""
+    canonical = "\n".join(["POST", path, canonical_query] + ["%s:%s" % (n, ",".join(signed[n])) for n in names] +
+                          ["", ";".join(names), hashlib.sha256(body).hexdigest()])
+    scope = "%s/us-east-1/dynamodb/aws4_request" % date[:8]
+    to_sign = "\n".join(["AWS4-HMAC-SHA256", date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
+    key = ("AWS4" + secret).encode()
+    for part in (date[:8], "us-east-1", "dynamodb", "aws4_request"):
+        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
+    signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+    authorization = "AWS4-HMAC-SHA256 Credential=%s/%s, SignedHeaders=%s, Signature=%s" % (
+        key_id, scope, ";".join(names), signature)
+    return headers + [("Authorization", authorization)]
+
+
+class Verified(ServerTestCase):
+    server_args = ("--auth-keys", "AKIDTEST:secret,SECOND:second-secret")
+
+    def client(self, key_id, secret):
+        return boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id=key_id, aws_secret_access_key=secret,
+                            config=Config(retries={"max_attempts": 1}))
+
+    def send(self, headers, body=b"{}", path="/"):
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=10)
+        try:
+            connection.putrequest("POST", path, skip_host=True, skip_accept_encoding=True)
+            for name, value in headers:
+                connection.putheader(name, value)
+            connection.putheader("Content-Length", str(len(body)))
+            connection.endheaders(body)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read())
+        finally:
+            connection.close()
+
+    def signed(self, date=None, **kwargs):
+        return signed_headers("127.0.0.1:%d" % self.server.port, "DynamoDB_20120810.ListTables", b"{}",
+                              kwargs.pop("key_id", "AKIDTEST"), kwargs.pop("secret", "secret"),
+                              date or amz_date(), **kwargs)
+
+    def assertRefused(self, answer, code, message):
+        status, body = answer
+        self.assertEqual(status, 400)
+        self.assertEqual((body["__type"], body.get("message")), ("com.amazon.coral.service#" + code, message))
+
+    def test_boto3_with_each_key_and_wrong_ones(self):
+        name = unique_name("auth")
+        self.ddb.create_table(**hash_table(name))
+        self.assertIn(name, self.client("SECOND", "second-secret").list_tables()["TableNames"])
+        with self.assertRaises(Exception) as caught:
+            self.client("AKIDTEST", "not-the-secret").list_tables()
+        self.assertEqual(caught.exception.response["Error"], {"Code": "InvalidSignatureException", "Message": EXPECTED})
+        with self.assertRaises(Exception) as caught:
+            self.client("NOBODY", "secret").list_tables()
+        self.assertEqual(caught.exception.response["Error"],
+                         {"Code": "UnrecognizedClientException",
+                          "Message": "The security token included in the request is invalid."})
+
+    def test_canonical_form_of_headers_and_query(self):
+        self.assertEqual(self.send(self.signed())[0], 200)
+        # Spaces around and inside values, upper-case names, a header sent twice, an unsigned one.
+        extra = [("X-Custom", "  a   b  "), ("x-custom", "second"), ("X-UPPER", "Value")]
+        self.assertEqual(self.send(self.signed(extra=extra))[0], 200)
+        unsigned = [("X-Not-Signed", "anything")]
+        self.assertEqual(self.send(self.signed(extra=unsigned, sign_extra=False))[0], 200)
+        self.assertEqual(self.send(self.signed(path="/", query="b=2&a=1"), path="/?b=2&a=1")[0], 200)
+        # A signed header changed on the way is a wrong signature.
+        tampered = [(n, "DynamoDB_20120810.DescribeLimits" if n == "X-Amz-Target" else v) for n, v in self.signed()]
+        self.assertRefused(self.send(tampered), "InvalidSignatureException", EXPECTED)
+
+    def test_a_body_changed_on_the_way(self):
+        self.assertRefused(self.send(self.signed(), body=b'{"Limit":1}'), "InvalidSignatureException", EXPECTED)
+
+    def test_clock_skew_both_ways(self):
+        self.assertEqual(self.send(self.signed(date=amz_date(-240)))[0], 200)
+        self.assertEqual(self.send(self.signed(date=amz_date(840)))[0], 200)
+        past = amz_date(-400)
+        status, body = self.send(self.signed(date=past))
+        self.assertEqual(status, 400)
+        self.assertRegex(body["message"], r"^Signature expired: %s is now earlier than \d{8}T\d{6}Z "
+                                          r"\(\d{8}T\d{6}Z - 5 min\.\)$" % past)
+        future = amz_date(1000)
+        status, body = self.send(self.signed(date=future))
+        self.assertRegex(body["message"], r"^Signature not yet current: %s is still later than \d{8}T\d{6}Z "
+                                          r"\(\d{8}T\d{6}Z \+ 15 min\.\)$" % future)
+        self.assertEqual(body["__type"], "com.amazon.coral.service#InvalidSignatureException")
+
+    def test_missing_and_malformed_headers(self):
+        headers = [h for h in self.signed() if h[0] != "Authorization"]
+        self.assertRefused(self.send(headers), "MissingAuthenticationTokenException",
+                           "Request is missing Authentication Token")
+        partial = "AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/aws4_request"
+        self.assertRefused(self.send(headers + [("Authorization", partial)]), "IncompleteSignatureException",
+                           "Authorization header requires 'Signature' parameter. Authorization header requires "
+                           "'SignedHeaders' parameter. Authorization=" + partial)
+
+
+class KeysFile(ServerTestCase):
+    """--auth-keys-file: one KEYID:SECRET a line, with comments."""
+    keys = tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False)
+    keys.write("# test keys\nFROMFILE:file-secret\n\n")
+    keys.close()
+    server_args = ("--auth-keys-file", keys.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        os.unlink(cls.keys.name)
+
+    def test_keys_from_a_file(self):
+        good = boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id="FROMFILE", aws_secret_access_key="file-secret")
+        self.assertIn("TableNames", good.list_tables())
+        with self.assertRaises(Exception) as caught:
+            self.ddb.list_tables()  # AKIDTEST is not in the file
+        self.assertEqual(caught.exception.response["Error"]["Code"], "UnrecognizedClientException")
+
+
+class NotVerified(ServerTestCase):
+    def test_any_well_formed_signature_passes_without_keys(self):
+        anyone = boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
+                              aws_access_key_id="ANYONE", aws_secret_access_key="whatever")
+        self.assertIn("TableNames", anyone.list_tables())
+
+
+if __name__ == "__main__":
+    unittest.main()
