@@ -46,7 +46,8 @@ std::string ApplyAuthKeys(Options& options, std::string_view list) {
     if (end == std::string_view::npos) end = list.size();
     if (std::string problem = AddAuthKey(options, list.substr(start, end - start));
         !problem.empty()) {
-      return "--auth-keys: " + problem + " pairs separated by commas";
+      return "--auth-keys: " + problem +
+             (problem == "expected KEYID:SECRET" ? "[,KEYID:SECRET...]" : "");
     }
     start = end + 1;
   }

@@ -1,6 +1,11 @@
 #include "config/options.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 namespace ddbd {
@@ -124,4 +129,40 @@ TEST_CASE("Bad flags name the flag and what it accepts") {
 }
 
 }  // namespace
+TEST_CASE("Signature keys come from a flag, the environment or a file") {
+  ParsedOptions flag = Parse({"--auth-keys", "AKID:secret,OTHER:other:with:colons"});
+  REQUIRE(flag.options);
+  CHECK(flag.options->auth_keys ==
+        std::map<std::string, std::string>{{"AKID", "secret"}, {"OTHER", "other:with:colons"}});
+  ParsedOptions env = Parse({}, {{"DDBD_AUTH_KEYS", "ENVKEY:s"}});
+  REQUIRE(env.options);
+  CHECK(env.options->auth_keys.count("ENVKEY") == 1);
+  CHECK(Parse({}).options->auth_keys.empty());
+  // An error never repeats the value: it holds a secret.
+  CHECK(Parse({"--auth-keys", "no-colon-secret"}).error ==
+        "--auth-keys: expected KEYID:SECRET[,KEYID:SECRET...]");
+  CHECK(Parse({}, {{"DDBD_AUTH_KEYS", "a/b:c"}}).error ==
+        "DDBD_AUTH_KEYS: an access key id cannot hold '/', ',' or spaces");
+
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("ddbd-options-test-" + std::to_string(::getpid()) + ".keys"))
+                               .string();
+  {
+    std::ofstream file(path);
+    file << "# keys\nFILEKEY:file-secret\r\n\nSECOND:two\n";
+  }
+  ParsedOptions file = Parse({"--auth-keys-file", path});
+  REQUIRE(file.options);
+  CHECK(file.options->auth_keys ==
+        std::map<std::string, std::string>{{"FILEKEY", "file-secret"}, {"SECOND", "two"}});
+  {
+    std::ofstream broken(path);
+    broken << "GOOD:one\nbroken\n";
+  }
+  CHECK(Parse({"--auth-keys-file", path}).error ==
+        "--auth-keys-file: " + path + ":2: expected KEYID:SECRET");
+  std::remove(path.c_str());
+  CHECK(Parse({"--auth-keys-file", path}).error == "--auth-keys-file: cannot read '" + path + "'");
+}
+
 }  // namespace ddbd
