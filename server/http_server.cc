@@ -135,10 +135,21 @@ using Executor = net::io_context::executor_type;
 using Socket = tcp::socket::rebind_executor<Executor>::other;
 using Stream = beast::basic_stream<tcp, Executor>;
 
-// X-Amz-Target and X-Amz-Date in one pass over the fields (each lookup by name would read them
-// all), told apart by length before their names are compared.
-void ReadAmzHeaders(const http::request<http::string_body>& request, HttpRequest& plain) {
+// X-Amz-Target, X-Amz-Date, Content-Encoding and Accept-Encoding in one pass over the fields
+// (each lookup by name would read them all); unknown names are told apart by length first.
+// Returns Content-Encoding.
+std::string_view ReadAmzHeaders(const http::request<http::string_body>& request,
+                                HttpRequest& plain) {
+  std::string_view content_encoding;
   for (const auto& field : request) {
+    if (field.name() == http::field::content_encoding) {
+      content_encoding = View(field.value());
+      continue;
+    }
+    if (field.name() == http::field::accept_encoding) {
+      plain.accept_encoding = View(field.value());
+      continue;
+    }
     if (field.name() != http::field::unknown) continue;
     const beast::string_view name = field.name_string();
     if (name.size() == 12 && beast::iequals(name, "X-Amz-Target")) {
@@ -147,6 +158,7 @@ void ReadAmzHeaders(const http::request<http::string_body>& request, HttpRequest
       if (plain.amz_date.empty()) plain.amz_date = View(field.value());
     }
   }
+  return content_encoding;
 }
 
 class Session : public std::enable_shared_from_this<Session>, public HeaderSource {
@@ -211,7 +223,7 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
     if (question != std::string_view::npos) plain.query = target.substr(question + 1);
     plain.host = View(request[http::field::host]);
     plain.content_type = View(request[http::field::content_type]);
-    ReadAmzHeaders(request, plain);
+    const std::string_view content_encoding = ReadAmzHeaders(request, plain);
     plain.authorization = View(request[http::field::authorization]);
     plain.headers = this;
     plain.origin = View(request[http::field::origin]);
@@ -219,6 +231,25 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
         View(request[http::field::access_control_request_headers]);
     plain.access_control_request_method = View(request[http::field::access_control_request_method]);
     plain.body = request.body();
+    if (!content_encoding.empty()) {
+      // The decoded body replaces the one sent; the size limit applies to it too.
+      std::string decoded;
+      switch (DecodeBody(content_encoding, plain.body, options_.body_limit_bytes, decoded)) {
+        case BodyDecoding::kPlain:
+          break;
+        case BodyDecoding::kDecoded:
+          request_->body() = std::move(decoded);
+          plain.body = request_->body();
+          break;
+        case BodyDecoding::kTooLarge:
+          busy_ = false;
+          return SendRefusal(http::status::payload_too_large);
+        case BodyDecoding::kUnsupported:
+        case BodyDecoding::kBroken:
+          plain.body_unreadable = true;
+          break;
+      }
+    }
     // The session keeps itself (and the request the views point into) until the answer is
     // written, which may come from another thread, later. The completion captures only `this`,
     // so it needs no allocation.

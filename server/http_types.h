@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/content_encoding.h"
+
 namespace ddbd {
 
 // Every value of a header by name, for the headers a signature covers.
@@ -30,13 +32,19 @@ struct HttpRequest {
   std::string_view origin;                // Origin (CORS)
   std::string_view access_control_request_headers;
   std::string_view access_control_request_method;
-  std::string_view body;
+  std::string_view accept_encoding;  // Accept-Encoding
+  std::string_view body;             // decoded when it was sent compressed
+  // Sent with a Content-Encoding that is not supported, or not valid for its encoding: answered
+  // with HTTP 500 and never dispatched.
+  bool body_unreadable = false;
 };
 
 struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  // The request's Accept-Encoding allows it: a successful answer over 4 KB is compressed.
+  ResponseEncoding compress = ResponseEncoding::kNone;
 };
 
 }  // namespace ddbd

@@ -126,6 +126,15 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     AddStandardHeaders(response, kAmzJson, request_id);
     return done();
   }
+  if (request.body_unreadable) {
+    // UNCONFIRMED body: DynamoDB answers an unsupported or broken Content-Encoding with HTTP 500
+    // and applies nothing (measured); its error body is not recorded.
+    const DispatchResult failure = Dispatcher::InternalServerError();
+    response.status = failure.http_status;
+    response.body = failure.body;
+    AddStandardHeaders(response, kAmzJson, request_id);
+    return done();
+  }
   // DynamoDB answers in the content type it was asked in. All but the checksum is known now.
   response.headers.emplace_back("Content-Type",
                                 std::string(media_type == kJson ? kJson : kAmzJson));
@@ -133,9 +142,21 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   // Two pointers: small enough for std::function to hold without allocating.
   HttpResponse* const answer = &response;
   const RouteDone* const finished = &done;
+  response.compress = ChooseResponseEncoding(request.accept_encoding);
   const DispatchDone finish = [answer, finished](DispatchResult result) {
     answer->status = result.http_status;
     answer->body = std::move(result.body);
+    // Successful answers only: DynamoDB sends its errors as they are.
+    if (answer->compress != ResponseEncoding::kNone && answer->status == 200 &&
+        answer->body.size() > kCompressAboveBytes) {
+      std::string compressed = Compress(answer->body, answer->compress);
+      if (!compressed.empty()) {
+        answer->body = std::move(compressed);
+        answer->headers.emplace_back("Content-Encoding",
+                                     std::string(EncodingName(answer->compress)));
+      }
+    }
+    // Over the bytes sent, compressed or not, as SDKs check it.
     answer->headers.emplace_back("x-amz-crc32", std::to_string(Crc32(answer->body)));
     (*finished)();
   };
