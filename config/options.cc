@@ -115,6 +115,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--table-delay-ms: expected an integer from 0 to 3600000, got '" + std::string(value) +
              "'";
     }
+  } else if (name == "max-connections") {
+    if (!ParseInteger<int64_t>(value, 0, 1'000'000, options.max_connections)) {
+      return "--max-connections: expected an integer from 0 (no limit) to 1000000, got '" +
+             std::string(value) + "'";
+    }
   } else if (name == "request-timeout-ms") {
     if (!ParseInteger<int64_t>(value, 1, 3'600'000, options.request_timeout_ms)) {
       return "--request-timeout-ms: expected an integer from 1 to 3600000, got '" +
@@ -191,7 +196,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 24> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 25> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -214,7 +219,8 @@ constexpr std::array<std::string_view, 24> kValuedFlags = {"host",
                                                            "checkpoint-log-bytes",
                                                            "namespaces",
                                                            "auth-keys",
-                                                           "auth-keys-file"};
+                                                           "auth-keys-file",
+                                                           "max-connections"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -362,8 +368,11 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          InvalidSignatureException (default: any well-formed signature passes)
   --auth-keys-file FILE  the same keys from FILE, one KEYID:SECRET a line ('#' comments)
   --table-delay-ms N     keep tables CREATING/UPDATING/DELETING for N ms (default 0)
-  --request-timeout-ms N time allowed to send a request, and idle time before a kept-alive
-                         connection is closed (default 60000)
+  --request-timeout-ms N time allowed to send a request (headers and body: a client that
+                         trickles them is dropped), to read an answer, and idle time before a
+                         kept-alive connection is closed (default 60000)
+  --max-connections N    the most connections open at once; more wait in the listen backlog
+                         until one closes (default 0: no limit)
   --item-collection-limit-bytes N
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)

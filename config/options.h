@@ -22,6 +22,7 @@ struct Options {
   std::string cors = "*";              // allowed origins, comma-separated; empty disables CORS
   int64_t table_delay_ms = 0;          // how long CREATING/UPDATING/DELETING last
   int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
+  int64_t max_connections = 0;         // open at once; more wait in the backlog. 0: no limit
   // An item collection's limit (a partition's items and LSI entries); DynamoDB's is 10 GB.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.

@@ -99,12 +99,22 @@ class SessionRegistry {
     std::lock_guard lock(mutex_);
     sessions_.emplace(session, std::move(handle));
   }
-  // Returns true if this was the last session.
+  // Returns true if this was the last session. `on_removed` runs after, outside the lock.
   bool Remove(Session* session) {
-    std::lock_guard lock(mutex_);
-    sessions_.erase(session);
-    return sessions_.empty();
+    bool last = false;
+    {
+      std::lock_guard lock(mutex_);
+      sessions_.erase(session);
+      last = sessions_.empty();
+    }
+    if (on_removed) on_removed();
+    return last;
   }
+  size_t Size() {
+    std::lock_guard lock(mutex_);
+    return sessions_.size();
+  }
+  std::function<void()> on_removed;  // set before the first session
   std::vector<std::shared_ptr<Session>> Live() {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<Session>> live;
@@ -362,7 +372,9 @@ struct HttpServer::Impl {
         io(*contexts.front()),
         acceptor(io),
         signals(io, SIGINT, SIGTERM),
-        grace_timer(io) {}
+        grace_timer(io) {
+    registry.on_removed = [this] { OnSessionClosed(); };
+  }
 
   static std::vector<std::unique_ptr<net::io_context>> MakeContexts(unsigned threads) {
     std::vector<std::unique_ptr<net::io_context>> made;
@@ -386,7 +398,25 @@ struct HttpServer::Impl {
       std::make_shared<Session>(std::move(socket), router, options, registry, [this] {
         net::post(io, [this] { grace_timer.cancel(); });
       })->Start();
+      if (AtConnectionLimit()) return;  // the next accept waits for a session to close
       Accept();
+    });
+  }
+
+  // --max-connections: true if accepting is paused. Checked again after pausing, so a session
+  // that closed meanwhile cannot leave the server paused with room to spare.
+  bool AtConnectionLimit() {
+    if (options.max_connections == 0 || registry.Size() < options.max_connections) return false;
+    accept_paused = true;
+    if (registry.Size() >= options.max_connections || !accept_paused.exchange(false)) return true;
+    return false;
+  }
+
+  // A session closed (on its thread): resume accepting if the limit had paused it.
+  void OnSessionClosed() {
+    if (!accept_paused.exchange(false)) return;
+    net::post(io, [this] {
+      if (!stopping && acceptor.is_open()) Accept();
     });
   }
 
@@ -419,6 +449,7 @@ struct HttpServer::Impl {
   net::steady_timer grace_timer;
   SessionRegistry registry;
   std::atomic<bool> stopping{false};
+  std::atomic<bool> accept_paused{false};  // at --max-connections
 };
 
 HttpServer::HttpServer(ServerOptions options, const Router& router)

@@ -21,6 +21,9 @@ struct ServerOptions {
   size_t body_limit_bytes = 16 * 1024 * 1024;  // DynamoDB's request limit; larger: HTTP 413
   int64_t request_timeout_ms = 60'000;         // to receive one request, and to wait for the next
   int64_t shutdown_grace_ms = 10'000;          // how long in-flight requests may take on shutdown
+  // The most connections open at once; more wait in the listen backlog until one closes.
+  // 0: no limit.
+  size_t max_connections = 0;
 };
 
 class HttpServer {

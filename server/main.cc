@@ -151,6 +151,7 @@ int main(int argc, char** argv) {
   server_options.host = options.host;
   server_options.port = options.port;
   server_options.request_timeout_ms = options.request_timeout_ms;
+  server_options.max_connections = static_cast<size_t>(options.max_connections);
   server_options.threads = options.threads > 0 ? options.threads : UsableCores();
   ddbd::HttpServer server(server_options, router);
 

@@ -165,4 +165,12 @@ TEST_CASE("Signature keys come from a flag, the environment or a file") {
   CHECK(Parse({"--auth-keys-file", path}).error == "--auth-keys-file: cannot read '" + path + "'");
 }
 
+TEST_CASE("The connection limit is a count, 0 for none") {
+  CHECK(Parse({}).options->max_connections == 0);
+  CHECK(Parse({"--max-connections", "64"}).options->max_connections == 64);
+  CHECK(Parse({}, {{"DDBD_MAX_CONNECTIONS", "8"}}).options->max_connections == 8);
+  CHECK(Parse({"--max-connections", "-1"}).error ==
+        "--max-connections: expected an integer from 0 (no limit) to 1000000, got '-1'");
+}
+
 }  // namespace ddbd

@@ -191,6 +191,97 @@ class SlowClients(RawHttpTestCase):
         stalled.close()
 
 
+    def test_headers_trickled_byte_by_byte_are_cut_off(self):
+        # Slowloris: each byte comes before any per-read timeout would fire, but the request as a
+        # whole must arrive within --request-timeout-ms.
+        trickle = socket.create_connection((self.connection.host, self.connection.port))
+        started = time.monotonic()
+        closed = False
+        for byte in b"POST / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:
+            try:
+                trickle.sendall(bytes([byte]))
+            except OSError:
+                closed = True
+                break
+            time.sleep(0.05)
+            if time.monotonic() - started > 3:
+                break
+        if not closed:
+            trickle.settimeout(3)
+            try:
+                closed = trickle.recv(100) == b""
+            except OSError:
+                closed = True
+        self.assertTrue(closed)
+        self.assertLess(time.monotonic() - started, 4)
+        trickle.close()
+        self.connection.close()
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+
+    def test_a_client_that_never_reads_is_dropped(self):
+        # Large answers to a client that reads none of them: one answer at a time is buffered,
+        # and the connection is closed once writing it stalls past the timeout.
+        table = "slow-reader-%d" % os.getpid()
+        body = json.dumps({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                           "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+                           "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]}).encode()
+        self.assertEqual(self.request(body, target="DynamoDB_20120810.CreateTable")[0].status, 200)
+        for i in range(40):
+            item = json.dumps({"TableName": table, "Item": {"k": {"S": "k%d" % i}, "pad": {"S": "x" * 20000}}})
+            self.connection.close()
+            self.assertEqual(self.request(item.encode(), target="DynamoDB_20120810.PutItem")[0].status, 200)
+        reader = socket.create_connection((self.connection.host, self.connection.port))
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        scan = json.dumps({"TableName": table}).encode()
+        request = ("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                   "X-Amz-Target: DynamoDB_20120810.Scan\r\nAuthorization: %s\r\nX-Amz-Date: %s\r\n"
+                   "Content-Length: %d\r\n\r\n" % (AUTH, AMZ_DATE, len(scan))).encode() + scan
+        reader.settimeout(1)
+        try:
+            for _ in range(20):  # pipelined; the server reads the next only once an answer is out
+                reader.sendall(request)
+        except (OSError, socket.timeout):
+            pass
+        time.sleep(1.5)  # past the 300 ms timeout: the stalled write has been given up
+        self.connection.close()  # idle past the timeout too: a new connection
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+        reader.settimeout(5)
+        received = b""
+        try:
+            while True:
+                chunk = reader.recv(1 << 20)
+                if not chunk:
+                    break
+                received += chunk
+        except OSError:
+            pass
+        # Fewer answers than requests: the connection was dropped, not buffered without end.
+        self.assertLess(received.count(b"HTTP/1.1 200"), 20)
+        reader.close()
+
+
+class ConnectionLimit(RawHttpTestCase):
+    server_args = ("--max-connections", "2")
+
+    def test_connections_over_the_limit_wait_for_one_to_close(self):
+        first = self.connection  # one of the two, opened by setUp
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+        second = http.client.HTTPConnection(self.connection.host, self.connection.port, timeout=10)
+        second.request("GET", "/")
+        self.assertEqual(second.getresponse().read()[:8], b"healthy:")
+        waiting = socket.create_connection((self.connection.host, self.connection.port))
+        waiting.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        waiting.settimeout(0.5)
+        with self.assertRaises(socket.timeout):
+            waiting.recv(100)  # queued in the backlog, not served
+        second.close()
+        waiting.settimeout(5)
+        self.assertTrue(waiting.recv(100).startswith(b"HTTP/1.1 200"))
+        waiting.close()
+        self.assertEqual(self.request(b"{}")[0].status, 200)
+        first.close()
+
+
 class Shutdown(unittest.TestCase):
     def test_sigterm_with_an_idle_connection_open_exits_promptly_and_cleanly(self):
         if os.environ.get("DDBD_ENDPOINT"):
