@@ -115,6 +115,16 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--table-delay-ms: expected an integer from 0 to 3600000, got '" + std::string(value) +
              "'";
     }
+  } else if (name == "tls-cert") {
+    if (value.empty()) return "--tls-cert: expected a PEM certificate file, got ''";
+    options.tls_cert = value;
+  } else if (name == "tls-key") {
+    if (value.empty()) return "--tls-key: expected a PEM private key file, got ''";
+    options.tls_key = value;
+  } else if (name == "tls-port") {
+    if (!ParseInteger<int32_t>(value, 0, 65535, options.tls_port)) {
+      return "--tls-port: expected an integer from 0 to 65535, got '" + std::string(value) + "'";
+    }
   } else if (name == "max-connections") {
     if (!ParseInteger<int64_t>(value, 0, 1'000'000, options.max_connections)) {
       return "--max-connections: expected an integer from 0 (no limit) to 1000000, got '" +
@@ -196,7 +206,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 25> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 28> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -220,7 +230,10 @@ constexpr std::array<std::string_view, 25> kValuedFlags = {"host",
                                                            "namespaces",
                                                            "auth-keys",
                                                            "auth-keys-file",
-                                                           "max-connections"};
+                                                           "max-connections",
+                                                           "tls-cert",
+                                                           "tls-key",
+                                                           "tls-port"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -345,6 +358,12 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
   }
   // DynamoDB Local's rule, for those who start ddbd as they started it.
   if (!namespaces_set) options.namespaces_by_credentials = local_flag && !options.shared_db;
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return {{}, "--tls-cert and --tls-key: give both, or neither"};
+  }
+  if (options.tls_port >= 0 && options.tls_cert.empty()) {
+    return {{}, "--tls-port: needs --tls-cert and --tls-key"};
+  }
   return {options, ""};
 }
 
@@ -373,6 +392,9 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          kept-alive connection is closed (default 60000)
   --max-connections N    the most connections open at once; more wait in the listen backlog
                          until one closes (default 0: no limit)
+  --tls-cert FILE        serve HTTPS (TLS 1.2 or newer) with this PEM certificate chain...
+  --tls-key FILE         ...and this PEM private key; on --port, or on --tls-port if given
+  --tls-port N           serve HTTPS on N beside plain HTTP on --port (0 picks a free port)
   --item-collection-limit-bytes N
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)

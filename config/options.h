@@ -23,6 +23,11 @@ struct Options {
   int64_t table_delay_ms = 0;          // how long CREATING/UPDATING/DELETING last
   int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
   int64_t max_connections = 0;         // open at once; more wait in the backlog. 0: no limit
+  // HTTPS: PEM certificate chain and key; with tls_port (>= 0) HTTPS is served there beside HTTP
+  // on `port`, else `port` itself serves HTTPS.
+  std::string tls_cert;
+  std::string tls_key;
+  int32_t tls_port = -1;
   // An item collection's limit (a partition's items and LSI entries); DynamoDB's is 10 GB.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.

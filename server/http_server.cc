@@ -1,5 +1,6 @@
 #include "server/http_server.h"
 
+#include <openssl/ssl.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <csignal>
 #include <ctime>
 #include <mutex>
@@ -43,7 +45,14 @@ const std::string& HttpDate() {
   return text;
 }
 
-class Session;
+// What the registry and shutdown see of a session, plain or TLS.
+class SessionBase {
+ public:
+  virtual ~SessionBase() = default;
+  // Called on shutdown: a session waiting for a request closes now; one with a request under
+  // way answers it first.
+  virtual void StopWhenIdle() = 0;
+};
 
 // An answer on the wire: the status line and headers, then the body.
 struct Answer {
@@ -95,12 +104,12 @@ std::string ResponseHead(int status, unsigned version,
 // remove themselves on destruction.
 class SessionRegistry {
  public:
-  void Add(Session* session, std::weak_ptr<Session> handle) {
+  void Add(SessionBase* session, std::weak_ptr<SessionBase> handle) {
     std::lock_guard lock(mutex_);
     sessions_.emplace(session, std::move(handle));
   }
   // Returns true if this was the last session. `on_removed` runs after, outside the lock.
-  bool Remove(Session* session) {
+  bool Remove(SessionBase* session) {
     bool last = false;
     {
       std::lock_guard lock(mutex_);
@@ -115,9 +124,9 @@ class SessionRegistry {
     return sessions_.size();
   }
   std::function<void()> on_removed;  // set before the first session
-  std::vector<std::shared_ptr<Session>> Live() {
+  std::vector<std::shared_ptr<SessionBase>> Live() {
     std::lock_guard lock(mutex_);
-    std::vector<std::shared_ptr<Session>> live;
+    std::vector<std::shared_ptr<SessionBase>> live;
     for (auto& [raw, handle] : sessions_) {
       if (auto session = handle.lock()) live.push_back(std::move(session));
     }
@@ -130,7 +139,7 @@ class SessionRegistry {
 
  private:
   std::mutex mutex_;
-  std::unordered_map<Session*, std::weak_ptr<Session>> sessions_;
+  std::unordered_map<SessionBase*, std::weak_ptr<SessionBase>> sessions_;
 };
 
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
@@ -144,6 +153,7 @@ std::string_view View(beast::string_view text) { return {text.data(), text.size(
 using Executor = net::io_context::executor_type;
 using Socket = tcp::socket::rebind_executor<Executor>::other;
 using Stream = beast::basic_stream<tcp, Executor>;
+using TlsStream = beast::ssl_stream<Stream>;
 
 // X-Amz-Target, X-Amz-Date, Content-Encoding and Accept-Encoding in one pass over the fields
 // (each lookup by name would read them all); unknown names are told apart by length first.
@@ -171,7 +181,12 @@ std::string_view ReadAmzHeaders(const http::request<http::string_body>& request,
   return content_encoding;
 }
 
-class Session : public std::enable_shared_from_this<Session>, public HeaderSource {
+// One connection: plain HTTP, or HTTPS (`kTls`: TLS 1.2 or newer, handshaken before the first
+// read, under the request timeout).
+template <bool kTls>
+class Session final : public SessionBase,
+                      public std::enable_shared_from_this<Session<kTls>>,
+                      public HeaderSource {
  public:
   // The headers of the request being answered, for the signature check.
   void Values(std::string_view name, std::vector<std::string_view>& out) const override {
@@ -179,9 +194,11 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
     for (auto it = range.first; it != range.second; ++it) out.push_back(View(it->value()));
   }
 
-  Session(Socket&& socket, const Router& router, const ServerOptions& options,
-          SessionRegistry& registry, std::function<void()> on_last_closed)
-      : stream_(std::move(socket)),
+  // `tls` (kTls only) must outlive the session.
+  Session(Socket&& socket, net::ssl::context* tls, const Router& router,
+          const ServerOptions& options, SessionRegistry& registry,
+          std::function<void()> on_last_closed)
+      : stream_(MakeStream(std::move(socket), tls)),
         router_(router),
         options_(options),
         registry_(registry),
@@ -192,15 +209,23 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
   }
 
   void Start() {
-    registry_.Add(this, weak_from_this());
-    net::dispatch(stream_.get_executor(),
-                  beast::bind_front_handler(&Session::Read, shared_from_this()));
+    registry_.Add(this, this->weak_from_this());
+    if constexpr (kTls) {
+      net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+        self->Lowest().expires_after(std::chrono::milliseconds(self->options_.request_timeout_ms));
+        self->stream_.async_handshake(net::ssl::stream_base::server, [self](beast::error_code ec) {
+          if (ec) return self->Close();
+          self->Read();
+        });
+      });
+    } else {
+      net::dispatch(stream_.get_executor(),
+                    beast::bind_front_handler(&Session::Read, this->shared_from_this()));
+    }
   }
 
-  // Called on shutdown: a session waiting for a request closes now; one with a request under
-  // way answers it first.
-  void StopWhenIdle() {
-    net::post(stream_.get_executor(), [self = shared_from_this()] {
+  void StopWhenIdle() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
       self->stopping_ = true;
       if (!self->busy_ && (!self->parser_ || !self->parser_->got_some())) self->Close();
     });
@@ -213,9 +238,9 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
     parser_.emplace();
     parser_->body_limit(options_.body_limit_bytes);
     parser_->header_limit(kHeaderLimitBytes);
-    stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    Lowest().expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
     http::async_read(stream_, buffer_, *parser_,
-                     beast::bind_front_handler(&Session::OnRead, shared_from_this()));
+                     beast::bind_front_handler(&Session::OnRead, this->shared_from_this()));
   }
 
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
@@ -263,7 +288,7 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
     // The session keeps itself (and the request the views point into) until the answer is
     // written, which may come from another thread, later. The completion captures only `this`,
     // so it needs no allocation.
-    answering_ = shared_from_this();
+    answering_ = this->shared_from_this();
     router_.RouteAsync(plain, routed_, on_routed_);
   }
 
@@ -297,19 +322,19 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
   // connection alone sees no delay, as nothing else is queued.
   void Write(std::shared_ptr<Answer> answer) {
     net::post(stream_.get_executor(),
-              [self = shared_from_this(), answer = std::move(answer)]() mutable {
+              [self = this->shared_from_this(), answer = std::move(answer)]() mutable {
                 self->Send(std::move(answer));
               });
   }
 
   void Send(std::shared_ptr<Answer> answer) {
-    stream_.expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    Lowest().expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
     // Named before the handler takes the pointers over: the buffers must outlive it.
     const std::array<net::const_buffer, 2> buffers = {net::buffer(answer->head),
                                                       net::buffer(answer->body)};
     const bool close = answer->close;
     net::async_write(stream_, buffers,
-                     [self = shared_from_this(), answer = std::move(answer), close](
+                     [self = this->shared_from_this(), answer = std::move(answer), close](
                          beast::error_code ec, std::size_t) {
                        if (ec || close) {
                          return self->refused_ && !ec ? self->DrainThenClose() : self->Close();
@@ -322,15 +347,16 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
   // input makes the kernel reset the connection, and the client can lose the answer. So the
   // sending side is shut and the rest is read and dropped for up to a second, then it closes.
   void DrainThenClose() {
+    if constexpr (kTls) return Close();  // TLS has no half-close of its own to drain behind
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.expires_after(std::chrono::seconds(1));
+    Lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+    Lowest().expires_after(std::chrono::seconds(1));
     Drain(std::make_shared<std::array<char, 16 * 1024>>());
   }
 
   void Drain(std::shared_ptr<std::array<char, 16 * 1024>> scratch) {
     auto buffer = net::buffer(*scratch);
-    stream_.async_read_some(buffer, [self = shared_from_this(), scratch = std::move(scratch)](
+    stream_.async_read_some(buffer, [self = this->shared_from_this(), scratch = std::move(scratch)](
                                         beast::error_code ec, std::size_t) mutable {
       if (ec) return self->Close();
       self->Drain(std::move(scratch));
@@ -339,11 +365,21 @@ class Session : public std::enable_shared_from_this<Session>, public HeaderSourc
 
   void Close() {
     beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.socket().close(ignored);
+    Lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
+    Lowest().socket().close(ignored);
   }
 
-  Stream stream_;
+  static std::conditional_t<kTls, TlsStream, Stream> MakeStream(
+      Socket&& socket, [[maybe_unused]] net::ssl::context* tls) {
+    if constexpr (kTls) {
+      return TlsStream(std::move(socket), *tls);
+    } else {
+      return Stream(std::move(socket));
+    }
+  }
+  Stream& Lowest() { return beast::get_lowest_layer(stream_); }
+
+  std::conditional_t<kTls, TlsStream, Stream> stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::request<http::string_body>> request_;  // the one being answered
@@ -371,6 +407,7 @@ struct HttpServer::Impl {
         contexts(MakeContexts(options.threads)),
         io(*contexts.front()),
         acceptor(io),
+        tls_acceptor(io),
         signals(io, SIGINT, SIGTERM),
         grace_timer(io) {
     registry.on_removed = [this] { OnSessionClosed(); };
@@ -385,39 +422,54 @@ struct HttpServer::Impl {
     return made;
   }
 
-  void Accept() {
+  // Accepts on `listener`: the API port (HTTPS when main_tls), or the --tls-port one.
+  void Accept(bool tls_listener) {
+    tcp::acceptor& listener = tls_listener ? tls_acceptor : acceptor;
+    const bool tls = tls_listener || main_tls;
     // Connections go to the threads in turn.
     net::io_context& owner = *contexts[next_context++ % contexts.size()];
-    acceptor.async_accept(owner.get_executor(), [this](beast::error_code ec, Socket socket) {
+    listener.async_accept(owner.get_executor(), [this, tls_listener, tls, &listener](
+                                                    beast::error_code ec, Socket socket) {
       if (ec) {
-        if (acceptor.is_open()) Accept();
+        if (listener.is_open()) Accept(tls_listener);
         return;
       }
       beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);  // answers are small: send them now
-      std::make_shared<Session>(std::move(socket), router, options, registry, [this] {
-        net::post(io, [this] { grace_timer.cancel(); });
-      })->Start();
-      if (AtConnectionLimit()) return;  // the next accept waits for a session to close
-      Accept();
+      auto on_last_closed = [this] { net::post(io, [this] { grace_timer.cancel(); }); };
+      if (tls) {
+        std::make_shared<Session<true>>(std::move(socket), &*tls_context, router, options, registry,
+                                        on_last_closed)
+            ->Start();
+      } else {
+        std::make_shared<Session<false>>(std::move(socket), nullptr, router, options, registry,
+                                         on_last_closed)
+            ->Start();
+      }
+      if (AtConnectionLimit(tls_listener)) return;  // the next accept waits for a close
+      Accept(tls_listener);
     });
   }
 
-  // --max-connections: true if accepting is paused. Checked again after pausing, so a session
-  // that closed meanwhile cannot leave the server paused with room to spare.
-  bool AtConnectionLimit() {
+  // --max-connections: true if accepting on that listener is paused. Checked again after
+  // pausing, so a session that closed meanwhile cannot leave it paused with room to spare.
+  bool AtConnectionLimit(bool tls_listener) {
     if (options.max_connections == 0 || registry.Size() < options.max_connections) return false;
-    accept_paused = true;
-    if (registry.Size() >= options.max_connections || !accept_paused.exchange(false)) return true;
+    std::atomic<bool>& paused = accept_paused[tls_listener ? 1 : 0];
+    paused = true;
+    if (registry.Size() >= options.max_connections || !paused.exchange(false)) return true;
     return false;
   }
 
-  // A session closed (on its thread): resume accepting if the limit had paused it.
+  // A session closed (on its thread): resume accepting where the limit had paused it.
   void OnSessionClosed() {
-    if (!accept_paused.exchange(false)) return;
-    net::post(io, [this] {
-      if (!stopping && acceptor.is_open()) Accept();
-    });
+    for (int listener = 0; listener < 2; ++listener) {
+      if (!accept_paused[listener].exchange(false)) continue;
+      net::post(io, [this, listener] {
+        tcp::acceptor& which = listener == 1 ? tls_acceptor : acceptor;
+        if (!stopping && which.is_open()) Accept(listener == 1);
+      });
+    }
   }
 
   // On the first context's thread.
@@ -426,6 +478,7 @@ struct HttpServer::Impl {
     spdlog::info("shutting down: finishing requests in flight");
     beast::error_code ignored;
     acceptor.close(ignored);
+    tls_acceptor.close(ignored);
     signals.cancel(ignored);
     for (auto& guard : idle_guards) guard.reset();  // threads end with their last connection
     for (auto& session : registry.Live()) session->StopWhenIdle();
@@ -444,18 +497,55 @@ struct HttpServer::Impl {
   // Keep the other threads' contexts running while they have no connection.
   std::vector<net::executor_work_guard<Executor>> idle_guards;
   size_t next_context = 0;
-  tcp::acceptor acceptor;
+  tcp::acceptor acceptor;                        // --port: HTTP, or HTTPS when main_tls
+  tcp::acceptor tls_acceptor;                    // --tls-port: HTTPS beside HTTP
+  std::optional<net::ssl::context> tls_context;  // with --tls-cert and --tls-key
+  bool main_tls = false;
   net::signal_set signals;
   net::steady_timer grace_timer;
   SessionRegistry registry;
   std::atomic<bool> stopping{false};
-  std::atomic<bool> accept_paused{false};  // at --max-connections
+  std::atomic<bool> accept_paused[2] = {false, false};  // per listener, at --max-connections
 };
 
 HttpServer::HttpServer(ServerOptions options, const Router& router)
     : impl_(std::make_unique<Impl>(std::move(options), router)) {}
 
 HttpServer::~HttpServer() = default;
+
+namespace {
+
+bool Bind(tcp::acceptor& acceptor, const net::ip::address& address, uint16_t port,
+          const std::string& host, std::string& error) {
+  beast::error_code ec;
+  const tcp::endpoint endpoint(address, port);
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (!ec) return true;
+  error = "cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message();
+  return false;
+}
+
+// A server context with the certificate chain and key, TLS 1.2 or newer only.
+bool LoadTls(net::ssl::context& context, const ServerOptions& options, std::string& error) {
+  beast::error_code ec;
+  context.use_certificate_chain_file(options.tls_cert, ec);
+  if (ec) {
+    error = "--tls-cert: cannot use '" + options.tls_cert + "': " + ec.message();
+    return false;
+  }
+  context.use_private_key_file(options.tls_key, net::ssl::context::pem, ec);
+  if (ec) {
+    error = "--tls-key: cannot use '" + options.tls_key + "': " + ec.message();
+    return false;
+  }
+  SSL_CTX_set_min_proto_version(context.native_handle(), TLS1_2_VERSION);
+  return true;
+}
+
+}  // namespace
 
 bool HttpServer::Listen(std::string& error) {
   beast::error_code ec;
@@ -464,25 +554,33 @@ bool HttpServer::Listen(std::string& error) {
     error = "--host: '" + impl_->options.host + "' is not an IP address";
     return false;
   }
-  const tcp::endpoint endpoint(address, impl_->options.port);
-  auto& acceptor = impl_->acceptor;
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
-  if (!ec) return true;
-  error = "cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
-          ": " + ec.message();
-  return false;
+  const ServerOptions& options = impl_->options;
+  if (!options.tls_cert.empty()) {
+    impl_->tls_context.emplace(net::ssl::context::tls_server);
+    if (!LoadTls(*impl_->tls_context, options, error)) return false;
+    impl_->main_tls = options.tls_port < 0;
+  }
+  if (!Bind(impl_->acceptor, address, options.port, options.host, error)) return false;
+  if (options.tls_port >= 0 && !options.tls_cert.empty()) {
+    return Bind(impl_->tls_acceptor, address, static_cast<uint16_t>(options.tls_port), options.host,
+                error);
+  }
+  return true;
 }
 
 uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+std::optional<uint16_t> HttpServer::tls_port() const {
+  if (!impl_->tls_acceptor.is_open()) return std::nullopt;
+  return impl_->tls_acceptor.local_endpoint().port();
+}
 
 void HttpServer::Run() {
   impl_->signals.async_wait([this](beast::error_code ec, int) {
     if (!ec) impl_->BeginShutdown();
   });
-  impl_->Accept();
+  impl_->Accept(false);
+  if (impl_->tls_acceptor.is_open()) impl_->Accept(true);
   std::vector<std::thread> extra;
   for (size_t i = 1; i < impl_->contexts.size(); ++i) {
     net::io_context& context = *impl_->contexts[i];

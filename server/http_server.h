@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "server/router.h"
@@ -24,6 +25,11 @@ struct ServerOptions {
   // The most connections open at once; more wait in the listen backlog until one closes.
   // 0: no limit.
   size_t max_connections = 0;
+  // HTTPS: a PEM certificate chain and key. With them and no tls_port, --port serves HTTPS;
+  // with tls_port (>= 0; 0 picks a free port), HTTPS is served there beside HTTP on --port.
+  std::string tls_cert;
+  std::string tls_key;
+  int tls_port = -1;
 };
 
 class HttpServer {
@@ -34,10 +40,12 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds and listens. False with a one-line reason in `error` if the address is unusable.
+  // Binds and listens (and loads the TLS certificate and key). False with a one-line reason in
+  // `error` if the address is unusable or the certificate or key cannot be used.
   bool Listen(std::string& error);
-  // The bound port (after Listen).
+  // The bound port (after Listen), and the HTTPS one beside it when there is one.
   uint16_t port() const;
+  std::optional<uint16_t> tls_port() const;
   // Serves until SIGINT, SIGTERM or Stop(); requests already received are answered first.
   void Run();
   void Stop();

@@ -152,6 +152,9 @@ int main(int argc, char** argv) {
   server_options.port = options.port;
   server_options.request_timeout_ms = options.request_timeout_ms;
   server_options.max_connections = static_cast<size_t>(options.max_connections);
+  server_options.tls_cert = options.tls_cert;
+  server_options.tls_key = options.tls_key;
+  server_options.tls_port = options.tls_port;
   server_options.threads = options.threads > 0 ? options.threads : UsableCores();
   ddbd::HttpServer server(server_options, router);
 
@@ -166,8 +169,13 @@ int main(int argc, char** argv) {
   }
   std::string data = options.db_path.empty() ? std::string("in memory") : "in " + options.db_path;
   if (namespaces) data += ", a database per access key id and region";
-  spdlog::info("ddbd {} listening on http://{}:{} (data {}, {} threads)", DDBD_VERSION,
-               options.host, server.port(), data, server_options.threads);
+  const bool https_only = !options.tls_cert.empty() && options.tls_port < 0;
+  spdlog::info("ddbd {} listening on {}://{}:{} (data {}, {} threads)", DDBD_VERSION,
+               https_only ? "https" : "http", options.host, server.port(), data,
+               server_options.threads);
+  if (const auto tls_port = server.tls_port()) {
+    spdlog::info("and on https://{}:{}", options.host, *tls_port);
+  }
   server.Run();
   spdlog::info("ddbd stopped");
   return 0;

@@ -1,0 +1,91 @@
+"""HTTPS (issue 22): with --tls-cert and --tls-key the API port speaks TLS 1.2 or newer (boto3
+with the test certificate as its CA bundle, keep-alive across requests; TLS 1.1 refused with a
+protocol-version alert; plain HTTP to it gets nothing); with --tls-port, HTTPS is served there
+beside plain HTTP. The certificate is made for the run with openssl."""
+import os
+import socket
+import subprocess
+import tempfile
+import unittest
+
+import boto3
+from botocore.config import Config
+
+from ddbd_harness import DdbdServer, ServerTestCase, hash_table, unique_name
+
+CERTS = tempfile.TemporaryDirectory()
+CERT = os.path.join(CERTS.name, "cert.pem")
+KEY = os.path.join(CERTS.name, "key.pem")
+subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", KEY, "-out", CERT,
+                "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+               check=True, capture_output=True)
+
+
+def https_client(port):
+    return boto3.client("dynamodb", endpoint_url="https://127.0.0.1:%d" % port, region_name="us-east-1",
+                        aws_access_key_id="AKIDTEST", aws_secret_access_key="secret", verify=CERT,
+                        config=Config(retries={"max_attempts": 1}))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Https(ServerTestCase):
+    server_args = ("--tls-cert", CERT, "--tls-key", KEY)
+
+    def test_boto3_over_https_with_keep_alive(self):
+        ddb = https_client(self.server.port)
+        name = unique_name("tls")
+        ddb.create_table(**hash_table(name))
+        for i in range(20):  # one connection, kept alive
+            ddb.put_item(TableName=name, Item={"pk": {"S": "k%d" % i}})
+        self.assertEqual(ddb.scan(TableName=name)["Count"], 20)
+        with self.assertRaises(Exception):  # a client that does not trust the certificate
+            boto3.client("dynamodb", endpoint_url="https://127.0.0.1:%d" % self.server.port,
+                         region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b",
+                         config=Config(retries={"max_attempts": 1})).list_tables()
+
+    def test_tls_1_1_is_refused_and_plain_http_gets_nothing(self):
+        probe = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
+                                "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
+                               input=b"", capture_output=True, timeout=10)
+        self.assertIn(b"alert protocol version", probe.stdout + probe.stderr)
+        modern = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
+                                 "-tls1_2"], input=b"", capture_output=True, timeout=10)
+        self.assertIn(b"Protocol  : TLSv1.2", modern.stdout)
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=5) as plain:
+            plain.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            self.assertNotIn(b"healthy", plain.recv(4096))
+
+
+class HttpsBeside(unittest.TestCase):
+    def test_https_on_tls_port_and_http_on_port(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            self.skipTest("needs its own ddbd")
+        tls_port = free_port()
+        server = DdbdServer("--tls-cert", CERT, "--tls-key", KEY, "--tls-port", str(tls_port)).start()
+        try:
+            plain = boto3.client("dynamodb", endpoint_url=server.endpoint, region_name="us-east-1",
+                                 aws_access_key_id="AKIDTEST", aws_secret_access_key="secret")
+            name = unique_name("both")
+            plain.create_table(**hash_table(name))
+            self.assertIn(name, https_client(tls_port).list_tables()["TableNames"])
+        finally:
+            server.stop()
+
+    def test_bad_certificate_files_stop_the_start(self):
+        result = subprocess.run([os.environ["DDBD_BIN"], "--port", "0", "--tls-cert", "/nonexistent.pem",
+                                 "--tls-key", KEY], capture_output=True, text=True, timeout=10)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("ddbd: --tls-cert: cannot use '/nonexistent.pem'", result.stderr)
+        result = subprocess.run([os.environ["DDBD_BIN"], "--tls-cert", CERT], capture_output=True, text=True,
+                                timeout=10)
+        self.assertEqual((result.returncode, result.stderr.strip()),
+                         (2, "ddbd: --tls-cert and --tls-key: give both, or neither"))
+
+
+if __name__ == "__main__":
+    unittest.main()
