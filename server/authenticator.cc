@@ -15,6 +15,11 @@ namespace {
 constexpr int64_t kPastWindowMs = 5 * 60 * 1000;     // "Signature expired ... - 5 min."
 constexpr int64_t kFutureWindowMs = 15 * 60 * 1000;  // "Signature not yet current ... + 15 min."
 
+bool IsAws4Header(std::string_view header) {
+  while (!header.empty() && header.front() == ' ') header.remove_prefix(1);
+  return header.starts_with("AWS4-");
+}
+
 // Whether `header` names `part`, looked for from `from` first: SDKs write the parts in the order
 // they are checked, so the three searches together read the header about once.
 bool Names(std::string_view header, std::string_view part, size_t& from) {
@@ -91,6 +96,7 @@ Authenticator::Authenticator(std::map<std::string, std::string> keys) : keys_(st
 
 Status Authenticator::Check(const HttpRequest& request, int64_t now_ms) const {
   const std::string_view header = request.authorization;
+  if (!IsAws4Header(header)) return CheckPresigned(request, now_ms);
   // DynamoDB names every missing part at once, then quotes the header.
   std::string missing;
   size_t from = 0;
@@ -118,13 +124,19 @@ Status Authenticator::Verify(const HttpRequest& request, int64_t now_ms) const {
                  "Authorization header requires 'Credential' parameter. Authorization=" +
                      std::string(request.authorization));
   }
-  const auto key = keys_.find(std::string(parsed->access_key_id));
+  const std::string_view amz_date =
+      request.amz_date.empty() ? DateHeader(request) : request.amz_date;
+  return VerifySignature(request, *parsed, amz_date, request.query, now_ms);
+}
+
+Status Authenticator::VerifySignature(const HttpRequest& request, const Authorization& parsed,
+                                      std::string_view amz_date, std::string_view query,
+                                      int64_t now_ms) const {
+  const auto key = keys_.find(std::string(parsed.access_key_id));
   if (key == keys_.end()) {
     return Error(ErrorCode::kUnrecognizedClient,
                  "The security token included in the request is invalid.");
   }
-  const std::string_view amz_date =
-      request.amz_date.empty() ? DateHeader(request) : request.amz_date;
   const std::optional<int64_t> signed_ms = ParseAmzDate(amz_date);
   if (!signed_ms) {
     return Invalid("Date must be in ISO-8601 'basic format'. Got '" + std::string(amz_date) +
@@ -143,8 +155,8 @@ Status Authenticator::Verify(const HttpRequest& request, int64_t now_ms) const {
   sigv4::CanonicalInput input;
   input.method = request.method;
   input.path = request.path;
-  input.query = request.query;
-  input.signed_headers = parsed->signed_headers;
+  input.query = query;
+  input.signed_headers = parsed.signed_headers;
   std::vector<std::string_view> values;
   size_t start = 0;
   while (start <= input.signed_headers.size() && request.headers != nullptr) {
@@ -162,16 +174,64 @@ Status Authenticator::Verify(const HttpRequest& request, int64_t now_ms) const {
   const std::string body_hash = values.empty() ? sigv4::Sha256Hex(request.body) : std::string();
   input.payload_hash = values.empty() ? std::string_view(body_hash) : values[0];
   const std::string expected =
-      sigv4::SignWithKey(SigningKeyFor(key->second, *parsed), parsed->date, parsed->region,
-                         parsed->service, amz_date, sigv4::CanonicalRequest(input));
-  if (expected.size() != parsed->signature.size() ||
-      CRYPTO_memcmp(expected.data(), parsed->signature.data(), expected.size()) != 0) {
+      sigv4::SignWithKey(SigningKeyFor(key->second, parsed), parsed.date, parsed.region,
+                         parsed.service, amz_date, sigv4::CanonicalRequest(input));
+  if (expected.size() != parsed.signature.size() ||
+      CRYPTO_memcmp(expected.data(), parsed.signature.data(), expected.size()) != 0) {
     return Invalid(
         "The request signature we calculated does not match the signature you provided. Check "
         "your AWS Secret Access Key and signing method. Consult the service documentation for "
         "details.");
   }
   return Ok{};
+}
+
+// A presigned request: its signature in the query (X-Amz-Algorithm, X-Amz-Credential,
+// X-Amz-Date, X-Amz-SignedHeaders, X-Amz-Signature), verified over the query without
+// X-Amz-Signature.
+Status Authenticator::CheckPresigned(const HttpRequest& request, int64_t now_ms) const {
+  std::map<std::string, std::string> parameters;
+  std::string unsigned_query;  // the query as sent, less X-Amz-Signature
+  size_t start = 0;
+  const std::string_view query = request.query;
+  while (start < query.size()) {
+    size_t end = query.find('&', start);
+    if (end == std::string_view::npos) end = query.size();
+    const std::string_view pair = query.substr(start, end - start);
+    const size_t equals = pair.find('=');
+    const std::string name(pair.substr(0, equals));
+    const std::string_view value =
+        equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1);
+    parameters[name] = sigv4::UriDecode(value);
+    if (name != "X-Amz-Signature") {
+      if (!unsigned_query.empty()) unsigned_query.push_back('&');
+      unsigned_query.append(pair);
+    }
+    start = end + 1;
+  }
+  for (const char* required : {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature",
+                               "X-Amz-SignedHeaders", "X-Amz-Date"}) {
+    if (parameters.count(required) == 0) {
+      return Error(ErrorCode::kIncompleteSignature,
+                   "AWS query-string parameters must include 'X-Amz-Algorithm', "
+                   "'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-SignedHeaders', "
+                   "'X-Amz-Date'. Re-examine the query-string parameters.");
+    }
+  }
+  if (keys_.empty()) return Ok{};
+  // The same parts as a header would carry them, read by the same parser.
+  const std::string header = parameters["X-Amz-Algorithm"] +
+                             " Credential=" + parameters["X-Amz-Credential"] +
+                             ", SignedHeaders=" + parameters["X-Amz-SignedHeaders"] +
+                             ", Signature=" + parameters["X-Amz-Signature"];
+  const std::optional<Authorization> parsed = ParseAuthorization(header);
+  if (!parsed) {
+    return Error(ErrorCode::kIncompleteSignature,
+                 "AWS query-string parameters must include 'X-Amz-Algorithm', "
+                 "'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-SignedHeaders', "
+                 "'X-Amz-Date'. Re-examine the query-string parameters.");
+  }
+  return VerifySignature(request, *parsed, parameters["X-Amz-Date"], unsigned_query, now_ms);
 }
 
 }  // namespace ddbd

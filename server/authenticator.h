@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/error.h"
+#include "protocol/authorization.h"
 #include "server/http_types.h"
 
 namespace ddbd {
@@ -24,11 +25,16 @@ class Authenticator {
 
   bool verifies() const { return !keys_.empty(); }
 
-  // `request` carries an `AWS4-` Authorization header; `now_ms` is the server's clock.
+  // `request` carries an `AWS4-` Authorization header, or else a presigned query
+  // (X-Amz-Algorithm, ...: IncompleteSignatureException "AWS query-string parameters must
+  // include ..." when a part is missing); `now_ms` is the server's clock.
   Status Check(const HttpRequest& request, int64_t now_ms) const;
 
  private:
   Status Verify(const HttpRequest& request, int64_t now_ms) const;
+  Status CheckPresigned(const HttpRequest& request, int64_t now_ms) const;
+  Status VerifySignature(const HttpRequest& request, const Authorization& parsed,
+                         std::string_view amz_date, std::string_view query, int64_t now_ms) const;
 
   std::map<std::string, std::string> keys_;
 };

@@ -161,8 +161,14 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     (*finished)();
   };
   RequestInfo info;
-  info.has_authorization = HasAwsSignature(request.authorization);
-  if (info.has_authorization) {
+  // A presigned request carries its signature in the query instead.
+  const bool presigned = request.query.find("X-Amz-Algorithm=") != std::string_view::npos;
+  info.has_authorization = HasAwsSignature(request.authorization) || presigned;
+  if (presigned && HasAwsSignature(request.authorization)) {
+    info.authentication = Error(ErrorCode::kInvalidSignature,
+                                "Found both 'X-Amz-Algorithm' as a query-string param and "
+                                "'Authorization' as HTTP header.");
+  } else if (info.has_authorization) {
     // The clock is read only when signatures are verified.
     const int64_t now_ms = !authenticator_.verifies()
                                ? 0

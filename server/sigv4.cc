@@ -84,22 +84,6 @@ std::string UriEncode(std::string_view text, bool keep_slash) {
   return out;
 }
 
-// Undoes %XX escapes (a query as sent is decoded, then encoded the canonical way).
-std::string UriDecode(std::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
-
 std::string CanonicalQuery(std::string_view query) {
   std::vector<std::pair<std::string, std::string>> parameters;
   size_t start = 0;
@@ -164,6 +148,21 @@ bool NeedsEncoding(std::string_view path) {
 }
 
 }  // namespace
+
+std::string UriDecode(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
 
 std::string Sha256Hex(std::string_view data) {
   const std::string digest = Sha256().Update(data).Final();

@@ -11,6 +11,9 @@
 
 namespace ddbd::sigv4 {
 
+// Undoes %XX escapes.
+std::string UriDecode(std::string_view text);
+
 // Lower-case hex of SHA-256(data).
 std::string Sha256Hex(std::string_view data);
 

@@ -52,6 +52,29 @@ def signed_headers(host, target, body, key_id, secret, date, extra=(), sign_extr
     return headers + [("Authorization", authorization)]
 
 
+def presigned_query(host, body, key_id, secret, date, drop=None):
+    """The query of a presigned POST /: X-Amz-* parameters, the signature over the rest."""
+    from urllib.parse import quote
+    scope = "%s/us-east-1/dynamodb/aws4_request" % date[:8]
+    parameters = {"X-Amz-Algorithm": "AWS4-HMAC-SHA256", "X-Amz-Credential": "%s/%s" % (key_id, scope),
+                  "X-Amz-Date": date, "X-Amz-Expires": "300", "X-Amz-SignedHeaders": "host"}
+    encoded = "&".join("%s=%s" % (quote(k, safe="-_.~"), quote(v, safe="-_.~")) for k, v in sorted(parameters.items()))
+    canonical = "\n".join(["POST", "/", encoded, "host:%s" % host, "", "host", hashlib.sha256(body).hexdigest()])
+    to_sign = "\n".join(["AWS4-HMAC-SHA256", date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
+    key = ("AWS4" + secret).encode()
+    for part in (date[:8], "us-east-1", "dynamodb", "aws4_request"):
+        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
+    parameters["X-Amz-Signature"] = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+    if drop:
+        del parameters[drop]
+    return "&".join("%s=%s" % (quote(k, safe="-_.~"), quote(v, safe="-_.~")) for k, v in parameters.items())
+
+
+def presigned_headers(host):
+    return [("Host", host), ("X-Amz-Target", "DynamoDB_20120810.ListTables"),
+            ("Content-Type", "application/x-amz-json-1.0")]
+
+
 class Verified(ServerTestCase):
     server_args = ("--auth-keys", "AKIDTEST:secret,SECOND:second-secret")
 
@@ -135,6 +158,23 @@ class Verified(ServerTestCase):
                            "'SignedHeaders' parameter. Authorization=" + partial)
 
 
+    def test_presigned_requests(self):
+        host = "127.0.0.1:%d" % self.server.port
+        query = presigned_query(host, b"{}", "AKIDTEST", "secret", amz_date())
+        self.assertEqual(self.send(presigned_headers(host), path="/?" + query)[0], 200)
+        wrong = presigned_query(host, b"{}", "AKIDTEST", "other", amz_date())
+        self.assertRefused(self.send(presigned_headers(host), path="/?" + wrong), "InvalidSignatureException",
+                           EXPECTED)
+        partial = presigned_query(host, b"{}", "AKIDTEST", "secret", amz_date(), drop="X-Amz-SignedHeaders")
+        self.assertRefused(self.send(presigned_headers(host), path="/?" + partial), "IncompleteSignatureException",
+                           "AWS query-string parameters must include 'X-Amz-Algorithm', 'X-Amz-Credential', "
+                           "'X-Amz-Signature', 'X-Amz-SignedHeaders', 'X-Amz-Date'. Re-examine the query-string "
+                           "parameters.")
+        self.assertRefused(self.send(self.signed(), path="/?" + query), "InvalidSignatureException",
+                           "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP "
+                           "header.")
+
+
 class KeysFile(ServerTestCase):
     """--auth-keys-file: one KEYID:SECRET a line, with comments."""
     keys = tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False)
@@ -157,6 +197,15 @@ class KeysFile(ServerTestCase):
 
 
 class NotVerified(ServerTestCase):
+    def test_a_presigned_request_is_authenticated_without_keys(self):
+        host = self.endpoint[len("http://"):]
+        connection = http.client.HTTPConnection(host, timeout=10)
+        query = presigned_query(host, b"{}", "ANYONE", "whatever", amz_date())
+        connection.request("POST", "/?" + query, body=b"{}", headers=dict(presigned_headers(host)))
+        response = connection.getresponse()
+        self.assertEqual(response.status, 200, response.read())
+        connection.close()
+
     def test_any_well_formed_signature_passes_without_keys(self):
         anyone = boto3.client("dynamodb", endpoint_url=self.endpoint, region_name="us-east-1",
                               aws_access_key_id="ANYONE", aws_secret_access_key="whatever")
