@@ -402,6 +402,20 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
   return page;
 }
 
+Result<ReadKeySchema> Engine::KeySchemaOf(std::string_view table_name,
+                                          std::string_view index_name) const {
+  auto table = FindItemTable(table_name);
+  if (!table.ok()) return table.error();
+  const TableIndexes& indexes = *table.value().indexes;
+  if (index_name.empty()) return ReadKeySchema{indexes.table_parts(), false};
+  const TableIndex* index = indexes.Find(index_name);
+  if (index == nullptr) {
+    return Error::Validation("The table does not have the specified index: " +
+                             std::string(index_name));
+  }
+  return ReadKeySchema{index->key, index->is_global()};
+}
+
 Result<ReadPage> Engine::Query(const QueryArgs& args) const {
   auto table = FindItemTable(args.table_name);
   if (!table.ok()) return table.error();

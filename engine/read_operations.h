@@ -11,6 +11,7 @@
 #include "engine/expression/condition.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
+#include "engine/model/item_key.h"
 
 namespace ddbd {
 
@@ -64,6 +65,12 @@ struct ReadPage {
   // once, on the index read or the table; a local index's fetches of unprojected attributes
   // cost the table.
   std::optional<ConsumedCapacity> consumed_capacity;
+};
+
+// The key a read of a table, or of one of its indexes, goes by.
+struct ReadKeySchema {
+  KeyParts key;
+  bool global_index = false;
 };
 
 // DynamoDB ends a page after reading 1 MB (by its item size).

@@ -15,7 +15,7 @@ namespace ddbd {
 class Engine;
 
 struct RequestInfo {
-  bool has_authorization = false;  // an `Authorization: AWS4-...` header was present
+  bool has_authorization = false;  // an `Authorization: AWS4-...` header or a presigned query
   // The server's check of it (server/authenticator.h): a malformed header, and with signature
   // verification an unknown key, a wrong signature or a date out of the window, refuse the
   // request where DynamoDB checks authentication (after the body's syntax and the target).

@@ -15,9 +15,18 @@ namespace {
 constexpr int64_t kPastWindowMs = 5 * 60 * 1000;     // "Signature expired ... - 5 min."
 constexpr int64_t kFutureWindowMs = 15 * 60 * 1000;  // "Signature not yet current ... + 15 min."
 
+constexpr std::string_view kQueryPartsMissing =
+    "AWS query-string parameters must include 'X-Amz-Algorithm', 'X-Amz-Credential', "
+    "'X-Amz-Signature', 'X-Amz-SignedHeaders', 'X-Amz-Date'. Re-examine the query-string "
+    "parameters.";
+
 bool IsAws4Header(std::string_view header) {
   while (!header.empty() && header.front() == ' ') header.remove_prefix(1);
   return header.starts_with("AWS4-");
+}
+
+bool IsPresigned(const HttpRequest& request) {
+  return request.query.find("X-Amz-Algorithm=") != std::string_view::npos;
 }
 
 // Whether `header` names `part`, looked for from `from` first: SDKs write the parts in the order
@@ -94,9 +103,18 @@ Error Invalid(std::string message) { return {ErrorCode::kInvalidSignature, std::
 
 Authenticator::Authenticator(std::map<std::string, std::string> keys) : keys_(std::move(keys)) {}
 
+bool Authenticator::CarriesSignature(const HttpRequest& request) {
+  return IsAws4Header(request.authorization) || IsPresigned(request);
+}
+
 Status Authenticator::Check(const HttpRequest& request, int64_t now_ms) const {
   const std::string_view header = request.authorization;
   if (!IsAws4Header(header)) return CheckPresigned(request, now_ms);
+  if (IsPresigned(request)) {
+    return Invalid(
+        "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP "
+        "header.");
+  }
   // DynamoDB names every missing part at once, then quotes the header.
   std::string missing;
   size_t from = 0;
@@ -212,10 +230,7 @@ Status Authenticator::CheckPresigned(const HttpRequest& request, int64_t now_ms)
   for (const char* required : {"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature",
                                "X-Amz-SignedHeaders", "X-Amz-Date"}) {
     if (parameters.count(required) == 0) {
-      return Error(ErrorCode::kIncompleteSignature,
-                   "AWS query-string parameters must include 'X-Amz-Algorithm', "
-                   "'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-SignedHeaders', "
-                   "'X-Amz-Date'. Re-examine the query-string parameters.");
+      return Error(ErrorCode::kIncompleteSignature, std::string(kQueryPartsMissing));
     }
   }
   if (keys_.empty()) return Ok{};
@@ -226,10 +241,7 @@ Status Authenticator::CheckPresigned(const HttpRequest& request, int64_t now_ms)
                              ", Signature=" + parameters["X-Amz-Signature"];
   const std::optional<Authorization> parsed = ParseAuthorization(header);
   if (!parsed) {
-    return Error(ErrorCode::kIncompleteSignature,
-                 "AWS query-string parameters must include 'X-Amz-Algorithm', "
-                 "'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-SignedHeaders', "
-                 "'X-Amz-Date'. Re-examine the query-string parameters.");
+    return Error(ErrorCode::kIncompleteSignature, std::string(kQueryPartsMissing));
   }
   return VerifySignature(request, *parsed, parameters["X-Amz-Date"], unsigned_query, now_ms);
 }

@@ -25,9 +25,14 @@ class Authenticator {
 
   bool verifies() const { return !keys_.empty(); }
 
-  // `request` carries an `AWS4-` Authorization header, or else a presigned query
-  // (X-Amz-Algorithm, ...: IncompleteSignatureException "AWS query-string parameters must
-  // include ..." when a part is missing); `now_ms` is the server's clock.
+  // Whether `request` carries a signature at all: an `AWS4-` Authorization header or a presigned
+  // query (X-Amz-Algorithm=...). Without one it is MissingAuthenticationTokenException.
+  static bool CarriesSignature(const HttpRequest& request);
+
+  // `request` carries a signature (CarriesSignature): an `AWS4-` Authorization header, or else a
+  // presigned query (IncompleteSignatureException "AWS query-string parameters must include
+  // ..." when a part is missing); both at once is InvalidSignatureException "Found both ...".
+  // `now_ms` is the server's clock.
   Status Check(const HttpRequest& request, int64_t now_ms) const;
 
  private:

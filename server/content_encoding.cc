@@ -6,25 +6,10 @@
 #include <memory>
 #include <vector>
 
+#include "protocol/ascii.h"
+
 namespace ddbd {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    const char c = a[i] >= 'A' && a[i] <= 'Z' ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
-    if (c != b[i]) return false;
-  }
-  return true;
-}
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -76,10 +61,12 @@ BodyDecoding Inflate(std::string_view body, uint32_t wrapper, size_t max_bytes, 
 
 BodyDecoding DecodeBody(std::string_view encoding, std::string_view body, size_t max_bytes,
                         std::string& out) {
-  const std::string name = Lower(Trim(encoding));
-  if (name.empty() || name == "identity") return BodyDecoding::kPlain;
-  if (name == "gzip" || name == "x-gzip") return Inflate(body, ISAL_GZIP, max_bytes, out);
-  if (name != "deflate") return BodyDecoding::kUnsupported;
+  const std::string_view name = Trim(encoding);
+  if (name.empty() || EqualsIgnoringCase(name, "identity")) return BodyDecoding::kPlain;
+  if (EqualsIgnoringCase(name, "gzip") || EqualsIgnoringCase(name, "x-gzip")) {
+    return Inflate(body, ISAL_GZIP, max_bytes, out);
+  }
+  if (!EqualsIgnoringCase(name, "deflate")) return BodyDecoding::kUnsupported;
   // HTTP's deflate is zlib-wrapped; some clients send the raw stream.
   const BodyDecoding wrapped = Inflate(body, ISAL_ZLIB, max_bytes, out);
   if (wrapped != BodyDecoding::kBroken) return wrapped;

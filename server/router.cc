@@ -28,11 +28,6 @@ std::string MediaType(std::string_view content_type) {
   return lowered;
 }
 
-bool HasAwsSignature(std::string_view authorization) {
-  while (!authorization.empty() && authorization.front() == ' ') authorization.remove_prefix(1);
-  return authorization.starts_with("AWS4-");
-}
-
 void AddStandardHeaders(HttpResponse& response, std::string_view content_type,
                         const std::string& request_id) {
   response.headers.emplace_back("Content-Type", std::string(content_type));
@@ -129,9 +124,9 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   if (request.body_unreadable) {
     // UNCONFIRMED body: DynamoDB answers an unsupported or broken Content-Encoding with HTTP 500
     // and applies nothing (measured); its error body is not recorded.
-    const DispatchResult failure = Dispatcher::InternalServerError();
+    DispatchResult failure = Dispatcher::InternalServerError();
     response.status = failure.http_status;
-    response.body = failure.body;
+    response.body = std::move(failure.body);
     AddStandardHeaders(response, kAmzJson, request_id);
     return done();
   }
@@ -161,14 +156,8 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     (*finished)();
   };
   RequestInfo info;
-  // A presigned request carries its signature in the query instead.
-  const bool presigned = request.query.find("X-Amz-Algorithm=") != std::string_view::npos;
-  info.has_authorization = HasAwsSignature(request.authorization) || presigned;
-  if (presigned && HasAwsSignature(request.authorization)) {
-    info.authentication = Error(ErrorCode::kInvalidSignature,
-                                "Found both 'X-Amz-Algorithm' as a query-string param and "
-                                "'Authorization' as HTTP header.");
-  } else if (info.has_authorization) {
+  info.has_authorization = Authenticator::CarriesSignature(request);
+  if (info.has_authorization) {
     // The clock is read only when signatures are verified.
     const int64_t now_ms = !authenticator_.verifies()
                                ? 0

@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 
+#include "protocol/ascii.h"
+
 namespace ddbd::sigv4 {
 namespace {
 
@@ -126,18 +128,8 @@ void AppendHeaderValue(std::string& out, std::string_view value) {
   }
 }
 
-char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 void AppendLower(std::string& out, std::string_view text) {
-  for (const char c : text) out.push_back(LowerAscii(c));
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (LowerAscii(a[i]) != LowerAscii(b[i])) return false;
-  }
-  return true;
+  for (const char c : text) out.push_back(AsciiLower(c));
 }
 
 bool NeedsEncoding(std::string_view path) {

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "protocol/ascii.h"
+
 namespace ddbd {
 namespace {
 
@@ -39,17 +41,6 @@ std::vector<Token> Tokenize(std::string_view text) {
   }
   tokens.push_back({TokenKind::kEnd, "<EOF>", text.size()});
   return tokens;
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::toupper(static_cast<unsigned char>(a[i])) !=
-        std::toupper(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
 }
 
 }  // namespace

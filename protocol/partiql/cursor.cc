@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "engine/model/number.h"
+#include "protocol/ascii.h"
 #include "protocol/partiql/keywords.h"
 #include "protocol/partiql/messages.h"
 
@@ -53,7 +54,7 @@ bool Cursor::AcceptSymbol(std::string_view symbol) {
 
 bool Cursor::PeekKeyword(std::string_view word) const {
   const Token& token = Peek();
-  return token.kind == TokenKind::kName && EqualsKeyword(token.text, word);
+  return token.kind == TokenKind::kName && EqualsIgnoringCase(token.text, word);
 }
 
 bool Cursor::AcceptKeyword(std::string_view word) {
@@ -74,7 +75,7 @@ bool Cursor::PeekName() const {
 
 std::string Cursor::PeekFunction() const {
   if (Peek().kind != TokenKind::kName || !PeekSymbol("(", 1)) return "";
-  return Upper(Peek().text);
+  return AsciiUpper(Peek().text);
 }
 
 Error Cursor::Malformed(std::string_view detail) {
@@ -84,7 +85,7 @@ Error Cursor::Malformed(std::string_view detail) {
 Error Cursor::Unexpected() const {
   const Token& token = Peek();
   if (token.kind == TokenKind::kName && IsReservedWord(token.text)) {
-    const std::string upper = Upper(token.text);
+    const std::string upper = AsciiUpper(token.text);
     const bool is_operator = upper == "IS" || upper == "LIKE" || upper == "AND" || upper == "OR" ||
                              upper == "IN" || upper == "BETWEEN";
     return Malformed(is_operator ? kUnexpectedOperator : kUnexpectedKeyword);
@@ -170,7 +171,7 @@ Result<AttributeValue> Cursor::ParseScalar(const std::string& path) {
     case TokenKind::kNumber:
       return ParseNumber(false, path);
     case TokenKind::kName: {
-      const std::string upper = Upper(token.text);
+      const std::string upper = AsciiUpper(token.text);
       if (upper == "TRUE" || upper == "FALSE") {
         Next();
         return AttributeValue::Boolean(upper == "TRUE");

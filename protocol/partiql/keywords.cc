@@ -4,6 +4,8 @@
 #include <array>
 #include <string>
 
+#include "protocol/ascii.h"
+
 namespace ddbd::partiql {
 namespace {
 
@@ -266,33 +268,13 @@ static_assert(std::is_sorted(kReservedWords.begin(), kReservedWords.end()));
 
 }  // namespace
 
-std::string Upper(std::string_view word) {
-  std::string upper(word);
-  for (char& c : upper) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return upper;
-}
-
 bool IsReservedWord(std::string_view word) {
   // Upper-cased on the stack: this runs for every bare name a statement holds.
   char upper[24];
   if (word.size() > sizeof upper) return false;  // longer than any reserved word
-  for (size_t i = 0; i < word.size(); ++i) {
-    const char c = word[i];
-    upper[i] = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-  }
+  for (size_t i = 0; i < word.size(); ++i) upper[i] = AsciiUpper(word[i]);
   return std::binary_search(kReservedWords.begin(), kReservedWords.end(),
                             std::string_view(upper, word.size()));
-}
-
-bool EqualsKeyword(std::string_view word, std::string_view keyword) {
-  if (word.size() != keyword.size()) return false;
-  for (size_t i = 0; i < word.size(); ++i) {
-    const char c = word[i];
-    if ((c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c) != keyword[i]) return false;
-  }
-  return true;
 }
 
 }  // namespace ddbd::partiql

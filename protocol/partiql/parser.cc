@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "protocol/ascii.h"
 #include "protocol/partiql/cursor.h"
 #include "protocol/partiql/keywords.h"
 #include "protocol/partiql/lexer.h"
@@ -82,7 +83,7 @@ class Parser : public Cursor {
     const Token& next = Peek();
     if (next.kind == TokenKind::kQuotedName ||
         (next.kind == TokenKind::kName &&
-         (EqualsKeyword(next.text, "AS") || !IsReservedWord(next.text)))) {
+         (EqualsIgnoringCase(next.text, "AS") || !IsReservedWord(next.text)))) {
       return Error::Validation(std::string(kAliasing));
     }
     return Ok{};
@@ -103,7 +104,7 @@ class Parser : public Cursor {
     if (Status source = ParseSource(statement, kUnexpectedTerm); !source.ok()) return source;
     if (Status alias = RefuseAlias(); !alias.ok()) return alias;
     if (AcceptKeyword("WHERE")) {
-      auto where = ParseOr(0);
+      auto where = ParseInfix(0, 0);
       if (!where.ok()) return where.error();
       statement.where = std::move(where).value();
     }
@@ -197,7 +198,7 @@ class Parser : public Cursor {
       if (AtClauseEnd()) return Error::Validation(std::string(kIncompleteKey));
       return Malformed(kUnexpectedToken);
     }
-    auto where = ParseOr(0);
+    auto where = ParseInfix(0, 0);
     if (!where.ok()) return where.error();
     statement.where = std::move(where).value();
     if (!AcceptKeyword("RETURNING")) return Ok{};
@@ -300,27 +301,19 @@ class Parser : public Cursor {
     return term;
   }
 
-  // Conditions, lowest precedence first: OR, AND, NOT, then one predicate.
-  Result<Condition> ParseOr(int depth) {
-    auto left = ParseAnd(depth);
+  // One level of infix operators: OR (level 0) over AND (level 1) over NOT and predicates, each
+  // level a run of operands joined by its keyword.
+  Result<Condition> ParseInfix(int level, int depth) {
+    static constexpr std::pair<std::string_view, Condition::Kind> kLevels[] = {
+        {"OR", Condition::Kind::kOr}, {"AND", Condition::Kind::kAnd}};
+    const auto& [keyword, kind] = kLevels[level];
+    auto left = level == 0 ? ParseInfix(1, depth) : ParseNot(depth);
     if (!left.ok()) return left;
-    while (AcceptKeyword("OR")) {
+    while (AcceptKeyword(keyword)) {
       if (AtClauseEnd()) return Malformed(kMissingRightHandSide);
-      auto right = ParseAnd(depth);
+      auto right = level == 0 ? ParseInfix(1, depth) : ParseNot(depth);
       if (!right.ok()) return right;
-      left = Combine(Condition::Kind::kOr, std::move(left).value(), std::move(right).value());
-    }
-    return left;
-  }
-
-  Result<Condition> ParseAnd(int depth) {
-    auto left = ParseNot(depth);
-    if (!left.ok()) return left;
-    while (AcceptKeyword("AND")) {
-      if (AtClauseEnd()) return Malformed(kMissingRightHandSide);
-      auto right = ParseNot(depth);
-      if (!right.ok()) return right;
-      left = Combine(Condition::Kind::kAnd, std::move(left).value(), std::move(right).value());
+      left = Combine(kind, std::move(left).value(), std::move(right).value());
     }
     return left;
   }
@@ -341,7 +334,7 @@ class Parser : public Cursor {
   Result<Condition> ParsePredicate(int depth) {
     if (!AcceptSymbol("(")) return ParseSimplePredicate();
     if (depth + 1 > kMaxParseDepth) return Malformed("");
-    auto inner = ParseOr(depth + 1);
+    auto inner = ParseInfix(0, depth + 1);
     if (inner.ok() && !AcceptSymbol(")")) return Malformed(kUnexpectedToken);
     return inner;
   }
@@ -430,7 +423,7 @@ class Parser : public Cursor {
   Result<Condition> ParseIs(Operand subject) {
     const bool negated = AcceptKeyword("NOT");
     if (Peek().kind != TokenKind::kName) return Malformed(kExpectedTypeName);
-    const std::string type = Upper(Next().text);
+    const std::string type = AsciiUpper(Next().text);
     if (subject.kind != Operand::Kind::kPath) {
       return Error::Validation(
           "The left hand side argument to IS must be a Variable Reference, Literal, or Path");
@@ -513,7 +506,8 @@ class Parser : public Cursor {
     const Token& token = Peek();
     Operand operand;
     if (token.kind == TokenKind::kName && PeekSymbol("(", 1)) {
-      if (Upper(token.text) != "SIZE") return Error::Validation(UnrecognizedFunction(token.text));
+      if (AsciiUpper(token.text) != "SIZE")
+        return Error::Validation(UnrecognizedFunction(token.text));
       Next();
       Next();
       auto path = ParsePath();
@@ -530,7 +524,7 @@ class Parser : public Cursor {
       return PathOperand(std::move(path).value());
     }
     if (token.kind == TokenKind::kName) {
-      const std::string upper = Upper(token.text);
+      const std::string upper = AsciiUpper(token.text);
       if (upper == "MISSING") return Error::Validation(std::string(kMissingNeedsIs));
       if (upper != "TRUE" && upper != "FALSE" && upper != "NULL") return Unexpected();
     }

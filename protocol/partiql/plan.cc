@@ -132,26 +132,12 @@ Status CheckOrderBy(const Statement& statement, const KeyNames& keys, bool is_qu
 }  // namespace
 
 Result<KeyNames> FindKeys(const Engine& engine, const Statement& statement) {
-  auto table = engine.DescribeTable(statement.table_name);
-  if (!table.ok()) return Error::ResourceNotFound("Requested resource not found");
-  const std::vector<KeySchemaElement>* schema = &table.value().key_schema;
+  auto schema = engine.KeySchemaOf(statement.table_name, statement.index_name);
+  if (!schema.ok()) return schema.error();
   KeyNames keys;
-  if (!statement.index_name.empty()) {
-    schema = nullptr;
-    for (const IndexDescription& index : table.value().indexes) {
-      if (index.definition.index_name != statement.index_name) continue;
-      schema = &index.definition.key_schema;
-      keys.global_index = index.is_global;
-    }
-    if (schema == nullptr) {
-      return Error::Validation("The table does not have the specified index: " +
-                               statement.index_name);
-    }
-  }
-  for (const KeySchemaElement& element : *schema) {
-    (element.key_type == KeyType::kHash ? keys.partition : keys.sort)
-        .push_back(element.attribute_name);
-  }
+  keys.global_index = schema.value().global_index;
+  for (const KeyPart& part : schema.value().key.partition) keys.partition.push_back(part.name);
+  for (const KeyPart& part : schema.value().key.sort) keys.sort.push_back(part.name);
   return keys;
 }
 
