@@ -12,6 +12,12 @@
 
 namespace ddbd {
 
+// A request's list member (TransactItems, Statements, TransactStatements): null with a
+// constraint error at `path` when absent; its length checked against 1..`max`.
+Result<const json::Value*> DecodeBoundedList(const json::Value& request, const char* member,
+                                             const std::string& path, size_t max,
+                                             ConstraintErrors& errors);
+
 // TransactItems: the list (null with a constraint error in `errors` when absent), its length
 // checked against 1..100.
 Result<const json::Value*> DecodeTransactItems(const json::Value& request,

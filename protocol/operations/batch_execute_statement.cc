@@ -11,6 +11,7 @@
 #include "protocol/partiql/messages.h"
 #include "protocol/partiql/request.h"
 #include "protocol/partiql/run.h"
+#include "protocol/transaction_request.h"
 
 namespace ddbd::operations {
 namespace {
@@ -117,8 +118,7 @@ void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
 Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response) {
   AttributeDecoder decoder;
   ConstraintErrors errors;
-  auto list = partiql::DecodeStatementList(request, "Statements", "statements", kMaxBatchStatements,
-                                           errors);
+  auto list = DecodeBoundedList(request, "Statements", "statements", kMaxBatchStatements, errors);
   if (!list.ok()) return list.error();
   std::vector<partiql::StatementRequest> requests;
   if (list.value() != nullptr && list.value()->Size() <= kMaxBatchStatements) {

@@ -12,6 +12,7 @@
 #include "protocol/partiql/messages.h"
 #include "protocol/partiql/request.h"
 #include "protocol/partiql/run.h"
+#include "protocol/transaction_request.h"
 
 namespace ddbd::operations {
 namespace {
@@ -25,8 +26,8 @@ struct TransactionRequest {
 Status Decode(const json::Value& request, TransactionRequest& out) {
   AttributeDecoder decoder;
   ConstraintErrors errors;
-  auto list = partiql::DecodeStatementList(request, "TransactStatements", "transactStatements",
-                                           kMaxTransactionActions, errors);
+  auto list = DecodeBoundedList(request, "TransactStatements", "transactStatements",
+                                kMaxTransactionActions, errors);
   if (!list.ok()) return list.error();
   if (list.value() != nullptr && list.value()->Size() <= kMaxTransactionActions) {
     for (rapidjson::SizeType i = 0; i < list.value()->Size(); ++i) {

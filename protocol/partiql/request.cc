@@ -60,23 +60,4 @@ uint64_t Fingerprint(const StatementRequest& request) {
                               std::string_view(buffer.GetString(), buffer.GetSize()));
 }
 
-Result<const json::Value*> DecodeStatementList(const json::Value& request, const char* member,
-                                               const std::string& path, size_t max,
-                                               ConstraintErrors& errors) {
-  auto list = json::AsList(json::Member(request, member));
-  if (!list.ok()) return list.error();
-  if (list.value() == nullptr) {
-    errors.MustNotBeNull(path);
-    return list.value();
-  }
-  const size_t count = list.value()->Size();
-  if (count < 1) {
-    errors.Add("'[]'", path, "Member must have length greater than or equal to 1");
-  } else if (count > max) {
-    errors.Add("'[" + std::to_string(count) + " items]'", path,
-               "Member must have length less than or equal to " + std::to_string(max));
-  }
-  return list.value();
-}
-
 }  // namespace ddbd::partiql

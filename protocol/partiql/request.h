@@ -35,10 +35,4 @@ Status DecodeStatementRequest(const json::Value& object, const std::string& path
 // The fingerprint a NextToken is bound to: of the statement and its parameters as sent.
 uint64_t Fingerprint(const StatementRequest& request);
 
-// A request's list of statements (Statements, TransactStatements): null with a constraint
-// error when absent; its length checked against 1..`max`.
-Result<const json::Value*> DecodeStatementList(const json::Value& request, const char* member,
-                                               const std::string& path, size_t max,
-                                               ConstraintErrors& errors);
-
 }  // namespace ddbd::partiql

@@ -168,6 +168,10 @@ class PartiQL(ServerTestCase):
         self.assertError(self.raw.execute_statement, "ValidationException",
                          "1 validation error detected: Value '' at 'statement' failed to satisfy constraint: "
                          "Member must have length greater than or equal to 1", Statement="")
+        self.assertError(self.raw.execute_statement, "ValidationException",
+                         "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+                         "Member must have value greater than or equal to 1",
+                         Statement='SELECT * FROM "%s"' % self.people, Limit=0)
 
     # BatchExecuteStatement
 
@@ -275,6 +279,14 @@ class PartiQL(ServerTestCase):
                          "Transaction request cannot include multiple operations on one item", TransactStatements=[
                              {"Statement": 'UPDATE "%s" SET n = 1 WHERE pk = \'same\'' % self.people},
                              {"Statement": 'DELETE FROM "%s" WHERE pk = \'same\'' % self.people}])
+
+    def test_a_transaction_holds_at_most_100_statements(self):
+        with self.assertRaises(self.raw.exceptions.ClientError) as caught:
+            self.raw.execute_transaction(TransactStatements=[
+                {"Statement": 'UPDATE "%s" SET n = 1 WHERE pk = \'tx-%d\'' % (self.people, i)} for i in range(101)])
+        self.assertEqual(caught.exception.response["Error"]["Code"], "ValidationException")
+        self.assertIn("at 'transactStatements' failed to satisfy constraint: Member must have length less than "
+                      "or equal to 100", caught.exception.response["Error"]["Message"])
 
     def test_client_request_token_makes_a_transaction_run_once(self):
         self.ddb.put_item(TableName=self.people, Item={"pk": S("tx-once"), "n": N(0)})
