@@ -1,5 +1,5 @@
-// ASCII case rules for the words requests carry that are matched in any case: expression and
-// PartiQL keywords, HTTP header names, content codings. (Debian's Abseil has its own
+// ASCII rules for the words requests carry that are matched in any case and trimmed: expression
+// and PartiQL keywords, HTTP header names and values, content codings. (Debian's Abseil has its own
 // string_view type, so its helpers do not take std::string_view.)
 #pragma once
 
@@ -21,6 +21,13 @@ inline bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
     if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
   }
   return true;
+}
+
+// `text` without the spaces and tabs around it (HTTP's optional whitespace).
+inline std::string_view TrimSpaces(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
 }
 
 inline std::string AsciiUpper(std::string_view text) {

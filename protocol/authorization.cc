@@ -2,19 +2,13 @@
 
 #include <array>
 
+#include "protocol/ascii.h"
+
 namespace ddbd {
-namespace {
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::optional<Authorization> ParseAuthorization(std::string_view header) {
-  header = Trim(header);
+  header = TrimSpaces(header);
   if (!header.starts_with("AWS4-")) return std::nullopt;
   Authorization parsed;
   const size_t space = header.find(' ');
@@ -26,7 +20,7 @@ std::optional<Authorization> ParseAuthorization(std::string_view header) {
   bool has_credential = false;
   while (!rest.empty()) {
     const size_t comma = rest.find(',');
-    const std::string_view pair = Trim(rest.substr(0, comma));
+    const std::string_view pair = TrimSpaces(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const size_t equals = pair.find('=');
     if (equals == std::string_view::npos) continue;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "protocol/ascii.h"
 #include "protocol/authorization.h"
 #include "server/sigv4.h"
 
@@ -20,10 +21,7 @@ constexpr std::string_view kQueryPartsMissing =
     "'X-Amz-Signature', 'X-Amz-SignedHeaders', 'X-Amz-Date'. Re-examine the query-string "
     "parameters.";
 
-bool IsAws4Header(std::string_view header) {
-  while (!header.empty() && header.front() == ' ') header.remove_prefix(1);
-  return header.starts_with("AWS4-");
-}
+bool IsAws4Header(std::string_view header) { return TrimSpaces(header).starts_with("AWS4-"); }
 
 bool IsPresigned(const HttpRequest& request) {
   return request.query.find("X-Amz-Algorithm=") != std::string_view::npos;

@@ -11,12 +11,6 @@
 namespace ddbd {
 namespace {
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 // Inflates `body` in the given wrapper (ISAL_GZIP, ISAL_ZLIB or ISAL_DEFLATE); gzip members
 // that follow one another are decoded in turn, as one body.
 BodyDecoding Inflate(std::string_view body, uint32_t wrapper, size_t max_bytes, std::string& out) {
@@ -61,7 +55,7 @@ BodyDecoding Inflate(std::string_view body, uint32_t wrapper, size_t max_bytes, 
 
 BodyDecoding DecodeBody(std::string_view encoding, std::string_view body, size_t max_bytes,
                         std::string& out) {
-  const std::string_view name = Trim(encoding);
+  const std::string_view name = TrimSpaces(encoding);
   if (name.empty() || EqualsIgnoringCase(name, "identity")) return BodyDecoding::kPlain;
   if (EqualsIgnoringCase(name, "gzip") || EqualsIgnoringCase(name, "x-gzip")) {
     return Inflate(body, ISAL_GZIP, max_bytes, out);
@@ -85,9 +79,10 @@ ResponseEncoding ChooseResponseEncoding(std::string_view accept_encoding) {
     if (end == std::string_view::npos) end = accept_encoding.size();
     const std::string_view item = accept_encoding.substr(start, end - start);
     const size_t semicolon = item.find(';');
-    const std::string_view coding = Trim(item.substr(0, semicolon));
-    const std::string_view parameters =
-        semicolon == std::string_view::npos ? std::string_view() : Trim(item.substr(semicolon + 1));
+    const std::string_view coding = TrimSpaces(item.substr(0, semicolon));
+    const std::string_view parameters = semicolon == std::string_view::npos
+                                            ? std::string_view()
+                                            : TrimSpaces(item.substr(semicolon + 1));
     const bool refused = (parameters.starts_with("q=0") || parameters.starts_with("Q=0")) &&
                          parameters.find_first_of("123456789", 2) == std::string_view::npos;
     if (!refused) {

@@ -90,11 +90,9 @@ void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
     writer.Key("Error");
     writer.StartObject();
     writer.Key("Code");
-    const std::string_view code = ErrorCodeName(*response.error);
-    writer.String(code.data(), static_cast<rapidjson::SizeType>(code.size()));
+    json::String(writer, ErrorCodeName(*response.error));
     writer.Key("Message");
-    const std::string& message = response.error->message();
-    writer.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
+    json::String(writer, response.error->message());
     if (response.error->item() != nullptr) {
       writer.Key("Item");
       EncodeItem(writer, *response.error->item());
@@ -103,8 +101,7 @@ void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
   }
   if (!response.table_name.empty()) {
     writer.Key("TableName");
-    writer.String(response.table_name.data(),
-                  static_cast<rapidjson::SizeType>(response.table_name.size()));
+    json::String(writer, response.table_name);
   }
   if (response.item) {
     writer.Key("Item");

@@ -75,7 +75,7 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
     const std::string token = partiql::EncodeNextToken(
         partiql::Fingerprint(decoded.statement), {result.partition, *result.last_evaluated_key});
     response.Key("NextToken");
-    response.String(token.data(), static_cast<rapidjson::SizeType>(token.size()));
+    json::String(response, token);
     response.Key("LastEvaluatedKey");
     EncodeItem(response, *result.last_evaluated_key);
   }
