@@ -22,6 +22,7 @@
 #include "engine/persistence/sync_policy.h"
 #include "engine/policies/resource_policies.h"
 #include "engine/read_operations.h"
+#include "engine/statistics.h"
 #include "engine/storage/change.h"
 #include "engine/streams/streams.h"
 #include "engine/tags/tags.h"
@@ -228,6 +229,11 @@ class Engine {
   // has grown past checkpoint_log_bytes and the size of the items since the last one. Returns
   // whether it wrote one. The checkpointer thread calls it every 100 ms.
   Result<bool> Checkpoint(bool always);
+
+  // The figures /metrics reports (engine/statistics.h): every table that is not being deleted,
+  // in name order, and the store's. Takes each table's read lock in turn, never two at once.
+  // Any thread.
+  EngineStatistics Statistics() const;
 
   // DynamoDB Streams (the DynamoDBStreams_20120810 target). A table's stream records every
   // change that is not a no-op while StreamSpecification enables it; disabling it or deleting

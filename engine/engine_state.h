@@ -16,6 +16,7 @@
 
 #include "engine/backups/point_in_time_history.h"
 #include "engine/capacity/throughput.h"
+#include "engine/capacity/usage.h"
 #include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
 #include "engine/model/item_key.h"
@@ -41,8 +42,10 @@ struct TableEntry {
   std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
   size_t next_index_slot = 0;                   // slots of deleted indexes are not reused
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
-  std::shared_ptr<ExpiryIndex> expiry;          // null unless Time to Live is enabled
-  std::shared_ptr<TableStream> stream;          // null unless its stream is enabled
+  // What the table consumed, ever (metrics); always there.
+  std::shared_ptr<CapacityUsage> usage = std::make_shared<CapacityUsage>();
+  std::shared_ptr<ExpiryIndex> expiry;  // null unless Time to Live is enabled
+  std::shared_ptr<TableStream> stream;  // null unless its stream is enabled
   // Null unless point-in-time recovery is enabled (engine/backups/point_in_time_history.h).
   std::shared_ptr<PointInTimeHistory> history;
 };
@@ -56,6 +59,7 @@ struct ItemTable {
   uint64_t index_generation = 0;  // of `indexes`, for TableItems::Commit
   bool backfilling = false;       // an index update is still running: created indexes backfill
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
+  std::shared_ptr<CapacityUsage> usage;         // the table's (TableEntry::usage)
 };
 
 // What an UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
@@ -125,10 +129,12 @@ struct Engine::State {
   std::unique_ptr<FileLock> store_lock;
   std::unique_ptr<Journal> journal;
   // Background checkpoints (EngineOptions::checkpoint_log_bytes); stopped before the journal
-  // goes. `checkpoint_mutex`: one checkpoint at a time, and guards `log_bytes_at_checkpoint`.
+  // goes. `checkpoint_mutex`: one checkpoint at a time; `log_bytes_at_checkpoint` is written
+  // under it and read without it (metrics).
   std::unique_ptr<PeriodicTask> checkpointer;
   std::mutex checkpoint_mutex;
-  uint64_t log_bytes_at_checkpoint = 0;
+  std::atomic<uint64_t> log_bytes_at_checkpoint = 0;
+  LatencyHistogram checkpoint_durations;  // of each checkpoint written
   // Engine::OpenStore replays the log: streams do not observe yet (guarded by `mutex`).
   bool replaying = false;
   // While replaying: the tables by TableId, as log records name them.

@@ -22,10 +22,10 @@ Error TableNotFound() { return Error::ResourceNotFound("Requested resource not f
 // A write refused by its condition still consumed write units for the item it looked at.
 void ChargeRefusedWrite(const ItemTable& table, const Error& error, uint32_t size_bytes,
                         int64_t now_ms) {
-  if (!table.throughput || error.code() != ErrorCode::kConditionalCheckFailed) return;
+  if (error.code() != ErrorCode::kConditionalCheckFailed) return;
   ConsumedCapacity consumed;
   consumed.table_units = WriteUnits(size_bytes);
-  table.throughput->ChargeWrite(consumed, now_ms);
+  ChargeWrite(table, consumed, now_ms);
 }
 
 // The outcome parts every single-item write reports once it committed, and its charge.
@@ -35,7 +35,7 @@ void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed&
     ConsumedCapacity consumed;
     consumed.table_name = std::string(args.table_name);
     AddWriteCapacity(change, *table.indexes, consumed);
-    if (table.throughput) table.throughput->ChargeWrite(consumed, now_ms);
+    ChargeWrite(table, consumed, now_ms);
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
       outcome.consumed_capacity = std::move(consumed);
     }
@@ -92,7 +92,8 @@ Result<ItemTable> Engine::FindItemTable(std::string_view table_name) const {
                    entry->indexes,
                    entry->items->index_generation(),
                    now_ms < entry->transition_done_ms,
-                   entry->throughput};
+                   entry->throughput,
+                   entry->usage};
 }
 
 Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
@@ -142,7 +143,7 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
     // A missing item costs as much as a small one; a projection does not make it cheaper.
     consumed.table_units =
         ReadUnits(outcome.item ? outcome.item->size_bytes : 0, args.consistent_read);
-    if (table.value().throughput) table.value().throughput->ChargeRead(consumed, now_ms);
+    ChargeRead(table.value(), consumed, now_ms);
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
       outcome.consumed_capacity = std::move(consumed);
     }
@@ -289,7 +290,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     if (Counted(args.return_consumed_capacity, entry.table)) {
       ConsumedCapacity consumed;
       AddWriteCapacity(change, *entry.table.indexes, consumed);
-      if (entry.table.throughput) entry.table.throughput->ChargeWrite(consumed, now_ms);
+      ChargeWrite(entry.table, consumed, now_ms);
       if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
         TableConsumption(outcome.consumed_capacity, request.table_name).Add(consumed);
       }
@@ -338,7 +339,7 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
     const std::optional<StoredItem>& item = outcome.items.back();
     ConsumedCapacity consumed;
     consumed.table_units = ReadUnits(item ? item->size_bytes : 0, request.consistent_read);
-    if (table.throughput) table.throughput->ChargeRead(consumed, now_ms);
+    ChargeRead(table, consumed, now_ms);
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
       TableConsumption(outcome.consumed_capacity, request.table_name).Add(consumed);
     }

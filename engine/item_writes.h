@@ -17,9 +17,21 @@
 
 namespace ddbd {
 
-// Whether an operation must work out what it consumed: the caller asked, or it is charged.
+// Whether an operation must work out what it consumed: the caller asked, or it is charged (every
+// table counts its usage for /metrics).
 inline bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
-  return mode != ReturnConsumedCapacity::kNone || table.throughput != nullptr;
+  return mode != ReturnConsumedCapacity::kNone || table.usage != nullptr ||
+         table.throughput != nullptr;
+}
+// Charges what an operation consumed: to the table's usage figures, and to its throughput
+// buckets when throughput is enforced.
+inline void ChargeRead(const ItemTable& table, const ConsumedCapacity& consumed, int64_t now_ms) {
+  if (table.usage) table.usage->ChargeRead(consumed);
+  if (table.throughput) table.throughput->ChargeRead(consumed, now_ms);
+}
+inline void ChargeWrite(const ItemTable& table, const ConsumedCapacity& consumed, int64_t now_ms) {
+  if (table.usage) table.usage->ChargeWrite(consumed);
+  if (table.throughput) table.throughput->ChargeWrite(consumed, now_ms);
 }
 // The time buckets refill by; read only when throughput is enforced (a clock reading is a
 // measurable part of a GetItem).

@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/item_writes.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
 
@@ -383,7 +384,7 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
   } else {
     table.items->Walk(range, forward, visit);
   }
-  if (options.return_consumed_capacity != ReturnConsumedCapacity::kNone || table.throughput) {
+  if (Counted(options.return_consumed_capacity, table)) {
     ConsumedCapacity& consumed = page.consumed_capacity.emplace();
     consumed.table_name = std::string(table_name);
     const double units = ReadUnits(bytes_read, options.consistent_read);
@@ -394,7 +395,7 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
       if (bytes_fetched > 0)
         consumed.table_units = ReadUnits(bytes_fetched, options.consistent_read);
     }
-    if (table.throughput) table.throughput->ChargeRead(consumed, now_ms);
+    ChargeRead(table, consumed, now_ms);
     if (options.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
       page.consumed_capacity.reset();
     }

@@ -19,6 +19,7 @@
 // lock. Its records up to the roll are all in the copy; those after it are in the log after the
 // checkpoint too, and replay skips a record its stream already has.
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -175,6 +176,7 @@ Result<bool> Engine::Checkpoint(bool always) {
     std::shared_lock catalog(state_->mutex);
     if (grown <= static_cast<uint64_t>(state_->LiveBytesLocked())) return false;
   }
+  const auto started = std::chrono::steady_clock::now();
   std::vector<CheckpointTable> tables;
   std::vector<StreamState> streams;
   uint64_t number = 0;
@@ -200,6 +202,9 @@ Result<bool> Engine::Checkpoint(bool always) {
     return written.error();
   }
   state_->log_bytes_at_checkpoint = rolled_at_bytes;
+  state_->checkpoint_durations.Observe(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::steady_clock::now() - started)
+                                           .count());
   return true;
 }
 

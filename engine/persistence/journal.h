@@ -81,6 +81,8 @@ class Journal final : public CommitObserver, public StreamRecordSink {
   bool failing() const { return writer_->failing(); }
   // Bytes of records written so far.
   uint64_t written_bytes() const { return writer_->stats().bytes; }
+  uint64_t written_records() const { return writer_->stats().records; }
+  const LatencyHistogram& sync_latency() const { return writer_->sync_latency(); }
 
  private:
   void Append(JournalKind kind, const std::string& payload);

@@ -116,7 +116,11 @@ Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& wa
   const std::string& bytes = retry_.empty() ? batch : joined;
   if (status.ok() && !bytes.empty()) status = file_->Append(bytes);
   if (status.ok() && (sync || (policy_ == SyncPolicy::kFull && !bytes.empty()))) {
+    const auto started = std::chrono::steady_clock::now();
     status = file_->Sync();
+    sync_latency_.Observe(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now() - started)
+                              .count());
   }
   if (status.ok()) {
     segment_bytes_ += bytes.size();

@@ -30,6 +30,7 @@
 #include "engine/error.h"
 #include "engine/persistence/file_system.h"
 #include "engine/persistence/sync_policy.h"
+#include "engine/statistics.h"
 
 namespace ddbd {
 
@@ -68,6 +69,8 @@ class LogWriter {
     uint64_t bytes = 0;    // written, ever (records and segment headers)
   };
   Stats stats() const;
+  // How long each sync of the log took.
+  const LatencyHistogram& sync_latency() const { return sync_latency_; }
   // Whether records failed to be written and wait for a retry (new writes should be refused).
   bool failing() const { return failing_.load(std::memory_order_acquire); }
 
@@ -111,6 +114,7 @@ class LogWriter {
   size_t roll_bytes_ = 0;
   std::optional<Result<uint64_t>> rolled_;
   Stats stats_;
+  LatencyHistogram sync_latency_;
   std::thread thread_;
 };
 

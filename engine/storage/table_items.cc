@@ -296,7 +296,17 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
     insert(indexes_[entry.index], entry);
   }
   change.item_collection_bytes = collection_bytes;
-  if (change.kind != ChangeKind::kNone) change.table_sequence = ++sequence_;
+  if (change.kind != ChangeKind::kNone) {
+    change.table_sequence = ++sequence_;
+    // One writer at a time (the write lock): a plain increment, published for readers.
+    auto bump = [](std::atomic<uint64_t>& count) {
+      count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    };
+    bump(change.kind == ChangeKind::kInsert   ? inserts_
+         : change.kind == ChangeKind::kModify ? modifies_
+                                              : removes_);
+    if (context.origin == ChangeOrigin::kTimeToLive) bump(time_to_live_removes_);
+  }
   const bool logged = log_ != nullptr && log_->observed();
   if (!logged && observers_.empty()) return;
   ChangeRecord record;
@@ -368,6 +378,12 @@ bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob,
   *blob = record->blob();
   *size = record->item_size;
   return true;
+}
+
+TableItems::ChangeCounts TableItems::change_counts() const {
+  return {inserts_.load(std::memory_order_relaxed), modifies_.load(std::memory_order_relaxed),
+          removes_.load(std::memory_order_relaxed),
+          time_to_live_removes_.load(std::memory_order_relaxed)};
 }
 
 int64_t TableItems::item_count() const {

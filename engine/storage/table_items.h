@@ -157,6 +157,15 @@ class TableItems {
   int64_t index_item_count(size_t index) const;
   int64_t index_size_bytes(size_t index) const;
 
+  // What the commit path changed, ever, by kind; and the removals Time to Live made (metrics).
+  struct ChangeCounts {
+    uint64_t inserts = 0;
+    uint64_t modifies = 0;
+    uint64_t removes = 0;
+    uint64_t time_to_live_removes = 0;
+  };
+  ChangeCounts change_counts() const;
+
  private:
   struct Index {
     RecordTree entries;
@@ -190,7 +199,12 @@ class TableItems {
   friend class ReadScope;
   const uint64_t id_;
   CommitLog* const log_;
-  uint64_t sequence_ = 0;                                   // of the last change that was not kNone
+  uint64_t sequence_ = 0;  // of the last change that was not kNone
+  // ChangeCounts' figures: written under the write lock, read without it.
+  std::atomic<uint64_t> inserts_ = 0;
+  std::atomic<uint64_t> modifies_ = 0;
+  std::atomic<uint64_t> removes_ = 0;
+  std::atomic<uint64_t> time_to_live_removes_ = 0;
   std::vector<std::shared_ptr<CommitObserver>> observers_;  // this table's own
   mutable std::shared_mutex mutex_;
   TableRecords items_;

@@ -229,6 +229,7 @@ void TableStream::OnCommit(const ChangeRecord& change) {
   if (sink_ != nullptr) sink_->Recorded(settings_.summary.stream_arn, record);
   bytes_ += record.Footprint();
   shards_.back().records.push_back(std::move(record));
+  records_added_.fetch_add(1, std::memory_order_relaxed);
   if (bytes_ > static_cast<size_t>(settings_.max_bytes)) MaintainLocked(now_ms);
 }
 

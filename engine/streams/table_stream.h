@@ -20,6 +20,7 @@
 // (which arrive under the table's write lock) and readers.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -160,6 +161,8 @@ class TableStream final : public CommitObserver {
   Result<ShardRecords> Read(const ShardPosition& position, size_t limit) const;
 
   size_t bytes() const;
+  // Records added since the stream was enabled (or the server started), for metrics.
+  uint64_t records_added() const { return records_added_.load(std::memory_order_relaxed); }
 
  private:
   struct Shard {
@@ -185,6 +188,7 @@ class TableStream final : public CommitObserver {
   mutable uint64_t last_sequence_ = 0;
   mutable int64_t last_shard_ms_ = 0;
   mutable size_t bytes_ = 0;
+  std::atomic<uint64_t> records_added_ = 0;
   StreamRecordSink* sink_ = nullptr;
   bool open_ = true;
   int64_t creation_ms_ = 0;

@@ -71,7 +71,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
     // Twice a consistent read of each item, rounded per item; a missing one still costs.
     ConsumedCapacity consumed;
     consumed.table_units = 2 * ReadUnits(outcome.items[i] ? outcome.items[i]->size_bytes : 0, true);
-    if (tables[i].throughput) tables[i].throughput->ChargeRead(consumed, now_ms);
+    ChargeRead(tables[i], consumed, now_ms);
     ConsumedCapacity& total = TableConsumption(outcome.consumed_capacity, args.gets[i].table_name);
     total.kind = ConsumedCapacity::Kind::kRead;
     total.Add(consumed);

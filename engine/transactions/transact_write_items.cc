@@ -296,7 +296,7 @@ Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& 
   for (const ConsumedCapacity& consumed : outcome.consumed_capacity) {
     for (const Prepared& action : pending.actions) {
       if (action.action->table_name != consumed.table_name) continue;
-      if (action.table.throughput) action.table.throughput->ChargeWrite(consumed, pending.now_ms);
+      ChargeWrite(action.table, consumed, pending.now_ms);
       break;
     }
   }

@@ -1,0 +1,74 @@
+// Engine::Statistics: the figures each table and the store count, gathered for /metrics.
+#include <memory>
+#include <shared_mutex>
+#include <utility>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+
+namespace ddbd {
+
+EngineStatistics Engine::Statistics() const {
+  struct Gathered {
+    TableStatistics figures;
+    std::shared_ptr<TableItems> items;
+    std::shared_ptr<CapacityUsage> usage;
+    std::shared_ptr<TableStream> stream;
+    std::vector<size_t> slots;  // of figures.indexes, in order
+  };
+  std::vector<Gathered> gathered;
+  {
+    const int64_t now_ms = clock_.NowMs();
+    std::shared_lock lock(state_->mutex);
+    gathered.reserve(state_->tables.size());
+    for (const auto& [name, entry] : state_->tables) {
+      if (entry->description.table_status == TableStatus::kDeleting) continue;
+      Gathered& table = gathered.emplace_back();
+      table.figures.name = name;
+      table.items = entry->items;
+      table.usage = entry->usage;
+      table.stream = entry->stream;
+      for (const IndexDescription& index : State::Snapshot(*entry, now_ms).indexes) {
+        table.figures.indexes.push_back({index.definition.index_name, index.is_global, 0, 0});
+        table.slots.push_back(index.slot);
+      }
+    }
+  }
+  // The counts take each table's items lock: after the catalog's is released (as DescribeTable).
+  EngineStatistics statistics;
+  statistics.tables.reserve(gathered.size());
+  for (Gathered& table : gathered) {
+    TableStatistics& figures = table.figures;
+    figures.item_count = table.items->item_count();
+    figures.size_bytes = table.items->size_bytes();
+    for (size_t i = 0; i < figures.indexes.size(); ++i) {
+      figures.indexes[i].item_count = table.items->index_item_count(table.slots[i]);
+      figures.indexes[i].size_bytes = table.items->index_size_bytes(table.slots[i]);
+    }
+    for (const CapacityUsage::Part& part : table.usage->Read()) {
+      figures.consumed.push_back({part.index, part.read_units, part.write_units});
+    }
+    const TableItems::ChangeCounts changes = table.items->change_counts();
+    figures.inserts = changes.inserts;
+    figures.modifies = changes.modifies;
+    figures.removes = changes.removes;
+    figures.time_to_live_deletes = changes.time_to_live_removes;
+    if (table.stream) {
+      figures.stream_enabled = true;
+      figures.stream_records = table.stream->records_added();
+      figures.stream_bytes = table.stream->bytes();
+    }
+    statistics.tables.push_back(std::move(figures));
+  }
+  if (const Journal* journal = state_->journal.get()) {
+    StoreStatistics& store = statistics.store.emplace();
+    store.log_written_bytes = journal->written_bytes();
+    store.log_records = journal->written_records();
+    store.log_bytes = store.log_written_bytes - state_->log_bytes_at_checkpoint.load();
+    store.sync = journal->sync_latency().Read();
+    store.checkpoints = state_->checkpoint_durations.Read();
+  }
+  return statistics;
+}
+
+}  // namespace ddbd
