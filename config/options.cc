@@ -125,6 +125,14 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
     if (!ParseInteger<int32_t>(value, 0, 65535, options.tls_port)) {
       return "--tls-port: expected an integer from 0 to 65535, got '" + std::string(value) + "'";
     }
+  } else if (name == "console") {
+    if (value != "on" && value != "off") {
+      return "--console: expected on or off, got '" + std::string(value) + "'";
+    }
+    options.console = value == "on";
+  } else if (name == "access-log") {
+    if (value.empty()) return "--access-log: expected a file, or - for standard output, got ''";
+    options.access_log = value;
   } else if (name == "max-connections") {
     if (!ParseInteger<int64_t>(value, 0, 1'000'000, options.max_connections)) {
       return "--max-connections: expected an integer from 0 (no limit) to 1000000, got '" +
@@ -206,7 +214,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 28> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 30> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -233,7 +241,9 @@ constexpr std::array<std::string_view, 28> kValuedFlags = {"host",
                                                            "max-connections",
                                                            "tls-cert",
                                                            "tls-key",
-                                                           "tls-port"};
+                                                           "tls-port",
+                                                           "console",
+                                                           "access-log"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -369,7 +379,10 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
 
 std::string HelpText() {
   return R"(Usage: ddbd [options]
+       ddbd health [options]
 A DynamoDB-compatible server. Point any AWS SDK or the AWS CLI at http://HOST:PORT.
+`ddbd health` asks the server the same options describe (--host, --port, DDBD_PORT, ...) for
+its health check and exits 0 if it answers healthy, 1 if not (for container health checks).
 
 Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000):
   --host HOST            address to listen on (default 127.0.0.1; 0.0.0.0 for all)
@@ -395,6 +408,10 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --tls-cert FILE        serve HTTPS (TLS 1.2 or newer) with this PEM certificate chain...
   --tls-key FILE         ...and this PEM private key; on --port, or on --tls-port if given
   --tls-port N           serve HTTPS on N beside plain HTTP on --port (0 picks a free port)
+  --console on|off       serve the web console at /console (default on)
+  --access-log FILE      write one JSON line per DynamoDB request to FILE (- for standard
+                         output): time, request_id, operation, table, status, error,
+                         latency_ms and, when the request asked for it, consumed_capacity
   --item-collection-limit-bytes N
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)
@@ -441,6 +458,10 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          64 MB; 0: only at start)
   --help                 print this help and exit
   --version              print the version and exit
+
+GET /metrics answers Prometheus metrics (requests, errors and latency per operation; items,
+bytes and consumed capacity per table and index; TTL deletions, stream records, connections;
+with --db-path the log, its syncs and checkpoints). /, /metrics and /console need no signature.
 
 Requests are refused as DynamoDB refuses them: bodies over 16 MB get HTTP 413; a request line
 or headers over 16 KB get HTTP 400.

@@ -28,6 +28,10 @@ struct Options {
   std::string tls_cert;
   std::string tls_key;
   int32_t tls_port = -1;
+  // The built-in web console at /console (--console on|off).
+  bool console = true;
+  // One JSON line per DynamoDB request to this file ("-": standard output); empty: none.
+  std::string access_log;
   // An item collection's limit (a partition's items and LSI entries); DynamoDB's is 10 GB.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.

@@ -200,6 +200,12 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
   operation->async(engine_, document, body, when_durable);
 }
 
+RequestHandler::NamedStatistics Dispatcher::Statistics() const {
+  NamedStatistics named;
+  named.emplace_back(std::string(), engine_.Statistics());
+  return named;
+}
+
 DispatchResult Dispatcher::InternalServerError() {
   return ErrorResponse(Error::Internal("Internal server error"));
 }

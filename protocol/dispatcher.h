@@ -7,8 +7,11 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/error.h"
+#include "engine/statistics.h"
 
 namespace ddbd {
 
@@ -51,6 +54,10 @@ class RequestHandler {
                            const DispatchDone& done) const {
     done(Handle(target, body, info));
   }
+  // The figures of each database it serves, for /metrics: (namespace, figures), the namespace
+  // "access key id/region" or empty for the one database. None by default.
+  using NamedStatistics = std::vector<std::pair<std::string, EngineStatistics>>;
+  virtual NamedStatistics Statistics() const { return {}; }
 };
 
 class Dispatcher final : public RequestHandler {
@@ -65,6 +72,8 @@ class Dispatcher final : public RequestHandler {
   // the others answer at once.
   void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
                    const DispatchDone& done) const override;
+
+  NamedStatistics Statistics() const override;
 
   // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
   static DispatchResult InternalServerError();

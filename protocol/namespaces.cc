@@ -112,6 +112,21 @@ size_t Namespaces::size() const {
   return namespaces_.size();
 }
 
+RequestHandler::NamedStatistics Namespaces::Statistics() const {
+  std::vector<const Engine*> engines;
+  NamedStatistics named;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [key, space] : namespaces_) {
+      named.emplace_back(key.first + "/" + key.second, EngineStatistics{});
+      engines.push_back(space.engine.get());
+    }
+  }
+  // Engines are never removed, so each outlives the lock; gathering takes table locks.
+  for (size_t i = 0; i < engines.size(); ++i) named[i].second = engines[i]->Statistics();
+  return named;
+}
+
 DispatchResult Namespaces::Handle(std::string_view target, std::string_view body,
                                   const RequestInfo& info) const {
   auto dispatcher = Find(info);

@@ -46,6 +46,7 @@ class Namespaces final : public RequestHandler {
   // Makes a namespace now (at start, for those a data directory already holds).
   Status Add(const std::string& access_key_id, const std::string& region) const;
   size_t size() const;
+  NamedStatistics Statistics() const override;
 
  private:
   struct Namespace {

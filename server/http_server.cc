@@ -105,8 +105,11 @@ std::string ResponseHead(int status, unsigned version,
 class SessionRegistry {
  public:
   void Add(SessionBase* session, std::weak_ptr<SessionBase> handle) {
-    std::lock_guard lock(mutex_);
-    sessions_.emplace(session, std::move(handle));
+    {
+      std::lock_guard lock(mutex_);
+      sessions_.emplace(session, std::move(handle));
+    }
+    if (metrics != nullptr) metrics->ConnectionOpened();
   }
   // Returns true if this was the last session. `on_removed` runs after, outside the lock.
   bool Remove(SessionBase* session) {
@@ -116,6 +119,7 @@ class SessionRegistry {
       sessions_.erase(session);
       last = sessions_.empty();
     }
+    if (metrics != nullptr) metrics->ConnectionClosed();
     if (on_removed) on_removed();
     return last;
   }
@@ -124,6 +128,7 @@ class SessionRegistry {
     return sessions_.size();
   }
   std::function<void()> on_removed;  // set before the first session
+  Metrics* metrics = nullptr;        // counts connections (null: not counted)
   std::vector<std::shared_ptr<SessionBase>> Live() {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<SessionBase>> live;
@@ -411,6 +416,7 @@ struct HttpServer::Impl {
         signals(io, SIGINT, SIGTERM),
         grace_timer(io) {
     registry.on_removed = [this] { OnSessionClosed(); };
+    registry.metrics = options.metrics;
   }
 
   static std::vector<std::unique_ptr<net::io_context>> MakeContexts(unsigned threads) {

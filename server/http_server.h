@@ -30,6 +30,7 @@ struct ServerOptions {
   std::string tls_cert;
   std::string tls_key;
   int tls_port = -1;
+  Metrics* metrics = nullptr;  // counts connections (null: not counted); outlives the server
 };
 
 class HttpServer {

@@ -2,6 +2,8 @@
 // router (and its tests) never include Beast.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,6 +47,13 @@ struct HttpResponse {
   std::string body;
   // The request's Accept-Encoding allows it: a successful answer over 4 KB is compressed.
   ResponseEncoding compress = ResponseEncoding::kNone;
+  // The router's record of the request being answered, for metrics and the access log: views
+  // into the request, valid until the router's caller is told the answer is ready.
+  std::string_view target;
+  std::string_view request_body;
+  std::string request_id;
+  int64_t started_ns = 0;  // steady clock
+  const std::function<void()>* done = nullptr;
 };
 
 }  // namespace ddbd

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "engine/persistence/file_system.h"
 #include "protocol/dispatcher.h"
 #include "protocol/namespaces.h"
+#include "server/health_check.h"
 #include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/router.h"
@@ -49,7 +51,33 @@ unsigned UsableCores() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// `ddbd health [options]`: the server's own options say where it listens (--host, --port,
+// DDBD_PORT, ...), so a container's health check repeats nothing. Exit status 0: healthy.
+int Health(const std::vector<std::string>& args) {
+  const ddbd::ParsedOptions parsed =
+      ddbd::ParseOptions(args, [](const char* name) { return std::getenv(name); });
+  if (!parsed.options) {
+    std::fprintf(stderr, "ddbd health: %s\n", parsed.error.c_str());
+    return 2;
+  }
+  const ddbd::Options& options = *parsed.options;
+  ddbd::HealthCheckTarget target;
+  target.host = options.host;
+  target.port = options.port;
+  // HTTPS only when the server serves nothing else.
+  target.tls = !options.tls_cert.empty() && options.tls_port < 0;
+  std::string problem;
+  if (!ddbd::CheckHealth(target, problem)) {
+    std::fprintf(stderr, "ddbd health: %s\n", problem.c_str());
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "health") {
+    return Health(std::vector<std::string>(argv + 2, argv + argc));
+  }
   ddbd::UseLargeHeapPages();
   // A file-size limit (ulimit -f) reached by the log is an I/O error like a full disk: the write
   // fails and the server goes on, rather than the signal's default of ending the process.
@@ -142,7 +170,24 @@ int main(int argc, char** argv) {
   }
   const ddbd::RequestHandler& handler =
       namespaces ? static_cast<const ddbd::RequestHandler&>(*namespaces) : *dispatcher;
-  ddbd::Router router(handler, {options.region, options.cors, options.auth_keys});
+  ddbd::Metrics metrics;
+  std::unique_ptr<ddbd::AccessLog> access_log;
+  if (!options.access_log.empty()) {
+    std::string error;
+    access_log = ddbd::AccessLog::Open(options.access_log, error);
+    if (!access_log) {
+      std::fprintf(stderr, "ddbd: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  ddbd::RouterOptions router_options;
+  router_options.region = options.region;
+  router_options.cors = options.cors;
+  router_options.auth_keys = options.auth_keys;
+  router_options.metrics = &metrics;
+  router_options.access_log = access_log.get();
+  router_options.console = options.console;
+  ddbd::Router router(handler, std::move(router_options));
   if (!options.auth_keys.empty()) {
     spdlog::info("verifying Signature Version 4 signatures ({} key{})", options.auth_keys.size(),
                  options.auth_keys.size() == 1 ? "" : "s");
@@ -155,6 +200,7 @@ int main(int argc, char** argv) {
   server_options.tls_cert = options.tls_cert;
   server_options.tls_key = options.tls_key;
   server_options.tls_port = options.tls_port;
+  server_options.metrics = &metrics;
   server_options.threads = options.threads > 0 ? options.threads : UsableCores();
   ddbd::HttpServer server(server_options, router);
 

@@ -8,6 +8,8 @@
 #include <exception>
 #include <future>
 
+#include "protocol/request_summary.h"
+#include "server/console_assets.h"
 #include "server/crc32.h"
 #include "server/request_id.h"
 
@@ -50,13 +52,40 @@ std::vector<std::string> SplitOrigins(const std::string& cors) {
   return origins;
 }
 
+int64_t SteadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 Router::Router(const RequestHandler& handler, RouterOptions options)
     : handler_(handler),
       options_(std::move(options)),
       cors_origins_(SplitOrigins(options_.cors)),
-      authenticator_(options_.auth_keys) {}
+      authenticator_(options_.auth_keys),
+      metrics_(options_.metrics) {}
+
+void Router::LogAccess(const HttpResponse& response) const {
+  const RequestSummary summary = Summarize(response.request_body, response.body);
+  AccessRecord record;
+  record.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  record.request_id = response.request_id;
+  record.operation = Metrics::OperationOf(response.target);
+  record.table = summary.table;
+  record.status = response.status;
+  if (response.status != 200) {
+    record.error = response.status == 404 && !response.body.starts_with("{")
+                       ? std::string_view("UnknownOperationException")
+                       : Metrics::ErrorTypeOf(response.body);
+  }
+  record.latency_ms = static_cast<double>(SteadyNowNs() - response.started_ns) / 1e6;
+  record.consumed_capacity = summary.consumed_capacity;
+  options_.access_log->Write(record);
+}
 
 void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const {
   if (request.origin.empty() || cors_origins_.empty()) return;
@@ -91,13 +120,50 @@ HttpResponse Router::Route(const HttpRequest& request) const {
   return response;
 }
 
+void Router::ServeConsole(std::string_view path, HttpResponse& response) const {
+  if (path == "/console") {
+    // Relative URLs in the page resolve under /console/.
+    response.status = 301;
+    response.headers.emplace_back("Location", "/console/");
+    AddStandardHeaders(response, "text/plain", response.request_id);
+    return;
+  }
+  std::string_view name = path.substr(std::string_view("/console/").size());
+  if (name.empty()) name = "index.html";
+  const ConsoleAsset* asset = FindConsoleAsset(name);
+  if (asset == nullptr) {
+    response.status = 404;
+    response.body = "Not found\n";
+    AddStandardHeaders(response, "text/plain", response.request_id);
+    return;
+  }
+  response.body = asset->body;
+  // The page loads nothing but its own files and talks only to this server.
+  response.headers.emplace_back("Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
+  response.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  response.headers.emplace_back("Cache-Control", "no-cache");
+  AddStandardHeaders(response, asset->content_type, response.request_id);
+}
+
+void Router::Finished(HttpResponse& response) const {
+  if (metrics_ != nullptr || options_.access_log != nullptr) {
+    const int64_t elapsed_ns = SteadyNowNs() - response.started_ns;
+    if (metrics_ != nullptr) {
+      metrics_->RecordRequest(response.target, response.status, response.body, elapsed_ns);
+    }
+  }
+  (*response.done)();
+}
+
 void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
                         const RouteDone& done) const {
-  const std::string request_id = NewRequestId();
   // The caller's slot is reused from request to request: its header list keeps its room.
   response.status = 200;
   response.headers.clear();
   response.body.clear();
+  response.request_id = NewRequestId();
+  const std::string& request_id = response.request_id;
   AddCorsHeaders(request, response);
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     response.headers.emplace_back("x-amzn-RequestId", request_id);
@@ -112,6 +178,20 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     AddStandardHeaders(response, "text/plain", request_id);
     return done();
   }
+  if (request.method == "GET" && request.path == "/metrics" && metrics_ != nullptr) {
+    response.body = metrics_->Render(handler_.Statistics());
+    AddStandardHeaders(response, Metrics::kContentType, request_id);
+    return done();
+  }
+  if (options_.console && request.method == "GET" &&
+      (request.path == "/console" || request.path.starts_with("/console/"))) {
+    ServeConsole(request.path, response);
+    return done();
+  }
+  response.target = request.amz_target;
+  response.request_body = request.body;
+  response.done = &done;
+  if (metrics_ != nullptr || options_.access_log != nullptr) response.started_ns = SteadyNowNs();
   const std::string media_type = MediaType(request.content_type);
   // DynamoDB answers anything but a JSON POST to / with a bare 404 UnknownOperationException.
   if (request.method != "POST" || request.path != "/" ||
@@ -119,7 +199,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     response.status = 404;
     response.body = "<UnknownOperationException/>\n";
     AddStandardHeaders(response, kAmzJson, request_id);
-    return done();
+    return Finished(response);
   }
   if (request.body_unreadable) {
     // UNCONFIRMED body: DynamoDB answers an unsupported or broken Content-Encoding with HTTP 500
@@ -128,7 +208,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     response.status = failure.http_status;
     response.body = std::move(failure.body);
     AddStandardHeaders(response, kAmzJson, request_id);
-    return done();
+    return Finished(response);
   }
   // DynamoDB answers in the content type it was asked in. All but the checksum is known now.
   response.headers.emplace_back("Content-Type",
@@ -136,11 +216,12 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   response.headers.emplace_back("x-amzn-RequestId", request_id);
   // Two pointers: small enough for std::function to hold without allocating.
   HttpResponse* const answer = &response;
-  const RouteDone* const finished = &done;
   response.compress = ChooseResponseEncoding(request.accept_encoding);
-  const DispatchDone finish = [answer, finished](DispatchResult result) {
+  const DispatchDone finish = [this, answer](DispatchResult result) {
     answer->status = result.http_status;
     answer->body = std::move(result.body);
+    // Read before compression: the log reports what the answer says.
+    if (options_.access_log != nullptr) LogAccess(*answer);
     // Successful answers only: DynamoDB sends its errors as they are.
     if (answer->compress != ResponseEncoding::kNone && answer->status == 200 &&
         answer->body.size() > kCompressAboveBytes) {
@@ -153,7 +234,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     }
     // Over the bytes sent, compressed or not, as SDKs check it.
     answer->headers.emplace_back("x-amz-crc32", std::to_string(Crc32(answer->body)));
-    (*finished)();
+    Finished(*answer);
   };
   RequestInfo info;
   info.has_authorization = Authenticator::CarriesSignature(request);

@@ -1,7 +1,7 @@
-// HTTP-level handling of one request: health check, CORS, method and content-type checks,
-// dispatch, and the response headers every DynamoDB answer carries (Content-Type,
-// x-amzn-RequestId, x-amz-crc32). Also the one catch-all that turns an unexpected exception into
-// InternalServerError while the server keeps serving.
+// HTTP-level handling of one request: health check, metrics, the web console, CORS, method and
+// content-type checks, dispatch, and the response headers every DynamoDB answer carries
+// (Content-Type, x-amzn-RequestId, x-amz-crc32). Also the one catch-all that turns an unexpected
+// exception into InternalServerError while the server keeps serving.
 //
 // Thread safety: Route may be called concurrently.
 #pragma once
@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "protocol/dispatcher.h"
+#include "server/access_log.h"
 #include "server/authenticator.h"
 #include "server/http_types.h"
+#include "server/metrics.h"
 
 namespace ddbd {
 
@@ -23,6 +25,11 @@ struct RouterOptions {
   // Access key id -> secret: requests must be signed with one of them (Signature Version 4).
   // Empty: any well-formed signature is accepted.
   std::map<std::string, std::string> auth_keys = {};
+  // Counts every DynamoDB request and serves GET /metrics (null: neither). Outlives the router.
+  Metrics* metrics = nullptr;
+  // One line per DynamoDB request (null: none). Outlives the router.
+  AccessLog* access_log = nullptr;
+  bool console = true;  // serve the web console at /console
 };
 
 class Router {
@@ -41,11 +48,17 @@ class Router {
 
  private:
   void AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const;
+  // The answer is complete: counted, logged, and handed back.
+  void Finished(HttpResponse& response) const;
+  void LogAccess(const HttpResponse& response) const;
+  // GET /console (a redirect to /console/) and the console's files under /console/.
+  void ServeConsole(std::string_view path, HttpResponse& response) const;
 
   const RequestHandler& handler_;
   RouterOptions options_;
   std::vector<std::string> cors_origins_;
   Authenticator authenticator_;
+  Metrics* const metrics_;
 };
 
 }  // namespace ddbd

@@ -173,4 +173,17 @@ TEST_CASE("The connection limit is a count, 0 for none") {
         "--max-connections: expected an integer from 0 (no limit) to 1000000, got '-1'");
 }
 
+TEST_CASE("The console is on unless turned off, and the access log names a file") {
+  CHECK(Parse({}).options->console);
+  CHECK(!Parse({"--console", "off"}).options->console);
+  CHECK(!Parse({}, {{"DDBD_CONSOLE", "off"}}).options->console);
+  CHECK(Parse({"--console", "no"}).error == "--console: expected on or off, got 'no'");
+  CHECK(Parse({}).options->access_log.empty());
+  CHECK(Parse({"--access-log", "-"}).options->access_log == "-");
+  CHECK(Parse({}, {{"DDBD_ACCESS_LOG", "/var/log/ddbd.jsonl"}}).options->access_log ==
+        "/var/log/ddbd.jsonl");
+  CHECK(Parse({"--access-log", ""}).error ==
+        "--access-log: expected a file, or - for standard output, got ''");
+}
+
 }  // namespace ddbd

@@ -2,8 +2,8 @@
 // Authorization header and presigned query (checked for form, and verified against a key), the
 // X-Amz-Date, the canonical request built from arbitrary headers, a Content-Encoding'd body
 // (gzip, deflate or anything) and Accept-Encoding. The input is split at 0x1E into: header,
-// date, query, content encoding, body, accept encoding. Any crash, sanitizer report or hang is a
-// bug.
+// date, query, content encoding, body, accept encoding. Also what metrics and the access log
+// read of the target, the request and the answer. Any crash, sanitizer report or hang is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -11,8 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/request_summary.h"
+#include "server/access_log.h"
 #include "server/authenticator.h"
 #include "server/content_encoding.h"
+#include "server/metrics.h"
 #include "server/sigv4.h"
 
 namespace {
@@ -63,6 +66,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::map<std::string, std::string>{{"AKID", "secret"}, {"x", "y"}});
   (void)lenient.Check(request, kNowMs);
   (void)strict.Check(request, kNowMs);
+
+  // What metrics and the access log read of a request and its answer: the target, an error
+  // body's __type, the request's tables and the answer's capacity (an iterative parse of bodies
+  // the client chose), and the log line written from them.
+  static ddbd::Metrics metrics;
+  metrics.RecordRequest(parts[0], parts[1].empty() ? 200 : 400, parts[4], 1000);
+  const ddbd::RequestSummary summary = ddbd::Summarize(request.body, parts[3]);
+  ddbd::AccessRecord record;
+  record.operation = ddbd::Metrics::OperationOf(parts[0]);
+  record.table = summary.table;
+  record.error = ddbd::Metrics::ErrorTypeOf(parts[4]);
+  record.consumed_capacity = summary.consumed_capacity;
+  (void)ddbd::AccessLog::Line(record);
+  if (parts[5].size() == 7) (void)metrics.Render({});
 
   ddbd::sigv4::CanonicalInput canonical;
   canonical.method = "POST";

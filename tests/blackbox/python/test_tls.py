@@ -48,6 +48,18 @@ class Https(ServerTestCase):
                          region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b",
                          config=Config(retries={"max_attempts": 1})).list_tables()
 
+    def test_health_check_speaks_tls_to_an_https_only_server(self):
+        # `ddbd health` with the server's own options: HTTPS only, so it asks over TLS.
+        health = subprocess.run([os.environ["DDBD_BIN"], "health", "--port", str(self.server.port),
+                                 "--tls-cert", CERT, "--tls-key", KEY],
+                                capture_output=True, text=True, timeout=10)
+        self.assertEqual((health.returncode, health.stderr), (0, ""))
+        # Told plain HTTP, it gets no healthy answer from a TLS port.
+        plain = subprocess.run([os.environ["DDBD_BIN"], "health", "--port", str(self.server.port)],
+                               capture_output=True, text=True, timeout=10)
+        self.assertEqual(plain.returncode, 1)
+        self.assertTrue(plain.stderr.startswith("ddbd health: "), plain.stderr)
+
     def test_tls_1_1_is_refused_and_plain_http_gets_nothing(self):
         probe = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
                                 "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],

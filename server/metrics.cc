@@ -1,0 +1,376 @@
+#include "server/metrics.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+
+namespace ddbd {
+namespace {
+
+// Every operation the dispatcher serves, sorted (binary search), then the Streams ones.
+constexpr std::array<std::string_view, 36> kDynamoDbOperations = {
+    "BatchExecuteStatement",
+    "BatchGetItem",
+    "BatchWriteItem",
+    "CreateBackup",
+    "CreateTable",
+    "DeleteBackup",
+    "DeleteItem",
+    "DeleteResourcePolicy",
+    "DeleteTable",
+    "DescribeBackup",
+    "DescribeContinuousBackups",
+    "DescribeEndpoints",
+    "DescribeLimits",
+    "DescribeTable",
+    "DescribeTimeToLive",
+    "ExecuteStatement",
+    "ExecuteTransaction",
+    "GetItem",
+    "GetResourcePolicy",
+    "ListBackups",
+    "ListTables",
+    "ListTagsOfResource",
+    "PutItem",
+    "PutResourcePolicy",
+    "Query",
+    "RestoreTableFromBackup",
+    "RestoreTableToPointInTime",
+    "Scan",
+    "TagResource",
+    "TransactGetItems",
+    "TransactWriteItems",
+    "UntagResource",
+    "UpdateContinuousBackups",
+    "UpdateItem",
+    "UpdateTable",
+    "UpdateTimeToLive",
+};
+constexpr std::array<std::string_view, 4> kStreamsOperations = {"DescribeStream", "GetRecords",
+                                                                "GetShardIterator", "ListStreams"};
+constexpr std::string_view kUnknown = "unknown";
+
+// The slot of `target`'s operation: 0..35 DynamoDB, 36..39 Streams, kOperations: unknown.
+size_t SlotOf(std::string_view target, size_t unknown) {
+  constexpr std::string_view kDynamoDb = "DynamoDB_20120810.";
+  constexpr std::string_view kStreams = "DynamoDBStreams_20120810.";
+  if (target.starts_with(kDynamoDb)) {
+    const std::string_view name = target.substr(kDynamoDb.size());
+    const auto* found =
+        std::lower_bound(kDynamoDbOperations.begin(), kDynamoDbOperations.end(), name);
+    if (found != kDynamoDbOperations.end() && *found == name) {
+      return static_cast<size_t>(found - kDynamoDbOperations.begin());
+    }
+  } else if (target.starts_with(kStreams)) {
+    const std::string_view name = target.substr(kStreams.size());
+    for (size_t i = 0; i < kStreamsOperations.size(); ++i) {
+      if (kStreamsOperations[i] == name) return kDynamoDbOperations.size() + i;
+    }
+  }
+  return unknown;
+}
+
+std::string_view NameOfSlot(size_t slot) {
+  if (slot < kDynamoDbOperations.size()) return kDynamoDbOperations[slot];
+  slot -= kDynamoDbOperations.size();
+  return slot < kStreamsOperations.size() ? kStreamsOperations[slot] : kUnknown;
+}
+
+// A label value as the text format writes it: backslash, quote and newline escaped.
+std::string Escaped(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// The shortest text that reads back as `value` (fixed: without an exponent, for bucket bounds).
+std::string Number(double value, bool fixed = false) {
+  char text[400];
+  const auto written =
+      fixed ? std::to_chars(text, text + sizeof text, value, std::chars_format::fixed)
+            : std::to_chars(text, text + sizeof text, value);
+  return std::string(text, written.ptr);
+}
+
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+  // "# HELP" and "# TYPE" lines, once per name.
+  void Family(std::string_view name, std::string_view type, std::string_view help) {
+    out_.append("# HELP ").append(name).append(" ").append(help).append("\n");
+    out_.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+  }
+  // One sample; `labels` already formatted ("" or `a="b",c="d"`).
+  void Sample(std::string_view name, std::string_view labels, double value) {
+    out_.append(name);
+    if (!labels.empty()) out_.append("{").append(labels).append("}");
+    out_.append(" ").append(Number(value)).append("\n");
+  }
+  void Histogram(std::string_view name, const std::string& labels,
+                 const LatencyHistogram::Snapshot& histogram) {
+    const std::string prefix = labels.empty() ? "" : labels + ",";
+    const std::string bucket = std::string(name) + "_bucket";
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < LatencyHistogram::kBoundsSeconds.size(); ++i) {
+      cumulative += histogram.counts[i];
+      Sample(bucket, prefix + "le=\"" + Number(LatencyHistogram::kBoundsSeconds[i], true) + "\"",
+             static_cast<double>(cumulative));
+    }
+    Sample(bucket, prefix + "le=\"+Inf\"", static_cast<double>(histogram.count));
+    Sample(std::string(name) + "_sum", labels, histogram.sum_seconds);
+    Sample(std::string(name) + "_count", labels, static_cast<double>(histogram.count));
+  }
+
+ private:
+  std::string& out_;
+};
+
+std::string Label(std::string_view name, std::string_view value) {
+  return std::string(name) + "=\"" + Escaped(value) + "\"";
+}
+
+// `namespace="..."` first when the server keeps a database per access key id and region.
+std::string TableLabels(const std::string& space, std::string_view table) {
+  std::string labels = space.empty() ? "" : Label("namespace", space) + ",";
+  return labels + Label("table", table);
+}
+
+void RenderProcess(Writer& out) {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) {
+    const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    out.Family("process_cpu_seconds_total", "counter", "User and system CPU time spent.");
+    out.Sample("process_cpu_seconds_total", "", cpu);
+  }
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0;
+  uint64_t resident = 0;
+  if (statm >> pages >> resident) {
+    out.Family("process_resident_memory_bytes", "gauge", "Resident memory size.");
+    out.Sample("process_resident_memory_bytes", "",
+               static_cast<double>(resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE))));
+  }
+}
+
+void RenderTables(Writer& out, const RequestHandler::NamedStatistics& databases) {
+  // One family at a time, as the format asks: every database's tables under it.
+  auto each_table = [&](auto&& write) {
+    for (const auto& [space, statistics] : databases) {
+      for (const TableStatistics& table : statistics.tables) write(space, table);
+    }
+  };
+  out.Family("ddbd_table_items", "gauge", "Items a table holds.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    out.Sample("ddbd_table_items", TableLabels(space, table.name),
+               static_cast<double>(table.item_count));
+  });
+  out.Family("ddbd_table_size_bytes", "gauge", "The DynamoDB size of a table's items.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    out.Sample("ddbd_table_size_bytes", TableLabels(space, table.name),
+               static_cast<double>(table.size_bytes));
+  });
+  out.Family("ddbd_index_items", "gauge", "Items a secondary index holds.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    for (const IndexStatistics& index : table.indexes) {
+      out.Sample("ddbd_index_items",
+                 TableLabels(space, table.name) + "," + Label("index", index.name),
+                 static_cast<double>(index.item_count));
+    }
+  });
+  out.Family("ddbd_index_size_bytes", "gauge", "The DynamoDB size of a secondary index's items.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    for (const IndexStatistics& index : table.indexes) {
+      out.Sample("ddbd_index_size_bytes",
+                 TableLabels(space, table.name) + "," + Label("index", index.name),
+                 static_cast<double>(index.size_bytes));
+    }
+  });
+  for (const bool write : {false, true}) {
+    const std::string name = write ? "ddbd_consumed_write_capacity_units_total"
+                                   : "ddbd_consumed_read_capacity_units_total";
+    out.Family(name, "counter",
+               write ? "Write capacity units consumed, by table and index (index=\"\": the table)."
+                     : "Read capacity units consumed, by table and index (index=\"\": the table).");
+    each_table([&](const std::string& space, const TableStatistics& table) {
+      for (const CapacityStatistics& part : table.consumed) {
+        out.Sample(name, TableLabels(space, table.name) + "," + Label("index", part.index),
+                   write ? part.write_units : part.read_units);
+      }
+    });
+  }
+  out.Family("ddbd_item_changes_total", "counter",
+             "Changes the commit path made to a table's items, by kind.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    const std::string labels = TableLabels(space, table.name);
+    out.Sample("ddbd_item_changes_total", labels + ",kind=\"insert\"",
+               static_cast<double>(table.inserts));
+    out.Sample("ddbd_item_changes_total", labels + ",kind=\"modify\"",
+               static_cast<double>(table.modifies));
+    out.Sample("ddbd_item_changes_total", labels + ",kind=\"remove\"",
+               static_cast<double>(table.removes));
+  });
+  out.Family("ddbd_ttl_deleted_items_total", "counter", "Items Time to Live deleted.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    out.Sample("ddbd_ttl_deleted_items_total", TableLabels(space, table.name),
+               static_cast<double>(table.time_to_live_deletes));
+  });
+  out.Family("ddbd_stream_records_total", "counter",
+             "Records added to a table's stream since it was enabled.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    if (!table.stream_enabled) return;
+    out.Sample("ddbd_stream_records_total", TableLabels(space, table.name),
+               static_cast<double>(table.stream_records));
+  });
+  out.Family("ddbd_stream_bytes", "gauge", "Bytes of records a table's stream keeps.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    if (!table.stream_enabled) return;
+    out.Sample("ddbd_stream_bytes", TableLabels(space, table.name),
+               static_cast<double>(table.stream_bytes));
+  });
+}
+
+void RenderStores(Writer& out, const RequestHandler::NamedStatistics& databases) {
+  bool any = false;
+  for (const auto& database : databases) any = any || database.second.store.has_value();
+  if (!any) return;
+  auto each_store = [&](auto&& write) {
+    for (const auto& [space, statistics] : databases) {
+      if (statistics.store)
+        write(space.empty() ? "" : Label("namespace", space), *statistics.store);
+    }
+  };
+  out.Family("ddbd_log_bytes", "gauge",
+             "Write-ahead log bytes since the last checkpoint (what a restart replays).");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Sample("ddbd_log_bytes", labels, static_cast<double>(store.log_bytes));
+  });
+  out.Family("ddbd_log_written_bytes_total", "counter", "Write-ahead log bytes written.");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Sample("ddbd_log_written_bytes_total", labels,
+               static_cast<double>(store.log_written_bytes));
+  });
+  out.Family("ddbd_log_records_total", "counter", "Write-ahead log records written.");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Sample("ddbd_log_records_total", labels, static_cast<double>(store.log_records));
+  });
+  out.Family("ddbd_log_sync_duration_seconds", "histogram",
+             "How long each fdatasync of the write-ahead log took.");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Histogram("ddbd_log_sync_duration_seconds", labels, store.sync);
+  });
+  out.Family("ddbd_checkpoint_duration_seconds", "histogram",
+             "How long each checkpoint (snapshot) took to write.");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Histogram("ddbd_checkpoint_duration_seconds", labels, store.checkpoints);
+  });
+}
+
+}  // namespace
+
+static_assert(kDynamoDbOperations.size() + kStreamsOperations.size() == 40);
+
+std::string_view Metrics::OperationOf(std::string_view target) {
+  return NameOfSlot(SlotOf(target, kOperations));
+}
+
+std::string_view Metrics::ErrorTypeOf(std::string_view body) {
+  constexpr std::string_view kType = "\"__type\":\"";
+  const size_t start = body.find(kType);
+  if (start == std::string_view::npos) return kUnknown;
+  std::string_view type = body.substr(start + kType.size());
+  type = type.substr(0, type.find('"'));
+  if (const size_t hash = type.rfind('#'); hash != std::string_view::npos) {
+    type.remove_prefix(hash + 1);
+  }
+  return type.empty() ? kUnknown : type;
+}
+
+void Metrics::RecordRequest(std::string_view target, int http_status, std::string_view body,
+                            int64_t nanoseconds) {
+  // A connection usually repeats its operation: one comparison instead of a search.
+  thread_local std::string last_target;
+  thread_local size_t last_slot = kOperations;
+  size_t slot = last_slot;
+  if (target != last_target) {
+    slot = SlotOf(target, kOperations);
+    if (target.size() <= 64) {
+      last_target = target;
+      last_slot = slot;
+    }
+  }
+  Operation& operation = operations_[slot];
+  operation.requests.fetch_add(1, std::memory_order_relaxed);
+  operation.latency.Observe(nanoseconds);
+  if (http_status == 200) return;
+  const std::string_view type = http_status == 404 && !body.starts_with("{")
+                                    ? std::string_view("UnknownOperationException")
+                                    : ErrorTypeOf(body);
+  std::lock_guard lock(errors_mutex_);
+  ++errors_[{NameOfSlot(slot), std::string(type)}];
+}
+
+void Metrics::ConnectionOpened() {
+  open_connections_.fetch_add(1, std::memory_order_relaxed);
+  connections_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Metrics::ConnectionClosed() { open_connections_.fetch_sub(1, std::memory_order_relaxed); }
+
+std::string Metrics::Render(const RequestHandler::NamedStatistics& databases) const {
+  std::string text;
+  text.reserve(16 * 1024);
+  Writer out(text);
+  out.Family("ddbd_build_info", "gauge", "The running ddbd's version.");
+  out.Sample("ddbd_build_info", Label("version", DDBD_VERSION), 1);
+  out.Family("ddbd_requests_total", "counter", "DynamoDB requests answered, by operation.");
+  for (size_t slot = 0; slot < operations_.size(); ++slot) {
+    const uint64_t count = operations_[slot].requests.load(std::memory_order_relaxed);
+    if (count == 0) continue;
+    out.Sample("ddbd_requests_total", Label("operation", NameOfSlot(slot)),
+               static_cast<double>(count));
+  }
+  out.Family("ddbd_request_errors_total", "counter",
+             "DynamoDB requests answered with an error, by operation and error type.");
+  {
+    std::lock_guard lock(errors_mutex_);
+    for (const auto& [key, count] : errors_) {
+      out.Sample("ddbd_request_errors_total",
+                 Label("operation", key.first) + "," + Label("error", key.second),
+                 static_cast<double>(count));
+    }
+  }
+  out.Family("ddbd_request_duration_seconds", "histogram",
+             "Time from a request's arrival to its answer, by operation.");
+  for (size_t slot = 0; slot < operations_.size(); ++slot) {
+    if (operations_[slot].requests.load(std::memory_order_relaxed) == 0) continue;
+    out.Histogram("ddbd_request_duration_seconds", Label("operation", NameOfSlot(slot)),
+                  operations_[slot].latency.Read());
+  }
+  out.Family("ddbd_connections_open", "gauge", "Client connections open now.");
+  out.Sample("ddbd_connections_open", "",
+             static_cast<double>(open_connections_.load(std::memory_order_relaxed)));
+  out.Family("ddbd_connections_total", "counter", "Client connections accepted.");
+  out.Sample("ddbd_connections_total", "",
+             static_cast<double>(connections_.load(std::memory_order_relaxed)));
+  RenderTables(out, databases);
+  RenderStores(out, databases);
+  RenderProcess(out);
+  return text;
+}
+
+}  // namespace ddbd

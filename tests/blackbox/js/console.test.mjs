@@ -1,0 +1,224 @@
+// The web console (/console) in a real browser: Debian's headless Chromium driven by Playwright
+// (playwright-core, pointed at /usr/bin/chromium; scripts/install-deps --test installs both).
+// Each test takes a screenshot when it fails (printed path, under the system's temp directory).
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  BatchWriteItemCommand, CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient,
+  GetItemCommand, PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { chromium } from 'playwright-core';
+import { clientConfig, clientFor, hashTable, startDdbd, uniqueName } from './harness.mjs';
+
+const kChromium = process.env.DDBD_CHROMIUM || '/usr/bin/chromium';
+// Without the background-networking flags Chromium keeps reaching for Google's hosts, which a
+// closed network refuses; a new empty profile each run.
+const kFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const screenshots = mkdtempSync(join(tmpdir(), 'ddbd-console-'));
+
+let browser;
+before(async () => {
+  assert.ok(existsSync(kChromium), `${kChromium} is missing: run scripts/install-deps --test`);
+  browser = await chromium.launch({ executablePath: kChromium, args: kFlags });
+});
+after(async () => { if (browser) await browser.close(); });
+
+// Runs `body(page)` on a fresh page; on failure saves a screenshot and says where.
+async function inPage(name, endpoint, body) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(10000);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    await page.goto(`${endpoint}/console/`);
+    await body(page);
+    assert.deepEqual(errors, [], 'the page threw');
+  } catch (error) {
+    const file = join(screenshots, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    console.error(`console test ${name} failed; screenshot: ${file}`);
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+describe('console', () => {
+  let server;
+  let client;
+  before(async () => {
+    server = await startDdbd();
+    client = clientFor(server.endpoint);
+  });
+  after(async () => { await server.stop(); });
+
+  test('creates a table, adds, queries, edits and deletes an item', async () => {
+    const table = uniqueName('console');
+    await inPage('item-round-trip', server.endpoint, async (page) => {
+      await page.getByRole('button', { name: 'Create table' }).click();
+      const form = page.locator('#create-table-form');
+      await form.getByLabel('Table name').fill(table);
+      await form.getByLabel('Partition key name').fill('pk');
+      await form.getByLabel('Sort key name (optional)').fill('sk');
+      await form.getByLabel('Stream').selectOption('NEW_IMAGE');
+      await form.getByRole('button', { name: 'Create' }).click();
+      await page.locator('h1', { hasText: table }).waitFor();
+      assert.equal(await page.locator('#table-status').textContent(), 'ACTIVE');
+
+      // A new item, in plain JSON: a number beyond a double's precision stays exact.
+      await page.getByRole('button', { name: 'New item' }).click();
+      assert.equal(await page.locator('#item-format').inputValue(), 'plain');
+      await page.locator('#item-text').fill(
+        '{"pk": "user#1", "sk": "2026", "n": 12345678901234567890123, "tags": ["a", true, null]}');
+      await page.locator('#save-item').click();
+      await page.locator('#items tbody tr').first().waitFor();
+      const stored = await client.send(new GetItemCommand({ TableName: table,
+        Key: { pk: { S: 'user#1' }, sk: { S: '2026' } } }));
+      assert.deepEqual(stored.Item, { pk: { S: 'user#1' }, sk: { S: '2026' },
+        n: { N: '12345678901234567890123' }, tags: { L: [{ S: 'a' }, { BOOL: true }, { NULL: true }] } });
+
+      // A second partition, so the Query has something to leave out.
+      await client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'user#2' }, sk: { S: '1' } } }));
+      await page.locator('#mode').selectOption('Query');
+      await page.locator('#pk').fill('user#1');
+      await page.locator('#sk-op').selectOption('begins_with');
+      await page.locator('#sk1').fill('20');
+      await page.locator('#run').click();
+      await page.locator('#result-count', { hasText: 'Items 1–1 (1 read)' }).waitFor();
+      assert.match(await page.locator('#items tbody').textContent(), /user#1/);
+
+      // Edit as DynamoDB JSON: a string set, which plain JSON cannot hold.
+      await page.locator('#items tbody tr').first().click();
+      await page.locator('#item-format').selectOption('dynamodb');
+      const text = await page.locator('#item-text').inputValue();
+      const item = JSON.parse(text);
+      item.colours = { SS: ['red', 'blue'] };
+      await page.locator('#item-text').fill(JSON.stringify(item));
+      await page.locator('#item-text').press('Control+Enter');
+      await page.locator('#dialog').waitFor({ state: 'hidden' });
+      const edited = await client.send(new GetItemCommand({ TableName: table,
+        Key: { pk: { S: 'user#1' }, sk: { S: '2026' } } }));
+      assert.deepEqual(edited.Item.colours.SS.sort(), ['blue', 'red']);
+      assert.equal(edited.Item.n.N, '12345678901234567890123');
+
+      // The editor refuses plain JSON for it now, and says why.
+      await page.locator('#items tbody tr').first().click();
+      assert.equal(await page.locator('#item-format').inputValue(), 'dynamodb');
+      await page.locator('#item-format').selectOption('plain');
+      assert.match(await page.locator('#item-error').textContent(), /sets or binary/);
+
+      // The stream shows what happened.
+      await page.keyboard.press('Escape');
+      await page.locator('#stream-records').click();
+      await page.locator('#records-table').waitFor();
+      const events = await page.locator('#records-table tbody').textContent();
+      assert.match(events, /INSERT/);
+      assert.match(events, /MODIFY/);
+
+      // Delete it.
+      await page.locator('#items tbody tr').first().click();
+      await page.locator('#delete-item').click();
+      await page.locator('#result-count', { hasText: 'No items on this page' }).waitFor();
+      const gone = await client.send(new GetItemCommand({ TableName: table,
+        Key: { pk: { S: 'user#1' }, sk: { S: '2026' } } }));
+      assert.equal(gone.Item, undefined);
+    });
+  });
+
+  test('pages through a table without reading it whole, and lists it with its counts', async () => {
+    const table = uniqueName('console-pages');
+    await client.send(new CreateTableCommand(hashTable(table)));
+    for (let start = 0; start < 60; start += 25) {
+      const puts = [];
+      for (let i = start; i < Math.min(start + 25, 60); i++) {
+        puts.push({ PutRequest: { Item: { pk: { S: `k${String(i).padStart(3, '0')}` } } } });
+      }
+      await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: puts } }));
+    }
+    await inPage('paging', server.endpoint, async (page) => {
+      const row = page.locator('#tables tr', { hasText: table });
+      await row.waitFor();
+      assert.match(await row.textContent(), /60/);  // the item count
+      await row.getByRole('link', { name: table }).click();
+      await page.locator('#result-count', { hasText: 'Items 1–25 (25 read)' }).waitFor();
+      assert.equal(await page.locator('#items tbody tr').count(), 25);
+      await page.locator('#next-page').click();
+      await page.locator('#result-count', { hasText: 'Items 26–50' }).waitFor();
+      await page.locator('#next-page').click();
+      await page.locator('#result-count', { hasText: 'Items 51–60' }).waitFor();
+      assert.equal(await page.locator('#items tbody tr').count(), 10);
+      assert.equal(await page.locator('#next-page').isDisabled(), true);
+      // Keyboard: 'r' reloads the table's first page.
+      await page.locator('body').press('r');
+      await page.locator('#result-count', { hasText: 'Items 1–25' }).waitFor();
+    });
+  });
+
+  test('creates and deletes a global index and turns Time to Live on', async () => {
+    const table = uniqueName('console-index');
+    await client.send(new CreateTableCommand(hashTable(table)));
+    await inPage('index-ttl', server.endpoint, async (page) => {
+      await page.goto(`${server.endpoint}/console/#/table/${table}`);
+      const form = page.locator('#create-index-form');
+      await form.getByLabel('New global index name').fill('by-email');
+      await form.getByLabel('Partition key name').fill('email');
+      await form.getByRole('button', { name: 'Create index' }).click();
+      await page.locator('#indexes', { hasText: 'by-email' }).waitFor();
+      await page.locator('#index').selectOption('by-email');
+      await page.locator('#ttl input[name=attribute]').fill('expires');
+      await page.locator('#ttl').getByRole('button', { name: 'Enable' }).click();
+      await page.locator('#ttl-status', { hasText: 'ENABLED' }).waitFor();
+      await page.locator('#indexes').getByRole('button', { name: 'Delete' }).click();
+      await page.getByLabel('Type by-email to confirm').fill('by-email');
+      await page.locator('#dialog').getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('No secondary indexes.').waitFor();
+    });
+    const described = await client.send(new DescribeTableCommand({ TableName: table }));
+    assert.equal(described.Table.GlobalSecondaryIndexes, undefined);
+    const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: table }));
+    assert.deepEqual(ttl.TimeToLiveDescription, { TimeToLiveStatus: 'ENABLED', AttributeName: 'expires' });
+  });
+
+  test('asks for a key and signs in the browser when the server verifies signatures', async () => {
+    const verified = await startDdbd('--auth-keys', 'AKIDCONSOLE:s3cret');
+    try {
+      const table = uniqueName('console-signed');
+      const signed = new DynamoDBClient({ ...clientConfig(verified.endpoint),
+        credentials: { accessKeyId: 'AKIDCONSOLE', secretAccessKey: 's3cret' } });
+      await signed.send(new CreateTableCommand(hashTable(table)));
+      await inPage('signed', verified.endpoint, async (page) => {
+        await page.getByText('This server verifies signatures').waitFor();
+        await page.getByLabel('Access key id').fill('AKIDCONSOLE');
+        await page.getByLabel('Secret access key').fill('s3cret');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.locator('#tables', { hasText: table }).waitFor();
+      });
+    } finally {
+      await verified.stop();
+    }
+  });
+
+  test('is served with its own files only, and not at all with --console off', async () => {
+    const page = await fetch(`${server.endpoint}/console/`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type'), /^text\/html/);
+    assert.match(page.headers.get('content-security-policy'), /default-src 'self'/);
+    assert.equal((await fetch(`${server.endpoint}/console`, { redirect: 'manual' })).headers.get('location'),
+      '/console/');
+    assert.equal((await fetch(`${server.endpoint}/console/console.js`)).headers.get('content-type'),
+      'text/javascript; charset=utf-8');
+    assert.equal((await fetch(`${server.endpoint}/console/../metrics`)).status, 200);  // fetch normalises
+    assert.equal((await fetch(`${server.endpoint}/console/missing.js`)).status, 404);
+    const off = await startDdbd('--console', 'off');
+    try {
+      assert.equal((await fetch(`${off.endpoint}/console/`)).status, 404);
+    } finally {
+      await off.stop();
+    }
+  });
+});
