@@ -130,6 +130,17 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--console: expected on or off, got '" + std::string(value) + "'";
     }
     options.console = value == "on";
+  } else if (name == "seed") {
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t end = value.find(':', start);
+      if (end == std::string_view::npos) end = value.size();
+      if (end > start) options.seed.emplace_back(value.substr(start, end - start));
+      start = end + 1;
+    }
+    if (options.seed.empty()) {
+      return "--seed: expected a file or directory, got '" + std::string(value) + "'";
+    }
   } else if (name == "access-log") {
     if (value.empty()) return "--access-log: expected a file, or - for standard output, got ''";
     options.access_log = value;
@@ -214,7 +225,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 30> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 31> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -243,7 +254,8 @@ constexpr std::array<std::string_view, 30> kValuedFlags = {"host",
                                                            "tls-key",
                                                            "tls-port",
                                                            "console",
-                                                           "access-log"};
+                                                           "access-log",
+                                                           "seed"};
 
 bool TakesValue(std::string_view name) {
   return name == "db-path" ||
@@ -332,6 +344,12 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
   Options options;
   if (std::string error = ApplyEnvironment(options, getenv); !error.empty()) return {{}, error};
   bool local_flag = false;  // a single-dash DynamoDB Local flag
+  // --seed given: the flags' paths replace DDBD_SEED's.
+  if (std::any_of(args.begin(), args.end(), [](const std::string& arg) {
+        return arg == "--seed" || arg.starts_with("--seed=");
+      })) {
+    options.seed.clear();
+  }
   const bool namespaces_set = getenv("DDBD_NAMESPACES") != nullptr ||
                               std::any_of(args.begin(), args.end(), [](const std::string& arg) {
                                 return arg == "--namespaces" || arg.starts_with("--namespaces=");
@@ -412,6 +430,13 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --access-log FILE      write one JSON line per DynamoDB request to FILE (- for standard
                          output): time, request_id, operation, table, status, error,
                          latency_ms and, when the request asked for it, consumed_capacity
+  --seed PATH            before listening, create the tables and load the items PATH describes
+                         (repeatable; several paths may be separated by ':'; DDBD_SEED): a
+                         directory of <Table>.table.json (CreateTable's request or
+                         describe-table's output, with optional TimeToLiveSpecification and
+                         Tags) and <Table>.items.jsonl[.gz] (DynamoDB JSON or S3 export lines),
+                         or one such file. A table that exists already is skipped; a bad file
+                         stops the start with FILE:LINE: reason and exit status 1
   --item-collection-limit-bytes N
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)

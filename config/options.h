@@ -32,6 +32,9 @@ struct Options {
   bool console = true;
   // One JSON line per DynamoDB request to this file ("-": standard output); empty: none.
   std::string access_log;
+  // Seed files and directories, loaded before the server listens (--seed, repeatable; DDBD_SEED
+  // with paths separated by ':').
+  std::vector<std::string> seed;
   // An item collection's limit (a partition's items and LSI entries); DynamoDB's is 10 GB.
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.

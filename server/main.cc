@@ -22,6 +22,7 @@
 #include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/router.h"
+#include "server/seed_files.h"
 
 namespace {
 
@@ -170,6 +171,20 @@ int main(int argc, char** argv) {
   }
   const ddbd::RequestHandler& handler =
       namespaces ? static_cast<const ddbd::RequestHandler&>(*namespaces) : *dispatcher;
+  if (!options.seed.empty()) {
+    // Before the port is bound (and --port-file written): a client never sees half the seed.
+    if (namespaces) {
+      std::fprintf(
+          stderr, "ddbd: --seed loads one shared database: add -sharedDb or --namespaces shared\n");
+      return 1;
+    }
+    ddbd::SeedReport report;
+    std::string error;
+    if (!ddbd::LoadSeeds(handler, options.seed, report, error)) {
+      std::fprintf(stderr, "ddbd: %s\n", error.c_str());
+      return 1;
+    }
+  }
   ddbd::Metrics metrics;
   std::unique_ptr<ddbd::AccessLog> access_log;
   if (!options.access_log.empty()) {

@@ -186,4 +186,14 @@ TEST_CASE("The console is on unless turned off, and the access log names a file"
         "--access-log: expected a file, or - for standard output, got ''");
 }
 
+TEST_CASE("Seed paths repeat, split at colons, and flags replace DDBD_SEED") {
+  CHECK(Parse({}).options->seed.empty());
+  CHECK(Parse({"--seed", "a", "--seed", "b:c"}).options->seed ==
+        std::vector<std::string>{"a", "b", "c"});
+  CHECK(Parse({}, {{"DDBD_SEED", "/x:/y"}}).options->seed == std::vector<std::string>{"/x", "/y"});
+  CHECK(Parse({"--seed=/z"}, {{"DDBD_SEED", "/x:/y"}}).options->seed ==
+        std::vector<std::string>{"/z"});
+  CHECK(Parse({"--seed", ":"}).error == "--seed: expected a file or directory, got ':'");
+}
+
 }  // namespace ddbd
