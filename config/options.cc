@@ -397,7 +397,7 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
 
 std::string HelpText() {
   return R"(Usage: ddbd [options]
-       ddbd health [options]
+  or:  ddbd health [options]
 A DynamoDB-compatible server. Point any AWS SDK or the AWS CLI at http://HOST:PORT.
 `ddbd health` asks the server the same options describe (--host, --port, DDBD_PORT, ...) for
 its health check and exits 0 if it answers healthy, 1 if not (for container health checks).

@@ -23,6 +23,7 @@
 #include "server/http_server.h"
 #include "server/router.h"
 #include "server/seed_files.h"
+#include "server/version.h"
 
 namespace {
 
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options.show_version) {
-    std::printf("ddbd %s\n", DDBD_VERSION);
+    std::printf("%s\n", ddbd::VersionText().c_str());
     return 0;
   }
   spdlog::set_level(spdlog::level::from_str(options.log_level));
