@@ -36,4 +36,10 @@ inline std::string AsciiUpper(std::string_view text) {
   return upper;
 }
 
+inline std::string AsciiLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = AsciiLower(c);
+  return lower;
+}
+
 }  // namespace ddbd

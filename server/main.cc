@@ -18,6 +18,7 @@
 #include "engine/persistence/file_system.h"
 #include "protocol/dispatcher.h"
 #include "protocol/namespaces.h"
+#include "server/dump_load.h"
 #include "server/health_check.h"
 #include "server/heap_pages.h"
 #include "server/http_server.h"
@@ -77,8 +78,12 @@ int Health(const std::vector<std::string>& args) {
 }
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string_view(argv[1]) == "health") {
-    return Health(std::vector<std::string>(argv + 2, argv + argc));
+  if (argc > 1) {
+    const std::string_view command = argv[1];
+    const std::vector<std::string> rest(argv + 2, argv + argc);
+    if (command == "health") return Health(rest);
+    if (command == "dump") return ddbd::RunDump(rest);
+    if (command == "load") return ddbd::RunLoad(rest);
   }
   ddbd::UseLargeHeapPages();
   // A file-size limit (ulimit -f) reached by the log is an I/O error like a full disk: the write

@@ -31,12 +31,7 @@ std::string ItemsTable(const std::string& file_name) {
   return "";
 }
 
-struct Found {
-  std::vector<std::string> table_files;
-  std::vector<std::pair<std::string, std::string>> items_files;  // (file, table)
-};
-
-bool Find(const std::string& path, Found& found, std::string& error) {
+bool Find(const std::string& path, SeedFiles& found, std::string& error) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status)) {
@@ -90,6 +85,13 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+bool FindSeedFiles(const std::vector<std::string>& paths, SeedFiles& found, std::string& error) {
+  for (const std::string& path : paths) {
+    if (!Find(path, found, error)) return false;
+  }
+  return true;
+}
+
 bool ReadSeedFile(const std::string& path, std::string& text, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -112,10 +114,8 @@ bool ReadSeedFile(const std::string& path, std::string& text, std::string& error
 bool LoadSeeds(const RequestHandler& handler, const std::vector<std::string>& paths,
                SeedReport& report, std::string& error) {
   const auto started = std::chrono::steady_clock::now();
-  Found found;
-  for (const std::string& path : paths) {
-    if (!Find(path, found, error)) return false;
-  }
+  SeedFiles found;
+  if (!FindSeedFiles(paths, found, error)) return false;
   SeedLoader loader(handler);
   std::vector<std::string> created;
   std::set<std::string> skipped;

@@ -24,6 +24,14 @@ struct SeedReport {
 bool LoadSeeds(const RequestHandler& handler, const std::vector<std::string>& paths,
                SeedReport& report, std::string& error);
 
+// The seed files under `paths` (directories, or files): table files, and items files with the
+// table each is for. False with "PATH: reason" in `error`.
+struct SeedFiles {
+  std::vector<std::string> table_files;
+  std::vector<std::pair<std::string, std::string>> items_files;  // (file, table)
+};
+bool FindSeedFiles(const std::vector<std::string>& paths, SeedFiles& found, std::string& error);
+
 // Reads a whole file, gunzipping it when its name ends in .gz. False with the reason in `error`.
 bool ReadSeedFile(const std::string& path, std::string& text, std::string& error);
 

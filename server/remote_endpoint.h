@@ -1,0 +1,47 @@
+// Any DynamoDB endpoint (AWS's, DynamoDB Local, another ddbd) as a RequestHandler, for `ddbd dump`
+// and `ddbd load`: each request is signed with Signature Version 4 (server/sigv4.h, the code the
+// verifier uses) from the usual AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN and
+// AWS_REGION (or AWS_DEFAULT_REGION) variables, and sent over a kept-alive connection of the
+// calling thread. Throttling and server errors are retried with exponential backoff.
+//
+// Thread safety: Handle may be called from many threads; each gets a connection of its own.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "protocol/dispatcher.h"
+#include "server/http_client.h"
+
+namespace ddbd {
+
+struct AwsCredentials {
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string session_token;  // empty: none
+  std::string region = "us-east-1";
+  // From the environment; without keys, "local"/"local" (what DynamoDB Local and ddbd accept).
+  static AwsCredentials FromEnvironment();
+};
+
+class RemoteEndpoint final : public RequestHandler {
+ public:
+  RemoteEndpoint(Endpoint endpoint, AwsCredentials credentials);
+  ~RemoteEndpoint() override;
+
+  // An answer of the endpoint, or HTTP 0 with {"message": <why>} when it could not be reached.
+  DispatchResult Handle(std::string_view target, std::string_view body,
+                        const RequestInfo& info) const override;
+
+ private:
+  DispatchResult Once(HttpClient& client, std::string_view target, std::string_view body) const;
+
+  const Endpoint endpoint_;
+  const AwsCredentials credentials_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::unique_ptr<HttpClient>> idle_;  // connections no thread holds
+};
+
+}  // namespace ddbd
