@@ -310,7 +310,8 @@ class CommandLine(unittest.TestCase):
         result = self.run_ddbd("--help")
         self.assertEqual(result.returncode, 0)
         self.assertIn("--port N", result.stdout)
-        self.assertRegex(self.run_ddbd("-version").stdout, r"^ddbd \d+\.\d+\.\d+\n$")
+        self.assertRegex(self.run_ddbd("-version").stdout,
+                         r"^ddbd \d+\.\d+\.\d+ \(git ([0-9a-f]{12}|unknown)\)\n$")
 
     def test_bad_flags_exit_2_with_one_line(self):
         result = self.run_ddbd("--port", "eighty")
