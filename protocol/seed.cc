@@ -34,6 +34,11 @@ size_t LineOf(std::string_view text, size_t offset) {
 // Parses `text` iteratively (a file may nest as deep as it likes without recursion here; the
 // dispatcher's bounded parser judges the requests made of it).
 bool Parse(std::string_view text, Document& document, std::string& problem, size_t& offset) {
+  if (JsonDepth(text) > kMaxSeedDepth) {
+    problem = "nested deeper than " + std::to_string(kMaxSeedDepth) + " levels";
+    offset = 0;
+    return false;
+  }
   document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (!document.HasParseError()) return true;
   problem = std::string("not JSON: ") + rapidjson::GetParseError_En(document.GetParseError());
@@ -164,6 +169,29 @@ bool IsType(const DispatchResult& result, std::string_view type) {
 }
 
 }  // namespace
+
+size_t JsonDepth(std::string_view json) {
+  size_t depth = 0;
+  size_t deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
   const std::string where(file);

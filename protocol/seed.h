@@ -37,6 +37,12 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text);
 // ValidationException "reason" if the line is not a JSON object of that kind.
 Result<std::optional<std::string>> SeedItemJson(std::string_view line);
 
+// How deeply `json` nests objects and arrays (strings skipped), counted without recursion: the
+// seed and dump code copies and writes parsed values recursively, so it refuses text nested
+// deeper than kMaxSeedDepth first. DynamoDB's 32 levels of nesting are 64 or so in JSON.
+inline constexpr size_t kMaxSeedDepth = 200;
+size_t JsonDepth(std::string_view json);
+
 class SeedLoader {
  public:
   // `handler` gets the requests (as a client with a well-formed signature would send them).

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <thread>
 
+#include "protocol/seed.h"
+
 namespace ddbd {
 namespace {
 
@@ -36,6 +38,11 @@ Result<Document> Call(const RequestHandler& endpoint, std::string_view operation
   const DispatchResult result =
       endpoint.Handle("DynamoDB_20120810." + std::string(operation), body, info);
   Document answer;
+  // An endpoint's answer is read with the same nesting bound as the files (its items are
+  // copied and written again recursively).
+  if (JsonDepth(result.body) > kMaxSeedDepth) {
+    return Error::Validation(std::string(operation) + ": the answer nests too deeply");
+  }
   answer.Parse<rapidjson::kParseIterativeFlag>(result.body.data(), result.body.size());
   if (result.http_status != 200) {
     std::string type;
@@ -186,6 +193,7 @@ Result<std::vector<std::string>> KeyNames(const RequestHandler& endpoint,
 
 std::optional<std::string> ItemKeyText(std::string_view item_json,
                                        const std::vector<std::string>& key_names) {
+  if (JsonDepth(item_json) > kMaxSeedDepth) return std::nullopt;
   Document item;
   item.Parse<rapidjson::kParseIterativeFlag>(item_json.data(), item_json.size());
   if (item.HasParseError() || !item.IsObject()) return std::nullopt;

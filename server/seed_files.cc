@@ -148,7 +148,10 @@ bool LoadSeeds(const RequestHandler& handler, const std::vector<std::string>& pa
                    file);
     }
   }
-  for (const auto& [file, table] : found.items_files) {
+  for (const auto& [items_file, items_table] : found.items_files) {
+    // Named copies: clang 14 cannot capture structured bindings in the progress lambda.
+    const std::string& file = items_file;
+    const std::string& table = items_table;
     if (skipped.count(table) != 0) continue;
     if (std::find(created.begin(), created.end(), table) == created.end()) {
       return undo(file + ": no table " + table + " to load into: give its " + table +

@@ -3,7 +3,8 @@
 // X-Amz-Date, the canonical request built from arbitrary headers, a Content-Encoding'd body
 // (gzip, deflate or anything) and Accept-Encoding. The input is split at 0x1E into: header,
 // date, query, content encoding, body, accept encoding. Also what metrics and the access log
-// read of the target, the request and the answer. Any crash, sanitizer report or hang is a bug.
+// read of the target, the request and the answer, and the seed files' table and item parsers.
+// Any crash, sanitizer report or hang is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "protocol/request_summary.h"
+#include "protocol/seed.h"
+#include "protocol/table_dump.h"
 #include "server/access_log.h"
 #include "server/authenticator.h"
 #include "server/content_encoding.h"
@@ -80,6 +83,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   record.consumed_capacity = summary.consumed_capacity;
   (void)ddbd::AccessLog::Line(record);
   if (parts[5].size() == 7) (void)metrics.Render({});
+  // Seed and dump files (--seed, ddbd load): a table file, an item line and its key.
+  (void)ddbd::ReadSeedTable("fuzz.table.json", parts[4]);
+  if (auto item = ddbd::SeedItemJson(parts[4]); item.ok() && item.value()) {
+    (void)ddbd::ItemKeyText(*item.value(), {"pk", "sk"});
+  }
 
   ddbd::sigv4::CanonicalInput canonical;
   canonical.method = "POST";

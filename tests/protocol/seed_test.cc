@@ -66,5 +66,18 @@ TEST_CASE("Seed item lines: DynamoDB JSON as it is, S3 export lines unwrapped, b
   CHECK(SeedItemJson(R"({"Item": [)").error().message() == "not JSON: Invalid value.");
 }
 
+TEST_CASE("Seed files nested past the bound are refused before anything recurses over them") {
+  CHECK(JsonDepth(R"({"a":[{"b":"[[[[{{"}]})") == 3);  // brackets in strings do not count
+  CHECK(JsonDepth(R"("\"[[")") == 0);
+  const std::string deep = "{\"a\":" + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+  // A plain item line goes to PutItem as it is (the dispatcher's parser has its own bound); an
+  // export line is read here, so it is checked.
+  CHECK(SeedItemJson(deep).value() == deep);
+  const std::string exported = "{\"Item\":" + deep + "}";
+  CHECK(SeedItemJson(exported).error().message() == "nested deeper than 200 levels");
+  CHECK(ReadSeedTable("t.table.json", deep).error().message() ==
+        "t.table.json:1: nested deeper than 200 levels");
+}
+
 }  // namespace
 }  // namespace ddbd
