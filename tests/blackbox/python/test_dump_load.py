@@ -148,6 +148,28 @@ class DumpLoad(unittest.TestCase):
             "ddbd dump: ListTables: InvalidSignatureException: The request signature we "
             "calculated does not match the signature you provided."), bad.stderr)
 
+    def test_load_resends_unprocessed_items_until_the_table_takes_them(self):
+        # 25 write units a second, starting with one second's worth: most batches come back
+        # partly unprocessed (or throttled) and are sent again with backoff.
+        directory = self.path("throttled")
+        os.makedirs(directory)
+        with open(os.path.join(directory, "Slow.table.json"), "w") as f:
+            json.dump({"TableName": "Slow",
+                       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                       "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                       "ProvisionedThroughput": {"ReadCapacityUnits": 5,
+                                                 "WriteCapacityUnits": 25}}, f)
+        with open(os.path.join(directory, "Slow.items.jsonl"), "w") as f:
+            for i in range(100):
+                f.write(json.dumps({"pk": {"S": "k%03d" % i}}) + "\n")
+        server = self.start("--enforce-throughput")
+        loaded = ddbd("load", "--endpoint", server.endpoint, "--segments", "2", directory)
+        self.assertEqual(loaded.returncode, 0, loaded.stderr)
+        ddb = boto3.client("dynamodb", endpoint_url=server.endpoint, **CREDENTIALS)
+        self.assertEqual(ddb.scan(TableName="Slow")["Count"], 100)
+        seconds = float(loaded.stderr.split(" items in ")[-1].split(" s")[0])
+        self.assertGreater(seconds, 2.0)  # it had to wait for the bucket to refill
+
     def test_bad_usage(self):
         self.assertEqual(ddbd("dump", "--out", "x").returncode, 2)
         result = ddbd("dump", "--endpoint", "ftp://x", "--out", "x")
