@@ -143,7 +143,10 @@ async function describeAll(names) {
   return described;
 }
 
-async function showTables() {
+// Each navigation's number: a view whose data arrives after the user moved on is not shown.
+let navigation = 0;
+
+async function showTables(token) {
   const names = [];
   let start;
   do {
@@ -152,6 +155,7 @@ async function showTables() {
     start = page.LastEvaluatedTableName;
   } while (start && names.length < 1000);
   const tables = await describeAll(names);
+  if (token !== navigation) return;
   const rows = tables.map((t) => {
     if (t.error) return h("tr", {}, h("td", {}, t.TableName), h("td", { colspan: 7, class: "bad" }, t.error));
     const key = keyText(t.KeySchema, t.AttributeDefinitions);
@@ -254,8 +258,9 @@ async function deleteTable(name) {
 
 let view = null;  // the table being shown: { table, query, pages }
 
-async function showTable(name) {
+async function showTable(name, token) {
   const { Table: table } = await attempt(() => api("DescribeTable", { TableName: name }));
+  if (token !== navigation) return;
   view = { table, pages: [undefined], page: 0 };
   const key = keyText(table.KeySchema, table.AttributeDefinitions);
   main.replaceChildren(
@@ -618,11 +623,13 @@ async function latestRecords(table) {
 // ---- Routing and keys.
 
 async function route() {
+  const token = ++navigation;
   const match = /^#\/table\/(.+)$/.exec(location.hash);
   try {
-    if (match) await showTable(decodeURIComponent(match[1]));
-    else await showTables();
+    if (match) await showTable(decodeURIComponent(match[1]), token);
+    else await showTables(token);
   } catch (error) {
+    if (token !== navigation) return;
     main.replaceChildren(h("p", { class: "bad" }, error.message),
       h("button", { type: "button", onclick: route }, "Retry"));
   }

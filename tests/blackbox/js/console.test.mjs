@@ -164,6 +164,7 @@ describe('console', () => {
     await client.send(new CreateTableCommand(hashTable(table)));
     await inPage('index-ttl', server.endpoint, async (page) => {
       await page.goto(`${server.endpoint}/console/#/table/${table}`);
+      await page.locator('h1', { hasText: table }).waitFor();
       const form = page.locator('#create-index-form');
       await form.getByLabel('New global index name').fill('by-email');
       await form.getByLabel('Partition key name').fill('email');
