@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <memory>
 
 #include "protocol/ascii.h"
 
@@ -30,8 +31,11 @@ class Sha256 {
  public:
   Sha256() {
     static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-    thread_local EVP_MD_CTX* const context = EVP_MD_CTX_new();
-    context_ = context;
+    // One context per thread, freed when the thread ends (dump's and load's threads come and
+    // go; the server's live as long as it does).
+    thread_local const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(
+        EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    context_ = context.get();
     EVP_DigestInit_ex2(context_, md, nullptr);
   }
   Sha256& Update(std::string_view data) {
