@@ -189,10 +189,11 @@ function keyFields(prefix, label, optional) {
       h("option", { value: "B" }, "Binary"))));
 }
 
-// KeySchema and AttributeDefinitions from a form's pk/sk fields.
-function keysFrom(data, definitions) {
+// KeySchema (and the AttributeDefinitions it needs) from a form's key fields: `hash` and `range`
+// are the fields' prefixes (keyFields).
+function keysFrom(data, definitions, hash = "pk", range = "sk") {
   const schema = [];
-  for (const [prefix, role] of [["pk", "HASH"], ["sk", "RANGE"]]) {
+  for (const [prefix, role] of [[hash, "HASH"], [range, "RANGE"]]) {
     const name = (data.get(`${prefix}Name`) || "").trim();
     if (!name) continue;
     schema.push({ AttributeName: name, KeyType: role });
@@ -209,6 +210,15 @@ function createTable() {
     h("div", { class: "row" }, h("label", {}, "Table name",
       h("input", { name: "TableName", required: true, minlength: 3, maxlength: 255, pattern: "[a-zA-Z0-9_.\\-]+" }))),
     keyFields("pk", "Partition key", false), keyFields("sk", "Sort key", true),
+    h("h2", {}, "Indexes (optional)"),
+    h("p", { class: "muted" }, "A local index can only be made with its table; global ones can " +
+      "also be added later. Both project every attribute."),
+    h("div", { class: "row" }, h("label", {}, "Global index name",
+      h("input", { name: "gsiName", id: "gsi-name", pattern: "[a-zA-Z0-9_.\\-]+" }))),
+    keyFields("gpk", "Its partition key", true), keyFields("gsk", "Its sort key", true),
+    h("div", { class: "row" }, h("label", {}, "Local index name",
+      h("input", { name: "lsiName", id: "lsi-name", pattern: "[a-zA-Z0-9_.\\-]+" }))),
+    keyFields("lsk", "Its own sort key", true),
     h("div", { class: "row" },
       h("label", {}, "Capacity", h("select", { name: "BillingMode" },
         h("option", { value: "PAY_PER_REQUEST" }, "On-demand"),
@@ -224,8 +234,19 @@ function createTable() {
     const definitions = [];
     const request = { TableName: data.get("TableName").trim(), KeySchema: keysFrom(data, definitions),
       AttributeDefinitions: definitions, BillingMode: data.get("BillingMode") };
-    if (request.BillingMode === "PROVISIONED") {
-      request.ProvisionedThroughput = { ReadCapacityUnits: 5, WriteCapacityUnits: 5 };
+    const provisioned = { ReadCapacityUnits: 5, WriteCapacityUnits: 5 };
+    if (request.BillingMode === "PROVISIONED") request.ProvisionedThroughput = provisioned;
+    const all = { ProjectionType: "ALL" };
+    if (data.get("gsiName").trim()) {
+      const index = { IndexName: data.get("gsiName").trim(),
+        KeySchema: keysFrom(data, definitions, "gpk", "gsk"), Projection: all };
+      if (request.BillingMode === "PROVISIONED") index.ProvisionedThroughput = provisioned;
+      request.GlobalSecondaryIndexes = [index];
+    }
+    if (data.get("lsiName").trim()) {
+      const range = keysFrom(data, definitions, "", "lsk");
+      request.LocalSecondaryIndexes = [{ IndexName: data.get("lsiName").trim(),
+        KeySchema: [request.KeySchema[0], ...range], Projection: all }];
     }
     if (data.get("Stream")) request.StreamSpecification = { StreamEnabled: true, StreamViewType: data.get("Stream") };
     await attempt(() => api("CreateTable", request));

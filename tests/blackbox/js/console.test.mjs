@@ -63,12 +63,25 @@ describe('console', () => {
       await page.getByRole('button', { name: 'Create table' }).click();
       const form = page.locator('#create-table-form');
       await form.getByLabel('Table name').fill(table);
-      await form.getByLabel('Partition key name').fill('pk');
-      await form.getByLabel('Sort key name (optional)').fill('sk');
+      await form.getByLabel('Partition key name', { exact: true }).fill('pk');
+      await form.getByLabel('Sort key name (optional)', { exact: true }).fill('sk');
+      // Indexes made with the table: a local one (only possible now) and a global one.
+      await form.getByLabel('Global index name').fill('by-kind');
+      await form.getByLabel('Its partition key name (optional)').fill('kind');
+      await form.getByLabel('Local index name').fill('by-n');
+      await form.getByLabel('Its own sort key name (optional)').fill('n');
+      await form.locator('select[name=lskType]').selectOption('N');
       await form.getByLabel('Stream').selectOption('NEW_IMAGE');
       await form.getByRole('button', { name: 'Create' }).click();
       await page.locator('h1', { hasText: table }).waitFor();
       assert.equal(await page.locator('#table-status').textContent(), 'ACTIVE');
+      const { Table: made } = await client.send(new DescribeTableCommand({ TableName: table }));
+      assert.deepEqual(made.GlobalSecondaryIndexes.map((i) => [i.IndexName, i.KeySchema]),
+        [['by-kind', [{ AttributeName: 'kind', KeyType: 'HASH' }]]]);
+      assert.deepEqual(made.LocalSecondaryIndexes.map((i) => [i.IndexName, i.KeySchema]),
+        [['by-n', [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'n', KeyType: 'RANGE' }]]]);
+      assert.deepEqual(made.AttributeDefinitions.map((d) => `${d.AttributeName}:${d.AttributeType}`).sort(),
+        ['kind:S', 'n:N', 'pk:S', 'sk:S']);
 
       // A new item, in plain JSON: a number beyond a double's precision stays exact.
       await page.getByRole('button', { name: 'New item' }).click();
