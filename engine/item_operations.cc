@@ -33,10 +33,11 @@ void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed&
                  const Item& item, int64_t now_ms, WriteOutcome& outcome) {
   if (Counted(args.return_consumed_capacity, table)) {
     ConsumedCapacity consumed;
-    consumed.table_name = std::string(args.table_name);
     AddWriteCapacity(change, *table.indexes, consumed);
     ChargeWrite(table, consumed, now_ms);
+    // Named only when reported: the charge needs no name, and a long one would allocate.
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      consumed.table_name = std::string(args.table_name);
       outcome.consumed_capacity = std::move(consumed);
     }
   }
@@ -139,12 +140,12 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
   outcome.item = table.value().items->Get(key_bytes.value());
   if (Counted(args.return_consumed_capacity, table.value())) {
     ConsumedCapacity consumed;
-    consumed.table_name = std::string(args.table_name);
     // A missing item costs as much as a small one; a projection does not make it cheaper.
     consumed.table_units =
         ReadUnits(outcome.item ? outcome.item->size_bytes : 0, args.consistent_read);
     ChargeRead(table.value(), consumed, now_ms);
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      consumed.table_name = std::string(args.table_name);  // named only when reported
       outcome.consumed_capacity = std::move(consumed);
     }
   }

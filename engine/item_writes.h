@@ -18,10 +18,9 @@
 namespace ddbd {
 
 // Whether an operation must work out what it consumed: the caller asked, or it is charged (every
-// table counts its usage for /metrics).
+// table counts its usage for /metrics, so today always; throughput buckets only ever come with it).
 inline bool Counted(ReturnConsumedCapacity mode, const ItemTable& table) {
-  return mode != ReturnConsumedCapacity::kNone || table.usage != nullptr ||
-         table.throughput != nullptr;
+  return mode != ReturnConsumedCapacity::kNone || table.usage != nullptr;
 }
 // Charges what an operation consumed: to the table's usage figures, and to its throughput
 // buckets when throughput is enforced.

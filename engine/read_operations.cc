@@ -386,7 +386,10 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
   }
   if (Counted(options.return_consumed_capacity, table)) {
     ConsumedCapacity& consumed = page.consumed_capacity.emplace();
-    consumed.table_name = std::string(table_name);
+    // Named only when reported: the charge needs no name, and a long one would allocate.
+    if (options.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      consumed.table_name = std::string(table_name);
+    }
     const double units = ReadUnits(bytes_read, options.consistent_read);
     if (target.index == nullptr) {
       consumed.table_units = units;

@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #ifdef RAPIDJSON_SSE2
@@ -28,6 +29,24 @@ inline void String(Writer& writer, std::string_view text) {
 // DynamoDB sends timestamps as epoch seconds with a fraction, e.g. 1700000000.123.
 inline void EpochSeconds(Writer& writer, int64_t epoch_ms) {
   writer.Double(static_cast<double>(epoch_ms) / 1000.0);
+}
+
+// A parsed value (rapidjson::Value) as compact JSON text, through the writer above, so every
+// control byte is escaped (rapidjson::Writer<StringBuffer> would not: see Buffer).
+template <typename Value>
+std::string Text(const Value& value) {
+  Buffer buffer;
+  Writer writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+// `text` as a JSON string literal, quotes included.
+inline std::string Quoted(std::string_view text) {
+  Buffer buffer;
+  Writer writer(buffer);
+  String(writer, text);
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 }  // namespace ddbd::json

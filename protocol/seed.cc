@@ -2,8 +2,6 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <chrono>
@@ -11,6 +9,8 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+
+#include "protocol/json_writer.h"
 
 namespace ddbd {
 namespace {
@@ -44,13 +44,6 @@ bool Parse(std::string_view text, Document& document, std::string& problem, size
   problem = std::string("not JSON: ") + rapidjson::GetParseError_En(document.GetParseError());
   offset = document.GetErrorOffset();
   return false;
-}
-
-std::string Write(const Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 const Value* Member(const Value& object, const char* name) {
@@ -132,10 +125,11 @@ Value CreateTableFromDescription(const Value& table, Document::AllocatorType& al
   return create;
 }
 
-// The `__type` (without its namespace) and message of an error answer.
-std::string ErrorText(const DispatchResult& result) {
-  Document document;
-  document.Parse(result.body.data(), result.body.size());
+}  // namespace
+
+std::string AnswerError(const DispatchResult& result) {
+  Document document;  // iteratively: a remote endpoint's answer may nest as it likes
+  document.Parse<rapidjson::kParseIterativeFlag>(result.body.data(), result.body.size());
   if (document.HasParseError() || !document.IsObject()) return result.body;
   std::string type;
   std::string message;
@@ -151,6 +145,8 @@ std::string ErrorText(const DispatchResult& result) {
   return message.empty() ? type : type + ": " + message;
 }
 
+namespace {
+
 // Why PutItem refused an item: a body that is not JSON gets the parser's reason (DynamoDB's
 // SerializationException says little), anything else the answer's own error.
 std::string Explain(const std::string& body, const DispatchResult& result) {
@@ -161,7 +157,7 @@ std::string Explain(const std::string& body, const DispatchResult& result) {
       return std::string("not JSON: ") + rapidjson::GetParseError_En(document.GetParseError());
     }
   }
-  return ErrorText(result);
+  return AnswerError(result);
 }
 
 bool IsType(const DispatchResult& result, std::string_view type) {
@@ -229,7 +225,7 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
   }
   SeedTable seed;
   seed.table_name.assign(name->GetString(), name->GetStringLength());
-  seed.create_table = Write(create);
+  seed.create_table = json::Text(create);
   // TimeToLiveSpecification ({"Enabled": true, "AttributeName": ...}) or describe-time-to-live's
   // TimeToLiveDescription ({"TimeToLiveStatus": "ENABLED", "AttributeName": ...}).
   std::optional<std::string> attribute;
@@ -261,7 +257,7 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
     specification.AddMember("AttributeName", Value(attribute->c_str(), a), a);
     update.AddMember("TableName", Value(seed.table_name.c_str(), a), a);
     update.AddMember("TimeToLiveSpecification", specification, a);
-    seed.update_time_to_live = Write(update);
+    seed.update_time_to_live = json::Text(update);
   }
   return seed;
 }
@@ -299,7 +295,7 @@ Result<std::optional<std::string>> SeedItemJson(std::string_view line) {
                    (std::find(std::begin(kTypes), std::end(kTypes), type) != std::end(kTypes) &&
                     !item->MemberBegin()->value.IsObject());
       }
-      if (!one_type) return std::optional<std::string>(Write(*item));
+      if (!one_type) return std::optional<std::string>(json::Text(*item));
     }
   }
   return std::optional<std::string>(std::string(line));
@@ -316,14 +312,10 @@ Result<bool> SeedLoader::CreateTable(std::string_view file, const SeedTable& tab
   DispatchResult created = Call("CreateTable", table.create_table);
   if (created.http_status != 200) {
     if (IsType(created, "ResourceInUseException")) return false;
-    return Invalid(where + ": " + ErrorText(created));
+    return Invalid(where + ": " + AnswerError(created));
   }
   // Under --table-delay-ms the table is CREATING for a while: items wait until it is ACTIVE.
-  Document request;
-  request.SetObject();
-  request.AddMember("TableName", Value(table.table_name.c_str(), request.GetAllocator()),
-                    request.GetAllocator());
-  const std::string describe = Write(request);
+  const std::string describe = "{\"TableName\":" + json::Quoted(table.table_name) + "}";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
   for (;;) {
     const DispatchResult described = Call("DescribeTable", describe);
@@ -336,7 +328,7 @@ Result<bool> SeedLoader::CreateTable(std::string_view file, const SeedTable& tab
   if (table.update_time_to_live) {
     const DispatchResult updated = Call("UpdateTimeToLive", *table.update_time_to_live);
     if (updated.http_status != 200) {
-      return Invalid(where + ": TimeToLiveSpecification: " + ErrorText(updated));
+      return Invalid(where + ": TimeToLiveSpecification: " + AnswerError(updated));
     }
   }
   return true;
@@ -345,12 +337,7 @@ Result<bool> SeedLoader::CreateTable(std::string_view file, const SeedTable& tab
 Result<uint64_t> SeedLoader::PutItems(std::string_view file, const std::string& table_name,
                                       std::string_view text,
                                       const std::function<void(uint64_t)>& progress) {
-  std::string prefix;
-  {
-    Document name;
-    name.SetString(table_name.c_str(), name.GetAllocator());
-    prefix = "{\"TableName\":" + Write(name) + ",\"Item\":";
-  }
+  const std::string prefix = "{\"TableName\":" + json::Quoted(table_name) + ",\"Item\":";
   // Answers come back on any thread; the first failing line (in line order) is the one reported.
   struct Shared {
     std::mutex mutex;
@@ -415,11 +402,7 @@ Result<uint64_t> SeedLoader::PutItems(std::string_view file, const std::string& 
 
 void SeedLoader::DeleteTables(const std::vector<std::string>& table_names) {
   for (const std::string& name : table_names) {
-    Document request;
-    request.SetObject();
-    request.AddMember("TableName", Value(name.c_str(), request.GetAllocator()),
-                      request.GetAllocator());
-    (void)Call("DeleteTable", Write(request));
+    (void)Call("DeleteTable", "{\"TableName\":" + json::Quoted(name) + "}");
   }
 }
 

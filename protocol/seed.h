@@ -37,6 +37,10 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text);
 // ValidationException "reason" if the line is not a JSON object of that kind.
 Result<std::optional<std::string>> SeedItemJson(std::string_view line);
 
+// An error answer as "<type without its namespace>: <message>" (the body itself if it is not
+// JSON), for messages that quote what an endpoint or the dispatcher refused.
+std::string AnswerError(const DispatchResult& result);
+
 // How deeply `json` nests objects and arrays (strings skipped), counted without recursion: the
 // seed and dump code copies and writes parsed values recursively, so it refuses text nested
 // deeper than kMaxSeedDepth first. DynamoDB's 32 levels of nesting are 64 or so in JSON.

@@ -2,13 +2,12 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "protocol/json_writer.h"
 #include "protocol/seed.h"
 
 namespace ddbd {
@@ -16,18 +15,6 @@ namespace {
 
 using rapidjson::Document;
 using rapidjson::Value;
-
-std::string Write(const Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-std::string Quoted(std::string_view text) {
-  Value value(rapidjson::StringRef(text.data(), text.size()));
-  return Write(value);
-}
 
 // Calls `operation` and parses its answer; an error answer becomes an Error with its type and
 // message.
@@ -45,22 +32,7 @@ Result<Document> Call(const RequestHandler& endpoint, std::string_view operation
   }
   answer.Parse<rapidjson::kParseIterativeFlag>(result.body.data(), result.body.size());
   if (result.http_status != 200) {
-    std::string type;
-    std::string message = result.body;
-    if (!answer.HasParseError() && answer.IsObject()) {
-      if (auto found = answer.FindMember("__type");
-          found != answer.MemberEnd() && found->value.IsString()) {
-        type = found->value.GetString();
-        type = type.substr(type.rfind('#') + 1) + ": ";
-      }
-      for (const char* name : {"message", "Message"}) {
-        if (auto found = answer.FindMember(name);
-            found != answer.MemberEnd() && found->value.IsString()) {
-          message = found->value.GetString();
-        }
-      }
-    }
-    return Error::Validation(std::string(operation) + ": " + type + message);
+    return Error::Validation(std::string(operation) + ": " + AnswerError(result));
   }
   if (answer.HasParseError() || !answer.IsObject()) {
     return Error::Validation(std::string(operation) + ": the answer is not a JSON object");
@@ -74,8 +46,9 @@ Result<std::vector<std::string>> ListAllTables(const RequestHandler& endpoint) {
   std::vector<std::string> names;
   std::string start;
   do {
-    auto page = Call(endpoint, "ListTables",
-                     start.empty() ? "{}" : "{\"ExclusiveStartTableName\":" + Quoted(start) + "}");
+    auto page =
+        Call(endpoint, "ListTables",
+             start.empty() ? "{}" : "{\"ExclusiveStartTableName\":" + json::Quoted(start) + "}");
     if (!page.ok()) return page.error();
     start.clear();
     if (auto found = page.value().FindMember("TableNames");
@@ -93,7 +66,7 @@ Result<std::vector<std::string>> ListAllTables(const RequestHandler& endpoint) {
 }
 
 Result<std::string> DumpTableDefinition(const RequestHandler& endpoint, const std::string& table) {
-  const std::string named = "{\"TableName\":" + Quoted(table) + "}";
+  const std::string named = "{\"TableName\":" + json::Quoted(table) + "}";
   auto described = Call(endpoint, "DescribeTable", named);
   if (!described.ok()) return described.error();
   Document file;
@@ -126,8 +99,8 @@ Result<std::string> DumpTableDefinition(const RequestHandler& endpoint, const st
   if (arn != table_value->value.MemberEnd() && arn->value.IsString()) {
     std::string next;
     do {
-      std::string request = "{\"ResourceArn\":" + Quoted(arn->value.GetString());
-      if (!next.empty()) request += ",\"NextToken\":" + Quoted(next);
+      std::string request = "{\"ResourceArn\":" + json::Quoted(arn->value.GetString());
+      if (!next.empty()) request += ",\"NextToken\":" + json::Quoted(next);
       auto page = Call(endpoint, "ListTagsOfResource", request + "}");
       if (!page.ok()) return page.error();
       next.clear();
@@ -143,8 +116,8 @@ Result<std::string> DumpTableDefinition(const RequestHandler& endpoint, const st
     } while (!next.empty());
   }
   if (!tags.Empty()) file.AddMember("Tags", tags, allocator);
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  json::Buffer buffer;
+  rapidjson::PrettyWriter<json::Buffer> writer(buffer);  // json::Buffer: control bytes escaped
   writer.SetIndent(' ', 2);
   file.Accept(writer);
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
@@ -152,7 +125,7 @@ Result<std::string> DumpTableDefinition(const RequestHandler& endpoint, const st
 
 Result<uint64_t> DumpSegment(const RequestHandler& endpoint, const std::string& table, int segment,
                              int segments, const std::function<void(std::string_view)>& write) {
-  const std::string prefix = "{\"TableName\":" + Quoted(table) +
+  const std::string prefix = "{\"TableName\":" + json::Quoted(table) +
                              ",\"ConsistentRead\":true,\"Segment\":" + std::to_string(segment) +
                              ",\"TotalSegments\":" + std::to_string(segments);
   std::string start;
@@ -164,19 +137,19 @@ Result<uint64_t> DumpSegment(const RequestHandler& endpoint, const std::string& 
     if (auto found = page.value().FindMember("Items");
         found != page.value().MemberEnd() && found->value.IsArray()) {
       for (const Value& item : found->value.GetArray()) {
-        write(Write(item));
+        write(json::Text(item));
         ++items;
       }
     }
     auto last = page.value().FindMember("LastEvaluatedKey");
     if (last == page.value().MemberEnd() || !last->value.IsObject()) return items;
-    start = Write(last->value);
+    start = json::Text(last->value);
   }
 }
 
 Result<std::vector<std::string>> KeyNames(const RequestHandler& endpoint,
                                           const std::string& table) {
-  auto described = Call(endpoint, "DescribeTable", "{\"TableName\":" + Quoted(table) + "}");
+  auto described = Call(endpoint, "DescribeTable", "{\"TableName\":" + json::Quoted(table) + "}");
   if (!described.ok()) return described.error();
   std::vector<std::string> names;
   auto found = described.value().FindMember("Table");
@@ -201,7 +174,7 @@ std::optional<std::string> ItemKeyText(std::string_view item_json,
   for (const std::string& name : key_names) {
     auto found = item.FindMember(name.c_str());
     if (found == item.MemberEnd()) return std::nullopt;
-    key += Write(found->value);
+    key += json::Text(found->value);
     key += '\n';
   }
   return key;
@@ -219,7 +192,7 @@ Status BatchWriter::Add(std::string item_json, const std::string& key) {
 
 Status BatchWriter::Flush() {
   if (items_.empty()) return Ok{};
-  std::string request = "{\"RequestItems\":{" + Quoted(table_name_) + ":[";
+  std::string request = "{\"RequestItems\":{" + json::Quoted(table_name_) + ":[";
   for (size_t i = 0; i < items_.size(); ++i) {
     if (i > 0) request += ',';
     request += "{\"PutRequest\":{\"Item\":" + items_[i] + "}}";
@@ -240,7 +213,7 @@ Status BatchWriter::Flush() {
     }
     if (round == 10) return Error::Validation("BatchWriteItem: items stayed unprocessed");
     std::this_thread::sleep_for(std::chrono::milliseconds(50 << std::min(round, 8)));
-    request = "{\"RequestItems\":" + Write(unprocessed->value) + "}";
+    request = "{\"RequestItems\":" + json::Text(unprocessed->value) + "}";
   }
 }
 

@@ -14,8 +14,9 @@
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <unordered_map>
 #include <vector>
+
+#include "server/session_registry.h"
 
 namespace ddbd {
 namespace {
@@ -44,15 +45,6 @@ const std::string& HttpDate() {
   }
   return text;
 }
-
-// What the registry and shutdown see of a session, plain or TLS.
-class SessionBase {
- public:
-  virtual ~SessionBase() = default;
-  // Called on shutdown: a session waiting for a request closes now; one with a request under
-  // way answers it first.
-  virtual void StopWhenIdle() = 0;
-};
 
 // An answer on the wire: the status line and headers, then the body.
 struct Answer {
@@ -99,53 +91,6 @@ std::string ResponseHead(int status, unsigned version,
   head += "\r\n";
   return head;
 }
-
-// Live sessions, so shutdown can close the idle ones. Sessions add themselves on start and
-// remove themselves on destruction.
-class SessionRegistry {
- public:
-  void Add(SessionBase* session, std::weak_ptr<SessionBase> handle) {
-    {
-      std::lock_guard lock(mutex_);
-      sessions_.emplace(session, std::move(handle));
-    }
-    if (metrics != nullptr) metrics->ConnectionOpened();
-  }
-  // Returns true if this was the last session. `on_removed` runs after, outside the lock.
-  bool Remove(SessionBase* session) {
-    bool last = false;
-    {
-      std::lock_guard lock(mutex_);
-      sessions_.erase(session);
-      last = sessions_.empty();
-    }
-    if (metrics != nullptr) metrics->ConnectionClosed();
-    if (on_removed) on_removed();
-    return last;
-  }
-  size_t Size() {
-    std::lock_guard lock(mutex_);
-    return sessions_.size();
-  }
-  std::function<void()> on_removed;  // set before the first session
-  Metrics* metrics = nullptr;        // counts connections (null: not counted)
-  std::vector<std::shared_ptr<SessionBase>> Live() {
-    std::lock_guard lock(mutex_);
-    std::vector<std::shared_ptr<SessionBase>> live;
-    for (auto& [raw, handle] : sessions_) {
-      if (auto session = handle.lock()) live.push_back(std::move(session));
-    }
-    return live;
-  }
-  bool Empty() {
-    std::lock_guard lock(mutex_);
-    return sessions_.empty();
-  }
-
- private:
-  std::mutex mutex_;
-  std::unordered_map<SessionBase*, std::weak_ptr<SessionBase>> sessions_;
-};
 
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
 

@@ -300,6 +300,13 @@ std::string_view Metrics::ErrorTypeOf(std::string_view body) {
   return type.empty() ? kUnknown : type;
 }
 
+std::string_view Metrics::ErrorOf(int http_status, std::string_view body) {
+  if (http_status == 200) return {};
+  // The router's bare 404 (DynamoDB's own answer to anything but a JSON POST to /) has no JSON.
+  if (http_status == 404 && !body.starts_with("{")) return "UnknownOperationException";
+  return ErrorTypeOf(body);
+}
+
 void Metrics::RecordRequest(std::string_view target, int http_status, std::string_view body,
                             int64_t nanoseconds) {
   // A connection usually repeats its operation: one comparison instead of a search.
@@ -317,9 +324,7 @@ void Metrics::RecordRequest(std::string_view target, int http_status, std::strin
   operation.requests.fetch_add(1, std::memory_order_relaxed);
   operation.latency.Observe(nanoseconds);
   if (http_status == 200) return;
-  const std::string_view type = http_status == 404 && !body.starts_with("{")
-                                    ? std::string_view("UnknownOperationException")
-                                    : ErrorTypeOf(body);
+  const std::string_view type = ErrorOf(http_status, body);
   std::lock_guard lock(errors_mutex_);
   ++errors_[{NameOfSlot(slot), std::string(type)}];
 }

@@ -39,6 +39,9 @@ class Metrics {
   // An error answer's type without its namespace ("ValidationException"); "unknown" if the body
   // has none.
   static std::string_view ErrorTypeOf(std::string_view body);
+  // An answer's error type, as metrics and the access log name it: empty for HTTP 200,
+  // UnknownOperationException for the router's bare 404, else ErrorTypeOf.
+  static std::string_view ErrorOf(int http_status, std::string_view body);
 
   static constexpr std::string_view kContentType = "text/plain; version=0.0.4; charset=utf-8";
 

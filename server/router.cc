@@ -77,11 +77,7 @@ void Router::LogAccess(const HttpResponse& response) const {
   record.operation = Metrics::OperationOf(response.target);
   record.table = summary.table;
   record.status = response.status;
-  if (response.status != 200) {
-    record.error = response.status == 404 && !response.body.starts_with("{")
-                       ? std::string_view("UnknownOperationException")
-                       : Metrics::ErrorTypeOf(response.body);
-  }
+  record.error = Metrics::ErrorOf(response.status, response.body);
   record.latency_ms = static_cast<double>(SteadyNowNs() - response.started_ns) / 1e6;
   record.consumed_capacity = summary.consumed_capacity;
   options_.access_log->Write(record);

@@ -62,6 +62,10 @@ TEST_CASE("Seed item lines: DynamoDB JSON as it is, S3 export lines unwrapped, b
   CHECK(SeedItemJson(R"({"Item":{"M":{"a":{"S":"x"}}}})").value() ==
         R"({"Item":{"M":{"a":{"S":"x"}}}})");
   CHECK(!SeedItemJson("  \r").value().has_value());
+  // Unwrapped through the writer that escapes every control byte (RapidJSON's StringBuffer
+  // writer leaves U+001A-U+001F raw with SSE2).
+  CHECK(SeedItemJson(R"({"Item":{"s":{"S":"\u001b\u001f"}}})").value() ==
+        R"({"s":{"S":"\u001B\u001F"}})");
   CHECK(SeedItemJson("[1]").error().message() == "expected an item, a JSON object");
   CHECK(SeedItemJson(R"({"Item": [)").error().message() == "not JSON: Invalid value.");
 }

@@ -55,7 +55,9 @@ EVERY_TYPE = {"pk": {"S": "c1"}, "sk": {"N": "1"}, "status": {"S": "open"},
               "bool": {"BOOL": False}, "null": {"NULL": True}, "ss": {"SS": ["a", "b"]},
               "ns": {"NS": ["1", "1E+2"]}, "bs": {"BS": ["AA==", "AQ=="]},
               "l": {"L": [{"S": "x"}, {"M": {"deep": {"L": []}}}]},
-              "m": {"M": {"k": {"N": "0.5"}, "e": {"M": {}}}}, "unicode": {"S": "żółw 🐢"}}
+              "m": {"M": {"k": {"N": "0.5"}, "e": {"M": {}}}}, "unicode": {"S": "żółw 🐢"},
+              # Control bytes a dump must write escaped (U+001A-U+001F included).
+              "control": {"S": "a\u0001\u001a\u001b\u001f\t\"\\b"}}
 
 
 def write(path, text):
