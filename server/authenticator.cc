@@ -21,6 +21,10 @@ constexpr std::string_view kQueryPartsMissing =
     "'X-Amz-Signature', 'X-Amz-SignedHeaders', 'X-Amz-Date'. Re-examine the query-string "
     "parameters.";
 
+constexpr std::string_view kSignatureMismatch =
+    "The request signature we calculated does not match the signature you provided. Check your "
+    "AWS Secret Access Key and signing method. Consult the service documentation for details.";
+
 bool IsAws4Header(std::string_view header) { return TrimSpaces(header).starts_with("AWS4-"); }
 
 bool IsPresigned(const HttpRequest& request) {
@@ -184,20 +188,22 @@ Status Authenticator::VerifySignature(const HttpRequest& request, const Authoriz
     for (std::string_view value : values) input.headers.emplace_back(name, value);
     start = end + 1;
   }
-  // The payload's hash: as the client declared it (X-Amz-Content-Sha256), else the body's.
+  // The payload's hash is always that of the body as it arrived (compressed, when it was sent
+  // so), never a client's claim: a declared X-Amz-Content-Sha256 (UNSIGNED-PAYLOAD included)
+  // that differs fails as a wrong signature does, so a captured signature cannot carry another
+  // body (issue 34).
+  const std::string body_hash =
+      sigv4::Sha256Hex(request.body_as_sent.empty() ? request.body : request.body_as_sent);
   values.clear();
   if (request.headers != nullptr) request.headers->Values("x-amz-content-sha256", values);
-  const std::string body_hash = values.empty() ? sigv4::Sha256Hex(request.body) : std::string();
-  input.payload_hash = values.empty() ? std::string_view(body_hash) : values[0];
+  if (!values.empty() && values[0] != body_hash) return Invalid(std::string(kSignatureMismatch));
+  input.payload_hash = body_hash;
   const std::string expected =
       sigv4::SignWithKey(SigningKeyFor(key->second, parsed), parsed.date, parsed.region,
                          parsed.service, amz_date, sigv4::CanonicalRequest(input));
   if (expected.size() != parsed.signature.size() ||
       CRYPTO_memcmp(expected.data(), parsed.signature.data(), expected.size()) != 0) {
-    return Invalid(
-        "The request signature we calculated does not match the signature you provided. Check "
-        "your AWS Secret Access Key and signing method. Consult the service documentation for "
-        "details.");
+    return Invalid(std::string(kSignatureMismatch));
   }
   return Ok{};
 }

@@ -28,6 +28,8 @@ using tcp = net::ip::tcp;
 
 // DynamoDB answers HTTP 400 to a request line or headers over 16 KB (measured).
 constexpr uint32_t kHeaderLimitBytes = 16 * 1024;
+// The most plaintext one TLS record carries.
+constexpr size_t kTlsRecordBytes = 16 * 1024;
 
 // The Date header's text, made once a second per thread: formatting it costs more than the rest
 // of the headers together.
@@ -223,8 +225,10 @@ class Session final : public SessionBase,
         case BodyDecoding::kPlain:
           break;
         case BodyDecoding::kDecoded:
-          request_->body() = std::move(decoded);
-          plain.body = request_->body();
+          // Both kept: the signature covers the bytes as sent, the dispatcher reads the others.
+          decoded_body_ = std::move(decoded);
+          plain.body_as_sent = plain.body;
+          plain.body = decoded_body_;
           break;
         case BodyDecoding::kTooLarge:
           busy_ = false;
@@ -253,6 +257,7 @@ class Session final : public SessionBase,
     answer->body = std::move(routed_.body);
     answer->close = !keep_alive;
     request_.reset();
+    std::string().swap(decoded_body_);
     Send(std::move(answer));
   }
 
@@ -279,18 +284,41 @@ class Session final : public SessionBase,
 
   void Send(std::shared_ptr<Answer> answer) {
     Lowest().expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    if constexpr (kTls) {
+      // Over TLS, an answer larger than one record goes as two writes, the head and then the
+      // body: Beast's ssl_stream, handed both buffers at once, sent the head's record and then
+      // stalled until the timeout (issue 34: answers over ~16 KiB never arrived). Smaller ones
+      // go together, which its write path flattens into one record.
+      if (answer->head.size() + answer->body.size() > kTlsRecordBytes) {
+        const net::const_buffer head = net::buffer(answer->head);
+        net::async_write(stream_, head,
+                         [self = this->shared_from_this(), answer = std::move(answer)](
+                             beast::error_code ec, std::size_t) mutable {
+                           if (ec) return self->Close();
+                           self->SendBody(std::move(answer));
+                         });
+        return;
+      }
+    }
     // Named before the handler takes the pointers over: the buffers must outlive it.
     const std::array<net::const_buffer, 2> buffers = {net::buffer(answer->head),
                                                       net::buffer(answer->body)};
-    const bool close = answer->close;
     net::async_write(stream_, buffers,
-                     [self = this->shared_from_this(), answer = std::move(answer), close](
-                         beast::error_code ec, std::size_t) {
-                       if (ec || close) {
-                         return self->refused_ && !ec ? self->DrainThenClose() : self->Close();
-                       }
-                       self->Read();
-                     });
+                     [self = this->shared_from_this(), answer = std::move(answer)](
+                         beast::error_code ec, std::size_t) { self->Sent(ec, answer->close); });
+  }
+
+  // TLS only: the body of an answer whose head has gone.
+  void SendBody(std::shared_ptr<Answer> answer) {
+    const net::const_buffer body = net::buffer(answer->body);
+    net::async_write(stream_, body,
+                     [self = this->shared_from_this(), answer = std::move(answer)](
+                         beast::error_code ec, std::size_t) { self->Sent(ec, answer->close); });
+  }
+
+  void Sent(beast::error_code ec, bool close) {
+    if (ec || close) return refused_ && !ec ? DrainThenClose() : Close();
+    Read();
   }
 
   // After a refusal the client may still be sending the rest of its request; closing with unread
@@ -333,7 +361,8 @@ class Session final : public SessionBase,
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::request<http::string_body>> request_;  // the one being answered
-  HttpResponse routed_;                                      // its answer, once routed
+  std::string decoded_body_;            // its body, when it was sent with a Content-Encoding
+  HttpResponse routed_;                 // its answer, once routed
   std::shared_ptr<Session> answering_;  // keeps the session while its answer is pending
   // Called by the router once `routed_` holds the answer, on whichever thread produced it.
   const Router::RouteDone on_routed_ = [this] {

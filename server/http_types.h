@@ -36,6 +36,9 @@ struct HttpRequest {
   std::string_view access_control_request_method;
   std::string_view accept_encoding;  // Accept-Encoding
   std::string_view body;             // decoded when it was sent compressed
+  // The body's bytes as they arrived, before any Content-Encoding was decoded: what a signature
+  // covers. Empty means the same as `body` (nothing was decoded).
+  std::string_view body_as_sent;
   // Sent with a Content-Encoding that is not supported, or not valid for its encoding: answered
   // with HTTP 500 and never dispatched.
   bool body_unreadable = false;

@@ -210,7 +210,8 @@ class MemoryWritableFile final : public WritableFile {
     return Ok{};
   }
   Status Sync() override {
-    std::lock_guard lock(files_.mutex_);
+    std::unique_lock lock(files_.mutex_);
+    files_.syncs_released_.wait(lock, [this] { return !files_.syncs_held_; });
     auto& file = files_.files_[path_];
     file.synced = file.bytes.size();
     return Ok{};
@@ -302,6 +303,14 @@ std::unique_ptr<MemoryFileSystem> MemoryFileSystem::Image() const {
     image->files_[path] = {file.bytes.substr(0, file.synced), file.synced};
   }
   return image;
+}
+
+void MemoryFileSystem::HoldSyncs(bool hold) {
+  {
+    std::lock_guard lock(mutex_);
+    syncs_held_ = hold;
+  }
+  syncs_released_.notify_all();
 }
 
 void MemoryFileSystem::SetSpaceLimit(size_t bytes) {

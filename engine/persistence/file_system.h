@@ -4,6 +4,7 @@
 // Thread safety: a FileSystem may be used from any thread; a WritableFile by one at a time.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -97,6 +98,8 @@ class MemoryFileSystem final : public FileSystem {
   // goes on: a crash at any moment of a running engine.
   std::unique_ptr<MemoryFileSystem> Image() const;
   void SetSpaceLimit(size_t bytes);
+  // While held, every Sync waits: what a write's answer waited for is observable.
+  void HoldSyncs(bool hold);
   // Direct access for tests that corrupt or cut files.
   std::string& Contents(const std::string& path);
 
@@ -112,6 +115,8 @@ class MemoryFileSystem final : public FileSystem {
   std::map<std::string, File> files_;
   std::map<std::string, bool> locks_;
   size_t space_limit_ = SIZE_MAX;
+  bool syncs_held_ = false;
+  std::condition_variable syncs_released_;
 };
 
 }  // namespace ddbd

@@ -1,5 +1,6 @@
 #include "engine/persistence/journal.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/persistence/catalog_codec.h"
@@ -9,8 +10,15 @@
 namespace ddbd {
 namespace {
 
-// The last record this thread appended: what its request's answer waits for.
+// The last record this thread appended, and the journal it went to: what its request's answer
+// waits for. Tickets count per journal, so a ticket alone would not tell namespace A's record 7
+// from namespace B's record 7 on a shared I/O thread (issue 34: B's write was answered before
+// B's fdatasync because A's last ticket matched).
+thread_local const Journal* last_journal = nullptr;
 thread_local uint64_t last_ticket = 0;
+// Records this thread appended, to any journal: what LastTicket reports, so a request that
+// logged anything is told apart from one that did not, whichever journal it wrote to.
+thread_local uint64_t appended_here = 0;
 // A Group's records, while one lives on this thread.
 thread_local FieldWriter* group = nullptr;
 // The stream record the change being committed on this thread made, until the change is logged.
@@ -37,7 +45,9 @@ void Journal::Append(JournalKind kind, const std::string& payload) {
   }
   std::lock_guard lock(mutex_);
   const uint64_t ticket = ++appended_;
+  last_journal = this;
   last_ticket = ticket;
+  ++appended_here;
   // Under `mutex_`, so tickets follow the log's order.
   writer_->Append(static_cast<uint8_t>(kind), payload,
                   [this, ticket](const Status& status) { Durable(ticket, status); });
@@ -107,11 +117,14 @@ void Journal::RequestTokenCompleted(const RequestTokenFields& token) {
   Append(JournalKind::kRequestToken, EncodeRequestToken(token));
 }
 
-uint64_t Journal::LastTicket() { return last_ticket; }
+uint64_t Journal::LastTicket() { return appended_here; }
 
 void Journal::WhenDurable(Done done) {
-  const uint64_t ticket = last_ticket;
   std::unique_lock lock(mutex_);
+  // The thread's last record went to another journal: wait for all of this one's so far, which
+  // holds whatever this thread appended here.
+  // (The min: a journal made at a gone one's address never waits for a ticket it never gave.)
+  const uint64_t ticket = last_journal == this ? std::min(last_ticket, appended_) : appended_;
   if (ticket <= durable_) {
     auto failed = failed_.find(ticket);
     const Status status = failed == failed_.end() ? Status(Ok{}) : failed->second;

@@ -64,7 +64,8 @@ class Journal final : public CommitObserver, public StreamRecordSink {
     FieldWriter gathered_;
   };
 
-  // The calling thread's last record (0: none yet).
+  // How many records the calling thread has appended, to any journal (0: none yet): changes
+  // when a call on this thread logged something.
   static uint64_t LastTicket();
   // Calls `done` once every record the calling thread appended is durable (with the error if
   // its record failed), from the log's thread; at once, here, if it appended none.

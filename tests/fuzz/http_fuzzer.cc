@@ -1,10 +1,11 @@
 // Fuzzes the server layer's handling of what a client sends before the dispatcher sees it: the
 // Authorization header and presigned query (checked for form, and verified against a key), the
 // X-Amz-Date, the canonical request built from arbitrary headers, a Content-Encoding'd body
-// (gzip, deflate or anything) and Accept-Encoding. The input is split at 0x1E into: header,
-// date, query, content encoding, body, accept encoding. Also what metrics and the access log
-// read of the target, the request and the answer, and the seed files' table and item parsers.
-// Any crash, sanitizer report or hang is a bug.
+// (gzip, deflate or anything) and Accept-Encoding; a request signed over the body as sent must
+// verify, and one whose X-Amz-Content-Sha256 claims another body must not. The input is split at
+// 0x1E into: header, date, query, content encoding, body, accept encoding. Also what metrics and
+// the access log read of the target, the request and the answer, and the seed files' table and item
+// parsers. Any crash, sanitizer report or hang is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -26,9 +27,11 @@ namespace {
 class Headers final : public ddbd::HeaderSource {
  public:
   std::vector<std::pair<std::string_view, std::string_view>> values;
+  // By length only, so arbitrary names reach every header; `exact` matches names too.
+  bool exact = false;
   void Values(std::string_view name, std::vector<std::string_view>& out) const override {
     for (const auto& [header, value] : values) {
-      if (header.size() == name.size()) out.push_back(value);
+      if (header.size() == name.size() && (!exact || header == name)) out.push_back(value);
     }
   }
 };
@@ -60,7 +63,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   std::string decoded;
   const ddbd::BodyDecoding decoding = ddbd::DecodeBody(parts[3], parts[4], 1 << 20, decoded);
-  request.body = decoding == ddbd::BodyDecoding::kDecoded ? std::string_view(decoded) : parts[4];
+  if (decoding == ddbd::BodyDecoding::kDecoded) {
+    request.body = decoded;
+    request.body_as_sent = parts[4];
+  } else {
+    request.body = parts[4];
+  }
   (void)ddbd::ChooseResponseEncoding(parts[5]);
 
   constexpr int64_t kNowMs = 1'764'000'000'000;
@@ -69,6 +77,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::map<std::string, std::string>{{"AKID", "secret"}, {"x", "y"}});
   (void)lenient.Check(request, kNowMs);
   (void)strict.Check(request, kNowMs);
+
+  // A request signed over the body as sent (compressed or not) verifies; with a declared
+  // X-Amz-Content-Sha256 (parts[5]: a tampered body's claim, UNSIGNED-PAYLOAD, anything) it
+  // verifies only when the claim is the body's own hash.
+  {
+    const std::string amz_date = "20251124T160000Z";
+    const std::string payload_hash = ddbd::sigv4::Sha256Hex(parts[4]);
+    Headers signed_headers;
+    signed_headers.exact = true;
+    signed_headers.values = {{"host", "127.0.0.1:8000"}, {"x-amz-date", amz_date}};
+    if (!parts[5].empty()) signed_headers.values.emplace_back("x-amz-content-sha256", parts[5]);
+    ddbd::sigv4::CanonicalInput input;
+    input.method = "POST";
+    input.path = "/";
+    input.headers = {{"host", "127.0.0.1:8000"}, {"x-amz-date", amz_date}};
+    input.signed_headers = "host;x-amz-date";
+    input.payload_hash = payload_hash;
+    const std::string signature =
+        ddbd::sigv4::Signature("secret", "20251124", "us-east-1", "dynamodb", amz_date,
+                               ddbd::sigv4::CanonicalRequest(input));
+    const std::string authorization =
+        "AWS4-HMAC-SHA256 Credential=AKID/20251124/us-east-1/dynamodb/aws4_request, "
+        "SignedHeaders=host;x-amz-date, Signature=" +
+        signature;
+    ddbd::HttpRequest signed_request = request;
+    signed_request.query = {};
+    signed_request.authorization = authorization;
+    signed_request.amz_date = amz_date;
+    signed_request.headers = &signed_headers;
+    const bool verified = strict.Check(signed_request, kNowMs).ok();
+    const bool should = parts[5].empty() || parts[5] == payload_hash;
+    if (verified != should) __builtin_trap();
+  }
 
   // What metrics and the access log read of a request and its answer: the target, an error
   // body's __type, the request's tables and the answer's capacity (an iterative parse of bodies

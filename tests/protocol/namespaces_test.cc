@@ -3,10 +3,13 @@
 #include "protocol/namespaces.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <future>
 #include <string>
 #include <vector>
 
 #include "engine/clock.h"
+#include "engine/persistence/file_system.h"
 
 namespace ddbd {
 namespace {
@@ -81,6 +84,46 @@ TEST_CASE("Namespaces that cannot be opened, and the most a server keeps") {
   // Known ones still answer.
   CHECK(namespaces.Handle("DynamoDB_20120810.ListTables", "{}", Signed(Header("k7", "r")))
             .http_status == 200);
+}
+
+// Issue 34: with --db-path every namespace logs to its own journal, but they share the I/O
+// threads; a write is answered only after its own namespace's log is synced, even when the
+// thread's previous write (to another namespace) had the same ticket number.
+TEST_CASE("A write to one namespace waits for that namespace's sync") {
+  ManualClock clock;
+  MemoryFileSystem files;
+  Namespaces namespaces("us-east-1", [&](const std::string& key, const std::string& region) {
+    EngineOptions options;
+    options.region = region;
+    options.db_path = "db/" + Namespaces::DirectoryName(key, region);
+    options.file_system = &files;
+    return Engine::Open(options, clock);
+  });
+  const std::string alice_header = Header("alice", "r");
+  const std::string bob_header = Header("bob", "r");
+  const RequestInfo alice = Signed(alice_header);
+  const RequestInfo bob = Signed(bob_header);
+  for (const RequestInfo* who : {&alice, &bob}) {
+    REQUIRE(namespaces.Handle("DynamoDB_20120810.CreateTable", kCreate, *who).http_status == 200);
+  }
+  for (int round = 0; round < 3; ++round) {
+    // A new item each time: a put that changes nothing logs nothing and is answered at once.
+    const std::string put =
+        R"({"TableName":"Tab","Item":{"pk":{"S":"item)" + std::to_string(round) + R"("}}})";
+    for (const RequestInfo* who : {&alice, &bob}) {
+      INFO("round " << round << (who == &alice ? " alice" : " bob"));
+      files.HoldSyncs(true);
+      std::promise<DispatchResult> answered;
+      namespaces.HandleAsync(
+          "DynamoDB_20120810.PutItem", put, *who,
+          [&answered](DispatchResult result) { answered.set_value(std::move(result)); });
+      std::future<DispatchResult> answer = answered.get_future();
+      // No answer while the log cannot be synced (the handler returned without one).
+      CHECK(answer.wait_for(std::chrono::milliseconds(20)) == std::future_status::timeout);
+      files.HoldSyncs(false);
+      CHECK(answer.get().http_status == 200);
+    }
+  }
 }
 
 TEST_CASE("A namespace's directory name") {

@@ -2,7 +2,8 @@
 // (playwright-core, pointed at /usr/bin/chromium; scripts/install-deps --test installs both).
 // Each test takes a screenshot when it fails (printed path, under the system's temp directory).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -28,8 +29,8 @@ before(async () => {
 after(async () => { if (browser) await browser.close(); });
 
 // Runs `body(page)` on a fresh page; on failure saves a screenshot and says where.
-async function inPage(name, endpoint, body) {
-  const context = await browser.newContext();
+async function inPage(name, endpoint, body, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   page.setDefaultTimeout(10000);
   const errors = [];
@@ -214,6 +215,29 @@ describe('console', () => {
       });
     } finally {
       await verified.stop();
+    }
+  });
+
+  test('works over HTTPS, its 32 KB script included (issue 34: answers over one TLS record)', async () => {
+    const certs = mkdtempSync(join(tmpdir(), 'ddbd-console-tls-'));
+    const [cert, key] = [join(certs, 'cert.pem'), join(certs, 'key.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert,
+      '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const tls = await startDdbd('--tls-cert', cert, '--tls-key', key);
+    try {
+      const endpoint = tls.endpoint.replace('http://', 'https://');
+      const table = uniqueName('console-tls');
+      await inPage('https', endpoint, async (page) => {
+        await page.getByRole('button', { name: 'Create table' }).click();
+        const form = page.locator('#create-table-form');
+        await form.getByLabel('Table name').fill(table);
+        await form.getByLabel('Partition key name', { exact: true }).fill('pk');
+        await form.getByRole('button', { name: 'Create' }).click();
+        await page.locator('h1', { hasText: table }).waitFor();
+      }, { ignoreHTTPSErrors: true });
+    } finally {
+      await tls.stop();
+      rmSync(certs, { recursive: true, force: true });
     }
   });
 

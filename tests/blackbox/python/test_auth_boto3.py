@@ -26,9 +26,11 @@ def amz_date(shift_seconds=0):
     return moment.strftime("%Y%m%dT%H%M%SZ")
 
 
-def signed_headers(host, target, body, key_id, secret, date, extra=(), sign_extra=True, path="/", query=""):
+def signed_headers(host, target, body, key_id, secret, date, extra=(), sign_extra=True, path="/", query="",
+                   payload_hash=None):
     """Headers for a POST signed the Signature Version 4 way. `extra` are (name, value) pairs sent
-    as given (repeats allowed); they are signed unless sign_extra is false."""
+    as given (repeats allowed); they are signed unless sign_extra is false. `payload_hash` replaces
+    the body's hash in the canonical request (as X-Amz-Content-Sha256 claims it)."""
     headers = [("Host", host), ("X-Amz-Date", date), ("X-Amz-Target", target),
                ("Content-Type", "application/x-amz-json-1.0")] + list(extra)
     signed = {}
@@ -40,7 +42,7 @@ def signed_headers(host, target, body, key_id, secret, date, extra=(), sign_extr
     names = sorted(signed)
     canonical_query = "&".join(sorted(query.split("&"))) if query else ""
     canonical = "\n".join(["POST", path, canonical_query] + ["%s:%s" % (n, ",".join(signed[n])) for n in names] +
-                          ["", ";".join(names), hashlib.sha256(body).hexdigest()])
+                          ["", ";".join(names), payload_hash or hashlib.sha256(body).hexdigest()])
     scope = "%s/us-east-1/dynamodb/aws4_request" % date[:8]
     to_sign = "\n".join(["AWS4-HMAC-SHA256", date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
     key = ("AWS4" + secret).encode()
@@ -133,6 +135,74 @@ class Verified(ServerTestCase):
 
     def test_a_body_changed_on_the_way(self):
         self.assertRefused(self.send(self.signed(), body=b'{"Limit":1}'), "InvalidSignatureException", EXPECTED)
+
+    def put_signed(self, table, signed_body, sent_body=None, encoding=None, payload_hash=None, declare=True):
+        """A PutItem signed over `signed_body`, sending `sent_body` (default: the same bytes)."""
+        extra = []
+        if encoding:
+            extra.append(("Content-Encoding", encoding))
+        if declare:
+            extra.append(("X-Amz-Content-Sha256", payload_hash or hashlib.sha256(signed_body).hexdigest()))
+        headers = signed_headers("127.0.0.1:%d" % self.server.port, "DynamoDB_20120810.PutItem", signed_body,
+                                 "AKIDTEST", "secret", amz_date(), extra=extra, payload_hash=payload_hash)
+        return self.send(headers, body=signed_body if sent_body is None else sent_body)
+
+    def item_body(self, table, pk):
+        return json.dumps({"TableName": table, "Item": {"pk": {"S": pk}}}).encode()
+
+    def stored(self, table):
+        return sorted(i["pk"]["S"] for i in self.ddb.scan(TableName=table, ConsistentRead=True)["Items"])
+
+    def test_the_payload_hash_is_the_body_as_received(self):
+        """Issue 34: the canonical request's payload hash is the body's, never the header's claim."""
+        table = unique_name("payload")
+        self.ddb.create_table(**hash_table(table))
+        self.assertEqual(self.put_signed(table, self.item_body(table, "signed"))[0], 200)
+        # A captured signed PutItem (X-Amz-Content-Sha256 signed along) replayed with another body.
+        replayed = self.put_signed(table, self.item_body(table, "signed"), sent_body=self.item_body(table, "forged"))
+        self.assertRefused(replayed, "InvalidSignatureException", EXPECTED)
+        # UNSIGNED-PAYLOAD signed as the payload's hash: the body is not covered, so it is refused.
+        unsigned = self.put_signed(table, self.item_body(table, "unsigned"), payload_hash="UNSIGNED-PAYLOAD")
+        self.assertRefused(unsigned, "InvalidSignatureException", EXPECTED)
+        # A declared hash that is the body's in another case or form is still not the body's.
+        upper = self.put_signed(table, self.item_body(table, "upper"),
+                                payload_hash=hashlib.sha256(self.item_body(table, "upper")).hexdigest().upper())
+        self.assertRefused(upper, "InvalidSignatureException", EXPECTED)
+        self.assertEqual(self.stored(table), ["signed"])
+
+    def test_compressed_bodies_signed_as_sent(self):
+        """The signature covers the bytes on the wire; the body is decoded after it is checked."""
+        import gzip
+        import zlib
+        table = unique_name("compressed")
+        self.ddb.create_table(**hash_table(table))
+        for encoding, compress, declare in [("gzip", gzip.compress, True), ("gzip", gzip.compress, False),
+                                            ("deflate", zlib.compress, True)]:
+            pk = "%s-%s" % (encoding, declare)
+            sent = compress(self.item_body(table, pk))
+            status, body = self.put_signed(table, sent, encoding=encoding, declare=declare)
+            self.assertEqual(status, 200, body)
+        # Signed over the decoded body instead: not what was sent.
+        plain = self.item_body(table, "decoded-signed")
+        self.assertRefused(self.put_signed(table, plain, sent_body=gzip.compress(plain), encoding="gzip",
+                                           declare=False), "InvalidSignatureException", EXPECTED)
+        self.assertEqual(self.stored(table), ["deflate-True", "gzip-False", "gzip-True"])
+
+    def test_boto3_compressing_its_requests(self):
+        """botocore compresses no DynamoDB operation by itself; a hook gzips each body before it
+        is signed, as a client with request compression on does."""
+        import gzip
+        table = unique_name("boto3gzip")
+        client = self.client("AKIDTEST", "secret")
+        client.create_table(**hash_table(table))
+
+        def compress(request, **_):
+            request.data = gzip.compress(request.body if isinstance(request.body, bytes) else request.body.encode())
+            request.headers["Content-Encoding"] = "gzip"
+        client.meta.events.register("before-sign.dynamodb.*", compress)
+        client.put_item(TableName=table, Item={"pk": {"S": "zipped"}, "pad": {"S": "x" * 5000}})
+        self.assertEqual(client.get_item(TableName=table, Key={"pk": {"S": "zipped"}})["Item"]["pad"]["S"],
+                         "x" * 5000)
 
     def test_clock_skew_both_ways(self):
         self.assertEqual(self.send(self.signed(date=amz_date(-240)))[0], 200)

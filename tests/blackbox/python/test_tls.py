@@ -2,11 +2,16 @@
 with the test certificate as its CA bundle, keep-alive across requests; TLS 1.1 refused with a
 protocol-version alert; plain HTTP to it gets nothing); with --tls-port, HTTPS is served there
 beside plain HTTP. The certificate is made for the run with openssl."""
+import gzip
+import http.client
+import json
 import os
 import socket
+import ssl
 import subprocess
 import tempfile
 import unittest
+import zlib
 
 import boto3
 from botocore.config import Config
@@ -59,6 +64,58 @@ class Https(ServerTestCase):
                                capture_output=True, text=True, timeout=10)
         self.assertEqual(plain.returncode, 1)
         self.assertTrue(plain.stderr.startswith("ddbd health: "), plain.stderr)
+
+    def test_answers_larger_than_one_tls_record(self):
+        """Issue 34: an answer over ~16 KiB (one TLS record) stalled after its headers. Answers of
+        16 KiB, 64 KiB, about 1 MB and about 16 MB, plain and gzip-compressed, on one kept-alive
+        connection; each checked against its x-amz-crc32 and its content."""
+        name = unique_name("big")
+        ddb = https_client(self.server.port)
+        ddb.create_table(**hash_table(name))
+        sizes = {"16k": 16 * 1024, "64k": 64 * 1024}
+        for key, size in sizes.items():
+            ddb.put_item(TableName=name, Item={"pk": {"S": key}, "v": {"S": "x" * size}})
+        # 48 items of 350 KB: a Scan page stops past 1 MB; BatchGetItem of 47 of them nears 16 MB.
+        for i in range(48):
+            ddb.put_item(TableName=name, Item={"pk": {"S": "big%02d" % i}, "v": {"S": chr(65 + i % 26) * 350000}})
+        context = ssl.create_default_context(cafile=CERT)
+        connection = http.client.HTTPSConnection("127.0.0.1", self.server.port, context=context, timeout=20)
+
+        def call(target, request, accept):
+            body = json.dumps(request).encode()
+            headers = {"X-Amz-Target": "DynamoDB_20120810." + target, "Content-Type": "application/x-amz-json-1.0",
+                       "Authorization": "AWS4-HMAC-SHA256 Credential=AKIDTEST/20260101/us-east-1/dynamodb/"
+                                        "aws4_request, SignedHeaders=host, Signature=00",
+                       "X-Amz-Date": "20260101T000000Z"}
+            if accept:
+                headers["Accept-Encoding"] = accept
+            connection.request("POST", "/", body=body, headers=headers)
+            response = connection.getresponse()
+            raw = response.read()
+            self.assertEqual(response.status, 200, raw[:200])
+            self.assertEqual(int(response.getheader("x-amz-crc32")), zlib.crc32(raw))
+            if response.getheader("Content-Encoding") == "gzip":
+                raw = gzip.decompress(raw)
+            else:
+                self.assertIsNone(accept)
+            return len(raw), json.loads(raw)
+
+        for accept in (None, "gzip"):
+            for key, size in sizes.items():
+                length, answer = call("GetItem", {"TableName": name, "Key": {"pk": {"S": key}}}, accept)
+                self.assertEqual(answer["Item"]["v"]["S"], "x" * size)
+                self.assertGreater(length, size)
+            length, answer = call("Scan", {"TableName": name, "ConsistentRead": True}, accept)
+            self.assertGreater(length, 1000000)
+            self.assertIn("LastEvaluatedKey", answer)
+            keys = [{"pk": {"S": "big%02d" % i}} for i in range(47)]
+            length, answer = call("BatchGetItem", {"RequestItems": {name: {"Keys": keys}}}, accept)
+            self.assertGreater(length, 15 * 1000 * 1000)
+            self.assertEqual(len(answer["Responses"][name]) + len(answer["UnprocessedKeys"].get(name, {}).get("Keys", [])), 47)
+            for item in answer["Responses"][name]:
+                index = int(item["pk"]["S"][3:])
+                self.assertEqual(item["v"]["S"], chr(65 + index % 26) * 350000)
+        connection.close()
 
     def test_tls_1_1_is_refused_and_plain_http_gets_nothing(self):
         probe = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
