@@ -106,6 +106,10 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
     options.account_id = value;
   } else if (name == "cors") {
     options.cors = value;
+  } else if (name == "allowed-hosts") {
+    options.allowed_hosts = value;
+  } else if (name == "metrics-token") {
+    options.metrics_token = value;
   } else if (name == "auth-keys") {
     return ApplyAuthKeys(options, value);
   } else if (name == "auth-keys-file") {
@@ -225,7 +229,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 31> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 33> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -233,6 +237,8 @@ constexpr std::array<std::string_view, 31> kValuedFlags = {"host",
                                                            "region",
                                                            "account-id",
                                                            "cors",
+                                                           "allowed-hosts",
+                                                           "metrics-token",
                                                            "table-delay-ms",
                                                            "request-timeout-ms",
                                                            "item-collection-limit-bytes",
@@ -410,7 +416,13 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --log-level LEVEL      trace, debug, info, warn, error, critical or off (default info)
   --region NAME          region used in ARNs and the health check (default us-east-1)
   --account-id ID        12-digit account id used in ARNs (default 000000000000)
-  --cors ORIGINS         allowed CORS origins, comma-separated (default *; empty disables)
+  --cors ORIGINS         origins a browser page may call ddbd from, comma-separated, or *
+                         (default: loopback origins, http(s)://localhost|127.x.x.x|[::1] on any
+                         port, and ddbd's own console only)
+  --allowed-hosts NAMES  when listening on loopback, Host names accepted besides loopback ones,
+                         comma-separated, or * (default: none; others get HTTP 403)
+  --metrics-token TOKEN  with --auth-keys, /metrics names tables only to a scrape that sends
+                         'Authorization: Bearer TOKEN' (default: to none)
   --auth-keys KEYID:SECRET[,KEYID:SECRET...]
                          verify every request's Signature Version 4 signature against these
                          keys: an unknown key is UnrecognizedClientException, a wrong secret or

@@ -19,7 +19,14 @@ struct Options {
   std::string log_level = "info";  // trace, debug, info, warn, error, critical, off
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
-  std::string cors = "*";              // allowed origins, comma-separated; empty disables CORS
+  // Origins a browser page may call from, comma-separated, or "*": loopback origins and ddbd's
+  // own console always may.
+  std::string cors;
+  // When bound to a loopback address, other Host names a request may use (comma-separated, or
+  // "*" for any); loopback names always may.
+  std::string allowed_hosts;
+  // With auth_keys, the bearer token that lets a /metrics scrape see table names.
+  std::string metrics_token;
   int64_t table_delay_ms = 0;          // how long CREATING/UPDATING/DELETING last
   int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
   int64_t max_connections = 0;         // open at once; more wait in the backlog. 0: no limit

@@ -198,7 +198,13 @@ class Session final : public SessionBase,
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
     if (ec == http::error::body_limit) return SendRefusal(http::status::payload_too_large);
     if (ec == http::error::header_limit) return SendRefusal(http::status::bad_request);
-    if (ec) return Close();  // end of stream, timeout, reset or malformed HTTP
+    // Malformed HTTP (a bad request line, header or chunk) is told so before the connection
+    // closes; a client that went away, or the timeout, just closes.
+    if (ec && ec.category() == http::make_error_code(http::error::bad_method).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      return SendRefusal(http::status::bad_request);
+    }
+    if (ec) return Close();  // end of stream, timeout or reset
     busy_ = true;
     request_ = parser_->release();
     const http::request<http::string_body>& request = *request_;
@@ -522,6 +528,13 @@ bool LoadTls(net::ssl::context& context, const ServerOptions& options, std::stri
     return false;
   }
   SSL_CTX_set_min_proto_version(context.native_handle(), TLS1_2_VERSION);
+  // TLS 1.2 offers forward-secret AEAD suites only (no RSA key exchange, no CBC); TLS 1.3's
+  // suites are all of that kind.
+  SSL_CTX_set_cipher_list(context.native_handle(),
+                          "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+                          "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+                          "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305");
+  SSL_CTX_set_options(context.native_handle(), SSL_OP_CIPHER_SERVER_PREFERENCE);
   return true;
 }
 

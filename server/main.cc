@@ -22,6 +22,7 @@
 #include "server/health_check.h"
 #include "server/heap_pages.h"
 #include "server/http_server.h"
+#include "server/local_origins.h"
 #include "server/router.h"
 #include "server/seed_files.h"
 #include "server/version.h"
@@ -204,6 +205,9 @@ int main(int argc, char** argv) {
   ddbd::RouterOptions router_options;
   router_options.region = options.region;
   router_options.cors = options.cors;
+  router_options.loopback_only = ddbd::IsLoopbackAddress(options.host);
+  router_options.allowed_hosts = options.allowed_hosts;
+  router_options.metrics_token = options.metrics_token;
   router_options.auth_keys = options.auth_keys;
   router_options.metrics = &metrics;
   router_options.access_log = access_log.get();

@@ -1,5 +1,6 @@
 #include "server/router.h"
 
+#include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "protocol/request_summary.h"
 #include "server/console_assets.h"
 #include "server/crc32.h"
+#include "server/local_origins.h"
 #include "server/request_id.h"
 
 namespace ddbd {
@@ -52,6 +54,16 @@ std::vector<std::string> SplitOrigins(const std::string& cors) {
   return origins;
 }
 
+// At most `limit` bytes of `text` with anything but printable ASCII, quotes and backslashes
+// replaced by '?': safe inside a JSON string and a log line.
+std::string PlainText(std::string_view text, size_t limit) {
+  std::string plain(text.substr(0, limit));
+  for (char& c : plain) {
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') c = '?';
+  }
+  return plain;
+}
+
 int64_t SteadyNowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -64,6 +76,7 @@ Router::Router(const RequestHandler& handler, RouterOptions options)
     : handler_(handler),
       options_(std::move(options)),
       cors_origins_(SplitOrigins(options_.cors)),
+      allowed_hosts_(SplitOrigins(options_.allowed_hosts)),
       authenticator_(options_.auth_keys),
       metrics_(options_.metrics) {}
 
@@ -84,12 +97,14 @@ void Router::LogAccess(const HttpResponse& response) const {
 }
 
 void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const {
-  if (request.origin.empty() || cors_origins_.empty()) return;
+  if (request.origin.empty()) return;
   const bool any =
       std::find(cors_origins_.begin(), cors_origins_.end(), "*") != cors_origins_.end();
-  const bool listed =
+  // Pages on this machine (loopback origins, ddbd's own console) always; others when listed.
+  const bool allowed =
+      any || IsLoopbackOrigin(request.origin) || IsSameOrigin(request.origin, request.host) ||
       std::find(cors_origins_.begin(), cors_origins_.end(), request.origin) != cors_origins_.end();
-  if (!any && !listed) return;
+  if (!allowed) return;
   response.headers.emplace_back("Access-Control-Allow-Origin",
                                 any ? std::string("*") : std::string(request.origin));
   response.headers.emplace_back("Access-Control-Expose-Headers",
@@ -105,6 +120,29 @@ void Router::AddCorsHeaders(const HttpRequest& request, HttpResponse& response) 
     }
     response.headers.emplace_back("Access-Control-Max-Age", "172800");
   }
+}
+
+bool Router::HostAllowed(std::string_view host) const {
+  // A request without a Host (HTTP/1.0) comes from no browser.
+  if (!options_.loopback_only || host.empty() || IsLoopbackHost(host)) return true;
+  for (const std::string& allowed : allowed_hosts_) {
+    if (allowed == "*" || SameNameIgnoringCase(allowed, host)) return true;
+  }
+  return false;
+}
+
+void Router::ServeMetrics(const HttpRequest& request, HttpResponse& response) const {
+  // With keys, table and namespace names (namespaces name access key ids) are the operator's:
+  // an anonymous scrape gets the server's own series only.
+  bool names = options_.auth_keys.empty();
+  if (!names && !options_.metrics_token.empty()) {
+    const std::string expected = "Bearer " + options_.metrics_token;
+    names = request.authorization.size() == expected.size() &&
+            CRYPTO_memcmp(request.authorization.data(), expected.data(), expected.size()) == 0;
+  }
+  response.body =
+      metrics_->Render(names ? handler_.Statistics() : RequestHandler::NamedStatistics{});
+  AddStandardHeaders(response, Metrics::kContentType, response.request_id);
 }
 
 HttpResponse Router::Route(const HttpRequest& request) const {
@@ -160,6 +198,20 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   response.body.clear();
   response.request_id = NewRequestId();
   const std::string& request_id = response.request_id;
+  // DynamoDB's health check (GET /) reveals nothing and answers any name; everything else from a
+  // name that is not this machine's is refused: a page that rebound its own name to 127.0.0.1
+  // would otherwise be same-origin with ddbd.
+  if (!HostAllowed(request.host) && !(request.method == "GET" && request.path == "/")) {
+    response.status = 403;
+    response.body =
+        std::string(R"({"__type":"com.amazon.coral.service#AccessDeniedException",)") +
+        "\"message\":\"ddbd listens on a loopback address and answers only loopback host names "
+        "(localhost, 127.0.0.1, [::1]); this request was sent to '" +
+        PlainText(request.host, 256) +
+        "'. Start ddbd with --allowed-hosts NAME (or '*') to accept it.\"}";
+    AddStandardHeaders(response, kAmzJson, request_id);
+    return done();
+  }
   AddCorsHeaders(request, response);
   if (request.method == "OPTIONS" && !request.origin.empty()) {
     response.headers.emplace_back("x-amzn-RequestId", request_id);
@@ -175,8 +227,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     return done();
   }
   if (request.method == "GET" && request.path == "/metrics" && metrics_ != nullptr) {
-    response.body = metrics_->Render(handler_.Statistics());
-    AddStandardHeaders(response, Metrics::kContentType, request_id);
+    ServeMetrics(request, response);
     return done();
   }
   if (options_.console && request.method == "GET" &&

@@ -21,7 +21,16 @@ namespace ddbd {
 
 struct RouterOptions {
   std::string region = "us-east-1";
-  std::string cors = "*";  // comma-separated allowed origins; "*" allows any; empty: no CORS
+  // Origins a browser page may call from, comma-separated, besides loopback origins and the page
+  // ddbd itself served (always allowed); "*" allows any.
+  std::string cors = {};
+  // ddbd listens on a loopback address: requests must name it by a loopback Host (localhost,
+  // 127.0.0.0/8, [::1]) or one of `allowed_hosts` (comma-separated; "*" allows any).
+  bool loopback_only = false;
+  std::string allowed_hosts = {};
+  // With auth_keys, /metrics names tables and namespaces only to a scrape that brings this
+  // token as "Authorization: Bearer <token>" (empty: to none); without auth_keys, to any.
+  std::string metrics_token = {};
   // Access key id -> secret: requests must be signed with one of them (Signature Version 4).
   // Empty: any well-formed signature is accepted.
   std::map<std::string, std::string> auth_keys = {};
@@ -48,6 +57,10 @@ class Router {
 
  private:
   void AddCorsHeaders(const HttpRequest& request, HttpResponse& response) const;
+  // The Host check of a loopback-bound server (RouterOptions::loopback_only).
+  bool HostAllowed(std::string_view host) const;
+  // GET /metrics; per-table series only for a scrape allowed to see table names.
+  void ServeMetrics(const HttpRequest& request, HttpResponse& response) const;
   // The answer is complete: counted, logged, and handed back.
   void Finished(HttpResponse& response) const;
   void LogAccess(const HttpResponse& response) const;
@@ -57,6 +70,7 @@ class Router {
   const RequestHandler& handler_;
   RouterOptions options_;
   std::vector<std::string> cors_origins_;
+  std::vector<std::string> allowed_hosts_;
   Authenticator authenticator_;
   Metrics* const metrics_;
 };

@@ -25,7 +25,11 @@ TEST_CASE("Defaults serve on 127.0.0.1:8000 in memory") {
   CHECK(parsed.options->port == 8000);
   CHECK(parsed.options->region == "us-east-1");
   CHECK(parsed.options->account_id == "000000000000");
-  CHECK(parsed.options->cors == "*");
+  // Issue 34: no origin but this machine's by default, no other Host name, no table names in
+  // an anonymous scrape under --auth-keys.
+  CHECK(parsed.options->cors.empty());
+  CHECK(parsed.options->allowed_hosts.empty());
+  CHECK(parsed.options->metrics_token.empty());
   CHECK(parsed.options->db_path.empty());
 }
 
@@ -47,6 +51,11 @@ TEST_CASE("DynamoDB Local's flags are accepted") {
   CHECK(parsed.options->port == 8001);
   CHECK(parsed.options->shared_db);
   CHECK(parsed.options->table_delay_ms == 500);
+  CHECK(parsed.options->cors == "*");
+  // DynamoDB Local's -cors defaults to '*'; ddbd's default stays loopback-only with its flags.
+  CHECK(Parse({"-inMemory"}).options->cors.empty());
+  CHECK(Parse({"--allowed-hosts", "ddb.test", "--metrics-token", "t0k"}).options->allowed_hosts ==
+        "ddb.test");
   CHECK(Parse({"-dbPath", "/tmp/data"}).options->db_path == "/tmp/data");
   CHECK(Parse({"-help"}).options->show_help);
   CHECK(Parse({"-version"}).options->show_version);

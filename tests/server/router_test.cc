@@ -149,6 +149,85 @@ TEST_CASE("CORS preflight and simple requests get the allow headers") {
   CHECK(Header(strict.Route(simple), "Access-Control-Allow-Origin") == "http://app.example");
 }
 
+// Issue 34: by default only pages on this machine (loopback origins on any port, and the console
+// ddbd served, whatever name it was reached by) may call ddbd from a browser.
+TEST_CASE("By default CORS allows loopback origins and ddbd's own page only") {
+  Fixture f;
+  Router router{f.dispatcher, {}};
+  HttpRequest preflight;
+  preflight.method = "OPTIONS";
+  preflight.path = "/";
+  preflight.host = "192.168.1.5:8000";
+  preflight.access_control_request_headers = "authorization,x-amz-target";
+  preflight.access_control_request_method = "POST";
+  for (const char* origin : {"http://localhost:3000", "http://localhost", "https://127.0.0.1:8443",
+                             "http://[::1]:5173", "http://app.localhost:8080", "http://127.9.8.7",
+                             "HTTP://LOCALHOST:1", "http://192.168.1.5:8000"}) {
+    INFO(origin);
+    preflight.origin = origin;
+    HttpResponse response = router.Route(preflight);
+    CHECK(Header(response, "Access-Control-Allow-Origin") == origin);
+    CHECK(Header(response, "Access-Control-Allow-Headers") == "authorization,x-amz-target");
+  }
+  for (const char* origin :
+       {"http://evil.example", "http://localhost.evil.example", "http://127.0.0.1.evil.example",
+        "http://128.0.0.1", "null", "file://", "http://localhost:80x", "ftp://localhost",
+        "http://[::2]", "http://192.168.1.5:8001", "http://evil.example#http://localhost"}) {
+    INFO(origin);
+    preflight.origin = origin;
+    HttpResponse response = router.Route(preflight);
+    CHECK(Header(response, "Access-Control-Allow-Origin") == "<absent>");
+    CHECK(Header(response, "Access-Control-Allow-Headers") == "<absent>");
+  }
+}
+
+TEST_CASE("Bound to loopback, only loopback Host names are answered") {
+  Fixture f;
+  RouterOptions options;
+  options.loopback_only = true;
+  options.allowed_hosts = "ddb.test:8000, Other.Test";
+  Router router{f.dispatcher, options};
+  HttpRequest request = Post("{}");
+  for (const char* host :
+       {"localhost:8000", "localhost", "127.0.0.1:8000", "127.1.2.3", "[::1]:8000", "[::1]",
+        "api.localhost:1", "LOCALHOST.:8000", "ddb.test:8000", "other.test", ""}) {
+    INFO(host);
+    request.host = host;
+    CHECK(router.Route(request).status == 200);
+  }
+  for (const char* host : {"evil.example", "evil.example:8000", "localhost.evil.example",
+                           "127.0.0.1.nip.io", "ddb.test", "ddb.test:8001", "[::2]:8000",
+                           "127.0.0.256", "localhost:x", "192.168.1.5:8000", "[::1"}) {
+    INFO(host);
+    request.host = host;
+    HttpResponse refused = router.Route(request);
+    CHECK(refused.status == 403);
+    CHECK(refused.body.starts_with(
+        R"({"__type":"com.amazon.coral.service#AccessDeniedException","message":"ddbd listens)"));
+    CHECK(refused.body.find(std::string("sent to '") + host + "'") != std::string::npos);
+  }
+  // A preflight from such a name is refused too; DynamoDB's health check answers any name.
+  HttpRequest preflight;
+  preflight.method = "OPTIONS";
+  preflight.path = "/";
+  preflight.origin = "http://evil.example";
+  preflight.host = "evil.example";
+  CHECK(router.Route(preflight).status == 403);
+  HttpRequest health;
+  health.method = "GET";
+  health.path = "/";
+  health.host = "dynamodb.eu-west-2.amazonaws.com";
+  CHECK(router.Route(health).status == 200);
+  // Not bound to loopback (a container's 0.0.0.0): any name.
+  Router open{f.dispatcher, {}};
+  request.host = "evil.example";
+  CHECK(open.Route(request).status == 200);
+  RouterOptions any;
+  any.loopback_only = true;
+  any.allowed_hosts = "*";
+  CHECK(Router(f.dispatcher, any).Route(request).status == 200);
+}
+
 struct ThrowingHandler final : RequestHandler {
   DispatchResult Handle(std::string_view, std::string_view, const RequestInfo&) const override {
     throw std::runtime_error("boom");

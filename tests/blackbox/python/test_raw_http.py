@@ -150,7 +150,7 @@ class Protocol(RawHttpTestCase):
         response = self.connection.getresponse()
         response.read()
         self.assertEqual(response.status, 200)
-        self.assertEqual(response.getheader("Access-Control-Allow-Origin"), "*")
+        self.assertEqual(response.getheader("Access-Control-Allow-Origin"), "http://localhost:3000")
         self.assertEqual(response.getheader("Access-Control-Allow-Headers"), "content-type,x-amz-target,authorization")
         self.assertEqual(response.getheader("Access-Control-Allow-Methods"), "POST")
 
@@ -164,7 +164,7 @@ class Protocol(RawHttpTestCase):
     def test_a_body_over_16_mb_is_refused_with_413(self):
         with socket.create_connection((self.connection.host, self.connection.port)) as raw:
             size = 17 * 1024 * 1024
-            raw.sendall(("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+            raw.sendall(("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
                          "X-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: %s\r\nX-Amz-Date: 20260101T000000Z\r\n"
                          "Content-Length: %d\r\n\r\n" % (AUTH, size)).encode())
             raw.settimeout(10)
@@ -182,7 +182,7 @@ class SlowClients(RawHttpTestCase):
 
     def test_a_stalled_request_is_dropped_and_others_are_served(self):
         stalled = socket.create_connection((self.connection.host, self.connection.port))
-        stalled.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        stalled.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{")
         self.assertEqual(self.request(b"{}")[0].status, 200)
         stalled.settimeout(5)
         started = time.monotonic()
@@ -197,7 +197,7 @@ class SlowClients(RawHttpTestCase):
         trickle = socket.create_connection((self.connection.host, self.connection.port))
         started = time.monotonic()
         closed = False
-        for byte in b"POST / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:
+        for byte in b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 100:
             try:
                 trickle.sendall(bytes([byte]))
             except OSError:
@@ -233,7 +233,7 @@ class SlowClients(RawHttpTestCase):
         reader = socket.create_connection((self.connection.host, self.connection.port))
         reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         scan = json.dumps({"TableName": table}).encode()
-        request = ("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+        request = ("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
                    "X-Amz-Target: DynamoDB_20120810.Scan\r\nAuthorization: %s\r\nX-Amz-Date: %s\r\n"
                    "Content-Length: %d\r\n\r\n" % (AUTH, AMZ_DATE, len(scan))).encode() + scan
         reader.settimeout(1)
@@ -270,7 +270,7 @@ class ConnectionLimit(RawHttpTestCase):
         second.request("GET", "/")
         self.assertEqual(second.getresponse().read()[:8], b"healthy:")
         waiting = socket.create_connection((self.connection.host, self.connection.port))
-        waiting.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        waiting.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
         waiting.settimeout(0.5)
         with self.assertRaises(socket.timeout):
             waiting.recv(100)  # queued in the backlog, not served
@@ -288,7 +288,7 @@ class Shutdown(unittest.TestCase):
             self.skipTest("needs its own ddbd")
         server = DdbdServer().start()
         idle = socket.create_connection(("127.0.0.1", server.port))
-        idle.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        idle.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
         idle.recv(4096)
         started = time.monotonic()
         server.process.send_signal(signal.SIGTERM)

@@ -117,6 +117,17 @@ class Https(ServerTestCase):
                 self.assertEqual(item["v"]["S"], chr(65 + index % 26) * 350000)
         connection.close()
 
+    def test_tls_1_2_offers_forward_secret_aead_suites_only(self):
+        """Issue 34: RSA key exchange and CBC suites (AES128-SHA was accepted) are refused."""
+        def handshake(cipher):
+            probe = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
+                                    "-tls1_2", "-cipher", cipher], input=b"", capture_output=True, timeout=10)
+            return probe.stdout.decode(errors="replace") + probe.stderr.decode(errors="replace")
+        for weak in ("AES128-SHA", "AES256-GCM-SHA384", "ECDHE-RSA-AES128-SHA", "ECDHE-RSA-AES256-SHA384"):
+            self.assertIn("handshake failure", handshake(weak), weak)
+        for strong in ("ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305"):
+            self.assertIn("Cipher is %s" % strong, handshake(strong), strong)
+
     def test_tls_1_1_is_refused_and_plain_http_gets_nothing(self):
         probe = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
                                 "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
@@ -126,7 +137,7 @@ class Https(ServerTestCase):
                                  "-tls1_2"], input=b"", capture_output=True, timeout=10)
         self.assertIn(b"Protocol  : TLSv1.2", modern.stdout)
         with socket.create_connection(("127.0.0.1", self.server.port), timeout=5) as plain:
-            plain.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            plain.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
             self.assertNotIn(b"healthy", plain.recv(4096))
 
 
