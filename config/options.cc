@@ -210,6 +210,12 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
       return "--sync: expected full or off, got '" + std::string(value) + "'";
     }
     options.sync_full = value == "full";
+  } else if (name == "wal-recovery-mode") {
+    if (value != "tolerate-corrupted-tail" && value != "point-in-time") {
+      return "--wal-recovery-mode: expected tolerate-corrupted-tail or point-in-time, got '" +
+             std::string(value) + "'";
+    }
+    options.wal_point_in_time = value == "point-in-time";
   } else if (name == "namespaces") {
     if (value != "credentials" && value != "shared") {
       return "--namespaces: expected credentials or shared, got '" + std::string(value) + "'";
@@ -229,7 +235,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 33> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 34> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -239,6 +245,7 @@ constexpr std::array<std::string_view, 33> kValuedFlags = {"host",
                                                            "cors",
                                                            "allowed-hosts",
                                                            "metrics-token",
+                                                           "wal-recovery-mode",
                                                            "table-delay-ms",
                                                            "request-timeout-ms",
                                                            "item-collection-limit-bytes",
@@ -482,6 +489,12 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --sync full|off        with --db-path: full (default) syncs each group of writes before
                          answering them; off answers once written, faster, and a crash of the
                          machine may lose the last writes (never corrupt the rest)
+  --wal-recovery-mode tolerate-corrupted-tail|point-in-time
+                         with --db-path, what a start does with a damaged log: the default drops
+                         only a write a crash cut short at the end of the newest segment, and
+                         refuses to start on any other damage, naming the file, the offset and
+                         what would be lost; point-in-time replays up to the damage, moves the
+                         rest to DIR/lost/ and says what it moved
   --namespaces credentials|shared
                          credentials: a separate database for each access key id and region
                          requests are signed with (DynamoDB Local without -sharedDb; with

@@ -61,6 +61,8 @@ struct Options {
   int64_t pitr_lag_ms = 300'000;                    // latest restorable moment behind now
   std::string db_path;    // data directory: every change is logged there; empty: memory only
   bool sync_full = true;  // --sync full (fdatasync before acknowledging) or off
+  // --wal-recovery-mode point-in-time (true) or tolerate-corrupted-tail (false, the default).
+  bool wal_point_in_time = false;
   // A checkpoint once the log has grown this much (and past the data's size); 0: only at start.
   int64_t checkpoint_log_bytes = int64_t{64} << 20;
   bool shared_db = false;  // DynamoDB Local's -sharedDb

@@ -19,6 +19,7 @@
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/item_operations.h"
+#include "engine/log_sink.h"
 #include "engine/persistence/sync_policy.h"
 #include "engine/policies/resource_policies.h"
 #include "engine/read_operations.h"
@@ -77,7 +78,10 @@ struct EngineOptions {
   // the next start. Empty: memory only. `file_system` null: the real one.
   std::string db_path = "";
   SyncPolicy sync = SyncPolicy::kFull;
+  WalRecoveryMode wal_recovery_mode = WalRecoveryMode::kTolerateCorruptedTail;
   FileSystem* file_system = nullptr;
+  // Hears what the operator should know: recovery's report, the log's failures and their end.
+  LogSink log = {};
   // A checkpoint is written in the background once the log has grown by this many bytes since
   // the last one and by more than the items it holds, bounding the log and recovery time.
   // 0: only at start.
@@ -85,6 +89,8 @@ struct EngineOptions {
 };
 
 struct ReadTarget;          // engine/read_operations.cc
+struct RecoveryPlan;        // engine/persistence/recovery.h
+struct SegmentSummary;      // engine/persistence/recovery.h
 struct PendingTransaction;  // engine/transactions/transact_write_items.cc
 class WriteScope;           // engine/storage/write_scope.h
 class TableItems;           // engine/storage/table_items.h
@@ -301,6 +307,13 @@ class Engine {
   std::unique_ptr<TableEntry> NewEntry(const TableDescription& table) const;
   // Opens the store under db_path: lock, replay, the journal (engine/persistence/store.cc).
   Status OpenStore();
+  // Damage `plan` found that a crash does not explain: refused (InternalServerError naming the
+  // file, the offset and what would be lost), or under point-in-time recovery moved aside to
+  // <db-path>/lost/ and reported (engine/persistence/damage.cc).
+  Status ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments);
+  // Tells EngineOptions::log what recovery did: segments, records, torn tails, checkpoint.
+  void ReportRecovery(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments,
+                      size_t records, size_t bytes, int64_t took_ms) const;
   // The TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay: its
   // deletes must be logged).
   void StartSweeper();

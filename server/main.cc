@@ -126,6 +126,19 @@ int main(int argc, char** argv) {
   engine_options.db_path = options.db_path;
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
+  engine_options.wal_recovery_mode = options.wal_point_in_time
+                                         ? ddbd::WalRecoveryMode::kPointInTime
+                                         : ddbd::WalRecoveryMode::kTolerateCorruptedTail;
+  engine_options.log = [](ddbd::Severity severity, const std::string& message) {
+    switch (severity) {
+      case ddbd::Severity::kInfo:
+        return spdlog::info("{}", message);
+      case ddbd::Severity::kWarning:
+        return spdlog::warn("{}", message);
+      case ddbd::Severity::kError:
+        return spdlog::error("{}", message);
+    }
+  };
   // One database, or one for each access key id and region (DynamoDB Local's namespaces).
   ddbd::PosixFileSystem files;
   std::unique_ptr<ddbd::FileLock> directory_lock;

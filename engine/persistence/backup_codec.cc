@@ -48,8 +48,14 @@ std::string EncodeBackupFile(const Backup& backup) {
 Result<Backup> DecodeBackupFile(std::string_view file_name, std::string_view bytes) {
   auto contents = ReadLog(file_name, bytes);
   if (!contents.ok()) return contents.error();
-  // Written whole and synced before it was renamed into place: a torn tail is corruption here.
-  if (contents.value().torn_tail) return Malformed(file_name, "cut short");
+  // Written whole and synced before it was renamed into place: any damage, a torn tail too, is
+  // corruption here.
+  if (contents.value().damaged || contents.value().empty) {
+    return Malformed(file_name, contents.value().empty
+                                    ? "cut short"
+                                    : contents.value().damage + " at offset " +
+                                          std::to_string(contents.value().valid_bytes));
+  }
   const auto& records = contents.value().records;
   if (records.size() < 2 || records[0].kind != static_cast<uint8_t>(JournalKind::kBackup) ||
       records[1].kind != static_cast<uint8_t>(JournalKind::kTableCreated)) {

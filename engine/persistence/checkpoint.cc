@@ -83,7 +83,8 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
   (void)files.Remove(temporary);  // a failed or crashed checkpoint's
   auto file = files.OpenAppendable(temporary);
   if (!file.ok()) return file.error();
-  std::string buffer = LogHeader();
+  // Flagged: a reader may skip every segment numbered below it, which it replaces.
+  std::string buffer = LogHeader(kLogCheckpoint);
   // Taken after the roll: every token whose record went before it is remembered by then (a
   // transaction marks its token before its group is appended).
   for (const RequestTokens::Completed& token :

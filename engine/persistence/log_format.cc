@@ -13,6 +13,19 @@ void PutU32(std::string& out, uint32_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
 }
 
+void PutU64(std::string& out, uint64_t value) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+}
+
+uint64_t GetU64(std::string_view bytes, size_t at) {
+  uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) {
+    value |= static_cast<uint64_t>(static_cast<uint8_t>(bytes[at + static_cast<size_t>(i)]))
+             << (8 * i);
+  }
+  return value;
+}
+
 uint32_t GetU32(std::string_view bytes, size_t at) {
   uint32_t value = 0;
   for (int i = 0; i < 4; ++i) {
@@ -22,32 +35,124 @@ uint32_t GetU32(std::string_view bytes, size_t at) {
   return value;
 }
 
-Error Corrupt(std::string_view file_name, uint64_t offset, std::string_view what) {
-  return Error::Internal(std::string(file_name) + ": " + std::string(what) + " at offset " +
-                         std::to_string(offset));
+uint32_t Mask(uint32_t crc) { return ((crc >> 15) | (crc << 17)) + 0xa282ead8u; }
+
+uint32_t Crc(std::string_view bytes, uint32_t crc) {
+  return crc32_iscsi(reinterpret_cast<unsigned char*>(const_cast<char*>(bytes.data())),
+                     static_cast<int>(bytes.size()), crc);
 }
+
+// The length's own check: the masked CRC-32C of its four bytes.
+uint32_t LengthCheck(std::string_view length_bytes) { return Mask(Crc(length_bytes, 0xFFFFFFFFu)); }
 
 bool AllZero(std::string_view bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](char c) { return c == 0; });
+}
+
+// One record at `at`: its end, or why it cannot be read.
+struct Parsed {
+  bool ok = false;
+  size_t end = 0;  // with !ok: where a record that fails only its checksum would end (v1's rule)
+  const char* what = "";
+};
+
+Parsed ParseV2(std::string_view bytes, size_t at) {
+  if (bytes.size() - at < kLogRecordHeaderBytes) return {false, bytes.size(), "record cut short"};
+  if (LengthCheck(bytes.substr(at, 4)) != GetU32(bytes, at + 4)) {
+    return {false, bytes.size(), "record length damaged"};
+  }
+  const uint32_t length = GetU32(bytes, at);
+  if (length > kMaxLogPayloadBytes) return {false, bytes.size(), "record length too large"};
+  const size_t end = at + kLogRecordHeaderBytes + length;
+  if (end > bytes.size()) return {false, bytes.size(), "record cut short"};
+  const auto kind = static_cast<uint8_t>(bytes[at + 12]);
+  if (MaskedCrc32c(kind, bytes.substr(at + kLogRecordHeaderBytes, length)) !=
+      GetU32(bytes, at + 8)) {
+    return {false, end, "record checksum mismatch"};
+  }
+  return {true, end, ""};
+}
+
+Parsed ParseV1(std::string_view bytes, size_t at) {
+  if (bytes.size() - at < kLogV1RecordHeaderBytes) return {false, bytes.size(), "record cut short"};
+  const uint32_t length = GetU32(bytes, at);
+  if (length > kMaxLogPayloadBytes) {
+    return {false, at + kLogV1RecordHeaderBytes, "record length too large"};
+  }
+  const size_t end = at + kLogV1RecordHeaderBytes + length;
+  if (end > bytes.size()) return {false, bytes.size(), "record cut short"};
+  const auto kind = static_cast<uint8_t>(bytes[at + 8]);
+  if (MaskedCrc32c(kind, bytes.substr(at + kLogV1RecordHeaderBytes, length)) !=
+      GetU32(bytes, at + 4)) {
+    return {false, end, "record checksum mismatch"};
+  }
+  return {true, end, ""};
+}
+
+LogRecord RecordAt(std::string_view bytes, size_t at, uint32_t version) {
+  if (version == 1) {
+    return {static_cast<uint8_t>(bytes[at + 8]),
+            bytes.substr(at + kLogV1RecordHeaderBytes, GetU32(bytes, at)), at};
+  }
+  return {static_cast<uint8_t>(bytes[at + 12]),
+          bytes.substr(at + kLogRecordHeaderBytes, GetU32(bytes, at)), at};
+}
+
+// Version 2: the records that can be read after damage at `from`, found by their checks (a
+// false match needs a 32-bit length check and a 32-bit payload checksum to pass by chance).
+size_t CountReadableAfter(std::string_view bytes, size_t from) {
+  size_t count = 0;
+  size_t at = from;
+  while (at + kLogRecordHeaderBytes <= bytes.size()) {
+    const Parsed parsed = ParseV2(bytes, at);
+    if (parsed.ok) {
+      ++count;
+      at = parsed.end;
+    } else {
+      ++at;
+    }
+  }
+  return count;
+}
+
+Error Corrupt(std::string_view file_name, uint64_t offset, std::string_view what) {
+  return Error::Internal(std::string(file_name) + ": " + std::string(what) + " at offset " +
+                         std::to_string(offset));
 }
 
 }  // namespace
 
 uint32_t MaskedCrc32c(uint8_t kind, std::string_view payload) {
   uint32_t crc = crc32_iscsi(&kind, 1, 0xFFFFFFFFu);
-  crc = crc32_iscsi(reinterpret_cast<unsigned char*>(const_cast<char*>(payload.data())),
-                    static_cast<int>(payload.size()), crc);
-  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+  return Mask(Crc(payload, crc));
 }
 
-std::string LogHeader() {
+std::string LogHeader(uint32_t flags, PreviousSegment previous) {
   std::string header(kMagic);
   PutU32(header, kLogFormatVersion);
+  PutU32(header, flags);
+  PutU64(header, previous.number);
+  PutU64(header, previous.bytes);
+  return header;
+}
+
+std::string LogV1Header() {
+  std::string header(kMagic);
+  PutU32(header, 1);
   PutU32(header, 0);
   return header;
 }
 
 void AppendLogRecord(std::string& out, uint8_t kind, std::string_view payload) {
+  const size_t at = out.size();
+  PutU32(out, static_cast<uint32_t>(payload.size()));
+  PutU32(out, LengthCheck(std::string_view(out).substr(at, 4)));
+  PutU32(out, MaskedCrc32c(kind, payload));
+  out.push_back(static_cast<char>(kind));
+  out.append(payload);
+}
+
+void AppendLogV1Record(std::string& out, uint8_t kind, std::string_view payload) {
   PutU32(out, static_cast<uint32_t>(payload.size()));
   PutU32(out, MaskedCrc32c(kind, payload));
   out.push_back(static_cast<char>(kind));
@@ -56,62 +161,50 @@ void AppendLogRecord(std::string& out, uint8_t kind, std::string_view payload) {
 
 Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) {
   LogContents contents;
-  if (bytes.size() < kLogHeaderBytes) {
-    // A crash while the header itself was written: an empty segment.
-    if (kMagic.starts_with(bytes.substr(0, std::min(bytes.size(), kMagic.size())))) {
-      contents.torn_tail = !bytes.empty();
-      return contents;
-    }
+  // A crash (or a failed write) while the header itself was written: a segment that never held
+  // a record.
+  auto unfinished_header = [&]() -> Result<LogContents> {
+    contents.empty = true;
+    return contents;
+  };
+  const size_t magic_bytes = std::min(bytes.size(), kMagic.size());
+  if (bytes.substr(0, magic_bytes) != kMagic.substr(0, magic_bytes)) {
     return Corrupt(file_name, 0, "not a ddbd log");
   }
-  if (bytes.substr(0, kMagic.size()) != kMagic) return Corrupt(file_name, 0, "not a ddbd log");
+  if (bytes.size() < kMagic.size() + 4) return unfinished_header();
   const uint32_t version = GetU32(bytes, kMagic.size());
-  if (version != kLogFormatVersion) {
-    return Error::Internal(std::string(file_name) + ": log format version " +
-                           std::to_string(version) + " is not one this ddbd reads (" +
-                           std::to_string(kLogFormatVersion) + ")");
+  if (version != 1 && version != kLogFormatVersion) {
+    return Error::Internal(
+        std::string(file_name) + ": log format version " + std::to_string(version) +
+        " at offset 8 is not one this ddbd reads (1 to " + std::to_string(kLogFormatVersion) +
+        "): written by a newer ddbd, or "
+        "damaged");
   }
-  size_t at = kLogHeaderBytes;
+  const size_t header_bytes = version == 1 ? kLogV1HeaderBytes : kLogHeaderBytes;
+  if (bytes.size() < header_bytes) return unfinished_header();
+  contents.version = version;
+  contents.flags = GetU32(bytes, kMagic.size() + 4);
+  if (version >= 2) contents.previous = {GetU64(bytes, 16), GetU64(bytes, 24)};
+  size_t at = header_bytes;
   contents.valid_bytes = at;
   while (at < bytes.size()) {
-    const std::string_view rest = bytes.substr(at);
-    // A record that does not fit, or a bad one with nothing but zeros after it, is the torn
-    // end of the last write; anything else bad is corruption.
-    auto torn_or_corrupt = [&](size_t record_end, std::string_view what) -> Status {
-      if (record_end >= bytes.size() || AllZero(bytes.substr(record_end))) {
-        contents.torn_tail = true;
-        return Ok{};
-      }
-      return Corrupt(file_name, at, what);
-    };
-    if (rest.size() < kLogRecordHeaderBytes) {
-      contents.torn_tail = true;
-      break;
-    }
-    const uint32_t length = GetU32(bytes, at);
-    const uint32_t crc = GetU32(bytes, at + 4);
-    const auto kind = static_cast<uint8_t>(bytes[at + 8]);
-    if (length > kMaxLogPayloadBytes) {
-      if (Status status = torn_or_corrupt(at + kLogRecordHeaderBytes, "record length too large");
-          !status.ok()) {
-        return status.error();
+    const Parsed parsed = version == 1 ? ParseV1(bytes, at) : ParseV2(bytes, at);
+    if (!parsed.ok) {
+      contents.damaged = true;
+      contents.damage = parsed.what;
+      contents.bytes_after = bytes.size() - at;
+      if (version == 1) {
+        // Version 1 cannot find records past damage: non-zero bytes after a record that fails
+        // its checksum (or claims an impossible length) count as one.
+        const bool more = parsed.end < bytes.size() && !AllZero(bytes.substr(parsed.end));
+        contents.records_after = more ? 1 : 0;
+      } else {
+        contents.records_after = CountReadableAfter(bytes, at + 1);
       }
       break;
     }
-    const size_t end = at + kLogRecordHeaderBytes + length;
-    if (end > bytes.size()) {
-      contents.torn_tail = true;
-      break;
-    }
-    const std::string_view payload = bytes.substr(at + kLogRecordHeaderBytes, length);
-    if (MaskedCrc32c(kind, payload) != crc) {
-      if (Status status = torn_or_corrupt(end, "record checksum mismatch"); !status.ok()) {
-        return status.error();
-      }
-      break;
-    }
-    contents.records.push_back({kind, payload, at});
-    at = end;
+    contents.records.push_back(RecordAt(bytes, at, version));
+    at = parsed.end;
     contents.valid_bytes = at;
   }
   return contents;

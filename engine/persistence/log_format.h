@@ -1,10 +1,18 @@
-// The write-ahead log's file format: what a segment holds and how a reader tells a torn final
-// record (a crash mid-write: ignored) from corruption in the middle (refused, never skipped).
+// The write-ahead log's file format: what a segment holds, and what a reader finds in it, so that
+// recovery can tell a write a crash cut short (at the end of the newest segment: dropped) from
+// damage (anywhere else, or with readable records after it: never skipped silently).
 //
-// A segment starts with a 16-byte header: "ddbd-log", the format version (u32, little-endian)
-// and 4 reserved bytes. Then records, each
-//   u32 payload length | u32 masked CRC-32C of (kind, payload) | u8 kind | payload
-// (little-endian). Kinds are the engine's to define; a later feature adds kinds, not a format.
+// A version 2 segment starts with a 32-byte header: "ddbd-log", the format version (u32,
+// little-endian), flags (u32), and the number (u64) and length (u64) of the segment the writer
+// wrote before it (0, 0: none), so recovery finds an older segment cut short at a record
+// boundary or missing altogether. Version 2 records are
+//   u32 payload length | u32 masked CRC-32C of the length | u32 masked CRC-32C of (kind, payload)
+//   | u8 kind | payload
+// (little-endian): the length has a check of its own, so a damaged length is told from a record
+// cut short, and a reader can find the records after a damaged one. Version 1 (ddbd 0.1.0) had
+// no length check (u32 length | u32 CRC | u8 kind | payload) and a 16-byte header (no previous
+// segment); it is still read. Kinds are the
+// engine's to define; a later feature adds kinds, not a format.
 #pragma once
 
 #include <cstddef>
@@ -17,15 +25,33 @@
 
 namespace ddbd {
 
-inline constexpr uint32_t kLogFormatVersion = 1;
-inline constexpr size_t kLogHeaderBytes = 16;
-inline constexpr size_t kLogRecordHeaderBytes = 9;
+inline constexpr uint32_t kLogFormatVersion = 2;
+inline constexpr size_t kLogHeaderBytes = 32;         // version 2
+inline constexpr size_t kLogV1HeaderBytes = 16;       // version 1
+inline constexpr size_t kLogRecordHeaderBytes = 13;   // version 2
+inline constexpr size_t kLogV1RecordHeaderBytes = 9;  // version 1
 // A record's payload is at most this long (an item is at most 400 KB; a catalog record small).
 inline constexpr uint32_t kMaxLogPayloadBytes = 64u << 20;
 
-std::string LogHeader();
-// Appends one record to `out`.
+// Header flags. The segment written before this one may end in a torn write: a crash cut it
+// short (recovery found the tail and started this one), or a failed write could not be cut off.
+inline constexpr uint32_t kLogPreviousMayBeTorn = 1;
+// A checkpoint: the whole state, replacing every segment numbered below it.
+inline constexpr uint32_t kLogCheckpoint = 2;
+
+// The segment written before this one, as its header names it.
+struct PreviousSegment {
+  uint64_t number = 0;  // 0: none (the first segment, or a checkpoint)
+  uint64_t bytes = 0;   // its length up to its last good record, when this one started
+};
+
+std::string LogHeader(uint32_t flags = 0, PreviousSegment previous = {});
+// Version 1's header (ddbd 0.1.0), for tests of what it wrote.
+std::string LogV1Header();
+// Appends one record to `out` (the current version).
 void AppendLogRecord(std::string& out, uint8_t kind, std::string_view payload);
+// Version 1's record, for tests of what ddbd 0.1.0 wrote.
+void AppendLogV1Record(std::string& out, uint8_t kind, std::string_view payload);
 
 struct LogRecord {
   uint8_t kind = 0;
@@ -34,17 +60,29 @@ struct LogRecord {
 };
 
 struct LogContents {
+  uint32_t version = 0;
+  uint32_t flags = 0;
+  PreviousSegment previous;
+  // The file holds at most part of a header: nothing was ever written to it.
+  bool empty = false;
+  // The records before the first unreadable byte, in order.
   std::vector<LogRecord> records;
-  // Bytes of the file up to the end of the last good record; a writer continuing the segment
-  // cuts it there first.
+  // Bytes up to the end of the last good record before any damage.
   size_t valid_bytes = 0;
-  bool torn_tail = false;  // a final record was cut short by a crash, and is ignored
+  // Something unreadable follows valid_bytes: a record cut short, a damaged length, a checksum
+  // that fails, or bytes that are no record.
+  bool damaged = false;
+  std::string damage;  // what it is, e.g. "record checksum mismatch"
+  // Readable records after the damage (version 2 finds them by their checks; version 1 cannot,
+  // and reports one when any non-zero byte follows a record that fails its checksum), and their
+  // bytes: what skipping the damage would lose.
+  size_t records_after = 0;
+  size_t bytes_after = 0;  // from valid_bytes to the end of the file
+  bool readable_after() const { return records_after > 0; }
 };
 
-// Reads a whole segment. A final record cut short, failing its checksum at the very end, or
-// followed only by zero bytes is a torn tail. InternalServerError, naming `file_name` and the
-// offset, for a file that is not a ddbd log, a newer format version, or a bad record with good
-// data after it.
+// Reads a whole segment. InternalServerError, naming `file_name`, for a file that is not a ddbd
+// log or a newer format version; damage is reported in the contents, for recovery to judge.
 Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes);
 
 // CRC-32C (Castagnoli), as the log stores it: masked, so a CRC of bytes that hold CRCs is not

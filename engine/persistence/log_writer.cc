@@ -23,12 +23,17 @@ std::optional<uint64_t> LogSegmentNumber(std::string_view name) {
   return number;
 }
 
-LogWriter::LogWriter(FileSystem& files, std::string directory, SyncPolicy policy)
-    : files_(files), directory_(std::move(directory)), policy_(policy) {}
+LogWriter::LogWriter(FileSystem& files, std::string directory, SyncPolicy policy, LogSink log)
+    : files_(files), directory_(std::move(directory)), policy_(policy), log_(std::move(log)) {}
 
 Result<std::unique_ptr<LogWriter>> LogWriter::Open(FileSystem& files, std::string directory,
-                                                   uint64_t segment, SyncPolicy policy) {
-  std::unique_ptr<LogWriter> writer(new LogWriter(files, std::move(directory), policy));
+                                                   uint64_t segment, SyncPolicy policy, LogSink log,
+                                                   PreviousSegment previous,
+                                                   bool previous_may_be_torn) {
+  std::unique_ptr<LogWriter> writer(
+      new LogWriter(files, std::move(directory), policy, std::move(log)));
+  writer->previous_ = previous;
+  writer->previous_may_be_torn_ = previous_may_be_torn;
   if (Status started = writer->StartSegment(segment); !started.ok()) return started.error();
   writer->stats_.segment = segment;
   writer->thread_ = std::thread([raw = writer.get()] { raw->Run(); });
@@ -50,9 +55,13 @@ Status LogWriter::StartSegment(uint64_t number) {
   next_segment_ = number + 1;
   auto file = files_.OpenAppendable(directory_ + "/" + LogSegmentName(number));
   if (!file.ok()) return file.error();
-  const std::string header = LogHeader();
+  // The segment written before, up to its last good record: a reader checks it is all there.
+  const PreviousSegment previous =
+      file_ != nullptr ? PreviousSegment{segment_, segment_bytes_} : previous_;
+  const std::string header = LogHeader(previous_may_be_torn_ ? kLogPreviousMayBeTorn : 0, previous);
   if (Status appended = file.value()->Append(header); !appended.ok()) return appended;
   if (Status synced = file.value()->Sync(); !synced.ok()) return synced;
+  previous_may_be_torn_ = false;
   file_ = std::move(file.value());
   segment_ = number;
   segment_bytes_ = header.size();
@@ -99,6 +108,36 @@ Result<uint64_t> LogWriter::Roll() {
   return rolled;
 }
 
+std::string LogWriter::failure() const {
+  std::lock_guard lock(failure_mutex_);
+  return failure_;
+}
+
+void LogWriter::Observe(const Status& status) {
+  // Told once when writing starts failing and once when it works again, not at every retry.
+  const bool was_failing = failing_since_failure_;
+  if (!status.ok()) {
+    failures_.fetch_add(1, std::memory_order_relaxed);
+    {
+      std::lock_guard lock(failure_mutex_);
+      failure_ = status.error().message();
+    }
+    if (!was_failing && log_) {
+      log_(Severity::kError, "write-ahead log: " + status.error().message() +
+                                 "; writes are refused until the log can be written again "
+                                 "(reads go on)");
+    }
+    failing_since_failure_ = true;
+  } else if (was_failing) {
+    failing_since_failure_ = false;
+    if (log_) {
+      log_(Severity::kWarning, "write-ahead log: written again after " +
+                                   std::to_string(failures()) +
+                                   " failed attempts in all; writes are taken again");
+    }
+  }
+}
+
 LogWriter::Stats LogWriter::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -132,8 +171,12 @@ Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& wa
     // that fails, the next attempt starts a new segment and the rest stays at this one's end.
     retry_ = bytes;
     failing_.store(true, std::memory_order_release);
-    if (!start_new_segment_ && !file_->Truncate(segment_bytes_).ok()) start_new_segment_ = true;
+    if (!start_new_segment_ && !file_->Truncate(segment_bytes_).ok()) {
+      start_new_segment_ = true;
+      previous_may_be_torn_ = true;  // what the failure left stays at this segment's end
+    }
   }
+  Observe(status);
   for (const Durable& durable : waiters) {
     if (durable) durable(status);
   }

@@ -28,7 +28,9 @@
 #include <vector>
 
 #include "engine/error.h"
+#include "engine/log_sink.h"
 #include "engine/persistence/file_system.h"
+#include "engine/persistence/log_format.h"
 #include "engine/persistence/sync_policy.h"
 #include "engine/statistics.h"
 
@@ -41,9 +43,14 @@ std::optional<uint64_t> LogSegmentNumber(std::string_view name);
 class LogWriter {
  public:
   using Durable = std::function<void(const Status&)>;
-  // Starts segment `segment` in `directory` (a new file with its header).
+  // Starts segment `segment` in `directory` (a new file with its header). `log` hears when
+  // writing starts failing (once) and when it works again. `previous`: the newest segment
+  // already there and its good length, which the new one's header names (log_format.h);
+  // `previous_may_be_torn`: a crash cut a write short after that length.
   static Result<std::unique_ptr<LogWriter>> Open(FileSystem& files, std::string directory,
-                                                 uint64_t segment, SyncPolicy policy);
+                                                 uint64_t segment, SyncPolicy policy,
+                                                 LogSink log = {}, PreviousSegment previous = {},
+                                                 bool previous_may_be_torn = false);
   // Writes and syncs what is queued, answers its waiters, then stops the thread.
   ~LogWriter();
   LogWriter(const LogWriter&) = delete;
@@ -73,9 +80,14 @@ class LogWriter {
   const LatencyHistogram& sync_latency() const { return sync_latency_; }
   // Whether records failed to be written and wait for a retry (new writes should be refused).
   bool failing() const { return failing_.load(std::memory_order_acquire); }
+  // Failed attempts to write or sync, ever; and why the last one failed (empty: none yet).
+  uint64_t failures() const { return failures_.load(std::memory_order_relaxed); }
+  std::string failure() const;
 
  private:
-  LogWriter(FileSystem& files, std::string directory, SyncPolicy policy);
+  LogWriter(FileSystem& files, std::string directory, SyncPolicy policy, LogSink log);
+  // The writer thread's: failures_, failure_ and the operator's log follow `status`.
+  void Observe(const Status& status);
   Status StartSegment(uint64_t number);
   void Run();
   // The writer thread's: appends `batch` to the segment and syncs it (under kFull, or when
@@ -92,6 +104,15 @@ class LogWriter {
   uint64_t segment_ = 0;            // the one `file_` writes
   uint64_t next_segment_ = 0;       // the number the next segment takes
   bool start_new_segment_ = false;  // after a failure
+  // The next segment's header says the one before may end in a torn write (a crash's, or a
+  // failed write's that could not be cut off).
+  bool previous_may_be_torn_ = false;
+  PreviousSegment previous_;  // before the first segment this writer starts
+  const LogSink log_;
+  std::atomic<uint64_t> failures_ = 0;
+  mutable std::mutex failure_mutex_;
+  std::string failure_;                 // the last failure's reason
+  bool failing_since_failure_ = false;  // the writer thread's: told, and not yet cleared
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

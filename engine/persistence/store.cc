@@ -1,6 +1,7 @@
 // Engine::Open with a db_path: the directory's lock, replaying its log into the catalog and the
 // tables, and the journal every later change goes through.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "engine/persistence/fields.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
+#include "engine/persistence/recovery.h"
 #include "engine/persistence/stream_codec.h"
 #include "engine/storage/write_scope.h"
 
@@ -53,33 +55,55 @@ Status Engine::OpenStore() {
   state_->replaying = true;
   auto names = files->List(directory);
   if (!names.ok()) return names.error();
+  // Every segment is read once to judge the log as a whole, before anything is replayed.
   uint64_t last_segment = 0;
-  std::vector<std::string> segments;
-  size_t log_bytes = 0;
+  std::vector<SegmentSummary> summaries;
   for (const std::string& name : names.value()) {
     const std::optional<uint64_t> number = LogSegmentNumber(name);
     if (!number) continue;
     last_segment = std::max(last_segment, *number);
-    segments.push_back(name);
+    auto file = files->Map(directory + "/" + name);
+    if (!file.ok()) return file.error();
+    auto contents = ReadLog(directory + "/" + name, file.value()->bytes());
+    if (!contents.ok()) return contents.error();
+    SegmentSummary summary{name, *number, file.value()->bytes().size(),
+                           contents.value().records.size(), std::move(contents.value())};
+    summary.contents.records = {};
+    summaries.push_back(std::move(summary));
+  }
+  const RecoveryPlan plan = PlanRecovery(summaries, directory);
+  if (Status judged = ActOnDamage(plan, summaries); !judged.ok()) return judged;
+  const auto started = std::chrono::steady_clock::now();
+  size_t replayed_records = 0;
+  size_t log_bytes = 0;
+  for (const RecoveryPlan::Replay& replay : plan.replay) {
+    const std::string& name = summaries[replay.index].name;
     auto file = files->Map(directory + "/" + name);
     if (!file.ok()) return file.error();
     const std::string_view bytes = file.value()->bytes();
-    log_bytes += bytes.size();
+    log_bytes += std::min(bytes.size(), replay.end);
     auto contents = ReadLog(name, bytes);
     if (!contents.ok()) return contents.error();
     for (const LogRecord& record : contents.value().records) {
+      if (record.offset >= replay.end) break;
       if (Status applied = Replay(record.kind, record.payload); !applied.ok()) {
-        return Error::Internal(name + ": " + applied.error().message() + " at offset " +
-                               std::to_string(record.offset));
+        return Error::Internal(directory + "/" + name + ": " + applied.error().message() +
+                               " at offset " + std::to_string(record.offset));
       }
+      ++replayed_records;
     }
   }
+  ReportRecovery(plan, summaries, replayed_records, log_bytes,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count());
+  const size_t segment_count = plan.replay.size();
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
   // rewritten as one segment of the current state before anything else is written.
   std::unique_lock catalog(state_->mutex);
-  if (segments.size() > 1 &&
+  if (segment_count > 1 &&
       (log_bytes > 2 * static_cast<size_t>(state_->LiveBytesLocked()) + (size_t{1} << 20) ||
-       segments.size() > 16)) {
+       segment_count > 16)) {
     std::vector<CheckpointTable> tables;
     for (const auto& [name, entry] : state_->tables) {
       tables.push_back({entry->description, entry->items});
@@ -95,7 +119,8 @@ Status Engine::OpenStore() {
   state_->replayed_tables.clear();
   // Later changes go to a new segment: what a crash left at the end of the last one stays
   // there, ignored.
-  auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync);
+  auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync, options_.log,
+                                plan.previous, plan.previous_may_be_torn);
   if (!writer.ok()) return writer.error();
   state_->journal = std::make_unique<Journal>(std::move(writer.value()));
   for (const auto& [name, entry] : state_->tables) {

@@ -56,6 +56,11 @@ TEST_CASE("DynamoDB Local's flags are accepted") {
   CHECK(Parse({"-inMemory"}).options->cors.empty());
   CHECK(Parse({"--allowed-hosts", "ddb.test", "--metrics-token", "t0k"}).options->allowed_hosts ==
         "ddb.test");
+  CHECK_FALSE(parsed.options->wal_point_in_time);
+  CHECK(Parse({"--wal-recovery-mode", "point-in-time"}).options->wal_point_in_time);
+  CHECK_FALSE(Parse({"--wal-recovery-mode=tolerate-corrupted-tail"}).options->wal_point_in_time);
+  CHECK(Parse({"--wal-recovery-mode", "skip"}).error ==
+        "--wal-recovery-mode: expected tolerate-corrupted-tail or point-in-time, got 'skip'");
   CHECK(Parse({"-dbPath", "/tmp/data"}).options->db_path == "/tmp/data");
   CHECK(Parse({"-help"}).options->show_help);
   CHECK(Parse({"-version"}).options->show_version);

@@ -32,10 +32,18 @@ TEST_CASE("Log records come back as written, with their kinds and offsets") {
   auto read = ReadLog("000001.log", bytes);
   REQUIRE(read.ok());
   CHECK(Payloads(read.value()) == payloads);
+  CHECK(read.value().version == 2);
   CHECK(read.value().records[1].kind == 2);
   CHECK(read.value().records[0].offset == kLogHeaderBytes);
   CHECK(read.value().valid_bytes == bytes.size());
-  CHECK_FALSE(read.value().torn_tail);
+  CHECK_FALSE(read.value().damaged);
+  // The header's flags and the segment it names as the one before it.
+  const std::string flagged = LogHeader(kLogCheckpoint | kLogPreviousMayBeTorn, {41, 123456789});
+  auto header = ReadLog("x", flagged);
+  REQUIRE(header.ok());
+  CHECK(header.value().flags == (kLogCheckpoint | kLogPreviousMayBeTorn));
+  CHECK(header.value().previous.number == 41);
+  CHECK(header.value().previous.bytes == 123456789);
 }
 
 TEST_CASE("A crash tearing the last record at any byte loses that record only") {
@@ -50,7 +58,8 @@ TEST_CASE("A crash tearing the last record at any byte loses that record only") 
     REQUIRE(torn.ok());
     CHECK(Payloads(torn.value()) == std::vector<std::string>{"alpha", "beta"});
     CHECK(torn.value().valid_bytes == last_start);
-    CHECK(torn.value().torn_tail == (cut > last_start));
+    CHECK(torn.value().damaged == (cut > last_start));
+    CHECK_FALSE(torn.value().readable_after());
   }
   // The tail's bytes written but wrong (the page never reached the disk), or zero-filled.
   std::string garbled = whole;
@@ -58,10 +67,13 @@ TEST_CASE("A crash tearing the last record at any byte loses that record only") 
   auto garbled_tail = ReadLog("log", garbled);
   REQUIRE(garbled_tail.ok());
   CHECK(Payloads(garbled_tail.value()).size() == 2);
+  CHECK(garbled_tail.value().damage == "record checksum mismatch");
+  CHECK_FALSE(garbled_tail.value().readable_after());
   std::string zeroed = whole.substr(0, last_start) + std::string(64, '\0');
   auto zero_tail = ReadLog("log", zeroed);
   REQUIRE(zero_tail.ok());
-  CHECK(zero_tail.value().torn_tail);
+  CHECK(zero_tail.value().damaged);
+  CHECK_FALSE(zero_tail.value().readable_after());
   CHECK(Payloads(zero_tail.value()).size() == 2);
   // A header torn before any record: an empty segment.
   for (size_t cut = 0; cut < kLogHeaderBytes; ++cut) {
@@ -69,30 +81,63 @@ TEST_CASE("A crash tearing the last record at any byte loses that record only") 
     auto early = ReadLog("log", header_cut);
     REQUIRE(early.ok());
     CHECK(early.value().records.empty());
+    CHECK(early.value().empty);
   }
 }
 
-TEST_CASE("Corruption before good records is refused with the file and offset") {
-  std::string bytes = Segment({"alpha", "beta", "gamma"});
-  const uint64_t second = ReadLog("log", bytes).value().records[1].offset;
-  bytes[second + kLogRecordHeaderBytes] ^= 0x01;  // a bit flipped in "beta"
-  auto read = ReadLog("000007.log", bytes);
-  REQUIRE_FALSE(read.ok());
-  CHECK(read.error().code() == ErrorCode::kInternalServerError);
-  CHECK(read.error().message() ==
-        "000007.log: record checksum mismatch at offset " + std::to_string(second));
+TEST_CASE("Damage before good records is told apart from a torn tail, lengths included") {
+  // Issue 34: a flipped bit in a length field made the rest look like a torn tail.
+  std::string bytes = Segment({"alpha", "beta", "gamma", "delta"});
+  const LogContents whole = ReadLog("log", bytes).value();
+  const uint64_t second = whole.records[1].offset;
+  for (size_t byte = 0; byte < kLogRecordHeaderBytes + 4; ++byte) {
+    for (int bit = 0; bit < 8; ++bit) {
+      INFO("byte " << byte << " bit " << bit);
+      std::string flipped = bytes;
+      flipped[second + byte] = static_cast<char>(flipped[second + byte] ^ (1 << bit));
+      auto read = ReadLog("000007.log", flipped);
+      REQUIRE(read.ok());
+      CHECK(read.value().damaged);
+      CHECK(read.value().valid_bytes == second);
+      CHECK(Payloads(read.value()) == std::vector<std::string>{"alpha"});
+      CHECK(read.value().records_after == 2);  // gamma and delta, found past the damage
+      CHECK(read.value().bytes_after == bytes.size() - second);
+    }
+  }
   std::string long_length = Segment({"alpha", "beta"});
-  long_length[kLogHeaderBytes + 3] = '\x7f';  // the first record claims 2 GB, then good bytes
-  CHECK_FALSE(ReadLog("log", long_length).ok());
+  long_length[kLogHeaderBytes + 3] = '\x7f';  // the first record claims 2 GB
+  auto read = ReadLog("log", long_length);
+  REQUIRE(read.ok());
+  CHECK(read.value().damage == "record length damaged");
+  CHECK(read.value().records_after == 1);
+}
+
+TEST_CASE("Version 1 segments (ddbd 0.1.0) are still read") {
+  std::string bytes = LogV1Header();
+  AppendLogV1Record(bytes, 4, "alpha");
+  AppendLogV1Record(bytes, 5, "beta");
+  auto read = ReadLog("old.log", bytes);
+  REQUIRE(read.ok());
+  CHECK(read.value().version == 1);
+  CHECK(Payloads(read.value()) == std::vector<std::string>{"alpha", "beta"});
+  CHECK(read.value().records[1].kind == 5);
+  CHECK(read.value().previous.number == 0);
+  // Its damage: a checksum failing before non-zero bytes is readable data after.
+  const uint64_t first = read.value().records[0].offset;
+  std::string flipped = bytes;
+  flipped[first + kLogV1RecordHeaderBytes] ^= 1;
+  CHECK(ReadLog("old.log", flipped).value().readable_after());
+  CHECK_FALSE(ReadLog("old.log", bytes.substr(0, bytes.size() - 1)).value().readable_after());
 }
 
 TEST_CASE("A foreign file or a newer format version is refused") {
   CHECK(ReadLog("x.log", "SQLite format 3\0 and more").error().message() ==
         "x.log: not a ddbd log at offset 0");
   std::string newer = Segment({"a"});
-  newer[8] = 2;
+  newer[8] = 3;
   CHECK(ReadLog("x.log", newer).error().message() ==
-        "x.log: log format version 2 is not one this ddbd reads (1)");
+        "x.log: log format version 3 at offset 8 is not one this ddbd reads (1 to 2): written by a "
+        "newer ddbd, or damaged");
 }
 
 TEST_CASE("The in-memory file system keeps synced bytes through a crash, tears the rest") {

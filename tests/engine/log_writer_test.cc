@@ -125,7 +125,8 @@ TEST_CASE("Without sync, written records are acknowledged and a crash may lose t
   auto read = ReadLog("log", files.ReadFile("db/" + LogSegmentName(1)).value());
   REQUIRE(read.ok());
   CHECK(read.value().records.empty());
-  CHECK(read.value().torn_tail);
+  CHECK(read.value().damaged);
+  CHECK_FALSE(read.value().readable_after());
 }
 
 TEST_CASE("A roll ends the segment after the records before it and leaves a number free") {

@@ -45,6 +45,78 @@ class Persistence(unittest.TestCase):
         self.server.directory.cleanup()
         self.server = None
 
+    def output_of_failed_start(self, *options):
+        import subprocess
+        return subprocess.run([os.environ["DDBD_BIN"], "--port", "0", "--db-path", self.directory.name, *options],
+                              capture_output=True, text=True, timeout=20)
+
+    def test_a_store_written_by_release_0_1_0_opens_and_recovers_everything(self):
+        """Issue 34: log format 2 reads what 0.1.0 wrote (tests/blackbox/fixtures/db-0.1.0, made by
+        0.1.0's binary at commit c154bdd: two tables, a GSI, a stream, TTL, tags, every type, a
+        transaction, a backup), then goes on in the new format."""
+        import shutil
+        fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-0.1.0")
+        shutil.copytree(fixture, self.directory.name, dirs_exist_ok=True)
+        ddb = self.start("--log-level", "info")
+        self.assertEqual(ddb.list_tables()["TableNames"], ["Music", "Plain"])
+        music = ddb.scan(TableName="Music", ConsistentRead=True)["Items"]
+        self.assertEqual(len(music), 21)  # 20 put, one deleted, two by a transaction
+        song = ddb.get_item(TableName="Music", Key={"Artist": S("artist00"), "Song": S("song00")})["Item"]
+        self.assertEqual(song["Plays"], N("12345678901234567890123456790"))
+        self.assertEqual(song["Raw"], {"B": bytes([0, 255, 0])})
+        self.assertEqual(song["Tags"]["SS"], ["a", "b0"])
+        self.assertEqual(song["Nested"], {"M": {"L": {"L": [N(0), {"NULL": True}, {"BOOL": True}]}}})
+        jazz = ddb.query(TableName="Music", IndexName="by-genre", KeyConditionExpression="Genre = :g",
+                         ExpressionAttributeValues={":g": S("jazz")})["Items"]
+        self.assertEqual(len(jazz), 9)
+        described = ddb.describe_table(TableName="Music")["Table"]
+        self.assertEqual(described["StreamSpecification"]["StreamViewType"], "NEW_AND_OLD_IMAGES")
+        self.assertEqual(ddb.describe_time_to_live(TableName="Music")["TimeToLiveDescription"],
+                         {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"})
+        self.assertEqual(ddb.list_tags_of_resource(ResourceArn=described["TableArn"])["Tags"],
+                         [{"Key": "team", "Value": "audio"}])
+        from decimal import Decimal
+        self.assertEqual(Decimal(ddb.get_item(TableName="Plain", Key={"pk": S("only")})["Item"]["n"]["N"]),
+                         Decimal("-1E-130"))
+        backups = ddb.list_backups(TableName="Plain")["BackupSummaries"]
+        self.assertEqual([b["BackupName"] for b in backups], ["plain-backup"])
+        ddb.restore_table_from_backup(TargetTableName="Restored", BackupArn=backups[0]["BackupArn"])
+        self.assertEqual(ddb.scan(TableName="Restored")["Count"], 1)
+        self.assertIn("recovered %s: 27 records" % self.directory.name, self.server.output())
+        ddb.put_item(TableName="Plain", Item={"pk": S("new")})
+        self.kill()
+        ddb = self.start()
+        self.assertEqual(ddb.scan(TableName="Plain", ConsistentRead=True)["Count"], 2)
+        self.assertEqual(ddb.scan(TableName="Music", ConsistentRead=True)["Count"], 21)
+        self.assertEqual(ddb.scan(TableName="Restored", ConsistentRead=True)["Count"], 1)
+
+    def test_a_damaged_log_refuses_to_start_unless_told_point_in_time(self):
+        """Issue 34: one flipped bit in a record's length used to start an empty database."""
+        ddb = self.start()
+        ddb.create_table(**hash_table("Damaged"))
+        for i in range(10):
+            ddb.put_item(TableName="Damaged", Item={"pk": S("k%d" % i)})
+        self.server.stop()
+        self.server = None
+        path = os.path.join(self.directory.name, "0000000001.log")
+        with open(path, "r+b") as log:
+            data = bytearray(log.read())
+            data[32] ^= 0x01  # the first record's length
+            log.seek(0)
+            log.write(data)
+        refused = self.output_of_failed_start()
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("ddbd: --db-path %s: %s/0000000001.log: record length damaged at offset 32; starting "
+                      "would lose " % (self.directory.name, self.directory.name), refused.stderr)
+        self.assertIn("(10 readable records)", refused.stderr)
+        self.assertIn("--wal-recovery-mode point-in-time", refused.stderr)
+        ddb = self.start("--wal-recovery-mode", "point-in-time")
+        self.assertEqual(ddb.list_tables()["TableNames"], [])
+        self.assertIn("point-in-time recovery: %s/0000000001.log: record length damaged at offset 32"
+                      % self.directory.name, self.server.output())
+        self.assertEqual(sorted(os.listdir(os.path.join(self.directory.name, "lost"))),
+                         ["0000000001.log.from-32"])
+
     def test_a_restart_keeps_tables_and_items(self):
         ddb = self.start()
         ddb.create_table(
