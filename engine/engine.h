@@ -265,6 +265,9 @@ class Engine {
   // With a store whose log cannot be written (a full disk): changes already made wait to be
   // logged, and new writes are refused (InternalServerError) until it can again; reads go on.
   bool log_failing() const;
+  // Empty while the store takes writes; else why not ("write-ahead log: cannot write ...: No
+  // space left on device"), for a health check.
+  std::string StoreHealth() const;
   uint64_t LastTicket() const;
   void WhenDurable(std::function<void(const Status&)> done);
 

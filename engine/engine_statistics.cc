@@ -64,6 +64,8 @@ EngineStatistics Engine::Statistics() const {
     StoreStatistics& store = statistics.store.emplace();
     store.log_written_bytes = journal->written_bytes();
     store.log_records = journal->written_records();
+    store.failing = journal->failing();
+    store.write_failures = journal->failures();
     store.log_bytes = store.log_written_bytes - state_->log_bytes_at_checkpoint.load();
     store.sync = journal->sync_latency().Read();
     store.checkpoints = state_->checkpoint_durations.Read();

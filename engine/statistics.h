@@ -70,6 +70,8 @@ struct StoreStatistics {
   uint64_t log_bytes = 0;          // written since the last checkpoint: what a restart replays
   uint64_t log_written_bytes = 0;  // ever, since the start
   uint64_t log_records = 0;
+  bool failing = false;                         // the log cannot be written now: writes are refused
+  uint64_t write_failures = 0;                  // failed attempts to write or sync the log, ever
   LatencyHistogram::Snapshot sync = {};         // each fdatasync of the log
   LatencyHistogram::Snapshot checkpoints = {};  // each checkpoint written
 };

@@ -200,6 +200,8 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
   operation->async(engine_, document, body, when_durable);
 }
 
+std::string Dispatcher::Unhealthy() const { return engine_.StoreHealth(); }
+
 RequestHandler::NamedStatistics Dispatcher::Statistics() const {
   NamedStatistics named;
   named.emplace_back(std::string(), engine_.Statistics());

@@ -58,6 +58,9 @@ class RequestHandler {
   // "access key id/region" or empty for the one database. None by default.
   using NamedStatistics = std::vector<std::pair<std::string, EngineStatistics>>;
   virtual NamedStatistics Statistics() const { return {}; }
+  // Why it cannot take writes now (a data directory whose log cannot be written: a full disk, an
+  // I/O error), for GET /_ddbd/health; empty when healthy.
+  virtual std::string Unhealthy() const { return {}; }
 };
 
 class Dispatcher final : public RequestHandler {
@@ -74,6 +77,7 @@ class Dispatcher final : public RequestHandler {
                    const DispatchDone& done) const override;
 
   NamedStatistics Statistics() const override;
+  std::string Unhealthy() const override;
 
   // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
   static DispatchResult InternalServerError();

@@ -112,6 +112,15 @@ size_t Namespaces::size() const {
   return namespaces_.size();
 }
 
+std::string Namespaces::Unhealthy() const {
+  std::shared_lock lock(mutex_);
+  for (const auto& [key, space] : namespaces_) {
+    std::string problem = space.engine->StoreHealth();
+    if (!problem.empty()) return "namespace " + key.first + "/" + key.second + ": " + problem;
+  }
+  return {};
+}
+
 RequestHandler::NamedStatistics Namespaces::Statistics() const {
   std::vector<const Engine*> engines;
   NamedStatistics named;

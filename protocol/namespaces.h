@@ -47,6 +47,7 @@ class Namespaces final : public RequestHandler {
   Status Add(const std::string& access_key_id, const std::string& region) const;
   size_t size() const;
   NamedStatistics Statistics() const override;
+  std::string Unhealthy() const override;
 
  private:
   struct Namespace {

@@ -14,13 +14,17 @@ bool CheckHealth(const HealthCheckTarget& target, std::string& problem) {
   // Not verified: this asks the server on this host whether it runs, whatever its certificate.
   HttpClient client(endpoint, /*verify_tls=*/false, target.timeout_ms);
   HttpAnswer answer;
-  if (!client.Send("GET", "/", {{"Connection", "close"}}, "", answer, problem)) {
+  if (!client.Send("GET", "/_ddbd/health", {{"Connection", "close"}}, "", answer, problem)) {
     if (problem.starts_with("no answer")) {
       problem = "no answer within " + std::to_string(target.timeout_ms) + " ms";
     }
     return false;
   }
-  if (answer.status != 200 || answer.body.find("healthy") == std::string::npos) {
+  if (answer.status == 503) {
+    problem = "unhealthy: " + answer.body;
+    return false;
+  }
+  if (answer.status != 200 || answer.body.find("\"healthy\"") == std::string::npos) {
     problem = "unexpected answer: HTTP " + std::to_string(answer.status);
     return false;
   }

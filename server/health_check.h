@@ -1,7 +1,8 @@
-// `ddbd health`: asks a running ddbd whether it serves (GET /, DynamoDB's health check), for a
-// container's HEALTHCHECK: the image holds no shell and no curl. Plain HTTP, or HTTPS when the
-// server serves only HTTPS (its certificate is not checked: this is a liveness probe of the
-// server on this host, not a client that trusts it).
+// `ddbd health`: asks a running ddbd whether it serves and takes writes (GET /_ddbd/health: 503
+// with the reason while its data directory cannot be written), for a container's HEALTHCHECK: the
+// image holds no shell and no curl. Plain HTTP, or HTTPS when the server serves only HTTPS (its
+// certificate is not checked: this is a liveness probe of the server on this host, not a client
+// that trusts it).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@ struct HealthCheckTarget {
   int timeout_ms = 3000;
 };
 
-// True when the server answered 200 with "healthy"; otherwise false with the reason in `problem`.
+// True when the server answered 200 "healthy"; otherwise false with the reason in `problem`.
 bool CheckHealth(const HealthCheckTarget& target, std::string& problem);
 
 }  // namespace ddbd

@@ -259,6 +259,17 @@ void RenderStores(Writer& out, const RequestHandler::NamedStatistics& databases)
   each_store([&](const std::string& labels, const StoreStatistics& store) {
     out.Sample("ddbd_log_bytes", labels, static_cast<double>(store.log_bytes));
   });
+  out.Family("ddbd_store_failing", "gauge",
+             "1 while the write-ahead log cannot be written (writes are refused), else 0.");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Sample("ddbd_store_failing", labels, store.failing ? 1 : 0);
+  });
+  out.Family("ddbd_store_write_failures_total", "counter",
+             "Failed attempts to write or sync the write-ahead log.");
+  each_store([&](const std::string& labels, const StoreStatistics& store) {
+    out.Sample("ddbd_store_write_failures_total", labels,
+               static_cast<double>(store.write_failures));
+  });
   out.Family("ddbd_log_written_bytes_total", "counter", "Write-ahead log bytes written.");
   each_store([&](const std::string& labels, const StoreStatistics& store) {
     out.Sample("ddbd_log_written_bytes_total", labels,

@@ -226,6 +226,16 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     AddStandardHeaders(response, "text/plain", request_id);
     return done();
   }
+  if (request.method == "GET" && request.path == "/_ddbd/health") {
+    // ddbd's own health, always on: 503 with the reason while writes cannot be taken.
+    const std::string problem = handler_.Unhealthy();
+    response.status = problem.empty() ? 200 : 503;
+    response.body = problem.empty()
+                        ? R"({"status":"healthy"})"
+                        : R"({"status":"failing","reason":")" + PlainText(problem, 1024) + "\"}";
+    AddStandardHeaders(response, kJson, request_id);
+    return done();
+  }
   if (request.method == "GET" && request.path == "/metrics" && metrics_ != nullptr) {
     ServeMetrics(request, response);
     return done();

@@ -80,6 +80,9 @@ class Journal final : public CommitObserver, public StreamRecordSink {
   Result<uint64_t> Roll() { return writer_->Roll(); }
   // Records failed to be written and wait for a retry: new writes should be refused.
   bool failing() const { return writer_->failing(); }
+  // Failed attempts to write the log, ever, and the last one's reason.
+  uint64_t failures() const { return writer_->failures(); }
+  std::string failure() const { return writer_->failure(); }
   // Bytes of records written so far.
   uint64_t written_bytes() const { return writer_->stats().bytes; }
   uint64_t written_records() const { return writer_->stats().records; }

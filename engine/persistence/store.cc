@@ -321,6 +321,12 @@ bool Engine::persistent() const { return state_->journal != nullptr; }
 
 bool Engine::log_failing() const { return state_->journal && state_->journal->failing(); }
 
+std::string Engine::StoreHealth() const {
+  if (!log_failing()) return {};
+  return "write-ahead log: " + state_->journal->failure() +
+         "; writes are refused until it can be written again";
+}
+
 uint64_t Engine::LastTicket() const { return state_->journal ? Journal::LastTicket() : 0; }
 
 void Engine::WhenDurable(std::function<void(const Status&)> done) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -83,7 +84,17 @@ TEST_CASE("Concurrent appends share syncs: a group commit") {
 
 TEST_CASE("A full disk fails its batch's waiters; its records are written once there is room") {
   MemoryFileSystem files;
-  auto writer = LogWriter::Open(files, "db", 7, SyncPolicy::kFull).value();
+  // What the operator is told: once when it starts failing, once when it works again.
+  std::mutex said_mutex;
+  std::vector<std::pair<Severity, std::string>> said;
+  auto writer = LogWriter::Open(files, "db", 7, SyncPolicy::kFull,
+                                [&](Severity severity, const std::string& message) {
+                                  std::lock_guard lock(said_mutex);
+                                  said.emplace_back(severity, message);
+                                })
+                    .value();
+  CHECK(writer->failures() == 0);
+  CHECK(writer->failure().empty());
   writer->Append(1, "kept", {});
   REQUIRE(writer->Flush().ok());
   const size_t good = files.ReadFile("db/" + LogSegmentName(7)).value().size();
@@ -101,6 +112,17 @@ TEST_CASE("A full disk fails its batch's waiters; its records are written once t
   writer->Append(1, "second", [&](const Status& status) { second = status; });
   CHECK_FALSE(writer->Flush().ok());
   CHECK_FALSE(second.ok());
+  // Issue 34: disk trouble is visible: counted, its reason kept, told once.
+  CHECK(writer->failures() >= 2);
+  CHECK(writer->failure() == "cannot write db/0000000007.log: No space left on device");
+  {
+    std::lock_guard lock(said_mutex);
+    REQUIRE(said.size() == 1);
+    CHECK(said[0].first == Severity::kError);
+    CHECK(said[0].second ==
+          "write-ahead log: cannot write db/0000000007.log: No space left on device; writes are "
+          "refused until the log can be written again (reads go on)");
+  }
   files.SetSpaceLimit(SIZE_MAX);  // room again: the retry (every 100 ms) writes them, in order
   for (int i = 0; i < 100 && writer->failing(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -111,6 +133,12 @@ TEST_CASE("A full disk fails its batch's waiters; its records are written once t
   REQUIRE(writer->Flush().ok());
   CHECK(later.ok());
   CHECK(writer->stats().segment == 7);
+  {
+    std::lock_guard lock(said_mutex);
+    REQUIRE(said.size() == 2);
+    CHECK(said[1].first == Severity::kWarning);
+    CHECK(said[1].second.starts_with("write-ahead log: written again after "));
+  }
   files.Crash();
   CHECK(ReadAll(files, "db") ==
         std::vector<std::string>{"kept", std::string(100, 'x'), "second", "after"});

@@ -228,6 +228,32 @@ TEST_CASE("Bound to loopback, only loopback Host names are answered") {
   CHECK(Router(f.dispatcher, any).Route(request).status == 200);
 }
 
+struct FailingStore final : RequestHandler {
+  std::string problem;
+  DispatchResult Handle(std::string_view, std::string_view, const RequestInfo&) const override {
+    return {};
+  }
+  std::string Unhealthy() const override { return problem; }
+};
+
+TEST_CASE("GET /_ddbd/health answers 200, or 503 with the reason while writes are refused") {
+  FailingStore store;
+  Router router{store, {}};
+  HttpRequest request;
+  request.method = "GET";
+  request.path = "/_ddbd/health";
+  HttpResponse healthy = router.Route(request);
+  CHECK(healthy.status == 200);
+  CHECK(healthy.body == R"({"status":"healthy"})");
+  store.problem = "write-ahead log: cannot write db/1.log: \"No space\" left";
+  HttpResponse failing = router.Route(request);
+  CHECK(failing.status == 503);
+  CHECK(
+      failing.body ==
+      R"({"status":"failing","reason":"write-ahead log: cannot write db/1.log: ?No space? left"})");
+  CHECK(Header(failing, "Content-Type") == "application/json");
+}
+
 struct ThrowingHandler final : RequestHandler {
   DispatchResult Handle(std::string_view, std::string_view, const RequestInfo&) const override {
     throw std::runtime_error("boom");

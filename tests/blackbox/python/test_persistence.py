@@ -4,8 +4,10 @@ crash loop: clients write concurrently (puts, overwrites, updates, deletes and t
 while ddbd is killed with SIGKILL at random moments (small checkpoints are written meanwhile), and after each restart every acknowledged
 write is there and no transaction is half there. DDBD_CRASH_CYCLES sets the cycles (default 20;
 scripts run it longer)."""
+import json
 import os
 import random
+import subprocess
 import resource
 import signal
 import tempfile
@@ -19,6 +21,17 @@ from botocore.config import Config
 from ddbd_harness import CREDENTIALS, DdbdServer, client, hash_table
 
 S = lambda v: {"S": v}
+
+
+def http_get(url):
+    """(status, body) of a GET, error statuses included."""
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
 N = lambda v: {"N": str(v)}
 
 
@@ -261,6 +274,22 @@ class Persistence(unittest.TestCase):
             ddb.put_item(TableName="Disk", Item={"pk": S("refused")})
         with self.assertRaises(ddb.exceptions.InternalServerError):
             ddb.create_table(**hash_table("Another"))
+        # Issue 34: the trouble is visible: /_ddbd/health answers 503 with the reason (and so
+        # `ddbd health` fails), /metrics says so, the log says it once.
+        status, body = http_get(self.server.endpoint + "/_ddbd/health")
+        self.assertEqual(status, 503)
+        self.assertEqual(json.loads(body)["status"], "failing")
+        self.assertIn("write-ahead log: cannot write", json.loads(body)["reason"])
+        self.assertIn("File too large", json.loads(body)["reason"])
+        health = subprocess.run([os.environ["DDBD_BIN"], "health", "--port", str(self.server.port)],
+                                capture_output=True, text=True, timeout=10)
+        self.assertEqual(health.returncode, 1)
+        self.assertIn("unhealthy: ", health.stderr)
+        metrics = http_get(self.server.endpoint + "/metrics")[1].decode()
+        self.assertIn("\nddbd_store_failing 1\n", metrics)
+        self.assertRegex(metrics, r"\nddbd_store_write_failures_total [1-9]")
+        # (The limit cuts ddbd's own log file too: the line is there, cut at 64 bytes.)
+        self.assertEqual(self.server.output().count("] [error] write-ahead log: cannot write"), 1)
         # Reads go on.
         self.assertIn("Item", ddb.get_item(TableName="Disk", Key={"pk": S("before")}))
         self.assertEqual(ddb.describe_table(TableName="Disk")["Table"]["TableStatus"], "ACTIVE")
@@ -274,6 +303,9 @@ class Persistence(unittest.TestCase):
             except ddb.exceptions.InternalServerError:
                 self.assertLess(time.time(), deadline)
                 time.sleep(0.05)
+        self.assertEqual(http_get(self.server.endpoint + "/_ddbd/health"), (200, b'{"status":"healthy"}'))
+        self.assertIn("\nddbd_store_failing 0\n", http_get(self.server.endpoint + "/metrics")[1].decode())
+        self.assertEqual(self.server.output().count("write-ahead log: written again after"), 1)
         self.kill()
         ddb = self.start()
         keys = sorted(i["pk"]["S"] for i in ddb.scan(TableName="Disk")["Items"])
