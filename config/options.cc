@@ -148,6 +148,12 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   } else if (name == "access-log") {
     if (value.empty()) return "--access-log: expected a file, or - for standard output, got ''";
     options.access_log = value;
+  } else if (name == "answer-buffer-bytes") {
+    if (!ParseInteger<int64_t>(value, 0, int64_t{1} << 40, options.answer_buffer_bytes)) {
+      return "--answer-buffer-bytes: expected an integer from 0 (no limit) to 1099511627776, got "
+             "'" +
+             std::string(value) + "'";
+    }
   } else if (name == "max-connections") {
     if (!ParseInteger<int64_t>(value, 0, 1'000'000, options.max_connections)) {
       return "--max-connections: expected an integer from 0 (no limit) to 1000000, got '" +
@@ -235,7 +241,7 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 34> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 35> kValuedFlags = {"host",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -246,6 +252,7 @@ constexpr std::array<std::string_view, 34> kValuedFlags = {"host",
                                                            "allowed-hosts",
                                                            "metrics-token",
                                                            "wal-recovery-mode",
+                                                           "answer-buffer-bytes",
                                                            "table-delay-ms",
                                                            "request-timeout-ms",
                                                            "item-collection-limit-bytes",
@@ -442,6 +449,10 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
                          kept-alive connection is closed (default 60000)
   --max-connections N    the most connections open at once; more wait in the listen backlog
                          until one closes (default 0: no limit)
+  --answer-buffer-bytes N
+                         the most bytes of answers waiting for clients that have not taken
+                         them, all connections together; past it the slowest readers are
+                         dropped (default 268435456, 256 MiB; 0: no limit)
   --tls-cert FILE        serve HTTPS (TLS 1.2 or newer) with this PEM certificate chain...
   --tls-key FILE         ...and this PEM private key; on --port, or on --tls-port if given
   --tls-port N           serve HTTPS on N beside plain HTTP on --port (0 picks a free port)

@@ -30,6 +30,9 @@ struct Options {
   int64_t table_delay_ms = 0;          // how long CREATING/UPDATING/DELETING last
   int64_t request_timeout_ms = 60000;  // to receive a request, and to wait for the next one
   int64_t max_connections = 0;         // open at once; more wait in the backlog. 0: no limit
+  // Answers waiting for clients that do not take them, all connections together; past it the
+  // slowest readers are dropped. 0: no limit.
+  int64_t answer_buffer_bytes = int64_t{256} << 20;
   // HTTPS: PEM certificate chain and key; with tls_port (>= 0) HTTPS is served there beside HTTP
   // on `port`, else `port` itself serves HTTPS.
   std::string tls_cert;

@@ -83,6 +83,14 @@ WireError WireErrorFor(ErrorCode code) {
 
 }  // namespace
 
+std::string_view BoundedMessage(std::string_view message) {
+  if (message.size() <= kMaxErrorMessageBytes) return message;
+  // Cut on a character boundary: never in the middle of a UTF-8 sequence.
+  size_t end = kMaxErrorMessageBytes;
+  while (end > 0 && (static_cast<unsigned char>(message[end]) & 0xC0) == 0x80) --end;
+  return message.substr(0, end);
+}
+
 DispatchResult ErrorResponse(const Error& error) {
   const WireError wire = WireErrorFor(error.code());
   json::Buffer buffer;
@@ -93,7 +101,8 @@ DispatchResult ErrorResponse(const Error& error) {
   // DynamoDB sends some coral errors (a malformed body, an unknown target) with no message.
   if (!error.message().empty()) {
     writer.Key(wire.message_key);
-    writer.String(error.message().data(), static_cast<rapidjson::SizeType>(error.message().size()));
+    const std::string_view message = BoundedMessage(error.message());
+    writer.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
   }
   if (error.item() != nullptr) {  // ReturnValuesOnConditionCheckFailure: ALL_OLD
     writer.Key("Item");

@@ -11,6 +11,15 @@ std::string JavaList(const std::vector<std::string>& items) {
   return text + "]";
 }
 
+// A value quoted back in a message, its first kMaxQuotedValueBytes only: a constraint check
+// must not send back megabytes of what the client sent (issue 34).
+std::string Quoted(std::string_view value) {
+  if (value.size() <= kMaxQuotedValueBytes) return "'" + std::string(value) + "'";
+  size_t end = kMaxQuotedValueBytes;
+  while (end > 0 && (static_cast<unsigned char>(value[end]) & 0xC0) == 0x80) --end;
+  return "'" + std::string(value.substr(0, end)) + "...'";
+}
+
 void ConstraintErrors::Add(std::string_view rendered_value, std::string_view path,
                            std::string_view constraint) {
   // An empty rendering gives "Value at '...'", as DynamoDB words Query's Limit check.
@@ -31,18 +40,17 @@ void ConstraintErrors::MustNotBeNull(std::string_view path) {
 }
 
 void ConstraintErrors::MinLength(std::string_view value, std::string_view path, size_t min) {
-  Add("'" + std::string(value) + "'", path,
+  Add(Quoted(value), path,
       "Member must have length greater than or equal to " + std::to_string(min));
 }
 
 void ConstraintErrors::MaxLength(std::string_view value, std::string_view path, size_t max) {
-  Add("'" + std::string(value) + "'", path,
-      "Member must have length less than or equal to " + std::to_string(max));
+  Add(Quoted(value), path, "Member must have length less than or equal to " + std::to_string(max));
 }
 
 void ConstraintErrors::Pattern(std::string_view value, std::string_view path,
                                std::string_view pattern) {
-  Add("'" + std::string(value) + "'", path,
+  Add(Quoted(value), path,
       "Member must satisfy regular expression pattern: " + std::string(pattern));
 }
 
@@ -56,7 +64,7 @@ void ConstraintErrors::Enum(std::string_view value, std::string_view path,
     first = false;
   }
   constraint += "]";
-  Add("'" + std::string(value) + "'", path, constraint);
+  Add(Quoted(value), path, constraint);
 }
 
 void ConstraintErrors::MinValue(int64_t value, std::string_view path, int64_t min) {

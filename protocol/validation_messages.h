@@ -13,6 +13,11 @@
 
 namespace ddbd {
 
+// The most of a value a constraint failure quotes back (8192: PartiQL's Statement limit, the
+// longest string constraint a request has); a longer one is cut there and ends in "...".
+inline constexpr size_t kMaxQuotedValueBytes = 8192;
+std::string Quoted(std::string_view value);
+
 // Collects constraint failures for one request. Values are rendered as DynamoDB renders them:
 // strings and numbers quoted ('abc', '0'), lists in Java's toString form, absent values as null.
 class ConstraintErrors {

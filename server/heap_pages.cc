@@ -1,5 +1,7 @@
 #include "server/heap_pages.h"
 
+#include <malloc.h>
+
 #include <cstdlib>
 
 #ifdef DDBD_MIMALLOC
@@ -14,6 +16,14 @@ void UseLargeHeapPages() {
   if (std::getenv("MIMALLOC_LARGE_OS_PAGES") == nullptr) {
     mi_option_enable(mi_option_large_os_pages);
   }
+#endif
+}
+
+void ReleaseFreeMemory() {
+#ifdef DDBD_MIMALLOC
+  mi_collect(true);
+#else
+  malloc_trim(0);
 #endif
 }
 

@@ -15,4 +15,8 @@ namespace ddbd {
 // mimalloc (sanitizer builds).
 void UseLargeHeapPages();
 
+// Hands the heap's free pages back to the operating system now (mimalloc's collection, or
+// glibc's malloc_trim): after large answers are gone, their memory leaves the process too.
+void ReleaseFreeMemory();
+
 }  // namespace ddbd

@@ -28,6 +28,15 @@ using tcp = net::ip::tcp;
 
 // DynamoDB answers HTTP 400 to a request line or headers over 16 KB (measured).
 constexpr uint32_t kHeaderLimitBytes = 16 * 1024;
+// An answer this large, once written, is worth handing its memory back to the system for.
+constexpr size_t kLargeAnswerBytes = size_t{1} << 20;
+
+int64_t SteadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // The most plaintext one TLS record carries.
 constexpr size_t kTlsRecordBytes = 16 * 1024;
 
@@ -176,6 +185,20 @@ class Session final : public SessionBase,
     }
   }
 
+  size_t PendingBytes() const override { return pending_bytes_.load(std::memory_order_relaxed); }
+  int64_t PendingSinceNs() const override {
+    return pending_since_ns_.load(std::memory_order_relaxed);
+  }
+  void Drop() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      spdlog::warn(
+          "dropped a connection whose client had not taken a {}-byte answer in {} ms: "
+          "the answers waiting for clients exceeded --answer-buffer-bytes",
+          self->PendingBytes(), (SteadyNs() - self->PendingSinceNs()) / 1'000'000);
+      self->Close();
+    });
+  }
+
   void StopWhenIdle() override {
     net::post(stream_.get_executor(), [self = this->shared_from_this()] {
       self->stopping_ = true;
@@ -290,6 +313,11 @@ class Session final : public SessionBase,
 
   void Send(std::shared_ptr<Answer> answer) {
     Lowest().expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    // Counted against the server's budget until the client has taken it (Sent).
+    const size_t bytes = answer->head.size() + answer->body.size();
+    pending_since_ns_.store(SteadyNs(), std::memory_order_relaxed);
+    pending_bytes_.store(bytes, std::memory_order_relaxed);
+    registry_.AnswerPending(bytes);
     if constexpr (kTls) {
       // Over TLS, an answer larger than one record goes as two writes, the head and then the
       // body: Beast's ssl_stream, handed both buffers at once, sent the head's record and then
@@ -300,7 +328,7 @@ class Session final : public SessionBase,
         net::async_write(stream_, head,
                          [self = this->shared_from_this(), answer = std::move(answer)](
                              beast::error_code ec, std::size_t) mutable {
-                           if (ec) return self->Close();
+                           if (ec) return self->Sent(ec, true);
                            self->SendBody(std::move(answer));
                          });
         return;
@@ -323,8 +351,23 @@ class Session final : public SessionBase,
   }
 
   void Sent(beast::error_code ec, bool close) {
+    const size_t bytes = pending_bytes_.exchange(0, std::memory_order_relaxed);
+    registry_.AnswerDone(bytes);
+    if (bytes >= kLargeAnswerBytes) ReleaseMemory(registry_.pending_bytes() < kLargeAnswerBytes);
     if (ec || close) return refused_ && !ec ? DrainThenClose() : Close();
     Read();
+  }
+
+  // After a large answer went (or was dropped): its pages go back to the system, at most once a
+  // second per thread while large answers are still going out, and once they all have (`last`),
+  // so memory that clients held does not stay with the process.
+  void ReleaseMemory(bool last) {
+    if (!options_.release_memory) return;
+    thread_local int64_t last_ns = 0;
+    const int64_t now = SteadyNs();
+    if (!last && now - last_ns < 1'000'000'000) return;
+    last_ns = now;
+    options_.release_memory();
   }
 
   // After a refusal the client may still be sending the rest of its request; closing with unread
@@ -378,6 +421,8 @@ class Session final : public SessionBase,
   const ServerOptions& options_;
   SessionRegistry& registry_;
   std::function<void()> on_last_closed_;
+  std::atomic<size_t> pending_bytes_ = 0;  // of the answer being written
+  std::atomic<int64_t> pending_since_ns_ = 0;
   bool busy_ = false;      // a request is being answered
   bool refused_ = false;   // answered before its request was read to the end
   bool stopping_ = false;  // shutdown was requested
@@ -397,6 +442,7 @@ struct HttpServer::Impl {
         grace_timer(io) {
     registry.on_removed = [this] { OnSessionClosed(); };
     registry.metrics = options.metrics;
+    registry.answer_budget_bytes = options.answer_budget_bytes;
   }
 
   static std::vector<std::unique_ptr<net::io_context>> MakeContexts(unsigned threads) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,12 @@ struct ServerOptions {
   std::string tls_key;
   int tls_port = -1;
   Metrics* metrics = nullptr;  // counts connections (null: not counted); outlives the server
+  // The most bytes of answers waiting for clients to take them, all connections together; past
+  // it the slowest readers are dropped (SessionRegistry). 0: no limit.
+  size_t answer_budget_bytes = size_t{256} << 20;
+  // Hands freed memory back to the operating system (main's allocator); called after a large
+  // answer is written, at most once a second per thread. Empty: nothing.
+  std::function<void()> release_memory;
 };
 
 class HttpServer {

@@ -235,6 +235,8 @@ int main(int argc, char** argv) {
   server_options.port = options.port;
   server_options.request_timeout_ms = options.request_timeout_ms;
   server_options.max_connections = static_cast<size_t>(options.max_connections);
+  server_options.answer_budget_bytes = static_cast<size_t>(options.answer_buffer_bytes);
+  server_options.release_memory = ddbd::ReleaseFreeMemory;
   server_options.tls_cert = options.tls_cert;
   server_options.tls_key = options.tls_key;
   server_options.tls_port = options.tls_port;

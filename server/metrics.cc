@@ -383,6 +383,11 @@ std::string Metrics::Render(const RequestHandler::NamedStatistics& databases) co
   out.Family("ddbd_connections_total", "counter", "Client connections accepted.");
   out.Sample("ddbd_connections_total", "",
              static_cast<double>(connections_.load(std::memory_order_relaxed)));
+  out.Family("ddbd_connections_dropped_total", "counter",
+             "Connections dropped because their clients did not take their answers while the "
+             "answer budget (--answer-buffer-bytes) was spent.");
+  out.Sample("ddbd_connections_dropped_total", "",
+             static_cast<double>(dropped_connections_.load(std::memory_order_relaxed)));
   RenderTables(out, databases);
   RenderStores(out, databases);
   RenderProcess(out);

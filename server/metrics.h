@@ -29,6 +29,9 @@ class Metrics {
                      int64_t nanoseconds);
   void ConnectionOpened();
   void ConnectionClosed();
+  // A connection dropped because its client did not take its answer and the answer budget
+  // (--answer-buffer-bytes) was spent.
+  void ConnectionDropped() { dropped_connections_.fetch_add(1, std::memory_order_relaxed); }
 
   // The Prometheus text exposition format (version 0.0.4), with `databases`' figures.
   std::string Render(const RequestHandler::NamedStatistics& databases) const;
@@ -56,6 +59,7 @@ class Metrics {
   std::map<std::pair<std::string_view, std::string>, uint64_t> errors_;  // (operation, type)
   std::atomic<int64_t> open_connections_ = 0;
   std::atomic<uint64_t> connections_ = 0;
+  std::atomic<uint64_t> dropped_connections_ = 0;
 };
 
 }  // namespace ddbd

@@ -4,6 +4,9 @@
 // Thread safety: every member may be called from any thread.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -21,6 +24,13 @@ class SessionBase {
   // Called on shutdown: a session waiting for a request closes now; one with a request under
   // way answers it first.
   virtual void StopWhenIdle() = 0;
+  // The answer it is writing: bytes not yet taken by the client, and since when (steady clock,
+  // ns); 0 bytes when none.
+  virtual size_t PendingBytes() const = 0;
+  virtual int64_t PendingSinceNs() const = 0;
+  // Closes the connection from its own thread: its client stopped reading and the server's
+  // budget for such answers is spent.
+  virtual void Drop() = 0;
 };
 
 // Live sessions, so shutdown can close the idle ones. Sessions add themselves on start and
@@ -52,6 +62,20 @@ class SessionRegistry {
   }
   std::function<void()> on_removed;  // set before the first session
   Metrics* metrics = nullptr;        // counts connections (null: not counted)
+  // The most bytes of answers being written that clients have not yet taken, all connections
+  // together (0: no limit). Past it the connections whose answers have waited longest (the
+  // slowest readers) are dropped until the rest fit.
+  size_t answer_budget_bytes = 0;
+
+  // A session starts writing an answer of `bytes`; over the budget, the slowest go.
+  void AnswerPending(size_t bytes) {
+    const size_t total = pending_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    if (answer_budget_bytes != 0 && total > answer_budget_bytes) DropSlowest();
+  }
+  // Its answer was written, or its connection failed.
+  void AnswerDone(size_t bytes) { pending_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
+  size_t pending_bytes() const { return pending_bytes_.load(std::memory_order_relaxed); }
+  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
   std::vector<std::shared_ptr<SessionBase>> Live() {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<SessionBase>> live;
@@ -66,8 +90,29 @@ class SessionRegistry {
   }
 
  private:
+  void DropSlowest() {
+    std::vector<std::shared_ptr<SessionBase>> waiting;
+    for (auto& session : Live()) {
+      if (session->PendingBytes() > 0) waiting.push_back(std::move(session));
+    }
+    std::sort(waiting.begin(), waiting.end(), [](const auto& a, const auto& b) {
+      return a->PendingSinceNs() < b->PendingSinceNs();
+    });
+    size_t total = pending_bytes();
+    for (const auto& session : waiting) {
+      if (total <= answer_budget_bytes) break;
+      const size_t bytes = session->PendingBytes();
+      total = bytes < total ? total - bytes : 0;
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+      if (metrics != nullptr) metrics->ConnectionDropped();
+      session->Drop();
+    }
+  }
+
   std::mutex mutex_;
   std::unordered_map<SessionBase*, std::weak_ptr<SessionBase>> sessions_;
+  std::atomic<size_t> pending_bytes_ = 0;
+  std::atomic<uint64_t> dropped_ = 0;
 };
 
 }  // namespace ddbd

@@ -1,5 +1,7 @@
 #include "engine/transactions/request_tokens.h"
 
+#include <algorithm>
+
 #include "engine/transactions/transactions.h"
 
 namespace ddbd {
@@ -35,6 +37,7 @@ void RequestTokens::Finish(const std::string& token, bool completed, int64_t now
   if (it == tokens_.end()) return;
   if (completed) {
     it->second.completed_ms = now_ms;
+    CompletedLocked(token, now_ms);
   } else {
     tokens_.erase(it);
   }
@@ -44,6 +47,32 @@ void RequestTokens::Restore(const Completed& completed, int64_t now_ms) {
   if (now_ms - completed.completed_ms >= kIdempotencyWindowMs) return;
   std::lock_guard lock(mutex_);
   tokens_[completed.token] = Entry{completed.fingerprint, completed.completed_ms};
+  CompletedLocked(completed.token, completed.completed_ms);
+}
+
+void RequestTokens::CompletedLocked(const std::string& token, int64_t completed_ms) {
+  completions_.emplace_back(completed_ms, token);
+  while (completions_.size() > max_remembered_) {
+    ForgetOldestLocked();
+    ++forgotten_early_;
+  }
+}
+
+void RequestTokens::ForgetOldestLocked() {
+  const auto& [completed_ms, token] = completions_.front();
+  auto it = tokens_.find(token);
+  if (it != tokens_.end() && it->second.completed_ms == completed_ms) tokens_.erase(it);
+  completions_.pop_front();
+}
+
+size_t RequestTokens::size() {
+  std::lock_guard lock(mutex_);
+  return tokens_.size();
+}
+
+uint64_t RequestTokens::forgotten_early() {
+  std::lock_guard lock(mutex_);
+  return forgotten_early_;
 }
 
 std::vector<RequestTokens::Completed> RequestTokens::CompletedWithin(int64_t now_ms) {
@@ -54,17 +83,17 @@ std::vector<RequestTokens::Completed> RequestTokens::CompletedWithin(int64_t now
       completed.push_back({token, entry.fingerprint, entry.completed_ms});
     }
   }
+  // Oldest first, so a restart restores them in the order they are forgotten.
+  std::sort(completed.begin(), completed.end(),
+            [](const Completed& a, const Completed& b) { return a.completed_ms < b.completed_ms; });
   return completed;
 }
 
 void RequestTokens::ForgetExpiredLocked(int64_t now_ms) {
-  // At most once a minute: the map holds only tokens of the last ten minutes.
-  if (now_ms < next_sweep_ms_) return;
-  next_sweep_ms_ = now_ms + 60'000;
-  absl::erase_if(tokens_, [now_ms](const auto& entry) {
-    return entry.second.completed_ms >= 0 &&
-           now_ms - entry.second.completed_ms >= kIdempotencyWindowMs;
-  });
+  // Oldest first, each completion once: the map holds only tokens of the last ten minutes.
+  while (!completions_.empty() && now_ms - completions_.front().first >= kIdempotencyWindowMs) {
+    ForgetOldestLocked();
+  }
 }
 
 }  // namespace ddbd

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "protocol/error_response.h"
+#include "protocol/validation_messages.h"
 
 namespace ddbd {
 namespace {
@@ -189,6 +191,26 @@ TEST_CASE("Huge numbers for integer members are clamped, not converted out of ra
   CHECK(f.Call("Scan", R"({"TableName":"Music","Limit":199999999999999999999999999999999999999})")
             .body == R"({"Items":[],"Count":0,"ScannedCount":0})");
   CHECK(f.Call("Scan", R"({"TableName":"Music","Limit":-1E38})").http_status == 400);
+}
+
+}  // namespace
+}  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+// Issue 34: no error body grows past 16 KiB of message, and a cut never splits a character.
+TEST_CASE("Error messages are bounded, cut on a character boundary") {
+  CHECK(BoundedMessage("short") == "short");
+  const std::string exact(kMaxErrorMessageBytes, 'x');
+  CHECK(BoundedMessage(exact) == exact);
+  std::string long_text(kMaxErrorMessageBytes - 1, 'x');
+  long_text += "\xE2\x82\xAC and more";  // a 3-byte character across the bound
+  CHECK(BoundedMessage(long_text) == std::string(kMaxErrorMessageBytes - 1, 'x'));
+  const DispatchResult answer = ErrorResponse(Error::Validation(std::string(1 << 20, 'v')));
+  CHECK(answer.body.size() < kMaxErrorMessageBytes + 200);
+  CHECK(Quoted(std::string(9000, 'q')) == "'" + std::string(8192, 'q') + "...'");
+  CHECK(Quoted("abc") == "'abc'");
 }
 
 }  // namespace

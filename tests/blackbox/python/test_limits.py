@@ -172,3 +172,31 @@ class DeepInputOnSmallStack(ServerTestCase):
             status, error = self.post(body, "DynamoDB_20120810.DescribeTable")
             self.assertEqual(status, 400)
             self.assertIn("SerializationException", error["__type"])
+
+
+class BoundedErrorMessages(ServerTestCase):
+    """Issue 34: an error that quotes client input quotes at most 8192 bytes of a value (PartiQL's
+    Statement limit, the longest string constraint) and a message is at most 16 KiB, whatever the
+    request held (a 3 MB statement came back whole)."""
+
+    def test_long_values_are_quoted_in_part(self):
+        for call, kwargs, path in [
+                (self.raw.execute_statement, {"Statement": "SELECT * FROM t WHERE " + "a" * 3000000}, "statement"),
+                (self.raw.get_item, {"TableName": "t" * 300000, "Key": {"k": {"S": "v"}}}, "tableName")]:
+            with self.assertRaises(Exception) as caught:
+                call(**kwargs)
+            error = caught.exception.response["Error"]
+            self.assertEqual(error["Code"], "ValidationException")
+            value = next(iter(kwargs.values()))
+            self.assertEqual(error["Message"],
+                             "1 validation error detected: Value '%s...' at '%s' failed to satisfy constraint: "
+                             "Member must have length less than or equal to %d"
+                             % (value[:8192], path, 8192 if path == "statement" else 255))
+
+    def test_a_value_at_the_limit_is_quoted_whole(self):
+        for length, quoted in [(8192, "t" * 8192), (8193, "t" * 8192 + "...")]:
+            with self.assertRaises(Exception) as caught:
+                self.raw.describe_table(TableName="t" * length)
+            self.assertEqual(caught.exception.response["Error"]["Message"],
+                             "1 validation error detected: Value '%s' at 'tableName' failed to satisfy "
+                             "constraint: Member must have length less than or equal to 255" % quoted)

@@ -260,6 +260,59 @@ class SlowClients(RawHttpTestCase):
         reader.close()
 
 
+class AnswerBudget(RawHttpTestCase):
+    """Issue 34: answers waiting for clients that do not read are bounded all together
+    (--answer-buffer-bytes); past the budget the slowest readers (whose answers waited longest)
+    are dropped, and the rest are served. Before, 50 such clients held 500 MB."""
+    server_args = ("--answer-buffer-bytes", "30000000")
+
+    def test_the_slowest_readers_are_dropped_past_the_budget(self):
+        import urllib.request
+        table = "budget-%d" % os.getpid()
+        body = json.dumps({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                           "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+                           "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]}).encode()
+        self.assertEqual(self.request(body, target="DynamoDB_20120810.CreateTable")[0].status, 200)
+        for i in range(25):
+            item = json.dumps({"TableName": table, "Item": {"k": {"S": "k%d" % i}, "pad": {"S": "x" * 390000}}})
+            self.assertEqual(self.request(item.encode(), target="DynamoDB_20120810.PutItem")[0].status, 200)
+        batch = json.dumps({"RequestItems": {table: {"Keys": [{"k": {"S": "k%d" % i}} for i in range(25)]}}}).encode()
+        request = ("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                   "X-Amz-Target: DynamoDB_20120810.BatchGetItem\r\nAuthorization: %s\r\nX-Amz-Date: %s\r\n"
+                   "Content-Length: %d\r\n\r\n" % (AUTH, AMZ_DATE, len(batch))).encode() + batch
+        readers = []
+        for _ in range(8):  # ~10 MB answers each, none read: 80 MB against a 30 MB budget
+            reader = socket.socket()
+            reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            reader.connect((self.connection.host, self.connection.port))
+            reader.sendall(request)
+            readers.append(reader)
+            time.sleep(0.1)  # in order: the first are the slowest
+        time.sleep(0.5)
+        with urllib.request.urlopen(self.endpoint + "/metrics", timeout=10) as response:
+            metrics = response.read().decode()
+        dropped = int(float(metrics.split("\nddbd_connections_dropped_total ")[1].split()[0]))
+        self.assertGreaterEqual(dropped, 5)
+        self.assertLessEqual(dropped, 8)
+
+        def closed(reader):  # read what is there; a dropped connection ends (or was reset)
+            reader.settimeout(3)
+            try:
+                while True:
+                    if not reader.recv(1 << 20):
+                        return True
+            except socket.timeout:
+                return False
+            except OSError:
+                return True
+        states = [closed(reader) for reader in readers]
+        self.assertTrue(all(states[:5]), states)  # the oldest went first
+        self.assertEqual(self.request(b"{}")[0].status, 200)  # the server goes on
+        self.assertIn("exceeded --answer-buffer-bytes", self.server.output())
+        for reader in readers:
+            reader.close()
+
+
 class ConnectionLimit(RawHttpTestCase):
     server_args = ("--max-connections", "2")
 
