@@ -312,10 +312,14 @@ class Session final : public SessionBase,
   }
 
   void Send(std::shared_ptr<Answer> answer) {
-    Lowest().expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    // One clock read for the write's deadline and the answer's start.
+    const auto now = std::chrono::steady_clock::now();
+    Lowest().expires_at(now + std::chrono::milliseconds(options_.request_timeout_ms));
     // Counted against the server's budget until the client has taken it (Sent).
     const size_t bytes = answer->head.size() + answer->body.size();
-    pending_since_ns_.store(SteadyNs(), std::memory_order_relaxed);
+    pending_since_ns_.store(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count(),
+        std::memory_order_relaxed);
     pending_bytes_.store(bytes, std::memory_order_relaxed);
     registry_.AnswerPending(bytes);
     if constexpr (kTls) {

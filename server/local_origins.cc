@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <string>
 
 namespace ddbd {
 
@@ -29,20 +28,27 @@ bool AllDigits(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// 127.a.b.c, each part 0-255 in decimal.
+// 127.a.b.c, each part 0-255 in decimal (read in place: every request's Host goes through here).
 bool IsLoopbackIpv4(std::string_view address) {
-  int parts = 0;
-  size_t start = 0;
-  while (start <= address.size()) {
-    size_t end = address.find('.', start);
-    if (end == std::string_view::npos) end = address.size();
-    const std::string_view part = address.substr(start, end - start);
-    if (!AllDigits(part) || part.size() > 3 || std::stoi(std::string(part)) > 255) return false;
-    if (parts == 0 && part != "127") return false;
-    ++parts;
-    start = end + 1;
+  if (!address.starts_with("127.")) return false;
+  int dots = 1;  // the one after 127
+  int value = 0;
+  size_t digits = 0;
+  for (size_t i = 4; i < address.size(); ++i) {
+    const char c = address[i];
+    if (c == '.') {
+      if (digits == 0 || ++dots > 3) return false;
+      value = 0;
+      digits = 0;
+    } else if (c >= '0' && c <= '9' && digits < 3) {
+      value = value * 10 + (c - '0');
+      if (value > 255) return false;
+      ++digits;
+    } else {
+      return false;
+    }
   }
-  return parts == 4;
+  return dots == 3 && digits > 0;
 }
 
 bool IsLoopbackIpv6(std::string_view address) {

@@ -195,9 +195,10 @@ TEST_CASE("Bound to loopback, only loopback Host names are answered") {
     request.host = host;
     CHECK(router.Route(request).status == 200);
   }
-  for (const char* host : {"evil.example", "evil.example:8000", "localhost.evil.example",
-                           "127.0.0.1.nip.io", "ddb.test", "ddb.test:8001", "[::2]:8000",
-                           "127.0.0.256", "localhost:x", "192.168.1.5:8000", "[::1"}) {
+  for (const char* host :
+       {"evil.example", "evil.example:8000", "localhost.evil.example", "127.0.0.1.nip.io",
+        "ddb.test", "ddb.test:8001", "[::2]:8000", "127.0.0.256", "localhost:x", "192.168.1.5:8000",
+        "[::1", "127..0.1", "127.0.0", "127.0.0.1.5", "127.0.0.1000", "127.0.0.", "127"}) {
     INFO(host);
     request.host = host;
     HttpResponse refused = router.Route(request);
