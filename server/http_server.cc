@@ -189,12 +189,15 @@ class Session final : public SessionBase,
   int64_t PendingSinceNs() const override {
     return pending_since_ns_.load(std::memory_order_relaxed);
   }
-  void Drop() override {
-    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+  size_t TakePendingBytes() override {
+    return pending_bytes_.exchange(0, std::memory_order_relaxed);
+  }
+  void Drop(size_t bytes) override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this(), bytes] {
       spdlog::warn(
           "dropped a connection whose client had not taken a {}-byte answer in {} ms: "
           "the answers waiting for clients exceeded --answer-buffer-bytes",
-          self->PendingBytes(), (SteadyNs() - self->PendingSinceNs()) / 1'000'000);
+          bytes, (SteadyNs() - self->PendingSinceNs()) / 1'000'000);
       self->Close();
     });
   }

@@ -28,9 +28,12 @@ class SessionBase {
   // ns); 0 bytes when none.
   virtual size_t PendingBytes() const = 0;
   virtual int64_t PendingSinceNs() const = 0;
+  // Takes its answer's bytes out of the budget (0 if it has none, or they were taken already):
+  // the registry's, when it decides to drop the session.
+  virtual size_t TakePendingBytes() = 0;
   // Closes the connection from its own thread: its client stopped reading and the server's
-  // budget for such answers is spent.
-  virtual void Drop() = 0;
+  // budget for such answers is spent. `bytes`: the answer it had not taken, for the log.
+  virtual void Drop(size_t bytes) = 0;
 };
 
 // Live sessions, so shutdown can close the idle ones. Sessions add themselves on start and
@@ -91,6 +94,9 @@ class SessionRegistry {
 
  private:
   void DropSlowest() {
+    // One at a time: each sees what the one before it dropped, so none drops more than needed.
+    std::lock_guard one_at_a_time(drop_mutex_);
+    if (pending_bytes() <= answer_budget_bytes) return;
     std::vector<std::shared_ptr<SessionBase>> waiting;
     for (auto& session : Live()) {
       if (session->PendingBytes() > 0) waiting.push_back(std::move(session));
@@ -98,14 +104,15 @@ class SessionRegistry {
     std::sort(waiting.begin(), waiting.end(), [](const auto& a, const auto& b) {
       return a->PendingSinceNs() < b->PendingSinceNs();
     });
-    size_t total = pending_bytes();
     for (const auto& session : waiting) {
-      if (total <= answer_budget_bytes) break;
-      const size_t bytes = session->PendingBytes();
-      total = bytes < total ? total - bytes : 0;
+      if (pending_bytes() <= answer_budget_bytes) break;
+      // Its bytes leave the budget now (its write ends later, on its own thread).
+      const size_t bytes = session->TakePendingBytes();
+      if (bytes == 0) continue;  // its answer went meanwhile
+      AnswerDone(bytes);
       dropped_.fetch_add(1, std::memory_order_relaxed);
       if (metrics != nullptr) metrics->ConnectionDropped();
-      session->Drop();
+      session->Drop(bytes);
     }
   }
 
@@ -113,6 +120,7 @@ class SessionRegistry {
   std::unordered_map<SessionBase*, std::weak_ptr<SessionBase>> sessions_;
   std::atomic<size_t> pending_bytes_ = 0;
   std::atomic<uint64_t> dropped_ = 0;
+  std::mutex drop_mutex_;
 };
 
 }  // namespace ddbd
