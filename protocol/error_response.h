@@ -14,7 +14,7 @@ DispatchResult ErrorResponse(const Error& error);
 
 // The most of a message an error body carries: messages that quote client input (a value that
 // broke a constraint, a statement) never grow an answer past this, whatever the request held.
-inline constexpr size_t kMaxErrorMessageBytes = 16 * 1024;
+inline constexpr size_t kMaxErrorMessageBytes = 128 * 1024;
 // `message` cut to kMaxErrorMessageBytes at a character boundary.
 std::string_view BoundedMessage(std::string_view message);
 

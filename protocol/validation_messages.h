@@ -13,9 +13,10 @@
 
 namespace ddbd {
 
-// The most of a value a constraint failure quotes back (8192: PartiQL's Statement limit, the
-// longest string constraint a request has); a longer one is cut there and ends in "...".
-inline constexpr size_t kMaxQuotedValueBytes = 8192;
+// The most of a value a constraint failure quotes back: 65,536 bytes, one past the longest name
+// DynamoDB allows (an attribute name's 65,535), so every value that breaks a length limit by
+// little is quoted whole, as DynamoDB quotes it; a longer one is cut there and ends in "...".
+inline constexpr size_t kMaxQuotedValueBytes = 65'536;
 std::string Quoted(std::string_view value);
 
 // Collects constraint failures for one request. Values are rendered as DynamoDB renders them:

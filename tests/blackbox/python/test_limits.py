@@ -175,8 +175,9 @@ class DeepInputOnSmallStack(ServerTestCase):
 
 
 class BoundedErrorMessages(ServerTestCase):
-    """Issue 34: an error that quotes client input quotes at most 8192 bytes of a value (PartiQL's
-    Statement limit, the longest string constraint) and a message is at most 16 KiB, whatever the
+    """Issue 34: an error that quotes client input quotes at most 65,536 bytes of a value (one past
+    the longest attribute name, so what DynamoDB quotes whole stays whole: test_schema_rules_boto3)
+    and a message is at most 128 KiB, whatever the
     request held (a 3 MB statement came back whole)."""
 
     def test_long_values_are_quoted_in_part(self):
@@ -191,10 +192,10 @@ class BoundedErrorMessages(ServerTestCase):
             self.assertEqual(error["Message"],
                              "1 validation error detected: Value '%s...' at '%s' failed to satisfy constraint: "
                              "Member must have length less than or equal to %d"
-                             % (value[:8192], path, 8192 if path == "statement" else 255))
+                             % (value[:65536], path, 8192 if path == "statement" else 255))
 
     def test_a_value_at_the_limit_is_quoted_whole(self):
-        for length, quoted in [(8192, "t" * 8192), (8193, "t" * 8192 + "...")]:
+        for length, quoted in [(65536, "t" * 65536), (65537, "t" * 65536 + "...")]:
             with self.assertRaises(Exception) as caught:
                 self.raw.describe_table(TableName="t" * length)
             self.assertEqual(caught.exception.response["Error"]["Message"],
