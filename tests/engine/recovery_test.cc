@@ -280,7 +280,8 @@ TEST_CASE("A store written by the previous release (log format 1) opens and reco
   TwoSegments store;
   auto files = store.files.Image();
   for (const std::string& path : {store.first, store.second}) {
-    const LogContents contents = ReadLog("log", store.files.ReadFile(path).value()).value();
+    const std::string bytes = store.files.ReadFile(path).value();  // the records view into it
+    const LogContents contents = ReadLog("log", bytes).value();
     std::string old = LogV1Header();
     for (const LogRecord& record : contents.records) {
       AppendLogV1Record(old, record.kind, record.payload);
