@@ -10,12 +10,12 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <csignal>
-#include <ctime>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
+#include "server/response_head.h"
 #include "server/session_registry.h"
 
 namespace ddbd {
@@ -40,23 +40,6 @@ int64_t SteadyNs() {
 // The most plaintext one TLS record carries.
 constexpr size_t kTlsRecordBytes = 16 * 1024;
 
-// The Date header's text, made once a second per thread: formatting it costs more than the rest
-// of the headers together.
-const std::string& HttpDate() {
-  thread_local std::time_t second = -1;
-  thread_local std::string text;
-  const std::time_t now = std::time(nullptr);
-  if (now != second) {
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char buffer[64];
-    const size_t size = std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S GMT", &parts);
-    text.assign(buffer, size);
-    second = now;
-  }
-  return text;
-}
-
 // An answer on the wire: the status line and headers, then the body.
 struct Answer {
   std::string head;
@@ -64,46 +47,12 @@ struct Answer {
   bool close = false;  // the connection closes after it
 };
 
-// The status line and headers, written directly: Beast's serializer walks a chain of small
-// buffers per header field, which cost ~1.1k instructions per field per answer (callgrind).
-std::string ResponseHead(int status, unsigned version,
-                         const std::vector<std::pair<std::string, std::string>>& headers,
-                         size_t body_size, bool keep_alive) {
-  std::string head;
-  head.reserve(256);
-  head += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  head += std::to_string(status);
-  head += ' ';
-  const auto reason = http::obsolete_reason(static_cast<http::status>(status));
-  head.append(reason.data(), reason.size());
-  head += "\r\n";
-  for (const auto& [name, value] : headers) {
-    head += name;
-    head += ": ";
-    // Values the router echoes (CORS) come from the request's own fields, which cannot hold a
-    // line break; dropping any anyway keeps a header from ever splitting the answer.
-    if (value.find_first_of("\r\n") == std::string::npos) {
-      head += value;
-    } else {
-      for (char c : value) {
-        if (c != '\r' && c != '\n') head += c;
-      }
-    }
-    head += "\r\n";
-  }
-  head += "Date: ";
-  head += HttpDate();
-  head += "\r\nServer: Server\r\n";  // what DynamoDB sends
-  head += "Content-Length: ";
-  head += std::to_string(body_size);
-  head += "\r\n";
-  if (version == 10 && keep_alive) head += "Connection: keep-alive\r\n";
-  if (version != 10 && !keep_alive) head += "Connection: close\r\n";
-  head += "\r\n";
-  return head;
-}
-
 std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
+
+// The status line's reason phrase ("OK", "Not Found", ...).
+std::string_view Reason(int status) {
+  return View(http::obsolete_reason(static_cast<http::status>(status)));
+}
 
 // Each I/O thread runs an io_context of its own and owns the connections handed to it, so a
 // connection's handlers never run at once and need no strand, and threads share nothing on the
@@ -284,8 +233,8 @@ class Session final : public SessionBase,
     const std::shared_ptr<Session> self = std::move(answering_);
     const bool keep_alive = request_->keep_alive() && !stopping_;
     auto answer = std::make_shared<Answer>();
-    answer->head = ResponseHead(routed_.status, request_->version(), routed_.headers,
-                                routed_.body.size(), keep_alive);
+    answer->head = ResponseHead(routed_.status, Reason(routed_.status), request_->version(),
+                                routed_.headers, routed_.body.size(), keep_alive);
     answer->body = std::move(routed_.body);
     answer->close = !keep_alive;
     request_.reset();
@@ -297,7 +246,8 @@ class Session final : public SessionBase,
   void SendRefusal(http::status status) {
     refused_ = true;
     auto answer = std::make_shared<Answer>();
-    answer->head = ResponseHead(static_cast<int>(status), 11, {}, 0, false);
+    answer->head =
+        ResponseHead(static_cast<int>(status), Reason(static_cast<int>(status)), 11, {}, 0, false);
     answer->close = true;
     Write(std::move(answer));
   }

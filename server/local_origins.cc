@@ -1,22 +1,11 @@
 #include "server/local_origins.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "protocol/ascii.h"
 
 namespace ddbd {
-
-bool SameNameIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 namespace {
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  return SameNameIgnoringCase(a, b);
-}
 
 bool EndsWithIgnoringCase(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() &&

@@ -18,8 +18,6 @@ bool IsLoopbackOrigin(std::string_view origin);
 // `origin` is the page's own: "http://" or "https://" followed by exactly `host` (the Host the
 // request was sent to), as the console ddbd serves is.
 bool IsSameOrigin(std::string_view origin, std::string_view host);
-// ASCII case-insensitive equality, as host names compare.
-bool SameNameIgnoringCase(std::string_view a, std::string_view b);
 // Whether `address` (the --host ddbd binds, an IP address) is a loopback address.
 bool IsLoopbackAddress(std::string_view address);
 

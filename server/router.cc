@@ -9,6 +9,7 @@
 #include <exception>
 #include <future>
 
+#include "protocol/ascii.h"
 #include "protocol/request_summary.h"
 #include "server/console_assets.h"
 #include "server/crc32.h"
@@ -126,7 +127,7 @@ bool Router::HostAllowed(std::string_view host) const {
   // A request without a Host (HTTP/1.0) comes from no browser.
   if (!options_.loopback_only || host.empty() || IsLoopbackHost(host)) return true;
   for (const std::string& allowed : allowed_hosts_) {
-    if (allowed == "*" || SameNameIgnoringCase(allowed, host)) return true;
+    if (allowed == "*" || EqualsIgnoringCase(allowed, host)) return true;
   }
   return false;
 }

@@ -78,7 +78,6 @@ class SessionRegistry {
   // Its answer was written, or its connection failed.
   void AnswerDone(size_t bytes) { pending_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
   size_t pending_bytes() const { return pending_bytes_.load(std::memory_order_relaxed); }
-  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
   std::vector<std::shared_ptr<SessionBase>> Live() {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<SessionBase>> live;
@@ -110,7 +109,6 @@ class SessionRegistry {
       const size_t bytes = session->TakePendingBytes();
       if (bytes == 0) continue;  // its answer went meanwhile
       AnswerDone(bytes);
-      dropped_.fetch_add(1, std::memory_order_relaxed);
       if (metrics != nullptr) metrics->ConnectionDropped();
       session->Drop(bytes);
     }
@@ -119,7 +117,6 @@ class SessionRegistry {
   std::mutex mutex_;
   std::unordered_map<SessionBase*, std::weak_ptr<SessionBase>> sessions_;
   std::atomic<size_t> pending_bytes_ = 0;
-  std::atomic<uint64_t> dropped_ = 0;
   std::mutex drop_mutex_;
 };
 

@@ -56,46 +56,38 @@ struct Parsed {
   const char* what = "";
 };
 
-Parsed ParseV2(std::string_view bytes, size_t at) {
-  if (bytes.size() - at < kLogRecordHeaderBytes) return {false, bytes.size(), "record cut short"};
-  if (LengthCheck(bytes.substr(at, 4)) != GetU32(bytes, at + 4)) {
+// Where a record's parts sit, by format version (log_format.h).
+struct RecordLayout {
+  size_t header_bytes;
+  size_t crc_at;  // the payload's checksum
+  size_t kind_at;
+  bool length_checked;  // version 2: the length's own check follows it
+};
+constexpr RecordLayout kV1Layout{kLogV1RecordHeaderBytes, 4, 8, false};
+constexpr RecordLayout kV2Layout{kLogRecordHeaderBytes, 8, 12, true};
+
+Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout) {
+  if (bytes.size() - at < layout.header_bytes) return {false, bytes.size(), "record cut short"};
+  if (layout.length_checked && LengthCheck(bytes.substr(at, 4)) != GetU32(bytes, at + 4)) {
     return {false, bytes.size(), "record length damaged"};
   }
   const uint32_t length = GetU32(bytes, at);
-  if (length > kMaxLogPayloadBytes) return {false, bytes.size(), "record length too large"};
-  const size_t end = at + kLogRecordHeaderBytes + length;
-  if (end > bytes.size()) return {false, bytes.size(), "record cut short"};
-  const auto kind = static_cast<uint8_t>(bytes[at + 12]);
-  if (MaskedCrc32c(kind, bytes.substr(at + kLogRecordHeaderBytes, length)) !=
-      GetU32(bytes, at + 8)) {
-    return {false, end, "record checksum mismatch"};
-  }
-  return {true, end, ""};
-}
-
-Parsed ParseV1(std::string_view bytes, size_t at) {
-  if (bytes.size() - at < kLogV1RecordHeaderBytes) return {false, bytes.size(), "record cut short"};
-  const uint32_t length = GetU32(bytes, at);
   if (length > kMaxLogPayloadBytes) {
-    return {false, at + kLogV1RecordHeaderBytes, "record length too large"};
+    return {false, at + layout.header_bytes, "record length too large"};
   }
-  const size_t end = at + kLogV1RecordHeaderBytes + length;
+  const size_t end = at + layout.header_bytes + length;
   if (end > bytes.size()) return {false, bytes.size(), "record cut short"};
-  const auto kind = static_cast<uint8_t>(bytes[at + 8]);
-  if (MaskedCrc32c(kind, bytes.substr(at + kLogV1RecordHeaderBytes, length)) !=
-      GetU32(bytes, at + 4)) {
+  const auto kind = static_cast<uint8_t>(bytes[at + layout.kind_at]);
+  if (MaskedCrc32c(kind, bytes.substr(at + layout.header_bytes, length)) !=
+      GetU32(bytes, at + layout.crc_at)) {
     return {false, end, "record checksum mismatch"};
   }
   return {true, end, ""};
 }
 
-LogRecord RecordAt(std::string_view bytes, size_t at, uint32_t version) {
-  if (version == 1) {
-    return {static_cast<uint8_t>(bytes[at + 8]),
-            bytes.substr(at + kLogV1RecordHeaderBytes, GetU32(bytes, at)), at};
-  }
-  return {static_cast<uint8_t>(bytes[at + 12]),
-          bytes.substr(at + kLogRecordHeaderBytes, GetU32(bytes, at)), at};
+LogRecord RecordAt(std::string_view bytes, size_t at, const RecordLayout& layout) {
+  return {static_cast<uint8_t>(bytes[at + layout.kind_at]),
+          bytes.substr(at + layout.header_bytes, GetU32(bytes, at)), at};
 }
 
 // Version 2: the records that can be read after damage at `from`, found by their checks (a
@@ -104,7 +96,7 @@ size_t CountReadableAfter(std::string_view bytes, size_t from) {
   size_t count = 0;
   size_t at = from;
   while (at + kLogRecordHeaderBytes <= bytes.size()) {
-    const Parsed parsed = ParseV2(bytes, at);
+    const Parsed parsed = Parse(bytes, at, kV2Layout);
     if (parsed.ok) {
       ++count;
       at = parsed.end;
@@ -181,6 +173,7 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
         "damaged");
   }
   const size_t header_bytes = version == 1 ? kLogV1HeaderBytes : kLogHeaderBytes;
+  const RecordLayout& layout = version == 1 ? kV1Layout : kV2Layout;
   if (bytes.size() < header_bytes) return unfinished_header();
   contents.version = version;
   contents.flags = GetU32(bytes, kMagic.size() + 4);
@@ -188,7 +181,7 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
   size_t at = header_bytes;
   contents.valid_bytes = at;
   while (at < bytes.size()) {
-    const Parsed parsed = version == 1 ? ParseV1(bytes, at) : ParseV2(bytes, at);
+    const Parsed parsed = Parse(bytes, at, layout);
     if (!parsed.ok) {
       contents.damaged = true;
       contents.damage = parsed.what;
@@ -203,7 +196,7 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
       }
       break;
     }
-    contents.records.push_back(RecordAt(bytes, at, version));
+    contents.records.push_back(RecordAt(bytes, at, layout));
     at = parsed.end;
     contents.valid_bytes = at;
   }

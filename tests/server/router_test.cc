@@ -125,14 +125,20 @@ TEST_CASE("Only POST / is the API: other paths are 404 and never dispatched") {
   CHECK(f.router.Route(request).status != 404);  // dispatched
 }
 
-TEST_CASE("CORS preflight and simple requests get the allow headers") {
-  Fixture f;
+// A CORS preflight of a POST from `origin` asking for `headers`.
+HttpRequest Preflight(std::string_view origin, std::string_view headers) {
   HttpRequest preflight;
   preflight.method = "OPTIONS";
   preflight.path = "/";
-  preflight.origin = "http://localhost:3000";
-  preflight.access_control_request_headers = "content-type,x-amz-target";
+  preflight.origin = origin;
+  preflight.access_control_request_headers = headers;
   preflight.access_control_request_method = "POST";
+  return preflight;
+}
+
+TEST_CASE("CORS preflight and simple requests get the allow headers") {
+  Fixture f;
+  HttpRequest preflight = Preflight("http://localhost:3000", "content-type,x-amz-target");
   HttpResponse response = f.router.Route(preflight);
   CHECK(response.status == 200);
   CHECK(response.body.empty());
@@ -154,12 +160,8 @@ TEST_CASE("CORS preflight and simple requests get the allow headers") {
 TEST_CASE("By default CORS allows loopback origins and ddbd's own page only") {
   Fixture f;
   Router router{f.dispatcher, {}};
-  HttpRequest preflight;
-  preflight.method = "OPTIONS";
-  preflight.path = "/";
+  HttpRequest preflight = Preflight("", "authorization,x-amz-target");
   preflight.host = "192.168.1.5:8000";
-  preflight.access_control_request_headers = "authorization,x-amz-target";
-  preflight.access_control_request_method = "POST";
   for (const char* origin : {"http://localhost:3000", "http://localhost", "https://127.0.0.1:8443",
                              "http://[::1]:5173", "http://app.localhost:8080", "http://127.9.8.7",
                              "HTTP://LOCALHOST:1", "http://192.168.1.5:8000"}) {
@@ -208,10 +210,7 @@ TEST_CASE("Bound to loopback, only loopback Host names are answered") {
     CHECK(refused.body.find(std::string("sent to '") + host + "'") != std::string::npos);
   }
   // A preflight from such a name is refused too; DynamoDB's health check answers any name.
-  HttpRequest preflight;
-  preflight.method = "OPTIONS";
-  preflight.path = "/";
-  preflight.origin = "http://evil.example";
+  HttpRequest preflight = Preflight("http://evil.example", "x-amz-target");
   preflight.host = "evil.example";
   CHECK(router.Route(preflight).status == 403);
   HttpRequest health;

@@ -1,0 +1,64 @@
+#include "server/response_head.h"
+
+#include <ctime>
+#include <string_view>
+
+namespace ddbd {
+namespace {
+
+// The Date header's text, made once a second per thread: formatting it costs more than the rest
+// of the headers together.
+const std::string& HttpDate() {
+  thread_local std::time_t second = -1;
+  thread_local std::string text;
+  const std::time_t now = std::time(nullptr);
+  if (now != second) {
+    std::tm parts{};
+    gmtime_r(&now, &parts);
+    char buffer[64];
+    const size_t size = std::strftime(buffer, sizeof buffer, "%a, %d %b %Y %H:%M:%S GMT", &parts);
+    text.assign(buffer, size);
+    second = now;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string ResponseHead(int status, std::string_view reason, unsigned version,
+                         const std::vector<std::pair<std::string, std::string>>& headers,
+                         size_t body_size, bool keep_alive) {
+  std::string head;
+  head.reserve(256);
+  head += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  head += std::to_string(status);
+  head += ' ';
+  head += reason;
+  head += "\r\n";
+  for (const auto& [name, value] : headers) {
+    head += name;
+    head += ": ";
+    // Values the router echoes (CORS) come from the request's own fields, which cannot hold a
+    // line break; dropping any anyway keeps a header from ever splitting the answer.
+    if (value.find_first_of("\r\n") == std::string::npos) {
+      head += value;
+    } else {
+      for (char c : value) {
+        if (c != '\r' && c != '\n') head += c;
+      }
+    }
+    head += "\r\n";
+  }
+  head += "Date: ";
+  head += HttpDate();
+  head += "\r\nServer: Server\r\n";  // what DynamoDB sends
+  head += "Content-Length: ";
+  head += std::to_string(body_size);
+  head += "\r\n";
+  if (version == 10 && keep_alive) head += "Connection: keep-alive\r\n";
+  if (version != 10 && !keep_alive) head += "Connection: close\r\n";
+  head += "\r\n";
+  return head;
+}
+
+}  // namespace ddbd
