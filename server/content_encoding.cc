@@ -11,6 +11,19 @@
 namespace ddbd {
 namespace {
 
+// Room to inflate `body` into. gzip's trailer gives the size (modulo 4 GiB) of its last member:
+// a body of one member, as clients send, fits exactly (one byte more, so a full buffer means
+// more is coming), never grown and copied, so a 16 MB body is not held in a 32 MB buffer.
+size_t InitialSize(std::string_view body, uint32_t wrapper) {
+  constexpr size_t kGzipFraming = 18;  // 10-byte header, 8-byte trailer
+  if (wrapper == ISAL_GZIP && body.size() >= kGzipFraming) {
+    const auto* end = reinterpret_cast<const uint8_t*>(body.data() + body.size());
+    const size_t size = end[-4] | (end[-3] << 8) | (end[-2] << 16) | (size_t{end[-1]} << 24);
+    if (size > 0) return size + 1;
+  }
+  return std::max<size_t>(body.size() * 4, 64 * 1024);
+}
+
 // Inflates `body` in the given wrapper (ISAL_GZIP, ISAL_ZLIB or ISAL_DEFLATE); gzip members
 // that follow one another are decoded in turn, as one body.
 BodyDecoding Inflate(std::string_view body, uint32_t wrapper, size_t max_bytes, std::string& out) {
@@ -21,7 +34,7 @@ BodyDecoding Inflate(std::string_view body, uint32_t wrapper, size_t max_bytes, 
   state->avail_in = static_cast<uint32_t>(body.size());
   out.clear();
   size_t produced = 0;
-  out.resize(std::min(max_bytes + 1, std::max<size_t>(body.size() * 4, 64 * 1024)));
+  out.resize(std::min(max_bytes + 1, InitialSize(body, wrapper)));
   while (true) {
     state->next_out = reinterpret_cast<uint8_t*>(out.data() + produced);
     state->avail_out = static_cast<uint32_t>(out.size() - produced);
