@@ -264,7 +264,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
   const int64_t now_ms = clock_.NowMs();
   std::optional<Error> throttled;  // the first refusal, the answer if every write was refused
   for (size_t i = 0; i < prepared.size(); ++i) {
-    const Prepared& entry = prepared[i];
+    Prepared& entry = prepared[i];
     const WriteRequest& request = args.requests[i];
     // A write its table or an index has no capacity for is handed back (UnprocessedItems).
     if (Status admitted = AdmitWrite(entry.table, now_ms); !admitted.ok()) {
@@ -287,6 +287,8 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       outcome.unprocessed.push_back(i);
       continue;
     }
+    // The table holds its own copy now: a batch of 16 MB does not keep both to its end.
+    entry.stored.reset();
     const Committed& change = committed.value().change;
     if (Counted(args.return_consumed_capacity, entry.table)) {
       ConsumedCapacity consumed;

@@ -88,12 +88,14 @@ const absl::flat_hash_map<std::string_view, Operation>& StreamsHandlers() {
 
 Error UnknownOperation() { return {ErrorCode::kUnknownOperation, ""}; }
 
-// Parses without recursion (deeply nested bodies cannot exhaust the stack) and rejects
-// invalid UTF-8, as DynamoDB's parser does.
-bool Parse(std::string_view body, rapidjson::Document& document) {
+// Parses in place (the document's strings are the body's own bytes: a large request is not
+// copied), without recursion (deeply nested bodies cannot exhaust the stack), rejecting invalid
+// UTF-8 as DynamoDB's parser does. A std::string ends in '\0', as in-place parsing needs; a NUL
+// inside the body ends the document as it did when parsed by length.
+bool Parse(std::string& body, rapidjson::Document& document) {
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-  document.Parse<kFlags>(body.data(), body.size());
+  document.ParseInsitu<kFlags>(body.data());
   return !document.HasParseError();
 }
 
@@ -101,40 +103,44 @@ bool Parse(std::string_view body, rapidjson::Document& document) {
 
 namespace {
 
-// DynamoDB's checks in its order (body syntax, target, authentication, body shape): the
-// operation, or the refusal in `refused`.
-const Operation* Resolve(std::string_view target, std::string_view body, const RequestInfo& info,
-                         rapidjson::Document& document, DispatchResult& refused) {
-  if (!body.empty() && !Parse(body, document)) {
-    refused = ErrorResponse(Error::Serialization(""));
-    return nullptr;
-  }
+// The operation `target` names, or null.
+const Operation* Find(std::string_view target) {
   const size_t dot = target.find('.');
   const std::string_view prefix = target.substr(0, std::min(dot, target.size()));
   if (dot == std::string_view::npos || (prefix != kDynamoDbPrefix && prefix != kStreamsPrefix)) {
-    refused = ErrorResponse(UnknownOperation());
     return nullptr;
   }
   const auto& handlers = prefix == kDynamoDbPrefix ? Handlers() : StreamsHandlers();
   auto handler = handlers.find(target.substr(dot + 1));
-  if (handler == handlers.end()) {
+  return handler == handlers.end() ? nullptr : &handler->second;
+}
+
+// DynamoDB's checks in its order (body syntax, target, authentication, body shape) for
+// `operation` (null when the target names none): true, or false with the refusal in `refused`.
+bool Accept(const Operation* operation, std::string& body, const RequestInfo& info,
+            rapidjson::Document& document, DispatchResult& refused) {
+  if (!body.empty() && !Parse(body, document)) {
+    refused = ErrorResponse(Error::Serialization(""));
+    return false;
+  }
+  if (operation == nullptr) {
     refused = ErrorResponse(UnknownOperation());
-    return nullptr;
+    return false;
   }
   if (!info.has_authorization) {
     refused = ErrorResponse(
         {ErrorCode::kMissingAuthenticationToken, "Request is missing Authentication Token"});
-    return nullptr;
+    return false;
   }
   if (!info.authentication.ok()) {
     refused = ErrorResponse(info.authentication.error());
-    return nullptr;
+    return false;
   }
   if (body.empty() || !document.IsObject()) {
     refused = ErrorResponse(Error::Serialization(""));
-    return nullptr;
+    return false;
   }
-  return &handler->second;
+  return true;
 }
 
 // `write(writer)` writes the answer or returns the error.
@@ -160,17 +166,20 @@ DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body
                                   const RequestInfo& info) const {
   // Waited for (tests, the fuzzer): whatever answers later, or once durable.
   std::promise<DispatchResult> answered;
-  HandleAsync(target, body, info,
+  HandleAsync(target, std::string(body), info,
               [&answered](DispatchResult result) { answered.set_value(std::move(result)); });
   return answered.get_future().get();
 }
 
-void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
-                             const RequestInfo& info, const DispatchDone& done) const {
+void Dispatcher::HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
+                             const DispatchDone& done) const {
+  const Operation* operation = Find(target);
+  // Taken before the body is parsed in place: the bytes as sent.
+  const uint64_t fingerprint =
+      operation != nullptr && operation->async != nullptr ? std::hash<std::string>{}(body) : 0;
   rapidjson::Document document;
   DispatchResult refused;
-  const Operation* operation = Resolve(target, body, info, document, refused);
-  if (operation == nullptr) return done(std::move(refused));
+  if (!Accept(operation, body, info, document, refused)) return done(std::move(refused));
   if (operation->with_info != nullptr) {  // reads nothing the log holds: answered at once
     return done(Answer([&](json::Writer& writer) {
       return operation->with_info(engine_, info, document, writer);
@@ -178,7 +187,7 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
   }
   if (!engine_.persistent()) {
     if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
-    return operation->async(engine_, document, body, done);
+    return operation->async(engine_, document, fingerprint, done);
   }
   // A log that cannot be written (a full disk) refuses writes until it can again: what was
   // changed before waits to be logged, nothing more is changed meanwhile.
@@ -197,7 +206,7 @@ void Dispatcher::HandleAsync(std::string_view target, std::string_view body,
     if (engine_.LastTicket() == before) return done(std::move(result));  // changed nothing
     return when_durable(std::move(result));
   }
-  operation->async(engine_, document, body, when_durable);
+  operation->async(engine_, document, fingerprint, when_durable);
 }
 
 std::string Dispatcher::Unhealthy() const { return engine_.StoreHealth(); }

@@ -47,10 +47,12 @@ class RequestHandler {
                                 const RequestInfo& info) const = 0;
   // Answers through `done`, at once or later: a request that must wait (a group commit's
   // fsync, a transaction's locks) finishes from whichever thread ends the wait, and the I/O
-  // thread that read it goes on serving other connections meanwhile. `target` and `body` stay
-  // valid until `done` is called; a handler that answers later keeps a copy of `done`. May
-  // throw only before calling `done`. By default answers at once with Handle.
-  virtual void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
+  // thread that read it goes on serving other connections meanwhile. `target` stays valid until
+  // `done` is called; `body` is the handler's own (the dispatcher parses it in place and frees it
+  // once the request is read, so a 16 MB request is not held twice). A handler that answers
+  // later keeps a copy of `done`. May throw only before calling `done`. By default answers at
+  // once with Handle.
+  virtual void HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
                            const DispatchDone& done) const {
     done(Handle(target, body, info));
   }
@@ -73,7 +75,7 @@ class Dispatcher final : public RequestHandler {
                         const RequestInfo& info) const override;
   // An operation that may wait (a held transaction) answers from the thread that ends the wait;
   // the others answer at once.
-  void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
+  void HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
                    const DispatchDone& done) const override;
 
   NamedStatistics Statistics() const override;

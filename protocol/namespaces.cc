@@ -143,11 +143,11 @@ DispatchResult Namespaces::Handle(std::string_view target, std::string_view body
   return dispatcher.value()->Handle(target, body, info);
 }
 
-void Namespaces::HandleAsync(std::string_view target, std::string_view body,
-                             const RequestInfo& info, const DispatchDone& done) const {
+void Namespaces::HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
+                             const DispatchDone& done) const {
   auto dispatcher = Find(info);
   if (!dispatcher.ok()) return done(ErrorResponse(dispatcher.error()));
-  dispatcher.value()->HandleAsync(target, body, info, done);
+  dispatcher.value()->HandleAsync(target, std::move(body), info, done);
 }
 
 }  // namespace ddbd

@@ -35,7 +35,7 @@ class Namespaces final : public RequestHandler {
 
   DispatchResult Handle(std::string_view target, std::string_view body,
                         const RequestInfo& info) const override;
-  void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
+  void HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
                    const DispatchDone& done) const override;
   // A namespace's directory name under --db-path, "<access key id>_<region>" as DynamoDB Local
   // names its files, with every byte but letters, digits and '-' written %XX (so nothing climbs

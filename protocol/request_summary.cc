@@ -23,36 +23,37 @@ double CapacityUnits(const rapidjson::Value& consumed) {
 
 }  // namespace
 
-RequestSummary Summarize(std::string_view request_body, std::string_view response_body) {
-  RequestSummary summary;
+std::string RequestTables(std::string_view request_body) {
+  std::string tables;
   rapidjson::Document request;
   std::string copy;
-  if (Parse(request_body, request, copy)) {
-    if (const auto name = request.FindMember("TableName");
-        name != request.MemberEnd() && name->value.IsString()) {
-      summary.table.assign(name->value.GetString(), name->value.GetStringLength());
-    } else if (const auto items = request.FindMember("RequestItems");
-               items != request.MemberEnd() && items->value.IsObject()) {
-      for (const auto& table : items->value.GetObject()) {
-        if (!summary.table.empty()) summary.table += ',';
-        summary.table.append(table.name.GetString(), table.name.GetStringLength());
-      }
+  if (!Parse(request_body, request, copy)) return tables;
+  if (const auto name = request.FindMember("TableName");
+      name != request.MemberEnd() && name->value.IsString()) {
+    tables.assign(name->value.GetString(), name->value.GetStringLength());
+  } else if (const auto items = request.FindMember("RequestItems");
+             items != request.MemberEnd() && items->value.IsObject()) {
+    for (const auto& table : items->value.GetObject()) {
+      if (!tables.empty()) tables += ',';
+      tables.append(table.name.GetString(), table.name.GetStringLength());
     }
   }
+  return tables;
+}
+
+std::optional<double> ConsumedCapacity(std::string_view response_body) {
   rapidjson::Document response;
-  if (Parse(response_body, response, copy)) {
-    if (const auto consumed = response.FindMember("ConsumedCapacity");
-        consumed != response.MemberEnd()) {
-      double units = 0;
-      if (consumed->value.IsArray()) {
-        for (const auto& table : consumed->value.GetArray()) units += CapacityUnits(table);
-      } else {
-        units = CapacityUnits(consumed->value);
-      }
-      summary.consumed_capacity = units;
-    }
+  std::string copy;
+  if (!Parse(response_body, response, copy)) return std::nullopt;
+  const auto consumed = response.FindMember("ConsumedCapacity");
+  if (consumed == response.MemberEnd()) return std::nullopt;
+  double units = 0;
+  if (consumed->value.IsArray()) {
+    for (const auto& table : consumed->value.GetArray()) units += CapacityUnits(table);
+  } else {
+    units = CapacityUnits(consumed->value);
   }
-  return summary;
+  return units;
 }
 
 }  // namespace ddbd

@@ -9,14 +9,13 @@
 
 namespace ddbd {
 
-struct RequestSummary {
-  // TableName, or the tables of RequestItems (BatchGetItem, BatchWriteItem) joined by ','.
-  std::string table;
-  // The capacity units the answer reports (summed over its tables), when the request asked.
-  std::optional<double> consumed_capacity;
-};
+// TableName, or the tables of RequestItems (BatchGetItem, BatchWriteItem) joined by ','; empty
+// when the body names none or is not JSON. Read before the request is handled (the handler
+// parses the body in place).
+std::string RequestTables(std::string_view request_body);
 
-// Either body may be empty or not JSON: what cannot be read is left out.
-RequestSummary Summarize(std::string_view request_body, std::string_view response_body);
+// The capacity units an answer reports (summed over its tables), when the request asked; none
+// when the body is not JSON or reports none.
+std::optional<double> ConsumedCapacity(std::string_view response_body);
 
 }  // namespace ddbd

@@ -199,6 +199,7 @@ class Session final : public SessionBase,
         View(request[http::field::access_control_request_headers]);
     plain.access_control_request_method = View(request[http::field::access_control_request_method]);
     plain.body = request.body();
+    plain.body_owner = &request_->body();
     if (!content_encoding.empty()) {
       // The decoded body replaces the one sent; the size limit applies to it too.
       std::string decoded;
@@ -210,6 +211,7 @@ class Session final : public SessionBase,
           decoded_body_ = std::move(decoded);
           plain.body_as_sent = plain.body;
           plain.body = decoded_body_;
+          plain.body_owner = &decoded_body_;
           break;
         case BodyDecoding::kTooLarge:
           busy_ = false;

@@ -36,6 +36,9 @@ struct HttpRequest {
   std::string_view access_control_request_method;
   std::string_view accept_encoding;  // Accept-Encoding
   std::string_view body;             // decoded when it was sent compressed
+  // The string `body` views, when the router may take it (moved, not copied) for the handler,
+  // which parses it in place; null when `body` must be copied.
+  std::string* body_owner = nullptr;
   // The body's bytes as they arrived, before any Content-Encoding was decoded: what a signature
   // covers. Empty means the same as `body` (nothing was decoded).
   std::string_view body_as_sent;
@@ -53,7 +56,7 @@ struct HttpResponse {
   // The router's record of the request being answered, for metrics and the access log: views
   // into the request, valid until the router's caller is told the answer is ready.
   std::string_view target;
-  std::string_view request_body;
+  std::string table;  // the tables the request names (RequestTables), for the access log
   std::string request_id;
   int64_t started_ns = 0;  // steady clock
   const std::function<void()>* done = nullptr;

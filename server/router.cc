@@ -82,18 +82,17 @@ Router::Router(const RequestHandler& handler, RouterOptions options)
       metrics_(options_.metrics) {}
 
 void Router::LogAccess(const HttpResponse& response) const {
-  const RequestSummary summary = Summarize(response.request_body, response.body);
   AccessRecord record;
   record.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
   record.request_id = response.request_id;
   record.operation = Metrics::OperationOf(response.target);
-  record.table = summary.table;
+  record.table = response.table;
   record.status = response.status;
   record.error = Metrics::ErrorOf(response.status, response.body);
   record.latency_ms = static_cast<double>(SteadyNowNs() - response.started_ns) / 1e6;
-  record.consumed_capacity = summary.consumed_capacity;
+  record.consumed_capacity = ConsumedCapacity(response.body);
   options_.access_log->Write(record);
 }
 
@@ -197,6 +196,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   response.status = 200;
   response.headers.clear();
   response.body.clear();
+  response.table.clear();
   response.request_id = NewRequestId();
   const std::string& request_id = response.request_id;
   // DynamoDB's health check (GET /) reveals nothing and answers any name; everything else from a
@@ -247,7 +247,6 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     return done();
   }
   response.target = request.amz_target;
-  response.request_body = request.body;
   response.done = &done;
   if (metrics_ != nullptr || options_.access_log != nullptr) response.started_ns = SteadyNowNs();
   const std::string media_type = MediaType(request.content_type);
@@ -307,8 +306,12 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   }
   info.authorization = request.authorization;
   info.host = request.host;
+  // Read before the handler takes the body (and parses it in place).
+  if (options_.access_log != nullptr) response.table = RequestTables(request.body);
+  std::string body =
+      request.body_owner != nullptr ? std::move(*request.body_owner) : std::string(request.body);
   try {
-    handler_.HandleAsync(request.amz_target, request.body, info, finish);
+    handler_.HandleAsync(request.amz_target, std::move(body), info, finish);
   } catch (const std::exception& e) {
     // The handler throws only before it answers.
     spdlog::error("request {} ({}) failed: {}", request_id, request.amz_target, e.what());

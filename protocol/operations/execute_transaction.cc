@@ -105,7 +105,7 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
 
 }  // namespace
 
-void ExecuteTransactionAsync(Engine& engine, const json::Value& request, std::string_view body,
+void ExecuteTransactionAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
                              const DispatchDone& done) {
   TransactionRequest decoded;
   if (Status status = Decode(request, decoded); !status.ok())
@@ -129,7 +129,7 @@ void ExecuteTransactionAsync(Engine& engine, const json::Value& request, std::st
   args.return_consumed_capacity = mode;
   if (decoded.client_request_token) {
     args.client_request_token = decoded.client_request_token;
-    args.request_fingerprint = std::hash<std::string_view>{}(body);
+    args.request_fingerprint = fingerprint;
   }
   std::vector<bool> inserts;
   for (size_t i = 0; i < statements.size(); ++i) {

@@ -2,6 +2,7 @@
 // engine, encode the response. Handlers are plain functions, testable without sockets.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "engine/engine.h"
@@ -15,8 +16,9 @@ namespace ddbd::operations {
 // `request` is the parsed JSON object; on success the response body is written to `response`.
 using Handler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response);
 // An operation that may answer later: `done` gets the whole answer, from any thread. The request
-// (parsed, and `body` as sent) is read before the call returns.
-using AsyncHandler = void (*)(Engine& engine, const json::Value& request, std::string_view body,
+// is read before the call returns. `fingerprint` is a hash of the body's bytes as sent: it stands
+// for the parameters a ClientRequestToken is bound to (an SDK's retry sends the same bytes).
+using AsyncHandler = void (*)(Engine& engine, const json::Value& request, uint64_t fingerprint,
                               const DispatchDone& done);
 // An operation whose answer depends on the request's HTTP side (RequestInfo), not the data.
 using InfoHandler = Status (*)(const Engine& engine, const RequestInfo& info,
@@ -44,7 +46,7 @@ Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Write
 Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
 Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response);
 Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response);
-void ExecuteTransactionAsync(Engine& engine, const json::Value& request, std::string_view body,
+void ExecuteTransactionAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
                              const DispatchDone& done);
 Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
@@ -58,7 +60,7 @@ Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writ
 Status TagResource(Engine& engine, const json::Value& request, json::Writer& response);
 Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response);
 Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
-void TransactWriteItemsAsync(Engine& engine, const json::Value& request, std::string_view body,
+void TransactWriteItemsAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
                              const DispatchDone& done);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response);

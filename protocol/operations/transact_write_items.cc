@@ -77,10 +77,8 @@ Result<TransactWriteAction> DecodeAction(const json::Value& element, size_t inde
   return action;
 }
 
-// `body` is the request as sent: its hash stands for the parameters a ClientRequestToken is
-// bound to (an SDK's retry sends the same bytes).
 Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const json::Value& request,
-                                                        std::string_view body) {
+                                                        uint64_t fingerprint) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
   TransactWriteItemsArgs args;
@@ -97,7 +95,7 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const json::Value& reque
     if (token.value()->empty()) errors.MinLength(*token.value(), "clientRequestToken", 1);
     if (token.value()->size() > 36) errors.MaxLength(*token.value(), "clientRequestToken", 36);
     args.client_request_token = std::string(*token.value());
-    args.request_fingerprint = std::hash<std::string_view>{}(body);
+    args.request_fingerprint = fingerprint;
   }
   const json::Value* list = items.value();
   std::vector<const json::Value*> bodies;
@@ -131,9 +129,9 @@ void EncodeOutcome(json::Writer& response, const TransactWriteItemsOutcome& outc
 
 }  // namespace
 
-void TransactWriteItemsAsync(Engine& engine, const json::Value& request, std::string_view body,
+void TransactWriteItemsAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
                              const DispatchDone& done) {
-  auto args = DecodeTransactWriteItems(request, body);
+  auto args = DecodeTransactWriteItems(request, fingerprint);
   if (!args.ok()) return done(ErrorResponse(args.error()));
   const ReturnConsumedCapacity mode = args.value().return_consumed_capacity;
   engine.TransactWriteItemsAsync(std::move(args).value(),

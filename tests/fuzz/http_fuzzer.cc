@@ -116,12 +116,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // the client chose), and the log line written from them.
   static ddbd::Metrics metrics;
   metrics.RecordRequest(parts[0], parts[1].empty() ? 200 : 400, parts[4], 1000);
-  const ddbd::RequestSummary summary = ddbd::Summarize(request.body, parts[3]);
   ddbd::AccessRecord record;
   record.operation = ddbd::Metrics::OperationOf(parts[0]);
-  record.table = summary.table;
+  const std::string tables = ddbd::RequestTables(request.body);
+  record.table = tables;
   record.error = ddbd::Metrics::ErrorTypeOf(parts[4]);
-  record.consumed_capacity = summary.consumed_capacity;
+  record.consumed_capacity = ddbd::ConsumedCapacity(parts[3]);
   (void)ddbd::AccessLog::Line(record);
   if (parts[5].size() == 7) (void)metrics.Render({});
   // Seed and dump files (--seed, ddbd load): a table file, an item line and its key.

@@ -30,13 +30,12 @@ class DeferringHandler final : public RequestHandler {
                         const RequestInfo&) const override {
     return {200, std::string(target) + ":" + std::string(body)};
   }
-  void HandleAsync(std::string_view target, std::string_view body, const RequestInfo& info,
+  void HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
                    const DispatchDone& done) const override {
     if (target != "slow") return done(Handle(target, body, info));
-    // The body stays valid until done is called: read it on the other thread, as a later
-    // completion would.
+    // The body is the handler's: read on the other thread, as a later completion would.
     std::lock_guard lock(mutex_);
-    threads_.emplace_back([done, target, body] {
+    threads_.emplace_back([done, target, body = std::move(body)] {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       done({200, std::string(target) + ":" + std::string(body)});
     });
