@@ -4,6 +4,7 @@
 
 namespace ddbd {
 
+#if defined(__x86_64__)
 namespace {
 // Initialized before main; __builtin_cpu_init makes that safe whatever the constructor order.
 const bool kCpuHasAvx = [] {
@@ -11,6 +12,7 @@ const bool kCpuHasAvx = [] {
   return __builtin_cpu_supports("avx") != 0;
 }();
 }  // namespace
+#endif
 
 // ISA-L's crc32_gzip_refl is zlib's CRC-32 (IEEE, reflected; the same value from a 0 start)
 // computed with carry-less multiplies where the CPU has them: 28 ns for a 2.6 KB Query answer
@@ -23,11 +25,13 @@ uint32_t Crc32(std::string_view bytes) {
   // GetItem and Query cost 1.2-1.7 us more of server CPU until this cleared them.
   // The clobbers tell the compiler no vector value survives, should it ever keep one in a ymm
   // register (an AVX build).
+#if defined(__x86_64__)
   if (kCpuHasAvx) {
     asm volatile("vzeroupper" ::
                      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
                        "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
   }
+#endif
   return crc;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <netdb.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
@@ -12,6 +13,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 #include "protocol/ascii.h"
@@ -38,8 +40,13 @@ int Connect(const std::string& host, uint16_t port, Clock::time_point deadline,
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
   const std::string service = std::to_string(port);
-  if (const int failed = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found);
-      failed != 0) {
+  int failed = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found);
+  // "localhost" is the loopback address (RFC 6761) also where no /etc/hosts says so: a minimal
+  // container image, a chroot.
+  if (failed != 0 && EqualsIgnoringCase(host, "localhost")) {
+    failed = ::getaddrinfo("127.0.0.1", service.c_str(), &hints, &found);
+  }
+  if (failed != 0) {
     problem = host + ": " + ::gai_strerror(failed);
     return -1;
   }
@@ -59,6 +66,28 @@ int Connect(const std::string& host, uint16_t port, Clock::time_point deadline,
     ::close(fd);
   }
   return -1;
+}
+
+// The machine's CA certificates. OpenSSL's default paths (and SSL_CERT_FILE / SSL_CERT_DIR)
+// first; the static release binary carries Debian's OpenSSL, whose default directory other
+// distributions lay out differently, so the usual bundle files are tried too.
+void TrustSystemCertificates(SSL_CTX* context) {
+  SSL_CTX_set_default_verify_paths(context);
+  if (std::getenv("SSL_CERT_FILE") != nullptr || std::getenv("SSL_CERT_DIR") != nullptr) return;
+  if (::access(X509_get_default_cert_file(), R_OK) == 0) return;  // OpenSSL's own layout
+  static constexpr const char* kBundles[] = {
+      "/etc/ssl/certs/ca-certificates.crt",                 // Debian, Ubuntu, Alpine, Arch
+      "/etc/pki/tls/certs/ca-bundle.crt",                   // Fedora, RHEL, Amazon Linux
+      "/etc/ssl/ca-bundle.pem",                             // openSUSE
+      "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",  // RHEL 7+
+  };
+  for (const char* bundle : kBundles) {
+    if (::access(bundle, R_OK) == 0) {
+      SSL_CTX_load_verify_locations(context, bundle, nullptr);
+      break;
+    }
+  }
+  ERR_clear_error();  // a path that was not there must not show in a later call's errors
 }
 
 }  // namespace
@@ -215,7 +244,7 @@ bool HttpClient::Exchange(const std::string& request, HttpAnswer& answer, std::s
     SSL_CTX* context = nullptr;
     if (endpoint_.tls) {
       context = SSL_CTX_new(TLS_client_method());
-      if (context != nullptr && verify_tls_) SSL_CTX_set_default_verify_paths(context);
+      if (context != nullptr && verify_tls_) TrustSystemCertificates(context);
     }
     connection_ = std::make_unique<Connection>(fd, context);
     if (endpoint_.tls && !connection_->Handshake(endpoint_.host, verify_tls_, deadline)) {

@@ -23,6 +23,7 @@
 #include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/local_origins.h"
+#include "server/name_lookup.h"
 #include "server/router.h"
 #include "server/seed_files.h"
 #include "server/version.h"
@@ -79,6 +80,7 @@ int Health(const std::vector<std::string>& args) {
 }
 
 int main(int argc, char** argv) {
+  ddbd::UseBuiltInNameLookup();
   if (argc > 1) {
     const std::string_view command = argv[1];
     const std::vector<std::string> rest(argv + 2, argv + argc);
