@@ -324,6 +324,8 @@ std::string ApplySwitch(Options& options, std::string_view name) {
     options.table_delay_ms = kDynamoDbLocalTransientDelayMs;
   } else if (name == "enforce-throughput") {
     options.enforce_throughput = true;
+  } else if (name == "stop-when-stdin-closes") {
+    options.stop_when_stdin_closes = true;
   } else if (name != "ignored") {
     return "unknown flag '--" + std::string(name) + "' (see --help)";
   }
@@ -470,6 +472,10 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --item-collection-limit-bytes N
                          largest item collection of a table with local secondary indexes
                          (default 10737418240, DynamoDB's 10 GB; lower it to test the error)
+  --stop-when-stdin-closes
+                         stop, as on SIGTERM, once standard input reaches its end: a test harness
+                         that starts ddbd with a pipe there (the npm and Python packages' test
+                         APIs do) takes it down with it, also when the harness is killed
   --enforce-throughput   throttle requests over a table's or index's provisioned capacity (with
                          DynamoDB's 300 s of burst) or OnDemandThroughput ceilings, as DynamoDB
                          does (default off: nothing is throttled; DDBD_ENFORCE_THROUGHPUT=1)

@@ -49,6 +49,9 @@ struct Options {
   int64_t item_collection_limit_bytes = int64_t{10} << 30;
   // Throttle over provisioned capacity (300 s of burst) and on-demand ceilings, as DynamoDB does.
   bool enforce_throughput = false;
+  // Stop (as on SIGTERM) when standard input reaches its end: a test harness that started ddbd
+  // with a pipe there takes it down with it, even when the harness is killed.
+  bool stop_when_stdin_closes = false;
   // How long a transaction holds its items before it commits (and answers): 0, none.
   int64_t transaction_hold_ms = 0;
   // Time to Live: the cooldown between UpdateTimeToLive calls (DynamoDB's hour; 0: none), and

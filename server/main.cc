@@ -1,6 +1,7 @@
 // The composition root: options -> engine, dispatcher, router, HTTP server.
 #include <sched.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -263,6 +264,17 @@ int main(int argc, char** argv) {
                server_options.threads);
   if (const auto tls_port = server.tls_port()) {
     spdlog::info("and on https://{}:{}", options.host, *tls_port);
+  }
+  if (options.stop_when_stdin_closes) {
+    // Reads and drops whatever comes; at the end (the other side closed or died) stops the way
+    // SIGTERM does: requests in flight finish.
+    std::thread([] {
+      char ignored[256];
+      while (::read(STDIN_FILENO, ignored, sizeof ignored) > 0) {
+      }
+      spdlog::info("standard input closed: stopping");
+      ::kill(::getpid(), SIGTERM);
+    }).detach();
   }
   server.Run();
   spdlog::info("ddbd stopped");
