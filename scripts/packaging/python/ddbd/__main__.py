@@ -1,0 +1,3 @@
+from ddbd._cli import main
+
+main()
