@@ -318,6 +318,7 @@ std::string ApplySwitch(Options& options, std::string_view name) {
     options.show_version = true;
   } else if (name == "in-memory") {
     options.db_path.clear();
+    options.dynamodb_local_in_memory = true;
   } else if (name == "shared-db") {
     options.shared_db = true;
   } else if (name == "delay-transient-statuses") {
@@ -365,7 +366,9 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
                            const std::function<const char*(const char*)>& getenv) {
   Options options;
   if (std::string error = ApplyEnvironment(options, getenv); !error.empty()) return {{}, error};
-  bool local_flag = false;  // a single-dash DynamoDB Local flag
+  bool local_flag = false;     // a single-dash DynamoDB Local flag
+  bool local_db_path = false;  // -dbPath
+  bool optimize_db = false;    // -optimizeDbBeforeStartup
   // --seed given: the flags' paths replace DDBD_SEED's.
   if (std::any_of(args.begin(), args.end(), [](const std::string& arg) {
         return arg == "--seed" || arg.starts_with("--seed=");
@@ -382,6 +385,16 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
     bool has_value = false;
     std::string value;
     bool inline_value = false;
+    // `java -Djava.library.path=... -jar DynamoDBLocal.jar ...` with `java` replaced by ddbd.
+    if (arg == "-jar" && i + 1 < args.size()) {
+      options.ignored_java_args.insert(options.ignored_java_args.end(), {args[i], args[i + 1]});
+      ++i;
+      continue;
+    }
+    if ((arg.starts_with("-D") || arg.starts_with("-X")) && arg.size() > 2) {
+      options.ignored_java_args.emplace_back(arg);
+      continue;
+    }
     if (arg.starts_with("--")) {
       name = arg.substr(2);
       if (size_t eq = name.find('='); eq != std::string::npos) {
@@ -394,6 +407,8 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
       return {{}, "unknown flag '" + std::string(arg) + "' (see --help)"};
     } else {
       local_flag = true;
+      if (name == "db-path") local_db_path = true;
+      if (arg == "-optimizeDbBeforeStartup") optimize_db = true;
     }
     if (!has_value) {
       if (inline_value) return {{}, "--" + name + " takes no value"};
@@ -406,8 +421,21 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
     }
     if (std::string error = Apply(options, name, value); !error.empty()) return {{}, error};
   }
-  // DynamoDB Local's rule, for those who start ddbd as they started it.
+  // DynamoDB Local's rules, for those who start ddbd as they started it; its own messages.
   if (!namespaces_set) options.namespaces_by_credentials = local_flag && !options.shared_db;
+  options.dynamodb_local = local_flag;
+  if (local_flag) {
+    if (options.dynamodb_local_in_memory && local_db_path) {
+      return {{}, "dbPath and inMemory cannot be set at the same time."};
+    }
+    if (optimize_db && !local_db_path) {
+      return {{},
+              "optimizeDbBeforeStartup option must be used with dbPath to determine the "
+              "location of database files to optimize."};
+    }
+    // Without -inMemory, DynamoDB Local keeps its files in -dbPath, else the working directory.
+    if (!options.dynamodb_local_in_memory && options.db_path.empty()) options.db_path = ".";
+  }
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return {{}, "--tls-cert and --tls-key: give both, or neither"};
   }
@@ -535,8 +563,11 @@ or headers over 16 KB get HTTP 400.
 
 DynamoDB Local's flags are accepted: -port N, -inMemory, -sharedDb, -dbPath DIR, -cors LIST,
 -delayTransientStatuses (same as --table-delay-ms 500), -disableTelemetry,
--optimizeDbBeforeStartup, -help, -version. Given any of them without -sharedDb, ddbd keeps a
-database per access key id and region, as DynamoDB Local does (see --namespaces).
+-optimizeDbBeforeStartup, -help, -version, with its meanings: without -inMemory data persists
+in -dbPath, else the working directory; without -sharedDb, a database per access key id and
+region (see --namespaces). Java's arguments of its command line (-jar DynamoDBLocal.jar, -D...,
+-X...) are set aside. Started so, ddbd prints DynamoDB Local's configuration banner and answers
+GET / as DynamoDB Local does (HTTP 400); GET /_ddbd/health answers in both modes.
 )";
 }
 

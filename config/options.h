@@ -72,6 +72,14 @@ struct Options {
   // A checkpoint once the log has grown this much (and past the data's size); 0: only at start.
   int64_t checkpoint_log_bytes = int64_t{64} << 20;
   bool shared_db = false;  // DynamoDB Local's -sharedDb
+  // Started with DynamoDB Local's (single-dash) flags: data persists unless -inMemory (in -dbPath,
+  // else the working directory), GET / answers as DynamoDB Local does, and its configuration
+  // banner is printed at start-up, for the tooling that waits for it.
+  bool dynamodb_local = false;
+  bool dynamodb_local_in_memory = false;  // -inMemory given (the banner says so)
+  // Java's own arguments in a DynamoDB Local command line (-jar DynamoDBLocal.jar, -D..., -X...):
+  // accepted and ignored, with one log line.
+  std::vector<std::string> ignored_java_args;
   // One database for each access key id and region requests are signed with (DynamoDB Local's
   // rule without -sharedDb), or one for all (false, ddbd's default). Set by --namespaces
   // credentials|shared; without it, true when a single-dash DynamoDB Local flag was given and

@@ -238,6 +238,8 @@ class Session final : public SessionBase,
     answer->head = ResponseHead(routed_.status, Reason(routed_.status), request_->version(),
                                 routed_.headers, routed_.body.size(), keep_alive);
     answer->body = std::move(routed_.body);
+    // A HEAD request gets the head a GET would (its Content-Length included), not the body.
+    if (request_->method() == http::verb::head) answer->body.clear();
     answer->close = !keep_alive;
     request_.reset();
     std::string().swap(decoded_body_);

@@ -80,6 +80,25 @@ int Health(const std::vector<std::string>& args) {
   return 0;
 }
 
+namespace {
+
+// DynamoDB Local's configuration banner, on standard output as it prints it: tooling built around
+// its command lines waits for these lines (Testcontainers' Rust module, for one).
+void PrintDynamoDbLocalBanner(const ddbd::Options& options) {
+  const auto flag = [](bool value) { return value ? "true" : "false"; };
+  std::printf(
+      "Initializing DynamoDB Local with the following configuration:\nPort:\t%u\nInMemory:\t%s\n"
+      "Version:\t%s\nDbPath:\t%s\nSharedDb:\t%s\nshouldDelayTransientStatuses:\t%s\n"
+      "CorsParams:\t%s\n\n",
+      static_cast<unsigned>(options.port), flag(options.dynamodb_local_in_memory), DDBD_VERSION,
+      options.db_path.empty() || options.db_path == "." ? "null" : options.db_path.c_str(),
+      flag(options.shared_db), flag(options.table_delay_ms > 0),
+      options.cors.empty() ? "null" : options.cors.c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   ddbd::UseBuiltInNameLookup();
   if (argc > 1) {
@@ -110,6 +129,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   spdlog::set_level(spdlog::level::from_str(options.log_level));
+  if (!options.ignored_java_args.empty()) {
+    std::string java;
+    for (const std::string& arg : options.ignored_java_args) java += " " + arg;
+    spdlog::info("ignoring Java's arguments of a DynamoDB Local command line:{}", java);
+  }
 
   ddbd::SystemClock clock;
   ddbd::EngineOptions engine_options;
@@ -228,6 +252,7 @@ int main(int argc, char** argv) {
   router_options.metrics = &metrics;
   router_options.access_log = access_log.get();
   router_options.console = options.console;
+  router_options.dynamodb_local_root = options.dynamodb_local;
   ddbd::Router router(handler, std::move(router_options));
   if (!options.auth_keys.empty()) {
     spdlog::info("verifying Signature Version 4 signatures ({} key{})", options.auth_keys.size(),
@@ -256,7 +281,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ddbd: cannot write --port-file %s\n", options.port_file.c_str());
     return 1;
   }
-  std::string data = options.db_path.empty() ? std::string("in memory") : "in " + options.db_path;
+  if (options.dynamodb_local) PrintDynamoDbLocalBanner(options);
+  std::error_code unresolved;  // a path that cannot be resolved is shown as given
+  const std::filesystem::path where =
+      std::filesystem::weakly_canonical(options.db_path, unresolved);
+  std::string data = options.db_path.empty() ? std::string("in memory")
+                     : unresolved            ? "in " + options.db_path
+                                             : "in " + where.string();
   if (namespaces) data += ", a database per access key id and region";
   const bool https_only = !options.tls_cert.empty() && options.tls_port < 0;
   spdlog::info("ddbd {} listening on {}://{}:{} (data {}, {} threads)", DDBD_VERSION,

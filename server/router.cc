@@ -218,6 +218,16 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     response.headers.emplace_back("x-amzn-RequestId", request_id);
     return done();  // a CORS preflight: headers only
   }
+  if (options_.dynamodb_local_root && (request.method == "GET" || request.method == "HEAD") &&
+      request.path == "/") {
+    response.status = 400;
+    response.body =
+        R"({"__type":"com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",)"
+        R"("Message":"Request must contain either a valid (registered) AWS access key ID or X.509 )"
+        R"(certificate."})";
+    AddStandardHeaders(response, kAmzJson, request_id);
+    return done();
+  }
   if (request.method == "GET" && request.path == "/") {
     // DynamoDB's endpoint names itself by the host it was asked for, which is its own name.
     response.body = "healthy: " +

@@ -39,6 +39,9 @@ struct RouterOptions {
   // One line per DynamoDB request (null: none). Outlives the router.
   AccessLog* access_log = nullptr;
   bool console = true;  // serve the web console at /console
+  // Started with DynamoDB Local's flags: GET and HEAD / answer as DynamoDB Local does (HTTP 400,
+  // MissingAuthenticationToken), which its tooling waits for; else as DynamoDB does.
+  bool dynamodb_local_root = false;
 };
 
 class Router {

@@ -44,9 +44,8 @@ TEST_CASE("Flags take values separately or after '='; flags beat the environment
 }
 
 TEST_CASE("DynamoDB Local's flags are accepted") {
-  ParsedOptions parsed =
-      Parse({"-port", "8001", "-inMemory", "-sharedDb", "-cors", "*", "-delayTransientStatuses",
-             "-disableTelemetry", "-optimizeDbBeforeStartup"});
+  ParsedOptions parsed = Parse({"-port", "8001", "-inMemory", "-sharedDb", "-cors", "*",
+                                "-delayTransientStatuses", "-disableTelemetry"});
   REQUIRE(parsed.options);
   CHECK(parsed.options->port == 8001);
   CHECK(parsed.options->shared_db);
@@ -84,6 +83,39 @@ TEST_CASE("Transactions can be held for a while") {
         "--transaction-hold-ms: expected an integer from 0 to 5000, got '-1'");
   CHECK(Parse({"--transaction-hold-ms", "5001"}).error ==
         "--transaction-hold-ms: expected an integer from 0 to 5000, got '5001'");
+}
+
+TEST_CASE("DynamoDB Local's command lines run unchanged, with its meanings (issue 37)") {
+  // Java's arguments, as in DynamoDB Local's documented command line, are taken and set aside.
+  ParsedOptions java = Parse({"-Djava.library.path=./DynamoDBLocal_lib", "-Xmx512m", "-jar",
+                              "DynamoDBLocal.jar", "-sharedDb", "-port", "8001"});
+  REQUIRE(java.options);
+  CHECK(java.options->ignored_java_args ==
+        std::vector<std::string>{"-Djava.library.path=./DynamoDBLocal_lib", "-Xmx512m", "-jar",
+                                 "DynamoDBLocal.jar"});
+  CHECK(java.options->port == 8001);
+  CHECK(java.options->dynamodb_local);
+  // Without -inMemory the data persists: in -dbPath, else the working directory.
+  CHECK(java.options->db_path == ".");
+  CHECK(Parse({"-dbPath", "/tmp/data", "-sharedDb"}).options->db_path == "/tmp/data");
+  CHECK(Parse({"-inMemory"}).options->db_path.empty());
+  CHECK(Parse({"-inMemory"}).options->dynamodb_local_in_memory);
+  CHECK(Parse({"-port", "9000"}, {{"DDBD_DB_PATH", "/srv/ddbd"}}).options->db_path == "/srv/ddbd");
+  // ddbd's own flags keep ddbd's meaning: in memory unless --db-path.
+  CHECK(Parse({"--port", "9000"}).options->db_path.empty());
+  CHECK_FALSE(Parse({"--port", "9000"}).options->dynamodb_local);
+  // DynamoDB Local's refusals, in its words.
+  CHECK(Parse({"-inMemory", "-dbPath", "/tmp/data"}).error ==
+        "dbPath and inMemory cannot be set at the same time.");
+  CHECK(Parse({"-dbPath", "/tmp/data", "-inMemory"}).error ==
+        "dbPath and inMemory cannot be set at the same time.");
+  CHECK(Parse({"-optimizeDbBeforeStartup", "-sharedDb"}).error ==
+        "optimizeDbBeforeStartup option must be used with dbPath to determine the location of "
+        "database files to optimize.");
+  CHECK(Parse({"-optimizeDbBeforeStartup", "-dbPath", "/tmp/data"}).options->db_path ==
+        "/tmp/data");
+  // A lone -jar is not Java's: an unknown flag as before.
+  CHECK(Parse({"-jar"}).error == "unknown flag '-jar' (see --help)");
 }
 
 TEST_CASE("Namespaces: DynamoDB Local's rule, or --namespaces") {
