@@ -97,6 +97,56 @@ class RuntimeImage(unittest.TestCase):
             server.terminate()
             server.wait(timeout=15)
 
+    def test_the_dynamodb_local_variant_runs_its_command_lines(self):
+        """The stand-in for amazon/dynamodb-local (issue 37): `java` on the PATH is ddbd, its
+        default command runs, and without -inMemory the data stays in /home/dynamodblocal."""
+        with open(os.path.join(ROOT, "docker", "Dockerfile")) as f:
+            dockerfile = f.read()
+        self.assertIn("FROM scratch AS dynamodb-local", dockerfile)
+        self.assertIn('ENTRYPOINT ["java"]\nCMD ["-jar", "DynamoDBLocal.jar", "-inMemory"]',
+                      dockerfile)
+        self.assertIn("WORKDIR /home/dynamodblocal", dockerfile)
+        root = os.path.join(self.directory.name, "dynamodb-local")
+        binary = os.path.join(self.root, "usr", "bin", "ddbd")
+        subprocess.run([os.path.join(ROOT, "docker", "runtime-root"), "--dynamodb-local", binary,
+                        root], check=True)
+        self.assertEqual(os.readlink(os.path.join(root, "usr", "bin", "java")), "ddbd")
+        home = os.path.join(root, "home", "dynamodblocal")
+        if os.geteuid() != 0:
+            self.skipTest("needs root to chroot as the image's user")
+        os.chown(home, 10001, 10001)  # as the Dockerfile's COPY --chown does
+
+        def inside():  # as the image runs: chrooted, in its WORKDIR, as its user
+            os.chroot(root)
+            os.chdir("/home/dynamodblocal")
+            if os.getuid() == 0:
+                os.setgid(10001)
+                os.setuid(10001)
+
+        for command, persists in ((["-jar", "DynamoDBLocal.jar", "-inMemory"], False),
+                                  (["-jar", "DynamoDBLocal.jar", "-sharedDb"], True)):
+            port = free_port()
+            server = subprocess.Popen(["/usr/bin/java", *command, "-port", str(port)],
+                                      preexec_fn=inside, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True)
+            try:
+                deadline = time.monotonic() + 10
+                while True:
+                    try:
+                        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                            s.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                            self.assertTrue(s.recv(100).startswith(b"HTTP/1.1 400 "))
+                        break
+                    except ConnectionRefusedError:
+                        self.assertIsNone(server.poll(), "ddbd exited")
+                        self.assertLess(time.monotonic(), deadline)
+                        time.sleep(0.02)
+            finally:
+                server.terminate()
+                output, _ = server.communicate(timeout=15)
+            self.assertIn("Initializing DynamoDB Local with the following configuration:", output)
+            self.assertEqual(bool(os.listdir(home)), persists, os.listdir(home))
+
 
 if __name__ == "__main__":
     unittest.main()
