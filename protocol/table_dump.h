@@ -22,8 +22,11 @@ namespace ddbd {
 Result<std::vector<std::string>> ListAllTables(const RequestHandler& endpoint);
 
 // The table file: {"Table": <DescribeTable's Table>, "TimeToLiveSpecification": {...} (when
-// enabled), "Tags": [...]} (one JSON object, indented).
-Result<std::string> DumpTableDefinition(const RequestHandler& endpoint, const std::string& table);
+// enabled), "Tags": [...]} (one JSON object, indented). An endpoint without tagging (DynamoDB
+// Local answers ListTagsOfResource with UnknownOperationException) gives a file without tags
+// and its reason in `warning`; otherwise `warning` is left empty.
+Result<std::string> DumpTableDefinition(const RequestHandler& endpoint, const std::string& table,
+                                        std::string& warning);
 
 // Scans segment `segment` of `segments` page by page (consistent reads), handing each item to
 // `write` as one line of DynamoDB JSON (no newline). Returns how many.

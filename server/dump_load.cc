@@ -179,11 +179,15 @@ int RunDump(const std::vector<std::string>& args) {
   uint64_t items = 0;
   for (const std::string& table : tables) {
     const auto table_started = std::chrono::steady_clock::now();
-    auto definition = DumpTableDefinition(remote, table);
+    std::string warning;
+    auto definition = DumpTableDefinition(remote, table, warning);
     if (!definition.ok()) {
       std::fprintf(stderr, "ddbd dump: %s: %s\n", table.c_str(),
                    definition.error().message().c_str());
       return 1;
+    }
+    if (!warning.empty()) {
+      std::fprintf(stderr, "ddbd dump: %s: warning: %s\n", table.c_str(), warning.c_str());
     }
     const std::string base = parsed->out + "/" + table;
     if (!WriteFile(base + ".table.json", definition.value())) {
