@@ -73,7 +73,8 @@ std::string ApplyAuthKeysFile(Options& options, const std::string& path) {
 std::string Apply(Options& options, std::string_view name, std::string_view value) {
   if (name == "host") {
     if (value.empty()) return "--host: expected a host name or address, got ''";
-    options.host = value;
+    // The one name taken besides addresses: the loopback address it always means.
+    options.host = value == "localhost" ? std::string_view("127.0.0.1") : value;
   } else if (name == "port") {
     if (!ParseInteger<uint16_t>(value, 0, 65535, options.port)) {
       return "--port: expected an integer from 0 to 65535, got '" + std::string(value) + "'";
@@ -447,13 +448,16 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
 
 std::string HelpText() {
   return R"(Usage: ddbd [options]
-  or:  ddbd health [options]
+  or:  ddbd health [options]        is the server healthy? (ddbd health --help)
+  or:  ddbd dump --endpoint URL ...  tables and items of any endpoint to files (ddbd dump --help)
+  or:  ddbd load --endpoint URL PATH...  files of ddbd dump or --seed into any endpoint
 A DynamoDB-compatible server. Point any AWS SDK or the AWS CLI at http://HOST:PORT.
 `ddbd health` asks the server the same options describe (--host, --port, DDBD_PORT, ...) for
 its health check and exits 0 if it answers healthy, 1 if not (for container health checks).
 
 Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000):
-  --host HOST            address to listen on (default 127.0.0.1; 0.0.0.0 for all)
+  --host HOST            address to listen on (default 127.0.0.1; 0.0.0.0 for all, :: for all of
+                         IPv4 and IPv6; localhost means 127.0.0.1)
   --port N               port to listen on (default 8000; 0 picks a free port)
   --port-file PATH       write the bound port to PATH once listening
   --threads N            I/O threads (default 0: one per usable core)

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -39,6 +40,28 @@ std::vector<std::string> Names(std::string_view list) {
   return names;
 }
 
+constexpr const char* kDumpHelp =
+    R"(Usage: ddbd dump --endpoint URL --out DIR [--tables A,B] [--segments N]
+Writes every table of the endpoint (ddbd, DynamoDB Local or DynamoDB; any URL ddbd can reach)
+to DIR as <Table>.table.json (its definition, TTL and tags) and
+<Table>.items.jsonl (one item a line, DynamoDB JSON), through the API: DescribeTable,
+DescribeTimeToLive, ListTagsOfResource, and parallel Scans (N segments, default 4). Requests are
+signed from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION (default local/local).
+  --endpoint URL   http://HOST[:PORT] or https://HOST[:PORT] (checked against the system's CAs)
+  --out DIR        where the files go
+  --tables A,B     only these tables
+  --segments N     parallel Scan segments per table, 1 to 64 (default 4)
+)";
+
+constexpr const char* kLoadHelp =
+    R"(Usage: ddbd load --endpoint URL PATH...
+Creates each table a PATH describes (a directory of <Table>.table.json and
+<Table>.items.jsonl[.gz] files, as ddbd dump or --seed take them, or one such file) at the
+endpoint and writes its items with BatchWriteItem, retrying unprocessed items with backoff. A
+table that exists already gets the items. Signed as ddbd dump signs.
+  --endpoint URL   http://HOST[:PORT] or https://HOST[:PORT]
+)";
+
 std::optional<Arguments> Parse(const char* command, const std::vector<std::string>& args,
                                bool paths_allowed) {
   Arguments parsed;
@@ -73,6 +96,9 @@ std::optional<Arguments> Parse(const char* command, const std::vector<std::strin
           return std::nullopt;
         }
       }
+    } else if (arg == "--help" || arg == "-h") {
+      std::fputs(paths_allowed ? kLoadHelp : kDumpHelp, stdout);
+      std::exit(0);
     } else if (paths_allowed && !arg.starts_with("--")) {
       parsed.paths.push_back(arg);
     } else {

@@ -60,6 +60,16 @@ unsigned UsableCores() {
 // `ddbd health [options]`: the server's own options say where it listens (--host, --port,
 // DDBD_PORT, ...), so a container's health check repeats nothing. Exit status 0: healthy.
 int Health(const std::vector<std::string>& args) {
+  if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+    std::fputs(
+        "Usage: ddbd health [options]\n"
+        "Asks the ddbd the options describe (--host, --port, --tls-cert/--tls-port, or their\n"
+        "DDBD_* variables: the server's own) for GET /_ddbd/health and exits 0 if it answers\n"
+        "healthy, 1 if not (its reason on standard error), 2 for bad options. For container\n"
+        "health checks.\n",
+        stdout);
+    return 0;
+  }
   const ddbd::ParsedOptions parsed =
       ddbd::ParseOptions(args, [](const char* name) { return std::getenv(name); });
   if (!parsed.options) {
@@ -81,6 +91,11 @@ int Health(const std::vector<std::string>& args) {
 }
 
 namespace {
+
+// An address as a URL writes it: IPv6 in brackets (http://[::1]:8000).
+std::string UrlHost(const std::string& host) {
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
 
 // DynamoDB Local's configuration banner, on standard output as it prints it: tooling built around
 // its command lines waits for these lines (Testcontainers' Rust module, for one).
@@ -291,10 +306,10 @@ int main(int argc, char** argv) {
   if (namespaces) data += ", a database per access key id and region";
   const bool https_only = !options.tls_cert.empty() && options.tls_port < 0;
   spdlog::info("ddbd {} listening on {}://{}:{} (data {}, {} threads)", DDBD_VERSION,
-               https_only ? "https" : "http", options.host, server.port(), data,
+               https_only ? "https" : "http", UrlHost(options.host), server.port(), data,
                server_options.threads);
   if (const auto tls_port = server.tls_port()) {
-    spdlog::info("and on https://{}:{}", options.host, *tls_port);
+    spdlog::info("and on https://{}:{}", UrlHost(options.host), *tls_port);
   }
   if (options.stop_when_stdin_closes) {
     // Reads and drops whatever comes; at the end (the other side closed or died) stops the way

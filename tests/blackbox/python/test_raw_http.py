@@ -376,6 +376,24 @@ class CommandLine(unittest.TestCase):
         result = self.run_ddbd("-bogus")
         self.assertEqual((result.returncode, result.stderr), (2, "ddbd: unknown flag '-bogus' (see --help)\n"))
 
+    def test_subcommands_have_help(self):
+        for command, first in (("dump", "Usage: ddbd dump --endpoint URL"),
+                               ("load", "Usage: ddbd load --endpoint URL PATH..."),
+                               ("health", "Usage: ddbd health [options]")):
+            result = self.run_ddbd(command, "--help")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertTrue(result.stdout.startswith(first), result.stdout)
+        self.assertIn("ddbd dump --help", self.run_ddbd("--help").stdout)
+
+    def test_localhost_and_ipv6_listen_and_print_as_urls(self):
+        for host, url in (("localhost", "http://127.0.0.1:"), ("::1", "http://[::1]:")):
+            server = DdbdServer("--host", host, "--log-level", "info").start()
+            try:
+                time.sleep(0.05)
+                self.assertIn("listening on " + url, server.output())
+            finally:
+                server.stop()
+
     def test_dynamodb_local_flags_serve(self):
         with tempfile.TemporaryDirectory() as directory:
             server = DdbdServer("-sharedDb", "-disableTelemetry", "-dbPath", directory).start()

@@ -149,8 +149,21 @@ class Release(unittest.TestCase):
         run("dpkg-deb", "-x", deb, unpacked)
         files = sorted(os.path.relpath(os.path.join(d, f), unpacked)
                        for d, _, names in os.walk(unpacked) for f in names)
-        self.assertEqual(files, ["usr/bin/ddbd", "usr/share/doc/ddbd/copyright",
+        self.assertEqual(files, ["etc/default/ddbd", "lib/systemd/system/ddbd.service",
+                                 "usr/bin/ddbd", "usr/share/doc/ddbd/copyright",
                                  "usr/share/man/man1/ddbd.1.gz"])
+        # The unit runs the binary with the options file, as its own user, and is not enabled
+        # (the package has no maintainer scripts to enable it).
+        with open(os.path.join(unpacked, "lib/systemd/system/ddbd.service")) as f:
+            unit = f.read()
+        self.assertIn("ExecStart=/usr/bin/ddbd $DDBD_ARGS", unit)
+        self.assertIn("EnvironmentFile=-/etc/default/ddbd", unit)
+        self.assertIn("DynamicUser=yes", unit)
+        with open(os.path.join(unpacked, "etc/default/ddbd")) as f:
+            self.assertIn("DDBD_DB_PATH=/var/lib/ddbd", f.read())
+        control = os.path.join(self.directory.name, "control")
+        run("dpkg-deb", "-e", deb, control)
+        self.assertEqual(sorted(os.listdir(control)), ["conffiles", "control"])
         self.assertEqual(sha256(os.path.join(unpacked, "usr/bin/ddbd")), sha256(self.binary))
 
     def test_it_names_its_version_and_commit(self):
