@@ -92,6 +92,11 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
              std::string(value) + "'";
     }
     options.log_level = value;
+  } else if (name == "log-format") {
+    if (value != "text" && value != "json") {
+      return "--log-format: expected text or json, got '" + std::string(value) + "'";
+    }
+    options.log_json = value == "json";
   } else if (name == "region") {
     const bool valid = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
       return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
@@ -242,7 +247,8 @@ std::string Apply(Options& options, std::string_view name, std::string_view valu
   return "";
 }
 
-constexpr std::array<std::string_view, 35> kValuedFlags = {"host",
+constexpr std::array<std::string_view, 36> kValuedFlags = {"host",
+                                                           "log-format",
                                                            "port",
                                                            "port-file",
                                                            "threads",
@@ -462,6 +468,9 @@ Options (each also read from the environment as DDBD_<NAME>, e.g. DDBD_PORT=9000
   --port-file PATH       write the bound port to PATH once listening
   --threads N            I/O threads (default 0: one per usable core)
   --log-level LEVEL      trace, debug, info, warn, error, critical or off (default info)
+  --log-format FORMAT    text (default) or json: one JSON object a line, with time, level and
+                         message (the access log is JSON lines either way; with DynamoDB
+                         Local's flags its banner stays as it prints it)
   --region NAME          region used in ARNs and the health check (default us-east-1)
   --account-id ID        12-digit account id used in ARNs (default 000000000000)
   --cors ORIGINS         origins a browser page may call ddbd from, comma-separated, or *

@@ -52,6 +52,7 @@ struct Options {
   // Stop (as on SIGTERM) when standard input reaches its end: a test harness that started ddbd
   // with a pipe there takes it down with it, even when the harness is killed.
   bool stop_when_stdin_closes = false;
+  bool log_json = false;  // --log-format json: the server log as JSON lines
   // How long a transaction holds its items before it commits (and answers): 0, none.
   int64_t transaction_hold_ms = 0;
   // Time to Live: the cooldown between UpdateTimeToLive calls (DynamoDB's hour; 0: none), and

@@ -23,6 +23,7 @@
 #include "server/health_check.h"
 #include "server/heap_pages.h"
 #include "server/http_server.h"
+#include "server/json_log.h"
 #include "server/local_origins.h"
 #include "server/name_lookup.h"
 #include "server/router.h"
@@ -144,6 +145,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   spdlog::set_level(spdlog::level::from_str(options.log_level));
+  if (options.log_json) ddbd::UseJsonLog();
   if (!options.ignored_java_args.empty()) {
     std::string java;
     for (const std::string& arg : options.ignored_java_args) java += " " + arg;

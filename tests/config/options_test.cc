@@ -118,6 +118,14 @@ TEST_CASE("DynamoDB Local's command lines run unchanged, with its meanings (issu
   CHECK(Parse({"-jar"}).error == "unknown flag '-jar' (see --help)");
 }
 
+TEST_CASE("The server log is text unless --log-format json") {
+  CHECK_FALSE(Parse({}).options->log_json);
+  CHECK(Parse({"--log-format", "json"}).options->log_json);
+  CHECK(Parse({}, {{"DDBD_LOG_FORMAT", "json"}}).options->log_json);
+  CHECK_FALSE(Parse({"--log-format=text"}, {{"DDBD_LOG_FORMAT", "json"}}).options->log_json);
+  CHECK(Parse({"--log-format", "xml"}).error == "--log-format: expected text or json, got 'xml'");
+}
+
 TEST_CASE("Namespaces: DynamoDB Local's rule, or --namespaces") {
   CHECK_FALSE(Parse({}).options->namespaces_by_credentials);
   CHECK_FALSE(Parse({"--port", "8000"}).options->namespaces_by_credentials);

@@ -376,6 +376,29 @@ class CommandLine(unittest.TestCase):
         result = self.run_ddbd("-bogus")
         self.assertEqual((result.returncode, result.stderr), (2, "ddbd: unknown flag '-bogus' (see --help)\n"))
 
+    def test_the_log_as_json_lines(self):
+        # A logged value with a quote, a backslash, a tab and a byte past ASCII stays valid JSON.
+        odd = '-Dodd="a\\b\tc\xe9"'
+        server = DdbdServer("--log-format", "json", "--log-level", "info", "-inMemory", odd).start()
+        time.sleep(0.05)
+        try:
+            output = [line for line in server.output().splitlines() if line.strip()]
+        finally:
+            server.stop()
+        # DynamoDB Local's banner stays as it prints it (its tooling reads it); all else is JSON.
+        banner = [line for line in output if not line.startswith("{")]
+        self.assertEqual(banner[0], "Initializing DynamoDB Local with the following configuration:")
+        self.assertTrue(all(":\t" in line for line in banner[1:]), banner)
+        lines = [json.loads(line) for line in output if line.startswith("{")]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertEqual(set(line), {"time", "level", "message"})
+            self.assertRegex(line["time"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        messages = [line["message"] for line in lines]
+        self.assertTrue(any(m.startswith("ddbd ") and "listening on" in m for m in messages))
+        self.assertIn("ignoring Java's arguments of a DynamoDB Local command line: "
+                      '-Dodd="a\\b\tc\u00c3\u00a9"', messages)
+
     def test_subcommands_have_help(self):
         for command, first in (("dump", "Usage: ddbd dump --endpoint URL"),
                                ("load", "Usage: ddbd load --endpoint URL PATH..."),
