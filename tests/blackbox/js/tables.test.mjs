@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   CreateTableCommand, DeleteTableCommand, DescribeEndpointsCommand, DescribeTableCommand,
-  ListTablesCommand,
+  DynamoDBClient, ListTablesCommand,
   UpdateTableCommand, paginateListTables, waitUntilTableExists, waitUntilTableNotExists,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -19,6 +19,20 @@ describe('table operations with the JS SDK v3', () => {
   after(async () => {
     ddb.destroy();
     await server.stop();
+  });
+
+  test('the endpoint from AWS_ENDPOINT_URL_DYNAMODB alone (no code change)', async () => {
+    const before = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = server.endpoint;
+    try {
+      const client = new DynamoDBClient({ region: 'us-east-1',
+        credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' } });
+      assert.ok(Array.isArray((await client.send(new ListTablesCommand({}))).TableNames));
+      client.destroy();
+    } finally {
+      if (before === undefined) delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+      else process.env.AWS_ENDPOINT_URL_DYNAMODB = before;
+    }
   });
 
   test('DescribeEndpoints names the address the client used', async () => {
