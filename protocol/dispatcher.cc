@@ -93,6 +93,16 @@ Error UnknownOperation() { return {ErrorCode::kUnknownOperation, ""}; }
 // UTF-8 as DynamoDB's parser does. A std::string ends in '\0', as in-place parsing needs; a NUL
 // inside the body ends the document as it did when parsed by length.
 bool Parse(std::string& body, rapidjson::Document& document) {
+  // RapidJSON's UTF-8 check takes a sequence's continuation bytes without looking for the end:
+  // a lead byte too near it would consume the terminating NUL and the parse would read on past
+  // the buffer (the request fuzzer found it). Such a body is never JSON (its last byte must be
+  // ASCII, and an incomplete sequence is invalid UTF-8), so it is refused as the parse refuses it.
+  const auto* bytes = reinterpret_cast<const unsigned char*>(body.data());
+  const size_t size = body.size();
+  if ((size >= 1 && bytes[size - 1] >= 0xC0) || (size >= 2 && bytes[size - 2] >= 0xE0) ||
+      (size >= 3 && bytes[size - 3] >= 0xF0)) {
+    return false;
+  }
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
   document.ParseInsitu<kFlags>(body.data());

@@ -51,6 +51,33 @@ TEST_CASE("The front checks come in DynamoDB's order: JSON, target, authenticati
   CHECK(f.Call("ListTables", "{}").body == R"({"TableNames":[]})");
 }
 
+TEST_CASE("A body parsed in place never reads past its end, however its UTF-8 ends") {
+  // A lead byte among the last bytes: RapidJSON's UTF-8 check would take the terminating NUL as
+  // a continuation byte and read on (AddressSanitizer reported it; the request fuzzer found it).
+  // Each is invalid JSON, as DynamoDB's parser says.
+  Fixture f;
+  const std::string serialization =
+      R"({"__type":"com.amazon.coral.service#SerializationException"})";
+  for (const std::string tail :
+       {"\xc3", "\xe2", "\xe2\x82", "\xf0", "\xf0\x9f", "\xf0\x9f\x98", "\xef\"}", "\xf4\"}"}) {
+    for (const std::string head : {R"({"TableName":")", R"({"TableName":"Music")"}) {
+      const std::string body = head + tail;
+      CHECK(f.Call("DescribeTable", body).body == serialization);
+      // Moved, as the server hands it over: nothing but the string's own bytes.
+      std::string owned(body.begin(), body.end());
+      owned.shrink_to_fit();
+      DispatchResult moved;
+      f.dispatcher.HandleAsync("DynamoDB_20120810.DescribeTable", std::move(owned),
+                               {.has_authorization = true},
+                               [&moved](DispatchResult result) { moved = std::move(result); });
+      CHECK(moved.body == serialization);
+    }
+  }
+  // Multi-byte text that ends well still parses.
+  CHECK(f.Call("DescribeTable", "{\"TableName\":\"Music\",\"Note\":\"\xc3\xa9\"}")
+            .body.find("ResourceNotFoundException") != std::string::npos);
+}
+
 TEST_CASE("Deeply nested JSON is handled without recursion") {
   Fixture f;
   std::string body =
