@@ -4,39 +4,15 @@
 #include <cstring>
 #include <ctime>
 
+#include "server/json_line.h"
+
 namespace ddbd {
 namespace {
 
-// A JSON string's contents: quotes, backslashes and control characters escaped.
-void AppendEscaped(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-}
-
 void AppendField(std::string& out, std::string_view name, std::string_view value) {
   out.append(",\"").append(name).append("\":\"");
-  AppendEscaped(out, value);
+  AppendJsonEscaped(out, value);
   out += '"';
-}
-
-std::string Timestamp(int64_t time_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(time_ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[40];
-  const size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  std::snprintf(text + length, sizeof text - length, ".%03dZ", static_cast<int>(time_ms % 1000));
-  return text;
 }
 
 }  // namespace
@@ -56,7 +32,7 @@ AccessLog::~AccessLog() {
 }
 
 std::string AccessLog::Line(const AccessRecord& record) {
-  std::string line = "{\"time\":\"" + Timestamp(record.time_ms) + "\"";
+  std::string line = "{\"time\":\"" + UtcTimestamp(record.time_ms) + "\"";
   AppendField(line, "request_id", record.request_id);
   AppendField(line, "operation", record.operation);
   AppendField(line, "table", record.table);

@@ -134,6 +134,10 @@ TEST_CASE("Access log lines are JSON with escaped strings") {
   record.consumed_capacity = 0.5;
   CHECK_THAT(AccessLog::Line(record),
              Catch::EndsWith(R"("latency_ms":0.042,"consumed_capacity":0.5})"));
+  // A name the client sent need not be UTF-8: bytes past ASCII are escaped, so the line stays
+  // valid JSON (the same escaping as --log-format json, server/json_line.h).
+  record.table = "T\xff\xc3";
+  CHECK_THAT(AccessLog::Line(record), Catch::Contains(R"("table":"T\u00ff\u00c3")"));
 }
 
 }  // namespace
