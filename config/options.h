@@ -11,6 +11,9 @@
 
 namespace ddbd {
 
+// Who may call the admin API under /_ddbd/ (server/admin_api.h).
+enum class AdminApiAccess { kOff, kLoopback, kAny };
+
 struct Options {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;            // 0 picks a free port
@@ -89,6 +92,7 @@ struct Options {
   // Signature Version 4 verification: access key id -> secret (--auth-keys, --auth-keys-file).
   // Empty: any well-formed signature is accepted.
   std::map<std::string, std::string> auth_keys;
+  AdminApiAccess admin_api = AdminApiAccess::kOff;
   bool show_help = false;
   bool show_version = false;
 };
@@ -102,6 +106,9 @@ struct ParsedOptions {
 ParsedOptions ParseOptions(const std::vector<std::string>& args,
                            const std::function<const char*(const char*)>& getenv);
 
+// --help, grouped; help2man makes the man page of it.
 std::string HelpText();
+// The README's options table (Markdown), from the same declarations.
+std::string OptionsMarkdown();
 
 }  // namespace ddbd

@@ -20,6 +20,24 @@ class SystemClock final : public Clock {
   int64_t NowMs() const override;
 };
 
+// The server's clock: the system's, plus an offset that only grows (the admin API's
+// POST /_ddbd/clock), so a test sees TTL expiry, stream retention, ClientRequestToken windows and
+// the point-in-time window pass without waiting. One for the whole server: every namespace's
+// engine reads it. The offset lives in memory only; a restart runs on the system's time again.
+class AdjustableClock final : public Clock {
+ public:
+  int64_t NowMs() const override {
+    return system_.NowMs() + offset_ms_.load(std::memory_order_relaxed);
+  }
+  int64_t offset_ms() const { return offset_ms_.load(std::memory_order_relaxed); }
+  // Moves the clock `delta_ms` (>= 0) forward; returns the offset now.
+  int64_t AdvanceMs(int64_t delta_ms) { return offset_ms_ += delta_ms; }
+
+ private:
+  SystemClock system_;
+  std::atomic<int64_t> offset_ms_{0};
+};
+
 // "2026-10-08T23:16:33Z": a moment to the second, in UTC, as DynamoDB quotes moments in messages.
 std::string IsoSeconds(int64_t epoch_ms);
 

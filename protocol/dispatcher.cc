@@ -221,6 +221,16 @@ void Dispatcher::HandleAsync(std::string_view target, std::string body, const Re
 
 std::string Dispatcher::Unhealthy() const { return engine_.StoreHealth(); }
 
+size_t Dispatcher::SweepExpiredItems() const {
+  // In the sweeper's slices, so a table is never held for a whole backlog at once.
+  constexpr size_t kSlice = 512;
+  size_t deleted = 0;
+  for (size_t slice = kSlice; slice == kSlice; deleted += slice) {
+    slice = engine_.SweepExpiredItems(kSlice);
+  }
+  return deleted;
+}
+
 RequestHandler::NamedStatistics Dispatcher::Statistics() const {
   NamedStatistics named;
   named.emplace_back(std::string(), engine_.Statistics());

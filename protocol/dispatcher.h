@@ -63,6 +63,9 @@ class RequestHandler {
   // Why it cannot take writes now (a data directory whose log cannot be written: a full disk, an
   // I/O error), for GET /_ddbd/health; empty when healthy.
   virtual std::string Unhealthy() const { return {}; }
+  // Deletes every item whose Time to Live has passed, in every database it serves, now rather
+  // than at the sweeper's next turn (POST /_ddbd/ttl/sweep). Returns how many. None by default.
+  virtual size_t SweepExpiredItems() const { return 0; }
 };
 
 class Dispatcher final : public RequestHandler {
@@ -80,6 +83,7 @@ class Dispatcher final : public RequestHandler {
 
   NamedStatistics Statistics() const override;
   std::string Unhealthy() const override;
+  size_t SweepExpiredItems() const override;
 
   // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
   static DispatchResult InternalServerError();

@@ -121,6 +121,18 @@ std::string Namespaces::Unhealthy() const {
   return {};
 }
 
+size_t Namespaces::SweepExpiredItems() const {
+  std::vector<const Dispatcher*> dispatchers;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [key, space] : namespaces_) dispatchers.push_back(space.dispatcher.get());
+  }
+  // Namespaces are never removed, so each outlives the lock; sweeping takes table locks.
+  size_t deleted = 0;
+  for (const Dispatcher* dispatcher : dispatchers) deleted += dispatcher->SweepExpiredItems();
+  return deleted;
+}
+
 RequestHandler::NamedStatistics Namespaces::Statistics() const {
   std::vector<const Engine*> engines;
   NamedStatistics named;

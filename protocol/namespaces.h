@@ -48,6 +48,7 @@ class Namespaces final : public RequestHandler {
   size_t size() const;
   NamedStatistics Statistics() const override;
   std::string Unhealthy() const override;
+  size_t SweepExpiredItems() const override;
 
  private:
   struct Namespace {

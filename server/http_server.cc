@@ -108,7 +108,8 @@ class Session final : public SessionBase,
   Session(Socket&& socket, net::ssl::context* tls, const Router& router,
           const ServerOptions& options, SessionRegistry& registry,
           std::function<void()> on_last_closed)
-      : stream_(MakeStream(std::move(socket), tls)),
+      : peer_loopback_(IsLoopbackPeer(socket)),
+        stream_(MakeStream(std::move(socket), tls)),
         router_(router),
         options_(options),
         registry_(registry),
@@ -195,6 +196,7 @@ class Session final : public SessionBase,
     plain.authorization = View(request[http::field::authorization]);
     plain.headers = this;
     plain.origin = View(request[http::field::origin]);
+    plain.peer_loopback = peer_loopback_;
     plain.access_control_request_headers =
         View(request[http::field::access_control_request_headers]);
     plain.access_control_request_method = View(request[http::field::access_control_request_method]);
@@ -367,6 +369,18 @@ class Session final : public SessionBase,
   }
   Stream& Lowest() { return beast::get_lowest_layer(stream_); }
 
+  // Read before the socket moves into the stream.
+  static bool IsLoopbackPeer(const Socket& socket) {
+    beast::error_code ec;
+    const net::ip::address address = socket.remote_endpoint(ec).address();
+    if (ec) return false;
+    if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+      return net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6()).is_loopback();
+    }
+    return address.is_loopback();
+  }
+
+  const bool peer_loopback_;  // the client connected from a loopback address
   std::conditional_t<kTls, TlsStream, Stream> stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;

@@ -32,6 +32,8 @@ struct HttpRequest {
   std::string_view amz_date;              // X-Amz-Date
   const HeaderSource* headers = nullptr;  // all of them; null when there is no signature to check
   std::string_view origin;                // Origin (CORS)
+  // The client connected from a loopback address (127.0.0.0/8, ::1, or ::ffff:127.x.x.x).
+  bool peer_loopback = false;
   std::string_view access_control_request_headers;
   std::string_view access_control_request_method;
   std::string_view accept_encoding;  // Accept-Encoding

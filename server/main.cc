@@ -152,7 +152,8 @@ int main(int argc, char** argv) {
     spdlog::info("ignoring Java's arguments of a DynamoDB Local command line:{}", java);
   }
 
-  ddbd::SystemClock clock;
+  // The system's time, moved forward only by the admin API (POST /_ddbd/clock).
+  ddbd::AdjustableClock clock;
   ddbd::EngineOptions engine_options;
   engine_options.region = options.region;
   engine_options.account_id = options.account_id;
@@ -270,6 +271,14 @@ int main(int argc, char** argv) {
   router_options.access_log = access_log.get();
   router_options.console = options.console;
   router_options.dynamodb_local_root = options.dynamodb_local;
+  std::unique_ptr<ddbd::AdminApi> admin_api;
+  if (options.admin_api != ddbd::AdminApiAccess::kOff) {
+    admin_api = std::make_unique<ddbd::AdminApi>(handler, clock);
+    router_options.admin_api = admin_api.get();
+    router_options.admin_any_caller = options.admin_api == ddbd::AdminApiAccess::kAny;
+    spdlog::info("admin API on under /_ddbd/ for {}",
+                 router_options.admin_any_caller ? "any caller" : "callers on this machine");
+  }
   ddbd::Router router(handler, std::move(router_options));
   if (!options.auth_keys.empty()) {
     spdlog::info("verifying Signature Version 4 signatures ({} key{})", options.auth_keys.size(),

@@ -180,6 +180,48 @@ void Router::ServeConsole(std::string_view path, HttpResponse& response) const {
   AddStandardHeaders(response, asset->content_type, response.request_id);
 }
 
+std::string Router::AdminSignatureProblem(const HttpRequest& request) const {
+  if (!authenticator_.verifies()) return "";
+  if (!Authenticator::CarriesSignature(request)) {
+    return "the admin API needs a request signed with one of --auth-keys (Signature Version 4), "
+           "as DynamoDB requests are";
+  }
+  // Real time, as for every signature: the admin clock's offset never reaches the date check.
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  Status checked = authenticator_.Check(request, now_ms);
+  return checked.ok() ? "" : checked.error().message();
+}
+
+void Router::ServeAdmin(const HttpRequest& request, HttpResponse& response) const {
+  auto refuse = [&response](int status, const std::string& message) {
+    response.status = status;
+    response.body = R"({"message":")" + PlainText(message, 2048) + "\"}";
+  };
+  if (options_.admin_api == nullptr) {
+    refuse(404, "the admin API is off: start ddbd with --admin-api to use " +
+                    std::string(request.path.substr(0, 256)));
+  } else if (!request.origin.empty()) {
+    // Browsers send Origin with every cross-origin POST, also the "simple" ones no preflight
+    // guards: a web page must never move the clock or delete items.
+    refuse(403, "the admin API answers no browser page (this request came from " +
+                    std::string(request.origin.substr(0, 256)) + ")");
+  } else if (!options_.admin_any_caller && !request.peer_loopback) {
+    refuse(403,
+           "the admin API answers callers on this machine only; start ddbd with --admin-api any "
+           "to accept others");
+  } else if (std::string problem = AdminSignatureProblem(request); !problem.empty()) {
+    refuse(403, problem);
+  } else {
+    AdminAnswer answer = options_.admin_api->Answer(request.method, request.path, request.body);
+    response.status = answer.status;
+    response.body = std::move(answer.body);
+  }
+  response.headers.emplace_back("Cache-Control", "no-store");
+  AddStandardHeaders(response, kJson, response.request_id);
+}
+
 void Router::Finished(HttpResponse& response) const {
   if (metrics_ != nullptr || options_.access_log != nullptr) {
     const int64_t elapsed_ns = SteadyNowNs() - response.started_ns;
@@ -211,6 +253,11 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
         PlainText(request.host, 256) +
         "'. Start ddbd with --allowed-hosts NAME (or '*') to accept it.\"}";
     AddStandardHeaders(response, kAmzJson, request_id);
+    return done();
+  }
+  if (request.path.starts_with("/_ddbd/") && request.path != "/_ddbd/health") {
+    // Before CORS: the admin API never answers a browser page, so it sends no CORS headers.
+    ServeAdmin(request, response);
     return done();
   }
   AddCorsHeaders(request, response);

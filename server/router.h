@@ -13,6 +13,7 @@
 
 #include "protocol/dispatcher.h"
 #include "server/access_log.h"
+#include "server/admin_api.h"
 #include "server/authenticator.h"
 #include "server/http_types.h"
 #include "server/metrics.h"
@@ -42,6 +43,11 @@ struct RouterOptions {
   // Started with DynamoDB Local's flags: GET and HEAD / answer as DynamoDB Local does (HTTP 400,
   // MissingAuthenticationToken), which its tooling waits for; else as DynamoDB does.
   bool dynamodb_local_root = false;
+  // The admin API under /_ddbd/ (null: off, and its paths answer 404 saying so). Outlives the
+  // router. Callers on loopback only unless `admin_any_caller`; never a browser page (a request
+  // with an Origin); a valid signature when auth_keys are set.
+  const AdminApi* admin_api = nullptr;
+  bool admin_any_caller = false;
 };
 
 class Router {
@@ -67,6 +73,11 @@ class Router {
   // The answer is complete: counted, logged, and handed back.
   void Finished(HttpResponse& response) const;
   void LogAccess(const HttpResponse& response) const;
+  // Any path under /_ddbd/ but /_ddbd/health: who may call, then the admin API's answer.
+  void ServeAdmin(const HttpRequest& request, HttpResponse& response) const;
+  // Under --auth-keys, why the request's signature does not pass ("" when it does, or without
+  // keys).
+  std::string AdminSignatureProblem(const HttpRequest& request) const;
   // GET /console (a redirect to /console/) and the console's files under /console/.
   void ServeConsole(std::string_view path, HttpResponse& response) const;
 

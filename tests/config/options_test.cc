@@ -4,8 +4,10 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 namespace ddbd {
@@ -248,6 +250,77 @@ TEST_CASE("Seed paths repeat, split at colons, and flags replace DDBD_SEED") {
   CHECK(Parse({"--seed=/z"}, {{"DDBD_SEED", "/x:/y"}}).options->seed ==
         std::vector<std::string>{"/z"});
   CHECK(Parse({"--seed", ":"}).error == "--seed: expected a file or directory, got ':'");
+}
+
+TEST_CASE("The admin API is off unless asked; alone it answers this machine, 'any' anyone") {
+  CHECK(Parse({}).options->admin_api == AdminApiAccess::kOff);
+  CHECK(Parse({"--admin-api"}).options->admin_api == AdminApiAccess::kLoopback);
+  CHECK(Parse({"--admin-api", "any"}).options->admin_api == AdminApiAccess::kAny);
+  CHECK(Parse({"--admin-api=any"}).options->admin_api == AdminApiAccess::kAny);
+  // Alone before another flag, it takes its implicit value and leaves the flag be.
+  ParsedOptions before = Parse({"--admin-api", "--port", "9"});
+  REQUIRE(before.options);
+  CHECK(before.options->admin_api == AdminApiAccess::kLoopback);
+  CHECK(before.options->port == 9);
+  CHECK(Parse({}, {{"DDBD_ADMIN_API", "any"}}).options->admin_api == AdminApiAccess::kAny);
+  CHECK(Parse({"--admin-api", "everyone"}).error ==
+        "--admin-api: expected loopback, any or off, got 'everyone'");
+}
+
+TEST_CASE("Switches read 1 or true from the environment; an empty variable is unset") {
+  CHECK(Parse({}, {{"DDBD_STOP_WHEN_STDIN_CLOSES", "true"}}).options->stop_when_stdin_closes);
+  CHECK(!Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "0"}}).options->enforce_throughput);
+  CHECK(Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "yes"}}).error ==
+        "DDBD_ENFORCE_THROUGHPUT: expected 1, true, 0 or false, got 'yes'");
+  CHECK(Parse({}, {{"DDBD_PORT", ""}}).options->port == 8000);
+  CHECK(Parse({}, {{"DDBD_DB_PATH", ""}}).options->db_path.empty());
+  // DynamoDB Local's own switches have no variable, and no double-dash form.
+  CHECK(Parse({"--inMemory"}).error == "unknown flag '--inMemory' (see --help)");
+}
+
+TEST_CASE("--help groups every option, and names each one's default and DynamoDB Local alias") {
+  const std::string help = HelpText();
+  for (const char* group : {"\nServing:\n", "\nStorage:\n", "\nDynamoDB Local compatibility:\n",
+                            "\nSecurity:\n", "\nLimits:\n", "\nTime to Live and streams:\n",
+                            "\nBackups:\n", "\nObservability:\n", "\nFor tests and CI:\n"}) {
+    CHECK(help.find(group) != std::string::npos);
+  }
+  CHECK(help.find("  --port N               port to listen on; 0 picks a free one (default 8000; "
+                  "DynamoDB Local: -port)") != std::string::npos);
+  CHECK(help.find("  -inMemory ") != std::string::npos);
+  CHECK(help.find("or:  ddbd dump --endpoint URL") != std::string::npos);
+  CHECK(help.find("\nCommands (each has --help):\n  health ") != std::string::npos);
+  // No line wider than 100 columns (help2man and terminals).
+  size_t start = 0;
+  while (start < help.size()) {
+    size_t end = help.find('\n', start);
+    if (end == std::string::npos) end = help.size();
+    CHECK(end - start <= 100);
+    start = end + 1;
+  }
+}
+
+TEST_CASE("The README's options table is the one the declarations make") {
+  // Regenerate it with DDBD_UPDATE_README=1 ctest -R 'options table'.
+  const std::string path = std::string(DDBD_SOURCE_DIR) + "/README.md";
+  std::ifstream file(path);
+  REQUIRE(file);
+  std::string readme((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string begin_marker = "<!-- options: made from config/options.cc -->\n";
+  const std::string end_marker = "<!-- end of options -->";
+  const size_t begin = readme.find(begin_marker);
+  const size_t end = readme.find(end_marker);
+  REQUIRE(begin != std::string::npos);
+  REQUIRE(end != std::string::npos);
+  const size_t from = begin + begin_marker.size();
+  const std::string table = OptionsMarkdown();
+  if (readme.compare(from, end - from, table) != 0 &&
+      std::getenv("DDBD_UPDATE_README") != nullptr) {
+    readme.replace(from, end - from, table);
+    std::ofstream(path) << readme;
+    return;
+  }
+  CHECK(readme.substr(from, end - from) == table);
 }
 
 }  // namespace ddbd

@@ -1,0 +1,61 @@
+#include "server/admin_api.h"
+
+#include <cmath>
+
+#include "protocol/clock_request.h"
+#include "server/json_line.h"
+
+namespace ddbd {
+namespace {
+
+AdminAnswer Refuse(int status, std::string_view message) {
+  AdminAnswer answer{status, R"({"message":")"};
+  AppendJsonEscaped(answer.body, message);
+  answer.body += "\"}";
+  return answer;
+}
+
+}  // namespace
+
+AdminAnswer AdminApi::Answer(std::string_view method, std::string_view path,
+                             std::string_view body) const {
+  const bool get = method == "GET";
+  const bool post = method == "POST";
+  if (path == "/_ddbd/ttl/sweep") {
+    if (!post) return Refuse(405, "POST /_ddbd/ttl/sweep runs the Time to Live sweep");
+    return {200, "{\"deleted\":" + std::to_string(handler_.SweepExpiredItems()) + "}"};
+  }
+  if (path == "/_ddbd/clock") {
+    if (get) return ClockNow();
+    if (post) return MoveClock(body);
+    return Refuse(405, "GET /_ddbd/clock reads the clock, POST moves it forward");
+  }
+  return Refuse(404, "no admin call " + std::string(path.substr(0, 256)) +
+                         " (there are POST /_ddbd/ttl/sweep, GET and POST /_ddbd/clock)");
+}
+
+AdminAnswer AdminApi::ClockNow() const {
+  const int64_t offset_ms = clock_.offset_ms();
+  const int64_t now_ms = clock_.NowMs();
+  return {200, "{\"now\":\"" + UtcTimestamp(now_ms) + "\",\"epochMillis\":" +
+                   std::to_string(now_ms) + ",\"offsetMillis\":" + std::to_string(offset_ms) + "}"};
+}
+
+AdminAnswer AdminApi::MoveClock(std::string_view body) const {
+  constexpr std::string_view kUsage =
+      R"(expected {"advanceSeconds": N}, {"advanceMillis": N} or {"epochSeconds": N})";
+  const std::optional<double> move = ClockMoveMs(body, static_cast<double>(clock_.NowMs()));
+  if (!move) return Refuse(400, kUsage);
+  const double delta_ms = *move;
+  if (!std::isfinite(delta_ms) || delta_ms < 0) {
+    return Refuse(400, "the clock moves forward only (it is " + UtcTimestamp(clock_.NowMs()) +
+                           "); restart ddbd to return to real time");
+  }
+  if (delta_ms + static_cast<double>(clock_.offset_ms()) > static_cast<double>(kMaxOffsetMs)) {
+    return Refuse(400, "the clock moves at most a century ahead of real time in all");
+  }
+  clock_.AdvanceMs(static_cast<int64_t>(delta_ms));
+  return ClockNow();
+}
+
+}  // namespace ddbd

@@ -1,0 +1,47 @@
+// ddbd's admin API under /_ddbd/ (off unless --admin-api): calls a test makes of the server
+// itself rather than of DynamoDB. The router decides who may call it (loopback callers unless
+// --admin-api any, no browser origins, a valid signature under --auth-keys); this answers the
+// calls:
+//   POST /_ddbd/ttl/sweep   deletes every item whose Time to Live has passed, now: {"deleted": N}
+//   GET  /_ddbd/clock       the server's clock: {"now": ISO, "epochMillis": N, "offsetMillis": N}
+//   POST /_ddbd/clock       moves it forward by {"advanceSeconds": N} (or "advanceMillis"), or to
+//                           {"epochSeconds": N}; never back. The SigV4 date check keeps real time.
+// Every answer is JSON; a refusal is {"message": ...} with an HTTP 4xx status.
+//
+// Thread safety: Answer may be called concurrently.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/clock.h"
+#include "protocol/dispatcher.h"
+
+namespace ddbd {
+
+struct AdminAnswer {
+  int status = 200;
+  std::string body;  // JSON
+};
+
+class AdminApi {
+ public:
+  // The most the clock may be moved in all: a century, far from any overflow of epoch millis.
+  static constexpr int64_t kMaxOffsetMs = int64_t{100} * 366 * 86'400'000;
+
+  // Both must outlive the API.
+  AdminApi(const RequestHandler& handler, AdjustableClock& clock)
+      : handler_(handler), clock_(clock) {}
+
+  // `path` starts with "/_ddbd/".
+  AdminAnswer Answer(std::string_view method, std::string_view path, std::string_view body) const;
+
+ private:
+  AdminAnswer MoveClock(std::string_view body) const;
+  AdminAnswer ClockNow() const;
+
+  const RequestHandler& handler_;
+  AdjustableClock& clock_;
+};
+
+}  // namespace ddbd
