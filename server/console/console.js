@@ -126,7 +126,7 @@ function editConnection(reason = "") {
     connection.region = data.get("region").trim() || "us-east-1";
     sessionStorage.setItem("ddbd-connection", JSON.stringify(connection));
     showConnection();
-    route();
+    route(true);
   });
   openDialog(form);
 }
@@ -172,7 +172,7 @@ async function showTables(token) {
     h("h1", {}, "Tables"),
     h("div", { class: "row" },
       h("button", { class: "primary", type: "button", id: "create-table", onclick: createTable }, "Create table"),
-      h("button", { type: "button", onclick: route }, "Refresh")),
+      h("button", { type: "button", onclick: () => route(true) }, "Refresh")),
     tables.length === 0 ? h("p", { class: "muted" }, "No tables yet.") :
       h("table", { class: "grid", id: "tables" },
         h("thead", {}, h("tr", {}, ["Name", "Status", "Partition key", "Sort key", "Indexes", "Items",
@@ -272,20 +272,44 @@ async function deleteTable(name) {
   if (!await confirmText(`Delete table ${name} and all its items?`, name)) return;
   await attempt(() => api("DeleteTable", { TableName: name }));
   toast(`Deleted ${name}`);
-  if (location.hash === "#/" || location.hash === "") route(); else location.hash = "#/";
+  if (location.hash === "#/" || location.hash === "") route(true); else location.hash = "#/";
 }
 
 // ---- One table: items (Query and Scan), indexes, Time to Live, stream.
 
-let view = null;  // the table being shown: { table, query, pages }
+let view = null;  // the table being shown: { table, tab, search, pages, page }
 
-async function showTable(name, token) {
+// The console's addresses: every table, tab, query and item has one, so they can be bookmarked,
+// shared and reached with the back button.
+//   #/                                   the tables
+//   #/table/NAME[?QUERY]                 a table's items, QUERY the Query or Scan form's fields
+//   #/table/NAME/item/KEY[?QUERY]        an item (KEY: its key as DynamoDB JSON), over that list
+//   #/table/NAME/description             DescribeTable, DescribeTimeToLive and backups, as JSON
+function parseHash() {
+  const [path, search = ""] = location.hash.replace(/^#/, "").split("?");
+  const parts = path.split("/");
+  if (parts[1] !== "table" || !parts[2]) return {};
+  const table = decodeURIComponent(parts[2]);
+  if (parts[3] === "description") return { table, tab: "description", search: "" };
+  const item = parts[3] === "item" && parts[4] ? decodeURIComponent(parts[4]) : null;
+  return { table, tab: "items", search, item };
+}
+const tableHash = (name, search = "") =>
+  `#/table/${encodeURIComponent(name)}${search ? `?${search}` : ""}`;
+
+async function showTable(name, token, tab, search) {
   const { Table: table } = await attempt(() => api("DescribeTable", { TableName: name }));
   if (token !== navigation) return;
-  view = { table, pages: [undefined], page: 0 };
+  view = { table, tab, search, pages: [undefined], page: 0 };
   const key = keyText(table.KeySchema, table.AttributeDefinitions);
-  main.replaceChildren(
+  const tabLink = (label, href, id, current) => h("a", { href, id, class: current ? "tab current" : "tab",
+    "aria-current": current ? "page" : null }, label);
+  const header = [
     h("h1", {}, table.TableName),
+    h("nav", { class: "tabs" },
+      tabLink("Items", tableHash(name), "tab-items", tab === "items"),
+      tabLink("Description", `#/table/${encodeURIComponent(name)}/description`, "tab-description",
+        tab === "description")),
     h("div", { class: "cards" },
       h("div", {}, "Status", h("b", { id: "table-status" }, table.TableStatus)),
       h("div", {}, "Partition key", h("b", {}, key("HASH"))),
@@ -295,15 +319,59 @@ async function showTable(name, token) {
       h("div", {}, "Capacity", h("b", {}, table.BillingModeSummary?.BillingMode === "PAY_PER_REQUEST"
         ? "On-demand" : `${table.ProvisionedThroughput.ReadCapacityUnits} R / ${table.ProvisionedThroughput.WriteCapacityUnits} W`))),
     h("div", { class: "row" },
-      h("button", { type: "button", onclick: route }, "Refresh"),
-      h("button", { class: "danger", type: "button", onclick: () => deleteTable(name) }, "Delete table")),
-    h("h2", {}, "Items"), queryForm(table),
+      h("button", { type: "button", onclick: () => route(true) }, "Refresh"),
+      h("button", { class: "danger", type: "button", onclick: () => deleteTable(name) }, "Delete table"))];
+  if (tab === "description") {
+    main.replaceChildren(...header, h("div", { id: "description" }, h("p", { class: "muted" }, "Loading…")));
+    await showDescription(table, token);
+    return;
+  }
+  main.replaceChildren(...header,
+    h("h2", {}, "Items"), queryForm(table, new URLSearchParams(search)),
+    getByKeyForm(table),
     h("div", { id: "results" }),
     h("h2", {}, "Indexes"), indexSection(table),
     h("h2", {}, "Time to Live"), h("div", { id: "ttl" }),
     h("h2", {}, "Stream"), h("div", { id: "stream" }, streamSection(table)));
   showTimeToLive(table);
   runQuery();
+}
+
+// The table as DynamoDB describes it: what dynamodb-admin users look for, without leaving the page.
+async function showDescription(table, token) {
+  const name = table.TableName;
+  const settled = (promise) => promise.then((value) => value, (error) => ({ error: error.message }));
+  const [ttl, backups, tags] = await Promise.all([
+    settled(api("DescribeTimeToLive", { TableName: name })),
+    settled(api("DescribeContinuousBackups", { TableName: name })),
+    settled(api("ListTagsOfResource", { ResourceArn: table.TableArn }))]);
+  if (token !== navigation) return;
+  const block = (title, id, value) => [h("h2", {}, title),
+    h("pre", { id, class: "json" }, JSON.stringify(value, null, 2))];
+  document.getElementById("description").replaceChildren(
+    ...block("DescribeTable", "describe-table", table),
+    ...block("DescribeTimeToLive", "describe-ttl", ttl.TimeToLiveDescription || ttl),
+    ...block("DescribeContinuousBackups", "describe-backups",
+      backups.ContinuousBackupsDescription || backups),
+    ...block("Tags", "describe-tags", tags.Tags || tags));
+}
+
+// Get one item by its key: the form's fields are the table's key attributes, in their types.
+function getByKeyForm(table) {
+  const type = (n) => (table.AttributeDefinitions.find((d) => d.AttributeName === n) || {}).AttributeType || "S";
+  const form = h("form", { id: "get-item-form", class: "row" },
+    ...table.KeySchema.map((k) => h("label", {}, `${k.AttributeName} (${type(k.AttributeName)})`,
+      h("input", { name: k.AttributeName, required: true, id: `get-${k.KeyType === "HASH" ? "pk" : "sk"}` }))),
+    h("button", { type: "submit", id: "get-item" }, "Get item"),
+    h("span", { class: "muted", id: "get-item-result" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const key = Object.fromEntries(table.KeySchema.map((k) =>
+      [k.AttributeName, { [type(k.AttributeName)]: data.get(k.AttributeName) }]));
+    openItemLink(key);
+  });
+  return form;
 }
 
 function indexKeys(table, indexName) {
@@ -313,7 +381,7 @@ function indexKeys(table, indexName) {
   return index ? index.KeySchema : table.KeySchema;
 }
 
-function queryForm(table) {
+function queryForm(table, params) {
   const indexes = [...(table.GlobalSecondaryIndexes || []), ...(table.LocalSecondaryIndexes || [])];
   const form = h("form", { id: "query-form" },
     h("div", { class: "row" },
@@ -323,12 +391,12 @@ function queryForm(table) {
         h("option", { value: "" }, `${table.TableName} (table)`),
         ...indexes.map((i) => h("option", { value: i.IndexName }, i.IndexName)))),
       h("label", {}, "Page size", h("input", { name: "limit", type: "number", min: 1, max: 1000,
-        value: kPageSize, style: "width: 6em" }))),
+        value: kPageSize, class: "narrow" }))),
     h("div", { class: "row", id: "key-condition" }),
     h("div", { class: "row" },
-      h("label", { style: "flex: 1" }, "Filter expression (optional)",
+      h("label", { class: "grow" }, "Filter expression (optional)",
         h("input", { name: "filter", id: "filter", placeholder: "#s = :s AND price > :p" })),
-      h("label", { style: "flex: 1" }, "Names and values (JSON, optional)",
+      h("label", { class: "grow" }, "Names and values (JSON, optional)",
         h("input", { name: "values", id: "values",
           placeholder: "{\"#s\": \"status\", \":s\": {\"S\": \"open\"}, \":p\": {\"N\": \"10\"}}" }))),
     h("div", { class: "row" },
@@ -354,14 +422,37 @@ function queryForm(table) {
   };
   form.elements.mode.addEventListener("change", refreshKeys);
   form.elements.index.addEventListener("change", refreshKeys);
+  // The address's query fills the form: the mode and index first (they decide the key fields).
+  for (const name of ["mode", "index"]) if (params.has(name)) form.elements[name].value = params.get(name);
   refreshKeys();
+  for (const [name, value] of params) {
+    if (form.elements[name] && !["mode", "index"].includes(name)) form.elements[name].value = value;
+  }
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    // A new query is a new address (the back button returns to the last); the same one runs again.
+    const search = formSearch(form);
+    if (search !== view.search) {
+      location.hash = tableHash(table.TableName, search);
+      return;
+    }
     view.pages = [undefined];
     view.page = 0;
     runQuery();
   });
   return form;
+}
+
+// The form's fields that differ from a fresh form's, as an address's query.
+function formSearch(form) {
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) {
+    const text = String(value);
+    const fresh = name === "mode" ? "Scan" : name === "limit" ? String(kPageSize)
+      : name === "order" ? "asc" : "";
+    if (text !== fresh) params.set(name, text);
+  }
+  return params.toString();
 }
 
 // The request the form describes, for one page starting at `start`.
@@ -444,12 +535,52 @@ async function runQuery() {
     h("table", { class: "grid", id: "items" },
       h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c)))),
       h("tbody", {}, answer.Items.map((item) => {
-        const open = () => editItem(item);
+        const open = () => openItemLink(Object.fromEntries(keyNamesOf(view.table).map((n) => [n, item[n]])));
         return h("tr", { class: "item", tabindex: 0, onclick: open,
           onkeydown: (e) => { if (e.key === "Enter") open(); } },
           columns.map((c) => h("td", { title: item[c] ? preview(item[c], 400) : "" },
             item[c] ? preview(item[c]) : "")));
       }))));
+}
+
+const keyNamesOf = (table) => table.KeySchema.map((k) => k.AttributeName);
+
+// Opening an item is going to its address; closing the editor goes back.
+let itemOpenedHere = false;
+function openItemLink(key) {
+  itemOpenedHere = true;
+  location.hash = `#/table/${encodeURIComponent(view.table.TableName)}/item/` +
+    `${encodeURIComponent(JSON.stringify(key))}${view.search ? `?${view.search}` : ""}`;
+}
+
+function leaveItem() {
+  const here = itemOpenedHere;
+  itemOpenedHere = false;
+  if (!/\/item\//.test(location.hash)) return;
+  if (here) history.back();
+  else location.replace(tableHash(view.table.TableName, view.search));
+}
+
+// The item an address names, read now (consistently), in the editor.
+async function openItemAt(keyText) {
+  let key;
+  try { key = JSON.parse(keyText); } catch {
+    toast("This address names no item key.", true);
+    return leaveItem();
+  }
+  const { Item: item } = await attempt(() => api("GetItem", { TableName: view.table.TableName, Key: key,
+    ConsistentRead: true }));
+  const result = document.getElementById("get-item-result");
+  if (!item) {
+    if (result) result.textContent = "No item has this key.";
+    toast("No item has this key.", true);
+    return leaveItem();
+  }
+  if (result) result.textContent = "";
+  const at = location.hash;
+  await editItem(item);
+  // Closed by the user (not by the address moving on): back to the list.
+  if (location.hash === at) leaveItem();
 }
 
 // The editor: an existing item (null: a new one) as DynamoDB JSON or plain JSON.
@@ -521,7 +652,7 @@ async function editItem(item) {
   text.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); save(); }
   });
-  openDialog(
+  const closed = openDialog(
     h("h1", {}, item ? "Edit item" : "New item"),
     h("div", { class: "row" }, h("label", {}, "Format", formatSelect)),
     text, message,
@@ -529,7 +660,13 @@ async function editItem(item) {
       h("button", { class: "primary", type: "button", id: "save-item", onclick: save }, "Save"),
       item ? h("button", { class: "danger", type: "button", id: "delete-item", onclick: remove }, "Delete item") : null,
       h("button", { type: "button", onclick: () => dialog.close() }, "Close")));
+  // At the top: the caret at the start (focus would put it, and the view, at the end of a long
+  // item), the dialog scrolled up.
   text.focus();
+  text.setSelectionRange(0, 0);
+  text.scrollTop = 0;
+  dialog.scrollTop = 0;
+  await closed;
 }
 
 function indexSection(table) {
@@ -553,7 +690,7 @@ function indexSection(table) {
     await attempt(() => api("UpdateTable", { TableName: table.TableName, AttributeDefinitions: definitions,
       GlobalSecondaryIndexUpdates: [{ Create: create }] }));
     toast(`Creating index ${create.IndexName}`);
-    route();
+    route(true);
   });
   return h("div", {},
     indexes.length === 0 ? h("p", { class: "muted" }, "No secondary indexes.") :
@@ -569,7 +706,7 @@ function indexSection(table) {
               if (!await confirmText(`Delete index ${i.IndexName}?`, i.IndexName)) return;
               await attempt(() => api("UpdateTable", { TableName: table.TableName,
                 GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: i.IndexName } }] }));
-              route();
+              route(true);
             } }, "Delete") : null))))),
     form);
 }
@@ -606,7 +743,7 @@ function streamSection(table) {
     const StreamSpecification = enabled ? { StreamEnabled: false }
       : { StreamEnabled: true, StreamViewType: new FormData(toggle).get("view") };
     await attempt(() => api("UpdateTable", { TableName: table.TableName, StreamSpecification }));
-    route();
+    route(true);
   });
   return h("div", {},
     h("p", {}, enabled ? `Enabled (${spec.StreamViewType}): ${table.LatestStreamArn}` : "Off."),
@@ -643,23 +780,38 @@ async function latestRecords(table) {
 
 // ---- Routing and keys.
 
-async function route() {
+// Shows what the address names. A change of item only (or none) keeps the table's page as it is,
+// so the back button from an item returns to the list where it was; `force` redraws it.
+async function route(force = false) {
   const token = ++navigation;
-  const match = /^#\/table\/(.+)$/.exec(location.hash);
+  const place = parseHash();
   try {
-    if (match) await showTable(decodeURIComponent(match[1]), token);
-    else await showTables(token);
+    if (!place.table) {
+      view = null;
+      await showTables(token);
+      return;
+    }
+    const same = view && view.table.TableName === place.table && view.tab === place.tab &&
+      view.search === place.search;
+    if (force === true || !same) await showTable(place.table, token, place.tab, place.search);
+    if (token !== navigation) return;
+    if (place.item) {
+      if (dialog.open) dialog.close();
+      await openItemAt(place.item);
+    } else if (dialog.open && document.getElementById("item-text")) {
+      dialog.close();  // back from an item: its editor goes
+    }
   } catch (error) {
     if (token !== navigation) return;
     main.replaceChildren(h("p", { class: "bad" }, error.message),
-      h("button", { type: "button", onclick: route }, "Retry"));
+      h("button", { type: "button", onclick: () => route(true) }, "Retry"));
   }
 }
 
 document.addEventListener("keydown", (event) => {
   const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName) || dialog.open;
   if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "r") route();
+  if (event.key === "r") route(true);
   else if (event.key === "c") editConnection();
   else if (event.key === "n" && view && document.getElementById("query-form")) editItem(null);
   else if (event.key === "/" && document.getElementById("mode")) {
@@ -669,6 +821,6 @@ document.addEventListener("keydown", (event) => {
 });
 
 document.getElementById("connect").addEventListener("click", () => editConnection());
-window.addEventListener("hashchange", () => { view = null; route(); });
+window.addEventListener("hashchange", () => route());
 showConnection();
 route();

@@ -35,6 +35,16 @@ async function inPage(name, endpoint, body, contextOptions = {}) {
   page.setDefaultTimeout(10000);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // Its own Content-Security-Policy must not block any of its own styles or scripts, and every
+  // file it asks for (the favicon included) must be there.
+  page.on('console', (message) => {
+    if (/Content Security Policy/.test(message.text())) errors.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.request().method() === 'GET' && response.status() >= 400) {
+      errors.push(`GET ${response.url()}: ${response.status()}`);
+    }
+  });
   try {
     await page.goto(`${endpoint}/console/`);
     await body(page);
@@ -141,6 +151,88 @@ describe('console', () => {
       const gone = await client.send(new GetItemCommand({ TableName: table,
         Key: { pk: { S: 'user#1' }, sk: { S: '2026' } } }));
       assert.equal(gone.Item, undefined);
+    });
+  });
+
+  test('every table, query and item has an address; back and forward; get by key; the description', async () => {
+    const table = uniqueName('console-links');
+    await client.send(new CreateTableCommand({ TableName: table, BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }] }));
+    // A long item: its editor must open at its top, not where focus would scroll it.
+    const long = { pk: { S: 'a' }, sk: { S: '1' } };
+    for (let i = 0; i < 200; i++) long[`attribute${String(i).padStart(3, '0')}`] = { S: `value ${i}` };
+    await client.send(new PutItemCommand({ TableName: table, Item: long }));
+    await client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'a' }, sk: { S: '2' } } }));
+    await client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'b' }, sk: { S: '1' } } }));
+    const tableUrl = `${server.endpoint}/console/#/table/${table}`;
+    await inPage('addresses', server.endpoint, async (page) => {
+      // A query's address fills the form and runs it.
+      await page.goto(`${tableUrl}?mode=Query&pk=a`);
+      await page.locator('#result-count', { hasText: 'Items 1–2 (2 read)' }).waitFor();
+      assert.equal(await page.locator('#mode').inputValue(), 'Query');
+      assert.equal(await page.locator('#pk').inputValue(), 'a');
+      // Running another query is a new address.
+      await page.locator('#sk-op').selectOption('=');
+      await page.locator('#sk1').fill('2');
+      await page.locator('#run').click();
+      await page.locator('#result-count', { hasText: 'Items 1–1 (1 read)' }).waitFor();
+      assert.match(page.url(), /\?mode=Query&pk=a&skOp=%3D&sk1=2$/);
+      await page.goBack();
+      await page.locator('#result-count', { hasText: 'Items 1–2 (2 read)' }).waitFor();
+
+      // An item's address; the editor opens at the top.
+      await page.locator('#items tbody tr', { hasText: 'value 0' }).click();
+      await page.locator('#item-text').waitFor();
+      assert.match(page.url(), /#\/table\/[^/]+\/item\/%7B.*\?mode=Query&pk=a$/);
+      assert.deepEqual(await page.locator('#item-text').evaluate((t) => [t.scrollTop, t.selectionStart]), [0, 0]);
+      assert.ok(await page.locator('#item-text').evaluate((t) => t.scrollHeight > t.clientHeight));
+      // Back closes it, the list as it was; forward opens it again.
+      await page.goBack();
+      await page.locator('#dialog').waitFor({ state: 'hidden' });
+      assert.equal(await page.locator('#result-count').textContent(), 'Items 1–2 (2 read)');
+      await page.goForward();
+      await page.locator('#item-text').waitFor();
+      const itemUrl = page.url();
+      await page.keyboard.press('Escape');
+      await page.locator('#dialog').waitFor({ state: 'hidden' });
+      assert.match(page.url(), /\?mode=Query&pk=a$/);
+
+      // The item's address on its own, as a bookmark: read fresh, closed to its table.
+      await page.goto('about:blank');
+      await page.goto(itemUrl);
+      await page.locator('#item-text').waitFor();
+      assert.match(await page.locator('#item-text').inputValue(), /attribute199/);
+      await page.locator('#dialog').getByRole('button', { name: 'Close' }).click();
+      await page.locator('#dialog').waitFor({ state: 'hidden' });
+      assert.match(page.url(), /#\/table\/[^/?]+\?mode=Query&pk=a$/);
+
+      // Get by key.
+      await page.locator('#get-pk').fill('b');
+      await page.locator('#get-sk').fill('1');
+      await page.locator('#get-item').click();
+      await page.locator('#item-text').waitFor();
+      assert.deepEqual(JSON.parse(await page.locator('#item-text').inputValue()), { pk: 'b', sk: '1' });
+      await page.keyboard.press('Escape');
+      await page.locator('#dialog').waitFor({ state: 'hidden' });
+      await page.locator('#get-sk').fill('9');
+      await page.locator('#get-item').click();
+      await page.locator('#get-item-result', { hasText: 'No item has this key.' }).waitFor();
+
+      // The description tab: DescribeTable and its kin as JSON, at an address of its own.
+      await page.locator('#tab-description').click();
+      await page.locator('#describe-table').waitFor();
+      assert.match(page.url(), /\/description$/);
+      const described = JSON.parse(await page.locator('#describe-table').textContent());
+      assert.equal(described.TableName, table);
+      assert.equal(described.ItemCount, 3);
+      assert.deepEqual(JSON.parse(await page.locator('#describe-ttl').textContent()), { TimeToLiveStatus: 'DISABLED' });
+      assert.equal(JSON.parse(await page.locator('#describe-backups').textContent()).ContinuousBackupsStatus, 'ENABLED');
+      await page.goBack();
+      await page.locator('#query-form').waitFor();
+      // The tables list is an address too.
+      await page.locator('header').getByRole('link', { name: 'Tables' }).click();
+      await page.locator('#tables', { hasText: table }).waitFor();
     });
   });
 
@@ -252,6 +344,9 @@ describe('console', () => {
       'text/javascript; charset=utf-8');
     assert.equal((await fetch(`${server.endpoint}/console/../metrics`)).status, 200);  // fetch normalises
     assert.equal((await fetch(`${server.endpoint}/console/missing.js`)).status, 404);
+    const icon = await fetch(`${server.endpoint}/console/favicon.svg`);
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
     const off = await startDdbd('--console', 'off');
     try {
       assert.equal((await fetch(`${off.endpoint}/console/`)).status, 404);
