@@ -11,6 +11,8 @@
 #include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
+#include "engine/policies/resource_policies.h"
+#include "engine/tags/tags.h"
 
 namespace ddbd {
 namespace {

@@ -13,26 +13,26 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/backups/backups.h"
-#include "engine/backups/continuous_backups.h"
-#include "engine/catalog/table_schema.h"
+#include "engine/api/backups.h"
+#include "engine/api/continuous_backups.h"
+#include "engine/api/items.h"
+#include "engine/api/policies.h"
+#include "engine/api/reads.h"
+#include "engine/api/statistics.h"
+#include "engine/api/streams.h"
+#include "engine/api/sync_policy.h"
+#include "engine/api/tables.h"
+#include "engine/api/tags.h"
+#include "engine/api/time_to_live.h"
+#include "engine/api/transactions.h"
 #include "engine/clock.h"
 #include "engine/error.h"
-#include "engine/item_operations.h"
 #include "engine/log_sink.h"
-#include "engine/persistence/sync_policy.h"
-#include "engine/policies/resource_policies.h"
-#include "engine/read_operations.h"
-#include "engine/statistics.h"
-#include "engine/storage/change.h"
-#include "engine/streams/streams.h"
-#include "engine/tags/tags.h"
-#include "engine/transactions/transactions.h"
-#include "engine/ttl/time_to_live.h"
 
 namespace ddbd {
 
-class FileSystem;  // engine/persistence/file_system.h
+class FileSystem;      // engine/persistence/file_system.h
+class CommitObserver;  // engine/storage/change.h
 
 // The provisioned-capacity quotas DescribeLimits reports.
 struct ThroughputLimits {
@@ -201,7 +201,7 @@ class Engine {
   Result<ResourcePolicy> GetResourcePolicy(const std::string& resource_arn) const;
   Result<std::string> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
 
-  // Point-in-time recovery settings (engine/backups/continuous_backups.h). TableNotFoundException
+  // Point-in-time recovery settings (engine/api/continuous_backups.h). TableNotFoundException
   // "Table not found: <name>" for a table that is not here.
   Result<ContinuousBackupsDescription> DescribeContinuousBackups(
       const std::string& table_name) const;
@@ -236,7 +236,7 @@ class Engine {
   // whether it wrote one. The checkpointer thread calls it every 100 ms.
   Result<bool> Checkpoint(bool always);
 
-  // The figures /metrics reports (engine/statistics.h): every table that is not being deleted,
+  // The figures /metrics reports (engine/api/statistics.h): every table that is not being deleted,
   // in name order, and the store's. Takes each table's read lock in turn, never two at once.
   // Any thread.
   EngineStatistics Statistics() const;

@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/tables.h"
 #include "engine/backups/point_in_time_history.h"
 #include "engine/capacity/throughput.h"
 #include "engine/capacity/usage.h"
-#include "engine/catalog/table_schema.h"
 #include "engine/engine.h"
 #include "engine/model/item_key.h"
 #include "engine/periodic_task.h"

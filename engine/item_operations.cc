@@ -1,14 +1,13 @@
 // Engine's item operations: PutItem, GetItem, DeleteItem, UpdateItem and the two batch
 // operations. Every write goes through TableItems::Commit in a WriteScope; what it committed
 // gives the consumed capacity and the item collection metrics.
-#include "engine/item_operations.h"
-
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <set>
 #include <utility>
 
+#include "engine/api/items.h"
 #include "engine/engine.h"
 #include "engine/engine_state.h"
 #include "engine/item_writes.h"

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/items.h"
 #include "engine/capacity/capacity.h"
 #include "engine/engine_state.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
-#include "engine/item_operations.h"
 #include "engine/model/document_path.h"
 
 namespace ddbd {

@@ -1,12 +1,11 @@
 // Engine's Query and Scan: key conditions become one range of key bytes, a parallel-scan segment
 // a range of partition hashes; one walk reads a page.
-#include "engine/read_operations.h"
-
 #include <absl/numeric/int128.h>
 
 #include <array>
 #include <mutex>
 
+#include "engine/api/reads.h"
 #include "engine/engine.h"
 #include "engine/engine_state.h"
 #include "engine/item_writes.h"

@@ -1,4 +1,4 @@
-#include "engine/statistics.h"
+#include "engine/api/statistics.h"
 
 namespace ddbd {
 

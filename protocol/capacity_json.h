@@ -2,9 +2,9 @@
 // the ConsumedCapacity and ItemCollectionMetrics objects of answers.
 #pragma once
 
-#include "engine/capacity/capacity.h"
+#include "engine/api/capacity.h"
+#include "engine/api/items.h"
 #include "engine/error.h"
-#include "engine/item_operations.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 #include "protocol/validation_messages.h"

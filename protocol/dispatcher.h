@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/api/statistics.h"
 #include "engine/error.h"
-#include "engine/statistics.h"
 
 namespace ddbd {
 

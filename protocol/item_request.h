@@ -4,11 +4,11 @@
 
 #include <string_view>
 
+#include "engine/api/items.h"
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
-#include "engine/item_operations.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
 #include "protocol/json_reader.h"

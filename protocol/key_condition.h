@@ -5,9 +5,9 @@
 
 #include <vector>
 
+#include "engine/api/reads.h"
 #include "engine/error.h"
 #include "engine/expression/condition.h"
-#include "engine/read_operations.h"
 #include "protocol/json_reader.h"
 
 namespace ddbd {

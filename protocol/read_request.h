@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/reads.h"
 #include "engine/engine.h"
-#include "engine/read_operations.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/engine.h"
 #include "protocol/json_reader.h"
 #include "protocol/validation_messages.h"

@@ -1,7 +1,7 @@
 // Encodes a TableDescription exactly as DynamoDB's DescribeTable returns it.
 #pragma once
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/engine.h"
 #include "protocol/json_writer.h"
 

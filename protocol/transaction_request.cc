@@ -1,6 +1,6 @@
 #include "protocol/transaction_request.h"
 
-#include "engine/transactions/transactions.h"
+#include "engine/api/transactions.h"
 
 namespace ddbd {
 

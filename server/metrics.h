@@ -1,6 +1,6 @@
 // Prometheus metrics (GET /metrics): what the server counts for each request (by operation:
 // requests, errors by type, latency) and for connections, rendered with what each database
-// reports at scrape time (engine/statistics.h: tables, indexes, consumed capacity, Time to Live
+// reports at scrape time (engine/api/statistics.h: tables, indexes, consumed capacity, Time to Live
 // deletions, stream records, the log and checkpoints). Counting a request is a few relaxed atomic
 // additions; an error also takes a mutex. Rendering reads counters and never stops requests.
 //
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <utility>
 
-#include "engine/statistics.h"
+#include "engine/api/statistics.h"
 #include "protocol/dispatcher.h"
 
 namespace ddbd {

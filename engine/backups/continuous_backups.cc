@@ -1,6 +1,6 @@
 // Point-in-time recovery settings: part of the table's description, changed through the catalog's
 // one path (a metadata change), so they are logged and survive restarts.
-#include "engine/backups/continuous_backups.h"
+#include "engine/api/continuous_backups.h"
 
 #include <algorithm>
 #include <initializer_list>

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "engine/backups/continuous_backups.h"
+#include "engine/api/continuous_backups.h"
 #include "engine/backups/restore.h"
 #include "engine/engine.h"
 #include "engine/engine_state.h"

@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "engine/api/tables.h"
 #include "engine/backups/backups.h"
-#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
 
 namespace ddbd {

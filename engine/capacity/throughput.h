@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/tables.h"
 #include "engine/capacity/capacity.h"
-#include "engine/catalog/table_schema.h"
 #include "engine/error.h"
 
 namespace ddbd {

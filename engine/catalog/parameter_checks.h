@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/error.h"
 
 namespace ddbd {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/error.h"
 
 namespace ddbd {

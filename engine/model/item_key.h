@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/error.h"
 #include "engine/model/attribute_value.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/error.h"
 
 namespace ddbd {

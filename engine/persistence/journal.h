@@ -16,7 +16,7 @@
 #include <mutex>
 #include <string>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/persistence/fields.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_writer.h"

@@ -27,12 +27,12 @@
 #include <thread>
 #include <vector>
 
+#include "engine/api/statistics.h"
+#include "engine/api/sync_policy.h"
 #include "engine/error.h"
 #include "engine/log_sink.h"
 #include "engine/persistence/file_system.h"
 #include "engine/persistence/log_format.h"
-#include "engine/persistence/sync_policy.h"
-#include "engine/statistics.h"
 
 namespace ddbd {
 

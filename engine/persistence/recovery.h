@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/sync_policy.h"
 #include "engine/persistence/log_format.h"
-#include "engine/persistence/sync_policy.h"
 
 namespace ddbd {
 

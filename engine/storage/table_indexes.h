@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/error.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/item_key.h"

@@ -29,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/storage/change.h"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/transactions/transactions.h"
+#include "engine/api/transactions.h"
 
 namespace ddbd {
 

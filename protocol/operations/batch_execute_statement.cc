@@ -3,7 +3,7 @@
 // the request's.
 #include <map>
 
-#include "engine/transactions/transactions.h"
+#include "engine/api/transactions.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
 #include "protocol/item_request.h"

@@ -3,7 +3,7 @@
 // DELETE and EXISTS conditions), with its ClientRequestToken idempotency.
 #include <functional>
 
-#include "engine/transactions/transactions.h"
+#include "engine/api/transactions.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
 #include "protocol/error_response.h"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/reads.h"
 #include "engine/engine.h"
-#include "engine/read_operations.h"
 #include "protocol/partiql/statement.h"
 
 namespace ddbd::partiql {

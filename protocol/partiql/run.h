@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/transactions.h"
 #include "engine/engine.h"
-#include "engine/transactions/transactions.h"
 #include "protocol/partiql/request.h"
 #include "protocol/partiql/statement.h"
 

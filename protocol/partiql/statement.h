@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/items.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
-#include "engine/item_operations.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
 

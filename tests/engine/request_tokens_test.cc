@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/transactions/transactions.h"
+#include "engine/api/transactions.h"
 
 namespace ddbd {
 namespace {

@@ -2,7 +2,7 @@
 // reserved "aws:" prefix (also on CreateTable), the ARNs that name a table, and tags kept across
 // a restart as part of the table's description. Resource policies
 // (engine/policies/resource_policies.h): revisions, expected revisions, the stream's own slot,
-// and a restart. Point-in-time recovery settings (engine/backups/continuous_backups.h).
+// and a restart. Point-in-time recovery settings (engine/api/continuous_backups.h).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/catalog/table_schema.h"
+#include "engine/api/tables.h"
 
 namespace ddbd {
 

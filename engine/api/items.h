@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/capacity/capacity.h"
+#include "engine/api/capacity.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
 #include "engine/model/attribute_value.h"

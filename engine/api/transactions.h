@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/capacity/capacity.h"
+#include "engine/api/capacity.h"
+#include "engine/api/items.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
-#include "engine/item_operations.h"
 #include "engine/model/attribute_value.h"
 
 namespace ddbd {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/capacity/capacity.h"
+#include "engine/api/capacity.h"
 #include "engine/expression/condition.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
