@@ -196,7 +196,8 @@ describe('console', () => {
       const itemUrl = page.url();
       await page.keyboard.press('Escape');
       await page.locator('#dialog').waitFor({ state: 'hidden' });
-      assert.match(page.url(), /\?mode=Query&pk=a$/);
+      // The address goes back to the list's (as the editor closes: waited for, not assumed).
+      await page.waitForURL(/#\/table\/[^/?]+\?mode=Query&pk=a$/);
 
       // The item's address on its own, as a bookmark: read fresh, closed to its table.
       await page.goto('about:blank');
@@ -205,7 +206,7 @@ describe('console', () => {
       assert.match(await page.locator('#item-text').inputValue(), /attribute199/);
       await page.locator('#dialog').getByRole('button', { name: 'Close' }).click();
       await page.locator('#dialog').waitFor({ state: 'hidden' });
-      assert.match(page.url(), /#\/table\/[^/?]+\?mode=Query&pk=a$/);
+      await page.waitForURL(/#\/table\/[^/?]+\?mode=Query&pk=a$/);
 
       // Get by key.
       await page.locator('#get-pk').fill('b');
