@@ -88,15 +88,14 @@ Engine::~Engine() {
 
 void Engine::Subscribe(CommitObserver* observer) { state_->log.Subscribe(observer); }
 
-void Engine::State::CommitCatalogLocked(CatalogChange change) {
+uint64_t Engine::State::CommitCatalogLocked(CatalogChange change) {
   auto it = tables.find(change.table_name);
   switch (change.kind) {
     case CatalogChange::Kind::kCreateTable: {
       TableEntry& created = *change.created;
       tables.emplace(change.table_name, std::move(change.created));
       if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
-      if (journal) journal->TableCreated(created.items->id(), created.description);
-      return;
+      return journal ? journal->TableCreated(created.items->id(), created.description) : 0;
     }
     case CatalogChange::Kind::kUpdateTable: {
       const bool streamed = it->second->description.stream_specification.has_value();
@@ -109,35 +108,35 @@ void Engine::State::CommitCatalogLocked(CatalogChange change) {
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
       }
-      if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
-      return;
+      return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
     }
     case CatalogChange::Kind::kDeleteTable:
       StopStreamLocked(*it->second);
-      if (journal) journal->TableDeleted(it->second->items->id());
-      // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
-      if (change.transition_done_ms <= 0) {
-        tables.erase(it);
-        return;
+      {
+        const uint64_t ticket = journal ? journal->TableDeleted(it->second->items->id()) : 0;
+        // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
+        if (change.transition_done_ms <= 0) {
+          tables.erase(it);
+          return ticket;
+        }
+        it->second->description.table_status = TableStatus::kDeleting;
+        it->second->transition_done_ms = change.transition_done_ms;
+        return ticket;
       }
-      it->second->description.table_status = TableStatus::kDeleting;
-      it->second->transition_done_ms = change.transition_done_ms;
-      return;
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       CopyTableMetadata(change.description, it->second->description);
       // Enabled now: the history restores to the moment recovery was enabled.
       if (!replaying) {
         SyncHistoryLocked(*it->second, it->second->description.point_in_time_recovery_since_ms);
       }
-      if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
-      return;
+      return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
     case CatalogChange::Kind::kUpdateTimeToLive:
       it->second->description.time_to_live_attribute = change.description.time_to_live_attribute;
       it->second->description.time_to_live_updated_ms = change.now_ms;
       it->second->expiry = std::move(change.expiry);
-      if (journal) journal->TableUpdated(it->second->items->id(), it->second->description);
-      return;
+      return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
   }
+  return 0;
 }
 
 void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
@@ -147,8 +146,8 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.recovery_period_in_days = from.recovery_period_in_days;
 }
 
-Status Engine::ChangeTableMetadata(const std::string& table_name,
-                                   const std::function<Status(TableDescription&)>& change) {
+Result<Ticket> Engine::ChangeTableMetadata(const std::string& table_name,
+                                           const std::function<Status(TableDescription&)>& change) {
   const int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(state_->mutex);
   const TableEntry* entry = state_->FindLocked(table_name, now_ms);
@@ -161,9 +160,8 @@ Status Engine::ChangeTableMetadata(const std::string& table_name,
   changed.table_name = table_name;
   CopyTableMetadata(entry->description, changed.description);
   changed.now_ms = now_ms;
-  if (Status made = change(changed.description); !made.ok()) return made;
-  state_->CommitCatalogLocked(std::move(changed));
-  return Ok{};
+  if (Status made = change(changed.description); !made.ok()) return made.error();
+  return Ticket{state_->CommitCatalogLocked(std::move(changed))};
 }
 
 TableStream::Settings Engine::State::StreamSettings() const {
@@ -301,7 +299,7 @@ std::unique_ptr<TableEntry> Engine::NewEntry(const TableDescription& table) cons
   return entry;
 }
 
-Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
+Result<TableOutcome> Engine::CreateTable(const CreateTableArgs& args) {
   if (Status valid = ValidateCreateTable(args); !valid.ok()) return valid.error();
 
   const int64_t now_ms = clock_.NowMs();
@@ -376,9 +374,10 @@ Result<TableDescription> Engine::CreateTable(const CreateTableArgs& args) {
   }
   CatalogChange change{
       CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms, {}};
-  state_->CommitCatalogLocked(std::move(change));
+  const Ticket ticket{state_->CommitCatalogLocked(std::move(change))};
   // No items yet: the counts are 0.
-  return State::Snapshot(*state_->tables.find(args.table_name)->second, now_ms);
+  return TableOutcome(State::Snapshot(*state_->tables.find(args.table_name)->second, now_ms),
+                      ticket);
 }
 
 Result<TableDescription> Engine::DescribeTable(std::string_view table_name) const {
@@ -412,7 +411,7 @@ ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
   return result;
 }
 
-Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
+Result<TableOutcome> Engine::UpdateTable(const UpdateTableArgs& args) {
   const bool reindex = !args.global_secondary_index_updates.empty();
   int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(state_->mutex);
@@ -448,13 +447,13 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
     }
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
-  state_->CommitCatalogLocked({CatalogChange::Kind::kUpdateTable,
-                               args.table_name,
-                               nullptr,
-                               current,
-                               now_ms + options_.table_delay_ms,
-                               now_ms,
-                               {}});
+  const Ticket ticket{state_->CommitCatalogLocked({CatalogChange::Kind::kUpdateTable,
+                                                   args.table_name,
+                                                   nullptr,
+                                                   current,
+                                                   now_ms + options_.table_delay_ms,
+                                                   now_ms,
+                                                   {}})};
   current.latest_stream_label = entry.description.latest_stream_label;  // unique per stream
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
@@ -470,10 +469,10 @@ Result<TableDescription> Engine::UpdateTable(const UpdateTableArgs& args) {
   }
   State::FillCounts(*items, current);  // an added index, now full
   EchoRemovedCeilings(args, current);
-  return current;
+  return TableOutcome(std::move(current), ticket);
 }
 
-Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
+Result<TableOutcome> Engine::DeleteTable(std::string_view table_name) {
   const int64_t now_ms = clock_.NowMs();
   std::unique_lock lock(state_->mutex);
   auto it = state_->tables.find(table_name);
@@ -493,19 +492,20 @@ Result<TableDescription> Engine::DeleteTable(std::string_view table_name) {
   }
   current.table_status = TableStatus::kDeleting;
   const std::shared_ptr<TableItems> items = entry.items;
-  state_->CommitCatalogLocked({CatalogChange::Kind::kDeleteTable,
-                               std::string(table_name),
-                               nullptr,
-                               {},
-                               options_.table_delay_ms > 0 ? now_ms + options_.table_delay_ms : 0,
-                               now_ms,
-                               {}});
+  const Ticket ticket{state_->CommitCatalogLocked(
+      {CatalogChange::Kind::kDeleteTable,
+       std::string(table_name),
+       nullptr,
+       {},
+       options_.table_delay_ms > 0 ? now_ms + options_.table_delay_ms : 0,
+       now_ms,
+       {}})};
   lock.unlock();  // the counts may wait for a backfill of this table
   State::FillCounts(*items, current);
   if (current.point_in_time_recovery_since_ms != 0) {
     KeepDeletedTableBackup(current, *items, now_ms);
   }
-  return current;
+  return TableOutcome(std::move(current), ticket);
 }
 
 }  // namespace ddbd

@@ -110,16 +110,16 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // ValidationException for an invalid schema; ResourceInUseException if the name is taken.
-  Result<TableDescription> CreateTable(const CreateTableArgs& args);
+  Result<TableOutcome> CreateTable(const CreateTableArgs& args);
   // ResourceNotFoundException if there is no such table.
   Result<TableDescription> DescribeTable(std::string_view table_name) const;
   ListTablesResult ListTables(const ListTablesArgs& args) const;
   // ValidationException for an invalid or empty update, ResourceNotFoundException,
   // ResourceInUseException while the table is not ACTIVE.
-  Result<TableDescription> UpdateTable(const UpdateTableArgs& args);
+  Result<TableOutcome> UpdateTable(const UpdateTableArgs& args);
   // ResourceNotFoundException, ResourceInUseException while CREATING, ValidationException when
   // deletion protection is enabled.
-  Result<TableDescription> DeleteTable(std::string_view table_name);
+  Result<TableOutcome> DeleteTable(std::string_view table_name);
 
   // Item operations. All return ResourceNotFoundException "Requested resource not found" for a
   // missing table and ValidationException for an invalid key or an item over 400 KB. Each
@@ -181,15 +181,15 @@ class Engine {
   // one in use), "TimeToLive is already enabled" / "... already disabled", and, within
   // ttl_cooldown_ms of the last change, "Time to live has been modified multiple times within a
   // fixed interval". Enabling indexes the items already stored by expiry.
-  Result<TimeToLiveSpecification> UpdateTimeToLive(const UpdateTimeToLiveArgs& args);
+  Result<TimeToLiveOutcome> UpdateTimeToLive(const UpdateTimeToLiveArgs& args);
   Result<TimeToLiveDescription> DescribeTimeToLive(std::string_view table_name) const;
   // Tags on a table, named by its ARN (engine/tags/tags.h). ValidationException "Invalid
   // TableArn..." for an ARN that is not a table's; ResourceNotFoundException "Requested resource
   // not found: ResourcArn: <arn> not found" for a table that is not here; ValidationException for
   // a key starting with "aws:" or more than 50 tags. A key tagged again takes the new value;
   // untagging a key the table does not have is not an error.
-  Status TagResource(const TagResourceArgs& args);
-  Status UntagResource(const UntagResourceArgs& args);
+  Result<Ticket> TagResource(const TagResourceArgs& args);
+  Result<Ticket> UntagResource(const UntagResourceArgs& args);
   Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceArgs& args) const;
 
   // Resource-based policies on a table or its stream (engine/policies/resource_policies.h),
@@ -197,16 +197,15 @@ class Engine {
   // the same document), Delete the one it removed. ValidationException for an ARN that is not a
   // table's or its stream's here; ResourceNotFoundException for a table or stream that is not
   // here; PolicyNotFoundException when there is no policy or ExpectedRevisionId does not match.
-  Result<std::string> PutResourcePolicy(const PutResourcePolicyArgs& args);
+  Result<PolicyOutcome> PutResourcePolicy(const PutResourcePolicyArgs& args);
   Result<ResourcePolicy> GetResourcePolicy(const std::string& resource_arn) const;
-  Result<std::string> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
+  Result<PolicyOutcome> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
 
   // Point-in-time recovery settings (engine/api/continuous_backups.h). TableNotFoundException
   // "Table not found: <name>" for a table that is not here.
   Result<ContinuousBackupsDescription> DescribeContinuousBackups(
       const std::string& table_name) const;
-  Result<ContinuousBackupsDescription> UpdateContinuousBackups(
-      const UpdateContinuousBackupsArgs& args);
+  Result<ContinuousBackupsOutcome> UpdateContinuousBackups(const UpdateContinuousBackupsArgs& args);
 
   // On-demand backups (engine/backups/backups.h). CreateBackup: TableNotFoundException "Table not
   // found: <name>" for a missing or CREATING table; answers CREATING (the backup is AVAILABLE at
@@ -217,12 +216,12 @@ class Engine {
   Result<BackupDescription> DescribeBackup(const std::string& backup_arn) const;
   Result<BackupDescription> DeleteBackup(const std::string& backup_arn);
   Result<ListBackupsResult> ListBackups(const ListBackupsArgs& args) const;
-  Result<TableDescription> RestoreTableFromBackup(const RestoreTableFromBackupArgs& args);
+  Result<TableOutcome> RestoreTableFromBackup(const RestoreTableFromBackupArgs& args);
   // A new table holding the source's items as they were at a moment within its restorable window
   // (engine/backups/point_in_time.cc). TableNotFoundException for a missing source,
   // PointInTimeRecoveryUnavailableException when it has point-in-time recovery disabled,
   // InvalidRestoreTimeException for a moment outside the window, then as RestoreTableFromBackup.
-  Result<TableDescription> RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args);
+  Result<TableOutcome> RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args);
 
   // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
   // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
@@ -256,11 +255,9 @@ class Engine {
   // write, from the thread that made the engine; `observer` must outlive the engine.
   void Subscribe(CommitObserver* observer);
 
-  // Persistence: whether changes are logged (Open with a db_path); the calling thread's last
-  // logged change (0: none), so a caller can tell whether a request changed anything; and a call
-  // of `done` once every change the calling thread made is durable (with the error if its last
-  // one failed), from the log's thread, or at once if it made none or nothing is logged. A
-  // write's answer waits for this.
+  // Persistence: whether changes are logged (Open with a db_path); and a call of `done` once the
+  // change a write outcome's ticket names is durable (with the error if its record failed), from
+  // the log's thread, or at once for a ticket of nothing. A write's answer waits for this.
   bool persistent() const;
   // With a store whose log cannot be written (a full disk): changes already made wait to be
   // logged, and new writes are refused (InternalServerError) until it can again; reads go on.
@@ -268,8 +265,10 @@ class Engine {
   // Empty while the store takes writes; else why not ("write-ahead log: cannot write ...: No
   // space left on device"), for a health check.
   std::string StoreHealth() const;
-  uint64_t LastTicket() const;
-  void WhenDurable(std::function<void(const Status&)> done);
+  void WhenDurable(Ticket ticket, std::function<void(const Status&)> done);
+  // The last record logged so far, by any thread (0: none, or no store): waiting for it waits
+  // for everything logged before it (tests, tools).
+  Ticket Logged() const;
 
   const EngineOptions& options() const { return options_; }
   std::string TableArn(std::string_view table_name) const;
@@ -281,14 +280,14 @@ class Engine {
   // The name of the table `arn` names (engine/tags/tags.cc); whether it is here is the caller's.
   Result<std::string> TableOfArn(const std::string& arn) const;
   // The table's tags become what `change` makes of them, checked, through the catalog.
-  Status ChangeTags(const std::string& arn,
-                    const std::function<std::vector<Tag>(std::vector<Tag>)>& change);
+  Result<Ticket> ChangeTags(const std::string& arn,
+                            const std::function<std::vector<Tag>(std::vector<Tag>)>& change);
   // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
   // policies and point-in-time recovery settings; unless it fails, the copy goes through the
   // catalog's one path.
   // ResourceNotFoundException "Requested resource not found: Table: <name> not found".
-  Status ChangeTableMetadata(const std::string& table_name,
-                             const std::function<Status(TableDescription&)>& change);
+  Result<Ticket> ChangeTableMetadata(const std::string& table_name,
+                                     const std::function<Status(TableDescription&)>& change);
   // A resource policy's table and, for a stream's ARN, the stream's label.
   struct PolicyTarget {
     std::string table_name;
@@ -297,8 +296,8 @@ class Engine {
   Result<PolicyTarget> PolicyTargetOf(const std::string& arn) const;
   // Creates the table `args` describes (with its restore summary: CREATING) and fills it with
   // `items` through the commit path, then lets it go ACTIVE (engine/backups/restore.cc).
-  Result<TableDescription> RestoreInto(const CreateTableArgs& args,
-                                       const std::vector<StoredItem>& items);
+  Result<TableOutcome> RestoreInto(const CreateTableArgs& args,
+                                   const std::vector<StoredItem>& items);
   // Keeps `backup`: with a store, its file first (engine/backups/backups.cc).
   Status KeepBackup(std::shared_ptr<Backup> backup);
   // The SYSTEM backup DynamoDB keeps of a deleted table with point-in-time recovery, 35 days.

@@ -154,7 +154,8 @@ struct Engine::State {
   // The one way the catalog changes (tables created, their descriptions and index sets
   // updated, tables deleted). Caller holds `mutex` exclusively and has checked the change. A
   // deletion without a DELETING period removes the table at once.
-  void CommitCatalogLocked(CatalogChange change);
+  // Returns the ticket of its log record (0 without a store).
+  uint64_t CommitCatalogLocked(CatalogChange change);
   // Under `mutex` exclusively: the entry's stream starts (with a label no other stream of the
   // table had) or ends, as its description's StreamSpecification now says.
   // While the log is replayed, the stream is the one replay restored, or a new one under the

@@ -61,6 +61,7 @@ Result<WriteOutcome> FinishWrite(const WriteArgs& args, const ItemTable& table,
   outcome.attributes = std::move(attributes);
   if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
   ReportWrite(args, table, committed.value().change, item, now_ms, outcome);
+  outcome.ticket = Ticket{committed.value().change.ticket};
   return outcome;
 }
 
@@ -289,6 +290,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     // The table holds its own copy now: a batch of 16 MB does not keep both to its end.
     entry.stored.reset();
     const Committed& change = committed.value().change;
+    outcome.ticket.Add(Ticket{change.ticket});
     if (Counted(args.return_consumed_capacity, entry.table)) {
       ConsumedCapacity consumed;
       AddWriteCapacity(change, *entry.table.indexes, consumed);

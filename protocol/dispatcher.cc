@@ -17,60 +17,60 @@ namespace {
 constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
 constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810";
 
-// An operation answers at once (`handler`) or, if it may wait, through a callback (`async`).
+// An operation that reads answers at once (`handler`); one that changes data answers with its
+// outcome's ticket (`write`), or, if it may wait, through a callback with it (`async`). Its type
+// says which: a write cannot be registered without the ticket its answer waits for.
 struct Operation {
   operations::Handler handler = nullptr;
+  operations::WriteHandler write = nullptr;
   operations::AsyncHandler async = nullptr;
   operations::InfoHandler with_info = nullptr;
-  bool writes = false;  // changes data: refused while the store's log cannot be written
   Operation(operations::Handler h) : handler(h) {}        // NOLINT: the table below reads better
+  Operation(operations::WriteHandler w) : write(w) {}     // NOLINT
   Operation(operations::AsyncHandler a) : async(a) {}     // NOLINT
   Operation(operations::InfoHandler i) : with_info(i) {}  // NOLINT
+  // Changes data: refused while the store's log cannot be written.
+  bool writes() const { return write != nullptr || async != nullptr; }
 };
-
-Operation Writes(Operation operation) {
-  operation.writes = true;
-  return operation;
-}
 
 const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
   static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
-      {"BatchExecuteStatement", Writes(&operations::BatchExecuteStatement)},
+      {"BatchExecuteStatement", &operations::BatchExecuteStatement},
       {"BatchGetItem", &operations::BatchGetItem},
-      {"BatchWriteItem", Writes(&operations::BatchWriteItem)},
+      {"BatchWriteItem", &operations::BatchWriteItem},
       {"CreateBackup", &operations::CreateBackup},
-      {"CreateTable", Writes(&operations::CreateTable)},
+      {"CreateTable", &operations::CreateTable},
       {"DeleteBackup", &operations::DeleteBackup},
-      {"DeleteItem", Writes(&operations::DeleteItem)},
-      {"DeleteResourcePolicy", Writes(&operations::DeleteResourcePolicy)},
-      {"DeleteTable", Writes(&operations::DeleteTable)},
+      {"DeleteItem", &operations::DeleteItem},
+      {"DeleteResourcePolicy", &operations::DeleteResourcePolicy},
+      {"DeleteTable", &operations::DeleteTable},
       {"DescribeBackup", &operations::DescribeBackup},
       {"DescribeContinuousBackups", &operations::DescribeContinuousBackups},
       {"DescribeEndpoints", &operations::DescribeEndpoints},
       {"DescribeLimits", &operations::DescribeLimits},
       {"DescribeTable", &operations::DescribeTable},
       {"DescribeTimeToLive", &operations::DescribeTimeToLive},
-      {"ExecuteStatement", Writes(&operations::ExecuteStatement)},
-      {"ExecuteTransaction", Writes(&operations::ExecuteTransactionAsync)},
+      {"ExecuteStatement", &operations::ExecuteStatement},
+      {"ExecuteTransaction", &operations::ExecuteTransactionAsync},
       {"GetItem", &operations::GetItem},
       {"GetResourcePolicy", &operations::GetResourcePolicy},
       {"ListBackups", &operations::ListBackups},
       {"ListTables", &operations::ListTables},
       {"ListTagsOfResource", &operations::ListTagsOfResource},
-      {"PutItem", Writes(&operations::PutItem)},
-      {"PutResourcePolicy", Writes(&operations::PutResourcePolicy)},
+      {"PutItem", &operations::PutItem},
+      {"PutResourcePolicy", &operations::PutResourcePolicy},
       {"Query", &operations::Query},
-      {"RestoreTableFromBackup", Writes(&operations::RestoreTableFromBackup)},
-      {"RestoreTableToPointInTime", Writes(&operations::RestoreTableToPointInTime)},
+      {"RestoreTableFromBackup", &operations::RestoreTableFromBackup},
+      {"RestoreTableToPointInTime", &operations::RestoreTableToPointInTime},
       {"Scan", &operations::Scan},
-      {"TagResource", Writes(&operations::TagResource)},
+      {"TagResource", &operations::TagResource},
       {"TransactGetItems", &operations::TransactGetItems},
-      {"TransactWriteItems", Writes(&operations::TransactWriteItemsAsync)},
-      {"UntagResource", Writes(&operations::UntagResource)},
-      {"UpdateContinuousBackups", Writes(&operations::UpdateContinuousBackups)},
-      {"UpdateItem", Writes(&operations::UpdateItem)},
-      {"UpdateTable", Writes(&operations::UpdateTable)},
-      {"UpdateTimeToLive", Writes(&operations::UpdateTimeToLive)},
+      {"TransactWriteItems", &operations::TransactWriteItemsAsync},
+      {"UntagResource", &operations::UntagResource},
+      {"UpdateContinuousBackups", &operations::UpdateContinuousBackups},
+      {"UpdateItem", &operations::UpdateItem},
+      {"UpdateTable", &operations::UpdateTable},
+      {"UpdateTimeToLive", &operations::UpdateTimeToLive},
   };
   return *handlers;
 }
@@ -172,6 +172,16 @@ DispatchResult RunNow(const operations::Handler handler, Engine& engine,
 
 }  // namespace
 
+// An answer that changed anything goes out once its change is durable: its ticket says which
+// record that is, and the log's thread answers it then; the calling thread goes on meanwhile.
+void operations::Answer(Engine& engine, const DispatchDone& done, DispatchResult result,
+                        Ticket ticket) {
+  if (!ticket.pending()) return done(std::move(result));  // nothing logged
+  engine.WhenDurable(ticket, [done, result = std::move(result)](const Status& status) mutable {
+    done(status.ok() ? std::move(result) : Dispatcher::InternalServerError());
+  });
+}
+
 DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body,
                                   const RequestInfo& info) const {
   // Waited for (tests, the fuzzer): whatever answers later, or once durable.
@@ -195,28 +205,17 @@ void Dispatcher::HandleAsync(std::string_view target, std::string body, const Re
       return operation->with_info(engine_, info, document, writer);
     }));
   }
-  if (!engine_.persistent()) {
-    if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
-    return operation->async(engine_, document, fingerprint, done);
-  }
+  if (operation->handler != nullptr) return done(RunNow(operation->handler, engine_, document));
   // A log that cannot be written (a full disk) refuses writes until it can again: what was
   // changed before waits to be logged, nothing more is changed meanwhile.
-  if (operation->writes && engine_.log_failing()) return done(InternalServerError());
-  // With a store, an answer that changed anything goes out once its changes are durable: the
-  // log's thread answers it then, and this thread goes on meanwhile.
-  Engine& engine = engine_;
-  auto when_durable = [&engine, done](DispatchResult result) {
-    engine.WhenDurable([done, result = std::move(result)](const Status& status) mutable {
-      done(status.ok() ? std::move(result) : InternalServerError());
-    });
-  };
-  if (operation->handler != nullptr) {
-    const uint64_t before = engine_.LastTicket();
-    DispatchResult result = RunNow(operation->handler, engine_, document);
-    if (engine_.LastTicket() == before) return done(std::move(result));  // changed nothing
-    return when_durable(std::move(result));
+  if (engine_.persistent() && engine_.log_failing()) return done(InternalServerError());
+  if (operation->write != nullptr) {
+    Ticket ticket;
+    DispatchResult result = Answer(
+        [&](json::Writer& writer) { return operation->write(engine_, document, writer, ticket); });
+    return operations::Answer(engine_, done, std::move(result), ticket);
   }
-  operation->async(engine_, document, fingerprint, when_durable);
+  operation->async(engine_, document, fingerprint, done);
 }
 
 std::string Dispatcher::Unhealthy() const { return engine_.StoreHealth(); }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/api/durability.h"
 #include "engine/api/tables.h"
 
 namespace ddbd {
@@ -36,5 +37,9 @@ ContinuousBackupsDescription DescribeRestorableWindow(const TableDescription& ta
                                                       int64_t history_earliest_ms,
                                                       int64_t max_age_ms, int64_t lag_ms,
                                                       int64_t now_ms);
+
+struct ContinuousBackupsOutcome : ContinuousBackupsDescription {
+  Ticket ticket;
+};
 
 }  // namespace ddbd

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/api/capacity.h"
+#include "engine/api/durability.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
 #include "engine/model/attribute_value.h"
@@ -54,6 +55,7 @@ struct WriteOutcome {
   std::optional<Item> attributes;  // per ReturnValues; absent when there is nothing to return
   std::optional<ConsumedCapacity> consumed_capacity;
   std::optional<ItemCollectionMetrics> item_collection_metrics;
+  Ticket ticket;  // what the answer waits for (Engine::WhenDurable)
 };
 
 struct GetItemArgs {
@@ -87,6 +89,7 @@ struct BatchWriteItemOutcome {
   // held by a transaction in flight (indexes into the request list). When every request was
   // throttled the whole call fails instead.
   std::vector<size_t> unprocessed;
+  Ticket ticket;
 };
 
 // One key of a BatchGetItem.

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/api/durability.h"
 #include "engine/error.h"
 
 namespace ddbd {
@@ -23,6 +24,12 @@ struct PutResourcePolicyArgs {
 struct DeleteResourcePolicyArgs {
   std::string resource_arn;
   std::optional<std::string> expected_revision_id;
+};
+
+// PutResourcePolicy's and DeleteResourcePolicy's answer: the revision id, and the ticket.
+struct PolicyOutcome {
+  std::string revision_id;
+  Ticket ticket;
 };
 
 }  // namespace ddbd

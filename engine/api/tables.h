@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "engine/api/durability.h"
 
 namespace ddbd {
 
@@ -199,6 +202,15 @@ struct TableDescription {
   std::optional<RestoreSummary> restore_summary;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
+};
+
+// What CreateTable, UpdateTable, DeleteTable and the restores return: the table as described,
+// and the ticket of the change's log record, which the answer waits for.
+struct TableOutcome : TableDescription {
+  TableOutcome() = default;
+  TableOutcome(TableDescription table, Ticket logged)
+      : TableDescription(std::move(table)), ticket(logged) {}
+  Ticket ticket;
 };
 
 }  // namespace ddbd

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/durability.h"
 #include "engine/api/tables.h"
 #include "engine/error.h"
 

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "engine/api/durability.h"
+
 namespace ddbd {
 
 struct TimeToLiveSpecification {
@@ -20,6 +22,10 @@ struct UpdateTimeToLiveArgs {
 struct TimeToLiveDescription {
   bool enabled = false;
   std::string attribute_name;  // when enabled
+};
+
+struct TimeToLiveOutcome : TimeToLiveSpecification {
+  Ticket ticket;
 };
 
 }  // namespace ddbd

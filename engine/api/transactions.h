@@ -46,6 +46,7 @@ struct TransactWriteItemsArgs {
 struct TransactWriteItemsOutcome {
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
   std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
+  Ticket ticket;  // its one log record (writes and token together)
 };
 
 struct TransactGetItemsArgs {

@@ -281,7 +281,7 @@ Status Engine::LoadBackups() {
   return Ok{};
 }
 
-Result<TableDescription> Engine::RestoreTableFromBackup(const RestoreTableFromBackupArgs& args) {
+Result<TableOutcome> Engine::RestoreTableFromBackup(const RestoreTableFromBackupArgs& args) {
   auto key = BackupKey(args.backup_arn);
   if (!key.ok()) return key.error();
   std::shared_ptr<const Backup> backup;

@@ -47,11 +47,11 @@ Result<ContinuousBackupsDescription> Engine::DescribeContinuousBackups(
       state_->HistoryAgeMs(entry->description), options_.pitr_lag_ms, now_ms);
 }
 
-Result<ContinuousBackupsDescription> Engine::UpdateContinuousBackups(
+Result<ContinuousBackupsOutcome> Engine::UpdateContinuousBackups(
     const UpdateContinuousBackupsArgs& args) {
   const int64_t now_ms = clock_.NowMs();
-  ContinuousBackupsDescription described;
-  Status changed = ChangeTableMetadata(args.table_name, [&](TableDescription& table) {
+  ContinuousBackupsOutcome described;
+  Result<Ticket> changed = ChangeTableMetadata(args.table_name, [&](TableDescription& table) {
     if (!args.point_in_time_recovery_enabled) {
       table.point_in_time_recovery_since_ms = 0;
     } else {
@@ -63,8 +63,8 @@ Result<ContinuousBackupsDescription> Engine::UpdateContinuousBackups(
           args.recovery_period_in_days.value_or(kMaxRecoveryPeriodInDays);
     }
     // A history starts with the change (or goes on, when the setting only changes its period).
-    described = DescribeRestorableWindow(table, 0, state_->HistoryAgeMs(table),
-                                         options_.pitr_lag_ms, now_ms);
+    static_cast<ContinuousBackupsDescription&>(described) = DescribeRestorableWindow(
+        table, 0, state_->HistoryAgeMs(table), options_.pitr_lag_ms, now_ms);
     return Status(Ok{});
   });
   if (!changed.ok()) {
@@ -73,6 +73,7 @@ Result<ContinuousBackupsDescription> Engine::UpdateContinuousBackups(
     }
     return changed.error();
   }
+  described.ticket = changed.value();
   return described;
 }
 

@@ -40,8 +40,7 @@ void Engine::State::SyncHistoryLocked(TableEntry& entry, int64_t start_ms) {
   }
 }
 
-Result<TableDescription> Engine::RestoreTableToPointInTime(
-    const RestoreTableToPointInTimeArgs& args) {
+Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args) {
   const int64_t now_ms = clock_.NowMs();
   TableDescription source;
   std::shared_ptr<TableItems> items;

@@ -131,8 +131,8 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
   return args;
 }
 
-Result<TableDescription> Engine::RestoreInto(const CreateTableArgs& args,
-                                             const std::vector<StoredItem>& items) {
+Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
+                                         const std::vector<StoredItem>& items) {
   auto created = CreateTable(args);
   if (!created.ok()) {  // a name in use, also by a table being deleted
     if (created.error().code() == ErrorCode::kResourceInUse) {
@@ -193,12 +193,13 @@ Result<TableDescription> Engine::RestoreInto(const CreateTableArgs& args,
   finished.description.restore_summary->restore_in_progress = false;
   finished.transition_done_ms = now_ms + options_.table_delay_ms;
   finished.now_ms = now_ms;
-  state_->CommitCatalogLocked(std::move(finished));
+  // Its log record comes after every item's: the answer waits for it, and so for them all.
+  const Ticket ticket{state_->CommitCatalogLocked(std::move(finished))};
   TableDescription answer = State::Snapshot(*it->second, now_ms);
   answer.restore_summary = it->second->description.restore_summary;  // the answer tells it always
   lock.unlock();
   State::FillCounts(*table_items, answer);
-  return answer;
+  return TableOutcome(std::move(answer), ticket);
 }
 
 }  // namespace ddbd

@@ -10,47 +10,29 @@
 namespace ddbd {
 namespace {
 
-// The last record this thread appended, and the journal it went to: what its request's answer
-// waits for. Tickets count per journal, so a ticket alone would not tell namespace A's record 7
-// from namespace B's record 7 on a shared I/O thread (issue 34: B's write was answered before
-// B's fdatasync because A's last ticket matched).
-thread_local const Journal* last_journal = nullptr;
-thread_local uint64_t last_ticket = 0;
-// Records this thread appended, to any journal: what LastTicket reports, so a request that
-// logged anything is told apart from one that did not, whichever journal it wrote to.
-thread_local uint64_t appended_here = 0;
-// A Group's records, while one lives on this thread.
-thread_local FieldWriter* group = nullptr;
-// The stream record the change being committed on this thread made, until the change is logged.
-thread_local std::string stream_record;
 // Failures kept for waiters still to come; a disk stays full for long, tickets move on.
 constexpr size_t kFailuresKept = 4096;
 
 }  // namespace
 
-Journal::Group::Group(Journal* journal) : journal_(group == nullptr ? journal : nullptr) {
-  if (journal_ != nullptr) group = &gathered_;
+uint64_t LogGroup::Close() {
+  if (closed_) return 0;
+  closed_ = true;
+  if (journal_ == nullptr || gathered_.bytes().empty()) return 0;
+  return journal_->Append(JournalKind::kGroup, gathered_.bytes());
 }
 
-Journal::Group::~Group() {
-  if (journal_ == nullptr) return;
-  group = nullptr;
-  if (!gathered_.bytes().empty()) journal_->Append(JournalKind::kGroup, gathered_.bytes());
-}
-
-void Journal::Append(JournalKind kind, const std::string& payload) {
+uint64_t Journal::Append(JournalKind kind, const std::string& payload, LogGroup* group) {
   if (group != nullptr) {
-    group->Bytes(static_cast<uint32_t>(kind), payload);
-    return;
+    group->gathered_.Bytes(static_cast<uint32_t>(kind), payload);
+    return 0;
   }
   std::lock_guard lock(mutex_);
   const uint64_t ticket = ++appended_;
-  last_journal = this;
-  last_ticket = ticket;
-  ++appended_here;
   // Under `mutex_`, so tickets follow the log's order.
   writer_->Append(static_cast<uint8_t>(kind), payload,
                   [this, ticket](const Status& status) { Durable(ticket, status); });
+  return ticket;
 }
 
 void Journal::Register(uint64_t items_id, const std::string& table_id) {
@@ -58,32 +40,33 @@ void Journal::Register(uint64_t items_id, const std::string& table_id) {
   table_ids_[items_id] = table_id;
 }
 
-void Journal::TableCreated(uint64_t items_id, const TableDescription& table) {
+uint64_t Journal::TableCreated(uint64_t items_id, const TableDescription& table) {
   {
     std::lock_guard lock(ids_mutex_);
     table_ids_[items_id] = table.table_id;
   }
-  Append(JournalKind::kTableCreated, EncodeTableDescription(table));
+  return Append(JournalKind::kTableCreated, EncodeTableDescription(table));
 }
 
-void Journal::TableUpdated(uint64_t, const TableDescription& table) {
-  Append(JournalKind::kTableUpdated, EncodeTableDescription(table));
+uint64_t Journal::TableUpdated(uint64_t, const TableDescription& table) {
+  return Append(JournalKind::kTableUpdated, EncodeTableDescription(table));
 }
 
-void Journal::TableDeleted(uint64_t items_id) {
+uint64_t Journal::TableDeleted(uint64_t items_id) {
   std::string table_id;
   {
     std::lock_guard lock(ids_mutex_);
     auto it = table_ids_.find(items_id);
-    if (it == table_ids_.end()) return;
+    if (it == table_ids_.end()) return 0;
     table_id = std::move(it->second);
     table_ids_.erase(it);
   }
-  Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0}));
+  return Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0}));
 }
 
-void Journal::Recorded(std::string_view stream_arn, const StreamRecord& record) {
-  stream_record = EncodeStreamRecord(stream_arn, record);
+void Journal::Recorded(const ChangeRecord& change, std::string_view stream_arn,
+                       const StreamRecord& record) {
+  if (change.log != nullptr) change.log->stream_record = EncodeStreamRecord(stream_arn, record);
 }
 
 void Journal::StreamClosed(std::string_view stream_arn, int64_t closed_ms) {
@@ -92,7 +75,7 @@ void Journal::StreamClosed(std::string_view stream_arn, int64_t closed_ms) {
 
 void Journal::OnCommit(const ChangeRecord& change) {
   std::string streamed;
-  streamed.swap(stream_record);
+  if (change.log != nullptr) streamed.swap(change.log->stream_record);
   if (change.kind == ChangeKind::kNone) return;
   std::string table_id;
   {
@@ -101,30 +84,32 @@ void Journal::OnCommit(const ChangeRecord& change) {
     if (it == table_ids_.end()) return;
     table_id = it->second;
   }
-  // With its stream record, one group: after a crash the change is there with its record or
-  // neither is.
-  Group together(streamed.empty() ? nullptr : this);
+  // The scope's group (a transaction's), else with its stream record one group of its own: after
+  // a crash the change is there with its record or neither is.
+  LogGroup* outer = change.log != nullptr ? change.log->group : nullptr;
+  LogGroup pair(streamed.empty() || outer != nullptr ? nullptr : this);
+  LogGroup* into = outer != nullptr ? outer : streamed.empty() ? nullptr : &pair;
+  uint64_t ticket = 0;
   if (change.kind == ChangeKind::kRemove) {
-    Append(JournalKind::kItemDeleted, EncodeItemRecord({table_id, change.key, {}, 0}));
+    ticket =
+        Append(JournalKind::kItemDeleted, EncodeItemRecord({table_id, change.key, {}, 0}), into);
   } else {
-    Append(JournalKind::kItemPut,
-           EncodeItemRecord({table_id, change.key, change.new_item, change.new_size}));
+    ticket =
+        Append(JournalKind::kItemPut,
+               EncodeItemRecord({table_id, change.key, change.new_item, change.new_size}), into);
   }
-  if (!streamed.empty()) Append(JournalKind::kStreamRecord, streamed);
+  if (!streamed.empty()) Append(JournalKind::kStreamRecord, streamed, into);
+  if (into == &pair) ticket = pair.Close();
+  if (change.log != nullptr && ticket != 0) change.log->ticket = ticket;
 }
 
-void Journal::RequestTokenCompleted(const RequestTokenFields& token) {
-  Append(JournalKind::kRequestToken, EncodeRequestToken(token));
+void Journal::RequestTokenCompleted(const RequestTokenFields& token, LogGroup& group) {
+  Append(JournalKind::kRequestToken, EncodeRequestToken(token), &group);
 }
 
-uint64_t Journal::LastTicket() { return appended_here; }
-
-void Journal::WhenDurable(Done done) {
+void Journal::WhenDurable(uint64_t ticket, Done done) {
+  if (ticket == 0) return done(Ok{});
   std::unique_lock lock(mutex_);
-  // The thread's last record went to another journal: wait for all of this one's so far, which
-  // holds whatever this thread appended here.
-  // (The min: a journal made at a gone one's address never waits for a ticket it never gave.)
-  const uint64_t ticket = last_journal == this ? std::min(last_ticket, appended_) : appended_;
   if (ticket <= durable_) {
     auto failed = failed_.find(ticket);
     const Status status = failed == failed_.end() ? Status(Ok{}) : failed->second;

@@ -1,8 +1,10 @@
 // The journal: what the engine writes to its write-ahead log. A commit observer for item changes
 // and a hook of the catalog's one path for table changes, both appending records (in commit
 // order: observers are called under the table's lock, catalog changes under the catalog's) to
-// the group-committing LogWriter. A request that wrote asks WhenDurable to hear when its last
-// record is on disk, so its answer waits for that, not its thread.
+// the group-committing LogWriter. Each append gives a ticket, which travels back to the write
+// that made it (through its write scope's LogSlot, or the catalog change's return) and out in its
+// outcome; the answer asks WhenDurable with it, so it waits for its own record and nothing
+// depends on which thread wrote it.
 //
 // Thread safety: every member may be called from any thread.
 #pragma once
@@ -25,6 +27,25 @@
 
 namespace ddbd {
 
+// Records that reach the log as one (a transaction's writes and its ClientRequestToken): after a
+// crash all of them or none. A write scope joins it (WriteScope::JoinLog); Close appends it.
+class LogGroup {
+ public:
+  explicit LogGroup(class Journal* journal) : journal_(journal) {}
+  // Closes it, if not yet: an early return still logs what joined.
+  ~LogGroup() { Close(); }
+  LogGroup(const LogGroup&) = delete;
+  LogGroup& operator=(const LogGroup&) = delete;
+  // Appends what joined as one record; its ticket (0 when nothing joined, or no journal).
+  uint64_t Close();
+
+ private:
+  friend class Journal;
+  class Journal* journal_;  // null: nothing is logged
+  FieldWriter gathered_;
+  bool closed_ = false;
+};
+
 class Journal final : public CommitObserver, public StreamRecordSink {
  public:
   explicit Journal(std::unique_ptr<LogWriter> writer) : writer_(std::move(writer)) {}
@@ -35,42 +56,32 @@ class Journal final : public CommitObserver, public StreamRecordSink {
 
   // A table that already exists in the log (restored at start): its records need its id.
   void Register(uint64_t items_id, const std::string& table_id);
-  // `items_id` is the table's TableItems::id(), which change records carry.
-  void TableCreated(uint64_t items_id, const TableDescription& table);
-  void TableUpdated(uint64_t items_id, const TableDescription& table);
-  void TableDeleted(uint64_t items_id);
+  // `items_id` is the table's TableItems::id(), which change records carry. Each returns the
+  // record's ticket.
+  uint64_t TableCreated(uint64_t items_id, const TableDescription& table);
+  uint64_t TableUpdated(uint64_t items_id, const TableDescription& table);
+  uint64_t TableDeleted(uint64_t items_id);
   // The item change, and with it (one group) the stream record it made: table observers (the
-  // table's stream) are told of a change before the engine's (this), on the same thread.
+  // table's stream) are told of a change before the engine's (this), and leave their record in
+  // the change's LogSlot. Its ticket goes to the slot.
   void OnCommit(const ChangeRecord& change) override;
-  void Recorded(std::string_view stream_arn, const StreamRecord& record) override;
+  void Recorded(const ChangeRecord& change, std::string_view stream_arn,
+                const StreamRecord& record) override;
   // Before the stream closes in memory: a checkpoint that sees it closed finds this logged.
   void StreamClosed(std::string_view stream_arn, int64_t closed_ms);
-  // A TransactWriteItems with a ClientRequestToken completed: logged with its writes (inside
-  // their Group), so after a restart a repeat within the window is still answered as one.
-  void RequestTokenCompleted(const RequestTokenFields& token);
+  // A TransactWriteItems with a ClientRequestToken completed: logged with its writes (in their
+  // group), so after a restart a repeat within the window is still answered as one.
+  void RequestTokenCompleted(const RequestTokenFields& token, LogGroup& group);
 
-  // While one lives, the records this thread appends are gathered and go to the log as one
-  // record when it ends: a transaction's writes survive a crash together or not at all. A null
-  // journal: nothing to do.
-  class Group {
-   public:
-    explicit Group(Journal* journal);
-    ~Group();
-    Group(const Group&) = delete;
-    Group& operator=(const Group&) = delete;
-
-   private:
-    Journal* journal_;  // null also inside another group: its records join that one
-    FieldWriter gathered_;
-  };
-
-  // How many records the calling thread has appended, to any journal (0: none yet): changes
-  // when a call on this thread logged something.
-  static uint64_t LastTicket();
-  // Calls `done` once every record the calling thread appended is durable (with the error if
-  // its record failed), from the log's thread; at once, here, if it appended none.
+  // Calls `done` once the record with `ticket` (and so every record before it) is durable, with
+  // the error if its record failed, from the log's thread; at once, here, for ticket 0.
   using Done = std::function<void(const Status&)>;
-  void WhenDurable(Done done);
+  void WhenDurable(uint64_t ticket, Done done);
+  // The last ticket given so far.
+  uint64_t appended() {
+    std::lock_guard lock(mutex_);
+    return appended_;
+  }
   // Returns once everything appended so far is durable.
   Status Flush() { return writer_->Flush(); }
   // Returns once everything appended so far is written and synced, whatever the sync policy.
@@ -89,7 +100,9 @@ class Journal final : public CommitObserver, public StreamRecordSink {
   const LatencyHistogram& sync_latency() const { return writer_->sync_latency(); }
 
  private:
-  void Append(JournalKind kind, const std::string& payload);
+  friend class LogGroup;
+  // Into `group` when given (ticket 0), else to the log: the record's ticket.
+  uint64_t Append(JournalKind kind, const std::string& payload, LogGroup* group = nullptr);
   void Durable(uint64_t ticket, const Status& status);
 
   std::unique_ptr<LogWriter> writer_;

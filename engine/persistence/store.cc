@@ -327,11 +327,11 @@ std::string Engine::StoreHealth() const {
          "; writes are refused until it can be written again";
 }
 
-uint64_t Engine::LastTicket() const { return state_->journal ? Journal::LastTicket() : 0; }
+Ticket Engine::Logged() const { return Ticket{state_->journal ? state_->journal->appended() : 0}; }
 
-void Engine::WhenDurable(std::function<void(const Status&)> done) {
-  if (!state_->journal) return done(Ok{});
-  state_->journal->WhenDurable(std::move(done));
+void Engine::WhenDurable(Ticket ticket, std::function<void(const Status&)> done) {
+  if (!state_->journal || !ticket.pending()) return done(Ok{});
+  state_->journal->WhenDurable(ticket.number, std::move(done));
 }
 
 }  // namespace ddbd

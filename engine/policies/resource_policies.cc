@@ -90,13 +90,13 @@ Result<Engine::PolicyTarget> Engine::PolicyTargetOf(const std::string& arn) cons
   return target;
 }
 
-Result<std::string> Engine::PutResourcePolicy(const PutResourcePolicyArgs& args) {
+Result<PolicyOutcome> Engine::PutResourcePolicy(const PutResourcePolicyArgs& args) {
   auto target = PolicyTargetOf(args.resource_arn);
   if (!target.ok()) return target.error();
   if (Status checked = CheckResourcePolicy(args.policy); !checked.ok()) return checked.error();
   const std::string& name = target.value().table_name;
   std::string revision;
-  Status changed = ChangeTableMetadata(name, [&](TableDescription& table) -> Status {
+  Result<Ticket> changed = ChangeTableMetadata(name, [&](TableDescription& table) -> Status {
     auto& policies = table.resource_policies;
     auto current = std::find_if(policies.begin(), policies.end(), [&](const ResourcePolicy& p) {
       return p.resource_arn == args.resource_arn;
@@ -138,7 +138,7 @@ Result<std::string> Engine::PutResourcePolicy(const PutResourcePolicyArgs& args)
     return Ok{};
   });
   if (!changed.ok()) return changed.error();
-  return revision;
+  return PolicyOutcome{revision, changed.value()};
 }
 
 Result<ResourcePolicy> Engine::GetResourcePolicy(const std::string& resource_arn) const {
@@ -154,11 +154,11 @@ Result<ResourcePolicy> Engine::GetResourcePolicy(const std::string& resource_arn
   return PolicyNotFound(resource_arn);
 }
 
-Result<std::string> Engine::DeleteResourcePolicy(const DeleteResourcePolicyArgs& args) {
+Result<PolicyOutcome> Engine::DeleteResourcePolicy(const DeleteResourcePolicyArgs& args) {
   auto target = PolicyTargetOf(args.resource_arn);
   if (!target.ok()) return target.error();
   std::string removed;
-  Status changed =
+  Result<Ticket> changed =
       ChangeTableMetadata(target.value().table_name, [&](TableDescription& table) -> Status {
         auto& policies = table.resource_policies;
         auto current = std::find_if(policies.begin(), policies.end(), [&](const ResourcePolicy& p) {
@@ -177,7 +177,7 @@ Result<std::string> Engine::DeleteResourcePolicy(const DeleteResourcePolicyArgs&
         return Ok{};
       });
   if (!changed.ok()) return changed.error();
-  return removed;
+  return PolicyOutcome{removed, changed.value()};
 }
 
 }  // namespace ddbd

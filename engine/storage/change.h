@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +49,18 @@ struct CommitContext {
   uint64_t transaction_id = 0;  // shared by all changes of one transaction; 0 outside one
 };
 
+class LogGroup;  // engine/persistence/journal.h: records that reach the log as one
+
+// Where the log records of a write scope's changes go, and what the log gives back: the commit
+// path carries it from the scope to the observers, so a write's durability travels with it.
+struct LogSlot {
+  LogGroup* group = nullptr;  // the scope's changes join this group (a transaction's)
+  uint64_t ticket = 0;        // the last record logged for the scope; 0: none yet
+  // What the table's stream made of the change being committed, until the log takes it with
+  // the change (one group: after a crash both are there or neither).
+  std::string stream_record;
+};
+
 // One committed change, as observers see it. The views are valid only during the observer call.
 struct ChangeRecord {
   uint64_t table_id = 0;        // TableItems::id(): unique for the engine's life
@@ -63,6 +76,7 @@ struct ChangeRecord {
   uint32_t new_size = 0;
   std::span<const IndexEntryChange> indexes;  // only indexes the item has or had an entry in
   int64_t item_collection_bytes = -1;         // after the change; -1 without local indexes
+  LogSlot* log = nullptr;                     // the write scope's (never null from Commit)
 };
 
 // Receives committed changes. Called on the writing thread inside the write scope, so calls for
@@ -99,6 +113,9 @@ struct Committed {
   IndexEntryChanges indexes;
   int64_t item_collection_bytes = -1;
   uint64_t table_sequence = 0;
+  // The log record that holds it (or, in a scope of several changes, the scope's last so far):
+  // what an answer waits for. 0: nothing logged.
+  uint64_t ticket = 0;
 };
 
 }  // namespace ddbd

@@ -65,7 +65,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
       ItemRecord* item = const_cast<ItemRecord*>(record);
       Committed change;
       ApplyLocked(record->key(), item, item, none, entries, CollectionSizeLocked(record->key()),
-                  context, change, garbage);
+                  context, change, garbage, nullptr);
     });
     backfilling_.store(false, std::memory_order_release);
   }
@@ -171,7 +171,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   if (put ? existing != nullptr && existing->blob() == write.item->blob : existing == nullptr) {
     // Nothing changes: the item, its index entries and its collection stay as they are.
     ApplyLocked(key, existing, existing, {}, {}, CollectionSizeLocked(key), context, result.change,
-                scope.garbage_);
+                scope.garbage_, &scope.log_);
     return result;
   }
   const IndexEntries old_entries = EntriesOfLocked(existing);
@@ -195,7 +195,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   }
   ItemRecord* added = put ? ItemRecord::Create(key, *write.item) : nullptr;
   ApplyLocked(key, existing, added, old_entries, *new_entries, collection_bytes, context,
-              result.change, scope.garbage_);
+              result.change, scope.garbage_, &scope.log_);
   return result;
 }
 
@@ -231,7 +231,7 @@ std::optional<StoredItem> TableItems::Read(const ReadScope& scope, std::string_v
 void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,
                              const IndexEntries& old_entries, const IndexEntries& new_entries,
                              int64_t collection_bytes, const CommitContext& context,
-                             Committed& change, Garbage& garbage) {
+                             Committed& change, Garbage& garbage, LogSlot* log) {
   change.had_item = existing != nullptr;
   change.old_size = existing != nullptr ? existing->item_size : 0;
   change.new_size = added != nullptr ? added->item_size : 0;
@@ -323,10 +323,12 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   record.new_size = change.new_size;
   record.indexes = change.indexes;
   record.item_collection_bytes = change.item_collection_bytes;
+  record.log = log;
   // The table's own observers first: the log then keeps what its stream made of the change with
   // the change (Journal::OnCommit).
   for (const auto& observer : observers_) observer->OnCommit(record);
   if (logged) log_->Publish(record);
+  if (log != nullptr) change.ticket = log->ticket;
 }
 
 void TableItems::Observe(std::shared_ptr<CommitObserver> observer, const ExistingItem& existing,

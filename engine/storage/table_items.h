@@ -181,7 +181,7 @@ class TableItems {
   void ApplyLocked(std::string_view key, ItemRecord* existing, ItemRecord* added,
                    const IndexEntries& old_entries, const IndexEntries& new_entries,
                    int64_t collection_bytes, const CommitContext& context, Committed& change,
-                   Garbage& garbage);
+                   Garbage& garbage, LogSlot* log);
   // Under the write lock: the collection's bytes (-1 when collections are not tracked).
   int64_t CollectionSizeLocked(std::string_view key) const;
 

@@ -12,7 +12,10 @@
 #include <absl/container/inlined_vector.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <span>
+
+#include "engine/storage/change.h"
 
 namespace ddbd {
 
@@ -50,10 +53,15 @@ class WriteScope {
   bool Holds(const TableItems& table) const {
     return std::find(tables_.begin(), tables_.end(), &table) != tables_.end();
   }
+  // Its changes' log records join `group` (a transaction's) rather than each going alone.
+  void JoinLog(LogGroup* group) { log_.group = group; }
+  // The last log record of its changes so far; 0: none.
+  uint64_t ticket() const { return log_.ticket; }
 
  private:
   friend class TableItems;
   absl::InlinedVector<TableItems*, 1> tables_;
+  LogSlot log_;
   Garbage garbage_;
 };
 

@@ -226,7 +226,7 @@ void TableStream::OnCommit(const ChangeRecord& change) {
   if (!open_) return;
   MaintainLocked(now_ms);
   record.sequence = ++last_sequence_;
-  if (sink_ != nullptr) sink_->Recorded(settings_.summary.stream_arn, record);
+  if (sink_ != nullptr) sink_->Recorded(change, settings_.summary.stream_arn, record);
   bytes_ += record.Footprint();
   shards_.back().records.push_back(std::move(record));
   records_added_.fetch_add(1, std::memory_order_relaxed);

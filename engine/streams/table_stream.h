@@ -95,11 +95,13 @@ struct StreamState {
 };
 
 // Told of each record a stream adds, on the committing thread before the commit ends (under the
-// table's write lock): the write-ahead log keeps it with the change (engine/persistence/journal.h).
+// table's write lock), with the change that made it: the write-ahead log keeps the two together
+// (engine/persistence/journal.h), through the change's LogSlot.
 class StreamRecordSink {
  public:
   virtual ~StreamRecordSink() = default;
-  virtual void Recorded(std::string_view stream_arn, const StreamRecord& record) = 0;
+  virtual void Recorded(const ChangeRecord& change, std::string_view stream_arn,
+                        const StreamRecord& record) = 0;
 };
 
 // Where an iterator reads from: the next sequence number wanted in a shard.

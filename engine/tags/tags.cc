@@ -86,11 +86,11 @@ Result<std::string> Engine::TableOfArn(const std::string& arn) const {
   return name;  // whether the table is here, the caller sees under its own lock
 }
 
-Status Engine::ChangeTags(const std::string& arn,
-                          const std::function<std::vector<Tag>(std::vector<Tag>)>& change) {
+Result<Ticket> Engine::ChangeTags(const std::string& arn,
+                                  const std::function<std::vector<Tag>(std::vector<Tag>)>& change) {
   auto name = TableOfArn(arn);
   if (!name.ok()) return name.error();
-  Status changed = ChangeTableMetadata(name.value(), [&](TableDescription& table) {
+  Result<Ticket> changed = ChangeTableMetadata(name.value(), [&](TableDescription& table) {
     std::vector<Tag> tags = change(std::move(table.tags));
     if (Status checked = CheckTags(tags); !checked.ok()) return checked;
     table.tags = std::move(tags);
@@ -103,12 +103,12 @@ Status Engine::ChangeTags(const std::string& arn,
   return changed;
 }
 
-Status Engine::TagResource(const TagResourceArgs& args) {
+Result<Ticket> Engine::TagResource(const TagResourceArgs& args) {
   return ChangeTags(args.resource_arn,
                     [&](std::vector<Tag> tags) { return MergeTags(std::move(tags), args.tags); });
 }
 
-Status Engine::UntagResource(const UntagResourceArgs& args) {
+Result<Ticket> Engine::UntagResource(const UntagResourceArgs& args) {
   return ChangeTags(args.resource_arn, [&](std::vector<Tag> tags) {
     // A key the table does not have is not an error.
     std::erase_if(tags, [&](const Tag& tag) {

@@ -261,7 +261,8 @@ Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& 
                                                             WriteScope& scope) {
   const CommitContext context{ChangeOrigin::kTransaction, pending.id};
   // Its writes reach the log as one record: after a crash, all of them or none.
-  const Journal::Group logged_together(state_->journal.get());
+  LogGroup logged_together(state_->journal.get());
+  scope.JoinLog(&logged_together);
   // Its ClientRequestToken completes with it: remembered now (a checkpoint that follows the
   // log's roll sees it) and logged with its writes.
   if (pending.args.client_request_token) {
@@ -269,7 +270,7 @@ Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& 
     state_->request_tokens.Finish(token, true, pending.now_ms);
     if (state_->journal) {
       state_->journal->RequestTokenCompleted(
-          {token, pending.args.request_fingerprint, pending.now_ms});
+          {token, pending.args.request_fingerprint, pending.now_ms}, logged_together);
     }
   }
   TransactWriteItemsOutcome outcome;
@@ -303,6 +304,8 @@ Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& 
   if (pending.args.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
     outcome.consumed_capacity.clear();
   }
+  scope.JoinLog(nullptr);
+  outcome.ticket = Ticket{logged_together.Close()};
   return outcome;
 }
 

@@ -38,8 +38,9 @@ Status CheckUpdate(const TableDescription& table, const TimeToLiveSpecification&
 
 }  // namespace
 
-Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(const UpdateTimeToLiveArgs& args) {
+Result<TimeToLiveOutcome> Engine::UpdateTimeToLive(const UpdateTimeToLiveArgs& args) {
   std::lock_guard serial(state_->time_to_live_mutex);
+  TimeToLiveOutcome outcome;
   const int64_t now_ms = clock_.NowMs();
   std::shared_ptr<TableItems> items;
   std::shared_ptr<ExpiryIndex> old_index;
@@ -76,10 +77,11 @@ Result<TimeToLiveSpecification> Engine::UpdateTimeToLive(const UpdateTimeToLiveA
       if (index) items->StopObserving(index.get());
       return Error::ResourceNotFound(NotFoundMessage(args.table_name));
     }
-    state_->CommitCatalogLocked(std::move(change));
+    outcome.ticket.number = state_->CommitCatalogLocked(std::move(change));
   }
   if (old_index) items->StopObserving(old_index.get());
-  return args.specification;
+  static_cast<TimeToLiveSpecification&>(outcome) = args.specification;
+  return outcome;
 }
 
 Result<TimeToLiveDescription> Engine::DescribeTimeToLive(std::string_view table_name) const {

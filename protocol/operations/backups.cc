@@ -276,7 +276,8 @@ Status ListBackups(Engine& engine, const json::Value& request, json::Writer& res
   return Ok{};
 }
 
-Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response) {
+Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response,
+                              Ticket& ticket) {
   ConstraintErrors errors;
   RestoreTableFromBackupArgs args;
   auto target = DecodeNewTableName(request, errors, "TargetTableName", "targetTableName");
@@ -292,12 +293,13 @@ Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto restored = engine.RestoreTableFromBackup(args);
   if (!restored.ok()) return restored.error();
+  ticket = restored.value().ticket;
   EncodeTableDescriptionResponse(response, "TableDescription", restored.value(), engine.options());
   return Ok{};
 }
 
-Status RestoreTableToPointInTime(Engine& engine, const json::Value& request,
-                                 json::Writer& response) {
+Status RestoreTableToPointInTime(Engine& engine, const json::Value& request, json::Writer& response,
+                                 Ticket& ticket) {
   ConstraintErrors errors;
   RestoreTableToPointInTimeArgs args;
   auto target = DecodeNewTableName(request, errors, "TargetTableName", "targetTableName");
@@ -349,6 +351,7 @@ Status RestoreTableToPointInTime(Engine& engine, const json::Value& request,
   }
   auto restored = engine.RestoreTableToPointInTime(args);
   if (!restored.ok()) return restored.error();
+  ticket = restored.value().ticket;
   EncodeTableDescriptionResponse(response, "TableDescription", restored.value(), engine.options());
   return Ok{};
 }

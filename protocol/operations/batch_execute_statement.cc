@@ -112,7 +112,8 @@ void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
 
 }  // namespace
 
-Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response) {
+Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
+                             Ticket& ticket) {
   AttributeDecoder decoder;
   ConstraintErrors errors;
   auto list = DecodeBoundedList(request, "Statements", "statements", kMaxBatchStatements, errors);
@@ -168,6 +169,7 @@ Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::W
       continue;
     }
     AddCapacity(consumed, outcome.value().consumed_capacity);
+    ticket.Add(outcome.value().ticket);
   }
   response.StartObject();
   response.Key("Responses");

@@ -48,7 +48,8 @@ void EncodeUnprocessedItems(json::Writer& writer, const std::vector<WriteRequest
 
 }  // namespace
 
-Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response) {
+Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response,
+                      Ticket& ticket) {
   auto request_items = json::AsStructure(json::Member(request, "RequestItems"), "RequestItems");
   if (!request_items.ok()) return request_items.error();
   if (request_items.value() == nullptr || request_items.value()->ObjectEmpty()) {
@@ -108,6 +109,7 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
   }
   auto outcome = engine.BatchWriteItem(args);
   if (!outcome.ok()) return outcome.error();
+  ticket = outcome.value().ticket;
   response.StartObject();
   response.Key("UnprocessedItems");
   EncodeUnprocessedItems(response, args.requests, outcome.value().unprocessed);

@@ -45,7 +45,8 @@ Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
   return Ok{};
 }
 
-Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response) {
+Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response,
+                               Ticket& ticket) {
   ConstraintErrors errors;
   auto name = DecodeTableReference(request, engine, errors);
   if (!name.ok()) return name.error();
@@ -80,6 +81,7 @@ Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json:
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto described = engine.UpdateContinuousBackups(args);
   if (!described.ok()) return described.error();
+  ticket = described.value().ticket;
   WriteDescription(response, described.value());
   return Ok{};
 }

@@ -42,11 +42,13 @@ Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
 
 }  // namespace
 
-Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response) {
+Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response,
+                   Ticket& ticket) {
   auto args = DecodeCreateTable(request);
   if (!args.ok()) return args.error();
   auto created = engine.CreateTable(args.value());
   if (!created.ok()) return created.error();
+  ticket = created.value().ticket;
   EncodeTableDescriptionResponse(response, "TableDescription", created.value(), engine.options());
   return Ok{};
 }

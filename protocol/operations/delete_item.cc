@@ -4,7 +4,8 @@
 
 namespace ddbd::operations {
 
-Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response) {
+Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response,
+                  Ticket& ticket) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
   DeleteItemArgs args;
@@ -22,6 +23,7 @@ Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& resp
   args.table_name = table_name.value();
   auto outcome = engine.DeleteItem(args);
   if (!outcome.ok()) return outcome.error();
+  ticket = outcome.value().ticket;
   EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
   return Ok{};
 }

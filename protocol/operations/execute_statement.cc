@@ -49,7 +49,8 @@ Status Decode(const json::Value& request, ExecuteStatementRequest& out) {
 
 }  // namespace
 
-Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response) {
+Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
+                        Ticket& ticket) {
   ExecuteStatementRequest decoded;
   if (Status status = Decode(request, decoded); !status.ok()) return status;
   auto statement = partiql::ParseRequest(decoded.statement);
@@ -65,6 +66,7 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
                                        decoded.options);
   if (!outcome.ok()) return outcome.error();
   const partiql::StatementOutcome& result = outcome.value();
+  ticket = result.ticket;
   response.StartObject();
   response.Key("Items");
   response.StartArray();

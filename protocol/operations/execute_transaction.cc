@@ -140,15 +140,17 @@ void ExecuteTransactionAsync(Engine& engine, const json::Value& request, uint64_
     args.actions.push_back(std::move(action).value());
   }
   engine.TransactWriteItemsAsync(
-      std::move(args), [done, mode, inserts](Result<TransactWriteItemsOutcome> outcome) {
+      std::move(args), [&engine, done, mode, inserts](Result<TransactWriteItemsOutcome> outcome) {
         if (!outcome.ok()) {
           return done(ErrorResponse(partiql::WithDuplicateItemReasons(outcome.error(), inserts)));
         }
-        done(Answer([&](json::Writer& writer) {
-          writer.StartObject();
-          EncodeConsumedCapacityMember(writer, outcome.value().consumed_capacity, mode);
-          writer.EndObject();
-        }));
+        operations::Answer(engine, done, Answer([&](json::Writer& writer) {
+                             writer.StartObject();
+                             EncodeConsumedCapacityMember(writer, outcome.value().consumed_capacity,
+                                                          mode);
+                             writer.EndObject();
+                           }),
+                           outcome.value().ticket);
       });
 }
 

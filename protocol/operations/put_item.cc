@@ -4,7 +4,7 @@
 
 namespace ddbd::operations {
 
-Status PutItem(Engine& engine, const json::Value& request, json::Writer& response) {
+Status PutItem(Engine& engine, const json::Value& request, json::Writer& response, Ticket& ticket) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
   PutItemArgs args;
@@ -22,6 +22,7 @@ Status PutItem(Engine& engine, const json::Value& request, json::Writer& respons
   args.table_name = table_name.value();
   auto outcome = engine.PutItem(args);
   if (!outcome.ok()) return outcome.error();
+  ticket = outcome.value().ticket;
   EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
   return Ok{};
 }

@@ -40,7 +40,8 @@ void WriteRevision(json::Writer& response, const std::string& revision) {
 
 }  // namespace
 
-Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response) {
+Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response,
+                         Ticket& ticket) {
   ConstraintErrors errors;
   auto arn = DecodeArn(request, errors);
   if (!arn.ok()) return arn.error();
@@ -59,7 +60,8 @@ Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Write
   args.expected_revision_id = std::move(expected.value());
   auto revision = engine.PutResourcePolicy(args);
   if (!revision.ok()) return revision.error();
-  WriteRevision(response, revision.value());
+  ticket = revision.value().ticket;
+  WriteRevision(response, revision.value().revision_id);
   return Ok{};
 }
 
@@ -79,7 +81,8 @@ Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Write
   return Ok{};
 }
 
-Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response) {
+Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response,
+                            Ticket& ticket) {
   ConstraintErrors errors;
   auto arn = DecodeArn(request, errors);
   if (!arn.ok()) return arn.error();
@@ -88,7 +91,8 @@ Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Wr
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto removed = engine.DeleteResourcePolicy({std::move(arn.value()), std::move(expected.value())});
   if (!removed.ok()) return removed.error();
-  WriteRevision(response, removed.value());
+  ticket = removed.value().ticket;
+  WriteRevision(response, removed.value().revision_id);
   return Ok{};
 }
 

@@ -21,7 +21,8 @@ Result<std::string> DecodeTaggedArn(const json::Value& request, ConstraintErrors
 
 }  // namespace
 
-Status TagResource(Engine& engine, const json::Value& request, json::Writer& response) {
+Status TagResource(Engine& engine, const json::Value& request, json::Writer& response,
+                   Ticket& ticket) {
   ConstraintErrors errors;
   auto arn = DecodeTaggedArn(request, errors);
   if (!arn.ok()) return arn.error();
@@ -33,16 +34,16 @@ Status TagResource(Engine& engine, const json::Value& request, json::Writer& res
   // Unconfirmed beyond other emulators' records of it (DynamoDB's own spelling).
   if (tags.value().empty())
     return Error::Validation("Atleast one Tag needs to be provided as Input.");
-  if (Status tagged = engine.TagResource({std::move(arn.value()), std::move(tags.value())});
-      !tagged.ok()) {
-    return tagged;
-  }
+  auto tagged = engine.TagResource({std::move(arn.value()), std::move(tags.value())});
+  if (!tagged.ok()) return tagged.error();
+  ticket = tagged.value();
   response.StartObject();
   response.EndObject();
   return Ok{};
 }
 
-Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response) {
+Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response,
+                     Ticket& ticket) {
   ConstraintErrors errors;
   auto arn = DecodeTaggedArn(request, errors);
   if (!arn.ok()) return arn.error();
@@ -74,7 +75,9 @@ Status UntagResource(Engine& engine, const json::Value& request, json::Writer& r
     return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
   }
   args.resource_arn = std::move(arn.value());
-  if (Status untagged = engine.UntagResource(args); !untagged.ok()) return untagged;
+  auto untagged = engine.UntagResource(args);
+  if (!untagged.ok()) return untagged.error();
+  ticket = untagged.value();
   response.StartObject();
   response.EndObject();
   return Ok{};

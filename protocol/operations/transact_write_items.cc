@@ -134,14 +134,15 @@ void TransactWriteItemsAsync(Engine& engine, const json::Value& request, uint64_
   auto args = DecodeTransactWriteItems(request, fingerprint);
   if (!args.ok()) return done(ErrorResponse(args.error()));
   const ReturnConsumedCapacity mode = args.value().return_consumed_capacity;
-  engine.TransactWriteItemsAsync(std::move(args).value(),
-                                 [done, mode](Result<TransactWriteItemsOutcome> outcome) {
-                                   if (!outcome.ok()) return done(ErrorResponse(outcome.error()));
-                                   json::Buffer buffer;
-                                   json::Writer writer(buffer);
-                                   EncodeOutcome(writer, outcome.value(), mode);
-                                   done({200, std::string(buffer.GetString(), buffer.GetSize())});
-                                 });
+  engine.TransactWriteItemsAsync(
+      std::move(args).value(), [&engine, done, mode](Result<TransactWriteItemsOutcome> outcome) {
+        if (!outcome.ok()) return done(ErrorResponse(outcome.error()));
+        json::Buffer buffer;
+        json::Writer writer(buffer);
+        EncodeOutcome(writer, outcome.value(), mode);
+        Answer(engine, done, {200, std::string(buffer.GetString(), buffer.GetSize())},
+               outcome.value().ticket);
+      });
 }
 
 }  // namespace ddbd::operations

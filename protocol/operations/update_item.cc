@@ -4,7 +4,8 @@
 
 namespace ddbd::operations {
 
-Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response) {
+Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response,
+                  Ticket& ticket) {
   ConstraintErrors errors;
   AttributeDecoder decoder;
   UpdateItemArgs args;
@@ -23,6 +24,7 @@ Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& resp
   args.actions = std::move(expressions.value().update);
   auto outcome = engine.UpdateItem(args);
   if (!outcome.ok()) return outcome.error();
+  ticket = outcome.value().ticket;
   EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
   return Ok{};
 }

@@ -99,11 +99,13 @@ Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const json::Value& req
 
 }  // namespace
 
-Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response) {
+Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response,
+                   Ticket& ticket) {
   auto args = DecodeUpdateTable(engine, request);
   if (!args.ok()) return args.error();
   auto updated = engine.UpdateTable(args.value());
   if (!updated.ok()) return updated.error();
+  ticket = updated.value().ticket;
   EncodeTableDescriptionResponse(response, "TableDescription", updated.value(), engine.options());
   return Ok{};
 }

@@ -10,7 +10,8 @@ constexpr size_t kMaxTimeToLiveAttributeLength = 255;
 }  // namespace
 
 // UpdateTimeToLive echoes the specification it applied.
-Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response) {
+Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response,
+                        Ticket& ticket) {
   ConstraintErrors errors;
   auto name = DecodeTableReference(request, engine, errors);
   if (!name.ok()) return name.error();
@@ -47,6 +48,7 @@ Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto applied = engine.UpdateTimeToLive(args);
   if (!applied.ok()) return applied.error();
+  ticket = applied.value().ticket;
   response.StartObject();
   response.Key("TimeToLiveSpecification");
   response.StartObject();

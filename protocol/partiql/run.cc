@@ -141,6 +141,7 @@ Result<StatementOutcome> RunStatement(Engine& engine, Statement statement,
   StatementOutcome outcome;
   if (written.value().attributes) outcome.items.push_back(std::move(*written.value().attributes));
   outcome.consumed_capacity = std::move(written.value().consumed_capacity);
+  outcome.ticket = written.value().ticket;
   return outcome;
 }
 

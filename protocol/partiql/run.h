@@ -20,6 +20,7 @@ struct StatementOutcome {
   std::optional<Item> last_evaluated_key;
   size_t partition = 0;  // `pk IN [...]`: the partition the page ended in
   std::optional<ConsumedCapacity> consumed_capacity;
+  Ticket ticket;  // a write's: what its answer waits for
 };
 
 struct RunOptions {

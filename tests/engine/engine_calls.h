@@ -13,10 +13,11 @@
 
 namespace ddbd::testing {
 
-// Waits until what this thread wrote is durable (with a store; at once without): its status.
+// Waits until everything logged so far is durable (with a store; at once without): the status of
+// the last record.
 inline Status WaitDurable(Engine& engine) {
   std::promise<Status> done;
-  engine.WhenDurable([&done](const Status& status) { done.set_value(status); });
+  engine.WhenDurable(engine.Logged(), [&done](const Status& status) { done.set_value(status); });
   return done.get_future().get();
 }
 

@@ -52,9 +52,9 @@ struct Fixture {
     return update;
   }
 
-  Result<TableDescription> Update(std::vector<GlobalSecondaryIndexUpdate> updates,
-                                  std::vector<AttributeDefinition> definitions = {
-                                      {"status", ScalarAttributeType::kS}}) {
+  Result<TableOutcome> Update(std::vector<GlobalSecondaryIndexUpdate> updates,
+                              std::vector<AttributeDefinition> definitions = {
+                                  {"status", ScalarAttributeType::kS}}) {
     UpdateTableArgs args;
     args.table_name = "Orders";
     args.attribute_definitions = std::move(definitions);

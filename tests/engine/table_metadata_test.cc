@@ -126,15 +126,17 @@ TEST_CASE("Resource policies: revisions rise, expected revisions are checked, st
   // Within the same millisecond, the next revision is still a new one.
   auto second = engine.PutResourcePolicy({kArn, "second", first});
   REQUIRE(second.ok());
-  CHECK(std::stoll(second.value()) == std::stoll(first) + 1);
-  CHECK(engine.PutResourcePolicy({kArn, "second", std::nullopt}).value() == second.value());
+  CHECK(std::stoll(second.value().revision_id) == std::stoll(first) + 1);
+  CHECK(engine.PutResourcePolicy({kArn, "second", std::nullopt}).value().revision_id ==
+        second.value().revision_id);
   auto stale = engine.PutResourcePolicy({kArn, "third", first});
   REQUIRE_FALSE(stale.ok());
   CHECK(stale.error().code() == ErrorCode::kPolicyNotFound);
   const std::string stream = kArn + "/stream/" + created.value().latest_stream_label;
   CHECK(engine.GetResourcePolicy(stream).error().code() == ErrorCode::kPolicyNotFound);
   REQUIRE(engine.PutResourcePolicy({stream, "streamed", kNoPolicy}).ok());
-  CHECK(engine.DeleteResourcePolicy({kArn, std::nullopt}).value() == second.value());
+  CHECK(engine.DeleteResourcePolicy({kArn, std::nullopt}).value().revision_id ==
+        second.value().revision_id);
   CHECK(engine.GetResourcePolicy(stream).value().policy == "streamed");
   CHECK(engine.PutResourcePolicy({kArn, std::string(kMaxPolicyBytes + 1, 'x'), std::nullopt})
             .error()

@@ -42,8 +42,9 @@ std::vector<Step> Writes(const std::string& table_arn) {
        R"({"ClientRequestToken":"token-1","TransactItems":[{"Put":{"TableName":"Tab",)"
        R"("Item":{"pk":{"S":"e"}}}}]})"},
       {"ExecuteStatement", R"({"Statement":"INSERT INTO Tab VALUE {'pk': 'f'}"})"},
-      {"BatchExecuteStatement", R"({"Statements":[{"Statement":"INSERT INTO Tab VALUE {'pk': 'g'}"},)"
-                                R"({"Statement":"INSERT INTO Tab VALUE {'pk': 'h'}"}]})"},
+      {"BatchExecuteStatement",
+       R"({"Statements":[{"Statement":"INSERT INTO Tab VALUE {'pk': 'g'}"},)"
+       R"({"Statement":"INSERT INTO Tab VALUE {'pk': 'h'}"}]})"},
       {"ExecuteTransaction",
        R"({"TransactStatements":[{"Statement":"UPDATE Tab SET n = 5 WHERE pk = 'f'"}]})"},
       {"UpdateTable", R"({"TableName":"Tab","StreamSpecification":{"StreamEnabled":true,)"
@@ -111,7 +112,8 @@ TEST_CASE("Every write is answered only once its log record is synced") {
     run(step.operation, step.body, true);
   }
   // A backup is its own synced file; a restore from it is logged like any write.
-  const std::string backup = run("CreateBackup", R"({"TableName":"Tab","BackupName":"backup"})", false);
+  const std::string backup =
+      run("CreateBackup", R"({"TableName":"Tab","BackupName":"backup"})", false);
   const size_t backup_at = backup.find("arn:aws:dynamodb:");
   REQUIRE(backup_at != std::string::npos);
   const std::string backup_arn = backup.substr(backup_at, backup.find('"', backup_at) - backup_at);
