@@ -146,24 +146,6 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.recovery_period_in_days = from.recovery_period_in_days;
 }
 
-Result<Ticket> Engine::ChangeTableMetadata(const std::string& table_name,
-                                           const std::function<Status(TableDescription&)>& change) {
-  const int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
-  if (entry == nullptr) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                   " not found");
-  }
-  CatalogChange changed;
-  changed.kind = CatalogChange::Kind::kTableMetadata;
-  changed.table_name = table_name;
-  CopyTableMetadata(entry->description, changed.description);
-  changed.now_ms = now_ms;
-  if (Status made = change(changed.description); !made.ok()) return made.error();
-  return Ticket{state_->CommitCatalogLocked(std::move(changed))};
-}
-
 TableStream::Settings Engine::State::StreamSettings() const {
   TableStream::Settings settings;
   settings.rollover_ms = options.stream_shard_rollover_ms;
@@ -212,11 +194,6 @@ void Engine::State::StopStreamLocked(TableEntry& entry) {
   if (journal) journal->StreamClosed(entry.stream->summary().stream_arn, now_ms);
   entry.stream->CloseAt(now_ms);
   entry.stream.reset();
-}
-
-std::string Engine::TableArn(std::string_view table_name) const {
-  return "arn:aws:dynamodb:" + options_.region + ":" + options_.account_id + ":table/" +
-         std::string(table_name);
 }
 
 void Engine::State::FillCounts(const TableItems& items, TableDescription& description) {

@@ -277,11 +277,6 @@ class Engine {
   struct State;  // engine/engine_state.h
 
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
-  // The name of the table `arn` names (engine/tags/tags.cc); whether it is here is the caller's.
-  Result<std::string> TableOfArn(const std::string& arn) const;
-  // The table's tags become what `change` makes of them, checked, through the catalog.
-  Result<Ticket> ChangeTags(const std::string& arn,
-                            const std::function<std::vector<Tag>(std::vector<Tag>)>& change);
   // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
   // policies and point-in-time recovery settings; unless it fails, the copy goes through the
   // catalog's one path.

@@ -18,6 +18,7 @@
 #include "engine/backups/point_in_time_history.h"
 #include "engine/capacity/throughput.h"
 #include "engine/capacity/usage.h"
+#include "engine/catalog/table_metadata.h"
 #include "engine/engine.h"
 #include "engine/model/item_key.h"
 #include "engine/periodic_task.h"
@@ -98,9 +99,18 @@ struct CatalogChange {
 // and point-in-time recovery settings (nothing the items or indexes depend on).
 void CopyTableMetadata(const TableDescription& from, TableDescription& to);
 
-struct Engine::State {
+// The engine's state, and the catalog as the features that keep state in a table's description
+// see it (TableMetadata: tags today; the rest as they move out of Engine's members).
+struct Engine::State final : public TableMetadata {
   State(const EngineOptions& engine_options, const Clock& engine_clock)
       : options(engine_options), clock(engine_clock) {}
+
+  // TableMetadata (engine/engine_metadata.cc).
+  std::string TableArn(std::string_view table_name) const override;
+  std::optional<TableDescription> Describe(std::string_view table_name) const override;
+  Result<Ticket> ChangeMetadata(const std::string& table_name,
+                                const std::function<Status(TableDescription&)>& change) override;
+
   const EngineOptions& options;
   const Clock& clock;
   CommitLog log;

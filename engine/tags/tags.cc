@@ -6,9 +6,6 @@
 #include <algorithm>
 #include <shared_mutex>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
-
 namespace ddbd {
 namespace {
 
@@ -67,11 +64,13 @@ Status CheckTags(const std::vector<Tag>& tags) {
   return Ok{};
 }
 
+namespace {
+
 // The table a tag request names: its ARN as this engine writes them (its region and account).
 // "arn:" ARNs of something else (an index, another service) are ValidationException.
-Result<std::string> Engine::TableOfArn(const std::string& arn) const {
+Result<std::string> TableOfArn(const TableMetadata& catalog, const std::string& arn) {
   if (!arn.starts_with("arn:")) return InvalidArn(arn);
-  const std::string prefix = TableArn("");
+  const std::string prefix = catalog.TableArn("");
   if (!arn.starts_with(prefix)) {
     // Another region or account: no such table here (unconfirmed for tags; resource policies
     // measured ValidationException for these).
@@ -86,11 +85,11 @@ Result<std::string> Engine::TableOfArn(const std::string& arn) const {
   return name;  // whether the table is here, the caller sees under its own lock
 }
 
-Result<Ticket> Engine::ChangeTags(const std::string& arn,
-                                  const std::function<std::vector<Tag>(std::vector<Tag>)>& change) {
-  auto name = TableOfArn(arn);
+Result<Ticket> ChangeTags(TableMetadata& catalog, const std::string& arn,
+                          const std::function<std::vector<Tag>(std::vector<Tag>)>& change) {
+  auto name = TableOfArn(catalog, arn);
   if (!name.ok()) return name.error();
-  Result<Ticket> changed = ChangeTableMetadata(name.value(), [&](TableDescription& table) {
+  Result<Ticket> changed = catalog.ChangeMetadata(name.value(), [&](TableDescription& table) {
     std::vector<Tag> tags = change(std::move(table.tags));
     if (Status checked = CheckTags(tags); !checked.ok()) return checked;
     table.tags = std::move(tags);
@@ -103,13 +102,15 @@ Result<Ticket> Engine::ChangeTags(const std::string& arn,
   return changed;
 }
 
-Result<Ticket> Engine::TagResource(const TagResourceArgs& args) {
-  return ChangeTags(args.resource_arn,
+}  // namespace
+
+Result<Ticket> TagResource(TableMetadata& catalog, const TagResourceArgs& args) {
+  return ChangeTags(catalog, args.resource_arn,
                     [&](std::vector<Tag> tags) { return MergeTags(std::move(tags), args.tags); });
 }
 
-Result<Ticket> Engine::UntagResource(const UntagResourceArgs& args) {
-  return ChangeTags(args.resource_arn, [&](std::vector<Tag> tags) {
+Result<Ticket> UntagResource(TableMetadata& catalog, const UntagResourceArgs& args) {
+  return ChangeTags(catalog, args.resource_arn, [&](std::vector<Tag> tags) {
     // A key the table does not have is not an error.
     std::erase_if(tags, [&](const Tag& tag) {
       return std::find(args.tag_keys.begin(), args.tag_keys.end(), tag.key) != args.tag_keys.end();
@@ -118,17 +119,16 @@ Result<Ticket> Engine::UntagResource(const UntagResourceArgs& args) {
   });
 }
 
-Result<ListTagsOfResourceResult> Engine::ListTagsOfResource(
-    const ListTagsOfResourceArgs& args) const {
-  auto name = TableOfArn(args.resource_arn);
+Result<ListTagsOfResourceResult> ListTagsOfResource(const TableMetadata& catalog,
+                                                    const ListTagsOfResourceArgs& args) {
+  auto name = TableOfArn(catalog, args.resource_arn);
   if (!name.ok()) return name.error();
-  std::shared_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(name.value(), clock_.NowMs());
-  if (entry == nullptr) return ArnNotFound(args.resource_arn);
+  const std::optional<TableDescription> table = catalog.Describe(name.value());
+  if (!table) return ArnNotFound(args.resource_arn);
   // Every tag in one page (a table has at most 50 of its own); a NextToken names the key after
   // which to go on.
   ListTagsOfResourceResult result;
-  const std::vector<Tag>& tags = entry->description.tags;
+  const std::vector<Tag>& tags = table->tags;
   auto from = tags.begin();
   if (args.next_token) {
     from = std::find_if(tags.begin(), tags.end(),

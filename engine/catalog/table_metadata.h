@@ -1,0 +1,36 @@
+// What a feature that keeps its state in a table's description (tags, resource policies,
+// point-in-time recovery settings) is given of the catalog: the ARNs it names tables by, a live
+// table's description, and a change of that metadata through the catalog's one path (so it is
+// logged and survives restarts). Features take this, never the engine: the engine holds them,
+// not the other way round (issue 38).
+//
+// Thread safety: every member may be called from any thread.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/api/durability.h"
+#include "engine/api/tables.h"
+#include "engine/error.h"
+
+namespace ddbd {
+
+class TableMetadata {
+ public:
+  virtual ~TableMetadata() = default;
+  // "arn:aws:dynamodb:<region>:<account>:table/<name>" for this engine; "" gives the prefix.
+  virtual std::string TableArn(std::string_view table_name) const = 0;
+  // The live table's description (without its item counts), or nullopt when it is not here.
+  virtual std::optional<TableDescription> Describe(std::string_view table_name) const = 0;
+  // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
+  // policies and point-in-time recovery settings; unless it fails, the copy goes through the
+  // catalog's one path: the ticket of its log record. ResourceNotFoundException "Requested
+  // resource not found: Table: <name> not found" for a table that is not here.
+  virtual Result<Ticket> ChangeMetadata(const std::string& table_name,
+                                        const std::function<Status(TableDescription&)>& change) = 0;
+};
+
+}  // namespace ddbd
