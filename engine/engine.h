@@ -283,12 +283,6 @@ class Engine {
   // ResourceNotFoundException "Requested resource not found: Table: <name> not found".
   Result<Ticket> ChangeTableMetadata(const std::string& table_name,
                                      const std::function<Status(TableDescription&)>& change);
-  // A resource policy's table and, for a stream's ARN, the stream's label.
-  struct PolicyTarget {
-    std::string table_name;
-    std::string stream_label;
-  };
-  Result<PolicyTarget> PolicyTargetOf(const std::string& arn) const;
   // Creates the table `args` describes (with its restore summary: CREATING) and fills it with
   // `items` through the commit path, then lets it go ACTIVE (engine/backups/restore.cc).
   Result<TableOutcome> RestoreInto(const CreateTableArgs& args,

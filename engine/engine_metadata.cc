@@ -1,10 +1,12 @@
 // The catalog as the features that keep state in a table's description see it (TableMetadata),
-// and the Engine's calls of those features, which only delegate: tags (engine/tags/).
+// and the Engine's calls of those features, which only delegate: tags (engine/tags/) and
+// resource-based policies (engine/policies/).
 #include <mutex>
 #include <shared_mutex>
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/policies/resource_policies.h"
 #include "engine/tags/tags.h"
 
 namespace ddbd {
@@ -60,6 +62,18 @@ Result<Ticket> Engine::UntagResource(const UntagResourceArgs& args) {
 Result<ListTagsOfResourceResult> Engine::ListTagsOfResource(
     const ListTagsOfResourceArgs& args) const {
   return ddbd::ListTagsOfResource(*state_, args);
+}
+
+Result<PolicyOutcome> Engine::PutResourcePolicy(const PutResourcePolicyArgs& args) {
+  return ddbd::PutResourcePolicy(*state_, clock_, args);
+}
+
+Result<ResourcePolicy> Engine::GetResourcePolicy(const std::string& resource_arn) const {
+  return ddbd::GetResourcePolicy(*state_, resource_arn);
+}
+
+Result<PolicyOutcome> Engine::DeleteResourcePolicy(const DeleteResourcePolicyArgs& args) {
+  return ddbd::DeleteResourcePolicy(*state_, args);
 }
 
 }  // namespace ddbd

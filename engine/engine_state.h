@@ -106,6 +106,8 @@ struct Engine::State final : public TableMetadata {
       : options(engine_options), clock(engine_clock) {}
 
   // TableMetadata (engine/engine_metadata.cc).
+  const std::string& region() const override { return options.region; }
+  const std::string& account_id() const override { return options.account_id; }
   std::string TableArn(std::string_view table_name) const override;
   std::optional<TableDescription> Describe(std::string_view table_name) const override;
   Result<Ticket> ChangeMetadata(const std::string& table_name,

@@ -21,6 +21,9 @@ namespace ddbd {
 class TableMetadata {
  public:
   virtual ~TableMetadata() = default;
+  // The region and account this engine's ARNs name.
+  virtual const std::string& region() const = 0;
+  virtual const std::string& account_id() const = 0;
   // "arn:aws:dynamodb:<region>:<account>:table/<name>" for this engine; "" gives the prefix.
   virtual std::string TableArn(std::string_view table_name) const = 0;
   // The live table's description (without its item counts), or nullopt when it is not here.

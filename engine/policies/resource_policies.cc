@@ -5,12 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <mutex>
-#include <shared_mutex>
+#include <optional>
 #include <vector>
-
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 namespace {
@@ -46,18 +42,26 @@ Status CheckResourcePolicy(const std::string& policy) {
   return Ok{};
 }
 
+namespace {
+
+// A resource policy's table and, for a stream's ARN, the stream's label.
+struct PolicyTarget {
+  std::string table_name;
+  std::string stream_label;
+};
+
 // The table (and whether the stream) an ARN names, checked as DynamoDB checks it: shape,
 // partition, service and region, account, resource kind, then the table and stream themselves.
-Result<Engine::PolicyTarget> Engine::PolicyTargetOf(const std::string& arn) const {
+Result<PolicyTarget> PolicyTargetOf(const TableMetadata& catalog, const std::string& arn) {
   if (!arn.starts_with("arn:")) {
     return Error::Validation(std::string(kInvalid) + "ARNs must start with 'arn:': " + arn);
   }
   const std::vector<std::string> parts = Split(arn, ':', 6);
   if (parts.size() < 6 || parts[1] != "aws" || parts[2] != "dynamodb" ||
-      parts[3] != options_.region) {
+      parts[3] != catalog.region()) {
     return Error::Validation(std::string(kInvalid) + "Invalid resource Arn: " + arn);
   }
-  if (parts[4] != options_.account_id) {
+  if (parts[4] != catalog.account_id()) {
     return Error::Validation(
         "This action is only supported by accounts that match the resource owner\u2019s account.");
   }
@@ -76,27 +80,28 @@ Result<Engine::PolicyTarget> Engine::PolicyTargetOf(const std::string& arn) cons
                              parts[3] + ":" + parts[4]);
   }
   PolicyTarget target{resource[1], resource.size() == 4 ? resource[3] : std::string()};
-  std::shared_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(target.table_name, clock_.NowMs());
-  if (entry == nullptr) {
+  const std::optional<TableDescription> table = catalog.Describe(target.table_name);
+  if (!table) {
     return Error::ResourceNotFound("Requested resource not found: Table: " + target.table_name +
                                    " not found");
   }
-  if (!target.stream_label.empty() &&
-      target.stream_label != entry->description.latest_stream_label) {
+  if (!target.stream_label.empty() && target.stream_label != table->latest_stream_label) {
     return Error::ResourceNotFound("Requested resource not found: Stream: " + target.stream_label +
                                    " not found for Table: " + target.table_name);
   }
   return target;
 }
 
-Result<PolicyOutcome> Engine::PutResourcePolicy(const PutResourcePolicyArgs& args) {
-  auto target = PolicyTargetOf(args.resource_arn);
+}  // namespace
+
+Result<PolicyOutcome> PutResourcePolicy(TableMetadata& catalog, const Clock& clock,
+                                        const PutResourcePolicyArgs& args) {
+  auto target = PolicyTargetOf(catalog, args.resource_arn);
   if (!target.ok()) return target.error();
   if (Status checked = CheckResourcePolicy(args.policy); !checked.ok()) return checked.error();
   const std::string& name = target.value().table_name;
   std::string revision;
-  Result<Ticket> changed = ChangeTableMetadata(name, [&](TableDescription& table) -> Status {
+  Result<Ticket> changed = catalog.ChangeMetadata(name, [&](TableDescription& table) -> Status {
     auto& policies = table.resource_policies;
     auto current = std::find_if(policies.begin(), policies.end(), [&](const ResourcePolicy& p) {
       return p.resource_arn == args.resource_arn;
@@ -121,7 +126,7 @@ Result<PolicyOutcome> Engine::PutResourcePolicy(const PutResourcePolicyArgs& arg
       return Ok{};
     }
     // Revision ids are times in ms, always rising.
-    int64_t next = clock_.NowMs();
+    int64_t next = clock.NowMs();
     for (const ResourcePolicy& policy : policies) {
       int64_t kept = 0;
       const char* end = policy.revision_id.data() + policy.revision_id.size();
@@ -141,25 +146,25 @@ Result<PolicyOutcome> Engine::PutResourcePolicy(const PutResourcePolicyArgs& arg
   return PolicyOutcome{revision, changed.value()};
 }
 
-Result<ResourcePolicy> Engine::GetResourcePolicy(const std::string& resource_arn) const {
-  auto target = PolicyTargetOf(resource_arn);
+Result<ResourcePolicy> GetResourcePolicy(const TableMetadata& catalog,
+                                         const std::string& resource_arn) {
+  auto target = PolicyTargetOf(catalog, resource_arn);
   if (!target.ok()) return target.error();
-  std::shared_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(target.value().table_name, clock_.NowMs());
-  if (entry != nullptr) {
-    for (const ResourcePolicy& policy : entry->description.resource_policies) {
+  if (const std::optional<TableDescription> table = catalog.Describe(target.value().table_name)) {
+    for (const ResourcePolicy& policy : table->resource_policies) {
       if (policy.resource_arn == resource_arn) return policy;
     }
   }
   return PolicyNotFound(resource_arn);
 }
 
-Result<PolicyOutcome> Engine::DeleteResourcePolicy(const DeleteResourcePolicyArgs& args) {
-  auto target = PolicyTargetOf(args.resource_arn);
+Result<PolicyOutcome> DeleteResourcePolicy(TableMetadata& catalog,
+                                           const DeleteResourcePolicyArgs& args) {
+  auto target = PolicyTargetOf(catalog, args.resource_arn);
   if (!target.ok()) return target.error();
   std::string removed;
   Result<Ticket> changed =
-      ChangeTableMetadata(target.value().table_name, [&](TableDescription& table) -> Status {
+      catalog.ChangeMetadata(target.value().table_name, [&](TableDescription& table) -> Status {
         auto& policies = table.resource_policies;
         auto current = std::find_if(policies.begin(), policies.end(), [&](const ResourcePolicy& p) {
           return p.resource_arn == args.resource_arn;
