@@ -50,8 +50,8 @@ void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed&
 // still charged, for the `looked_at` bytes it read), or the outcome. `attributes`: UpdateItem's
 // ReturnValues; PutItem and DeleteItem return the old item the commit kept, if asked.
 Result<WriteOutcome> FinishWrite(const WriteArgs& args, const ItemTable& table,
-                                 const Result<TableItems::CommitResult>& committed,
-                                 uint32_t looked_at, const Item& item, int64_t now_ms,
+                                 Result<TableItems::CommitResult>& committed, uint32_t looked_at,
+                                 const Item& item, int64_t now_ms,
                                  std::optional<Item> attributes = std::nullopt) {
   if (!committed.ok()) {
     ChargeRefusedWrite(table, committed.error(), looked_at, now_ms);
@@ -59,7 +59,7 @@ Result<WriteOutcome> FinishWrite(const WriteArgs& args, const ItemTable& table,
   }
   WriteOutcome outcome;
   outcome.attributes = std::move(attributes);
-  if (committed.value().old_item) outcome.attributes = DecodeItem(committed.value().old_item->blob);
+  outcome.old_item = std::move(committed.value().old_item);
   ReportWrite(args, table, committed.value().change, item, now_ms, outcome);
   outcome.ticket = Ticket{committed.value().change.ticket};
   return outcome;
@@ -116,8 +116,9 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
       CommitOne(state_->held, *table.value().items, key.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = std::max(looked_at, current->size_bytes);
-                  if (Status checked = CheckCondition(
-                          args.condition, args.return_item_on_condition_failure, current);
+                  FoundItem found(current);
+                  if (Status checked = CheckCondition(args.condition,
+                                                      args.return_item_on_condition_failure, found);
                       !checked.ok())
                     return checked.error();
                   return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
@@ -164,8 +165,9 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
       CommitOne(state_->held, *table.value().items, key_bytes.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = current->size_bytes;
-                  if (Status checked = CheckCondition(
-                          args.condition, args.return_item_on_condition_failure, current);
+                  FoundItem found(current);
+                  if (Status checked = CheckCondition(args.condition,
+                                                      args.return_item_on_condition_failure, found);
                       !checked.ok())
                     return checked.error();
                   return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0,
@@ -191,12 +193,13 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
       state_->held, *table.value().items, key_bytes.value(),
       [&](const TableItems::Current* current) -> Result<TableItems::Write> {
         if (current != nullptr) looked_at = current->size_bytes;
+        FoundItem found(current);
         if (Status checked =
-                CheckCondition(args.condition, args.return_item_on_condition_failure, current);
+                CheckCondition(args.condition, args.return_item_on_condition_failure, found);
             !checked.ok()) {
           return checked.error();
         }
-        auto applied = ApplyUpdateTo(table.value(), args.key, args.actions, current);
+        auto applied = ApplyUpdateTo(table.value(), args.key, args.actions, found);
         if (!applied.ok()) return applied.error();
         updated = std::move(applied).value();
         if (!updated.writes) {

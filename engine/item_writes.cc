@@ -14,13 +14,22 @@ Status CheckItemSize(size_t size) {
   return Ok{};
 }
 
-Status CheckCondition(const Condition* condition, bool return_item,
-                      const TableItems::Current* current) {
+const Item& FoundItem::item() {
+  if (!decoded_) decoded_ = current_ != nullptr ? DecodeItem(current_->blob) : Item();
+  return *decoded_;
+}
+
+Item FoundItem::Take() {
+  item();
+  return std::move(*decoded_);
+}
+
+Status CheckCondition(const Condition* condition, bool return_item, FoundItem& found) {
   if (condition == nullptr) return Ok{};
-  const Item item = current != nullptr ? DecodeItem(current->blob) : Item();
+  const Item& item = found.item();
   if (Evaluate(*condition, item)) return Ok{};
   std::shared_ptr<const Item> returned;
-  if (return_item && current != nullptr) returned = std::make_shared<const Item>(item);
+  if (return_item && found.exists()) returned = std::make_shared<const Item>(item);
   return Error::ConditionalCheckFailed(std::move(returned));
 }
 
@@ -40,8 +49,7 @@ Result<std::vector<DocumentPath>> CheckUpdatePaths(const KeyShape& shape,
 }
 
 Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
-                                  const std::vector<UpdateAction>& actions,
-                                  const TableItems::Current* current) {
+                                  const std::vector<UpdateAction>& actions, FoundItem& found) {
   UpdatedItem updated;
   // An update that only takes attributes away creates no item (and a path under a missing
   // attribute is then no error): test_update_item_boto3's missing-item test.
@@ -49,12 +57,12 @@ Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
       !actions.empty() && std::all_of(actions.begin(), actions.end(), [](const UpdateAction& a) {
         return a.kind == UpdateAction::Kind::kRemove || a.kind == UpdateAction::Kind::kDelete;
       });
-  if (current == nullptr && only_removals) {
+  if (!found.exists() && only_removals) {
     updated.writes = false;
     return updated;
   }
-  if (current != nullptr) updated.old_item = DecodeItem(current->blob);
-  updated.new_item = current != nullptr ? updated.old_item : KeyAttributes(table.key_shape, key);
+  if (found.exists()) updated.old_item = found.Take();
+  updated.new_item = found.exists() ? updated.old_item : KeyAttributes(table.key_shape, key);
   if (Status applied = ApplyUpdate(actions, updated.new_item); !applied.ok()) {
     return applied.error();
   }

@@ -49,10 +49,26 @@ inline Status AdmitRead(const ItemTable& table, std::string_view index, int64_t 
 // ValidationException for an item over 400 KB.
 Status CheckItemSize(size_t size);
 
-// ConditionalCheckFailedException unless `condition` (may be null: none) holds for `current`
-// (null: no item); carrying the current item when `return_item` (ALL_OLD) and there is one.
-Status CheckCondition(const Condition* condition, bool return_item,
-                      const TableItems::Current* current);
+// The item a write finds (null: none), decoded on first use only: a write's condition and its
+// update share one decode of the stored item, under the table's write lock.
+class FoundItem {
+ public:
+  explicit FoundItem(const TableItems::Current* current) : current_(current) {}
+  bool exists() const { return current_ != nullptr; }
+  // The decoded item; empty when there is none.
+  const Item& item();
+  // The same, moved out (decoded now if it was not yet).
+  Item Take();
+
+ private:
+  const TableItems::Current* current_;
+  std::optional<Item> decoded_;
+};
+
+// ConditionalCheckFailedException unless `condition` (may be null: none) holds for `found`;
+// carrying the item when `return_item` (ALL_OLD) and there is one. Without a condition nothing
+// is decoded.
+Status CheckCondition(const Condition* condition, bool return_item, FoundItem& found);
 
 // ValidationException for an action on a key attribute; else the paths the actions name (for
 // UPDATED_OLD / UPDATED_NEW).
@@ -71,8 +87,7 @@ struct UpdatedItem {
   IndexEntries entries;
 };
 Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
-                                  const std::vector<UpdateAction>& actions,
-                                  const TableItems::Current* current);
+                                  const std::vector<UpdateAction>& actions, FoundItem& found);
 
 // Adds what a committed change cost: the table's write units, and each changed index entry's.
 void AddWriteCapacity(const Committed& change, const TableIndexes& indexes,

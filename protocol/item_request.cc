@@ -131,6 +131,9 @@ void EncodeWriteOutcome(json::Writer& writer, const WriteOutcome& outcome,
   if (outcome.attributes) {
     writer.Key("Attributes");
     EncodeItem(writer, *outcome.attributes);
+  } else if (outcome.old_item) {
+    writer.Key("Attributes");
+    EncodeItemBlob(writer, outcome.old_item->blob);
   }
   EncodeConsumedCapacityMember(writer, outcome.consumed_capacity, mode);
   if (outcome.item_collection_metrics) {

@@ -52,7 +52,10 @@ struct ItemCollectionMetrics {
 };
 
 struct WriteOutcome {
-  std::optional<Item> attributes;  // per ReturnValues; absent when there is nothing to return
+  std::optional<Item> attributes;  // UpdateItem's ReturnValues; absent when nothing to return
+  // PutItem's and DeleteItem's ALL_OLD: the item as it was stored, answered from that form (never
+  // decoded only to be encoded again); absent when there was none.
+  std::optional<StoredItem> old_item;
   std::optional<ConsumedCapacity> consumed_capacity;
   std::optional<ItemCollectionMetrics> item_collection_metrics;
   Ticket ticket;  // what the answer waits for (Engine::WhenDurable)

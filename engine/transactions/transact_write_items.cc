@@ -86,7 +86,8 @@ Status Decide(const WriteScope& scope, Prepared& prepared, const TableItems::Cur
   const TransactWriteAction& action = *prepared.action;
   prepared.looked_at = current != nullptr ? current->size_bytes : 0;
   const Condition* condition = action.condition ? &*action.condition : nullptr;
-  if (Status checked = CheckCondition(condition, action.return_item_on_condition_failure, current);
+  FoundItem found(current);
+  if (Status checked = CheckCondition(condition, action.return_item_on_condition_failure, found);
       !checked.ok()) {
     return checked;
   }
@@ -102,7 +103,7 @@ Status Decide(const WriteScope& scope, Prepared& prepared, const TableItems::Cur
       prepared.write = Write{Write::Kind::kDelete, nullptr, nullptr, 0, false};
       break;
     case Kind::kUpdate: {
-      auto updated = ApplyUpdateTo(prepared.table, action.item, action.actions, current);
+      auto updated = ApplyUpdateTo(prepared.table, action.item, action.actions, found);
       if (!updated.ok()) return updated.error();
       prepared.updated = std::move(updated).value();
       prepared.write =

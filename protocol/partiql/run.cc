@@ -140,6 +140,8 @@ Result<StatementOutcome> RunStatement(Engine& engine, Statement statement,
   if (!written.ok()) return written.error();
   StatementOutcome outcome;
   if (written.value().attributes) outcome.items.push_back(std::move(*written.value().attributes));
+  if (written.value().old_item)
+    outcome.item_blobs.push_back(std::move(written.value().old_item->blob));
   outcome.consumed_capacity = std::move(written.value().consumed_capacity);
   outcome.ticket = written.value().ticket;
   return outcome;
