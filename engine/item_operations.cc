@@ -150,6 +150,7 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
       outcome.consumed_capacity = std::move(consumed);
     }
   }
+  Project(args.projection, outcome);
   return outcome;
 }
 
@@ -339,11 +340,11 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
       if (!throttled) throttled = admitted.error();
       continue;
     }
-    outcome.items.push_back(table.items->Get(key));
+    outcome.items.emplace_back().item = table.items->Get(key);
     if (!Counted(args.return_consumed_capacity, table)) continue;
     // Each item is rounded up on its own, then summed per table.
     const GetRequest& request = args.requests[i];
-    const std::optional<StoredItem>& item = outcome.items.back();
+    const std::optional<StoredItem>& item = outcome.items.back().item;
     ConsumedCapacity consumed;
     consumed.table_units = ReadUnits(item ? item->size_bytes : 0, request.consistent_read);
     ChargeRead(table, consumed, now_ms);
@@ -352,6 +353,9 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
     }
   }
   if (throttled && outcome.unprocessed.size() == lookups.size()) return *throttled;
+  for (size_t i = 0; i < outcome.items.size(); ++i) {
+    Project(args.requests[i].projection, outcome.items[i]);
+  }
   return outcome;
 }
 

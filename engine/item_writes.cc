@@ -14,6 +14,12 @@ Status CheckItemSize(size_t size) {
   return Ok{};
 }
 
+void Project(const std::vector<DocumentPath>* projection, ReadItem& read) {
+  if (projection == nullptr || !read.item) return;
+  read.projected = ProjectItem(DecodeItem(read.item->blob), *projection);
+  read.item.reset();
+}
+
 const Item& FoundItem::item() {
   if (!decoded_) decoded_ = current_ != nullptr ? DecodeItem(current_->blob) : Item();
   return *decoded_;

@@ -46,6 +46,10 @@ inline Status AdmitRead(const ItemTable& table, std::string_view index, int64_t 
   return table.throughput ? table.throughput->AdmitRead(index, now_ms) : Status(Ok{});
 }
 
+// A read's item as its answer gives it: with `projection`, decoded once and projected (the
+// stored form dropped); without, left as stored.
+void Project(const std::vector<DocumentPath>* projection, ReadItem& read);
+
 // ValidationException for an item over 400 KB.
 Status CheckItemSize(size_t size);
 

@@ -410,12 +410,11 @@ void EncodeItemBlob(json::Writer& writer, std::string_view blob) {
   VisitItemBlob(blob, visitor);
 }
 
-void EncodeStoredItem(json::Writer& writer, std::string_view blob,
-                      const std::optional<std::vector<DocumentPath>>& projection) {
-  if (projection) {
-    EncodeItem(writer, ProjectItem(DecodeItem(blob), *projection));
-  } else {
-    EncodeItemBlob(writer, blob);
+void EncodeReadItem(json::Writer& writer, const ReadItem& read) {
+  if (read.projected) {
+    EncodeItem(writer, *read.projected);
+  } else if (read.item) {
+    EncodeItemBlob(writer, read.item->blob);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/items.h"
 #include "engine/error.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
@@ -57,8 +58,8 @@ void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value);
 void EncodeItem(json::Writer& writer, const Item& item);
 // The same JSON straight from a stored blob (engine/item_codec.h), without decoding it first.
 void EncodeItemBlob(json::Writer& writer, std::string_view blob);
-// A stored item as a read returns it: whole (straight from the blob), or only `projection`'s paths.
-void EncodeStoredItem(json::Writer& writer, std::string_view blob,
-                      const std::optional<std::vector<DocumentPath>>& projection);
+// An item a read returns (engine/api/items.h ReadItem): straight from its stored blob, or as the
+// engine projected it.
+void EncodeReadItem(json::Writer& writer, const ReadItem& read);
 
 }  // namespace ddbd

@@ -13,6 +13,7 @@
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
 #include "engine/model/attribute_value.h"
+#include "engine/model/document_path.h"
 #include "engine/storage/item_records.h"
 
 namespace ddbd {
@@ -66,9 +67,17 @@ struct GetItemArgs {
   Item key;
   bool consistent_read = false;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  // ProjectionExpression or AttributesToGet, borrowed for the call; null: the whole item.
+  const std::vector<DocumentPath>* projection = nullptr;
 };
-struct GetItemOutcome {
+// An item a read returns: as stored when the read projects nothing (an encoder writes the blob as
+// it is, never decoding it), else projected here in the engine, once.
+struct ReadItem {
   std::optional<StoredItem> item;  // the stored blob (decode with DecodeItem, or encode as is)
+  std::optional<Item> projected;   // with a projection: what it keeps of the item (maybe nothing)
+  bool found() const { return item.has_value() || projected.has_value(); }
+};
+struct GetItemOutcome : ReadItem {
   std::optional<ConsumedCapacity> consumed_capacity;
 };
 
@@ -99,14 +108,15 @@ struct BatchWriteItemOutcome {
 struct GetRequest {
   std::string table_name;
   Item key;
-  bool consistent_read = false;  // per table in the request
+  bool consistent_read = false;                           // per table in the request
+  const std::vector<DocumentPath>* projection = nullptr;  // borrowed; null: the whole item
 };
 struct BatchGetItemArgs {
   std::vector<GetRequest> requests;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 struct BatchGetItemOutcome {
-  std::vector<std::optional<StoredItem>> items;     // one per request, in order
+  std::vector<ReadItem> items;                      // one per request, in order
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
   // Keys not read because their table was out of capacity (indexes into the request list; their
   // `items` are empty); the whole call fails instead when none was read.

@@ -55,7 +55,7 @@ struct TransactGetItemsArgs {
 };
 
 struct TransactGetItemsOutcome {
-  std::vector<std::optional<StoredItem>> items;     // one per Get, in order
+  std::vector<ReadItem> items;                      // one per Get, in order
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, in request order
 };
 

@@ -62,7 +62,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
         reasons[i] = {"TransactionConflict", "Transaction is ongoing for the item.", nullptr};
         conflict = true;
       }
-      outcome.items.push_back(tables[i].items->Read(scope, keys[i]));
+      outcome.items.emplace_back().item = tables[i].items->Read(scope, keys[i]);
     }
     if (conflict) return Error::TransactionCanceled(std::move(reasons));
   }
@@ -70,7 +70,8 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
     if (!Counted(args.return_consumed_capacity, tables[i])) continue;
     // Twice a consistent read of each item, rounded per item; a missing one still costs.
     ConsumedCapacity consumed;
-    consumed.table_units = 2 * ReadUnits(outcome.items[i] ? outcome.items[i]->size_bytes : 0, true);
+    const std::optional<StoredItem>& item = outcome.items[i].item;
+    consumed.table_units = 2 * ReadUnits(item ? item->size_bytes : 0, true);
     ChargeRead(tables[i], consumed, now_ms);
     ConsumedCapacity& total = TableConsumption(outcome.consumed_capacity, args.gets[i].table_name);
     total.kind = ConsumedCapacity::Kind::kRead;
@@ -79,6 +80,8 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
   if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
     outcome.consumed_capacity.clear();
   }
+  for (size_t i = 0; i < outcome.items.size(); ++i)
+    Project(args.gets[i].projection, outcome.items[i]);
   return outcome;
 }
 

@@ -110,6 +110,12 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   if (gets.size() > kMaxKeys) {
     return Error::Validation("Too many items requested for the BatchGetItem call");
   }
+  for (const TableRead& table : tables) {
+    if (!table.projection) continue;
+    for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
+      args.requests[i].projection = &*table.projection;
+    }
+  }
   auto outcome = engine.BatchGetItem(args);
   if (!outcome.ok()) return outcome.error();
   response.StartObject();
@@ -119,8 +125,8 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
     json::String(response, table.table_name);
     response.StartArray();
     for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
-      const std::optional<StoredItem>& item = outcome.value().items[i];  // empty if throttled
-      if (item) EncodeStoredItem(response, item->blob, table.projection);
+      const ReadItem& item = outcome.value().items[i];  // nothing if throttled
+      if (item.found()) EncodeReadItem(response, item);
     }
     response.EndArray();
   }

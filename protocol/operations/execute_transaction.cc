@@ -91,7 +91,7 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
     writer.StartArray();
     for (size_t i = 0; i < reads.size(); ++i) {
       writer.StartObject();
-      if (auto item = partiql::ProjectRead(outcome.value().items[i], reads[i])) {
+      if (auto item = partiql::ProjectRead(outcome.value().items[i].item, reads[i])) {
         writer.Key("Item");
         EncodeItem(writer, *item);
       }

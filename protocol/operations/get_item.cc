@@ -25,12 +25,13 @@ Status GetItem(Engine& engine, const json::Value& request, json::Writer& respons
   auto projection = DecodeProjection(request);
   if (!projection.ok()) return projection.error();
   args.table_name = table_name.value();
+  if (projection.value()) args.projection = &*projection.value();
   auto outcome = engine.GetItem(args);
   if (!outcome.ok()) return outcome.error();
   response.StartObject();
-  if (outcome.value().item) {
+  if (outcome.value().found()) {
     response.Key("Item");
-    EncodeStoredItem(response, outcome.value().item->blob, projection.value());
+    EncodeReadItem(response, outcome.value());
   }
   EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
                                args.return_consumed_capacity);

@@ -49,6 +49,9 @@ Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer
     if (!projection.ok()) return projection.error();
     projections.push_back(std::move(projection).value());
   }
+  for (size_t i = 0; i < projections.size(); ++i) {
+    if (projections[i]) args.gets[i].projection = &*projections[i];
+  }
   auto outcome = engine.TransactGetItems(args);
   if (!outcome.ok()) return outcome.error();
   response.StartObject();
@@ -58,9 +61,9 @@ Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer
   response.StartArray();
   for (size_t i = 0; i < outcome.value().items.size(); ++i) {
     response.StartObject();
-    if (const auto& item = outcome.value().items[i]) {
+    if (const ReadItem& item = outcome.value().items[i]; item.found()) {
       response.Key("Item");
-      EncodeStoredItem(response, item->blob, projections[i]);
+      EncodeReadItem(response, item);
     }
     response.EndObject();
   }

@@ -72,9 +72,9 @@ struct Bank {
     auto read = engine.TransactGetItems(args);
     REQUIRE(read.ok());
     int64_t total = 0;
-    for (const auto& item : read.value().items) {
-      REQUIRE(item);
-      total += std::stoll(FindAttribute(DecodeItem(item->blob), "bal")->scalar);
+    for (const ReadItem& read_item : read.value().items) {
+      REQUIRE(read_item.item);
+      total += std::stoll(FindAttribute(DecodeItem(read_item.item->blob), "bal")->scalar);
     }
     return total;
   }
