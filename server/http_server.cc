@@ -17,6 +17,7 @@
 
 #include "server/response_head.h"
 #include "server/session_registry.h"
+#include "server/tls_context.h"
 
 namespace ddbd {
 namespace {
@@ -535,30 +536,6 @@ bool Bind(tcp::acceptor& acceptor, const net::ip::address& address, uint16_t por
   return false;
 }
 
-// A server context with the certificate chain and key, TLS 1.2 or newer only.
-bool LoadTls(net::ssl::context& context, const ServerOptions& options, std::string& error) {
-  beast::error_code ec;
-  context.use_certificate_chain_file(options.tls_cert, ec);
-  if (ec) {
-    error = "--tls-cert: cannot use '" + options.tls_cert + "': " + ec.message();
-    return false;
-  }
-  context.use_private_key_file(options.tls_key, net::ssl::context::pem, ec);
-  if (ec) {
-    error = "--tls-key: cannot use '" + options.tls_key + "': " + ec.message();
-    return false;
-  }
-  SSL_CTX_set_min_proto_version(context.native_handle(), TLS1_2_VERSION);
-  // TLS 1.2 offers forward-secret AEAD suites only (no RSA key exchange, no CBC); TLS 1.3's
-  // suites are all of that kind.
-  SSL_CTX_set_cipher_list(context.native_handle(),
-                          "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
-                          "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
-                          "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305");
-  SSL_CTX_set_options(context.native_handle(), SSL_OP_CIPHER_SERVER_PREFERENCE);
-  return true;
-}
-
 }  // namespace
 
 bool HttpServer::Listen(std::string& error) {
@@ -571,7 +548,9 @@ bool HttpServer::Listen(std::string& error) {
   const ServerOptions& options = impl_->options;
   if (!options.tls_cert.empty()) {
     impl_->tls_context.emplace(net::ssl::context::tls_server);
-    if (!LoadTls(*impl_->tls_context, options, error)) return false;
+    if (!ConfigureServerTls(impl_->tls_context->native_handle(), options.tls_cert, options.tls_key,
+                            error))
+      return false;
     impl_->main_tls = options.tls_port < 0;
   }
   if (!Bind(impl_->acceptor, address, options.port, options.host, error)) return false;
