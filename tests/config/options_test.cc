@@ -306,7 +306,7 @@ TEST_CASE("The README's options table is the one the declarations make") {
   std::ifstream file(path);
   REQUIRE(file);
   std::string readme((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  const std::string begin_marker = "<!-- options: made from config/options.cc -->\n";
+  const std::string begin_marker = "<!-- options: made from config/option_table.cc -->\n";
   const std::string end_marker = "<!-- end of options -->";
   const size_t begin = readme.find(begin_marker);
   const size_t end = readme.find(end_marker);
