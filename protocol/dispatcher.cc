@@ -5,6 +5,7 @@
 #include <rapidjson/error/en.h>
 
 #include <future>
+#include <limits>
 
 #include "engine/engine.h"
 #include "protocol/error_response.h"
@@ -221,13 +222,8 @@ void Dispatcher::HandleAsync(std::string_view target, std::string body, const Re
 std::string Dispatcher::Unhealthy() const { return engine_.StoreHealth(); }
 
 size_t Dispatcher::SweepExpiredItems() const {
-  // In the sweeper's slices, so a table is never held for a whole backlog at once.
-  constexpr size_t kSlice = 512;
-  size_t deleted = 0;
-  for (size_t slice = kSlice; slice == kSlice; deleted += slice) {
-    slice = engine_.SweepExpiredItems(kSlice);
-  }
-  return deleted;
+  // Everything due: the sweep itself holds a table for a few dozen deletes at a time.
+  return engine_.SweepExpiredItems(std::numeric_limits<size_t>::max());
 }
 
 RequestHandler::NamedStatistics Dispatcher::Statistics() const {

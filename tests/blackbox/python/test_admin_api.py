@@ -144,6 +144,28 @@ class TheClockAndTheSweep(OwnServer):
         self.assertEqual(call(server.port, "GET", "/_ddbd/clock")[2]["offsetMillis"], 0)
 
 
+class Namespaces(OwnServer):
+    def test_the_sweep_and_the_clock_reach_every_namespace_and_a_data_directory(self):
+        # A database per access key id (DynamoDB Local's rule), kept in a directory: one clock
+        # and one sweep for all of them.
+        with __import__("tempfile").TemporaryDirectory() as directory:
+            server = self.start("--admin-api", "--namespaces", "credentials", "--db-path",
+                                directory, "--ttl-interval-ms", "0")
+            hour_ahead = int(time.time()) + 3600
+            for key in ("alice", "bob"):
+                ddb = __import__("boto3").client(
+                    "dynamodb", endpoint_url=server.endpoint, aws_access_key_id=key,
+                    aws_secret_access_key="s", region_name="us-east-1")
+                ddb.create_table(**hash_table("Expiring"))
+                ddb.update_time_to_live(TableName="Expiring", TimeToLiveSpecification={
+                    "AttributeName": "expires", "Enabled": True})
+                ddb.put_item(TableName="Expiring",
+                             Item={"pk": {"S": key}, "expires": {"N": str(hour_ahead)}})
+            self.assertEqual(call(server.port, "POST", "/_ddbd/ttl/sweep")[2], {"deleted": 0})
+            call(server.port, "POST", "/_ddbd/clock", '{"advanceSeconds": 3601}')
+            self.assertEqual(call(server.port, "POST", "/_ddbd/ttl/sweep")[2], {"deleted": 2})
+
+
 def other_address():
     """An address of this machine that is not loopback, or None."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
