@@ -16,6 +16,7 @@
 #include "engine/api/backups.h"
 #include "engine/api/continuous_backups.h"
 #include "engine/api/items.h"
+#include "engine/api/options.h"
 #include "engine/api/policies.h"
 #include "engine/api/reads.h"
 #include "engine/api/statistics.h"
@@ -31,71 +32,14 @@
 
 namespace ddbd {
 
-class FileSystem;      // engine/persistence/file_system.h
 class CommitObserver;  // engine/storage/change.h
 
-// The provisioned-capacity quotas DescribeLimits reports.
-struct ThroughputLimits {
-  int64_t account_max_read_capacity_units = 80000;
-  int64_t account_max_write_capacity_units = 80000;
-  int64_t table_max_read_capacity_units = 40000;
-  int64_t table_max_write_capacity_units = 40000;
-};
-
-struct EngineOptions {
-  std::string region = "us-east-1";
-  std::string account_id = "000000000000";
-  // How long a table stays CREATING, UPDATING or DELETING. 0: transitions are immediate.
-  int64_t table_delay_ms = 0;
-  // The most an item collection (a partition's items and LSI entries) may hold: 10 GB.
-  int64_t item_collection_limit_bytes = int64_t{10} << 30;
-  // DescribeLimits: DynamoDB's default account quotas (per Region) and per-table quotas.
-  ThroughputLimits limits{};
-  // Throttle requests over a table's or global index's provisioned capacity (with 300 s of burst)
-  // or on-demand ceilings (engine/capacity/throughput.h). Off: nothing is ever throttled.
-  bool enforce_throughput = false;
-  // How long a transaction holds its items between its decision and its commit (its answer comes
-  // then, from another thread), so applications can meet transactions in flight. 0: none.
-  int64_t transaction_hold_ms = 0;
-  // After a successful UpdateTimeToLive, another within this long is refused, as DynamoDB does
-  // for an hour. 0: never refused.
-  int64_t ttl_cooldown_ms = 3'600'000;
-  // How often the TTL sweeper looks for expired items. 0: no sweeper thread (tests call
-  // SweepExpiredItems themselves).
-  int64_t ttl_interval_ms = 0;
-  // Streams: how long a shard stays open before a child replaces it, and the most record bytes
-  // one table's stream keeps (the oldest are trimmed first; all go after 24 hours).
-  int64_t stream_shard_rollover_ms = 4 * 3'600'000;
-  int64_t stream_max_bytes = int64_t{256} << 20;
-  // Point-in-time recovery: the most bytes of history one table keeps (the oldest go first, and
-  // the earliest restorable moment moves up), a cap on its age below the table's
-  // RecoveryPeriodInDays (0: none), and how far behind now the latest restorable moment is
-  // (DynamoDB's five minutes).
-  int64_t pitr_history_bytes = int64_t{256} << 20;
-  int64_t pitr_history_ms = 0;
-  int64_t pitr_lag_ms = 5 * 60'000;
-  // Persistence (Engine::Open): with a directory, every change is logged there and replayed at
-  // the next start. Empty: memory only. `file_system` null: the real one.
-  std::string db_path = "";
-  SyncPolicy sync = SyncPolicy::kFull;
-  WalRecoveryMode wal_recovery_mode = WalRecoveryMode::kTolerateCorruptedTail;
-  FileSystem* file_system = nullptr;
-  // Hears what the operator should know: recovery's report, the log's failures and their end.
-  LogSink log = {};
-  // A checkpoint is written in the background once the log has grown by this many bytes since
-  // the last one and by more than the items it holds, bounding the log and recovery time.
-  // 0: only at start.
-  int64_t checkpoint_log_bytes = int64_t{64} << 20;
-};
-
-struct ReadTarget;          // engine/read_operations.cc
-struct RecoveryPlan;        // engine/persistence/recovery.h
-struct SegmentSummary;      // engine/persistence/recovery.h
-struct PendingTransaction;  // engine/transactions/transact_write_items.cc
-class WriteScope;           // engine/storage/write_scope.h
-class TableItems;           // engine/storage/table_items.h
-struct ItemTable;           // engine/engine_state.h
-struct TableEntry;          // engine/engine_state.h
+struct ReadTarget;      // engine/read_operations.cc
+struct RecoveryPlan;    // engine/persistence/recovery.h
+struct SegmentSummary;  // engine/persistence/recovery.h
+class WriteScope;       // engine/storage/write_scope.h
+class TableItems;       // engine/storage/table_items.h
+struct ItemTable;       // engine/catalog/catalog.h
 
 class Engine {
  public:
@@ -223,10 +167,10 @@ class Engine {
   // InvalidRestoreTimeException for a moment outside the window, then as RestoreTableFromBackup.
   Result<TableOutcome> RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args);
 
-  // Deletes up to `max_items` items that are due (engine/ttl/expiry_index.h) at the clock's now,
-  // each a commit with origin kTimeToLive (indexes and streams follow, no capacity is charged),
-  // in batches that hold a table for at most a few dozen deletes. Returns how many it deleted.
-  // The sweeper thread calls it every ttl_interval_ms.
+  // Deletes up to `max_items` items that are due (engine/storage/expiry_index.h) at the clock's
+  // now, each a commit with origin kTimeToLive (indexes and streams follow, no capacity is
+  // charged), in batches that hold a table for at most a few dozen deletes. Returns how many it
+  // deleted. The sweeper thread calls it every ttl_interval_ms.
   size_t SweepExpiredItems(size_t max_items);
 
   // With a store: writes a checkpoint of every table while requests go on, then deletes the log
@@ -276,7 +220,6 @@ class Engine {
  private:
   struct State;  // engine/engine_state.h
 
-  Result<ItemTable> FindItemTable(std::string_view table_name) const;
   // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
   // policies and point-in-time recovery settings; unless it fails, the copy goes through the
   // catalog's one path.
@@ -293,9 +236,6 @@ class Engine {
   void KeepDeletedTableBackup(TableDescription source, const TableItems& items, int64_t now_ms);
   // With a store: reads the backups kept under <db-path>/backups (engine/backups/backups.cc).
   Status LoadBackups();
-  // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
-  // catalog: CreateTable's and recovery's.
-  std::unique_ptr<TableEntry> NewEntry(const TableDescription& table) const;
   // Opens the store under db_path: lock, replay, the journal (engine/persistence/store.cc).
   Status OpenStore();
   // Damage `plan` found that a crash does not explain: refused (InternalServerError naming the
@@ -319,15 +259,6 @@ class Engine {
                          const std::vector<StreamState>& streams,
                          const std::function<Status()>& before_install);
   void StartCheckpointer();
-  // TransactWriteItems once its token (if any) let it run: checked (Prepare), decided with its
-  // items held (Decide), committed (Commit); with a hold, decided now and committed later.
-  void RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done);
-  Result<std::shared_ptr<PendingTransaction>> PrepareTransaction(TransactWriteItemsArgs args);
-  Status DecideTransaction(PendingTransaction& pending, const WriteScope& scope);
-  Result<TransactWriteItemsOutcome> CommitTransaction(PendingTransaction& pending,
-                                                      WriteScope& scope);
-  // What a repeat of a completed TransactWriteItems answers: read units for its items.
-  Result<TransactWriteItemsOutcome> ReplayTransactWriteItems(const TransactWriteItemsArgs& args);
   Result<ReadPage> ReadRange(std::string_view table_name, const ItemTable& table,
                              const ReadTarget& target, KeyRange range, bool forward,
                              const ReadOptions& options) const;

@@ -19,16 +19,16 @@ EngineStatistics Engine::Statistics() const {
   std::vector<Gathered> gathered;
   {
     const int64_t now_ms = clock_.NowMs();
-    std::shared_lock lock(state_->mutex);
-    gathered.reserve(state_->tables.size());
-    for (const auto& [name, entry] : state_->tables) {
+    std::shared_lock lock(state_->catalog.mutex);
+    gathered.reserve(state_->catalog.tables.size());
+    for (const auto& [name, entry] : state_->catalog.tables) {
       if (entry->description.table_status == TableStatus::kDeleting) continue;
       Gathered& table = gathered.emplace_back();
       table.figures.name = name;
       table.items = entry->items;
       table.usage = entry->usage;
       table.stream = entry->stream;
-      for (const IndexDescription& index : State::Snapshot(*entry, now_ms).indexes) {
+      for (const IndexDescription& index : Catalog::Snapshot(*entry, now_ms).indexes) {
         table.figures.indexes.push_back({index.definition.index_name, index.is_global, 0, 0});
         table.slots.push_back(index.slot);
       }

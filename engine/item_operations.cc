@@ -16,8 +16,6 @@
 namespace ddbd {
 namespace {
 
-Error TableNotFound() { return Error::ResourceNotFound("Requested resource not found"); }
-
 // A write refused by its condition still consumed write units for the item it looked at.
 void ChargeRefusedWrite(const ItemTable& table, const Error& error, uint32_t size_bytes,
                         int64_t now_ms) {
@@ -82,26 +80,11 @@ Result<TableItems::CommitResult> CommitOne(const HeldItems& held, TableItems& it
 
 }  // namespace
 
-Result<ItemTable> Engine::FindItemTable(std::string_view table_name) const {
-  const int64_t now_ms = clock_.NowMs();
-  std::shared_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
-  if (entry == nullptr) return TableNotFound();
-  // Read together under the catalog lock, which UpdateTable holds while it changes both.
-  return ItemTable{entry->items,
-                   entry->key_shape,
-                   entry->indexes,
-                   entry->items->index_generation(),
-                   now_ms < entry->transition_done_ms,
-                   entry->throughput,
-                   entry->usage};
-}
-
 Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   // The size limit is checked before the table is looked up, as DynamoDB does.
   const size_t size = ItemSize(args.item);
   if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
-  auto table = FindItemTable(args.table_name);
+  auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   auto key = ItemKeyBytes(table.value().key_shape, args.item, KeyMismatchStyle::kTypeMismatch);
   if (!key.ok()) return key.error();
@@ -113,7 +96,7 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
   uint32_t looked_at = stored.size_bytes;
   auto committed =
-      CommitOne(state_->held, *table.value().items, key.value(),
+      CommitOne(state_->transactions.held(), *table.value().items, key.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = std::max(looked_at, current->size_bytes);
                   FoundItem found(current);
@@ -129,7 +112,7 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
 }
 
 Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
-  auto table = FindItemTable(args.table_name);
+  auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
@@ -155,7 +138,7 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
 }
 
 Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
-  auto table = FindItemTable(args.table_name);
+  auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
@@ -163,7 +146,7 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
   uint32_t looked_at = 0;
   auto committed =
-      CommitOne(state_->held, *table.value().items, key_bytes.value(),
+      CommitOne(state_->transactions.held(), *table.value().items, key_bytes.value(),
                 [&](const TableItems::Current* current) -> Result<TableItems::Write> {
                   if (current != nullptr) looked_at = current->size_bytes;
                   FoundItem found(current);
@@ -178,7 +161,7 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
 }
 
 Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
-  auto table = FindItemTable(args.table_name);
+  auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   const KeyShape& shape = table.value().key_shape;
   auto key_bytes = LookupKeyBytes(shape, args.key);
@@ -191,7 +174,7 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
   UpdatedItem updated;
   uint32_t looked_at = 0;
   auto committed = CommitOne(
-      state_->held, *table.value().items, key_bytes.value(),
+      state_->transactions.held(), *table.value().items, key_bytes.value(),
       [&](const TableItems::Current* current) -> Result<TableItems::Write> {
         if (current != nullptr) looked_at = current->size_bytes;
         FoundItem found(current);
@@ -244,7 +227,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     const bool put = request.kind == WriteRequest::Kind::kPut;
     const size_t size = put ? ItemSize(request.item) : 0;
     if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
-    auto table = FindItemTable(request.table_name);
+    auto table = state_->catalog.FindItemTable(request.table_name);
     if (!table.ok()) return table.error();
     auto key =
         put ? ItemKeyBytes(table.value().key_shape, request.item, KeyMismatchStyle::kSchemaMismatch)
@@ -280,7 +263,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     // write of a batch stands alone in DynamoDB. An item a transaction in flight holds
     // (--transaction-hold-ms) is handed back: BatchWriteItem has no TransactionConflict error.
     auto committed =
-        CommitOne(state_->held, *entry.table.items, entry.key,
+        CommitOne(state_->transactions.held(), *entry.table.items, entry.key,
                   [&](const TableItems::Current*) -> Result<TableItems::Write> {
                     if (!entry.stored) return TableItems::Write{TableItems::Write::Kind::kDelete};
                     return TableItems::Write{TableItems::Write::Kind::kPut, &*entry.stored,
@@ -318,7 +301,7 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
   lookups.reserve(args.requests.size());
   std::set<std::pair<std::string, std::string>> seen;
   for (const GetRequest& request : args.requests) {
-    auto table = FindItemTable(request.table_name);
+    auto table = state_->catalog.FindItemTable(request.table_name);
     if (!table.ok()) return table.error();
     auto key = LookupKeyBytes(table.value().key_shape, request.key);
     if (!key.ok()) return key.error();

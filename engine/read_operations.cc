@@ -407,7 +407,7 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
 
 Result<ReadKeySchema> Engine::KeySchemaOf(std::string_view table_name,
                                           std::string_view index_name) const {
-  auto table = FindItemTable(table_name);
+  auto table = state_->catalog.FindItemTable(table_name);
   if (!table.ok()) return table.error();
   const TableIndexes& indexes = *table.value().indexes;
   if (index_name.empty()) return ReadKeySchema{indexes.table_parts(), false};
@@ -420,7 +420,7 @@ Result<ReadKeySchema> Engine::KeySchemaOf(std::string_view table_name,
 }
 
 Result<ReadPage> Engine::Query(const QueryArgs& args) const {
-  auto table = FindItemTable(args.table_name);
+  auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   auto target = ResolveTarget(*table.value().indexes, args.read, table.value().backfilling);
   if (!target.ok()) return target.error();
@@ -460,7 +460,7 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
 }
 
 Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
-  auto table = FindItemTable(args.table_name);
+  auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
   auto target = ResolveTarget(*table.value().indexes, args.read, table.value().backfilling);
   if (!target.ok()) return target.error();

@@ -1,6 +1,6 @@
 // DescribeContinuousBackups' and UpdateContinuousBackups' arguments and answers (engine/engine.h).
 // Point-in-time recovery is a setting of the table (stored, described, persisted); while it is on,
-// the table keeps a history to restore from (engine/backups/point_in_time_history.h).
+// the table keeps a history to restore from (engine/storage/point_in_time_history.h).
 #pragma once
 
 #include <cstdint>

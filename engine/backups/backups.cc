@@ -143,17 +143,17 @@ Result<BackupDetails> Engine::CreateBackup(const CreateBackupArgs& args) {
   TableDescription source;
   std::shared_ptr<TableItems> items;
   {
-    std::shared_lock lock(state_->mutex);
-    const TableEntry* entry = state_->FindLocked(args.table_name, now_ms);
+    std::shared_lock lock(state_->catalog.mutex);
+    const TableEntry* entry = state_->catalog.FindLocked(args.table_name, now_ms);
     // A table still being created is not found, as DynamoDB answers.
     if (entry == nullptr ||
-        State::Snapshot(*entry, now_ms).table_status == TableStatus::kCreating) {
+        Catalog::Snapshot(*entry, now_ms).table_status == TableStatus::kCreating) {
       return TableNotFound(args.table_name);
     }
-    source = State::Snapshot(*entry, now_ms);
+    source = Catalog::Snapshot(*entry, now_ms);
     items = entry->items;
   }
-  State::FillCounts(*items, source);
+  Catalog::FillCounts(*items, source);
   auto backup = CopyTable(std::move(source), *items, args.backup_name, NewBackupId(now_ms), now_ms);
   BackupDetails answer = backup->description.details;
   if (Status kept = KeepBackup(std::move(backup)); !kept.ok()) return kept.error();

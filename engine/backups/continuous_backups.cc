@@ -39,12 +39,12 @@ namespace {}  // namespace
 Result<ContinuousBackupsDescription> Engine::DescribeContinuousBackups(
     const std::string& table_name) const {
   const int64_t now_ms = clock_.NowMs();
-  std::shared_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(table_name, now_ms);
+  std::shared_lock lock(state_->catalog.mutex);
+  const TableEntry* entry = state_->catalog.FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound(table_name);
   return DescribeRestorableWindow(
       entry->description, entry->history ? entry->history->earliest_ms() : 0,
-      state_->HistoryAgeMs(entry->description), options_.pitr_lag_ms, now_ms);
+      state_->catalog.HistoryAgeMs(entry->description), options_.pitr_lag_ms, now_ms);
 }
 
 Result<ContinuousBackupsOutcome> Engine::UpdateContinuousBackups(
@@ -64,7 +64,7 @@ Result<ContinuousBackupsOutcome> Engine::UpdateContinuousBackups(
     }
     // A history starts with the change (or goes on, when the setting only changes its period).
     static_cast<ContinuousBackupsDescription&>(described) = DescribeRestorableWindow(
-        table, 0, state_->HistoryAgeMs(table), options_.pitr_lag_ms, now_ms);
+        table, 0, state_->catalog.HistoryAgeMs(table), options_.pitr_lag_ms, now_ms);
     return Status(Ok{});
   });
   if (!changed.ok()) {

@@ -1,5 +1,5 @@
 // Point-in-time recovery's restores: each table with it enabled keeps a history of what its
-// changes replaced (engine/backups/point_in_time_history.h), attached and detached with the
+// changes replaced (engine/storage/point_in_time_history.h), attached and detached with the
 // setting; RestoreTableToPointInTime copies the items and the undos of every later change in one
 // hold of the table's read lock, undoes them newest first, and restores the result like a
 // backup (engine/backups/restore.h).
@@ -21,25 +21,6 @@ constexpr int64_t kDayMs = 24 * 3'600'000;
 
 }  // namespace
 
-int64_t Engine::State::HistoryAgeMs(const TableDescription& table) const {
-  const int64_t period_ms = table.recovery_period_in_days * kDayMs;
-  return options.pitr_history_ms > 0 ? std::min(period_ms, options.pitr_history_ms) : period_ms;
-}
-
-void Engine::State::SyncHistoryLocked(TableEntry& entry, int64_t start_ms) {
-  const bool enabled = entry.description.point_in_time_recovery_since_ms != 0;
-  if (enabled && !entry.history) {
-    entry.history = std::make_shared<PointInTimeHistory>(
-        clock, start_ms, options.pitr_history_bytes, HistoryAgeMs(entry.description));
-    entry.items->Observe(entry.history, {});
-  } else if (!enabled && entry.history) {
-    entry.items->StopObserving(entry.history.get());
-    entry.history.reset();
-  } else if (entry.history) {
-    entry.history->SetMaxAge(HistoryAgeMs(entry.description));
-  }
-}
-
 Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args) {
   const int64_t now_ms = clock_.NowMs();
   TableDescription source;
@@ -47,20 +28,20 @@ Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPoint
   std::shared_ptr<PointInTimeHistory> history;
   int64_t moment_ms = 0;
   {
-    std::shared_lock lock(state_->mutex);
-    const TableEntry* entry = state_->FindLocked(args.source_table_name, now_ms);
+    std::shared_lock lock(state_->catalog.mutex);
+    const TableEntry* entry = state_->catalog.FindLocked(args.source_table_name, now_ms);
     if (entry == nullptr) {
       return Error{ErrorCode::kTableNotFound, "Table not found: " + args.source_table_name};
     }
-    source = State::Snapshot(*entry, now_ms);
+    source = Catalog::Snapshot(*entry, now_ms);
     if (source.point_in_time_recovery_since_ms == 0 || !entry->history) {
       return Error{
           ErrorCode::kPointInTimeRecoveryUnavailable,
           "Point in time recovery is not enabled for table '" + args.source_table_name + "'"};
     }
-    const ContinuousBackupsDescription window =
-        DescribeRestorableWindow(source, entry->history->earliest_ms(),
-                                 state_->HistoryAgeMs(source), options_.pitr_lag_ms, now_ms);
+    const ContinuousBackupsDescription window = DescribeRestorableWindow(
+        source, entry->history->earliest_ms(), state_->catalog.HistoryAgeMs(source),
+        options_.pitr_lag_ms, now_ms);
     moment_ms = args.use_latest_restorable_time ? window.latest_restorable_ms
                                                 : args.restore_date_time_ms.value_or(0);
     if (moment_ms < window.earliest_restorable_ms || moment_ms > window.latest_restorable_ms) {

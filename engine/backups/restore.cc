@@ -144,8 +144,8 @@ Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
   std::shared_ptr<const TableIndexes> indexes;
   KeyShape key_shape;
   {
-    std::shared_lock lock(state_->mutex);
-    const TableEntry& entry = *state_->tables.find(args.table_name)->second;
+    std::shared_lock lock(state_->catalog.mutex);
+    const TableEntry& entry = *state_->catalog.tables.find(args.table_name)->second;
     table_items = entry.items;
     indexes = entry.indexes;
     key_shape = entry.key_shape;
@@ -177,11 +177,11 @@ Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
     }
   }
   const int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(state_->mutex);
-  auto it = state_->tables.find(args.table_name);
-  if (it == state_->tables.end()) return Error::Internal("restored table vanished");
+  std::unique_lock lock(state_->catalog.mutex);
+  auto it = state_->catalog.tables.find(args.table_name);
+  if (it == state_->catalog.tables.end()) return Error::Internal("restored table vanished");
   if (!loaded.ok()) {  // a failed restore leaves no table, as a restart would make of it
-    state_->CommitCatalogLocked(
+    state_->catalog.CommitLocked(
         {CatalogChange::Kind::kDeleteTable, args.table_name, nullptr, {}, 0, now_ms, {}});
     return loaded.error();
   }
@@ -194,11 +194,11 @@ Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
   finished.transition_done_ms = now_ms + options_.table_delay_ms;
   finished.now_ms = now_ms;
   // Its log record comes after every item's: the answer waits for it, and so for them all.
-  const Ticket ticket{state_->CommitCatalogLocked(std::move(finished))};
-  TableDescription answer = State::Snapshot(*it->second, now_ms);
+  const Ticket ticket{state_->catalog.CommitLocked(std::move(finished))};
+  TableDescription answer = Catalog::Snapshot(*it->second, now_ms);
   answer.restore_summary = it->second->description.restore_summary;  // the answer tells it always
   lock.unlock();
-  State::FillCounts(*table_items, answer);
+  Catalog::FillCounts(*table_items, answer);
   return TableOutcome(std::move(answer), ticket);
 }
 

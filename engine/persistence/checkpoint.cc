@@ -46,31 +46,6 @@ constexpr size_t kSyncBytes = size_t{8} << 20;
 
 }  // namespace
 
-int64_t Engine::State::LiveBytesLocked() const {
-  int64_t bytes = 0;
-  for (const auto& [name, entry] : tables) bytes += entry->items->size_bytes();
-  for (const auto& [arn, stream] : streams) bytes += static_cast<int64_t>(stream->bytes());
-  return bytes;
-}
-
-std::vector<StreamState> Engine::State::DumpStreamsLocked() const {
-  absl::flat_hash_map<const TableStream*, const TableItems*> observed;
-  for (const auto& [name, entry] : tables) {
-    if (entry->stream) observed[entry->stream.get()] = entry->items.get();
-  }
-  std::vector<StreamState> dumped;
-  for (const auto& named : streams) {
-    const std::shared_ptr<TableStream>& stream = named.second;
-    auto table = observed.find(stream.get());
-    if (table == observed.end()) {
-      dumped.push_back(stream->Dump(true));  // closed: nothing is added any more
-    } else {
-      table->second->WhileHeld([&] { dumped.push_back(stream->Dump(true)); });
-    }
-  }
-  return dumped;
-}
-
 Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
                                const std::vector<StreamState>& streams,
                                const std::function<Status()>& before_install) {
@@ -88,7 +63,7 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
   // Taken after the roll: every token whose record went before it is remembered by then (a
   // transaction marks its token before its group is appended).
   for (const RequestTokens::Completed& token :
-       state_->request_tokens.CompletedWithin(clock_.NowMs())) {
+       state_->transactions.request_tokens().CompletedWithin(clock_.NowMs())) {
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kRequestToken),
                     EncodeRequestToken({token.token, token.fingerprint, token.completed_ms}));
   }
@@ -174,8 +149,8 @@ Result<bool> Engine::Checkpoint(bool always) {
       return false;
     }
     // A log no larger than what it holds is not worth rewriting yet.
-    std::shared_lock catalog(state_->mutex);
-    if (grown <= static_cast<uint64_t>(state_->LiveBytesLocked())) return false;
+    std::shared_lock catalog(state_->catalog.mutex);
+    if (grown <= static_cast<uint64_t>(state_->catalog.LiveBytesLocked())) return false;
   }
   const auto started = std::chrono::steady_clock::now();
   std::vector<CheckpointTable> tables;
@@ -186,15 +161,15 @@ Result<bool> Engine::Checkpoint(bool always) {
     // exclusive lock). A table being deleted has its deletion logged already. Streams are
     // dumped after the roll under the same hold, so none starts or closes in between; a record
     // added since the roll is in the dump and the log after it both, and replay keeps one.
-    std::shared_lock catalog(state_->mutex);
-    for (const auto& [name, entry] : state_->tables) {
+    std::shared_lock catalog(state_->catalog.mutex);
+    for (const auto& [name, entry] : state_->catalog.tables) {
       if (entry->description.table_status == TableStatus::kDeleting) continue;
       tables.push_back({entry->description, entry->items});
     }
     auto rolled = journal->Roll();
     if (!rolled.ok()) return rolled.error();
     number = rolled.value();
-    streams = state_->DumpStreamsLocked();
+    streams = state_->catalog.DumpStreamsLocked();
   }
   const uint64_t rolled_at_bytes = journal->written_bytes();
   if (Status written =

@@ -52,7 +52,7 @@ Status Engine::OpenStore() {
   auto lock = files->Lock(directory + "/LOCK");
   if (!lock.ok()) return lock.error();
   state_->store_lock = std::move(lock.value());
-  state_->replaying = true;
+  state_->catalog.replaying = true;
   auto names = files->List(directory);
   if (!names.ok()) return names.error();
   // Every segment is read once to judge the log as a whole, before anything is replayed.
@@ -100,49 +100,51 @@ Status Engine::OpenStore() {
   const size_t segment_count = plan.replay.size();
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
   // rewritten as one segment of the current state before anything else is written.
-  std::unique_lock catalog(state_->mutex);
+  std::unique_lock catalog(state_->catalog.mutex);
   if (segment_count > 1 &&
-      (log_bytes > 2 * static_cast<size_t>(state_->LiveBytesLocked()) + (size_t{1} << 20) ||
+      (log_bytes > 2 * static_cast<size_t>(state_->catalog.LiveBytesLocked()) + (size_t{1} << 20) ||
        segment_count > 16)) {
     std::vector<CheckpointTable> tables;
-    for (const auto& [name, entry] : state_->tables) {
+    for (const auto& [name, entry] : state_->catalog.tables) {
       tables.push_back({entry->description, entry->items});
     }
-    if (Status written = WriteCheckpoint(last_segment + 1, tables, state_->DumpStreamsLocked(),
-                                         [] { return Status(Ok{}); });
+    if (Status written =
+            WriteCheckpoint(last_segment + 1, tables, state_->catalog.DumpStreamsLocked(),
+                            [] { return Status(Ok{}); });
         !written.ok()) {
       return written;
     }
     ++last_segment;
   }
-  state_->replaying = false;
-  state_->replayed_tables.clear();
+  state_->catalog.replaying = false;
+  state_->catalog.replayed_tables.clear();
   // Later changes go to a new segment: what a crash left at the end of the last one stays
   // there, ignored.
   auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync, options_.log,
                                 plan.previous, plan.previous_may_be_torn);
   if (!writer.ok()) return writer.error();
   state_->journal = std::make_unique<Journal>(std::move(writer.value()));
-  for (const auto& [name, entry] : state_->tables) {
+  state_->catalog.journal = state_->journal.get();
+  for (const auto& [name, entry] : state_->catalog.tables) {
     state_->journal->Register(entry->items->id(), entry->description.table_id);
   }
-  state_->log.Subscribe(state_->journal.get());
+  state_->catalog.log.Subscribe(state_->journal.get());
   // A restore a crash cut short never answered: its table goes, logged like any deletion.
   std::vector<std::string> unfinished;
-  for (const auto& [name, entry] : state_->tables) {
+  for (const auto& [name, entry] : state_->catalog.tables) {
     const auto& restore = entry->description.restore_summary;
     if (restore && restore->restore_in_progress) unfinished.push_back(name);
   }
   for (const std::string& name : unfinished) {
-    state_->CommitCatalogLocked(
+    state_->catalog.CommitLocked(
         {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, clock_.NowMs(), {}});
   }
   // Streams observe their tables only now: replayed changes were not streamed again (their
   // records were restored as the log kept them).
-  for (const auto& [name, entry] : state_->tables) {
-    if (entry->stream) state_->AttachStreamLocked(*entry);
+  for (const auto& [name, entry] : state_->catalog.tables) {
+    if (entry->stream) state_->catalog.AttachStreamLocked(*entry);
     // Point-in-time history starts anew: it is not logged.
-    state_->SyncHistoryLocked(*entry, clock_.NowMs());
+    state_->catalog.SyncHistoryLocked(*entry, clock_.NowMs());
     entry->items->SetItemCollectionLimit(options_.item_collection_limit_bytes);
   }
   catalog.unlock();
@@ -153,16 +155,14 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
   // Read only by the records that need it: item records, nearly all of a log, do not.
   auto now_ms = [this] { return clock_.NowMs(); };
   // Tables by TableId, as the records name them.
-  auto& replayed = state_->replayed_tables;
+  auto& replayed = state_->catalog.replayed_tables;
   auto find = [&replayed](std::string_view table_id) -> TableEntry* {
     auto it = replayed.find(absl::string_view(table_id.data(), table_id.size()));
     return it == replayed.end() ? nullptr : it->second;
   };
   // Streams by ARN, aged out or not: replay is not the moment to let one go.
-  auto replayed_stream = [this](std::string_view arn) -> TableStream* {
-    std::shared_lock lock(state_->mutex);
-    auto it = state_->streams.find(arn);
-    return it == state_->streams.end() ? nullptr : it->second.get();
+  auto replayed_stream = [this](std::string_view arn) {
+    return state_->catalog.streams.FindAny(arn);
   };
   switch (static_cast<JournalKind>(kind)) {
     case JournalKind::kTableCreated: {
@@ -172,18 +172,18 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       // Whatever it was passing through, it has passed: a restarted table is ACTIVE.
       description.table_status = TableStatus::kActive;
       const std::string name = description.table_name;
-      std::unique_ptr<TableEntry> entry = NewEntry(description);
+      std::unique_ptr<TableEntry> entry = state_->catalog.NewEntry(description);
       if (!description.time_to_live_attribute.empty()) {
         entry->expiry = ExpiryIndex::Attach(*entry->items, description.time_to_live_attribute);
       }
       TableEntry* created = entry.get();
-      std::unique_lock lock(state_->mutex);
+      std::unique_lock lock(state_->catalog.mutex);
       // A table of this name already there: a rewritten log's copy of it, which starts afresh.
-      if (auto it = state_->tables.find(name); it != state_->tables.end()) {
+      if (auto it = state_->catalog.tables.find(name); it != state_->catalog.tables.end()) {
         replayed.erase(it->second->description.table_id);
-        state_->tables.erase(it);
+        state_->catalog.tables.erase(it);
       }
-      state_->CommitCatalogLocked(
+      state_->catalog.CommitLocked(
           {CatalogChange::Kind::kCreateTable, name, std::move(entry), {}, 0, now_ms(), {}});
       replayed[created->description.table_id] = created;
       return Ok{};
@@ -193,7 +193,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       if (!table.ok()) return table.error();
       TableDescription& description = table.value();
       description.table_status = TableStatus::kActive;
-      std::unique_lock lock(state_->mutex);
+      std::unique_lock lock(state_->catalog.mutex);
       TableEntry* entry = find(description.table_id);
       if (entry == nullptr) return MalformedRecord("an update of an unknown table");
       // Time to Live: the index follows the attribute.
@@ -205,7 +205,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
         }
       }
       const std::string name = description.table_name;
-      state_->CommitCatalogLocked(
+      state_->catalog.CommitLocked(
           {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms(), {}});
       // Indexes added (filled from the items replayed so far) or dropped, as UpdateTable did.
       const IndexChange change = ReindexLocked(*entry);
@@ -217,12 +217,12 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kTableDeleted: {
       auto fields = DecodeItemRecord(payload);
       if (!fields.ok()) return fields.error();
-      std::unique_lock lock(state_->mutex);
+      std::unique_lock lock(state_->catalog.mutex);
       TableEntry* entry = find(fields.value().table_id);
       if (entry == nullptr) return MalformedRecord("a deletion of an unknown table");
       const std::string name = entry->description.table_name;
       replayed.erase(std::string(fields.value().table_id));
-      state_->CommitCatalogLocked(
+      state_->catalog.CommitLocked(
           {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms(), {}});
       return Ok{};
     }
@@ -233,7 +233,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       std::shared_ptr<TableItems> items;
       std::shared_ptr<const TableIndexes> indexes;
       {
-        std::shared_lock lock(state_->mutex);
+        std::shared_lock lock(state_->catalog.mutex);
         TableEntry* entry = find(fields.value().table_id);
         if (entry == nullptr) return MalformedRecord("an item of an unknown table");
         items = entry->items;
@@ -258,7 +258,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kRequestToken: {
       auto token = DecodeRequestToken(payload);
       if (!token.ok()) return token.error();
-      state_->request_tokens.Restore(
+      state_->transactions.request_tokens().Restore(
           {std::string(token.value().token), token.value().fingerprint, token.value().completed_ms},
           now_ms());
       return Ok{};
@@ -266,23 +266,21 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kStream: {
       auto stream = DecodeStreamState(payload);
       if (!stream.ok()) return stream.error();
-      std::unique_lock lock(state_->mutex);
-      auto& streams = state_->streams;
+      StreamDirectory& streams = state_->catalog.streams;
       // Already replayed from older segments (a checkpoint whose predecessors were not yet
       // deleted): the checkpoint's state replaces it; its records follow.
-      if (auto it = streams.find(stream.value().summary.stream_arn); it != streams.end()) {
-        it->second->Reset(stream.value());
+      if (std::shared_ptr<TableStream> known = streams.FindAny(stream.value().summary.stream_arn)) {
+        known->Reset(stream.value());
       } else {
-        const std::string arn = stream.value().summary.stream_arn;
-        streams.emplace(
-            arn, std::make_shared<TableStream>(state_->StreamSettings(), clock_, stream.value()));
+        streams.Add(std::make_shared<TableStream>(state_->catalog.StreamSettings(), clock_,
+                                                  stream.value()));
       }
       return Ok{};
     }
     case JournalKind::kStreamRecord: {
       auto fields = DecodeStreamRecord(payload);
       if (!fields.ok()) return fields.error();
-      TableStream* stream = replayed_stream(fields.value().stream_arn);
+      std::shared_ptr<TableStream> stream = replayed_stream(fields.value().stream_arn);
       if (stream == nullptr) return MalformedRecord("a record of an unknown stream");
       stream->Restore(std::move(fields.value().record));
       return Ok{};
@@ -290,7 +288,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kStreamClosed: {
       auto fields = DecodeStreamClosed(payload);
       if (!fields.ok()) return fields.error();
-      TableStream* stream = replayed_stream(fields.value().stream_arn);
+      std::shared_ptr<TableStream> stream = replayed_stream(fields.value().stream_arn);
       if (stream == nullptr) return MalformedRecord("a closing of an unknown stream");
       stream->CloseAt(fields.value().closed_ms);
       return Ok{};

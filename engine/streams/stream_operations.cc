@@ -1,12 +1,10 @@
-// ListStreams, DescribeStream, GetShardIterator and GetRecords over the engine's streams.
+#include "engine/streams/stream_operations.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <mutex>
 #include <vector>
-
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 namespace {
@@ -121,38 +119,29 @@ std::optional<DecodedIterator> DecodeIterator(std::string_view iterator) {
 
 }  // namespace
 
-std::shared_ptr<TableStream> Engine::State::FindStream(std::string_view arn) const {
-  std::shared_lock lock(mutex);
-  auto it = streams.find(arn);
-  if (it == streams.end() || it->second->Expired()) return nullptr;
-  return it->second;
-}
-
-Result<ListStreamsResult> Engine::ListStreams(const ListStreamsArgs& args) const {
+Result<ListStreamsResult> ListStreams(const StreamDirectory& streams, const ListStreamsArgs& args) {
   if (args.exclusive_start_stream_arn && !IsStreamArn(*args.exclusive_start_stream_arn)) {
     return InvalidArn(*args.exclusive_start_stream_arn);
   }
   ListStreamsResult result;
-  std::shared_lock lock(state_->mutex);
-  auto it = args.exclusive_start_stream_arn
-                ? state_->streams.upper_bound(*args.exclusive_start_stream_arn)
-                : state_->streams.begin();
-  for (; it != state_->streams.end(); ++it) {
-    const StreamSummary& summary = it->second->summary();
-    if (args.table_name && summary.table_name != *args.table_name) continue;
-    if (it->second->Expired()) continue;
+  streams.Walk(args.exclusive_start_stream_arn, [&](const std::shared_ptr<TableStream>& stream) {
+    const StreamSummary& summary = stream->summary();
+    if (args.table_name && summary.table_name != *args.table_name) return true;
+    if (stream->Expired()) return true;
     if (static_cast<int>(result.streams.size()) == args.limit) {
       result.last_evaluated_stream_arn = result.streams.back().stream_arn;
-      break;
+      return false;
     }
     result.streams.push_back(summary);
-  }
+    return true;
+  });
   return result;
 }
 
-Result<DescribeStreamResult> Engine::DescribeStream(const DescribeStreamArgs& args) const {
+Result<DescribeStreamResult> DescribeStream(const StreamDirectory& streams,
+                                            const DescribeStreamArgs& args) {
   if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
-  const std::shared_ptr<TableStream> stream = state_->FindStream(args.stream_arn);
+  const std::shared_ptr<TableStream> stream = streams.Find(args.stream_arn);
   if (!stream) return StreamNotFound(args.stream_arn);
   DescribeStreamResult result;
   result.description = stream->Describe();
@@ -170,24 +159,26 @@ Result<DescribeStreamResult> Engine::DescribeStream(const DescribeStreamArgs& ar
   return result;
 }
 
-Result<std::string> Engine::GetShardIterator(const GetShardIteratorArgs& args) const {
+Result<std::string> GetShardIterator(const StreamDirectory& streams, const Clock& clock,
+                                     const GetShardIteratorArgs& args) {
   if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
-  const std::shared_ptr<TableStream> stream = state_->FindStream(args.stream_arn);
+  const std::shared_ptr<TableStream> stream = streams.Find(args.stream_arn);
   if (!stream) return StreamNotFound(args.stream_arn);
   auto position = stream->Position(args.shard_id, args.type, args.sequence);
   if (!position.ok()) return position.error();
-  return EncodeIterator(args.stream_arn, position.value(), clock_.NowMs());
+  return EncodeIterator(args.stream_arn, position.value(), clock.NowMs());
 }
 
-Result<GetRecordsResult> Engine::GetRecords(const GetRecordsArgs& args) const {
+Result<GetRecordsResult> GetRecords(const StreamDirectory& streams, const Clock& clock,
+                                    const GetRecordsArgs& args) {
   const std::optional<DecodedIterator> iterator = DecodeIterator(args.shard_iterator);
   if (!iterator || !IsStreamArn(iterator->arn)) return InvalidIterator();
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = clock.NowMs();
   if (now_ms - iterator->issued_ms > kShardIteratorLifetimeMs) {
     // The text clients match on (its full wording is unconfirmed).
     return Error(ErrorCode::kExpiredIterator, "Shard iterator has expired");
   }
-  const std::shared_ptr<TableStream> stream = state_->FindStream(iterator->arn);
+  const std::shared_ptr<TableStream> stream = streams.Find(iterator->arn);
   if (!stream) return StreamNotFound(iterator->arn);
   auto read = stream->Read(iterator->position, static_cast<size_t>(args.limit));
   if (!read.ok()) return read.error();

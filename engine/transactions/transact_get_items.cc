@@ -2,13 +2,12 @@
 #include <set>
 #include <utility>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/item_writes.h"
+#include "engine/transactions/transactions.h"
 
 namespace ddbd {
 
-Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsArgs& args) const {
+Result<TransactGetItemsOutcome> Transactions::Get(const TransactGetItemsArgs& args) const {
   std::vector<ItemTable> tables;
   std::vector<std::string> keys;
   std::vector<CancellationReason> reasons(args.gets.size(),
@@ -16,7 +15,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
   bool invalid = false;
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t i = 0; i < args.gets.size(); ++i) {
-    auto table = FindItemTable(args.gets[i].table_name);
+    auto table = catalog_.FindItemTable(args.gets[i].table_name);
     if (!table.ok()) return table.error();
     tables.push_back(std::move(table).value());
     if (invalid) {
@@ -39,7 +38,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
   }
   if (invalid) return Error::TransactionCanceled(std::move(reasons));
   // Under --enforce-throughput, a Get whose table is out of read capacity cancels the whole.
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = catalog_.clock.NowMs();
   bool throttled = false;
   for (size_t i = 0; i < tables.size(); ++i) {
     if (Status admitted = AdmitRead(tables[i], "", now_ms); !admitted.ok()) {
@@ -58,7 +57,7 @@ Result<TransactGetItemsOutcome> Engine::TransactGetItems(const TransactGetItemsA
     bool conflict = false;
     for (size_t i = 0; i < tables.size(); ++i) {
       // An item a transaction in flight holds (--transaction-hold-ms) cancels the read.
-      if (state_->held.HeldByOther(tables[i].items->id(), keys[i])) {
+      if (held_.HeldByOther(tables[i].items->id(), keys[i])) {
         reasons[i] = {"TransactionConflict", "Transaction is ongoing for the item.", nullptr};
         conflict = true;
       }

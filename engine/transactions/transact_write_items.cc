@@ -3,10 +3,9 @@
 #include <set>
 #include <utility>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/item_writes.h"
 #include "engine/model/item_codec.h"
+#include "engine/transactions/transactions.h"
 
 namespace ddbd {
 
@@ -82,7 +81,8 @@ Status CheckAction(Prepared& prepared) {
 }
 
 // With the items held: whether the action's condition holds, and what it will write.
-Status Decide(const WriteScope& scope, Prepared& prepared, const TableItems::Current* current) {
+Status DecideAction(const WriteScope& scope, Prepared& prepared,
+                    const TableItems::Current* current) {
   const TransactWriteAction& action = *prepared.action;
   prepared.looked_at = current != nullptr ? current->size_bytes : 0;
   const Condition* condition = action.condition ? &*action.condition : nullptr;
@@ -135,41 +135,48 @@ void AddTransactionCapacity(const Prepared& prepared, const Committed* change,
 
 }  // namespace
 
-Result<TransactWriteItemsOutcome> Engine::TransactWriteItems(const TransactWriteItemsArgs& args) {
-  if (options_.transaction_hold_ms <= 0) {
+Transactions::Transactions(Catalog& catalog) : catalog_(catalog) {
+  if (catalog_.options.transaction_hold_ms > 0) delayed_ = std::make_unique<DelayedTasks>();
+}
+
+Transactions::~Transactions() { StopHolding(); }
+
+void Transactions::StopHolding() { delayed_.reset(); }
+
+Result<TransactWriteItemsOutcome> Transactions::Write(const TransactWriteItemsArgs& args) {
+  if (catalog_.options.transaction_hold_ms <= 0) {
     Result<TransactWriteItemsOutcome> answer = Error::Internal("");
-    TransactWriteItemsAsync(args, [&answer](Result<TransactWriteItemsOutcome> outcome) {
+    WriteAsync(args, [&answer](Result<TransactWriteItemsOutcome> outcome) {
       answer = std::move(outcome);
     });
     return answer;
   }
   // Held transactions answer from the delay thread: wait for it (tests, direct engine users).
   std::promise<Result<TransactWriteItemsOutcome>> answered;
-  TransactWriteItemsAsync(args, [&answered](Result<TransactWriteItemsOutcome> outcome) {
+  WriteAsync(args, [&answered](Result<TransactWriteItemsOutcome> outcome) {
     answered.set_value(std::move(outcome));
   });
   return answered.get_future().get();
 }
 
-void Engine::TransactWriteItemsAsync(TransactWriteItemsArgs args, TransactWriteDone done) {
-  if (!args.client_request_token) return RunTransaction(std::move(args), std::move(done));
+void Transactions::WriteAsync(TransactWriteItemsArgs args, Done done) {
+  if (!args.client_request_token) return Run(std::move(args), std::move(done));
   const std::string token = *args.client_request_token;
-  auto claim = state_->request_tokens.Begin(token, args.request_fingerprint, clock_.NowMs());
+  auto claim = request_tokens_.Begin(token, args.request_fingerprint, catalog_.clock.NowMs());
   if (!claim.ok()) return done(claim.error());
-  if (claim.value() == RequestTokens::Claim::kReplay) return done(ReplayTransactWriteItems(args));
-  RunTransaction(std::move(args),
-                 [this, token, done = std::move(done)](Result<TransactWriteItemsOutcome> outcome) {
-                   state_->request_tokens.Finish(token, outcome.ok(), clock_.NowMs());
-                   done(std::move(outcome));
-                 });
+  if (claim.value() == RequestTokens::Claim::kReplay) return done(Repeat(args));
+  Run(std::move(args),
+      [this, token, done = std::move(done)](Result<TransactWriteItemsOutcome> outcome) {
+        request_tokens_.Finish(token, outcome.ok(), catalog_.clock.NowMs());
+        done(std::move(outcome));
+      });
 }
 
-Result<TransactWriteItemsOutcome> Engine::ReplayTransactWriteItems(
-    const TransactWriteItemsArgs& args) {
+Result<TransactWriteItemsOutcome> Transactions::Repeat(const TransactWriteItemsArgs& args) {
   TransactWriteItemsOutcome outcome;
   if (args.return_consumed_capacity == ReturnConsumedCapacity::kNone) return outcome;
   for (const TransactWriteAction& action : args.actions) {
-    auto table = FindItemTable(action.table_name);
+    auto table = catalog_.FindItemTable(action.table_name);
     if (!table.ok()) return table.error();
     auto key = action.kind == Kind::kPut ? ItemKeyBytes(table.value().key_shape, action.item,
                                                         KeyMismatchStyle::kTypeMismatch)
@@ -185,8 +192,7 @@ Result<TransactWriteItemsOutcome> Engine::ReplayTransactWriteItems(
   return outcome;
 }
 
-Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
-    TransactWriteItemsArgs args) {
+Result<std::shared_ptr<PendingTransaction>> Transactions::Prepare(TransactWriteItemsArgs args) {
   auto pending = std::make_shared<PendingTransaction>();
   pending->args = std::move(args);
   const std::vector<TransactWriteAction>& actions = pending->args.actions;
@@ -197,7 +203,7 @@ Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
   std::set<std::pair<std::string, std::string>> seen;  // (table, key bytes)
   for (size_t i = 0; i < actions.size(); ++i) {
     prepared[i].action = &actions[i];
-    auto table = FindItemTable(actions[i].table_name);
+    auto table = catalog_.FindItemTable(actions[i].table_name);
     if (!table.ok()) return table.error();
     prepared[i].table = std::move(table).value();
     // Only the first action with a bad key or item is named; the rest stay None (measured).
@@ -221,7 +227,7 @@ Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
   }
   // Under --enforce-throughput, an action whose table or global index is out of capacity cancels
   // the transaction with a throttling reason.
-  pending->now_ms = clock_.NowMs();
+  pending->now_ms = catalog_.clock.NowMs();
   bool throttled = false;
   for (size_t i = 0; i < prepared.size(); ++i) {
     if (Status admitted = AdmitWrite(prepared[i].table, pending->now_ms); !admitted.ok()) {
@@ -231,25 +237,25 @@ Result<std::shared_ptr<PendingTransaction>> Engine::PrepareTransaction(
   }
   if (throttled) return Error::TransactionCanceled(std::move(reasons));
   for (const Prepared& action : prepared) pending->tables.push_back(action.table.items.get());
-  pending->id = state_->next_transaction_id.fetch_add(1);
+  pending->id = next_id_.fetch_add(1);
   return pending;
 }
 
-Status Engine::DecideTransaction(PendingTransaction& pending, const WriteScope& scope) {
+Status Transactions::Decide(PendingTransaction& pending, const WriteScope& scope) {
   std::vector<CancellationReason> reasons(pending.actions.size(),
                                           CancellationReason{"None", "", nullptr});
   // Every condition is evaluated: several actions may fail at once.
   bool cancelled = false;
   for (size_t i = 0; i < pending.actions.size(); ++i) {
     Prepared& action = pending.actions[i];
-    if (state_->held.HeldByOther(action.table.items->id(), action.key, pending.id)) {
+    if (held_.HeldByOther(action.table.items->id(), action.key, pending.id)) {
       reasons[i] = {"TransactionConflict", "Transaction is ongoing for the item.", nullptr};
       cancelled = true;
       continue;
     }
     TableItems::Current current;
     const bool found = action.table.items->Peek(scope, action.key, &current);
-    if (Status decided = Decide(scope, action, found ? &current : nullptr); !decided.ok()) {
+    if (Status decided = DecideAction(scope, action, found ? &current : nullptr); !decided.ok()) {
       reasons[i] = ReasonFor(decided.error());
       cancelled = true;
     }
@@ -258,19 +264,19 @@ Status Engine::DecideTransaction(PendingTransaction& pending, const WriteScope& 
   return Ok{};
 }
 
-Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& pending,
-                                                            WriteScope& scope) {
+Result<TransactWriteItemsOutcome> Transactions::Commit(PendingTransaction& pending,
+                                                       WriteScope& scope) {
   const CommitContext context{ChangeOrigin::kTransaction, pending.id};
   // Its writes reach the log as one record: after a crash, all of them or none.
-  LogGroup logged_together(state_->journal.get());
+  LogGroup logged_together(catalog_.journal);
   scope.JoinLog(&logged_together);
   // Its ClientRequestToken completes with it: remembered now (a checkpoint that follows the
   // log's roll sees it) and logged with its writes.
   if (pending.args.client_request_token) {
     const std::string& token = *pending.args.client_request_token;
-    state_->request_tokens.Finish(token, true, pending.now_ms);
-    if (state_->journal) {
-      state_->journal->RequestTokenCompleted(
+    request_tokens_.Finish(token, true, pending.now_ms);
+    if (catalog_.journal) {
+      catalog_.journal->RequestTokenCompleted(
           {token, pending.args.request_fingerprint, pending.now_ms}, logged_together);
     }
   }
@@ -310,16 +316,16 @@ Result<TransactWriteItemsOutcome> Engine::CommitTransaction(PendingTransaction& 
   return outcome;
 }
 
-void Engine::RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done) {
-  auto prepared = PrepareTransaction(std::move(args));
+void Transactions::Run(TransactWriteItemsArgs args, Done done) {
+  auto prepared = Prepare(std::move(args));
   if (!prepared.ok()) return done(prepared.error());
   std::shared_ptr<PendingTransaction> pending = std::move(prepared).value();
-  if (options_.transaction_hold_ms <= 0) {
+  if (catalog_.options.transaction_hold_ms <= 0) {
     Result<TransactWriteItemsOutcome> outcome = Error::Internal("");
     {
       WriteScope scope(pending->tables);
-      Status decided = DecideTransaction(*pending, scope);
-      outcome = decided.ok() ? CommitTransaction(*pending, scope)
+      Status decided = Decide(*pending, scope);
+      outcome = decided.ok() ? Commit(*pending, scope)
                              : Result<TransactWriteItemsOutcome>(decided.error());
     }
     return done(std::move(outcome));
@@ -327,25 +333,25 @@ void Engine::RunTransaction(TransactWriteItemsArgs args, TransactWriteDone done)
   // --transaction-hold-ms: decided and held now, committed once the hold is over.
   {
     WriteScope scope(pending->tables);
-    if (Status decided = DecideTransaction(*pending, scope); !decided.ok()) {
+    if (Status decided = Decide(*pending, scope); !decided.ok()) {
       return done(decided.error());
     }
     for (const Prepared& action : pending->actions) {
-      state_->held.Hold(action.table.items->id(), action.key, pending->id);
+      held_.Hold(action.table.items->id(), action.key, pending->id);
     }
   }
-  state_->delayed->Schedule(std::chrono::milliseconds(options_.transaction_hold_ms),
-                            [this, pending, done = std::move(done)] {
-                              Result<TransactWriteItemsOutcome> outcome = Error::Internal("");
-                              {
-                                WriteScope scope(pending->tables);
-                                outcome = CommitTransaction(*pending, scope);
-                                for (const Prepared& action : pending->actions) {
-                                  state_->held.Release(action.table.items->id(), action.key);
-                                }
-                              }
-                              done(std::move(outcome));
-                            });
+  delayed_->Schedule(std::chrono::milliseconds(catalog_.options.transaction_hold_ms),
+                     [this, pending, done = std::move(done)] {
+                       Result<TransactWriteItemsOutcome> outcome = Error::Internal("");
+                       {
+                         WriteScope scope(pending->tables);
+                         outcome = Commit(*pending, scope);
+                         for (const Prepared& action : pending->actions) {
+                           held_.Release(action.table.items->id(), action.key);
+                         }
+                       }
+                       done(std::move(outcome));
+                     });
 }
 
 }  // namespace ddbd

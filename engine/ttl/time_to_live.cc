@@ -1,10 +1,9 @@
-// UpdateTimeToLive, DescribeTimeToLive and the sweep that deletes expired items.
+#include "engine/ttl/time_to_live.h"
+
 #include <mutex>
 #include <utility>
 #include <vector>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/storage/write_scope.h"
 
 namespace ddbd {
@@ -38,18 +37,20 @@ Status CheckUpdate(const TableDescription& table, const TimeToLiveSpecification&
 
 }  // namespace
 
-Result<TimeToLiveOutcome> Engine::UpdateTimeToLive(const UpdateTimeToLiveArgs& args) {
-  std::lock_guard serial(state_->time_to_live_mutex);
+TimeToLive::TimeToLive(Catalog& catalog, const HeldItems& held) : catalog_(catalog), held_(held) {}
+
+Result<TimeToLiveOutcome> TimeToLive::Update(const UpdateTimeToLiveArgs& args) {
+  std::lock_guard serial(update_mutex_);
   TimeToLiveOutcome outcome;
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = catalog_.clock.NowMs();
   std::shared_ptr<TableItems> items;
   std::shared_ptr<ExpiryIndex> old_index;
   {
-    std::shared_lock lock(state_->mutex);
-    const TableEntry* entry = state_->FindLocked(args.table_name, now_ms);
+    std::shared_lock lock(catalog_.mutex);
+    const TableEntry* entry = catalog_.FindLocked(args.table_name, now_ms);
     if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(args.table_name));
-    if (Status valid =
-            CheckUpdate(entry->description, args.specification, now_ms, options_.ttl_cooldown_ms);
+    if (Status valid = CheckUpdate(entry->description, args.specification, now_ms,
+                                   catalog_.options.ttl_cooldown_ms);
         !valid.ok()) {
       return valid.error();
     }
@@ -70,38 +71,37 @@ Result<TimeToLiveOutcome> Engine::UpdateTimeToLive(const UpdateTimeToLiveArgs& a
   change.now_ms = now_ms;
   change.expiry = index;
   {
-    std::unique_lock lock(state_->mutex);
+    std::unique_lock lock(catalog_.mutex);
     // The table indexed, not another of the same name made meanwhile.
-    const TableEntry* entry = state_->FindLocked(args.table_name, now_ms);
+    const TableEntry* entry = catalog_.FindLocked(args.table_name, now_ms);
     if (entry == nullptr || entry->items != items) {
       if (index) items->StopObserving(index.get());
       return Error::ResourceNotFound(NotFoundMessage(args.table_name));
     }
-    outcome.ticket.number = state_->CommitCatalogLocked(std::move(change));
+    outcome.ticket.number = catalog_.CommitLocked(std::move(change));
   }
   if (old_index) items->StopObserving(old_index.get());
   static_cast<TimeToLiveSpecification&>(outcome) = args.specification;
   return outcome;
 }
 
-Result<TimeToLiveDescription> Engine::DescribeTimeToLive(std::string_view table_name) const {
-  std::shared_lock lock(state_->mutex);
-  const TableEntry* entry = state_->FindLocked(table_name, clock_.NowMs());
+Result<TimeToLiveDescription> TimeToLive::Describe(std::string_view table_name) const {
+  std::shared_lock lock(catalog_.mutex);
+  const TableEntry* entry = catalog_.FindLocked(table_name, catalog_.clock.NowMs());
   if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
   const std::string& attribute = entry->description.time_to_live_attribute;
   return TimeToLiveDescription{!attribute.empty(), attribute};
 }
 
-size_t Engine::SweepExpiredItems(size_t max_items) {
-  if (log_failing()) return 0;  // deletes wait, as users' writes do, until the log can be written
+size_t TimeToLive::SweepExpired(size_t max_items) {
   // A table is held for this many deletes at most, so reads and writes of it wait little.
   constexpr size_t kBatch = 32;
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = catalog_.clock.NowMs();
   std::vector<std::pair<std::shared_ptr<TableItems>, std::shared_ptr<ExpiryIndex>>> tables;
   {
-    std::shared_lock lock(state_->mutex);
-    for (const auto& [name, entry] : state_->tables) {
-      if (entry->expiry && !State::IsGone(*entry, now_ms)) {
+    std::shared_lock lock(catalog_.mutex);
+    for (const auto& [name, entry] : catalog_.tables) {
+      if (entry->expiry && !Catalog::IsGone(*entry, now_ms)) {
         tables.emplace_back(entry->items, entry->expiry);
       }
     }
@@ -119,7 +119,7 @@ size_t Engine::SweepExpiredItems(size_t max_items) {
       WriteScope scope(*items);
       for (const std::string& key : due) {
         // An item a transaction holds waits for the next sweep.
-        if (state_->held.HeldByOther(items->id(), key)) continue;
+        if (held_.HeldByOther(items->id(), key)) continue;
         auto committed = items->Commit(
             scope, key,
             [&](const TableItems::Current* current) -> Result<TableItems::Write> {

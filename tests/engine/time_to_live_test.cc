@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "engine/ttl/expiry_index.h"
+#include "engine/storage/expiry_index.h"
 #include "tests/engine/engine_calls.h"
 
 namespace ddbd {

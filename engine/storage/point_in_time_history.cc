@@ -1,4 +1,4 @@
-#include "engine/backups/point_in_time_history.h"
+#include "engine/storage/point_in_time_history.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "engine/ttl/expiry_index.h"
+#include "engine/storage/expiry_index.h"
 
 #include <algorithm>
 #include <cmath>

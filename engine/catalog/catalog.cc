@@ -1,0 +1,316 @@
+#include "engine/catalog/catalog.h"
+
+#include <algorithm>
+#include <limits>
+#include <mutex>
+#include <utility>
+
+#include "engine/catalog/identifiers.h"
+#include "engine/model/item_codec.h"
+#include "engine/model/key_codec.h"
+#include "engine/persistence/journal.h"
+
+namespace ddbd {
+namespace {
+
+constexpr int64_t kDayMs = 24 * 3'600'000;
+
+}  // namespace
+
+IndexChange ReindexLocked(TableEntry& entry) {
+  auto indexes = std::make_shared<const TableIndexes>(entry.description);
+  IndexChange change;
+  change.entries_of = [indexes](std::string_view blob) {
+    return indexes->EntriesFor(DecodeItem(blob));
+  };
+  for (const TableIndex& index : indexes->list()) {
+    if (entry.indexes->Find(index.name()) == nullptr) {
+      change.added.push_back(index.number);
+      entry.next_index_slot = std::max(entry.next_index_slot, index.number + 1);
+    }
+  }
+  for (const TableIndex& index : entry.indexes->list()) {
+    if (indexes->Find(index.name()) == nullptr) change.dropped.push_back(index.number);
+  }
+  entry.indexes = std::move(indexes);
+  return change;
+}
+
+std::string Catalog::TableArn(std::string_view table_name) const {
+  return "arn:aws:dynamodb:" + options.region + ":" + options.account_id + ":table/" +
+         std::string(table_name);
+}
+
+std::optional<TableDescription> Catalog::Describe(std::string_view table_name) const {
+  const int64_t now_ms = clock.NowMs();
+  std::shared_lock lock(mutex);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) return std::nullopt;
+  return Snapshot(*entry, now_ms);
+}
+
+Result<Ticket> Catalog::ChangeMetadata(const std::string& table_name,
+                                       const std::function<Status(TableDescription&)>& change) {
+  const int64_t now_ms = clock.NowMs();
+  std::unique_lock lock(mutex);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
+                                   " not found");
+  }
+  CatalogChange changed;
+  changed.kind = CatalogChange::Kind::kTableMetadata;
+  changed.table_name = table_name;
+  CopyTableMetadata(entry->description, changed.description);
+  changed.now_ms = now_ms;
+  if (Status made = change(changed.description); !made.ok()) return made.error();
+  return Ticket{CommitLocked(std::move(changed))};
+}
+
+Result<ItemTable> Catalog::FindItemTable(std::string_view table_name) const {
+  const int64_t now_ms = clock.NowMs();
+  std::shared_lock lock(mutex);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) return Error::ResourceNotFound("Requested resource not found");
+  // Read together under the catalog lock, which UpdateTable holds while it changes both.
+  return ItemTable{entry->items,
+                   entry->key_shape,
+                   entry->indexes,
+                   entry->items->index_generation(),
+                   now_ms < entry->transition_done_ms,
+                   entry->throughput,
+                   entry->usage};
+}
+
+uint64_t Catalog::CommitLocked(CatalogChange change) {
+  auto it = tables.find(change.table_name);
+  switch (change.kind) {
+    case CatalogChange::Kind::kCreateTable: {
+      TableEntry& created = *change.created;
+      tables.emplace(change.table_name, std::move(change.created));
+      if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
+      return journal ? journal->TableCreated(created.items->id(), created.description) : 0;
+    }
+    case CatalogChange::Kind::kUpdateTable: {
+      const bool streamed = it->second->description.stream_specification.has_value();
+      it->second->description = std::move(change.description);
+      const bool streams_now = it->second->description.stream_specification.has_value();
+      if (!streamed && streams_now) StartStreamLocked(*it->second, change.now_ms);
+      if (streamed && !streams_now) StopStreamLocked(*it->second);
+      it->second->transition_done_ms = change.transition_done_ms;
+      // New capacities apply at once.
+      if (it->second->throughput) {
+        it->second->throughput->Configure(it->second->description, change.now_ms);
+      }
+      return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
+    }
+    case CatalogChange::Kind::kDeleteTable:
+      StopStreamLocked(*it->second);
+      {
+        const uint64_t ticket = journal ? journal->TableDeleted(it->second->items->id()) : 0;
+        // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
+        if (change.transition_done_ms <= 0) {
+          tables.erase(it);
+          return ticket;
+        }
+        it->second->description.table_status = TableStatus::kDeleting;
+        it->second->transition_done_ms = change.transition_done_ms;
+        return ticket;
+      }
+    case CatalogChange::Kind::kTableMetadata:  // nothing else changes
+      CopyTableMetadata(change.description, it->second->description);
+      // Enabled now: the history restores to the moment recovery was enabled.
+      if (!replaying) {
+        SyncHistoryLocked(*it->second, it->second->description.point_in_time_recovery_since_ms);
+      }
+      return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
+    case CatalogChange::Kind::kUpdateTimeToLive:
+      it->second->description.time_to_live_attribute = change.description.time_to_live_attribute;
+      it->second->description.time_to_live_updated_ms = change.now_ms;
+      it->second->expiry = std::move(change.expiry);
+      return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
+  }
+  return 0;
+}
+
+void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
+  to.tags = from.tags;
+  to.resource_policies = from.resource_policies;
+  to.point_in_time_recovery_since_ms = from.point_in_time_recovery_since_ms;
+  to.recovery_period_in_days = from.recovery_period_in_days;
+}
+
+TableStream::Settings Catalog::StreamSettings() const {
+  TableStream::Settings settings;
+  settings.rollover_ms = options.stream_shard_rollover_ms;
+  settings.max_bytes = options.stream_max_bytes;
+  return settings;
+}
+
+void Catalog::StartStreamLocked(TableEntry& entry, int64_t now_ms) {
+  TableDescription& table = entry.description;
+  if (replaying) {
+    // The stream the table had, as a checkpoint kept it or anew under the label the table's
+    // description names; it observes the table once the log is replayed.
+    const std::string arn = table.table_arn + "/stream/" + table.latest_stream_label;
+    if (std::shared_ptr<TableStream> replayed = streams.FindAny(arn)) {
+      entry.stream = std::move(replayed);
+      return;
+    }
+    now_ms = ParseStreamLabel(table.latest_stream_label).value_or(now_ms);
+  } else {
+    streams.ForgetExpired();
+    // A label is a millisecond time; one re-enabled within the same millisecond takes the next.
+    while (streams.Contains(table.table_arn + "/stream/" + StreamLabel(now_ms))) ++now_ms;
+    table.latest_stream_label = StreamLabel(now_ms);
+  }
+  TableStream::Settings settings = StreamSettings();
+  settings.summary = {table.table_arn + "/stream/" + table.latest_stream_label, table.table_name,
+                      table.latest_stream_label};
+  settings.view_type =
+      table.stream_specification->stream_view_type.value_or(StreamViewType::kNewAndOldImages);
+  settings.key_schema = table.key_schema;
+  settings.creation_ms = now_ms;
+  entry.stream = std::make_shared<TableStream>(std::move(settings), clock);
+  streams.Add(entry.stream);
+  if (!replaying) AttachStreamLocked(entry);
+}
+
+void Catalog::AttachStreamLocked(TableEntry& entry) {
+  entry.stream->SetSink(journal);
+  entry.items->Observe(entry.stream, {});
+}
+
+void Catalog::StopStreamLocked(TableEntry& entry) {
+  if (!entry.stream) return;
+  entry.items->StopObserving(entry.stream.get());
+  const int64_t now_ms = clock.NowMs();
+  if (journal) journal->StreamClosed(entry.stream->summary().stream_arn, now_ms);
+  entry.stream->CloseAt(now_ms);
+  entry.stream.reset();
+}
+
+void Catalog::FillCounts(const TableItems& items, TableDescription& description) {
+  // DynamoDB refreshes these about every six hours; live figures are more useful locally.
+  description.item_count = items.item_count();
+  description.table_size_bytes = items.size_bytes();
+  for (IndexDescription& index : description.indexes) {
+    index.item_count = items.index_item_count(index.slot);
+    index.index_size_bytes = items.index_size_bytes(index.slot);
+  }
+}
+
+TableDescription Catalog::Snapshot(const TableEntry& entry, int64_t now_ms) {
+  TableDescription snapshot = entry.description;
+  if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
+    snapshot.table_status = TableStatus::kActive;
+    snapshot.restore_summary.reset();  // described only while a restored table is CREATING
+    // Index changes finish with the table's update.
+    std::erase_if(snapshot.indexes, [](const IndexDescription& index) {
+      return index.index_status == TableStatus::kDeleting;
+    });
+    for (IndexDescription& index : snapshot.indexes) {
+      index.index_status = TableStatus::kActive;
+      index.backfilling = false;
+    }
+  }
+  return snapshot;
+}
+
+bool Catalog::IsGone(const TableEntry& entry, int64_t now_ms) {
+  return entry.description.table_status == TableStatus::kDeleting &&
+         now_ms >= entry.transition_done_ms;
+}
+
+const TableEntry* Catalog::FindLocked(std::string_view table_name, int64_t now_ms) const {
+  auto it = tables.find(table_name);
+  if (it == tables.end() || IsGone(*it->second, now_ms)) return nullptr;
+  return it->second.get();
+}
+
+void Catalog::PurgeGoneLocked(int64_t now_ms) {
+  std::erase_if(tables, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
+}
+
+std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
+  auto entry = std::make_unique<TableEntry>();
+  entry->description = table;
+  entry->items = std::make_shared<TableItems>(next_table_id++, &log);
+  entry->key_shape = KeyShape::Of(table);
+  if (entry->key_shape.has_sort_key()) {
+    const AttributeType partition_type = entry->key_shape.partition_type;
+    entry->items->UsePartitions([partition_type](std::string_view key) {
+      return PartitionPrefixLength(key, partition_type);
+    });
+  }
+  size_t slots = 0;  // slots are stable for a table's life, so a restored one may have gaps
+  for (const IndexDescription& index : table.indexes) slots = std::max(slots, index.slot + 1);
+  // Built even without indexes: reads of the table take its key from here.
+  auto indexes = std::make_shared<const TableIndexes>(table);
+  if (!table.indexes.empty()) {
+    entry->items->SetIndexes(
+        slots, [indexes](std::string_view blob) { return indexes->EntriesFor(DecodeItem(blob)); });
+    std::vector<size_t> local_slots;
+    for (const IndexDescription& index : table.indexes) {
+      if (!index.is_global) local_slots.push_back(index.slot);
+    }
+    if (!local_slots.empty()) {
+      // A replay restores what was written whatever the limit is now (OpenStore sets it after).
+      entry->items->TrackItemCollections(
+          replaying ? std::numeric_limits<int64_t>::max() : options.item_collection_limit_bytes,
+          std::move(local_slots));
+    }
+  }
+  entry->indexes = std::move(indexes);
+  entry->next_index_slot = slots;
+  if (options.enforce_throughput) {
+    entry->throughput = std::make_shared<TableThroughput>();
+    entry->throughput->Configure(entry->description, clock.NowMs());
+  }
+  return entry;
+}
+
+int64_t Catalog::LiveBytesLocked() const {
+  int64_t bytes = 0;
+  for (const auto& [name, entry] : tables) bytes += entry->items->size_bytes();
+  for (const auto& stream : streams.All()) bytes += static_cast<int64_t>(stream->bytes());
+  return bytes;
+}
+
+std::vector<StreamState> Catalog::DumpStreamsLocked() const {
+  absl::flat_hash_map<const TableStream*, const TableItems*> observed;
+  for (const auto& [name, entry] : tables) {
+    if (entry->stream) observed[entry->stream.get()] = entry->items.get();
+  }
+  std::vector<StreamState> dumped;
+  for (const std::shared_ptr<TableStream>& stream : streams.All()) {
+    auto table = observed.find(stream.get());
+    if (table == observed.end()) {
+      dumped.push_back(stream->Dump(true));  // closed: nothing is added any more
+    } else {
+      table->second->WhileHeld([&] { dumped.push_back(stream->Dump(true)); });
+    }
+  }
+  return dumped;
+}
+
+int64_t Catalog::HistoryAgeMs(const TableDescription& table) const {
+  const int64_t period_ms = table.recovery_period_in_days * kDayMs;
+  return options.pitr_history_ms > 0 ? std::min(period_ms, options.pitr_history_ms) : period_ms;
+}
+
+void Catalog::SyncHistoryLocked(TableEntry& entry, int64_t start_ms) {
+  const bool enabled = entry.description.point_in_time_recovery_since_ms != 0;
+  if (enabled && !entry.history) {
+    entry.history = std::make_shared<PointInTimeHistory>(
+        clock, start_ms, options.pitr_history_bytes, HistoryAgeMs(entry.description));
+    entry.items->Observe(entry.history, {});
+  } else if (!enabled && entry.history) {
+    entry.items->StopObserving(entry.history.get());
+    entry.history.reset();
+  } else if (entry.history) {
+    entry.history->SetMaxAge(HistoryAgeMs(entry.description));
+  }
+}
+
+}  // namespace ddbd

@@ -1,0 +1,174 @@
+// The catalog: every table (its description, items, indexes and what observes them) by name, the
+// one path by which tables are created, changed and deleted, and the commit log every table's
+// writes publish to. The engine holds it; every feature that reaches a table is given it (never
+// the engine: features stand below engine.h, issue 38).
+//
+// Thread safety: `mutex` guards `tables`; members ending in Locked need it held (exclusively
+// where they change something), the others take it themselves.
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/api/options.h"
+#include "engine/api/tables.h"
+#include "engine/capacity/throughput.h"
+#include "engine/capacity/usage.h"
+#include "engine/catalog/table_metadata.h"
+#include "engine/clock.h"
+#include "engine/model/item_key.h"
+#include "engine/storage/change.h"
+#include "engine/storage/expiry_index.h"
+#include "engine/storage/point_in_time_history.h"
+#include "engine/storage/table_indexes.h"
+#include "engine/storage/table_items.h"
+#include "engine/streams/stream_directory.h"
+#include "engine/streams/table_stream.h"
+
+namespace ddbd {
+
+class Journal;  // engine/persistence/journal.h
+
+struct TableEntry {
+  TableDescription description;
+  int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
+  KeyShape key_shape;
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<const TableIndexes> indexes = std::make_shared<TableIndexes>();
+  size_t next_index_slot = 0;                   // slots of deleted indexes are not reused
+  std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
+  // What the table consumed, ever (metrics); always there.
+  std::shared_ptr<CapacityUsage> usage = std::make_shared<CapacityUsage>();
+  std::shared_ptr<ExpiryIndex> expiry;  // null unless Time to Live is enabled
+  std::shared_ptr<TableStream> stream;  // null unless its stream is enabled
+  // Null unless point-in-time recovery is enabled (engine/storage/point_in_time_history.h).
+  std::shared_ptr<PointInTimeHistory> history;
+};
+
+// What an item operation needs of a table; keeps the items alive if the table is deleted
+// meanwhile.
+struct ItemTable {
+  std::shared_ptr<TableItems> items;
+  KeyShape key_shape;
+  std::shared_ptr<const TableIndexes> indexes;
+  uint64_t index_generation = 0;  // of `indexes`, for TableItems::Commit
+  bool backfilling = false;       // an index update is still running: created indexes backfill
+  std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
+  std::shared_ptr<CapacityUsage> usage;         // the table's (TableEntry::usage)
+};
+
+// What an UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
+// how to compute the entries of the new set of indexes.
+struct IndexChange {
+  std::vector<size_t> added;
+  std::vector<size_t> dropped;
+  TableItems::EntriesOf entries_of;
+};
+// After the entry's index descriptions changed: installs the new TableIndexes and returns what
+// the items must change (TableItems::ChangeIndexes). Caller holds the catalog exclusively.
+IndexChange ReindexLocked(TableEntry& entry);
+
+// A change to the catalog, as Catalog::CommitLocked makes it.
+struct CatalogChange {
+  enum class Kind { kCreateTable, kUpdateTable, kDeleteTable, kUpdateTimeToLive, kTableMetadata };
+  Kind kind = Kind::kCreateTable;
+  std::string table_name;
+  std::unique_ptr<TableEntry> created;  // kCreateTable
+  // kUpdateTable, kDeleteTable: the table's new description; kTableMetadata: its tags, resource
+  // policies and point-in-time recovery settings.
+  TableDescription description;
+  int64_t transition_done_ms = 0;  // when its CREATING/UPDATING/DELETING status ends
+  int64_t now_ms = 0;
+  std::shared_ptr<ExpiryIndex> expiry;  // kUpdateTimeToLive: the new index (null: disabled)
+};
+
+// What a kTableMetadata change carries from one description to another: tags, resource policies
+// and point-in-time recovery settings (nothing the items or indexes depend on).
+void CopyTableMetadata(const TableDescription& from, TableDescription& to);
+
+struct Catalog final : public TableMetadata {
+  Catalog(const EngineOptions& engine_options, const Clock& engine_clock)
+      : options(engine_options), clock(engine_clock) {}
+
+  // TableMetadata.
+  const std::string& region() const override { return options.region; }
+  const std::string& account_id() const override { return options.account_id; }
+  std::string TableArn(std::string_view table_name) const override;
+  std::optional<TableDescription> Describe(std::string_view table_name) const override;
+  Result<Ticket> ChangeMetadata(const std::string& table_name,
+                                const std::function<Status(TableDescription&)>& change) override;
+
+  // The entry's description with its status as of `now_ms`, without the live counts: those
+  // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers
+  // fill them in after releasing `mutex`.
+  static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
+  // True once a DELETING table's deletion has completed: it no longer exists.
+  static bool IsGone(const TableEntry& entry, int64_t now_ms);
+  // The live item counts and sizes of the table and its indexes.
+  static void FillCounts(const TableItems& items, TableDescription& description);
+  // Looks a live table up; caller holds `mutex`. Null if absent or gone.
+  const TableEntry* FindLocked(std::string_view table_name, int64_t now_ms) const;
+  // What an item operation needs of a live table; ResourceNotFoundException "Requested resource
+  // not found" when it is not here.
+  Result<ItemTable> FindItemTable(std::string_view table_name) const;
+  void PurgeGoneLocked(int64_t now_ms);
+  // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
+  // catalog: CreateTable's, a restore's and recovery's.
+  std::unique_ptr<TableEntry> NewEntry(const TableDescription& table);
+  // The one way the catalog changes (tables created, their descriptions and index sets
+  // updated, tables deleted). Caller holds `mutex` exclusively and has checked the change. A
+  // deletion without a DELETING period removes the table at once.
+  // Returns the ticket of its log record (0 without a store).
+  uint64_t CommitLocked(CatalogChange change);
+  // The entry's stream observes its table (and hands its records to the journal, if any).
+  void AttachStreamLocked(TableEntry& entry);
+  // The bounds every stream gets from the options.
+  TableStream::Settings StreamSettings() const;
+  // Under `mutex` exclusively, once the log is replayed: the entry keeps a point-in-time history
+  // exactly while its description enables point-in-time recovery; a new one restores to
+  // `start_ms` at the earliest.
+  void SyncHistoryLocked(TableEntry& entry, int64_t start_ms);
+  // How old a history entry of `table` may grow: its recovery period, capped by the options.
+  int64_t HistoryAgeMs(const TableDescription& table) const;
+  // Checkpoints, under `mutex`: the bytes the store holds (items and stream records), and every
+  // stream's state with its records, each taken under its table's read lock (no commit halfway:
+  // every record dumped has been logged).
+  int64_t LiveBytesLocked() const;
+  std::vector<StreamState> DumpStreamsLocked() const;
+
+  const EngineOptions& options;
+  const Clock& clock;
+  CommitLog log;
+  mutable std::shared_mutex mutex;  // guards `tables`
+  // Ordered by name: ListTables pages in DynamoDB's (byte-wise) name order.
+  std::map<std::string, std::unique_ptr<TableEntry>, std::less<>> tables;
+  // Every stream, enabled or not, until its records age out.
+  StreamDirectory streams;
+  std::atomic<uint64_t> next_table_id = 1;  // TableItems ids: ordered write scopes
+  // The store's journal every change is logged through, once it is open (null: memory only).
+  Journal* journal = nullptr;
+  // While the store replays its log (guarded by `mutex`): streams do not observe yet, and the
+  // tables are found by TableId, as log records name them.
+  bool replaying = false;
+  absl::flat_hash_map<std::string, TableEntry*> replayed_tables;
+
+ private:
+  // Under `mutex` exclusively: the entry's stream starts (with a label no other stream of the
+  // table had) or ends, as its description's StreamSpecification now says. While the log is
+  // replayed, the stream is the one replay restored, or a new one under the description's
+  // label, and is attached (AttachStreamLocked) once replay is done.
+  void StartStreamLocked(TableEntry& entry, int64_t now_ms);
+  void StopStreamLocked(TableEntry& entry);
+};
+
+}  // namespace ddbd
