@@ -220,45 +220,10 @@ class Engine {
  private:
   struct State;  // engine/engine_state.h
 
-  // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
-  // policies and point-in-time recovery settings; unless it fails, the copy goes through the
-  // catalog's one path.
-  // ResourceNotFoundException "Requested resource not found: Table: <name> not found".
-  Result<Ticket> ChangeTableMetadata(const std::string& table_name,
-                                     const std::function<Status(TableDescription&)>& change);
-  // Creates the table `args` describes (with its restore summary: CREATING) and fills it with
-  // `items` through the commit path, then lets it go ACTIVE (engine/backups/restore.cc).
-  Result<TableOutcome> RestoreInto(const CreateTableArgs& args,
-                                   const std::vector<StoredItem>& items);
-  // Keeps `backup`: with a store, its file first (engine/backups/backups.cc).
-  Status KeepBackup(std::shared_ptr<Backup> backup);
-  // The SYSTEM backup DynamoDB keeps of a deleted table with point-in-time recovery, 35 days.
-  void KeepDeletedTableBackup(TableDescription source, const TableItems& items, int64_t now_ms);
-  // With a store: reads the backups kept under <db-path>/backups (engine/backups/backups.cc).
-  Status LoadBackups();
-  // Opens the store under db_path: lock, replay, the journal (engine/persistence/store.cc).
-  Status OpenStore();
-  // Damage `plan` found that a crash does not explain: refused (InternalServerError naming the
-  // file, the offset and what would be lost), or under point-in-time recovery moved aside to
-  // <db-path>/lost/ and reported (engine/persistence/damage.cc).
-  Status ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments);
-  // Tells EngineOptions::log what recovery did: segments, records, torn tails, checkpoint.
-  void ReportRecovery(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments,
-                      size_t records, size_t bytes, int64_t took_ms) const;
   // The TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay: its
   // deletes must be logged).
   void StartSweeper();
-  Status Replay(uint8_t kind, std::string_view payload);
-  // Writes segment `number` of the store holding `tables` (walked a slice at a time, so writers
-  // go on), runs `before_install` (the journal's sync), renames it into place and deletes every
-  // segment numbered below it.
-  // The ClientRequestTokens still within their window go first, then `streams` (each state,
-  // then its records).
-  struct CheckpointTable;
-  Status WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
-                         const std::vector<StreamState>& streams,
-                         const std::function<Status()>& before_install);
-  void StartCheckpointer();
+
   Result<ReadPage> ReadRange(std::string_view table_name, const ItemTable& table,
                              const ReadTarget& target, KeyRange range, bool forward,
                              const ReadOptions& options) const;

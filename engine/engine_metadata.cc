@@ -11,11 +11,6 @@
 
 namespace ddbd {
 
-Result<Ticket> Engine::ChangeTableMetadata(const std::string& table_name,
-                                           const std::function<Status(TableDescription&)>& change) {
-  return state_->catalog.ChangeMetadata(table_name, change);
-}
-
 std::string Engine::TableArn(std::string_view table_name) const {
   return state_->catalog.TableArn(table_name);
 }

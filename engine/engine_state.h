@@ -12,25 +12,18 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backups/backups.h"
 #include "engine/catalog/catalog.h"
 #include "engine/engine.h"
 #include "engine/periodic_task.h"
-#include "engine/persistence/file_system.h"
-#include "engine/persistence/journal.h"
+#include "engine/store/store.h"
 #include "engine/transactions/transactions.h"
 #include "engine/ttl/time_to_live.h"
 
 namespace ddbd {
 
-// A table as a checkpoint writes it: its description when the log was rolled, and its items,
-// walked after.
-struct Engine::CheckpointTable {
-  TableDescription description;
-  std::shared_ptr<const TableItems> items;
-};
-
-// The engine's state: the catalog, and what the features that are not yet services of their own
-// keep (issue 38 moves them out one area at a time).
+// The engine's state: the catalog, and the services that own each feature's state, each given
+// what it uses (never the engine). Members go in reverse order: the store first.
 struct Engine::State {
   State(const EngineOptions& engine_options, const Clock& engine_clock)
       : catalog(engine_options, engine_clock) {}
@@ -38,27 +31,13 @@ struct Engine::State {
   Catalog catalog;
   // Stops holding first when the engine goes (~Engine).
   Transactions transactions{catalog};
-  // On-demand backups by BackupKey (engine/backups/backups.h): shared, as a restore reads one
-  // while others come and go.
-  mutable std::shared_mutex backups_mutex;
-  std::map<std::string, std::shared_ptr<const Backup>, std::less<>> backups;
+  Backups backups{catalog};
   TimeToLive time_to_live{catalog, transactions.held()};
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;
-  // Persistence (EngineOptions::db_path): the directory's lock, the file system when the engine
-  // made its own, and the journal every change is logged through (null: memory only; the
-  // catalog holds it too).
-  std::unique_ptr<FileSystem> own_files;
-  FileSystem* files = nullptr;  // own_files or EngineOptions::file_system
-  std::unique_ptr<FileLock> store_lock;
-  std::unique_ptr<Journal> journal;
-  // Background checkpoints (EngineOptions::checkpoint_log_bytes); stopped before the journal
-  // goes. `checkpoint_mutex`: one checkpoint at a time; `log_bytes_at_checkpoint` is written
-  // under it and read without it (metrics).
-  std::unique_ptr<PeriodicTask> checkpointer;
-  std::mutex checkpoint_mutex;
-  std::atomic<uint64_t> log_bytes_at_checkpoint = 0;
-  LatencyHistogram checkpoint_durations;  // of each checkpoint written
+  // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and
+  // checkpoints. Goes first: its checkpointer and journal stop before the tables go.
+  Store store{catalog, transactions, backups};
 };
 
 }  // namespace ddbd

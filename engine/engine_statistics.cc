@@ -60,15 +60,15 @@ EngineStatistics Engine::Statistics() const {
     }
     statistics.tables.push_back(std::move(figures));
   }
-  if (const Journal* journal = state_->journal.get()) {
+  if (const Journal* journal = state_->store.journal()) {
     StoreStatistics& store = statistics.store.emplace();
     store.log_written_bytes = journal->written_bytes();
     store.log_records = journal->written_records();
     store.failing = journal->failing();
     store.write_failures = journal->failures();
-    store.log_bytes = store.log_written_bytes - state_->log_bytes_at_checkpoint.load();
+    store.log_bytes = store.log_written_bytes - state_->store.log_bytes_at_checkpoint();
     store.sync = journal->sync_latency().Read();
-    store.checkpoints = state_->checkpoint_durations.Read();
+    store.checkpoints = state_->store.checkpoint_durations().Read();
   }
   return statistics;
 }

@@ -9,7 +9,6 @@
 
 #include "engine/api/tables.h"
 #include "engine/error.h"
-#include "engine/storage/item_records.h"
 
 namespace ddbd {
 
@@ -38,11 +37,6 @@ struct BackupDescription {
 };
 
 // A backup: its description and the items it holds (blobs and sizes, as the table stores them).
-struct Backup {
-  BackupDescription description;
-  std::vector<StoredItem> items;
-};
-
 struct CreateBackupArgs {
   std::string table_name;
   std::string backup_name;

@@ -12,11 +12,8 @@
 #include <random>
 #include <shared_mutex>
 
+#include "engine/backups/backup_file.h"
 #include "engine/backups/restore.h"
-#include "engine/engine.h"
-#include "engine/engine_state.h"
-#include "engine/persistence/backup_codec.h"
-#include "engine/persistence/file_system.h"
 
 namespace ddbd {
 namespace {
@@ -85,14 +82,14 @@ Result<std::string> BackupKey(const std::string& backup_arn) {
   return backup_arn.substr(account + 1);
 }
 
-Status Engine::KeepBackup(std::shared_ptr<Backup> backup) {
+Status Backups::Keep(std::shared_ptr<Backup> backup) {
   const BackupDetails& details = backup->description.details;
   auto key = BackupKey(details.backup_arn);
   if (!key.ok()) return key.error();
-  if (state_->files != nullptr) {
+  if (files_ != nullptr) {
     // Written aside, synced and renamed into place: a crash leaves the backup whole or absent.
-    FileSystem& files = *state_->files;
-    const std::string directory = BackupsDirectory(options_);
+    FileSystem& files = *files_;
+    const std::string directory = BackupsDirectory(catalog_.options);
     const std::string path = directory + "/" + BackupFileName(details.backup_arn);
     if (Status made = files.CreateDirectory(directory); !made.ok()) return made;
     auto file = files.OpenAppendable(path + ".tmp");
@@ -107,8 +104,8 @@ Status Engine::KeepBackup(std::shared_ptr<Backup> backup) {
       return written;
     }
   }
-  std::unique_lock lock(state_->backups_mutex);
-  state_->backups[key.value()] = std::move(backup);
+  std::unique_lock lock(mutex_);
+  backups_[key.value()] = std::move(backup);
   return Ok{};
 }
 
@@ -138,13 +135,13 @@ std::shared_ptr<Backup> CopyTable(TableDescription source, const TableItems& ite
 
 }  // namespace
 
-Result<BackupDetails> Engine::CreateBackup(const CreateBackupArgs& args) {
-  const int64_t now_ms = clock_.NowMs();
+Result<BackupDetails> Backups::Create(const CreateBackupArgs& args) {
+  const int64_t now_ms = catalog_.clock.NowMs();
   TableDescription source;
   std::shared_ptr<TableItems> items;
   {
-    std::shared_lock lock(state_->catalog.mutex);
-    const TableEntry* entry = state_->catalog.FindLocked(args.table_name, now_ms);
+    std::shared_lock lock(catalog_.mutex);
+    const TableEntry* entry = catalog_.FindLocked(args.table_name, now_ms);
     // A table still being created is not found, as DynamoDB answers.
     if (entry == nullptr ||
         Catalog::Snapshot(*entry, now_ms).table_status == TableStatus::kCreating) {
@@ -156,13 +153,12 @@ Result<BackupDetails> Engine::CreateBackup(const CreateBackupArgs& args) {
   Catalog::FillCounts(*items, source);
   auto backup = CopyTable(std::move(source), *items, args.backup_name, NewBackupId(now_ms), now_ms);
   BackupDetails answer = backup->description.details;
-  if (Status kept = KeepBackup(std::move(backup)); !kept.ok()) return kept.error();
+  if (Status kept = Keep(std::move(backup)); !kept.ok()) return kept.error();
   answer.backup_status = BackupStatus::kCreating;  // as DynamoDB's CreateBackup answers
   return answer;
 }
 
-void Engine::KeepDeletedTableBackup(TableDescription source, const TableItems& items,
-                                    int64_t now_ms) {
+void Backups::KeepDeletedTable(TableDescription source, const TableItems& items, int64_t now_ms) {
   char id[32];
   std::snprintf(id, sizeof(id), "%013" PRId64 "-00000000", now_ms);
   std::string name = source.table_name + "$DeletedTableBackup";
@@ -171,23 +167,23 @@ void Engine::KeepDeletedTableBackup(TableDescription source, const TableItems& i
   backup->description.details.system = true;
   backup->description.details.backup_expiry_ms = now_ms + kSystemBackupLifeMs;
   // The table is gone whatever happens here; a backup that cannot be written is not kept.
-  (void)KeepBackup(std::move(backup));
+  (void)Keep(std::move(backup));
 }
 
-Result<BackupDescription> Engine::DescribeBackup(const std::string& backup_arn) const {
+Result<BackupDescription> Backups::Describe(const std::string& backup_arn) const {
   auto key = BackupKey(backup_arn);
   if (!key.ok()) return key.error();
-  std::shared_lock lock(state_->backups_mutex);
-  const Backup* backup = FindLiveLocked(state_->backups, key.value(), clock_.NowMs());
+  std::shared_lock lock(mutex_);
+  const Backup* backup = FindLiveLocked(backups_, key.value(), catalog_.clock.NowMs());
   if (backup == nullptr) return BackupNotFound(backup_arn);
   return backup->description;
 }
 
-Result<BackupDescription> Engine::DeleteBackup(const std::string& backup_arn) {
+Result<BackupDescription> Backups::Delete(const std::string& backup_arn) {
   auto key = BackupKey(backup_arn);
   if (!key.ok()) return key.error();
-  std::unique_lock lock(state_->backups_mutex);
-  const Backup* backup = FindLiveLocked(state_->backups, key.value(), clock_.NowMs());
+  std::unique_lock lock(mutex_);
+  const Backup* backup = FindLiveLocked(backups_, key.value(), catalog_.clock.NowMs());
   if (backup == nullptr) return BackupNotFound(backup_arn);
   BackupDescription deleted = backup->description;
   if (deleted.details.system) {
@@ -195,30 +191,30 @@ Result<BackupDescription> Engine::DeleteBackup(const std::string& backup_arn) {
         "Invalid Request: User is not allowed to delete the system backup with arn " + backup_arn +
         ". It will automatically expire on " + IsoSeconds(deleted.details.backup_expiry_ms));
   }
-  if (state_->files != nullptr) {
-    const std::string directory = BackupsDirectory(options_);
-    if (Status removed = state_->files->Remove(directory + "/" + BackupFileName(backup_arn));
+  if (files_ != nullptr) {
+    const std::string directory = BackupsDirectory(catalog_.options);
+    if (Status removed = files_->Remove(directory + "/" + BackupFileName(backup_arn));
         !removed.ok()) {
       return removed.error();
     }
-    (void)state_->files->SyncDirectory(directory);
+    (void)files_->SyncDirectory(directory);
   }
-  state_->backups.erase(key.value());
+  backups_.erase(key.value());
   deleted.details.backup_status = BackupStatus::kDeleted;
   return deleted;
 }
 
-Result<ListBackupsResult> Engine::ListBackups(const ListBackupsArgs& args) const {
+Result<ListBackupsResult> Backups::List(const ListBackupsArgs& args) const {
   if (args.lower_ms && args.upper_ms && *args.lower_ms > *args.upper_ms) {
     return Error::Validation(
         "One or more parameter values were invalid: Time range lower bound must be less than or "
         "equal to upper bound");
   }
   ListBackupsResult result;
-  const int64_t now_ms = clock_.NowMs();
+  const int64_t now_ms = catalog_.clock.NowMs();
   std::vector<const BackupDescription*> listed;
-  std::shared_lock lock(state_->backups_mutex);
-  for (const auto& [key, backup] : state_->backups) {
+  std::shared_lock lock(mutex_);
+  for (const auto& [key, backup] : backups_) {
     const BackupDescription& description = backup->description;
     const bool system = description.details.system;
     const bool wanted = args.type == ListBackupsArgs::Type::kAll ||
@@ -253,9 +249,9 @@ Result<ListBackupsResult> Engine::ListBackups(const ListBackupsArgs& args) const
   return result;
 }
 
-Status Engine::LoadBackups() {
-  FileSystem& files = *state_->files;
-  const std::string directory = BackupsDirectory(options_);
+Status Backups::Load(FileSystem& files) {
+  files_ = &files;
+  const std::string directory = BackupsDirectory(catalog_.options);
   if (Status made = files.CreateDirectory(directory); !made.ok()) return made;
   auto names = files.List(directory);
   if (!names.ok()) return names.error();
@@ -270,27 +266,27 @@ Status Engine::LoadBackups() {
     if (!file.ok()) return file.error();
     auto backup = DecodeBackupFile(name, file.value()->bytes());
     if (!backup.ok()) return backup.error();
-    if (Expired(backup.value().description.details, clock_.NowMs())) {
+    if (Expired(backup.value().description.details, catalog_.clock.NowMs())) {
       (void)files.Remove(path);  // a SYSTEM backup past its 35 days
       continue;
     }
     auto key = BackupKey(backup.value().description.details.backup_arn);
     if (!key.ok()) return Error::Internal("backup file " + name + ": " + key.error().message());
-    state_->backups[key.value()] = std::make_shared<const Backup>(std::move(backup).value());
+    backups_[key.value()] = std::make_shared<const Backup>(std::move(backup).value());
   }
   return Ok{};
 }
 
-Result<TableOutcome> Engine::RestoreTableFromBackup(const RestoreTableFromBackupArgs& args) {
+Result<TableOutcome> Backups::Restore(const RestoreTableFromBackupArgs& args) {
   auto key = BackupKey(args.backup_arn);
   if (!key.ok()) return key.error();
   std::shared_ptr<const Backup> backup;
   {
-    std::shared_lock lock(state_->backups_mutex);
-    if (FindLiveLocked(state_->backups, key.value(), clock_.NowMs()) == nullptr) {
+    std::shared_lock lock(mutex_);
+    if (FindLiveLocked(backups_, key.value(), catalog_.clock.NowMs()) == nullptr) {
       return BackupNotFound(args.backup_arn);
     }
-    backup = state_->backups.find(key.value())->second;
+    backup = backups_.find(key.value())->second;
   }
   const BackupDescription& description = backup->description;
   auto create = RestoredTableArgs(description.source, args.target_table_name, args.overrides);
@@ -298,7 +294,7 @@ Result<TableOutcome> Engine::RestoreTableFromBackup(const RestoreTableFromBackup
   create.value().restore =
       RestoreSummary{description.details.backup_arn, description.source.table_arn,
                      description.details.backup_creation_ms, true};
-  return RestoreInto(create.value(), backup->items);
+  return RestoreInto(catalog_, create.value(), backup->items);
 }
 
 }  // namespace ddbd

@@ -1,14 +1,11 @@
 // Point-in-time recovery settings: part of the table's description, changed through the catalog's
 // one path (a metadata change), so they are logged and survive restarts.
-#include "engine/api/continuous_backups.h"
-
 #include <algorithm>
 #include <initializer_list>
 #include <mutex>
 #include <shared_mutex>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
+#include "engine/backups/point_in_time.h"
 
 namespace ddbd {
 namespace {
@@ -34,24 +31,22 @@ ContinuousBackupsDescription DescribeRestorableWindow(const TableDescription& ta
   return description;
 }
 
-namespace {}  // namespace
-
-Result<ContinuousBackupsDescription> Engine::DescribeContinuousBackups(
-    const std::string& table_name) const {
-  const int64_t now_ms = clock_.NowMs();
-  std::shared_lock lock(state_->catalog.mutex);
-  const TableEntry* entry = state_->catalog.FindLocked(table_name, now_ms);
+Result<ContinuousBackupsDescription> DescribeContinuousBackups(const Catalog& catalog,
+                                                               const std::string& table_name) {
+  const int64_t now_ms = catalog.clock.NowMs();
+  std::shared_lock lock(catalog.mutex);
+  const TableEntry* entry = catalog.FindLocked(table_name, now_ms);
   if (entry == nullptr) return TableNotFound(table_name);
   return DescribeRestorableWindow(
       entry->description, entry->history ? entry->history->earliest_ms() : 0,
-      state_->catalog.HistoryAgeMs(entry->description), options_.pitr_lag_ms, now_ms);
+      catalog.HistoryAgeMs(entry->description), catalog.options.pitr_lag_ms, now_ms);
 }
 
-Result<ContinuousBackupsOutcome> Engine::UpdateContinuousBackups(
-    const UpdateContinuousBackupsArgs& args) {
-  const int64_t now_ms = clock_.NowMs();
+Result<ContinuousBackupsOutcome> UpdateContinuousBackups(Catalog& catalog,
+                                                         const UpdateContinuousBackupsArgs& args) {
+  const int64_t now_ms = catalog.clock.NowMs();
   ContinuousBackupsOutcome described;
-  Result<Ticket> changed = ChangeTableMetadata(args.table_name, [&](TableDescription& table) {
+  Result<Ticket> changed = catalog.ChangeMetadata(args.table_name, [&](TableDescription& table) {
     if (!args.point_in_time_recovery_enabled) {
       table.point_in_time_recovery_since_ms = 0;
     } else {
@@ -64,7 +59,7 @@ Result<ContinuousBackupsOutcome> Engine::UpdateContinuousBackups(
     }
     // A history starts with the change (or goes on, when the setting only changes its period).
     static_cast<ContinuousBackupsDescription&>(described) = DescribeRestorableWindow(
-        table, 0, state_->catalog.HistoryAgeMs(table), options_.pitr_lag_ms, now_ms);
+        table, 0, catalog.HistoryAgeMs(table), catalog.options.pitr_lag_ms, now_ms);
     return Status(Ok{});
   });
   if (!changed.ok()) {

@@ -3,16 +3,15 @@
 // setting; RestoreTableToPointInTime copies the items and the undos of every later change in one
 // hold of the table's read lock, undoes them newest first, and restores the result like a
 // backup (engine/backups/restore.h).
+#include "engine/backups/point_in_time.h"
+
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 
-#include "engine/api/continuous_backups.h"
 #include "engine/backups/restore.h"
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 namespace {
@@ -21,15 +20,16 @@ constexpr int64_t kDayMs = 24 * 3'600'000;
 
 }  // namespace
 
-Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args) {
-  const int64_t now_ms = clock_.NowMs();
+Result<TableOutcome> RestoreTableToPointInTime(Catalog& catalog,
+                                               const RestoreTableToPointInTimeArgs& args) {
+  const int64_t now_ms = catalog.clock.NowMs();
   TableDescription source;
   std::shared_ptr<TableItems> items;
   std::shared_ptr<PointInTimeHistory> history;
   int64_t moment_ms = 0;
   {
-    std::shared_lock lock(state_->catalog.mutex);
-    const TableEntry* entry = state_->catalog.FindLocked(args.source_table_name, now_ms);
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(args.source_table_name, now_ms);
     if (entry == nullptr) {
       return Error{ErrorCode::kTableNotFound, "Table not found: " + args.source_table_name};
     }
@@ -39,9 +39,9 @@ Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPoint
           ErrorCode::kPointInTimeRecoveryUnavailable,
           "Point in time recovery is not enabled for table '" + args.source_table_name + "'"};
     }
-    const ContinuousBackupsDescription window = DescribeRestorableWindow(
-        source, entry->history->earliest_ms(), state_->catalog.HistoryAgeMs(source),
-        options_.pitr_lag_ms, now_ms);
+    const ContinuousBackupsDescription window =
+        DescribeRestorableWindow(source, entry->history->earliest_ms(),
+                                 catalog.HistoryAgeMs(source), catalog.options.pitr_lag_ms, now_ms);
     moment_ms = args.use_latest_restorable_time ? window.latest_restorable_ms
                                                 : args.restore_date_time_ms.value_or(0);
     if (moment_ms < window.earliest_restorable_ms || moment_ms > window.latest_restorable_ms) {
@@ -78,7 +78,7 @@ Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPoint
   std::vector<StoredItem> loaded;
   loaded.reserve(restored.size());
   for (auto& entry : restored) loaded.push_back(std::move(entry.second));
-  return RestoreInto(create.value(), loaded);
+  return RestoreInto(catalog, create.value(), loaded);
 }
 
 }  // namespace ddbd

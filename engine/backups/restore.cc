@@ -4,10 +4,10 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/item_key.h"
+#include "engine/storage/write_scope.h"
+#include "engine/tables/table_operations.h"
 
 namespace ddbd {
 namespace {
@@ -131,9 +131,9 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
   return args;
 }
 
-Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
-                                         const std::vector<StoredItem>& items) {
-  auto created = CreateTable(args);
+Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableArgs& args,
+                                 const std::vector<StoredItem>& items) {
+  auto created = CreateTable(catalog, args);
   if (!created.ok()) {  // a name in use, also by a table being deleted
     if (created.error().code() == ErrorCode::kResourceInUse) {
       return Error{ErrorCode::kTableAlreadyExists, "Table already exists: " + args.table_name};
@@ -144,8 +144,8 @@ Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
   std::shared_ptr<const TableIndexes> indexes;
   KeyShape key_shape;
   {
-    std::shared_lock lock(state_->catalog.mutex);
-    const TableEntry& entry = *state_->catalog.tables.find(args.table_name)->second;
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry& entry = *catalog.tables.find(args.table_name)->second;
     table_items = entry.items;
     indexes = entry.indexes;
     key_shape = entry.key_shape;
@@ -176,12 +176,12 @@ Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
       }
     }
   }
-  const int64_t now_ms = clock_.NowMs();
-  std::unique_lock lock(state_->catalog.mutex);
-  auto it = state_->catalog.tables.find(args.table_name);
-  if (it == state_->catalog.tables.end()) return Error::Internal("restored table vanished");
+  const int64_t now_ms = catalog.clock.NowMs();
+  std::unique_lock lock(catalog.mutex);
+  auto it = catalog.tables.find(args.table_name);
+  if (it == catalog.tables.end()) return Error::Internal("restored table vanished");
   if (!loaded.ok()) {  // a failed restore leaves no table, as a restart would make of it
-    state_->catalog.CommitLocked(
+    catalog.CommitLocked(
         {CatalogChange::Kind::kDeleteTable, args.table_name, nullptr, {}, 0, now_ms, {}});
     return loaded.error();
   }
@@ -191,10 +191,10 @@ Result<TableOutcome> Engine::RestoreInto(const CreateTableArgs& args,
   finished.table_name = args.table_name;
   finished.description = it->second->description;
   finished.description.restore_summary->restore_in_progress = false;
-  finished.transition_done_ms = now_ms + options_.table_delay_ms;
+  finished.transition_done_ms = now_ms + catalog.options.table_delay_ms;
   finished.now_ms = now_ms;
   // Its log record comes after every item's: the answer waits for it, and so for them all.
-  const Ticket ticket{state_->catalog.CommitLocked(std::move(finished))};
+  const Ticket ticket{catalog.CommitLocked(std::move(finished))};
   TableDescription answer = Catalog::Snapshot(*it->second, now_ms);
   answer.restore_summary = it->second->description.restore_summary;  // the answer tells it always
   lock.unlock();

@@ -7,15 +7,24 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "engine/api/backups.h"
 #include "engine/api/tables.h"
-#include "engine/backups/backups.h"
+#include "engine/catalog/catalog.h"
 #include "engine/error.h"
+#include "engine/storage/item_records.h"
 
 namespace ddbd {
 
 Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
                                           const std::string& target_table_name,
                                           const RestoreOverrides& overrides);
+
+// Creates the table `args` describes (with its restore summary: CREATING) through CreateTable's
+// path, fills it with `items` through the commit path, then lets it go ACTIVE.
+// TableAlreadyExistsException for a name in use.
+Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableArgs& args,
+                                 const std::vector<StoredItem>& items);
 
 }  // namespace ddbd

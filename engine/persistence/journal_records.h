@@ -23,7 +23,7 @@ enum class JournalKind : uint8_t {
   kStream = 8,         // payload: a stream's state without records (stream_codec.h); checkpoints
   kStreamRecord = 9,   // payload: a stream record; grouped with its change, or in checkpoints
   kStreamClosed = 10,  // payload: a stream's closing: disabled, or its table deleted
-  kBackup = 11,        // payload: a backup's details; only in backup files (backup_codec.h)
+  kBackup = 11,  // payload: a backup's details; only in backup files (engine/backups/backup_file.h)
 };
 
 struct ItemRecordFields {

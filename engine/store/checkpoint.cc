@@ -25,13 +25,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/persistence/stream_codec.h"
+#include "engine/store/store.h"
 
 namespace ddbd {
 namespace {
@@ -46,13 +45,13 @@ constexpr size_t kSyncBytes = size_t{8} << 20;
 
 }  // namespace
 
-Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
-                               const std::vector<StreamState>& streams,
-                               const std::function<Status()>& before_install) {
+Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
+                              const std::vector<StreamState>& streams,
+                              const std::function<Status()>& before_install) {
   // Written aside and renamed into place once whole and synced, then the segments it replaces
   // go: a crash at any point leaves either them, or it (with or without them: replaying it
   // after them gives the same state, as each table it names starts afresh).
-  FileSystem& files = *state_->files;
+  FileSystem& files = *files_;
   const std::string& directory = options_.db_path;
   const std::string temporary = directory + "/checkpoint.tmp";
   (void)files.Remove(temporary);  // a failed or crashed checkpoint's
@@ -63,7 +62,7 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
   // Taken after the roll: every token whose record went before it is remembered by then (a
   // transaction marks its token before its group is appended).
   for (const RequestTokens::Completed& token :
-       state_->transactions.request_tokens().CompletedWithin(clock_.NowMs())) {
+       transactions_.request_tokens().CompletedWithin(clock_.NowMs())) {
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kRequestToken),
                     EncodeRequestToken({token.token, token.fingerprint, token.completed_ms}));
   }
@@ -138,19 +137,19 @@ Status Engine::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTabl
   return Ok{};
 }
 
-Result<bool> Engine::Checkpoint(bool always) {
-  Journal* journal = state_->journal.get();
+Result<bool> Store::Checkpoint(bool always) {
+  Journal* journal = journal_.get();
   if (journal == nullptr || journal->failing()) return false;
-  std::lock_guard one_at_a_time(state_->checkpoint_mutex);
-  const uint64_t grown = journal->written_bytes() - state_->log_bytes_at_checkpoint;
+  std::lock_guard one_at_a_time(checkpoint_mutex_);
+  const uint64_t grown = journal->written_bytes() - log_bytes_at_checkpoint_;
   if (!always) {
     if (options_.checkpoint_log_bytes <= 0 ||
         grown < static_cast<uint64_t>(options_.checkpoint_log_bytes)) {
       return false;
     }
     // A log no larger than what it holds is not worth rewriting yet.
-    std::shared_lock catalog(state_->catalog.mutex);
-    if (grown <= static_cast<uint64_t>(state_->catalog.LiveBytesLocked())) return false;
+    std::shared_lock catalog(catalog_.mutex);
+    if (grown <= static_cast<uint64_t>(catalog_.LiveBytesLocked())) return false;
   }
   const auto started = std::chrono::steady_clock::now();
   std::vector<CheckpointTable> tables;
@@ -161,15 +160,15 @@ Result<bool> Engine::Checkpoint(bool always) {
     // exclusive lock). A table being deleted has its deletion logged already. Streams are
     // dumped after the roll under the same hold, so none starts or closes in between; a record
     // added since the roll is in the dump and the log after it both, and replay keeps one.
-    std::shared_lock catalog(state_->catalog.mutex);
-    for (const auto& [name, entry] : state_->catalog.tables) {
+    std::shared_lock catalog(catalog_.mutex);
+    for (const auto& [name, entry] : catalog_.tables) {
       if (entry->description.table_status == TableStatus::kDeleting) continue;
       tables.push_back({entry->description, entry->items});
     }
     auto rolled = journal->Roll();
     if (!rolled.ok()) return rolled.error();
     number = rolled.value();
-    streams = state_->catalog.DumpStreamsLocked();
+    streams = catalog_.DumpStreamsLocked();
   }
   const uint64_t rolled_at_bytes = journal->written_bytes();
   if (Status written =
@@ -177,16 +176,16 @@ Result<bool> Engine::Checkpoint(bool always) {
       !written.ok()) {
     return written.error();
   }
-  state_->log_bytes_at_checkpoint = rolled_at_bytes;
-  state_->checkpoint_durations.Observe(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                           std::chrono::steady_clock::now() - started)
-                                           .count());
+  log_bytes_at_checkpoint_ = rolled_at_bytes;
+  checkpoint_durations_.Observe(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::steady_clock::now() - started)
+                                    .count());
   return true;
 }
 
-void Engine::StartCheckpointer() {
-  if (!state_->journal || options_.checkpoint_log_bytes <= 0 || state_->checkpointer) return;
-  state_->checkpointer = std::make_unique<PeriodicTask>(
+void Store::StartCheckpointer() {
+  if (!journal_ || options_.checkpoint_log_bytes <= 0 || checkpointer_) return;
+  checkpointer_ = std::make_unique<PeriodicTask>(
       std::chrono::milliseconds(100),  // a look at two counters, unless one is due
       [this] {
         // A failure (a full disk) leaves the log as it was; the next round tries again.
@@ -195,5 +194,7 @@ void Engine::StartCheckpointer() {
       },
       PeriodicTask::Priority::kNiced);
 }
+
+void Store::StopCheckpointer() { checkpointer_.reset(); }
 
 }  // namespace ddbd

@@ -1,4 +1,4 @@
-#include "engine/persistence/backup_codec.h"
+#include "engine/backups/backup_file.h"
 
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/fields.h"

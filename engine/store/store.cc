@@ -1,13 +1,13 @@
-// Engine::Open with a db_path: the directory's lock, replaying its log into the catalog and the
-// tables, and the journal every later change goes through.
+// Opening the store: the directory's lock, replaying its log into the catalog and the tables,
+// and the journal every later change goes through.
+#include "engine/store/store.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/fields.h"
@@ -26,33 +26,28 @@ Error MalformedRecord(const std::string& what) {
 
 }  // namespace
 
-Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock& clock) {
-  if (options.db_path.empty()) return std::make_unique<Engine>(std::move(options), clock);
-  // The sweeper starts once the log is replayed and the journal attached, so every TTL delete
-  // is logged.
-  const int64_t ttl_interval_ms = options.ttl_interval_ms;
-  options.ttl_interval_ms = 0;
-  auto engine = std::make_unique<Engine>(std::move(options), clock);
-  if (Status opened = engine->OpenStore(); !opened.ok()) return opened.error();
-  engine->options_.ttl_interval_ms = ttl_interval_ms;
-  engine->StartSweeper();
-  engine->StartCheckpointer();
-  return engine;
-}
+Store::Store(Catalog& catalog, Transactions& transactions, Backups& backups)
+    : catalog_(catalog),
+      transactions_(transactions),
+      backups_(backups),
+      options_(catalog.options),
+      clock_(catalog.clock) {}
 
-Status Engine::OpenStore() {
+Store::~Store() { StopCheckpointer(); }
+
+Status Store::Open() {
   FileSystem* files = options_.file_system;
   if (files == nullptr) {
-    state_->own_files = std::make_unique<PosixFileSystem>();
-    files = state_->own_files.get();
+    own_files_ = std::make_unique<PosixFileSystem>();
+    files = own_files_.get();
   }
-  state_->files = files;
+  files_ = files;
   const std::string& directory = options_.db_path;
   if (Status made = files->CreateDirectory(directory); !made.ok()) return made;
   auto lock = files->Lock(directory + "/LOCK");
   if (!lock.ok()) return lock.error();
-  state_->store_lock = std::move(lock.value());
-  state_->catalog.replaying = true;
+  lock_ = std::move(lock.value());
+  catalog_.replaying = true;
   auto names = files->List(directory);
   if (!names.ok()) return names.error();
   // Every segment is read once to judge the log as a whole, before anything is replayed.
@@ -100,70 +95,67 @@ Status Engine::OpenStore() {
   const size_t segment_count = plan.replay.size();
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
   // rewritten as one segment of the current state before anything else is written.
-  std::unique_lock catalog(state_->catalog.mutex);
+  std::unique_lock catalog(catalog_.mutex);
   if (segment_count > 1 &&
-      (log_bytes > 2 * static_cast<size_t>(state_->catalog.LiveBytesLocked()) + (size_t{1} << 20) ||
+      (log_bytes > 2 * static_cast<size_t>(catalog_.LiveBytesLocked()) + (size_t{1} << 20) ||
        segment_count > 16)) {
     std::vector<CheckpointTable> tables;
-    for (const auto& [name, entry] : state_->catalog.tables) {
+    for (const auto& [name, entry] : catalog_.tables) {
       tables.push_back({entry->description, entry->items});
     }
-    if (Status written =
-            WriteCheckpoint(last_segment + 1, tables, state_->catalog.DumpStreamsLocked(),
-                            [] { return Status(Ok{}); });
+    if (Status written = WriteCheckpoint(last_segment + 1, tables, catalog_.DumpStreamsLocked(),
+                                         [] { return Status(Ok{}); });
         !written.ok()) {
       return written;
     }
     ++last_segment;
   }
-  state_->catalog.replaying = false;
-  state_->catalog.replayed_tables.clear();
+  catalog_.replaying = false;
+  catalog_.replayed_tables.clear();
   // Later changes go to a new segment: what a crash left at the end of the last one stays
   // there, ignored.
   auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync, options_.log,
                                 plan.previous, plan.previous_may_be_torn);
   if (!writer.ok()) return writer.error();
-  state_->journal = std::make_unique<Journal>(std::move(writer.value()));
-  state_->catalog.journal = state_->journal.get();
-  for (const auto& [name, entry] : state_->catalog.tables) {
-    state_->journal->Register(entry->items->id(), entry->description.table_id);
+  journal_ = std::make_unique<Journal>(std::move(writer.value()));
+  catalog_.journal = journal_.get();
+  for (const auto& [name, entry] : catalog_.tables) {
+    journal_->Register(entry->items->id(), entry->description.table_id);
   }
-  state_->catalog.log.Subscribe(state_->journal.get());
+  catalog_.log.Subscribe(journal_.get());
   // A restore a crash cut short never answered: its table goes, logged like any deletion.
   std::vector<std::string> unfinished;
-  for (const auto& [name, entry] : state_->catalog.tables) {
+  for (const auto& [name, entry] : catalog_.tables) {
     const auto& restore = entry->description.restore_summary;
     if (restore && restore->restore_in_progress) unfinished.push_back(name);
   }
   for (const std::string& name : unfinished) {
-    state_->catalog.CommitLocked(
+    catalog_.CommitLocked(
         {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, clock_.NowMs(), {}});
   }
   // Streams observe their tables only now: replayed changes were not streamed again (their
   // records were restored as the log kept them).
-  for (const auto& [name, entry] : state_->catalog.tables) {
-    if (entry->stream) state_->catalog.AttachStreamLocked(*entry);
+  for (const auto& [name, entry] : catalog_.tables) {
+    if (entry->stream) catalog_.AttachStreamLocked(*entry);
     // Point-in-time history starts anew: it is not logged.
-    state_->catalog.SyncHistoryLocked(*entry, clock_.NowMs());
+    catalog_.SyncHistoryLocked(*entry, clock_.NowMs());
     entry->items->SetItemCollectionLimit(options_.item_collection_limit_bytes);
   }
   catalog.unlock();
-  return LoadBackups();
+  return backups_.Load(*files);
 }
 
-Status Engine::Replay(uint8_t kind, std::string_view payload) {
+Status Store::Replay(uint8_t kind, std::string_view payload) {
   // Read only by the records that need it: item records, nearly all of a log, do not.
   auto now_ms = [this] { return clock_.NowMs(); };
   // Tables by TableId, as the records name them.
-  auto& replayed = state_->catalog.replayed_tables;
+  auto& replayed = catalog_.replayed_tables;
   auto find = [&replayed](std::string_view table_id) -> TableEntry* {
     auto it = replayed.find(absl::string_view(table_id.data(), table_id.size()));
     return it == replayed.end() ? nullptr : it->second;
   };
   // Streams by ARN, aged out or not: replay is not the moment to let one go.
-  auto replayed_stream = [this](std::string_view arn) {
-    return state_->catalog.streams.FindAny(arn);
-  };
+  auto replayed_stream = [this](std::string_view arn) { return catalog_.streams.FindAny(arn); };
   switch (static_cast<JournalKind>(kind)) {
     case JournalKind::kTableCreated: {
       auto table = DecodeTableDescription(payload);
@@ -172,18 +164,18 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       // Whatever it was passing through, it has passed: a restarted table is ACTIVE.
       description.table_status = TableStatus::kActive;
       const std::string name = description.table_name;
-      std::unique_ptr<TableEntry> entry = state_->catalog.NewEntry(description);
+      std::unique_ptr<TableEntry> entry = catalog_.NewEntry(description);
       if (!description.time_to_live_attribute.empty()) {
         entry->expiry = ExpiryIndex::Attach(*entry->items, description.time_to_live_attribute);
       }
       TableEntry* created = entry.get();
-      std::unique_lock lock(state_->catalog.mutex);
+      std::unique_lock lock(catalog_.mutex);
       // A table of this name already there: a rewritten log's copy of it, which starts afresh.
-      if (auto it = state_->catalog.tables.find(name); it != state_->catalog.tables.end()) {
+      if (auto it = catalog_.tables.find(name); it != catalog_.tables.end()) {
         replayed.erase(it->second->description.table_id);
-        state_->catalog.tables.erase(it);
+        catalog_.tables.erase(it);
       }
-      state_->catalog.CommitLocked(
+      catalog_.CommitLocked(
           {CatalogChange::Kind::kCreateTable, name, std::move(entry), {}, 0, now_ms(), {}});
       replayed[created->description.table_id] = created;
       return Ok{};
@@ -193,7 +185,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       if (!table.ok()) return table.error();
       TableDescription& description = table.value();
       description.table_status = TableStatus::kActive;
-      std::unique_lock lock(state_->catalog.mutex);
+      std::unique_lock lock(catalog_.mutex);
       TableEntry* entry = find(description.table_id);
       if (entry == nullptr) return MalformedRecord("an update of an unknown table");
       // Time to Live: the index follows the attribute.
@@ -205,7 +197,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
         }
       }
       const std::string name = description.table_name;
-      state_->catalog.CommitLocked(
+      catalog_.CommitLocked(
           {CatalogChange::Kind::kUpdateTable, name, nullptr, description, 0, now_ms(), {}});
       // Indexes added (filled from the items replayed so far) or dropped, as UpdateTable did.
       const IndexChange change = ReindexLocked(*entry);
@@ -217,12 +209,12 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kTableDeleted: {
       auto fields = DecodeItemRecord(payload);
       if (!fields.ok()) return fields.error();
-      std::unique_lock lock(state_->catalog.mutex);
+      std::unique_lock lock(catalog_.mutex);
       TableEntry* entry = find(fields.value().table_id);
       if (entry == nullptr) return MalformedRecord("a deletion of an unknown table");
       const std::string name = entry->description.table_name;
       replayed.erase(std::string(fields.value().table_id));
-      state_->catalog.CommitLocked(
+      catalog_.CommitLocked(
           {CatalogChange::Kind::kDeleteTable, name, nullptr, {}, 0, now_ms(), {}});
       return Ok{};
     }
@@ -233,7 +225,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
       std::shared_ptr<TableItems> items;
       std::shared_ptr<const TableIndexes> indexes;
       {
-        std::shared_lock lock(state_->catalog.mutex);
+        std::shared_lock lock(catalog_.mutex);
         TableEntry* entry = find(fields.value().table_id);
         if (entry == nullptr) return MalformedRecord("an item of an unknown table");
         items = entry->items;
@@ -258,7 +250,7 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kRequestToken: {
       auto token = DecodeRequestToken(payload);
       if (!token.ok()) return token.error();
-      state_->transactions.request_tokens().Restore(
+      transactions_.request_tokens().Restore(
           {std::string(token.value().token), token.value().fingerprint, token.value().completed_ms},
           now_ms());
       return Ok{};
@@ -266,14 +258,14 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kStream: {
       auto stream = DecodeStreamState(payload);
       if (!stream.ok()) return stream.error();
-      StreamDirectory& streams = state_->catalog.streams;
+      StreamDirectory& streams = catalog_.streams;
       // Already replayed from older segments (a checkpoint whose predecessors were not yet
       // deleted): the checkpoint's state replaces it; its records follow.
       if (std::shared_ptr<TableStream> known = streams.FindAny(stream.value().summary.stream_arn)) {
         known->Reset(stream.value());
       } else {
-        streams.Add(std::make_shared<TableStream>(state_->catalog.StreamSettings(), clock_,
-                                                  stream.value()));
+        streams.Add(
+            std::make_shared<TableStream>(catalog_.StreamSettings(), clock_, stream.value()));
       }
       return Ok{};
     }
@@ -313,23 +305,6 @@ Status Engine::Replay(uint8_t kind, std::string_view payload) {
   }
   // A kind this ddbd does not know: written by a later version.
   return MalformedRecord("unknown kind " + std::to_string(kind));
-}
-
-bool Engine::persistent() const { return state_->journal != nullptr; }
-
-bool Engine::log_failing() const { return state_->journal && state_->journal->failing(); }
-
-std::string Engine::StoreHealth() const {
-  if (!log_failing()) return {};
-  return "write-ahead log: " + state_->journal->failure() +
-         "; writes are refused until it can be written again";
-}
-
-Ticket Engine::Logged() const { return Ticket{state_->journal ? state_->journal->appended() : 0}; }
-
-void Engine::WhenDurable(Ticket ticket, std::function<void(const Status&)> done) {
-  if (!state_->journal || !ticket.pending()) return done(Ok{});
-  state_->journal->WhenDurable(ticket.number, std::move(done));
 }
 
 }  // namespace ddbd

@@ -5,10 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/persistence/recovery.h"
+#include "engine/store/store.h"
 
 namespace ddbd {
 namespace {
@@ -19,7 +18,7 @@ void Tell(const LogSink& log, Severity severity, const std::string& message) {
 
 }  // namespace
 
-Status Engine::ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments) {
+Status Store::ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments) {
   if (plan.corruption.empty()) return Ok{};
   const std::string& directory = options_.db_path;
   if (options_.wal_recovery_mode != WalRecoveryMode::kPointInTime) {
@@ -28,7 +27,7 @@ Status Engine::ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSu
                            "the log up to this point and move the rest to " +
                            directory + "/lost/, start it with --wal-recovery-mode point-in-time");
   }
-  FileSystem& files = *state_->files;
+  FileSystem& files = *files_;
   const std::string lost = directory + "/lost";
   if (Status made = files.CreateDirectory(lost); !made.ok()) return made;
   const RecoveryPlan::Cut cut = *plan.cut;
@@ -77,8 +76,8 @@ Status Engine::ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSu
   return Ok{};
 }
 
-void Engine::ReportRecovery(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments,
-                            size_t records, size_t bytes, int64_t took_ms) const {
+void Store::ReportRecovery(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments,
+                           size_t records, size_t bytes, int64_t took_ms) const {
   const std::string& directory = options_.db_path;
   for (const RecoveryPlan::Torn& torn : plan.torn) {
     Tell(options_.log, Severity::kWarning,

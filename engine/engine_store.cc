@@ -1,0 +1,49 @@
+// The Engine's store (engine/store/): opening one, and the calls that only delegate to it.
+#include <utility>
+
+#include "engine/engine.h"
+#include "engine/engine_state.h"
+
+namespace ddbd {
+
+Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock& clock) {
+  if (options.db_path.empty()) return std::make_unique<Engine>(std::move(options), clock);
+  // The sweeper starts once the log is replayed and the journal attached, so every TTL delete
+  // is logged.
+  const int64_t ttl_interval_ms = options.ttl_interval_ms;
+  options.ttl_interval_ms = 0;
+  auto engine = std::make_unique<Engine>(std::move(options), clock);
+  if (Status opened = engine->state_->store.Open(); !opened.ok()) return opened.error();
+  engine->options_.ttl_interval_ms = ttl_interval_ms;
+  engine->StartSweeper();
+  engine->state_->store.StartCheckpointer();
+  return engine;
+}
+
+Result<bool> Engine::Checkpoint(bool always) { return state_->store.Checkpoint(always); }
+
+bool Engine::persistent() const { return state_->store.journal() != nullptr; }
+
+bool Engine::log_failing() const {
+  const Journal* journal = state_->store.journal();
+  return journal != nullptr && journal->failing();
+}
+
+std::string Engine::StoreHealth() const {
+  if (!log_failing()) return {};
+  return "write-ahead log: " + state_->store.journal()->failure() +
+         "; writes are refused until it can be written again";
+}
+
+Ticket Engine::Logged() const {
+  Journal* journal = state_->store.journal();
+  return Ticket{journal != nullptr ? journal->appended() : 0};
+}
+
+void Engine::WhenDurable(Ticket ticket, std::function<void(const Status&)> done) {
+  Journal* journal = state_->store.journal();
+  if (journal == nullptr || !ticket.pending()) return done(Ok{});
+  journal->WhenDurable(ticket.number, std::move(done));
+}
+
+}  // namespace ddbd

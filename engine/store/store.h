@@ -1,0 +1,95 @@
+// The store under EngineOptions::db_path: the directory's lock, the log replayed into the catalog
+// at start (damage a crash does not explain refused, or moved aside under point-in-time
+// recovery), the journal every later change is logged through, and checkpoints that bound the
+// log. Without a db_path there is none: the engine is memory only.
+//
+// Thread safety: Open and StartCheckpointer before the engine serves; the rest from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/api/durability.h"
+#include "engine/api/statistics.h"
+#include "engine/backups/backups.h"
+#include "engine/catalog/catalog.h"
+#include "engine/error.h"
+#include "engine/periodic_task.h"
+#include "engine/persistence/file_system.h"
+#include "engine/persistence/journal.h"
+#include "engine/transactions/transactions.h"
+
+namespace ddbd {
+
+struct RecoveryPlan;    // engine/persistence/recovery.h
+struct SegmentSummary;  // engine/persistence/recovery.h
+
+class Store {
+ public:
+  Store(Catalog& catalog, Transactions& transactions, Backups& backups);
+  ~Store();
+
+  // Opens the store: lock, replay, the journal (attached to the catalog), then the backups kept
+  // there.
+  Status Open();
+  // The checkpointer's thread (EngineOptions::checkpoint_log_bytes), once open.
+  void StartCheckpointer();
+  void StopCheckpointer();
+  // As Engine::Checkpoint states it.
+  Result<bool> Checkpoint(bool always);
+
+  // Null until open, and without a store.
+  const Journal* journal() const { return journal_.get(); }
+  Journal* journal() { return journal_.get(); }
+  // Metrics: the log's bytes when the last checkpoint was rolled, and every checkpoint's time.
+  uint64_t log_bytes_at_checkpoint() const { return log_bytes_at_checkpoint_.load(); }
+  const LatencyHistogram& checkpoint_durations() const { return checkpoint_durations_; }
+
+ private:
+  // A table as a checkpoint writes it: its description when the log was rolled, and its items,
+  // walked after.
+  struct CheckpointTable {
+    TableDescription description;
+    std::shared_ptr<const TableItems> items;
+  };
+
+  Status Replay(uint8_t kind, std::string_view payload);
+  // Damage `plan` found that a crash does not explain: refused (InternalServerError naming the
+  // file, the offset and what would be lost), or under point-in-time recovery moved aside to
+  // <db-path>/lost/ and reported (damage.cc).
+  Status ActOnDamage(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments);
+  // Tells EngineOptions::log what recovery did: segments, records, torn tails, checkpoint.
+  void ReportRecovery(const RecoveryPlan& plan, const std::vector<SegmentSummary>& segments,
+                      size_t records, size_t bytes, int64_t took_ms) const;
+  // Writes segment `number` of the store holding `tables` (walked a slice at a time, so writers
+  // go on), runs `before_install` (the journal's sync), renames it into place and deletes every
+  // segment numbered below it. The ClientRequestTokens still within their window go first,
+  // then `streams` (each state, then its records).
+  Status WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable>& tables,
+                         const std::vector<StreamState>& streams,
+                         const std::function<Status()>& before_install);
+
+  Catalog& catalog_;
+  Transactions& transactions_;  // their ClientRequestTokens are logged and replayed
+  Backups& backups_;            // kept in files of their own beside the log
+  const EngineOptions& options_;
+  const Clock& clock_;
+  std::unique_ptr<FileSystem> own_files_;
+  FileSystem* files_ = nullptr;  // own_files_ or EngineOptions::file_system
+  std::unique_ptr<FileLock> lock_;
+  std::unique_ptr<Journal> journal_;
+  // Background checkpoints; stopped before the journal goes. `checkpoint_mutex_`: one
+  // checkpoint at a time; `log_bytes_at_checkpoint_` is written under it and read without it.
+  std::unique_ptr<PeriodicTask> checkpointer_;
+  std::mutex checkpoint_mutex_;
+  std::atomic<uint64_t> log_bytes_at_checkpoint_ = 0;
+  LatencyHistogram checkpoint_durations_;
+};
+
+}  // namespace ddbd
