@@ -10,7 +10,7 @@ namespace ddbd {
 Engine::Engine(EngineOptions options, const Clock& clock)
     : options_(std::move(options)),
       clock_(clock),
-      state_(std::make_unique<State>(options_, clock_)) {
+      state_(std::make_unique<EngineState>(options_, clock_)) {
   StartSweeper();
 }
 

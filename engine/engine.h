@@ -33,13 +33,11 @@
 namespace ddbd {
 
 class CommitObserver;  // engine/storage/change.h
+struct EngineState;    // engine/engine_state.h: what the engine holds
 
-struct ReadTarget;      // engine/read_operations.cc
-struct RecoveryPlan;    // engine/persistence/recovery.h
-struct SegmentSummary;  // engine/persistence/recovery.h
-class WriteScope;       // engine/storage/write_scope.h
-class TableItems;       // engine/storage/table_items.h
-struct ItemTable;       // engine/catalog/catalog.h
+struct ReadTarget;  // engine/read_operations.cc
+struct KeyRange;    // engine/storage/item_records.h
+struct ItemTable;   // engine/catalog/catalog.h
 
 class Engine {
  public:
@@ -218,8 +216,6 @@ class Engine {
   std::string TableArn(std::string_view table_name) const;
 
  private:
-  struct State;  // engine/engine_state.h
-
   // The TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay: its
   // deletes must be logged).
   void StartSweeper();
@@ -230,7 +226,7 @@ class Engine {
 
   EngineOptions options_;
   const Clock& clock_;
-  std::unique_ptr<State> state_;
+  std::unique_ptr<EngineState> state_;
 };
 
 }  // namespace ddbd

@@ -12,9 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/options.h"
 #include "engine/backups/backups.h"
 #include "engine/catalog/catalog.h"
-#include "engine/engine.h"
+#include "engine/clock.h"
 #include "engine/periodic_task.h"
 #include "engine/store/store.h"
 #include "engine/transactions/transactions.h"
@@ -24,8 +25,8 @@ namespace ddbd {
 
 // The engine's state: the catalog, and the services that own each feature's state, each given
 // what it uses (never the engine). Members go in reverse order: the store first.
-struct Engine::State {
-  State(const EngineOptions& engine_options, const Clock& engine_clock)
+struct EngineState {
+  EngineState(const EngineOptions& engine_options, const Clock& engine_clock)
       : catalog(engine_options, engine_clock) {}
 
   Catalog catalog;

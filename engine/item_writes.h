@@ -10,7 +10,7 @@
 
 #include "engine/api/items.h"
 #include "engine/capacity/capacity.h"
-#include "engine/engine_state.h"
+#include "engine/catalog/catalog.h"
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
 #include "engine/model/document_path.h"

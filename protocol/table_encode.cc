@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include "engine/catalog/table_validation.h"
-
 namespace ddbd {
 namespace {
 

@@ -14,7 +14,7 @@
 #include "engine/expression/update.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
-#include "engine/storage/item_records.h"
+#include "engine/model/stored_item.h"
 
 namespace ddbd {
 

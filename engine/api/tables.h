@@ -213,4 +213,10 @@ struct TableOutcome : TableDescription {
   Ticket ticket;
 };
 
+// The WarmThroughput DynamoDB always describes: the table's, once set or raised by its capacity;
+// otherwise 12,000/4,000 on demand, or the provisioned capacity. A global index's: 12,000/4,000 on
+// demand, its provisioned capacity otherwise (defined in engine/catalog/table_validation.cc).
+WarmThroughput CurrentWarmThroughput(const TableDescription& table);
+WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDescription& index);
+
 }  // namespace ddbd

@@ -17,12 +17,6 @@ Status ValidateCreateTable(const CreateTableArgs& args);
 // writes per second) or the provisioned capacity.
 WarmThroughput CreatedWarmThroughput(const CreateTableArgs& args);
 
-// The WarmThroughput DynamoDB always describes: the table's, once set or raised by its capacity;
-// otherwise 12,000/4,000 on demand, or the provisioned capacity. A global index's: 12,000/4,000 on
-// demand, its provisioned capacity otherwise.
-WarmThroughput CurrentWarmThroughput(const TableDescription& table);
-WarmThroughput IndexWarmThroughput(BillingMode billing, const IndexDescription& index);
-
 // `requested` applied to `current`: a member below its floor is refused, naming `subject`
 // ("table", "index <name>"): at creation the floor is DynamoDB's initial on-demand throughput or
 // the provisioned capacity; later, the current value (warm throughput never decreases).

@@ -17,11 +17,9 @@
 #include <string_view>
 #include <vector>
 
-namespace ddbd {
+#include "engine/api/streams.h"
 
-// What a change did to the item. kNone: nothing changed (a delete of a missing item, a put of an
-// identical item, an update that only removes from a missing item, a backfill's index entries).
-enum class ChangeKind : uint8_t { kNone, kInsert, kModify, kRemove };
+namespace ddbd {
 
 // Who made the change.
 enum class ChangeOrigin : uint8_t { kUser, kTransaction, kTimeToLive, kBackfill };

@@ -11,13 +11,9 @@
 #include <string>
 #include <string_view>
 
-namespace ddbd {
+#include "engine/model/stored_item.h"
 
-// An item as the engine hands it in and out: its blob (engine/item_codec.h) and DynamoDB size.
-struct StoredItem {
-  std::string blob;
-  uint32_t size_bytes = 0;
-};
+namespace ddbd {
 
 // A range of key bytes. An empty `upper` with `has_upper` false means "to the end".
 struct KeyRange {

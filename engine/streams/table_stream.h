@@ -29,51 +29,13 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/streams.h"
 #include "engine/api/tables.h"
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/storage/change.h"
 
 namespace ddbd {
-
-inline constexpr int64_t kStreamRetentionMs = int64_t{24} * 3600 * 1000;
-inline constexpr int64_t kShardIteratorLifetimeMs = int64_t{15} * 60 * 1000;
-
-// One record as GetRecords returns it; blobs are engine/model/item_codec.h items.
-struct StreamRecord {
-  uint64_t sequence = 0;
-  int64_t created_ms = 0;
-  ChangeKind kind = ChangeKind::kInsert;  // kInsert, kModify or kRemove
-  bool by_time_to_live = false;           // a TTL delete: userIdentity is DynamoDB's service
-  uint32_t old_size = 0;                  // the DynamoDB sizes of the item before and after
-  uint32_t new_size = 0;
-  std::string keys;       // the item's key attributes
-  std::string old_image;  // when the view type has it and there was an item
-  std::string new_image;  // when the view type has it and there is an item
-  size_t Footprint() const { return keys.size() + old_image.size() + new_image.size() + 64; }
-};
-
-struct ShardDescription {
-  std::string shard_id;
-  std::string parent_shard_id;  // empty: none
-  uint64_t starting_sequence = 0;
-  std::optional<uint64_t> ending_sequence;  // once closed
-};
-
-struct StreamSummary {
-  std::string stream_arn;
-  std::string table_name;
-  std::string stream_label;
-};
-
-struct StreamDescription {
-  StreamSummary summary;
-  bool enabled = false;
-  StreamViewType view_type = StreamViewType::kNewAndOldImages;
-  int64_t creation_ms = 0;
-  std::vector<KeySchemaElement> key_schema;
-  std::vector<ShardDescription> shards;  // in ShardId order
-};
 
 // A stream's whole state, as checkpoints keep it (records separately, one log record each).
 struct StreamShardState {
@@ -155,7 +117,7 @@ class TableStream final : public CommitObserver {
   // GetShardIterator's positions. ResourceNotFoundException for a shard the stream does not
   // have (or no longer has); TrimmedDataAccessException for a sequence number already trimmed;
   // ValidationException for one beyond the shard.
-  enum class IteratorType { kTrimHorizon, kLatest, kAtSequenceNumber, kAfterSequenceNumber };
+  using IteratorType = ShardIteratorType;
   Result<ShardPosition> Position(std::string_view shard_id, IteratorType type,
                                  std::optional<uint64_t> sequence) const;
   // Up to `limit` records (and about 1 MB) from `position`. TrimmedDataAccessException if
@@ -195,12 +157,5 @@ class TableStream final : public CommitObserver {
   bool open_ = true;
   int64_t creation_ms_ = 0;
 };
-
-// DynamoDB's formats: sequence numbers are 21 decimal digits here; shard ids are
-// "shardId-" + 20 digits of opening time + "-" + 8 hex digits.
-std::string SequenceNumberText(uint64_t sequence);
-std::optional<uint64_t> ParseSequenceNumber(std::string_view text);
-// 32 hex digits, unique per record of a stream.
-std::string EventId(std::string_view stream_arn, uint64_t sequence);
 
 }  // namespace ddbd

@@ -119,8 +119,8 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
       CatalogChange::Kind::kCreateTable, args.table_name, std::move(entry), {}, 0, now_ms, {}};
   const Ticket ticket{catalog.CommitLocked(std::move(change))};
   // No items yet: the counts are 0.
-  return TableOutcome(
-      Catalog::Snapshot(*catalog.tables.find(args.table_name)->second, now_ms), ticket);
+  return TableOutcome(Catalog::Snapshot(*catalog.tables.find(args.table_name)->second, now_ms),
+                      ticket);
 }
 
 Result<TableDescription> DescribeTable(const Catalog& catalog, std::string_view table_name) {
@@ -191,12 +191,12 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
   const Ticket ticket{catalog.CommitLocked({CatalogChange::Kind::kUpdateTable,
-                                                    args.table_name,
-                                                    nullptr,
-                                                    current,
-                                                    now_ms + catalog.options.table_delay_ms,
-                                                    now_ms,
-                                                    {}})};
+                                            args.table_name,
+                                            nullptr,
+                                            current,
+                                            now_ms + catalog.options.table_delay_ms,
+                                            now_ms,
+                                            {}})};
   current.latest_stream_label = entry.description.latest_stream_label;  // unique per stream
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;

@@ -5,6 +5,7 @@
 
 #include "engine/item_writes.h"
 #include "engine/model/item_codec.h"
+#include "engine/persistence/journal.h"
 #include "engine/transactions/transactions.h"
 
 namespace ddbd {

@@ -16,7 +16,7 @@ Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer
   args.shard_id = shard.value().value_or("");
   auto type = json::AsString(json::Member(request, "ShardIteratorType"));
   if (!type.ok()) return type.error();
-  using Type = TableStream::IteratorType;
+  using Type = ShardIteratorType;
   bool takes_sequence = false;
   if (!type.value()) {
     errors.MustNotBeNull("shardIteratorType");

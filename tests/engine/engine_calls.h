@@ -29,7 +29,7 @@ inline Result<std::vector<StreamRecord>> StreamRecords(const Engine& engine,
   std::vector<StreamRecord> all;
   for (const ShardDescription& shard : described.value().description.shards) {
     auto iterator = engine.GetShardIterator(
-        {arn, shard.shard_id, TableStream::IteratorType::kTrimHorizon, std::nullopt});
+        {arn, shard.shard_id, ShardIteratorType::kTrimHorizon, std::nullopt});
     if (!iterator.ok()) return iterator.error();
     std::optional<std::string> next = iterator.value();
     while (next) {

@@ -16,7 +16,7 @@ AttributeValue S(std::string text) { return AttributeValue::String(std::move(tex
 AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
 constexpr int64_t kHourMs = 3'600'000;
-using Type = TableStream::IteratorType;
+using Type = ShardIteratorType;
 
 struct Fixture {
   ManualClock clock;
