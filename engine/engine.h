@@ -47,6 +47,13 @@ class Engine {
   // from then on. InternalServerError naming the file and offset for a corrupt log, or the lock
   // for a directory another process holds.
   static Result<std::unique_ptr<Engine>> Open(EngineOptions options, const Clock& clock);
+  // A directory that holds the stores of several engines (--namespaces with --db-path): made if
+  // missing and locked (its LOCK file) for as long as the returned handle lives, so a second
+  // process is refused as Open refuses one; `entries` gets the names it holds.
+  // InternalServerError naming the directory or the lock.
+  using DirectoryLock = std::shared_ptr<const void>;
+  static Result<DirectoryLock> LockDirectory(const std::string& path,
+                                             std::vector<std::string>& entries);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

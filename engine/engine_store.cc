@@ -3,6 +3,7 @@
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/persistence/file_system.h"
 
 namespace ddbd {
 
@@ -18,6 +19,18 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   engine->StartSweeper();
   engine->state_->store.StartCheckpointer();
   return engine;
+}
+
+Result<Engine::DirectoryLock> Engine::LockDirectory(const std::string& path,
+                                                    std::vector<std::string>& entries) {
+  PosixFileSystem files;
+  if (Status made = files.CreateDirectory(path); !made.ok()) return made.error();
+  auto lock = files.Lock(path + "/LOCK");
+  if (!lock.ok()) return lock.error();
+  auto names = files.List(path);
+  if (!names.ok()) return names.error();
+  entries = std::move(names.value());
+  return DirectoryLock(std::shared_ptr<FileLock>(std::move(lock.value())));
 }
 
 Result<bool> Engine::Checkpoint(bool always) { return state_->store.Checkpoint(always); }

@@ -8,9 +8,13 @@
 #include <variant>
 #include <vector>
 
-#include "engine/model/attribute_value.h"
-
 namespace ddbd {
+
+// An item, as engine/model/attribute_value.h defines it: an error may carry one (ConditionalCheck
+// Failed with ALL_OLD), which does not make errors stand on the values (error.h is below them).
+struct AttributeValue;
+using AttributeMap = std::vector<std::pair<std::string, AttributeValue>>;
+using Item = AttributeMap;
 
 // One value per DynamoDB error `__type` that ddbd can send. The wire prefix and HTTP status of
 // each live in protocol/error_response.cc.

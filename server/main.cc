@@ -16,7 +16,6 @@
 
 #include "config/options.h"
 #include "engine/engine.h"
-#include "engine/persistence/file_system.h"
 #include "protocol/dispatcher.h"
 #include "protocol/namespaces.h"
 #include "server/dump_load.h"
@@ -185,8 +184,7 @@ int main(int argc, char** argv) {
     }
   };
   // One database, or one for each access key id and region (DynamoDB Local's namespaces).
-  ddbd::PosixFileSystem files;
-  std::unique_ptr<ddbd::FileLock> directory_lock;
+  ddbd::Engine::DirectoryLock directory_lock;
   std::unique_ptr<ddbd::Engine> engine;
   std::unique_ptr<ddbd::Dispatcher> dispatcher;
   std::unique_ptr<ddbd::Namespaces> namespaces;
@@ -217,15 +215,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "ddbd: --db-path %s: %s\n", directory.c_str(), why.c_str());
         return 1;
       };
-      if (auto made = files.CreateDirectory(directory); !made.ok()) {
-        return refuse(made.error().message());
-      }
-      auto lock = files.Lock(directory + "/LOCK");
+      std::vector<std::string> names;
+      auto lock = ddbd::Engine::LockDirectory(directory, names);
       if (!lock.ok()) return refuse(lock.error().message());
       directory_lock = std::move(lock.value());
-      auto names = files.List(directory);
-      if (!names.ok()) return refuse(names.error().message());
-      for (const std::string& name : names.value()) {
+      for (const std::string& name : names) {
         const auto key = ddbd::Namespaces::ParseDirectoryName(name);
         if (!key || !std::filesystem::is_directory(directory + "/" + name)) continue;
         if (auto added = namespaces->Add(key->first, key->second); !added.ok()) {

@@ -9,26 +9,15 @@
 #include <vector>
 
 #include "engine/api/durability.h"
+#include "engine/model/key_schema.h"
 
 namespace ddbd {
 
-enum class ScalarAttributeType { kS, kN, kB };
-enum class KeyType { kHash, kRange };
 enum class BillingMode { kProvisioned, kPayPerRequest };
 enum class TableStatus { kCreating, kUpdating, kDeleting, kActive };
 enum class TableClass { kStandard, kStandardInfrequentAccess };
 enum class StreamViewType { kNewImage, kOldImage, kNewAndOldImages, kKeysOnly };
 enum class SseType { kAes256, kKms };
-
-struct AttributeDefinition {
-  std::string attribute_name;
-  ScalarAttributeType attribute_type;
-};
-
-struct KeySchemaElement {
-  std::string attribute_name;
-  KeyType key_type;
-};
 
 struct ProvisionedThroughput {
   int64_t read_capacity_units = 0;

@@ -95,10 +95,11 @@ std::string KeyBytes(const KeyParts& key, const Item& item) {
   return bytes;
 }
 
-KeyShape KeyShape::Of(const TableDescription& table) {
+KeyShape KeyShape::Of(const std::vector<KeySchemaElement>& key_schema,
+                      const std::vector<AttributeDefinition>& definitions) {
   KeyShape shape;
-  for (const KeySchemaElement& element : table.key_schema) {
-    const AttributeType type = DefinedType(table.attribute_definitions, element.attribute_name);
+  for (const KeySchemaElement& element : key_schema) {
+    const AttributeType type = DefinedType(definitions, element.attribute_name);
     if (element.key_type == KeyType::kHash) {
       shape.partition_name = element.attribute_name;
       shape.partition_type = type;

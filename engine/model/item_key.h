@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/api/tables.h"
 #include "engine/error.h"
 #include "engine/model/attribute_value.h"
+#include "engine/model/key_schema.h"
 
 namespace ddbd {
 
@@ -18,7 +18,8 @@ struct KeyShape {
   std::string sort_name;  // empty: no sort key
   AttributeType sort_type = AttributeType::kS;
 
-  static KeyShape Of(const TableDescription& table);
+  static KeyShape Of(const std::vector<KeySchemaElement>& key_schema,
+                     const std::vector<AttributeDefinition>& definitions);
   bool has_sort_key() const { return !sort_name.empty(); }
 };
 

@@ -63,7 +63,7 @@ Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t m
 }  // namespace
 
 TableIndexes::TableIndexes(const TableDescription& table)
-    : table_key_(KeyShape::Of(table)),
+    : table_key_(KeyShape::Of(table.key_schema, table.attribute_definitions)),
       table_parts_(KeyParts::Of(table.key_schema, table.attribute_definitions)) {
   for (const IndexDescription& description : table.indexes) {
     if (description.index_status == TableStatus::kDeleting) continue;  // its data is gone
