@@ -67,21 +67,6 @@ Result<Ticket> Catalog::ChangeMetadata(const std::string& table_name,
   return Ticket{CommitLocked(std::move(changed))};
 }
 
-Result<ItemTable> Catalog::FindItemTable(std::string_view table_name) const {
-  const int64_t now_ms = clock.NowMs();
-  std::shared_lock lock(mutex);
-  const TableEntry* entry = FindLocked(table_name, now_ms);
-  if (entry == nullptr) return Error::ResourceNotFound("Requested resource not found");
-  // Read together under the catalog lock, which UpdateTable holds while it changes both.
-  return ItemTable{entry->items,
-                   entry->key_shape,
-                   entry->indexes,
-                   entry->items->index_generation(),
-                   now_ms < entry->transition_done_ms,
-                   entry->throughput,
-                   entry->usage};
-}
-
 uint64_t Catalog::CommitLocked(CatalogChange change) {
   auto it = tables.find(change.table_name);
   switch (change.kind) {

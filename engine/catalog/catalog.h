@@ -171,4 +171,20 @@ struct Catalog final : public TableMetadata {
   void StopStreamLocked(TableEntry& entry);
 };
 
+// Inline: every item call starts here, in its own translation unit.
+inline Result<ItemTable> Catalog::FindItemTable(std::string_view table_name) const {
+  const int64_t now_ms = clock.NowMs();
+  std::shared_lock lock(mutex);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) return Error::ResourceNotFound("Requested resource not found");
+  // Read together under the catalog lock, which UpdateTable holds while it changes both.
+  return ItemTable{entry->items,
+                   entry->key_shape,
+                   entry->indexes,
+                   entry->items->index_generation(),
+                   now_ms < entry->transition_done_ms,
+                   entry->throughput,
+                   entry->usage};
+}
+
 }  // namespace ddbd

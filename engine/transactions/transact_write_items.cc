@@ -147,20 +147,20 @@ void Transactions::StopHolding() { delayed_.reset(); }
 Result<TransactWriteItemsOutcome> Transactions::Write(const TransactWriteItemsArgs& args) {
   if (catalog_.options.transaction_hold_ms <= 0) {
     Result<TransactWriteItemsOutcome> answer = Error::Internal("");
-    WriteAsync(args, [&answer](Result<TransactWriteItemsOutcome> outcome) {
+    WriteAsync(TransactWriteItemsArgs(args), [&answer](Result<TransactWriteItemsOutcome> outcome) {
       answer = std::move(outcome);
     });
     return answer;
   }
   // Held transactions answer from the delay thread: wait for it (tests, direct engine users).
   std::promise<Result<TransactWriteItemsOutcome>> answered;
-  WriteAsync(args, [&answered](Result<TransactWriteItemsOutcome> outcome) {
+  WriteAsync(TransactWriteItemsArgs(args), [&answered](Result<TransactWriteItemsOutcome> outcome) {
     answered.set_value(std::move(outcome));
   });
   return answered.get_future().get();
 }
 
-void Transactions::WriteAsync(TransactWriteItemsArgs args, Done done) {
+void Transactions::WriteAsync(TransactWriteItemsArgs&& args, Done&& done) {
   if (!args.client_request_token) return Run(std::move(args), std::move(done));
   const std::string token = *args.client_request_token;
   auto claim = request_tokens_.Begin(token, args.request_fingerprint, catalog_.clock.NowMs());

@@ -33,7 +33,8 @@ class Transactions {
 
   // Engine::TransactWriteItems and Engine::TransactWriteItemsAsync.
   Result<TransactWriteItemsOutcome> Write(const TransactWriteItemsArgs& args);
-  void WriteAsync(TransactWriteItemsArgs args, Done done);
+  // Takes both by reference to what the engine's call owns: no further move on the way.
+  void WriteAsync(TransactWriteItemsArgs&& args, Done&& done);
   // Engine::TransactGetItems.
   Result<TransactGetItemsOutcome> Get(const TransactGetItemsArgs& args) const;
   // Commits what is held now and holds nothing more: the first thing to stop when the engine
