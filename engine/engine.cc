@@ -11,16 +11,17 @@ Engine::Engine(EngineOptions options, const Clock& clock)
     : options_(std::move(options)),
       clock_(clock),
       state_(std::make_unique<EngineState>(options_, clock_)) {
-  StartSweeper();
+  StartSweeper(*state_, *this);
 }
 
-void Engine::StartSweeper() {
-  if (options_.ttl_interval_ms <= 0 || state_->sweeper) return;
+void StartSweeper(EngineState& state, Engine& engine) {
+  const int64_t interval_ms = state.catalog.options.ttl_interval_ms;
+  if (interval_ms <= 0 || state.sweeper) return;
   // Slices of a few hundred deletes; a backlog is worked off slice after slice.
   constexpr size_t kSlice = 512;
-  state_->sweeper =
-      std::make_unique<PeriodicTask>(std::chrono::milliseconds(options_.ttl_interval_ms),
-                                     [this] { return SweepExpiredItems(kSlice) == kSlice; });
+  state.sweeper = std::make_unique<PeriodicTask>(std::chrono::milliseconds(interval_ms), [&engine] {
+    return engine.SweepExpiredItems(kSlice) == kSlice;
+  });
 }
 
 Engine::~Engine() {

@@ -35,10 +35,6 @@ namespace ddbd {
 class CommitObserver;  // engine/storage/change.h
 struct EngineState;    // engine/engine_state.h: what the engine holds
 
-struct ReadTarget;  // engine/read_operations.cc
-struct KeyRange;    // engine/storage/item_records.h
-struct ItemTable;   // engine/catalog/catalog.h
-
 class Engine {
  public:
   // `clock` must outlive the engine. Memory only: EngineOptions::db_path is not read.
@@ -223,14 +219,6 @@ class Engine {
   std::string TableArn(std::string_view table_name) const;
 
  private:
-  // The TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay: its
-  // deletes must be logged).
-  void StartSweeper();
-
-  Result<ReadPage> ReadRange(std::string_view table_name, const ItemTable& table,
-                             const ReadTarget& target, KeyRange range, bool forward,
-                             const ReadOptions& options) const;
-
   EngineOptions options_;
   const Clock& clock_;
   std::unique_ptr<EngineState> state_;

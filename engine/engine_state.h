@@ -23,6 +23,8 @@
 
 namespace ddbd {
 
+class Engine;  // engine/engine.h
+
 // The engine's state: the catalog, and the services that own each feature's state, each given
 // what it uses (never the engine). Members go in reverse order: the store first.
 struct EngineState {
@@ -40,5 +42,9 @@ struct EngineState {
   // checkpoints. Goes first: its checkpointer and journal stop before the tables go.
   Store store{catalog, transactions, backups};
 };
+
+// Starts the TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay:
+// its deletes must be logged), calling `engine`'s SweepExpiredItems.
+void StartSweeper(EngineState& state, Engine& engine);
 
 }  // namespace ddbd

@@ -16,7 +16,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   auto engine = std::make_unique<Engine>(std::move(options), clock);
   if (Status opened = engine->state_->store.Open(); !opened.ok()) return opened.error();
   engine->options_.ttl_interval_ms = ttl_interval_ms;
-  engine->StartSweeper();
+  StartSweeper(*engine->state_, *engine);
   engine->state_->store.StartCheckpointer();
   return engine;
 }

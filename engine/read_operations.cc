@@ -323,14 +323,13 @@ Item LastEvaluatedKey(const KeyShape& table_key, const ReadTarget& target, const
   return key;
 }
 
-}  // namespace
-
-Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable& table,
-                                   const ReadTarget& target, KeyRange range, bool forward,
-                                   const ReadOptions& options) const {
+// One page of the range `target` reads of the table, with the options every read shares.
+Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, const ItemTable& table,
+                           const ReadTarget& target, KeyRange range, bool forward,
+                           const ReadOptions& options) {
   // A global index has capacity of its own; a local one shares the table's.
   const bool global = target.index != nullptr && target.index->is_global();
-  const int64_t now_ms = table.throughput ? clock_.NowMs() : 0;
+  const int64_t now_ms = table.throughput ? clock.NowMs() : 0;
   if (table.throughput) {
     if (Status admitted = table.throughput->AdmitRead(global ? target.index->name() : "", now_ms);
         !admitted.ok()) {
@@ -405,6 +404,8 @@ Result<ReadPage> Engine::ReadRange(std::string_view table_name, const ItemTable&
   return page;
 }
 
+}  // namespace
+
 Result<ReadKeySchema> Engine::KeySchemaOf(std::string_view table_name,
                                           std::string_view index_name) const {
   auto table = state_->catalog.FindItemTable(table_name);
@@ -455,7 +456,7 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
       range.has_upper = true;
     }
   }
-  return ReadRange(args.table_name, table.value(), target.value(), std::move(range),
+  return ReadRange(clock_, args.table_name, table.value(), target.value(), std::move(range),
                    args.scan_index_forward, args.read);
 }
 
@@ -478,7 +479,7 @@ Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
     range.lower = *start;
     range.lower_inclusive = false;
   }
-  return ReadRange(args.table_name, table.value(), target.value(), std::move(range), true,
+  return ReadRange(clock_, args.table_name, table.value(), target.value(), std::move(range), true,
                    args.read);
 }
 
