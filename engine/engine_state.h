@@ -40,7 +40,7 @@ struct EngineState {
   std::unique_ptr<PeriodicTask> sweeper;
   // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and
   // checkpoints. Goes first: its checkpointer and journal stop before the tables go.
-  Store store{catalog, transactions, backups};
+  Store store{catalog, transactions};
 };
 
 // Starts the TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay:

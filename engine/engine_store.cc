@@ -14,7 +14,12 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   const int64_t ttl_interval_ms = options.ttl_interval_ms;
   options.ttl_interval_ms = 0;
   auto engine = std::make_unique<Engine>(std::move(options), clock);
-  if (Status opened = engine->state_->store.Open(); !opened.ok()) return opened.error();
+  EngineState& state = *engine->state_;
+  if (Status opened = state.store.Open(); !opened.ok()) return opened.error();
+  // The backups kept beside the log, in files of their own.
+  if (Status loaded = state.backups.Load(*state.store.files()); !loaded.ok()) {
+    return loaded.error();
+  }
   engine->options_.ttl_interval_ms = ttl_interval_ms;
   StartSweeper(*engine->state_, *engine);
   engine->state_->store.StartCheckpointer();

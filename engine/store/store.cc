@@ -26,10 +26,9 @@ Error MalformedRecord(const std::string& what) {
 
 }  // namespace
 
-Store::Store(Catalog& catalog, Transactions& transactions, Backups& backups)
+Store::Store(Catalog& catalog, Transactions& transactions)
     : catalog_(catalog),
       transactions_(transactions),
-      backups_(backups),
       options_(catalog.options),
       clock_(catalog.clock) {}
 
@@ -142,7 +141,7 @@ Status Store::Open() {
     entry->items->SetItemCollectionLimit(options_.item_collection_limit_bytes);
   }
   catalog.unlock();
-  return backups_.Load(*files);
+  return Ok{};
 }
 
 Status Store::Replay(uint8_t kind, std::string_view payload) {

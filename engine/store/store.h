@@ -17,7 +17,6 @@
 
 #include "engine/api/durability.h"
 #include "engine/api/statistics.h"
-#include "engine/backups/backups.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 #include "engine/periodic_task.h"
@@ -32,12 +31,13 @@ struct SegmentSummary;  // engine/persistence/recovery.h
 
 class Store {
  public:
-  Store(Catalog& catalog, Transactions& transactions, Backups& backups);
+  Store(Catalog& catalog, Transactions& transactions);
   ~Store();
 
-  // Opens the store: lock, replay, the journal (attached to the catalog), then the backups kept
-  // there.
+  // Opens the store: lock, replay, the journal (attached to the catalog).
   Status Open();
+  // The file system the store is kept on, once open (the backups beside it use it too).
+  FileSystem* files() { return files_; }
   // The checkpointer's thread (EngineOptions::checkpoint_log_bytes), once open.
   void StartCheckpointer();
   void StopCheckpointer();
@@ -77,7 +77,6 @@ class Store {
 
   Catalog& catalog_;
   Transactions& transactions_;  // their ClientRequestTokens are logged and replayed
-  Backups& backups_;            // kept in files of their own beside the log
   const EngineOptions& options_;
   const Clock& clock_;
   std::unique_ptr<FileSystem> own_files_;
