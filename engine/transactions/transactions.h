@@ -15,8 +15,8 @@
 #include "engine/api/transactions.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
+#include "engine/storage/held_items.h"
 #include "engine/transactions/delayed_tasks.h"
-#include "engine/transactions/held_items.h"
 #include "engine/transactions/request_tokens.h"
 
 namespace ddbd {

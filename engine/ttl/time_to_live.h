@@ -11,7 +11,7 @@
 #include "engine/api/time_to_live.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
-#include "engine/transactions/held_items.h"
+#include "engine/storage/held_items.h"
 
 namespace ddbd {
 

@@ -1,4 +1,4 @@
-#include "engine/transactions/held_items.h"
+#include "engine/storage/held_items.h"
 
 namespace ddbd {
 
