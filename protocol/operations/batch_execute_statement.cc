@@ -21,7 +21,7 @@ constexpr size_t kMaxBatchStatements = 25;
 // One statement's answer: its table, and the item read or the error.
 struct BatchResponse {
   std::string table_name;
-  std::optional<Item> item;
+  ReadItem item;  // as the engine read it: stored, or projected as the SELECT asked
   std::optional<Error> error;
 };
 
@@ -75,12 +75,13 @@ void RunRead(Engine& engine, const partiql::Statement& statement, const bool con
   args.key = read.value().get.key;
   args.consistent_read = consistent_read;
   args.return_consumed_capacity = mode;
+  if (!read.value().projection.empty()) args.projection = &read.value().projection;
   auto got = engine.GetItem(args);
   if (!got.ok()) {
     response.error = got.error();
     return;
   }
-  response.item = partiql::ProjectRead(got.value().item, read.value());
+  response.item = std::move(static_cast<ReadItem&>(got.value()));
   AddCapacity(consumed, got.value().consumed_capacity);
 }
 
@@ -103,9 +104,9 @@ void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
     writer.Key("TableName");
     json::String(writer, response.table_name);
   }
-  if (response.item) {
+  if (response.item.found()) {
     writer.Key("Item");
-    EncodeItem(writer, *response.item);
+    EncodeReadItem(writer, response.item);
   }
   writer.EndObject();
 }

@@ -80,8 +80,12 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
     }
     auto read = partiql::PlanKeyedRead(engine, statements[i], partiql::kTransactionSelectKey);
     if (!read.ok()) return ErrorResponse(InStatement(i, read.error()));
-    args.gets.push_back(read.value().get);
     reads.push_back(std::move(read).value());
+  }
+  // The engine projects each item as its SELECT asked (the projections outlive the call).
+  for (partiql::KeyedRead& read : reads) {
+    if (!read.projection.empty()) read.get.projection = &read.projection;
+    args.gets.push_back(read.get);
   }
   auto outcome = engine.TransactGetItems(args);
   if (!outcome.ok()) return ErrorResponse(outcome.error());
@@ -91,9 +95,9 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
     writer.StartArray();
     for (size_t i = 0; i < reads.size(); ++i) {
       writer.StartObject();
-      if (auto item = partiql::ProjectRead(outcome.value().items[i].item, reads[i])) {
+      if (const ReadItem& item = outcome.value().items[i]; item.found()) {
         writer.Key("Item");
-        EncodeItem(writer, *item);
+        EncodeReadItem(writer, item);
       }
       writer.EndObject();
     }

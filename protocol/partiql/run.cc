@@ -160,13 +160,6 @@ Result<KeyedRead> PlanKeyedRead(const Engine& engine, const Statement& statement
   return read;
 }
 
-std::optional<Item> ProjectRead(const std::optional<StoredItem>& stored, const KeyedRead& read) {
-  if (!stored) return std::nullopt;
-  Item item = DecodeItem(stored->blob);
-  if (read.projection.empty()) return item;
-  return ProjectItem(item, read.projection);
-}
-
 Result<TransactWriteAction> PlanTransactionWrite(const Engine& engine, Statement statement,
                                                  bool return_item_on_condition_failure) {
   if (!statement.index_name.empty()) {

@@ -44,13 +44,12 @@ Result<StatementOutcome> RunStatement(Engine& engine, Statement statement,
 // ValidationException `not_single` when the WHERE names more or less than the key.
 struct KeyedRead {
   GetRequest get;
-  std::vector<DocumentPath> projection;  // empty: the whole item
+  // Empty: the whole item. Else what the SELECT names, which the engine projects: point the
+  // request's projection at it once the read stays put.
+  std::vector<DocumentPath> projection;
 };
 Result<KeyedRead> PlanKeyedRead(const Engine& engine, const Statement& statement,
                                 std::string_view not_single);
-
-// The item a keyed read found, projected as its SELECT asked.
-std::optional<Item> ProjectRead(const std::optional<StoredItem>& stored, const KeyedRead& read);
 
 // INSERT, UPDATE, DELETE or EXISTS as one action of a transaction.
 Result<TransactWriteAction> PlanTransactionWrite(const Engine& engine, Statement statement,

@@ -182,6 +182,7 @@ class PartiQL(ServerTestCase):
             {"Statement": 'SELECT * FROM "%s" WHERE pk = \'b-none\'' % self.people},
             {"Statement": 'SLECT * FROM "%s"' % self.people},
             {"Statement": 'SELECT * FROM "%s" WHERE n = 1' % self.people},
+            {"Statement": 'SELECT * FROM "%s" WHERE pk = ?' % self.people, "Parameters": [S("b1")]},
         ], ReturnConsumedCapacity="TOTAL")
         responses = answer["Responses"]
         self.assertEqual(responses[0], {"TableName": self.people, "Item": {"n": N(1)}})
@@ -190,7 +191,8 @@ class PartiQL(ServerTestCase):
                                                  "Message": MALFORMED + "Expected data manipulation"})
         self.assertEqual(responses[3]["Error"], {"Code": "ValidationError",
                                                  "Message": "Only single item select is supported"})
-        self.assertEqual(answer["ConsumedCapacity"], [{"TableName": self.people, "CapacityUnits": 1.0}])
+        self.assertEqual(responses[4], {"TableName": self.people, "Item": {"pk": S("b1"), "n": N(1)}})
+        self.assertEqual(answer["ConsumedCapacity"], [{"TableName": self.people, "CapacityUnits": 1.5}])
 
     def test_batch_writes_fail_one_by_one(self):
         self.ddb.put_item(TableName=self.people, Item={"pk": S("bw-dup")})
@@ -256,11 +258,14 @@ class PartiQL(ServerTestCase):
 
     def test_transaction_reads(self):
         self.ddb.put_item(TableName=self.people, Item={"pk": S("tx-r"), "n": N(7), "x": S("y")})
+        self.ddb.put_item(TableName=self.people, Item={"pk": S("tx-whole"), "whole": S("yes")})
         answer = self.ddb.execute_transaction(TransactStatements=[
             {"Statement": 'SELECT n FROM "%s" WHERE pk = ?' % self.people, "Parameters": [S("tx-r")]},
             {"Statement": 'SELECT * FROM "%s" WHERE pk = \'tx-none\'' % self.people},
+            {"Statement": 'SELECT * FROM "%s" WHERE pk = ?' % self.people, "Parameters": [S("tx-whole")]},
         ])
-        self.assertEqual(answer["Responses"], [{"Item": {"n": N(7)}}, {}])
+        self.assertEqual(answer["Responses"],
+                         [{"Item": {"n": N(7)}}, {}, {"Item": {"pk": S("tx-whole"), "whole": S("yes")}}])
 
     def test_transaction_errors(self):
         self.assertError(self.ddb.execute_transaction, "ValidationException",
