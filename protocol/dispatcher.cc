@@ -34,56 +34,25 @@ struct Operation {
   bool writes() const { return write != nullptr || async != nullptr; }
 };
 
+// The operations ddbd serves under one target prefix (protocol/generated/operations.inc, the one
+// list of them), each to the handler of the same name in protocol/operations/operations.h.
+const absl::flat_hash_map<std::string_view, Operation>* ServedUnder(std::string_view prefix) {
+  auto* table = new absl::flat_hash_map<std::string_view, Operation>;
+#define DDBD_OPERATION(service, target_prefix, name) \
+  if (prefix == #target_prefix) table->emplace(#name, Operation(&operations::name));
+#include "protocol/generated/operations.inc"
+#undef DDBD_OPERATION
+  return table;
+}
+
 const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
-  static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
-      {"BatchExecuteStatement", &operations::BatchExecuteStatement},
-      {"BatchGetItem", &operations::BatchGetItem},
-      {"BatchWriteItem", &operations::BatchWriteItem},
-      {"CreateBackup", &operations::CreateBackup},
-      {"CreateTable", &operations::CreateTable},
-      {"DeleteBackup", &operations::DeleteBackup},
-      {"DeleteItem", &operations::DeleteItem},
-      {"DeleteResourcePolicy", &operations::DeleteResourcePolicy},
-      {"DeleteTable", &operations::DeleteTable},
-      {"DescribeBackup", &operations::DescribeBackup},
-      {"DescribeContinuousBackups", &operations::DescribeContinuousBackups},
-      {"DescribeEndpoints", &operations::DescribeEndpoints},
-      {"DescribeLimits", &operations::DescribeLimits},
-      {"DescribeTable", &operations::DescribeTable},
-      {"DescribeTimeToLive", &operations::DescribeTimeToLive},
-      {"ExecuteStatement", &operations::ExecuteStatement},
-      {"ExecuteTransaction", &operations::ExecuteTransactionAsync},
-      {"GetItem", &operations::GetItem},
-      {"GetResourcePolicy", &operations::GetResourcePolicy},
-      {"ListBackups", &operations::ListBackups},
-      {"ListTables", &operations::ListTables},
-      {"ListTagsOfResource", &operations::ListTagsOfResource},
-      {"PutItem", &operations::PutItem},
-      {"PutResourcePolicy", &operations::PutResourcePolicy},
-      {"Query", &operations::Query},
-      {"RestoreTableFromBackup", &operations::RestoreTableFromBackup},
-      {"RestoreTableToPointInTime", &operations::RestoreTableToPointInTime},
-      {"Scan", &operations::Scan},
-      {"TagResource", &operations::TagResource},
-      {"TransactGetItems", &operations::TransactGetItems},
-      {"TransactWriteItems", &operations::TransactWriteItemsAsync},
-      {"UntagResource", &operations::UntagResource},
-      {"UpdateContinuousBackups", &operations::UpdateContinuousBackups},
-      {"UpdateItem", &operations::UpdateItem},
-      {"UpdateTable", &operations::UpdateTable},
-      {"UpdateTimeToLive", &operations::UpdateTimeToLive},
-  };
+  static const auto* handlers = ServedUnder(kDynamoDbPrefix);
   return *handlers;
 }
 
 // DynamoDB Streams answers at its own endpoint with its own target prefix; one server takes both.
 const absl::flat_hash_map<std::string_view, Operation>& StreamsHandlers() {
-  static const auto* handlers = new absl::flat_hash_map<std::string_view, Operation>{
-      {"DescribeStream", &operations::DescribeStream},
-      {"GetRecords", &operations::GetRecords},
-      {"GetShardIterator", &operations::GetShardIterator},
-      {"ListStreams", &operations::ListStreams},
-  };
+  static const auto* handlers = ServedUnder(kStreamsPrefix);
   return *handlers;
 }
 

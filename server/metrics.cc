@@ -11,73 +11,37 @@
 namespace ddbd {
 namespace {
 
-// Every operation the dispatcher serves, sorted (binary search), then the Streams ones.
-constexpr std::array<std::string_view, 36> kDynamoDbOperations = {
-    "BatchExecuteStatement",
-    "BatchGetItem",
-    "BatchWriteItem",
-    "CreateBackup",
-    "CreateTable",
-    "DeleteBackup",
-    "DeleteItem",
-    "DeleteResourcePolicy",
-    "DeleteTable",
-    "DescribeBackup",
-    "DescribeContinuousBackups",
-    "DescribeEndpoints",
-    "DescribeLimits",
-    "DescribeTable",
-    "DescribeTimeToLive",
-    "ExecuteStatement",
-    "ExecuteTransaction",
-    "GetItem",
-    "GetResourcePolicy",
-    "ListBackups",
-    "ListTables",
-    "ListTagsOfResource",
-    "PutItem",
-    "PutResourcePolicy",
-    "Query",
-    "RestoreTableFromBackup",
-    "RestoreTableToPointInTime",
-    "Scan",
-    "TagResource",
-    "TransactGetItems",
-    "TransactWriteItems",
-    "UntagResource",
-    "UpdateContinuousBackups",
-    "UpdateItem",
-    "UpdateTable",
-    "UpdateTimeToLive",
+// Every operation the dispatcher serves (protocol/generated/operations.inc): DynamoDB's, then
+// DynamoDB Streams', each service's sorted by name (binary search).
+struct OperationName {
+  std::string_view prefix;
+  std::string_view name;
 };
-constexpr std::array<std::string_view, 4> kStreamsOperations = {"DescribeStream", "GetRecords",
-                                                                "GetShardIterator", "ListStreams"};
+constexpr OperationName kServed[] = {
+#define DDBD_OPERATION(service, target_prefix, name) {#target_prefix, #name},
+#include "protocol/generated/operations.inc"
+#undef DDBD_OPERATION
+};
 constexpr std::string_view kUnknown = "unknown";
 
-// The slot of `target`'s operation: 0..35 DynamoDB, 36..39 Streams, kOperations: unknown.
+// The slot of `target`'s operation (its place in kServed), or `unknown`.
 size_t SlotOf(std::string_view target, size_t unknown) {
-  constexpr std::string_view kDynamoDb = "DynamoDB_20120810.";
-  constexpr std::string_view kStreams = "DynamoDBStreams_20120810.";
-  if (target.starts_with(kDynamoDb)) {
-    const std::string_view name = target.substr(kDynamoDb.size());
-    const auto* found =
-        std::lower_bound(kDynamoDbOperations.begin(), kDynamoDbOperations.end(), name);
-    if (found != kDynamoDbOperations.end() && *found == name) {
-      return static_cast<size_t>(found - kDynamoDbOperations.begin());
-    }
-  } else if (target.starts_with(kStreams)) {
-    const std::string_view name = target.substr(kStreams.size());
-    for (size_t i = 0; i < kStreamsOperations.size(); ++i) {
-      if (kStreamsOperations[i] == name) return kDynamoDbOperations.size() + i;
-    }
-  }
-  return unknown;
+  const size_t dot = target.find('.');
+  if (dot == std::string_view::npos) return unknown;
+  const std::string_view prefix = target.substr(0, dot);
+  const std::string_view name = target.substr(dot + 1);
+  const auto* first = std::begin(kServed);
+  while (first != std::end(kServed) && first->prefix != prefix) ++first;  // two services
+  const auto* last = first;
+  while (last != std::end(kServed) && last->prefix == prefix) ++last;
+  const auto* found = std::lower_bound(
+      first, last, name, [](const OperationName& op, std::string_view n) { return op.name < n; });
+  return found != last && found->name == name ? static_cast<size_t>(found - std::begin(kServed))
+                                              : unknown;
 }
 
 std::string_view NameOfSlot(size_t slot) {
-  if (slot < kDynamoDbOperations.size()) return kDynamoDbOperations[slot];
-  slot -= kDynamoDbOperations.size();
-  return slot < kStreamsOperations.size() ? kStreamsOperations[slot] : kUnknown;
+  return slot < std::size(kServed) ? kServed[slot].name : kUnknown;
 }
 
 // A label value as the text format writes it: backslash, quote and newline escaped.
@@ -293,9 +257,8 @@ void RenderStores(Writer& out, const RequestHandler::NamedStatistics& databases)
 
 }  // namespace
 
-static_assert(kDynamoDbOperations.size() + kStreamsOperations.size() == 40);
-
 std::string_view Metrics::OperationOf(std::string_view target) {
+  static_assert(std::size(kServed) == kOperations, "kOperations counts the served operations");
   return NameOfSlot(SlotOf(target, kOperations));
 }
 

@@ -109,8 +109,8 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
 
 }  // namespace
 
-void ExecuteTransactionAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                             const DispatchDone& done) {
+void ExecuteTransaction(Engine& engine, const json::Value& request, uint64_t fingerprint,
+                        const DispatchDone& done) {
   TransactionRequest decoded;
   if (Status status = Decode(request, decoded); !status.ok())
     return done(ErrorResponse(status.error()));

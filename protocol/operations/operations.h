@@ -64,8 +64,8 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
                         Ticket& ticket);
 Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
                              Ticket& ticket);
-void ExecuteTransactionAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                             const DispatchDone& done);
+void ExecuteTransaction(Engine& engine, const json::Value& request, uint64_t fingerprint,
+                        const DispatchDone& done);
 Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);
@@ -80,8 +80,8 @@ Status TagResource(Engine& engine, const json::Value& request, json::Writer& res
 Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response,
                      Ticket& ticket);
 Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
-void TransactWriteItemsAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                             const DispatchDone& done);
+void TransactWriteItems(Engine& engine, const json::Value& request, uint64_t fingerprint,
+                        const DispatchDone& done);
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response,
                   Ticket& ticket);
 Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response,

@@ -129,8 +129,8 @@ void EncodeOutcome(json::Writer& response, const TransactWriteItemsOutcome& outc
 
 }  // namespace
 
-void TransactWriteItemsAsync(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                             const DispatchDone& done) {
+void TransactWriteItems(Engine& engine, const json::Value& request, uint64_t fingerprint,
+                        const DispatchDone& done) {
   auto args = DecodeTransactWriteItems(request, fingerprint);
   if (!args.ok()) return done(ErrorResponse(args.error()));
   const ReturnConsumedCapacity mode = args.value().return_consumed_capacity;

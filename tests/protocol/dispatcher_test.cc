@@ -51,6 +51,22 @@ TEST_CASE("The front checks come in DynamoDB's order: JSON, target, authenticati
   CHECK(f.Call("ListTables", "{}").body == R"({"TableNames":[]})");
 }
 
+TEST_CASE("The served operations are the generated list's: each under its own service's prefix") {
+  Fixture f;
+  const std::string unknown = R"({"__type":"com.amazon.coral.service#UnknownOperationException"})";
+  const RequestInfo signed_request{.has_authorization = true};
+  // Served by ddbd, under DynamoDB's prefix and Streams' (protocol/generated/operations.inc).
+  CHECK(f.Call("DescribeLimits", "{}").http_status == 200);
+  CHECK(f.dispatcher.Handle("DynamoDBStreams_20120810.ListStreams", "{}", signed_request).body ==
+        R"({"Streams":[]})");
+  // In DynamoDB's model but not served yet (protocol/model/supplement.json), or under the other
+  // service's prefix: as for an operation no model has.
+  CHECK(f.Call("ImportTable", "{}").body == unknown);
+  CHECK(f.Call("ListStreams", "{}").body == unknown);
+  CHECK(f.dispatcher.Handle("DynamoDBStreams_20120810.ListTables", "{}", signed_request).body ==
+        unknown);
+}
+
 TEST_CASE("A body parsed in place never reads past its end, however its UTF-8 ends") {
   // A lead byte among the last bytes: RapidJSON's UTF-8 check would take the terminating NUL as
   // a continuation byte and read on (AddressSanitizer reported it; the request fuzzer found it).
