@@ -24,16 +24,32 @@ constexpr OperationName kServed[] = {
 };
 constexpr std::string_view kUnknown = "unknown";
 
+// Where the operations of the service that starts at `begin` end in kServed.
+constexpr size_t ServiceEnd(size_t begin) {
+  size_t end = begin;
+  while (end < std::size(kServed) && kServed[end].prefix == kServed[begin].prefix) ++end;
+  return end;
+}
+constexpr size_t kStreamsBegin = ServiceEnd(0);  // DynamoDB's, then DynamoDB Streams'
+static_assert(ServiceEnd(kStreamsBegin) == std::size(kServed), "two services");
+
 // The slot of `target`'s operation (its place in kServed), or `unknown`.
 size_t SlotOf(std::string_view target, size_t unknown) {
   const size_t dot = target.find('.');
   if (dot == std::string_view::npos) return unknown;
   const std::string_view prefix = target.substr(0, dot);
   const std::string_view name = target.substr(dot + 1);
-  const auto* first = std::begin(kServed);
-  while (first != std::end(kServed) && first->prefix != prefix) ++first;  // two services
-  const auto* last = first;
-  while (last != std::end(kServed) && last->prefix == prefix) ++last;
+  const OperationName* first = nullptr;
+  const OperationName* last = nullptr;
+  if (prefix == kServed[0].prefix) {
+    first = std::begin(kServed);
+    last = first + kStreamsBegin;
+  } else if (prefix == kServed[kStreamsBegin].prefix) {
+    first = std::begin(kServed) + kStreamsBegin;
+    last = std::end(kServed);
+  } else {
+    return unknown;
+  }
   const auto* found = std::lower_bound(
       first, last, name, [](const OperationName& op, std::string_view n) { return op.name < n; });
   return found != last && found->name == name ? static_cast<size_t>(found - std::begin(kServed))
