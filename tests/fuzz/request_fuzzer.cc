@@ -63,9 +63,14 @@ rapidjson::Document Check(const ddbd::DispatchResult& result) {
   return document;
 }
 
-bool IsStreamsOperation(std::string_view name) {
-  return name == "ListStreams" || name == "DescribeStream" || name == "GetShardIterator" ||
-         name == "GetRecords";
+// The target prefix of the served operation `name` (protocol/generated/operations.inc), or
+// DynamoDB's for a name none has.
+std::string_view PrefixOf(std::string_view name) {
+#define DDBD_OPERATION(service, target_prefix, operation) \
+  if (name == #operation) return #target_prefix;
+#include "protocol/generated/operations.inc"
+#undef DDBD_OPERATION
+  return "DynamoDB_20120810";
 }
 
 }  // namespace
@@ -91,8 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const size_t newline = std::min(request.find('\n'), request.size());
     std::string target(request.substr(0, newline));
     if (target.find('.') == std::string::npos) {
-      target = (IsStreamsOperation(target) ? "DynamoDBStreams_20120810." : "DynamoDB_20120810.") +
-               target;
+      target = std::string(PrefixOf(target)) + "." + target;
     }
     request.remove_prefix(std::min(newline + 1, request.size()));
     std::string body(request);
