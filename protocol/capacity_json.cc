@@ -4,6 +4,7 @@
 #include <string>
 
 #include "protocol/attribute_value_json.h"
+#include "protocol/generated/enums.h"
 
 namespace ddbd {
 
@@ -15,7 +16,7 @@ Result<ReturnConsumedCapacity> DecodeReturnConsumedCapacity(const json::Value& r
   const std::string_view text = *capacity.value();
   if (text == "INDEXES") return ReturnConsumedCapacity::kIndexes;
   if (text == "TOTAL") return ReturnConsumedCapacity::kTotal;
-  if (text != "NONE") errors.Enum(text, "returnConsumedCapacity", {"INDEXES", "TOTAL", "NONE"});
+  if (text != "NONE") errors.Enum(text, "returnConsumedCapacity", wire::kReturnConsumedCapacity);
   return ReturnConsumedCapacity::kNone;
 }
 
@@ -25,7 +26,8 @@ Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
   if (!metrics.ok()) return metrics.error();
   if (!metrics.value()) return false;
   if (*metrics.value() != "SIZE" && *metrics.value() != "NONE") {
-    errors.Enum(*metrics.value(), "returnItemCollectionMetrics", {"SIZE", "NONE"});
+    errors.Enum(*metrics.value(), "returnItemCollectionMetrics",
+                wire::kReturnItemCollectionMetrics);
   }
   return *metrics.value() == "SIZE";
 }

@@ -4,6 +4,7 @@
 
 #include "protocol/expression/condition_parser.h"
 #include "protocol/expression/update_parser.h"
+#include "protocol/generated/enums.h"
 #include "protocol/legacy_parameters.h"
 
 namespace ddbd {
@@ -25,8 +26,7 @@ Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors,
     else if (text == "UPDATED_NEW")
       mode = ReturnValues::kUpdatedNew;
     else
-      errors.Enum(text, "returnValues",
-                  {"ALL_NEW", "ALL_OLD", "NONE", "UPDATED_NEW", "UPDATED_OLD"});
+      errors.Enum(text, "returnValues", wire::kReturnValue);
   }
   if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
                                                    args.return_item_collection_metrics);
@@ -38,7 +38,8 @@ Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors,
   if (on_failure.value()) {
     args.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
     if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
-      errors.Enum(*on_failure.value(), "returnValuesOnConditionCheckFailure", {"ALL_OLD", "NONE"});
+      errors.Enum(*on_failure.value(), "returnValuesOnConditionCheckFailure",
+                  wire::kReturnValuesOnConditionCheckFailure);
     }
   }
   return Ok{};

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "protocol/attribute_value_json.h"
+#include "protocol/generated/enums.h"
 #include "protocol/validation_messages.h"
 
 namespace ddbd {
@@ -178,8 +179,7 @@ Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditio
           std::find(std::begin(kOperators), std::end(kOperators), text) == std::end(kOperators)) {
         ConstraintErrors errors;
         errors.Enum(text, "keyConditions." + term.attribute + ".member.comparisonOperator",
-                    {"IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE",
-                     "LE", "BEGINS_WITH", "GE", "CONTAINS"});
+                    wire::kComparisonOperator);
         return errors.ToStatus().error();
       }
       return Error::Validation("Attempted conditional constraint is not an indexable operation");

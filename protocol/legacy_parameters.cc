@@ -4,6 +4,7 @@
 #include <string>
 
 #include "protocol/attribute_value_json.h"
+#include "protocol/generated/enums.h"
 #include "protocol/validation_messages.h"
 
 namespace ddbd {
@@ -129,9 +130,7 @@ Result<Condition> DecodeExpectedEntry(const std::string& name, const json::Value
     }
     if (comparison == nullptr) {
       ConstraintErrors errors;
-      errors.Enum(op, "expected." + name + ".member.comparisonOperator",
-                  {"IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL", "NE",
-                   "LE", "BEGINS_WITH", "GE", "CONTAINS"});
+      errors.Enum(op, "expected." + name + ".member.comparisonOperator", wire::kComparisonOperator);
       return errors.ToStatus().error();
     }
     if (exists.value()) {
@@ -194,7 +193,7 @@ Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& reque
   const bool use_or = conditional_operator.value() && *conditional_operator.value() == "OR";
   if (conditional_operator.value() && !use_or && *conditional_operator.value() != "AND") {
     ConstraintErrors errors;
-    errors.Enum(*conditional_operator.value(), "conditionalOperator", {"OR", "AND"});
+    errors.Enum(*conditional_operator.value(), "conditionalOperator", wire::kConditionalOperator);
     return errors.ToStatus().error();
   }
   if (expected.value() == nullptr || expected.value()->ObjectEmpty()) {
@@ -265,7 +264,7 @@ Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& requ
     const std::string_view action = action_text.value().value_or("PUT");
     if (action != "PUT" && action != "ADD" && action != "DELETE") {
       ConstraintErrors errors;
-      errors.Enum(action, "attributeUpdates." + name + ".member.action", {"ADD", "PUT", "DELETE"});
+      errors.Enum(action, "attributeUpdates." + name + ".member.action", wire::kAttributeAction);
       return errors.ToStatus().error();
     }
     const json::Value* value_json = json::Member(*entry.value(), "Value");

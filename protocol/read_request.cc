@@ -4,6 +4,7 @@
 #include "protocol/capacity_json.h"
 #include "protocol/expression/condition_parser.h"
 #include "protocol/expression/expression_values.h"
+#include "protocol/generated/enums.h"
 #include "protocol/item_request.h"
 #include "protocol/key_condition.h"
 #include "protocol/legacy_parameters.h"
@@ -38,8 +39,7 @@ Result<std::optional<std::string>> DecodeReadConstraints(const json::Value& requ
     select_text = std::string(*select.value());
     if (*select_text != "SPECIFIC_ATTRIBUTES" && *select_text != "COUNT" &&
         *select_text != "ALL_ATTRIBUTES" && *select_text != "ALL_PROJECTED_ATTRIBUTES") {
-      errors.Enum(*select_text, "select",
-                  {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"});
+      errors.Enum(*select_text, "select", wire::kSelect);
     }
   }
   auto index = json::AsString(json::Member(request, "IndexName"));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "protocol/generated/enums.h"
+
 namespace ddbd {
 namespace {
 
@@ -44,13 +46,13 @@ Result<std::string> DecodeAttributeName(const json::Value& element, const std::s
   return std::string(text);
 }
 
-// Reads an optional enum member; `values` maps wire text to engine value, listed sorted as
-// DynamoDB prints them.
+// Reads an optional enum member; `values` maps wire text to engine value, `names` lists them as
+// DynamoDB's messages do (protocol/generated/enums.h).
 template <typename T>
 Result<std::optional<T>> DecodeEnum(const json::Value* value, const std::string& path,
                                     ConstraintErrors& errors,
                                     std::initializer_list<std::pair<std::string_view, T>> values,
-                                    std::initializer_list<std::string_view> names) {
+                                    std::span<const std::string_view> names) {
   auto text = json::AsString(value);
   if (!text.ok()) return text.error();
   if (!text.value()) return std::optional<T>();
@@ -157,7 +159,7 @@ Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
       const json::Value* type_value = json::Member(*element.value(), "KeyType");
       auto type = DecodeEnum<KeyType>(type_value, type_path, errors,
                                       {{"HASH", KeyType::kHash}, {"RANGE", KeyType::kRange}},
-                                      {"HASH", "RANGE"});
+                                      wire::kKeyType);
       if (!type.ok()) return type.error();
       if (!type.value()) errors.MustNotBeNull(type_path);
       decoded.key_type = type.value().value_or(KeyType::kHash);
@@ -199,7 +201,7 @@ Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::
                                                   {{"S", ScalarAttributeType::kS},
                                                    {"N", ScalarAttributeType::kN},
                                                    {"B", ScalarAttributeType::kB}},
-                                                  {"B", "N", "S"});
+                                                  wire::kScalarAttributeType);
       if (!type.ok()) return type.error();
       if (!type.value()) errors.MustNotBeNull(type_path);
       decoded.attribute_type = type.value().value_or(ScalarAttributeType::kS);
@@ -269,7 +271,7 @@ Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,
   return DecodeEnum<BillingMode>(value, "billingMode", errors,
                                  {{"PROVISIONED", BillingMode::kProvisioned},
                                   {"PAY_PER_REQUEST", BillingMode::kPayPerRequest}},
-                                 {"PAY_PER_REQUEST", "PROVISIONED"});
+                                 wire::kBillingMode);
 }
 
 Result<std::optional<TableClass>> DecodeTableClass(const json::Value* value,
@@ -278,7 +280,7 @@ Result<std::optional<TableClass>> DecodeTableClass(const json::Value* value,
       value, "tableClass", errors,
       {{"STANDARD", TableClass::kStandard},
        {"STANDARD_INFREQUENT_ACCESS", TableClass::kStandardInfrequentAccess}},
-      {"STANDARD", "STANDARD_INFREQUENT_ACCESS"});
+      wire::kTableClass);
 }
 
 Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json::Value* value,
@@ -291,14 +293,13 @@ Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json:
   if (!enabled.ok()) return enabled.error();
   if (!enabled.value()) errors.MustNotBeNull("streamSpecification.streamEnabled");
   stream.stream_enabled = enabled.value().value_or(false);
-  auto view =
-      DecodeEnum<StreamViewType>(json::Member(*structure.value(), "StreamViewType"),
-                                 "streamSpecification.streamViewType", errors,
-                                 {{"NEW_IMAGE", StreamViewType::kNewImage},
-                                  {"OLD_IMAGE", StreamViewType::kOldImage},
-                                  {"NEW_AND_OLD_IMAGES", StreamViewType::kNewAndOldImages},
-                                  {"KEYS_ONLY", StreamViewType::kKeysOnly}},
-                                 {"KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE", "OLD_IMAGE"});
+  auto view = DecodeEnum<StreamViewType>(json::Member(*structure.value(), "StreamViewType"),
+                                         "streamSpecification.streamViewType", errors,
+                                         {{"NEW_IMAGE", StreamViewType::kNewImage},
+                                          {"OLD_IMAGE", StreamViewType::kOldImage},
+                                          {"NEW_AND_OLD_IMAGES", StreamViewType::kNewAndOldImages},
+                                          {"KEYS_ONLY", StreamViewType::kKeysOnly}},
+                                         wire::kStreamViewType);
   if (!view.ok()) return view.error();
   stream.stream_view_type = view.value();
   return std::optional<StreamSpecification>(stream);
@@ -315,7 +316,7 @@ Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value
   sse.enabled = enabled.value();
   auto type = DecodeEnum<SseType>(
       json::Member(*structure.value(), "SSEType"), "sSESpecification.sSEType", errors,
-      {{"AES256", SseType::kAes256}, {"KMS", SseType::kKms}}, {"AES256", "KMS"});
+      {{"AES256", SseType::kAes256}, {"KMS", SseType::kKms}}, wire::kSSEType);
   if (!type.ok()) return type.error();
   sse.sse_type = type.value();
   auto key = json::AsString(json::Member(*structure.value(), "KMSMasterKeyId"));
@@ -390,7 +391,7 @@ Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const st
                                            {{"ALL", ProjectionType::kAll},
                                             {"KEYS_ONLY", ProjectionType::kKeysOnly},
                                             {"INCLUDE", ProjectionType::kInclude}},
-                                           {"ALL", "KEYS_ONLY", "INCLUDE"});
+                                           wire::kProjectionType);
     if (!type.ok()) return type.error();
     if (!type.value()) {
       return Error::Validation(

@@ -55,7 +55,7 @@ void ConstraintErrors::Pattern(std::string_view value, std::string_view path,
 }
 
 void ConstraintErrors::Enum(std::string_view value, std::string_view path,
-                            std::initializer_list<std::string_view> allowed) {
+                            std::span<const std::string_view> allowed) {
   std::string constraint = "Member must satisfy enum value set: [";
   bool first = true;
   for (std::string_view option : allowed) {

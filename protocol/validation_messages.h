@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,9 @@ class ConstraintErrors {
   // `allowed` is printed in the given order: DynamoDB's order differs per enum and is taken from
   // captures where one exists (e.g. ReturnValues: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE,
   // UPDATED_NEW]).
+  // `allowed`: the enum's values as protocol/generated/enums.h lists them (DynamoDB's order).
   void Enum(std::string_view value, std::string_view path,
-            std::initializer_list<std::string_view> allowed);
+            std::span<const std::string_view> allowed);
   void MinValue(int64_t value, std::string_view path, int64_t min);
   void MaxValue(int64_t value, std::string_view path, int64_t max);
   // For values rendered by the caller (e.g. a list's Java toString).

@@ -1,5 +1,6 @@
 // CreateBackup, DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup and
 // RestoreTableToPointInTime: backups and restores (engine/backups/backups.h), in DynamoDB's shapes.
+#include "protocol/generated/enums.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
 #include "protocol/table_encode.h"
@@ -247,7 +248,7 @@ Status ListBackups(Engine& engine, const json::Value& request, json::Writer& res
     } else if (text == "ALL") {
       args.type = ListBackupsArgs::Type::kAll;
     } else {
-      errors.Enum(text, "backupType", {"USER", "SYSTEM", "AWS_BACKUP", "ALL"});
+      errors.Enum(text, "backupType", wire::kBackupTypeFilter);
     }
   }
   if (Status shape = errors.ToStatus(); !shape.ok()) return shape;

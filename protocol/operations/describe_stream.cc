@@ -1,3 +1,4 @@
+#include "protocol/generated/enums.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/streams.h"
 #include "protocol/table_encode.h"
@@ -48,7 +49,7 @@ Status DescribeStream(Engine& engine, const json::Value& request, json::Writer& 
     auto type = json::AsString(json::Member(*filter.value(), "Type"));
     if (!type.ok()) return type.error();
     if (type.value() && *type.value() != "CHILD_SHARDS") {
-      errors.Enum(*type.value(), "shardFilter.type", {"CHILD_SHARDS"});
+      errors.Enum(*type.value(), "shardFilter.type", wire::kShardFilterType);
     }
     auto parent = DecodeShardId(*filter.value(), "ShardId", "shardFilter.shardId", false, errors);
     if (!parent.ok()) return parent.error();

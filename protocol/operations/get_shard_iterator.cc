@@ -1,3 +1,4 @@
+#include "protocol/generated/enums.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/streams.h"
 
@@ -31,8 +32,7 @@ Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer
     args.type = Type::kAfterSequenceNumber;
     takes_sequence = true;
   } else {
-    errors.Enum(*type.value(), "shardIteratorType",
-                {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"});
+    errors.Enum(*type.value(), "shardIteratorType", wire::kShardIteratorType);
   }
   auto sequence = json::AsString(json::Member(request, "SequenceNumber"));
   if (!sequence.ok()) return sequence.error();

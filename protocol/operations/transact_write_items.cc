@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "protocol/error_response.h"
+#include "protocol/generated/enums.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/transaction_request.h"
@@ -71,7 +72,7 @@ Result<TransactWriteAction> DecodeAction(const json::Value& element, size_t inde
     action.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
     if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
       errors.Enum(*on_failure.value(), path + ".returnValuesOnConditionCheckFailure",
-                  {"ALL_OLD", "NONE"});
+                  wire::kReturnValuesOnConditionCheckFailure);
     }
   }
   return action;

@@ -1,5 +1,6 @@
 #include "protocol/partiql/request.h"
 
+#include "protocol/generated/enums.h"
 #include "protocol/json_writer.h"
 #include "protocol/partiql/next_token.h"
 
@@ -44,7 +45,7 @@ Status DecodeStatementRequest(const json::Value& object, const std::string& path
     out.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
     if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
       errors.Enum(*on_failure.value(), path + "returnValuesOnConditionCheckFailure",
-                  {"ALL_OLD", "NONE"});
+                  wire::kReturnValuesOnConditionCheckFailure);
     }
   }
   return Ok{};

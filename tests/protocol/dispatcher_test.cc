@@ -145,8 +145,8 @@ TEST_CASE("CreateTable reports every constraint failure at once") {
                    "Member must satisfy enum value set: [B, N, S]; Value 'INVALID' at "
                    "'keySchema.1.member.keyType' failed to satisfy constraint: Member must "
                    "satisfy enum value set: [HASH, RANGE]; Value 'FREE' at 'billingMode' failed "
-                   "to satisfy constraint: Member must satisfy enum value set: [PAY_PER_REQUEST, "
-                   "PROVISIONED]"));
+                   "to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, "
+                   "PAY_PER_REQUEST]"));
   const std::string three_keys =
       R"({"TableName":"Music","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
       R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"},)"

@@ -41,6 +41,16 @@ class ItemsTestCase(ServerTestCase):
 
 
 class RoundTrips(ItemsTestCase):
+    def test_return_values_enum_in_dynamodb_order(self):
+        # The order DynamoDB lists ReturnValues in (recorded against AWS; protocol/model/supplement.json).
+        expected = ("1 validation error detected: Value 'INVALID' at 'returnValues' failed to satisfy "
+                    "constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, "
+                    "UPDATED_NEW]")
+        self.assertError(self.raw.put_item, "ValidationException", expected, TableName=self.table,
+                         Item={"pk": {"S": "rv"}}, ReturnValues="INVALID")
+        self.assertError(self.raw.delete_item, "ValidationException", expected, TableName=self.table,
+                         Key={"pk": {"S": "rv"}}, ReturnValues="INVALID")
+
     def test_every_type_comes_back_exactly(self):
         item = {
             "pk": {"S": "all-types"}, "s": {"S": "héllo ✓"}, "empty": {"S": ""},

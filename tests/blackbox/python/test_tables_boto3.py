@@ -111,6 +111,14 @@ class CreateTableErrors(ServerTestCase):
                          "1 validation error detected: Value 'INVALID' at "
                          "'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: "
                          "Member must satisfy enum value set: [B, N, S]", **args)
+        # DynamoDB's order (recorded against AWS; protocol/model/supplement.json has no entry:
+        # the model's order).
+        args = hash_table(unique_name())
+        args["BillingMode"] = "INVALID_MODE"
+        self.assertError(self.raw.create_table, "ValidationException",
+                         "1 validation error detected: Value 'INVALID_MODE' at 'billingMode' failed to "
+                         "satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]",
+                         **args)
 
     def test_three_key_elements(self):
         args = hash_table(unique_name())
