@@ -175,7 +175,7 @@ class Engine {
   size_t SweepExpiredItems(size_t max_items);
 
   // With a store: writes a checkpoint of every table while requests go on, then deletes the log
-  // segments it replaces (engine/persistence/checkpoint.cc). Unless `always`, only when the log
+  // segments it replaces (engine/store/checkpoint.cc). Unless `always`, only when the log
   // has grown past checkpoint_log_bytes and the size of the items since the last one. Returns
   // whether it wrote one. The checkpointer thread calls it every 100 ms.
   Result<bool> Checkpoint(bool always);

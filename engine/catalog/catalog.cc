@@ -240,7 +240,7 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
       if (!index.is_global) local_slots.push_back(index.slot);
     }
     if (!local_slots.empty()) {
-      // A replay restores what was written whatever the limit is now (OpenStore sets it after).
+      // A replay restores what was written whatever the limit is now (Store::Open sets it after).
       entry->items->TrackItemCollections(
           replaying ? std::numeric_limits<int64_t>::max() : options.item_collection_limit_bytes,
           std::move(local_slots));

@@ -1,4 +1,4 @@
-// Checkpoints written while the engine serves (engine/persistence/checkpoint.cc), on an in-memory
+// Checkpoints written while the engine serves (engine/store/checkpoint.cc), on an in-memory
 // file system: the log shrinks to about what it holds; a crash at any moment (before, during or
 // after a checkpoint, with transactions and puts going on) keeps every acknowledged write, no
 // half of a transaction, and a stream holding each change once; a full disk fails the checkpoint
