@@ -29,7 +29,7 @@ Result<TableOutcome> Engine::DeleteTable(std::string_view table_name) {
   if (!deleted.ok()) return deleted.error();
   TableOutcome& outcome = deleted.value().outcome;
   if (outcome.point_in_time_recovery_since_ms != 0) {
-    state_->backups.KeepDeletedTable(outcome, *deleted.value().items, clock_.NowMs());
+    state_->backups.KeepDeletedTable(outcome, *deleted.value().items, deleted.value().deleted_ms);
   }
   return std::move(outcome);
 }

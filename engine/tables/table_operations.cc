@@ -245,7 +245,7 @@ Result<DeletedTable> DeleteTable(Catalog& catalog, std::string_view table_name) 
        {}})};
   lock.unlock();  // the counts may wait for a backfill of this table
   Catalog::FillCounts(*items, current);
-  return DeletedTable{TableOutcome(std::move(current), ticket), items};
+  return DeletedTable{TableOutcome(std::move(current), ticket), items, now_ms};
 }
 
 }  // namespace ddbd

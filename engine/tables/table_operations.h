@@ -2,6 +2,7 @@
 // DeleteTable, as engine/engine.h states them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 
@@ -20,6 +21,7 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args);
 struct DeletedTable {
   TableOutcome outcome;
   std::shared_ptr<const TableItems> items;
+  int64_t deleted_ms = 0;  // the moment of the deletion (the backup's creation time)
 };
 Result<DeletedTable> DeleteTable(Catalog& catalog, std::string_view table_name);
 

@@ -13,6 +13,16 @@
 
 namespace ddbd::testing {
 
+// An on-demand table keyed by a string `pk` alone.
+inline CreateTableArgs OnDemandHashTable(std::string name) {
+  CreateTableArgs args;
+  args.table_name = std::move(name);
+  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
+  args.key_schema = {{"pk", KeyType::kHash}};
+  args.billing_mode = BillingMode::kPayPerRequest;
+  return args;
+}
+
 // Waits until everything logged so far is durable (with a store; at once without): the status of
 // the last record.
 inline Status WaitDurable(Engine& engine) {

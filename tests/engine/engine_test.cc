@@ -2,17 +2,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/engine/engine_calls.h"
+
 namespace ddbd {
 namespace {
 
-CreateTableArgs HashTable(std::string name) {
-  CreateTableArgs args;
-  args.table_name = std::move(name);
-  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
-  args.key_schema = {{"pk", KeyType::kHash}};
-  args.billing_mode = BillingMode::kPayPerRequest;
-  return args;
-}
+CreateTableArgs HashTable(std::string name) { return testing::OnDemandHashTable(std::move(name)); }
 
 template <typename T>
 std::string ErrorOf(const Result<T>& result) {

@@ -20,14 +20,7 @@ namespace {
 
 AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
 
-CreateTableArgs Table() {
-  CreateTableArgs args;
-  args.table_name = "Orders";
-  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
-  args.key_schema = {{"pk", KeyType::kHash}};
-  args.billing_mode = BillingMode::kPayPerRequest;
-  return args;
-}
+CreateTableArgs Table() { return testing::OnDemandHashTable("Orders"); }
 
 // The keys an engine holds (empty without the table).
 std::set<std::string> Keys(Engine& engine) {

@@ -8,37 +8,24 @@
 #include "engine/model/item_codec.h"
 #include "engine/model/item_key.h"
 #include "engine/storage/held_items.h"
-#include "engine/storage/write_scope.h"
 #include "engine/streams/stream_directory.h"
 #include "engine/tables/table_operations.h"
 #include "engine/tags/tags.h"
 #include "engine/ttl/time_to_live.h"
+#include "tests/engine/engine_calls.h"
 
 namespace ddbd {
 namespace {
 
-CreateTableArgs Orders() {
-  CreateTableArgs args;
-  args.table_name = "Orders";
-  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
-  args.key_schema = {{"pk", KeyType::kHash}};
-  args.billing_mode = BillingMode::kPayPerRequest;
-  return args;
-}
+CreateTableArgs Orders() { return testing::OnDemandHashTable("Orders"); }
 
 // Puts `item` through the table's commit path, as the item calls do.
 void Put(const ItemTable& table, const Item& item) {
   auto key = ItemKeyBytes(table.key_shape, item, KeyMismatchStyle::kTypeMismatch);
   REQUIRE(key.ok());
   const std::string blob = EncodeItem(item);
-  const StoredItem stored{blob, static_cast<uint32_t>(blob.size())};
-  WriteScope scope(*table.items);
-  auto committed = table.items->Commit(
-      scope, key.value(), [&](const TableItems::Current*) -> Result<TableItems::Write> {
-        return TableItems::Write{TableItems::Write::Kind::kPut, &stored, nullptr,
-                                 table.items->index_generation()};
-      });
-  REQUIRE(committed.ok());
+  REQUIRE(
+      testing::PutInto(*table.items, key.value(), {blob, static_cast<uint32_t>(blob.size())}).ok());
 }
 
 TEST_CASE("The catalog stands alone: tables made, found, changed and deleted through it") {
