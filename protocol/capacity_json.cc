@@ -32,6 +32,14 @@ Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
   return *metrics.value() == "SIZE";
 }
 
+ReturnConsumedCapacity ReturnConsumedCapacityOf(std::optional<std::string_view> text) {
+  if (text == "INDEXES") return ReturnConsumedCapacity::kIndexes;
+  if (text == "TOTAL") return ReturnConsumedCapacity::kTotal;
+  return ReturnConsumedCapacity::kNone;
+}
+
+bool ReturnItemCollectionMetricsOf(std::optional<std::string_view> text) { return text == "SIZE"; }
+
 Status DecodeWriteCapacityMembers(const json::Value& request, ConstraintErrors& errors,
                                   ReturnConsumedCapacity& capacity, bool& item_collection_metrics) {
   auto mode = DecodeReturnConsumedCapacity(request, errors);

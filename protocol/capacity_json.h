@@ -18,6 +18,10 @@ Result<ReturnConsumedCapacity> DecodeReturnConsumedCapacity(const json::Value& r
 Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
                                                ConstraintErrors& errors);
 
+// The same, of a request the generated layer has read and checked (protocol/generated/).
+ReturnConsumedCapacity ReturnConsumedCapacityOf(std::optional<std::string_view> text);
+bool ReturnItemCollectionMetricsOf(std::optional<std::string_view> text);
+
 // Both, as every write takes them.
 Status DecodeWriteCapacityMembers(const json::Value& request, ConstraintErrors& errors,
                                   ReturnConsumedCapacity& capacity, bool& item_collection_metrics);

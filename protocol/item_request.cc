@@ -45,6 +45,22 @@ Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors,
   return Ok{};
 }
 
+ReturnValues ReturnValuesOf(std::optional<std::string_view> text) {
+  if (text == "ALL_OLD") return ReturnValues::kAllOld;
+  if (text == "UPDATED_OLD") return ReturnValues::kUpdatedOld;
+  if (text == "ALL_NEW") return ReturnValues::kAllNew;
+  if (text == "UPDATED_NEW") return ReturnValues::kUpdatedNew;
+  return ReturnValues::kNone;
+}
+
+Status FirstProblem(const AttributeDecoder& decoder, const Status& constraints) {
+  if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
+    return serialization;
+  }
+  if (!constraints.ok()) return constraints;
+  return decoder.validation_status();
+}
+
 Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors) {
   if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
     return serialization;

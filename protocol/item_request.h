@@ -20,9 +20,26 @@ namespace ddbd {
 // ReturnItemCollectionMetrics of a write, into `args` (invalid enums into `errors`).
 Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors, WriteArgs& args);
 
+// ReturnValues as the engine takes it, of a checked request (NONE when absent).
+ReturnValues ReturnValuesOf(std::optional<std::string_view> text);
+
+// The four return options of a write request the generated layer has read (PutItemRequest,
+// DeleteItemRequest, UpdateItemRequest), into `args`.
+template <typename Request>
+void ReturnOptionsOf(const Request& request, WriteArgs& args) {
+  args.return_values = ReturnValuesOf(request.return_values);
+  args.return_consumed_capacity = ReturnConsumedCapacityOf(request.return_consumed_capacity);
+  args.return_item_collection_metrics =
+      ReturnItemCollectionMetricsOf(request.return_item_collection_metrics);
+  args.return_item_on_condition_failure =
+      request.return_values_on_condition_check_failure == "ALL_OLD";
+}
+
 // DynamoDB's order of reports: wrong JSON types anywhere, then request-shape constraints, then
 // invalid attribute values.
 Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors);
+// The same, the constraints' failures as the generated layer reported them (wire::Decode).
+Status FirstProblem(const AttributeDecoder& decoder, const Status& constraints);
 
 // A write's expressions with their ExpressionAttributeNames and ExpressionAttributeValues:
 // parsed, placeholders resolved, names and values unused by all of them refused.

@@ -135,6 +135,14 @@ Result<std::string> DecodeTableReference(const json::Value& request, const Engin
   return std::string(text);
 }
 
+std::string TableNameOf(const Engine& engine, std::string_view name_or_arn) {
+  // An ARN of one of our tables names it; any other ARN names no table we have.
+  const std::string own_prefix = engine.TableArn("");
+  if (name_or_arn.starts_with(own_prefix))
+    return std::string(name_or_arn.substr(own_prefix.size()));
+  return std::string(name_or_arn);
+}
+
 Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
                                                       ConstraintErrors& errors,
                                                       const std::string& path, bool global_index) {

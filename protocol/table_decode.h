@@ -26,6 +26,9 @@ Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request
 Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
                                          ConstraintErrors& errors);
 
+// The table a checked TableName (a name or an ARN) names: one of our tables' ARN is its name.
+std::string TableNameOf(const Engine& engine, std::string_view name_or_arn);
+
 // `path` names the key schema in constraint messages ("keySchema",
 // "globalSecondaryIndexes.1.member.keySchema").
 Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,

@@ -1,3 +1,4 @@
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
@@ -6,21 +7,20 @@ namespace ddbd::operations {
 
 Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response,
                   Ticket& ticket) {
-  ConstraintErrors errors;
+  wire::DeleteItemRequest in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
   DeleteItemArgs args;
-  auto table_name = DecodeTableReference(request, engine, errors);
-  if (!table_name.ok()) return table_name.error();
-  const json::Value* key_json = json::Member(request, "Key");
-  if (key_json == nullptr) errors.MustNotBeNull("key");
-  args.key = decoder.DecodeItem(key_json);
-  if (Status returns = DecodeReturnOptions(request, errors, args); !returns.ok()) return returns;
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  args.key = decoder.DecodeItem(in.key);
+  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
+  ReturnOptionsOf(in, args);
   std::optional<Condition> condition;
   if (Status options = DecodeSingleWriteOptions(request, condition, args); !options.ok()) {
     return options;
   }
-  args.table_name = table_name.value();
+  const std::string table_name = TableNameOf(engine, in.table_name);
+  args.table_name = table_name;
   auto outcome = engine.DeleteItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;

@@ -1,3 +1,4 @@
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/projection.h"
@@ -6,25 +7,20 @@
 namespace ddbd::operations {
 
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::GetItemRequest in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
   GetItemArgs args;
-  auto table_name = DecodeTableReference(request, engine, errors);
-  if (!table_name.ok()) return table_name.error();
-  const json::Value* key_json = json::Member(request, "Key");
-  if (key_json == nullptr) errors.MustNotBeNull("key");
-  args.key = decoder.DecodeItem(key_json);
+  args.key = decoder.DecodeItem(in.key);
+  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   // Every read is strongly consistent here; ConsistentRead decides what the read costs.
-  auto consistent = json::AsBoolean(json::Member(request, "ConsistentRead"));
-  if (!consistent.ok()) return consistent.error();
-  args.consistent_read = consistent.value().value_or(false);
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  args.return_consumed_capacity = capacity.value();
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  args.consistent_read = in.consistent_read.value_or(false);
+  args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   auto projection = DecodeProjection(request);
   if (!projection.ok()) return projection.error();
-  args.table_name = table_name.value();
+  const std::string table_name = TableNameOf(engine, in.table_name);
+  args.table_name = table_name;
   if (projection.value()) args.projection = &*projection.value();
   auto outcome = engine.GetItem(args);
   if (!outcome.ok()) return outcome.error();

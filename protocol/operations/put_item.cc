@@ -1,3 +1,4 @@
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
@@ -5,21 +6,20 @@
 namespace ddbd::operations {
 
 Status PutItem(Engine& engine, const json::Value& request, json::Writer& response, Ticket& ticket) {
-  ConstraintErrors errors;
+  wire::PutItemRequest in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
   PutItemArgs args;
-  auto table_name = DecodeTableReference(request, engine, errors);
-  if (!table_name.ok()) return table_name.error();
-  const json::Value* item_json = json::Member(request, "Item");
-  if (item_json == nullptr) errors.MustNotBeNull("item");
-  args.item = decoder.DecodeItem(item_json);
-  if (Status returns = DecodeReturnOptions(request, errors, args); !returns.ok()) return returns;
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  args.item = decoder.DecodeItem(in.item);
+  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
+  ReturnOptionsOf(in, args);
   std::optional<Condition> condition;
   if (Status options = DecodeSingleWriteOptions(request, condition, args); !options.ok()) {
     return options;
   }
-  args.table_name = table_name.value();
+  const std::string table_name = TableNameOf(engine, in.table_name);
+  args.table_name = table_name;
   auto outcome = engine.PutItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;

@@ -1,0 +1,568 @@
+#include "protocol/wire/reader.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "protocol/validation_messages.h"
+
+namespace ddbd::wire {
+namespace {
+
+// The walk follows the shapes, never the body: the model's input shapes nest at most 16 deep
+// and none refers back to itself (scripts/generate-wire checks both; attribute values, which do,
+// are the attribute decoder's, with its own bound). This is a guard, not a limit ever reached.
+constexpr size_t kMaxDepth = 24;
+
+constexpr const char* kStructureNotExpected = "Start of structure or map found where not expected";
+
+// coral's name for a JSON scalar token, as in "<TOKEN> cannot be converted to <Type>".
+const char* TokenName(const json::Value& value) {
+  if (value.IsTrue()) return "TRUE_VALUE";
+  if (value.IsFalse()) return "FALSE_VALUE";
+  if (value.IsString()) return "STRING_VALUE";
+  if (value.IsInt64() || value.IsUint64()) return "NUMBER_VALUE";
+  return "DECIMAL_VALUE";
+}
+
+std::string_view Text(const json::Value& value) {
+  return {value.GetString(), value.GetStringLength()};
+}
+
+// Java's String.length(): UTF-16 code units, as coral measures a string (a four-byte UTF-8
+// sequence is two).
+size_t JavaLength(std::string_view text) {
+  size_t length = 0;
+  for (char byte : text) {
+    const auto c = static_cast<unsigned char>(byte);
+    if ((c & 0xC0) != 0x80) ++length;
+    if (c >= 0xF0) ++length;
+  }
+  return length;
+}
+
+bool MatchesName(std::string_view text) {  // [a-zA-Z0-9_.-]+
+  return IsValidTableNameCharacters(text);
+}
+
+bool Matches(Pattern pattern, std::string_view text) {
+  switch (pattern) {
+    case Pattern::kNone:
+      return true;
+    case Pattern::kName:
+      return MatchesName(text);
+  }
+  return true;
+}
+
+std::string_view PatternText(Pattern pattern) {
+  switch (pattern) {
+    case Pattern::kNone:
+      return "";
+    case Pattern::kName:
+      return kTableNamePattern;
+  }
+  return "";
+}
+
+std::string CompactJson(const json::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+// A value as coral's messages quote it: Java's toString of what it deserialized.
+std::string JavaText(const Shape& shape, const json::Value& value, size_t depth);
+
+std::string JavaStructureText(const Shape& shape, const json::Value& value, size_t depth) {
+  std::string_view type = shape.java_type.substr(shape.java_type.rfind('.') + 1);
+  std::string text = std::string(type) + "(";
+  bool first = true;
+  for (const Member& member : shape.members) {
+    if (!first) text += ", ";
+    first = false;
+    text += member.path;
+    text += "=";
+    const json::Value* found = json::Member(value, member.name);
+    text += found == nullptr ? "null" : JavaText(*member.shape, *found, depth + 1);
+  }
+  return text + ")";
+}
+
+std::string JavaText(const Shape& shape, const json::Value& value, size_t depth) {
+  if (depth > kMaxDepth) return "...";
+  if (shape.kind == Kind::kStructure && value.IsObject()) {
+    return JavaStructureText(shape, value, depth);
+  }
+  if (shape.kind == Kind::kList && value.IsArray()) {
+    std::vector<std::string> items;
+    for (const json::Value& element : value.GetArray()) {
+      items.push_back(JavaText(*shape.element, element, depth + 1));
+    }
+    return JavaList(items);
+  }
+  if (value.IsString()) return std::string(Text(value));
+  if (value.IsNull()) return "null";
+  return CompactJson(value);
+}
+
+bool IsScalar(const Shape& shape) {
+  return shape.kind != Kind::kStructure && shape.kind != Kind::kList && shape.kind != Kind::kMap &&
+         shape.kind != Kind::kAttributeValue;
+}
+
+// The shape a string is held to: a table name's for a TableArn that is not an ARN.
+const Shape& Governing(const Shape& shape, std::string_view text) {
+  return shape.plain_name != nullptr && !text.empty() && !text.starts_with("arn:")
+             ? *shape.plain_name
+             : shape;
+}
+
+bool InLengthBounds(const Shape& shape, size_t length) {
+  return (shape.min == kUnbounded || length >= static_cast<size_t>(shape.min)) &&
+         (shape.max == kUnbounded || length <= static_cast<size_t>(shape.max));
+}
+
+bool IsEnumValue(const Shape& shape, std::string_view text) {
+  return shape.enum_values.empty() || std::find(shape.enum_values.begin(), shape.enum_values.end(),
+                                                text) != shape.enum_values.end();
+}
+
+// Whether a value of the right JSON type meets its shape's own constraints: how a list's members
+// and a map's keys and values are checked, as one.
+bool Meets(const Shape& model_shape, const json::Value& value) {
+  switch (model_shape.kind) {
+    case Kind::kString: {
+      const std::string_view text = Text(value);
+      const Shape& shape = Governing(model_shape, text);
+      return InLengthBounds(shape, JavaLength(text)) && Matches(shape.pattern, text) &&
+             IsEnumValue(shape, text);
+    }
+    case Kind::kInteger:
+    case Kind::kLong: {
+      const int64_t number = *Number(&value);
+      return (model_shape.min == kUnbounded || number >= model_shape.min) &&
+             (model_shape.max == kUnbounded || number <= model_shape.max);
+    }
+    case Kind::kList:
+      return InLengthBounds(model_shape, value.Size());
+    case Kind::kMap:
+      return InLengthBounds(model_shape, value.MemberCount());
+    default:
+      return true;
+  }
+}
+
+// Every constraint of `shape` as coral lists a member's, key's or value's set: "[Member must have
+// length less than or equal to 255, Member must have length greater than or equal to 3, Member
+// must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]".
+std::string ConstraintSet(const Shape& model_shape) {
+  const Shape& shape = model_shape.plain_name != nullptr ? *model_shape.plain_name : model_shape;
+  const bool numeric = shape.kind == Kind::kInteger || shape.kind == Kind::kLong;
+  const std::string measure = numeric ? "value" : "length";
+  std::vector<std::string> constraints;
+  if (shape.max != kUnbounded) {
+    constraints.push_back("Member must have " + measure + " less than or equal to " +
+                          std::to_string(shape.max));
+  }
+  if (shape.min != kUnbounded) {
+    constraints.push_back("Member must have " + measure + " greater than or equal to " +
+                          std::to_string(shape.min));
+  }
+  if (shape.pattern != Pattern::kNone) {
+    constraints.push_back("Member must satisfy regular expression pattern: " +
+                          std::string(PatternText(shape.pattern)));
+  }
+  if (!shape.enum_values.empty()) {
+    std::vector<std::string> values(shape.enum_values.begin(), shape.enum_values.end());
+    constraints.push_back("Member must satisfy enum value set: " + JavaList(values));
+  }
+  return JavaList(constraints);
+}
+
+// A list or map quoted whole, as coral quotes them (a 65,536-byte name in AttributesToGet comes
+// back entire), up to a bound no request near DynamoDB's size limit reaches with one name: a
+// message never grows without limit with the request.
+constexpr size_t kMaxQuotedCollectionBytes = 4 * kMaxQuotedValueBytes;
+std::string QuotedCollection(const std::string& text) {
+  if (text.size() <= kMaxQuotedCollectionBytes) return "'" + text + "'";
+  size_t end = kMaxQuotedCollectionBytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return "'" + text.substr(0, end) + "...'";
+}
+
+// Java's toString of a map: {key=value, ...}.
+std::string JavaMapText(const Shape& value_shape, const json::Value& map) {
+  std::string text = "{";
+  for (const auto& entry : map.GetObject()) {
+    if (text.size() > 1) text += ", ";
+    text += Text(entry.name);
+    text += "=";
+    text += JavaText(value_shape, entry.value, 1);
+  }
+  return text + "}";
+}
+
+// One step of the path from the body to a value: how a message names it and where its failures
+// sort among the others.
+struct Step {
+  enum class Kind : uint8_t { kMember, kIndex, kKey } kind;
+  std::string_view name;  // a member's path name, or a map's key
+  uint32_t order;         // a member's report rank, or an entry's position as sent
+};
+
+struct Failure {
+  std::vector<uint32_t> order;
+  std::string rendered_value;  // as ConstraintErrors::Add takes it
+  std::string path;
+  std::string constraint;
+};
+
+class Walk {
+ public:
+  // Each returns false once a value of the wrong type has stopped the read.
+  bool Structure(const Shape& shape, const json::Value& object, const json::Value** values);
+  bool Value(const Shape& shape, const json::Value& value, bool element);
+
+  Status Result() {
+    if (serialization_) return *serialization_;
+    if (failures_.empty()) return Ok{};
+    std::stable_sort(failures_.begin(), failures_.end(),
+                     [](const Failure& a, const Failure& b) { return a.order < b.order; });
+    ConstraintErrors errors;
+    for (const Failure& failure : failures_) {
+      errors.Add(failure.rendered_value, failure.path, failure.constraint);
+    }
+    return errors.ToStatus();
+  }
+
+ private:
+  bool Serialization(std::string text) {
+    serialization_ = Error::Serialization(std::move(text));
+    return false;
+  }
+  bool CannotConvert(const json::Value& value, std::string_view java_type) {
+    return Serialization(std::string(TokenName(value)) + " cannot be converted to " +
+                         std::string(java_type.substr(java_type.rfind('.') + 1)));
+  }
+  bool UnrecognizedCollection(const Shape& shape) {
+    const bool generic = shape.java_type.find('<') != std::string_view::npos;
+    return Serialization(
+        (generic ? "Unrecognized collection type " : "Unrecognized collection type class ") +
+        std::string(shape.java_type));
+  }
+
+  void Fail(std::string rendered_value, std::string constraint);
+  void Step(Step::Kind kind, std::string_view name, uint32_t order) {
+    steps_[depth_++] = {kind, name, order};
+  }
+  void Back() { --depth_; }
+
+  // `element`: a list's member or a map's value, whose constraints its container checks as one.
+  bool Scalar(const Shape& shape, const json::Value& value, bool element);
+  bool List(const Shape& shape, const json::Value& list);
+  bool Map(const Shape& shape, const json::Value& map);
+  void CheckString(const Shape& shape, std::string_view text);
+  void CheckNumber(const Shape& shape, int64_t value);
+  void CheckLength(const Shape& shape, size_t length, const std::string& rendered);
+  void CheckMapKeys(const Shape& shape, const json::Value& map);
+
+  std::optional<Error> serialization_;
+  std::vector<Failure> failures_;
+  std::array<struct Step, kMaxDepth + 1> steps_{};
+  size_t depth_ = 0;
+};
+
+void Walk::Fail(std::string rendered_value, std::string constraint) {
+  Failure failure{{}, std::move(rendered_value), {}, std::move(constraint)};
+  for (size_t i = 0; i < depth_; ++i) {
+    const struct Step& step = steps_[i];
+    failure.order.push_back(step.order);
+    if (i > 0) failure.path += '.';
+    switch (step.kind) {
+      case Step::Kind::kMember:
+        failure.path += step.name;
+        break;
+      case Step::Kind::kIndex:
+        failure.path += std::to_string(step.order + 1) + ".member";
+        break;
+      case Step::Kind::kKey:
+        failure.path += std::string(step.name) + ".member";
+        break;
+    }
+  }
+  failures_.push_back(std::move(failure));
+}
+
+bool Walk::Structure(const Shape& shape, const json::Value& object, const json::Value** values) {
+  uint64_t seen = 0;  // the model's structures have at most 64 members (scripts/generate-wire)
+  for (const auto& entry : object.GetObject()) {
+    if (entry.value.IsNull()) continue;  // null is absent, as coral reads it
+    const std::string_view name = Text(entry.name);
+    for (size_t i = 0; i < shape.members.size(); ++i) {
+      const Member& member = shape.members[i];
+      if (member.name != name) continue;
+      if ((seen >> i) & 1) break;  // the first of a repeated member counts, as json::Member reads
+      seen |= uint64_t{1} << i;
+      if (values != nullptr) values[i] = &entry.value;
+      Step(Step::Kind::kMember, member.path, member.report_rank);
+      const bool read = Value(*member.shape, entry.value, false);
+      Back();
+      if (!read) return false;
+      break;
+    }
+  }
+  for (size_t i = 0; i < shape.members.size(); ++i) {
+    const Member& member = shape.members[i];
+    if (!member.required || ((seen >> i) & 1)) continue;
+    Step(Step::Kind::kMember, member.path, member.report_rank);
+    Fail("null", "Member must not be null");
+    Back();
+  }
+  return true;
+}
+
+bool Walk::Value(const Shape& shape, const json::Value& value, bool element) {
+  if (depth_ >= kMaxDepth) return true;
+  switch (shape.kind) {
+    case Kind::kAttributeValue:
+      return true;
+    case Kind::kStructure:
+      if (value.IsObject()) return Structure(shape, value, nullptr);
+      if (value.IsArray()) return UnrecognizedCollection(shape);
+      return Serialization(element ? "Unexpected value type in payload" : "Unexpected field type");
+    case Kind::kList:
+      if (value.IsArray()) return List(shape, value);
+      if (value.IsObject()) return Serialization(kStructureNotExpected);
+      return Serialization("Unexpected field type");
+    case Kind::kMap:
+      if (value.IsObject()) return Map(shape, value);
+      if (value.IsArray()) return UnrecognizedCollection(shape);
+      return Serialization("Unexpected field type");
+    default:
+      return Scalar(shape, value, element);
+  }
+}
+
+bool Walk::Scalar(const Shape& shape, const json::Value& value, bool element) {
+  if (value.IsObject() && shape.kind != Kind::kTimestamp) {
+    return Serialization(kStructureNotExpected);
+  }
+  switch (shape.kind) {
+    case Kind::kString:
+      if (value.IsArray()) return UnrecognizedCollection(shape);
+      if (!value.IsString()) return CannotConvert(value, shape.java_type);
+      if (!element) CheckString(shape, Text(value));
+      return true;
+    case Kind::kBlob:
+      if (value.IsArray()) return Serialization(kStructureNotExpected);
+      if (!value.IsString()) {
+        return Serialization("only base-64-encoded strings are convertible to bytes");
+      }
+      return true;
+    case Kind::kInteger:
+    case Kind::kLong:
+    case Kind::kDouble:
+      if (value.IsArray()) return UnrecognizedCollection(shape);
+      if (!value.IsNumber()) return CannotConvert(value, shape.java_type);
+      if (!element && shape.kind != Kind::kDouble) CheckNumber(shape, *Number(&value));
+      return true;
+    case Kind::kBoolean:
+      if (value.IsBool()) return true;
+      if (value.IsArray()) return UnrecognizedCollection(shape);
+      if (value.IsString()) return Serialization("Unexpected token received from parser");
+      return CannotConvert(value, shape.java_type);
+    case Kind::kTimestamp:
+      // Beyond year 300000 either way is not a moment anyone means.
+      if (!value.IsNumber() || std::fabs(value.GetDouble()) > 1e13) {
+        return Serialization("Unexpected token received from parser");
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
+bool Walk::List(const Shape& shape, const json::Value& list) {
+  const auto elements = list.GetArray();
+  const Shape& element = *shape.element;
+  if (element.kind != Kind::kAttributeValue) {
+    bool all_meet = true;
+    for (rapidjson::SizeType i = 0; i < elements.Size(); ++i) {
+      if (elements[i].IsNull()) continue;
+      Step(Step::Kind::kIndex, {}, i);
+      const bool read = Value(element, elements[i], true);
+      Back();
+      if (!read) return false;
+      if (IsScalar(element)) all_meet = all_meet && Meets(element, elements[i]);
+    }
+    // A list's scalar members are checked as one: coral names the list, quotes it whole and lists
+    // every constraint of its members (AttributesToGet, NonKeyAttributes).
+    if (!all_meet) {
+      Fail(QuotedCollection(JavaText(shape, list, 0)),
+           "Member must satisfy constraint: " + ConstraintSet(element));
+    }
+  }
+  if (shape.min != kUnbounded || shape.max != kUnbounded) {
+    const size_t length = elements.Size();
+    if ((shape.min != kUnbounded && length < static_cast<size_t>(shape.min)) ||
+        (shape.max != kUnbounded && length > static_cast<size_t>(shape.max))) {
+      CheckLength(shape, length, QuotedCollection(JavaText(shape, list, 0)));
+    }
+  }
+  return true;
+}
+
+bool Walk::Map(const Shape& shape, const json::Value& map) {
+  // A map of attribute values is the attribute decoder's, keys and all (its names have their
+  // own rules and texts).
+  const Shape& value_shape = *shape.element;
+  if (value_shape.kind == Kind::kAttributeValue) {
+    CheckLength(shape, map.MemberCount(), "");
+    return true;
+  }
+  CheckMapKeys(shape, map);
+  // A map's scalar or list values are checked as one, as a list's members are; its structures
+  // are walked, each named by its key.
+  const bool values_as_one = value_shape.kind != Kind::kStructure;
+  bool all_meet = true;
+  uint32_t position = 0;
+  for (const auto& entry : map.GetObject()) {
+    if (!entry.value.IsNull()) {
+      Step(Step::Kind::kKey, Text(entry.name), position);
+      const bool read = Value(value_shape, entry.value, true);
+      Back();
+      if (!read) return false;
+      if (values_as_one) all_meet = all_meet && Meets(value_shape, entry.value);
+    }
+    ++position;
+  }
+  if (!all_meet) {
+    Fail(QuotedCollection(JavaMapText(value_shape, map)),
+         "Map value must satisfy constraint: " + ConstraintSet(value_shape));
+  }
+  CheckLength(shape, map.MemberCount(), "");
+  return true;
+}
+
+void Walk::CheckLength(const Shape& shape, size_t length, const std::string& rendered) {
+  if (shape.min != kUnbounded && length < static_cast<size_t>(shape.min)) {
+    Fail(rendered, "Member must have length greater than or equal to " + std::to_string(shape.min));
+  }
+  if (shape.max != kUnbounded && length > static_cast<size_t>(shape.max)) {
+    Fail(rendered, "Member must have length less than or equal to " + std::to_string(shape.max));
+  }
+}
+
+void Walk::CheckString(const Shape& model_shape, std::string_view text) {
+  // A table ARN or name: a name is held to a table name's rules.
+  const Shape& shape = Governing(model_shape, text);
+  if (shape.pattern != Pattern::kNone && !Matches(shape.pattern, text)) {
+    Fail(Quoted(text), "Member must satisfy regular expression pattern: " +
+                           std::string(PatternText(shape.pattern)));
+  }
+  if (shape.min != kUnbounded || shape.max != kUnbounded) {
+    // Bytes bound Java's length from above: most strings are measured without a second look.
+    const bool long_enough = shape.min == kUnbounded || text.size() >= 4 * size_t(shape.min);
+    const bool short_enough = shape.max == kUnbounded || text.size() <= size_t(shape.max);
+    if (!long_enough || !short_enough) {
+      const size_t length = JavaLength(text);
+      if (shape.min != kUnbounded && length < static_cast<size_t>(shape.min)) {
+        Fail(Quoted(text),
+             "Member must have length greater than or equal to " + std::to_string(shape.min));
+      }
+      if (shape.max != kUnbounded && length > static_cast<size_t>(shape.max)) {
+        Fail(Quoted(text),
+             "Member must have length less than or equal to " + std::to_string(shape.max));
+      }
+    }
+  }
+  if (!shape.enum_values.empty() && std::find(shape.enum_values.begin(), shape.enum_values.end(),
+                                              text) == shape.enum_values.end()) {
+    std::string constraint = "Member must satisfy enum value set: [";
+    for (size_t i = 0; i < shape.enum_values.size(); ++i) {
+      if (i > 0) constraint += ", ";
+      constraint += shape.enum_values[i];
+    }
+    Fail(Quoted(text), constraint + "]");
+  }
+}
+
+void Walk::CheckNumber(const Shape& shape, int64_t value) {
+  if (shape.min != kUnbounded && value < shape.min) {
+    Fail("'" + std::to_string(value) + "'",
+         "Member must have value greater than or equal to " + std::to_string(shape.min));
+  }
+  if (shape.max != kUnbounded && value > shape.max) {
+    Fail("'" + std::to_string(value) + "'",
+         "Member must have value less than or equal to " + std::to_string(shape.max));
+  }
+}
+
+// One failure for the map however many keys break its key shape, listing every constraint of it
+// (recorded: BatchGetItem's RequestItems with the key 'a!b', quoted as JSON). A map longer than a
+// quoted value may be is not quoted at all ("Value at 'attributeUpdates'" for a 65,536-byte key:
+// inferred from the two, which is all that is recorded).
+void Walk::CheckMapKeys(const Shape& shape, const json::Value& map) {
+  for (const auto& entry : map.GetObject()) {
+    if (Meets(*shape.key, entry.name)) continue;
+    std::string rendered = CompactJson(map);
+    rendered = rendered.size() > kMaxQuotedValueBytes ? "" : "'" + rendered + "'";
+    Fail(std::move(rendered), "Map keys must satisfy constraint: " + ConstraintSet(*shape.key));
+    return;
+  }
+}
+
+}  // namespace
+
+Status Read(const Shape& input, const json::Value& body, const json::Value** values,
+            Status* constraints) {
+  Walk walk;
+  walk.Structure(input, body, values);
+  Status result = walk.Result();
+  if (constraints == nullptr || result.ok() || result.error().code() == ErrorCode::kSerialization) {
+    return result;
+  }
+  *constraints = std::move(result);
+  return Ok{};
+}
+
+std::optional<std::string_view> String(const json::Value* value) {
+  if (value == nullptr) return std::nullopt;
+  return Text(*value);
+}
+
+std::optional<int64_t> Number(const json::Value* value) {
+  if (value == nullptr) return std::nullopt;
+  if (value->IsInt64()) return value->GetInt64();
+  if (value->IsUint64()) return INT64_MAX;  // beyond any bound checked
+  // A fraction or a huge integer (1E38) arrives as a double: clamped, as converting a double
+  // beyond int64's range is undefined.
+  const double number = value->GetDouble();
+  if (number >= 9.2e18) return INT64_MAX;
+  if (number <= -9.2e18) return INT64_MIN;
+  return static_cast<int64_t>(number);
+}
+
+std::optional<double> Double(const json::Value* value) {
+  if (value == nullptr) return std::nullopt;
+  return value->GetDouble();
+}
+
+std::optional<bool> Boolean(const json::Value* value) {
+  if (value == nullptr) return std::nullopt;
+  return value->GetBool();
+}
+
+std::optional<int64_t> TimestampMs(const json::Value* value) {
+  if (value == nullptr) return std::nullopt;
+  return std::llround(value->GetDouble() * 1000);
+}
+
+}  // namespace ddbd::wire
