@@ -9,42 +9,6 @@
 
 namespace ddbd {
 
-Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors, WriteArgs& args) {
-  ReturnValues& mode = args.return_values;
-  auto return_values = json::AsString(json::Member(request, "ReturnValues"));
-  if (!return_values.ok()) return return_values.error();
-  if (return_values.value()) {
-    const std::string_view text = *return_values.value();
-    if (text == "NONE")
-      mode = ReturnValues::kNone;
-    else if (text == "ALL_OLD")
-      mode = ReturnValues::kAllOld;
-    else if (text == "UPDATED_OLD")
-      mode = ReturnValues::kUpdatedOld;
-    else if (text == "ALL_NEW")
-      mode = ReturnValues::kAllNew;
-    else if (text == "UPDATED_NEW")
-      mode = ReturnValues::kUpdatedNew;
-    else
-      errors.Enum(text, "returnValues", wire::kReturnValue);
-  }
-  if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
-                                                   args.return_item_collection_metrics);
-      !capacity.ok()) {
-    return capacity;
-  }
-  auto on_failure = json::AsString(json::Member(request, "ReturnValuesOnConditionCheckFailure"));
-  if (!on_failure.ok()) return on_failure.error();
-  if (on_failure.value()) {
-    args.return_item_on_condition_failure = *on_failure.value() == "ALL_OLD";
-    if (*on_failure.value() != "ALL_OLD" && *on_failure.value() != "NONE") {
-      errors.Enum(*on_failure.value(), "returnValuesOnConditionCheckFailure",
-                  wire::kReturnValuesOnConditionCheckFailure);
-    }
-  }
-  return Ok{};
-}
-
 ReturnValues ReturnValuesOf(std::optional<std::string_view> text) {
   if (text == "ALL_OLD") return ReturnValues::kAllOld;
   if (text == "UPDATED_OLD") return ReturnValues::kUpdatedOld;
@@ -61,47 +25,42 @@ Status FirstProblem(const AttributeDecoder& decoder, const Status& constraints) 
   return decoder.validation_status();
 }
 
-Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors) {
-  if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
-    return serialization;
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  return decoder.validation_status();
-}
-
-Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool with_update) {
-  auto condition_text = json::AsString(json::Member(request, "ConditionExpression"));
-  if (!condition_text.ok()) return condition_text.error();
-  std::optional<std::string_view> update_text;
-  if (with_update) {
-    auto text = json::AsString(json::Member(request, "UpdateExpression"));
-    if (!text.ok()) return text.error();
-    update_text = text.value();
-    if (Status style =
-            CheckOneParameterStyle(request, {"AttributeUpdates", "Expected", "ConditionalOperator"},
-                                   {"UpdateExpression", "ConditionExpression"});
-        !style.ok()) {
-      return style.error();
-    }
-  } else if (Status style = CheckOneParameterStyle(request, {"Expected", "ConditionalOperator"},
-                                                   {"ConditionExpression"});
-             !style.ok()) {
+Result<WriteExpressions> DecodeWriteExpressions(const WriteExpressionMembers& members) {
+  const bool with_update = members.with_update;
+  const std::optional<std::string_view>& condition_text = members.condition_expression;
+  const std::optional<std::string_view>& update_text = members.update_expression;
+  const bool legacy_condition = members.expected != nullptr || members.conditional_operator;
+  if (Status style = with_update
+                         ? CheckOneParameterStyle(
+                               {{"AttributeUpdates", members.attribute_updates != nullptr},
+                                {"Expected", members.expected != nullptr},
+                                {"ConditionalOperator", members.conditional_operator.has_value()}},
+                               {{"UpdateExpression", update_text.has_value()},
+                                {"ConditionExpression", condition_text.has_value()}})
+                         : CheckOneParameterStyle(
+                               {{"Expected", members.expected != nullptr},
+                                {"ConditionalOperator", members.conditional_operator.has_value()}},
+                               {{"ConditionExpression", condition_text.has_value()}});
+      !style.ok()) {
     return style.error();
   }
-  auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
+  auto names = ExpressionNames::Decode(members.expression_attribute_names);
   if (!names.ok()) return names.error();
-  auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
+  auto values = ExpressionValues::Decode(members.expression_attribute_values);
   if (!values.ok()) return values.error();
   WriteExpressions expressions;
-  auto expected = DecodeExpected(request);
-  if (!expected.ok()) return expected.error();
-  expressions.condition = std::move(expected).value();
-  if (with_update) {
-    auto attribute_updates = DecodeAttributeUpdates(request);
+  if (legacy_condition) {
+    auto expected = DecodeLegacyConditions(members.expected, members.conditional_operator,
+                                           LegacyConditions::kExpected);
+    if (!expected.ok()) return expected.error();
+    expressions.condition = std::move(expected).value();
+  }
+  if (members.attribute_updates != nullptr) {
+    auto attribute_updates = DecodeAttributeUpdates(members.attribute_updates);
     if (!attribute_updates.ok()) return attribute_updates.error();
     expressions.update = std::move(attribute_updates).value();
   }
-  if (!condition_text.value() && !update_text) {
+  if (!condition_text && !update_text) {
     if (values.value().given()) {
       return Error::Validation(
           std::string("ExpressionAttributeValues can only be specified when using expressions: ") +
@@ -119,9 +78,9 @@ Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool
     if (!update.ok()) return update.error();
     expressions.update = std::move(update).value();
   }
-  if (condition_text.value()) {
-    auto condition = ParseCondition(*condition_text.value(), "ConditionExpression", names.value(),
-                                    values.value());
+  if (condition_text) {
+    auto condition =
+        ParseCondition(*condition_text, "ConditionExpression", names.value(), values.value());
     if (!condition.ok()) return condition.error();
     expressions.condition = std::move(condition).value();
   }
@@ -130,12 +89,12 @@ Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool
   return expressions;
 }
 
-Status DecodeSingleWriteOptions(const json::Value& request, std::optional<Condition>& condition,
-                                WriteArgs& args) {
+Status DecodeSingleWriteOptions(const WriteExpressionMembers& members,
+                                std::optional<Condition>& condition, WriteArgs& args) {
   if (args.return_values != ReturnValues::kNone && args.return_values != ReturnValues::kAllOld) {
     return Error::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
-  auto decoded = DecodeWriteExpressions(request, /*with_update=*/false);
+  auto decoded = DecodeWriteExpressions(members);
   if (!decoded.ok()) return decoded.error();
   condition = std::move(decoded).value().condition;
   args.condition = condition ? &*condition : nullptr;

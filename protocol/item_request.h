@@ -16,10 +16,6 @@
 
 namespace ddbd {
 
-// ReturnValues, ReturnValuesOnConditionCheckFailure, ReturnConsumedCapacity and
-// ReturnItemCollectionMetrics of a write, into `args` (invalid enums into `errors`).
-Status DecodeReturnOptions(const json::Value& request, ConstraintErrors& errors, WriteArgs& args);
-
 // ReturnValues as the engine takes it, of a checked request (NONE when absent).
 ReturnValues ReturnValuesOf(std::optional<std::string_view> text);
 
@@ -35,11 +31,46 @@ void ReturnOptionsOf(const Request& request, WriteArgs& args) {
       request.return_values_on_condition_check_failure == "ALL_OLD";
 }
 
-// DynamoDB's order of reports: wrong JSON types anywhere, then request-shape constraints, then
-// invalid attribute values.
-Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors);
-// The same, the constraints' failures as the generated layer reported them (wire::Decode).
+// DynamoDB's order of reports: wrong JSON types anywhere, then request-shape constraints (as the
+// generated layer reported them: wire::Decode's `constraints`), then invalid attribute values.
 Status FirstProblem(const AttributeDecoder& decoder, const Status& constraints);
+inline Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors) {
+  return FirstProblem(decoder, errors.ToStatus());
+}
+
+// The members a write's expressions are read from, of a request the generated layer has read and
+// checked: PutItemInput, DeleteItemInput, UpdateItemInput, and a transaction's Put, Delete,
+// Update and ConditionCheck.
+struct WriteExpressionMembers {
+  bool with_update = false;  // UpdateItem or a transaction's Update: UpdateExpression is read too
+  std::optional<std::string_view> condition_expression;
+  std::optional<std::string_view> update_expression;
+  const json::Value* expression_attribute_names = nullptr;
+  const json::Value* expression_attribute_values = nullptr;
+  // The legacy forms, of the single-item writes only.
+  const json::Value* expected = nullptr;
+  std::optional<std::string_view> conditional_operator;
+  const json::Value* attribute_updates = nullptr;
+};
+template <typename Input>
+WriteExpressionMembers WriteExpressionMembersOf(const Input& input) {
+  WriteExpressionMembers members;
+  members.condition_expression = input.condition_expression;
+  members.expression_attribute_names = input.expression_attribute_names;
+  members.expression_attribute_values = input.expression_attribute_values;
+  if constexpr (requires { input.update_expression; }) {
+    members.with_update = true;
+    members.update_expression = input.update_expression;
+  }
+  if constexpr (requires { input.expected; }) {
+    members.expected = input.expected;
+    members.conditional_operator = input.conditional_operator;
+  }
+  if constexpr (requires { input.attribute_updates; }) {
+    members.attribute_updates = input.attribute_updates;
+  }
+  return members;
+}
 
 // A write's expressions with their ExpressionAttributeNames and ExpressionAttributeValues:
 // parsed, placeholders resolved, names and values unused by all of them refused.
@@ -47,14 +78,13 @@ struct WriteExpressions {
   std::optional<Condition> condition;  // ConditionExpression
   std::vector<UpdateAction> update;    // UpdateExpression (UpdateItem only)
 };
-// `with_update`: the request is an UpdateItem, whose UpdateExpression is read too.
-Result<WriteExpressions> DecodeWriteExpressions(const json::Value& request, bool with_update);
+Result<WriteExpressions> DecodeWriteExpressions(const WriteExpressionMembers& members);
 
 // What PutItem and DeleteItem share after their item or key: ReturnValues must be NONE or
 // ALL_OLD, and the condition is decoded into `condition`, which `args` point into (so it must
 // outlive them).
-Status DecodeSingleWriteOptions(const json::Value& request, std::optional<Condition>& condition,
-                                WriteArgs& args);
+Status DecodeSingleWriteOptions(const WriteExpressionMembers& members,
+                                std::optional<Condition>& condition, WriteArgs& args);
 
 // The answer to a single-item write: Attributes, ConsumedCapacity and ItemCollectionMetrics, each
 // when there is one.

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "protocol/attribute_value_json.h"
-#include "protocol/generated/enums.h"
+#include "protocol/generated/requests.h"
 #include "protocol/validation_messages.h"
 
 namespace ddbd {
@@ -152,36 +152,22 @@ Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditio
   };
   std::vector<KeyTerm> terms;
   for (const auto& member : key_conditions.GetObject()) {
-    auto entry = json::AsStructure(&member.value, "Condition");
-    if (!entry.ok()) return entry.error();
-    auto op = json::AsString(json::Member(*entry.value(), "ComparisonOperator"));
-    if (!op.ok()) return op.error();
-    auto list = json::AsList(json::Member(*entry.value(), "AttributeValueList"));
-    if (!list.ok()) return list.error();
+    if (member.value.IsNull()) continue;
+    wire::Condition entry;
+    wire::View(member.value, entry);
     KeyTerm term;
     term.attribute.assign(member.name.GetString(), member.name.GetStringLength());
     AttributeDecoder decoder;
-    if (list.value() != nullptr) {
-      for (const auto& element : list.value()->GetArray())
+    if (entry.attribute_value_list != nullptr) {
+      for (const auto& element : entry.attribute_value_list->GetArray())
         term.values.push_back(decoder.DecodeValue(element));
     }
     if (Status decoded = decoder.status(); !decoded.ok()) return decoded.error();
     const Spec* spec = nullptr;
     for (const Spec& candidate : kSpecs) {
-      if (op.value() && candidate.name == *op.value()) spec = &candidate;
+      if (candidate.name == entry.comparison_operator) spec = &candidate;
     }
     if (spec == nullptr) {
-      static constexpr std::string_view kOperators[] = {
-          "IN", "NULL", "BETWEEN", "LT",          "NOT_CONTAINS", "EQ",      "GT",
-          "NE", "LE",   "GE",      "BEGINS_WITH", "CONTAINS",     "NOT_NULL"};
-      const std::string_view text = op.value().value_or("");
-      if (op.value() &&
-          std::find(std::begin(kOperators), std::end(kOperators), text) == std::end(kOperators)) {
-        ConstraintErrors errors;
-        errors.Enum(text, "keyConditions." + term.attribute + ".member.comparisonOperator",
-                    wire::kComparisonOperator);
-        return errors.ToStatus().error();
-      }
       return Error::Validation("Attempted conditional constraint is not an indexable operation");
     }
     if (term.values.size() != spec->arguments) {

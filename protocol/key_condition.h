@@ -16,7 +16,8 @@ namespace ddbd {
 // operations, conditions without a key attribute or with two, and two conditions on one key.
 Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition);
 
-// Legacy KeyConditions (attribute -> ComparisonOperator + AttributeValueList).
+// Legacy KeyConditions (attribute -> ComparisonOperator + AttributeValueList) of a request the
+// generated layer has read and checked.
 Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions);
 
 }  // namespace ddbd

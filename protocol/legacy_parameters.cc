@@ -4,7 +4,7 @@
 #include <string>
 
 #include "protocol/attribute_value_json.h"
-#include "protocol/generated/enums.h"
+#include "protocol/generated/requests.h"
 #include "protocol/validation_messages.h"
 
 namespace ddbd {
@@ -105,42 +105,53 @@ Condition Build(const std::string& name, std::string_view op,
   return condition;
 }
 
-// One Expected entry: {Value, Exists} or {ComparisonOperator, AttributeValueList | Value}.
-Result<Condition> DecodeExpectedEntry(const std::string& name, const json::Value& entry) {
-  auto exists = json::AsBoolean(json::Member(entry, "Exists"));
-  if (!exists.ok()) return exists.error();
-  auto op_text = json::AsString(json::Member(entry, "ComparisonOperator"));
-  if (!op_text.ok()) return op_text.error();
-  auto list = json::AsList(json::Member(entry, "AttributeValueList"));
-  if (!list.ok()) return list.error();
-  const json::Value* value_json = json::Member(entry, "Value");
+// One Expected entry: {Value, Exists} or {ComparisonOperator, AttributeValueList | Value}; a
+// filter's is {ComparisonOperator, AttributeValueList}.
+struct LegacyEntry {
+  const json::Value* value = nullptr;
+  std::optional<bool> exists;
+  std::optional<std::string_view> comparison_operator;
+  const json::Value* attribute_value_list = nullptr;
+};
+
+LegacyEntry EntryOf(const json::Value& entry, LegacyConditions kind) {
+  if (kind == LegacyConditions::kExpected) {
+    wire::ExpectedAttributeValue expected;
+    wire::View(entry, expected);
+    return {expected.value, expected.exists, expected.comparison_operator,
+            expected.attribute_value_list};
+  }
+  wire::Condition condition;
+  wire::View(entry, condition);
+  return {nullptr, std::nullopt, condition.comparison_operator, condition.attribute_value_list};
+}
+
+Result<Condition> DecodeExpectedEntry(const std::string& name, const LegacyEntry& entry) {
+  const json::Value* value_json = entry.value;
+  const json::Value* list = entry.attribute_value_list;
   AttributeDecoder decoder;
   std::vector<AttributeValue> arguments;
   if (value_json != nullptr) arguments.push_back(decoder.DecodeValue(*value_json));
-  if (list.value() != nullptr) {
-    for (const auto& element : list.value()->GetArray())
-      arguments.push_back(decoder.DecodeValue(element));
+  if (list != nullptr) {
+    for (const auto& element : list->GetArray()) arguments.push_back(decoder.DecodeValue(element));
   }
   if (Status decoded = decoder.status(); !decoded.ok()) return decoded.error();
-  if (op_text.value()) {
-    const std::string_view op = *op_text.value();
+  if (entry.comparison_operator) {
+    const std::string_view op = *entry.comparison_operator;
     const Comparison* comparison = nullptr;
     for (const Comparison& candidate : kComparisons) {
       if (candidate.name == op) comparison = &candidate;
     }
-    if (comparison == nullptr) {
-      ConstraintErrors errors;
-      errors.Enum(op, "expected." + name + ".member.comparisonOperator", wire::kComparisonOperator);
-      return errors.ToStatus().error();
-    }
-    if (exists.value()) {
+    // The generated layer has checked the enum; this is a guard, never an answer.
+    if (comparison == nullptr) return Invalid("Unknown ComparisonOperator: " + std::string(op));
+    if (entry.exists) {
       return Invalid("Exists and ComparisonOperator cannot be used together for Attribute: " +
                      name);
     }
-    if (value_json != nullptr && list.value() != nullptr) {
+    if (value_json != nullptr && list != nullptr) {
       return Invalid("Value and AttributeValueList cannot be used together for Attribute: " + name);
     }
-    if (value_json == nullptr && list.value() == nullptr && comparison->min_arguments > 0) {
+    if (value_json == nullptr && list == nullptr && comparison->min_arguments > 0) {
       return Invalid("Value or AttributeValueList must be used with ComparisonOperator: " +
                      std::string(op) + " for Attribute: " + name);
     }
@@ -165,11 +176,11 @@ Result<Condition> DecodeExpectedEntry(const std::string& name, const json::Value
     }
     return Build(name, op, std::move(arguments));
   }
-  if (list.value() != nullptr) {
+  if (list != nullptr) {
     return Invalid("AttributeValueList can only be used with a ComparisonOperator for Attribute: " +
                    name);
   }
-  if (exists.value() && !*exists.value()) {
+  if (entry.exists && !*entry.exists) {
     if (value_json != nullptr) {
       return Invalid("Value cannot be used when Exists is false for Attribute: " + name);
     }
@@ -177,97 +188,72 @@ Result<Condition> DecodeExpectedEntry(const std::string& name, const json::Value
   }
   if (value_json == nullptr) {
     return Invalid(std::string("Value must be provided when Exists is ") +
-                   (exists.value() ? "true" : "null") + " for Attribute: " + name);
+                   (entry.exists ? "true" : "null") + " for Attribute: " + name);
   }
   return Build(name, "EQ", std::move(arguments));
 }
 
 }  // namespace
 
-Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& request,
-                                                        const char* member_name) {
-  auto expected = json::AsStructure(json::Member(request, member_name), "ExpectedAttributeValue");
-  if (!expected.ok()) return expected.error();
-  auto conditional_operator = json::AsString(json::Member(request, "ConditionalOperator"));
-  if (!conditional_operator.ok()) return conditional_operator.error();
-  const bool use_or = conditional_operator.value() && *conditional_operator.value() == "OR";
-  if (conditional_operator.value() && !use_or && *conditional_operator.value() != "AND") {
-    ConstraintErrors errors;
-    errors.Enum(*conditional_operator.value(), "conditionalOperator", wire::kConditionalOperator);
-    return errors.ToStatus().error();
-  }
-  if (expected.value() == nullptr || expected.value()->ObjectEmpty()) {
-    if (conditional_operator.value()) {
+Result<std::optional<Condition>> DecodeLegacyConditions(
+    const json::Value* conditions, std::optional<std::string_view> conditional_operator,
+    LegacyConditions kind) {
+  const bool use_or = conditional_operator == "OR";
+  if (conditions == nullptr || conditions->ObjectEmpty()) {
+    if (conditional_operator) {
       return Error::Validation("ConditionalOperator cannot be used without Filter or Expected");
     }
     return std::optional<Condition>();
   }
-  if (conditional_operator.value() && expected.value()->MemberCount() < 2) {
+  if (conditional_operator && conditions->MemberCount() < 2) {
     return Error::Validation(
         "ConditionalOperator can only be used when Filter or Expected has two or more elements");
   }
   Condition combined;
   combined.kind = use_or ? Condition::Kind::kOr : Condition::Kind::kAnd;
-  for (const auto& member : expected.value()->GetObject()) {
-    auto entry = json::AsStructure(&member.value, "ExpectedAttributeValue");
-    if (!entry.ok()) return entry.error();
-    auto condition = DecodeExpectedEntry(
-        std::string(member.name.GetString(), member.name.GetStringLength()), *entry.value());
+  for (const auto& member : conditions->GetObject()) {
+    if (member.value.IsNull()) continue;
+    auto condition =
+        DecodeExpectedEntry(std::string(member.name.GetString(), member.name.GetStringLength()),
+                            EntryOf(member.value, kind));
     if (!condition.ok()) return condition.error();
     combined.children.push_back(std::move(condition).value());
   }
   return std::optional<Condition>(std::move(combined));
 }
 
-Status CheckOneParameterStyle(const json::Value& request,
-                              std::initializer_list<std::string_view> legacy,
-                              std::initializer_list<std::string_view> expression) {
-  auto present = [&request](std::initializer_list<std::string_view> names) {
+Status CheckOneParameterStyle(std::initializer_list<GivenMember> legacy,
+                              std::initializer_list<GivenMember> expression) {
+  auto given = [](std::initializer_list<GivenMember> members) {
     std::string list;
-    for (std::string_view name : names) {
-      if (json::Member(request, name) == nullptr) continue;
+    for (const GivenMember& member : members) {
+      if (!member.given) continue;
       if (!list.empty()) list += ", ";
-      list += name;
+      list += member.name;
     }
     return list;
   };
-  const std::string legacy_present = present(legacy);
-  if (legacy_present.empty()) return Ok{};
-  const std::string expression_present = present(expression);
-  if (expression_present.empty()) return Ok{};
+  const std::string legacy_given = given(legacy);
+  if (legacy_given.empty()) return Ok{};
+  const std::string expression_given = given(expression);
+  if (expression_given.empty()) return Ok{};
   return Error::Validation(
       "Can not use both expression and non-expression parameters in the same request: "
       "Non-expression parameters: {" +
-      legacy_present + "} Expression parameters: {" + expression_present + "}");
+      legacy_given + "} Expression parameters: {" + expression_given + "}");
 }
 
-Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& request) {
-  auto updates =
-      json::AsStructure(json::Member(request, "AttributeUpdates"), "AttributeValueUpdate");
-  if (!updates.ok()) return updates.error();
+Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attribute_updates) {
   std::vector<UpdateAction> actions;
-  if (updates.value() == nullptr) return actions;
-  for (const auto& member : updates.value()->GetObject()) {
+  if (attribute_updates == nullptr) return actions;
+  for (const auto& member : attribute_updates->GetObject()) {
+    if (member.value.IsNull()) continue;
     const std::string name(member.name.GetString(), member.name.GetStringLength());
     if (name.empty()) return Error::Validation("Empty attribute name");  // as in an item
-    // coral's map-key constraint; the map itself is not rendered here
-    if (name.size() > kMaxAttributeNameBytes) {
-      return Error::Validation(
-          "1 validation error detected: Value at 'attributeUpdates' failed to satisfy constraint: "
-          "Map keys must satisfy constraint: [Member must have length less than or equal to "
-          "65535]");
-    }
-    auto entry = json::AsStructure(&member.value, "AttributeValueUpdate");
-    if (!entry.ok()) return entry.error();
-    auto action_text = json::AsString(json::Member(*entry.value(), "Action"));
-    if (!action_text.ok()) return action_text.error();
-    const std::string_view action = action_text.value().value_or("PUT");
-    if (action != "PUT" && action != "ADD" && action != "DELETE") {
-      ConstraintErrors errors;
-      errors.Enum(action, "attributeUpdates." + name + ".member.action", wire::kAttributeAction);
-      return errors.ToStatus().error();
-    }
-    const json::Value* value_json = json::Member(*entry.value(), "Value");
+    wire::AttributeValueUpdate entry;
+    wire::View(member.value, entry);
+    const std::string_view action = entry.action.value_or("PUT");
+    const json::Value* value_json = entry.value;
     AttributeDecoder decoder;
     AttributeValue value =
         value_json != nullptr ? decoder.DecodeValue(*value_json) : AttributeValue();

@@ -15,23 +15,34 @@
 
 namespace ddbd {
 
-// Expected, QueryFilter or ScanFilter (`member`) combined by ConditionalOperator. Nullopt when
-// the request has no such member.
-Result<std::optional<Condition>> DecodeLegacyConditions(const json::Value& request,
-                                                        const char* member_name);
-inline Result<std::optional<Condition>> DecodeExpected(const json::Value& request) {
-  return DecodeLegacyConditions(request, "Expected");
-}
+// All three take members of a request the generated layer has read and checked
+// (protocol/generated/requests.h): their shapes, enums and lengths are DynamoDB's already.
+
+// Which legacy conditions: Expected's entries (ExpectedAttributeValue: Value, Exists,
+// ComparisonOperator, AttributeValueList) or QueryFilter's and ScanFilter's (Condition:
+// ComparisonOperator, AttributeValueList).
+enum class LegacyConditions { kExpected, kFilter };
+
+// Expected, QueryFilter or ScanFilter (`conditions`, null when absent) combined by
+// ConditionalOperator. Nullopt when there are none.
+Result<std::optional<Condition>> DecodeLegacyConditions(
+    const json::Value* conditions, std::optional<std::string_view> conditional_operator,
+    LegacyConditions kind);
+
+// A member of a request and whether it was given (not absent, not null).
+struct GivenMember {
+  std::string_view name;
+  bool given;
+};
 
 // A request uses expression parameters or the legacy ones they replaced, never both: if members
-// of both `legacy` and `expression` are present (not null), DynamoDB's "Can not use both
-// expression and non-expression parameters" error naming every present one, in the given order
-// (each operation's own, as DynamoDB lists them).
-Status CheckOneParameterStyle(const json::Value& request,
-                              std::initializer_list<std::string_view> legacy,
-                              std::initializer_list<std::string_view> expression);
+// of both `legacy` and `expression` are given, DynamoDB's "Can not use both expression and
+// non-expression parameters" error naming every given one, in the given order (each
+// operation's own, as DynamoDB lists them).
+Status CheckOneParameterStyle(std::initializer_list<GivenMember> legacy,
+                              std::initializer_list<GivenMember> expression);
 
-// Empty when the request has no AttributeUpdates.
-Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value& request);
+// AttributeUpdates (null when absent) as update actions.
+Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attribute_updates);
 
 }  // namespace ddbd

@@ -5,6 +5,7 @@
 #include "protocol/expression/document_paths.h"
 #include "protocol/legacy_parameters.h"
 #include "protocol/validation_messages.h"
+#include "protocol/wire/reader.h"
 
 namespace ddbd {
 namespace {
@@ -39,20 +40,8 @@ Status CheckPathsDisjoint(const std::vector<DocumentPath>& paths) {
 
 Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const json::Value& list) {
   std::vector<std::string> names;
-  bool too_long = false;
-  for (const auto& element : list.GetArray()) {
-    auto name = json::AsString(&element);
-    if (!name.ok()) return name.error();
-    names.emplace_back(name.value().value_or(""));
-    too_long = too_long || names.back().size() > kMaxAttributeNameBytes;
-  }
-  // The member constraint comes before the checks of each name.
-  if (too_long) {
-    return Error::Validation("1 validation error detected: Value '" + JavaList(names) +
-                             "' at 'attributesToGet' failed to satisfy constraint: Member must "
-                             "satisfy constraint: [Member must have length less than or equal to "
-                             "65535]");
-  }
+  for (const auto& element : list.GetArray())
+    names.emplace_back(wire::String(&element).value_or(""));
   std::vector<DocumentPath> paths;
   for (std::string& name : names) {
     if (name.empty()) return Error::Validation("Empty attribute name");  // as in an item
@@ -75,30 +64,29 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeAttributesToGet(const jso
 
 }  // namespace
 
-Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const json::Value& request,
+Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const ProjectionMembers& members,
                                                                   ExpressionNames* shared_names) {
-  auto expression = json::AsString(json::Member(request, "ProjectionExpression"));
-  if (!expression.ok()) return expression.error();
-  auto attributes = json::AsList(json::Member(request, "AttributesToGet"));
-  if (!attributes.ok()) return attributes.error();
-  const json::Value* names_value = json::Member(request, "ExpressionAttributeNames");
-  if (Status style = CheckOneParameterStyle(request, {"AttributesToGet"}, {"ProjectionExpression"});
+  const std::optional<std::string_view>& expression = members.projection_expression;
+  const json::Value* attributes = members.attributes_to_get;
+  const json::Value* names_value = members.expression_attribute_names;
+  if (Status style = CheckOneParameterStyle({{"AttributesToGet", attributes != nullptr}},
+                                            {{"ProjectionExpression", expression.has_value()}});
       !style.ok()) {
     return style.error();
   }
-  if (!expression.value()) {
+  if (!expression) {
     if (names_value != nullptr && shared_names == nullptr) {
       return Error::Validation(
           "ExpressionAttributeNames can only be specified when using expressions");
     }
-    if (attributes.value() == nullptr) return std::optional<std::vector<DocumentPath>>();
-    return DecodeAttributesToGet(*attributes.value());
+    if (attributes == nullptr) return std::optional<std::vector<DocumentPath>>();
+    return DecodeAttributesToGet(*attributes);
   }
   Result<ExpressionNames> own_names = ExpressionNames();
   if (shared_names == nullptr) own_names = ExpressionNames::Decode(names_value);
   if (!own_names.ok()) return own_names.error();
   ExpressionNames& names = shared_names != nullptr ? *shared_names : own_names.value();
-  std::string_view text = *expression.value();
+  std::string_view text = *expression;
   if (text.size() > 4096) {
     return Error::Validation(std::string(kPrefix) +
                              "Expression size has exceeded the maximum allowed size; expression "

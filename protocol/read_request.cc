@@ -4,7 +4,7 @@
 #include "protocol/capacity_json.h"
 #include "protocol/expression/condition_parser.h"
 #include "protocol/expression/expression_values.h"
-#include "protocol/generated/enums.h"
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/key_condition.h"
 #include "protocol/legacy_parameters.h"
@@ -14,84 +14,88 @@
 namespace ddbd {
 namespace {
 
-constexpr int64_t kMaxSegments = 1'000'000;
+// What Query and Scan share, of the request the generated layer has read and checked.
+struct ReadMembers {
+  ReadKind kind = ReadKind::kQuery;
+  std::string_view table_name;
+  std::optional<std::string_view> index_name;
+  std::optional<std::string_view> select;
+  std::optional<int64_t> limit;
+  std::optional<bool> consistent_read;
+  std::optional<std::string_view> return_consumed_capacity;
+  const json::Value* exclusive_start_key = nullptr;
+  ProjectionMembers projection;
+  std::optional<std::string_view> filter_expression;
+  const json::Value* expression_attribute_values = nullptr;
+  const json::Value* legacy_filter = nullptr;  // QueryFilter or ScanFilter
+  std::optional<std::string_view> conditional_operator;
+  // Query
+  std::optional<std::string_view> key_condition_expression;
+  const json::Value* key_conditions = nullptr;
+  std::optional<bool> scan_index_forward;
+  // Scan
+  std::optional<int64_t> segment;
+  std::optional<int64_t> total_segments;
+};
 
-// Limit, Select, segments: the request-shape constraints of a read.
-Result<std::optional<std::string>> DecodeReadConstraints(const json::Value& request, ReadKind kind,
-                                                         ConstraintErrors& errors,
-                                                         ReadRequest& out) {
-  auto limit = json::AsInteger(json::Member(request, "Limit"));
-  if (!limit.ok()) return limit.error();
-  if (limit.value()) {
-    if (*limit.value() < 1) {
-      if (kind == ReadKind::kQuery) {
-        errors.Add("", "Limit", "Member must have value greater than or equal to 1");
-      } else {
-        errors.MinValue(*limit.value(), "limit", 1);
-      }
-    }
-    out.options.limit = *limit.value();
-  }
-  auto select = json::AsString(json::Member(request, "Select"));
-  if (!select.ok()) return select.error();
-  std::optional<std::string> select_text;
-  if (select.value()) {
-    select_text = std::string(*select.value());
-    if (*select_text != "SPECIFIC_ATTRIBUTES" && *select_text != "COUNT" &&
-        *select_text != "ALL_ATTRIBUTES" && *select_text != "ALL_PROJECTED_ATTRIBUTES") {
-      errors.Enum(*select_text, "select", wire::kSelect);
-    }
-  }
-  auto index = json::AsString(json::Member(request, "IndexName"));
-  if (!index.ok()) return index.error();
-  if (index.value()) {
-    const std::string_view name = *index.value();
-    if (!IsValidTableNameCharacters(name)) errors.Pattern(name, "indexName", kTableNamePattern);
-    if (name.size() < 3) errors.MinLength(name, "indexName", 3);
-    if (name.size() > 255) errors.MaxLength(name, "indexName", 255);
-    out.index_name = std::string(name);
-    out.options.index_name = out.index_name.value();
-  }
-  auto consistent = json::AsBoolean(json::Member(request, "ConsistentRead"));
-  if (!consistent.ok()) return consistent.error();
-  out.options.consistent_read = consistent.value().value_or(false);
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  out.options.return_consumed_capacity = capacity.value();
-  if (kind == ReadKind::kQuery) {
-    auto forward = json::AsBoolean(json::Member(request, "ScanIndexForward"));
-    if (!forward.ok()) return forward.error();
-    out.scan_index_forward = forward.value().value_or(true);
-  } else {
-    auto segment = json::AsInteger(json::Member(request, "Segment"));
-    if (!segment.ok()) return segment.error();
-    auto total = json::AsInteger(json::Member(request, "TotalSegments"));
-    if (!total.ok()) return total.error();
-    if (segment.value()) {
-      if (*segment.value() < 0) errors.MinValue(*segment.value(), "segment", 0);
-      if (*segment.value() > kMaxSegments - 1)
-        errors.MaxValue(*segment.value(), "segment", kMaxSegments - 1);
-    }
-    if (total.value()) {
-      if (*total.value() < 1) errors.MinValue(*total.value(), "totalSegments", 1);
-      if (*total.value() > kMaxSegments)
-        errors.MaxValue(*total.value(), "totalSegments", kMaxSegments);
-    }
-    out.segment = segment.value().value_or(0);
-    out.total_segments = total.value().value_or(1);
-  }
-  return select_text;
+template <typename Input>
+ReadMembers SharedMembersOf(const Input& in, ReadKind kind) {
+  ReadMembers m;
+  m.kind = kind;
+  m.table_name = in.table_name;
+  m.index_name = in.index_name;
+  m.select = in.select;
+  m.limit = in.limit;
+  m.consistent_read = in.consistent_read;
+  m.return_consumed_capacity = in.return_consumed_capacity;
+  m.exclusive_start_key = in.exclusive_start_key;
+  m.projection = ProjectionMembersOf(in);
+  m.filter_expression = in.filter_expression;
+  m.expression_attribute_values = in.expression_attribute_values;
+  m.conditional_operator = in.conditional_operator;
+  return m;
 }
 
-Status CheckSegments(const json::Value& request) {
-  const bool has_segment = json::Member(request, "Segment") != nullptr;
-  const bool has_total = json::Member(request, "TotalSegments") != nullptr;
-  if (has_segment && !has_total) {
+ReadMembers MembersOf(const wire::QueryInput& in) {
+  ReadMembers m = SharedMembersOf(in, ReadKind::kQuery);
+  m.legacy_filter = in.query_filter;
+  m.key_condition_expression = in.key_condition_expression;
+  m.key_conditions = in.key_conditions;
+  m.scan_index_forward = in.scan_index_forward;
+  return m;
+}
+
+ReadMembers MembersOf(const wire::ScanInput& in) {
+  ReadMembers m = SharedMembersOf(in, ReadKind::kScan);
+  m.legacy_filter = in.scan_filter;
+  m.segment = in.segment;
+  m.total_segments = in.total_segments;
+  return m;
+}
+
+// Reads the body into `m`; a SerializationException at once, the constraints' failures into
+// `constraints` (they come after the attribute values' own SerializationExceptions).
+Status ReadMembersOf(const json::Value& request, ReadKind kind, ReadMembers& m,
+                     Status& constraints) {
+  if (kind == ReadKind::kQuery) {
+    wire::QueryInput in;
+    if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+    m = MembersOf(in);
+  } else {
+    wire::ScanInput in;
+    if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+    m = MembersOf(in);
+  }
+  return Ok{};
+}
+
+Status CheckSegments(const ReadMembers& m) {
+  if (m.segment && !m.total_segments) {
     return Error::Validation(
         "The TotalSegments parameter is required but was not present in the request when Segment "
         "parameter is present");
   }
-  if (has_total && !has_segment) {
+  if (m.total_segments && !m.segment) {
     return Error::Validation(
         "The Segment parameter is required but was not present in the request when parameter "
         "TotalSegments is present");
@@ -99,8 +103,8 @@ Status CheckSegments(const json::Value& request) {
   return Ok{};
 }
 
-Status CheckSelect(const std::optional<std::string>& select, const ReadRequest& out,
-                   const json::Value& request) {
+Status CheckSelect(const ReadMembers& m, const ReadRequest& out) {
+  const std::optional<std::string_view>& select = m.select;
   const bool projected = out.projection.has_value();
   if (select == "ALL_PROJECTED_ATTRIBUTES" && !out.index_name) {
     return Error::Validation(
@@ -112,47 +116,54 @@ Status CheckSelect(const std::optional<std::string>& select, const ReadRequest& 
         "SPECIFIC_ATTRIBUTES");
   }
   if (select && *select != "SPECIFIC_ATTRIBUTES" && projected) {
-    const char* member = json::Member(request, "ProjectionExpression") != nullptr
-                             ? "ProjectionExpression"
-                             : "AttributesToGet";
+    const char* member =
+        m.projection.projection_expression ? "ProjectionExpression" : "AttributesToGet";
     return Error::Validation(std::string("Cannot specify the ") + member +
                              " when choosing to get " +
-                             (*select == "COUNT" ? "only the Count" : *select));
+                             (*select == "COUNT" ? "only the Count" : std::string(*select)));
   }
   return Ok{};
 }
 
 // KeyConditionExpression, FilterExpression and ProjectionExpression with the names and values
 // they share; or their legacy forms.
-Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest& out) {
+Status DecodeExpressions(const ReadMembers& m, ReadRequest& out) {
+  const ReadKind kind = m.kind;
   const char* legacy_filter = kind == ReadKind::kQuery ? "QueryFilter" : "ScanFilter";
-  auto key_text = json::AsString(json::Member(request, "KeyConditionExpression"));
-  if (!key_text.ok()) return key_text.error();
-  auto filter_text = json::AsString(json::Member(request, "FilterExpression"));
-  if (!filter_text.ok()) return filter_text.error();
-  const json::Value* key_conditions = json::Member(request, "KeyConditions");
+  const std::optional<std::string_view>& key_text = m.key_condition_expression;
+  const std::optional<std::string_view>& filter_text = m.filter_expression;
+  const bool attributes_to_get = m.projection.attributes_to_get != nullptr;
+  const bool projection_expression = m.projection.projection_expression.has_value();
+  const bool filter = m.legacy_filter != nullptr;
+  const bool conditional_operator = m.conditional_operator.has_value();
   // KeyConditions mixes with FilterExpression or ProjectionExpression as DynamoDB allows; only
   // with KeyConditionExpression does it count (measured; see test_legacy_boto3).
   const Status style =
       kind == ReadKind::kScan
-          ? CheckOneParameterStyle(request,
-                                   {"AttributesToGet", "ScanFilter", "ConditionalOperator"},
-                                   {"ProjectionExpression", "FilterExpression"})
-      : key_text.value()
-          ? CheckOneParameterStyle(
-                request, {"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"},
-                {"ProjectionExpression", "FilterExpression", "KeyConditionExpression"})
-          : CheckOneParameterStyle(request,
-                                   {"AttributesToGet", "QueryFilter", "ConditionalOperator"},
-                                   {"ProjectionExpression", "FilterExpression"});
+          ? CheckOneParameterStyle({{"AttributesToGet", attributes_to_get},
+                                    {"ScanFilter", filter},
+                                    {"ConditionalOperator", conditional_operator}},
+                                   {{"ProjectionExpression", projection_expression},
+                                    {"FilterExpression", filter_text.has_value()}})
+      : key_text ? CheckOneParameterStyle({{"AttributesToGet", attributes_to_get},
+                                           {"QueryFilter", filter},
+                                           {"ConditionalOperator", conditional_operator},
+                                           {"KeyConditions", m.key_conditions != nullptr}},
+                                          {{"ProjectionExpression", projection_expression},
+                                           {"FilterExpression", filter_text.has_value()},
+                                           {"KeyConditionExpression", true}})
+                 : CheckOneParameterStyle({{"AttributesToGet", attributes_to_get},
+                                           {"QueryFilter", filter},
+                                           {"ConditionalOperator", conditional_operator}},
+                                          {{"ProjectionExpression", projection_expression},
+                                           {"FilterExpression", filter_text.has_value()}});
   if (!style.ok()) return style.error();
-  auto names = ExpressionNames::Decode(json::Member(request, "ExpressionAttributeNames"));
+  auto names = ExpressionNames::Decode(m.projection.expression_attribute_names);
   if (!names.ok()) return names.error();
-  auto values = ExpressionValues::Decode(json::Member(request, "ExpressionAttributeValues"));
+  auto values = ExpressionValues::Decode(m.expression_attribute_values);
   if (!values.ok()) return values.error();
-  const bool any_expression = (kind == ReadKind::kQuery && key_text.value()) ||
-                              filter_text.value() ||
-                              json::Member(request, "ProjectionExpression") != nullptr;
+  const bool any_expression =
+      (kind == ReadKind::kQuery && key_text) || filter_text || projection_expression;
   if (!any_expression && values.value().given()) {
     return Error::Validation(
         "ExpressionAttributeValues can only be specified when using expressions");
@@ -163,24 +174,23 @@ Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest&
   }
   // A legacy filter (and its ConditionalOperator) is checked before the key conditions, as
   // DynamoDB does; a FilterExpression after them.
-  if (!filter_text.value()) {
-    auto legacy = DecodeLegacyConditions(request, legacy_filter);
+  if (!filter_text) {
+    auto legacy =
+        DecodeLegacyConditions(m.legacy_filter, m.conditional_operator, LegacyConditions::kFilter);
     if (!legacy.ok()) return legacy.error();
     out.filter = std::move(legacy).value();
     out.options.filter_member = legacy_filter;
   }
   if (kind == ReadKind::kQuery) {
-    if (key_text.value()) {
-      auto condition = ParseCondition(*key_text.value(), "KeyConditionExpression", names.value(),
-                                      values.value());
+    if (key_text) {
+      auto condition =
+          ParseCondition(*key_text, "KeyConditionExpression", names.value(), values.value());
       if (!condition.ok()) return condition.error();
       auto terms = KeyTermsFromCondition(condition.value());
       if (!terms.ok()) return terms.error();
       out.key_terms = std::move(terms).value();
-    } else if (key_conditions != nullptr) {
-      auto object = json::AsStructure(key_conditions, "Condition");
-      if (!object.ok()) return object.error();
-      auto terms = DecodeKeyConditions(*object.value());
+    } else if (m.key_conditions != nullptr) {
+      auto terms = DecodeKeyConditions(*m.key_conditions);
       if (!terms.ok()) return terms.error();
       out.key_terms = std::move(terms).value();
     } else {
@@ -189,13 +199,12 @@ Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest&
           "request.");
     }
   }
-  if (filter_text.value()) {
-    auto filter =
-        ParseCondition(*filter_text.value(), "FilterExpression", names.value(), values.value());
-    if (!filter.ok()) return filter.error();
-    out.filter = std::move(filter).value();
+  if (filter_text) {
+    auto parsed = ParseCondition(*filter_text, "FilterExpression", names.value(), values.value());
+    if (!parsed.ok()) return parsed.error();
+    out.filter = std::move(parsed).value();
   }
-  auto projection = DecodeProjection(request, &names.value());
+  auto projection = DecodeProjection(m.projection, &names.value());
   if (!projection.ok()) return projection.error();
   out.projection = std::move(projection).value();
   if (Status used = names.value().CheckAllUsed(); !used.ok()) return used;
@@ -206,19 +215,15 @@ Status DecodeExpressions(const json::Value& request, ReadKind kind, ReadRequest&
 
 Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
                          ReadRequest& out) {
-  ConstraintErrors errors;
+  ReadMembers m;
+  Status constraints = Ok{};
+  if (Status read = ReadMembersOf(request, kind, m, constraints); !read.ok()) return read;
   AttributeDecoder decoder;
-  auto table_name = DecodeTableReference(request, engine, errors);
-  if (!table_name.ok()) return table_name.error();
-  out.table_name = std::move(table_name).value();
-  auto select = DecodeReadConstraints(request, kind, errors, out);
-  if (!select.ok()) return select.error();
-  const json::Value* start = json::Member(request, "ExclusiveStartKey");
-  Item start_key = decoder.DecodeItem(start);
+  Item start_key = decoder.DecodeItem(m.exclusive_start_key);
   if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
     return serialization;
   }
-  if (Status constraints = errors.ToStatus(); !constraints.ok()) return constraints;
+  if (!constraints.ok()) return constraints;
   if (Status bad_start = decoder.validation_status(); !bad_start.ok()) {
     const std::string& message = bad_start.error().message();
     const bool numeric = message.find("numeric value") != std::string::npos ||
@@ -227,9 +232,20 @@ Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadK
     return numeric ? bad_start
                    : Error::Validation("The provided starting key is invalid: " + message);
   }
-  if (start != nullptr) out.options.exclusive_start_key = std::move(start_key);
+  out.table_name = TableNameOf(engine, m.table_name);
+  if (m.index_name) {
+    out.index_name = std::string(*m.index_name);
+    out.options.index_name = out.index_name.value();
+  }
+  if (m.limit) out.options.limit = *m.limit;
+  out.options.consistent_read = m.consistent_read.value_or(false);
+  out.options.return_consumed_capacity = ReturnConsumedCapacityOf(m.return_consumed_capacity);
+  out.scan_index_forward = m.scan_index_forward.value_or(true);
+  out.segment = m.segment.value_or(0);
+  out.total_segments = m.total_segments.value_or(1);
+  if (m.exclusive_start_key != nullptr) out.options.exclusive_start_key = std::move(start_key);
   if (kind == ReadKind::kScan) {
-    if (Status segments = CheckSegments(request); !segments.ok()) return segments;
+    if (Status segments = CheckSegments(m); !segments.ok()) return segments;
     if (out.segment >= out.total_segments) {
       return Error::Validation(
           "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
@@ -238,12 +254,10 @@ Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadK
           " is not less than TotalSegments: " + std::to_string(out.total_segments));
     }
   }
-  if (Status expressions = DecodeExpressions(request, kind, out); !expressions.ok()) {
-    return expressions;
-  }
-  if (Status selected = CheckSelect(select.value(), out, request); !selected.ok()) return selected;
-  out.options.count_only = select.value() == "COUNT";
-  out.options.select_all_attributes = select.value() == "ALL_ATTRIBUTES";
+  if (Status expressions = DecodeExpressions(m, out); !expressions.ok()) return expressions;
+  if (Status selected = CheckSelect(m, out); !selected.ok()) return selected;
+  out.options.count_only = m.select == "COUNT";
+  out.options.select_all_attributes = m.select == "ALL_ATTRIBUTES";
   out.options.filter = out.filter ? &*out.filter : nullptr;
   out.options.projection = out.projection ? &*out.projection : nullptr;
   return Ok{};

@@ -34,8 +34,9 @@ struct ReadRequest {
 
 enum class ReadKind { kQuery, kScan };
 
-// Fills `out` from `request`, with DynamoDB's checks in its order: wrongly typed JSON, request
-// constraints, attribute values, segment rules, expressions, Select.
+// Fills `out` from a Query's or Scan's body, with DynamoDB's checks in its order: wrongly typed
+// JSON, request constraints (the generated layer's), attribute values, segment rules,
+// expressions, Select.
 Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
                          ReadRequest& out);
 

@@ -1,6 +1,5 @@
 #include "protocol/transaction_request.h"
 
-#include "engine/api/transactions.h"
 
 namespace ddbd {
 
@@ -23,33 +22,6 @@ Result<const json::Value*> DecodeBoundedList(const json::Value& request, const c
                "Member must have length less than or equal to " + std::to_string(max));
   }
   return list.value();
-}
-
-Result<const json::Value*> DecodeTransactItems(const json::Value& request,
-                                               ConstraintErrors& errors) {
-  return DecodeBoundedList(request, "TransactItems", "transactItems", kMaxTransactionActions,
-                           errors);
-}
-
-Result<std::string> DecodeActionTableName(const json::Value& action, const std::string& path,
-                                          ConstraintErrors& errors) {
-  auto name = json::AsString(json::Member(action, "TableName"));
-  if (!name.ok()) return name.error();
-  if (!name.value()) {
-    errors.MustNotBeNull(path + ".tableName");
-    return std::string();
-  }
-  const std::string_view text = *name.value();
-  if (!IsValidTableNameCharacters(text)) {
-    errors.Pattern(text, path + ".tableName", kTableNamePattern);
-  }
-  if (text.size() < 3) errors.MinLength(text, path + ".tableName", 3);
-  if (text.size() > 255) errors.MaxLength(text, path + ".tableName", 255);
-  return std::string(text);
-}
-
-std::string TransactItemPath(size_t index) {
-  return "transactItems." + std::to_string(index + 1) + ".member";
 }
 
 }  // namespace ddbd

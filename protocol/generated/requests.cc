@@ -251,10 +251,10 @@ const Shape kReturnValuesOnConditionCheckFailure = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchStatementRequestMembers[4] = {
-    {"Statement", "statement", &kPartiQLStatement, 2, true},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 3, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false},
+    {"Statement", "statement", &kPartiQLStatement, 2, true, false},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 3, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false},
 };
 const Shape kBatchStatementRequest = {
     .kind = Kind::kStructure,
@@ -290,8 +290,8 @@ const Shape kReturnConsumedCapacity = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchExecuteStatementInputMembers[2] = {
-    {"Statements", "statements", &kPartiQLBatchRequest, 1, true},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 0, false},
+    {"Statements", "statements", &kPartiQLBatchRequest, 1, true, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 0, false, false},
 };
 const Shape kBatchExecuteStatementInput = {
     .kind = Kind::kStructure,
@@ -404,11 +404,11 @@ const Shape kExpressionAttributeNameMap = {
     .key = &kExpressionAttributeNameVariable,
     .plain_name = nullptr};
 extern const Member kKeysAndAttributesMembers[5] = {
-    {"Keys", "keys", &kKeyList, 1, true},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 4, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 3, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false},
+    {"Keys", "keys", &kKeyList, 1, true, true},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 4, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 3, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false},
 };
 const Shape kKeysAndAttributes = {
     .kind = Kind::kStructure,
@@ -433,8 +433,8 @@ const Shape kBatchGetRequestMap = {
     .key = &kTableArn,
     .plain_name = nullptr};
 extern const Member kBatchGetItemInputMembers[2] = {
-    {"RequestItems", "requestItems", &kBatchGetRequestMap, 0, true},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false},
+    {"RequestItems", "requestItems", &kBatchGetRequestMap, 0, true, true},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false},
 };
 const Shape kBatchGetItemInput = {
     .kind = Kind::kStructure,
@@ -459,7 +459,7 @@ const Shape kPutItemInputAttributeMap = {
     .key = &kAttributeName,
     .plain_name = nullptr};
 extern const Member kPutRequestMembers[1] = {
-    {"Item", "item", &kPutItemInputAttributeMap, 0, true},
+    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false},
 };
 const Shape kPutRequest = {
     .kind = Kind::kStructure,
@@ -473,7 +473,7 @@ const Shape kPutRequest = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteRequestMembers[1] = {
-    {"Key", "key", &kKey, 0, true},
+    {"Key", "key", &kKey, 0, true, false},
 };
 const Shape kDeleteRequest = {
     .kind = Kind::kStructure,
@@ -487,8 +487,8 @@ const Shape kDeleteRequest = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kWriteRequestMembers[2] = {
-    {"PutRequest", "putRequest", &kPutRequest, 0, false},
-    {"DeleteRequest", "deleteRequest", &kDeleteRequest, 1, false},
+    {"PutRequest", "putRequest", &kPutRequest, 0, false, false},
+    {"DeleteRequest", "deleteRequest", &kDeleteRequest, 1, false, false},
 };
 const Shape kWriteRequest = {
     .kind = Kind::kStructure,
@@ -535,9 +535,9 @@ const Shape kReturnItemCollectionMetrics = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchWriteItemInputMembers[3] = {
-    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false},
+    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false, false},
 };
 const Shape kBatchWriteItemInput = {
     .kind = Kind::kStructure,
@@ -562,8 +562,8 @@ const Shape kBackupName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateBackupInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true},
-    {"BackupName", "backupName", &kBackupName, 0, true},
+    {"TableName", "tableName", &kTableArn, 1, true, false},
+    {"BackupName", "backupName", &kBackupName, 0, true, false},
 };
 const Shape kCreateBackupInput = {
     .kind = Kind::kStructure,
@@ -599,8 +599,8 @@ const Shape kScalarAttributeType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAttributeDefinitionMembers[2] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 1, true},
-    {"AttributeType", "attributeType", &kScalarAttributeType, 0, true},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 1, true, false},
+    {"AttributeType", "attributeType", &kScalarAttributeType, 0, true, false},
 };
 const Shape kAttributeDefinition = {
     .kind = Kind::kStructure,
@@ -636,8 +636,8 @@ const Shape kKeyType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kKeySchemaElementMembers[2] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true},
-    {"KeyType", "keyType", &kKeyType, 1, true},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false},
+    {"KeyType", "keyType", &kKeyType, 1, true, false},
 };
 const Shape kKeySchemaElement = {
     .kind = Kind::kStructure,
@@ -706,8 +706,8 @@ const Shape kNonKeyAttributeNameList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProjectionMembers[2] = {
-    {"ProjectionType", "projectionType", &kProjectionType, 1, false},
-    {"NonKeyAttributes", "nonKeyAttributes", &kNonKeyAttributeNameList, 0, false},
+    {"ProjectionType", "projectionType", &kProjectionType, 1, false, false},
+    {"NonKeyAttributes", "nonKeyAttributes", &kNonKeyAttributeNameList, 0, false, false},
 };
 const Shape kProjection = {
     .kind = Kind::kStructure,
@@ -721,9 +721,9 @@ const Shape kProjection = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kLocalSecondaryIndexMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 0, true},
-    {"KeySchema", "keySchema", &kKeySchema, 1, true},
-    {"Projection", "projection", &kProjection, 2, true},
+    {"IndexName", "indexName", &kIndexName, 0, true, false},
+    {"KeySchema", "keySchema", &kKeySchema, 1, true, false},
+    {"Projection", "projection", &kProjection, 2, true, false},
 };
 const Shape kLocalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -759,8 +759,8 @@ const Shape kPositiveLongObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputMembers[2] = {
-    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 1, true},
-    {"WriteCapacityUnits", "writeCapacityUnits", &kPositiveLongObject, 0, true},
+    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 1, true, false},
+    {"WriteCapacityUnits", "writeCapacityUnits", &kPositiveLongObject, 0, true, false},
 };
 const Shape kProvisionedThroughput = {
     .kind = Kind::kStructure,
@@ -785,8 +785,8 @@ const Shape kLongObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kOnDemandThroughputMembers[2] = {
-    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false},
-    {"MaxWriteRequestUnits", "maxWriteRequestUnits", &kLongObject, 1, false},
+    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false},
+    {"MaxWriteRequestUnits", "maxWriteRequestUnits", &kLongObject, 1, false, false},
 };
 const Shape kOnDemandThroughput = {
     .kind = Kind::kStructure,
@@ -800,8 +800,8 @@ const Shape kOnDemandThroughput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kWarmThroughputMembers[2] = {
-    {"ReadUnitsPerSecond", "readUnitsPerSecond", &kLongObject, 0, false},
-    {"WriteUnitsPerSecond", "writeUnitsPerSecond", &kLongObject, 1, false},
+    {"ReadUnitsPerSecond", "readUnitsPerSecond", &kLongObject, 0, false, false},
+    {"WriteUnitsPerSecond", "writeUnitsPerSecond", &kLongObject, 1, false, false},
 };
 const Shape kWarmThroughput = {
     .kind = Kind::kStructure,
@@ -815,12 +815,12 @@ const Shape kWarmThroughput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 2, true},
-    {"KeySchema", "keySchema", &kKeySchema, 3, true},
-    {"Projection", "projection", &kProjection, 4, true},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false},
+    {"KeySchema", "keySchema", &kKeySchema, 3, true, false},
+    {"Projection", "projection", &kProjection, 4, true, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false},
 };
 const Shape kGlobalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -878,8 +878,8 @@ const Shape kStreamViewType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamSpecificationMembers[2] = {
-    {"StreamEnabled", "streamEnabled", &kStreamEnabled, 1, true},
-    {"StreamViewType", "streamViewType", &kStreamViewType, 0, false},
+    {"StreamEnabled", "streamEnabled", &kStreamEnabled, 1, true, false},
+    {"StreamViewType", "streamViewType", &kStreamViewType, 0, false, false},
 };
 const Shape kStreamSpecification = {
     .kind = Kind::kStructure,
@@ -926,9 +926,9 @@ const Shape kKMSMasterKeyId = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kSSESpecificationMembers[3] = {
-    {"Enabled", "enabled", &kSSEEnabled, 2, false},
-    {"SSEType", "sSEType", &kSSEType, 1, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false},
+    {"Enabled", "enabled", &kSSEEnabled, 2, false, false},
+    {"SSEType", "sSEType", &kSSEType, 1, false, false},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false},
 };
 const Shape kSSESpecification = {
     .kind = Kind::kStructure,
@@ -964,8 +964,8 @@ const Shape kTagValueString = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTagMembers[2] = {
-    {"Key", "key", &kTagKeyString, 1, true},
-    {"Value", "value", &kTagValueString, 0, true},
+    {"Key", "key", &kTagKeyString, 1, true, false},
+    {"Value", "value", &kTagValueString, 0, true, false},
 };
 const Shape kTag = {
     .kind = Kind::kStructure,
@@ -1034,23 +1034,23 @@ const Shape kGlobalTableSettingsReplicationMode = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateTableInputMembers[17] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 15, false},
-    {"TableName", "tableName", &kTableArn, 9, true},
-    {"KeySchema", "keySchema", &kKeySchema, 6, false},
-    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 16, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false},
-    {"BillingMode", "billingMode", &kBillingMode, 2, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false},
-    {"Tags", "tags", &kTagList, 10, false},
-    {"TableClass", "tableClass", &kTableClass, 11, false},
-    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false},
-    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 14, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false},
-    {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false},
-    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 15, false, false},
+    {"TableName", "tableName", &kTableArn, 9, true, false},
+    {"KeySchema", "keySchema", &kKeySchema, 6, false, false},
+    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 16, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false},
+    {"BillingMode", "billingMode", &kBillingMode, 2, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false, false},
+    {"Tags", "tags", &kTagList, 10, false, false},
+    {"TableClass", "tableClass", &kTableClass, 11, false, false},
+    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false},
+    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 14, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false, false},
+    {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false, false},
+    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false, false},
 };
 const Shape kCreateTableInput = {
     .kind = Kind::kStructure,
@@ -1075,7 +1075,7 @@ const Shape kBackupArn = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteBackupInputMembers[1] = {
-    {"BackupArn", "backupArn", &kBackupArn, 0, true},
+    {"BackupArn", "backupArn", &kBackupArn, 0, true, false},
 };
 const Shape kDeleteBackupInput = {
     .kind = Kind::kStructure,
@@ -1122,10 +1122,10 @@ const Shape kAttributeValueList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExpectedAttributeValueMembers[4] = {
-    {"Value", "value", &kAttributeValue, 3, false},
-    {"Exists", "exists", &kBooleanObject, 2, false},
-    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, false},
-    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false},
+    {"Value", "value", &kAttributeValue, 3, false, false},
+    {"Exists", "exists", &kBooleanObject, 2, false, false},
+    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, false, false},
+    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false},
 };
 const Shape kExpectedAttributeValue = {
     .kind = Kind::kStructure,
@@ -1205,17 +1205,17 @@ const Shape kExpressionAttributeValueMap = {
     .key = &kExpressionAttributeValueVariable,
     .plain_name = nullptr};
 extern const Member kDeleteItemInputMembers[11] = {
-    {"TableName", "tableName", &kTableArn, 10, true},
-    {"Key", "key", &kKey, 9, true},
-    {"Expected", "expected", &kExpectedAttributeMap, 6, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 0, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 7, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 8, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 2, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 4, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 5, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 3, false},
+    {"TableName", "tableName", &kTableArn, 10, true, false},
+    {"Key", "key", &kKey, 9, true, false},
+    {"Expected", "expected", &kExpectedAttributeMap, 6, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false},
+    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 7, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 8, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 2, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 4, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 5, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 3, false, false},
 };
 const Shape kDeleteItemInput = {
     .kind = Kind::kStructure,
@@ -1251,8 +1251,8 @@ const Shape kPolicyRevisionId = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteResourcePolicyInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true},
-    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false},
+    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false},
 };
 const Shape kDeleteResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1266,7 +1266,7 @@ const Shape kDeleteResourcePolicyInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteTableInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true},
+    {"TableName", "tableName", &kTableArn, 0, true, false},
 };
 const Shape kDeleteTableInput = {
     .kind = Kind::kStructure,
@@ -1280,7 +1280,7 @@ const Shape kDeleteTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeBackupInputMembers[1] = {
-    {"BackupArn", "backupArn", &kBackupArn, 0, true},
+    {"BackupArn", "backupArn", &kBackupArn, 0, true, false},
 };
 const Shape kDescribeBackupInput = {
     .kind = Kind::kStructure,
@@ -1294,7 +1294,7 @@ const Shape kDescribeBackupInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeContinuousBackupsInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true},
+    {"TableName", "tableName", &kTableArn, 0, true, false},
 };
 const Shape kDescribeContinuousBackupsInput = {
     .kind = Kind::kStructure,
@@ -1330,7 +1330,7 @@ const Shape kDescribeLimitsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTableInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true},
+    {"TableName", "tableName", &kTableArn, 0, true, false},
 };
 const Shape kDescribeTableInput = {
     .kind = Kind::kStructure,
@@ -1344,7 +1344,7 @@ const Shape kDescribeTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTimeToLiveInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true},
+    {"TableName", "tableName", &kTableArn, 0, true, false},
 };
 const Shape kDescribeTimeToLiveInput = {
     .kind = Kind::kStructure,
@@ -1380,13 +1380,13 @@ const Shape kPositiveIntegerObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExecuteStatementInputMembers[7] = {
-    {"Statement", "statement", &kPartiQLStatement, 3, true},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 6, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false},
-    {"NextToken", "nextToken", &kPartiQLNextToken, 1, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 5, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 4, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false},
+    {"Statement", "statement", &kPartiQLStatement, 3, true, false},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 6, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false},
+    {"NextToken", "nextToken", &kPartiQLNextToken, 1, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 5, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 4, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false},
 };
 const Shape kExecuteStatementInput = {
     .kind = Kind::kStructure,
@@ -1400,9 +1400,9 @@ const Shape kExecuteStatementInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kParameterizedStatementMembers[3] = {
-    {"Statement", "statement", &kPartiQLStatement, 1, true},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 2, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false},
+    {"Statement", "statement", &kPartiQLStatement, 1, true, false},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 2, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false},
 };
 const Shape kParameterizedStatement = {
     .kind = Kind::kStructure,
@@ -1438,9 +1438,9 @@ const Shape kClientRequestToken = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExecuteTransactionInputMembers[3] = {
-    {"TransactStatements", "transactStatements", &kParameterizedStatements, 1, true},
-    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 0, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false},
+    {"TransactStatements", "transactStatements", &kParameterizedStatements, 1, true, false},
+    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 0, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false},
 };
 const Shape kExecuteTransactionInput = {
     .kind = Kind::kStructure,
@@ -1454,13 +1454,13 @@ const Shape kExecuteTransactionInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetItemInputMembers[7] = {
-    {"TableName", "tableName", &kTableArn, 6, true},
-    {"Key", "key", &kKey, 5, true},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 3, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 4, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 2, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false},
+    {"TableName", "tableName", &kTableArn, 6, true, false},
+    {"Key", "key", &kKey, 5, true, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 3, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 4, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 2, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false},
 };
 const Shape kGetItemInput = {
     .kind = Kind::kStructure,
@@ -1474,7 +1474,7 @@ const Shape kGetItemInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetResourcePolicyInputMembers[1] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true, false},
 };
 const Shape kGetResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1532,12 +1532,12 @@ const Shape kBackupTypeFilter = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListBackupsInputMembers[6] = {
-    {"TableName", "tableName", &kTableArn, 4, false},
-    {"Limit", "limit", &kBackupsInputLimit, 0, false},
-    {"TimeRangeLowerBound", "timeRangeLowerBound", &kTimeRangeLowerBound, 2, false},
-    {"TimeRangeUpperBound", "timeRangeUpperBound", &kTimeRangeUpperBound, 3, false},
-    {"ExclusiveStartBackupArn", "exclusiveStartBackupArn", &kBackupArn, 1, false},
-    {"BackupType", "backupType", &kBackupTypeFilter, 5, false},
+    {"TableName", "tableName", &kTableArn, 4, false, false},
+    {"Limit", "limit", &kBackupsInputLimit, 0, false, false},
+    {"TimeRangeLowerBound", "timeRangeLowerBound", &kTimeRangeLowerBound, 2, false, false},
+    {"TimeRangeUpperBound", "timeRangeUpperBound", &kTimeRangeUpperBound, 3, false, false},
+    {"ExclusiveStartBackupArn", "exclusiveStartBackupArn", &kBackupArn, 1, false, false},
+    {"BackupType", "backupType", &kBackupTypeFilter, 5, false, false},
 };
 const Shape kListBackupsInput = {
     .kind = Kind::kStructure,
@@ -1562,8 +1562,8 @@ const Shape kListTablesInputLimit = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListTablesInputMembers[2] = {
-    {"ExclusiveStartTableName", "exclusiveStartTableName", &kTableName, 0, false},
-    {"Limit", "limit", &kListTablesInputLimit, 1, false},
+    {"ExclusiveStartTableName", "exclusiveStartTableName", &kTableName, 0, false, false},
+    {"Limit", "limit", &kListTablesInputLimit, 1, false, false},
 };
 const Shape kListTablesInput = {
     .kind = Kind::kStructure,
@@ -1588,8 +1588,8 @@ const Shape kNextTokenString = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListTagsOfResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true},
-    {"NextToken", "nextToken", &kNextTokenString, 0, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false},
+    {"NextToken", "nextToken", &kNextTokenString, 0, false, false},
 };
 const Shape kListTagsOfResourceInput = {
     .kind = Kind::kStructure,
@@ -1603,17 +1603,17 @@ const Shape kListTagsOfResourceInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutItemInputMembers[11] = {
-    {"TableName", "tableName", &kTableArn, 10, true},
-    {"Item", "item", &kPutItemInputAttributeMap, 2, true},
-    {"Expected", "expected", &kExpectedAttributeMap, 7, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 0, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 8, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 9, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 3, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 5, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 6, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 4, false},
+    {"TableName", "tableName", &kTableArn, 10, true, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 2, true, false},
+    {"Expected", "expected", &kExpectedAttributeMap, 7, false, false},
+    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 8, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 9, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 3, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 5, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 6, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 4, false, false},
 };
 const Shape kPutItemInput = {
     .kind = Kind::kStructure,
@@ -1638,10 +1638,10 @@ const Shape kConfirmRemoveSelfResourceAccess = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutResourcePolicyInputMembers[4] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true},
-    {"Policy", "policy", &kResourcePolicy, 3, true},
-    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false},
-    {"ConfirmRemoveSelfResourceAccess", "confirmRemoveSelfResourceAccess", &kConfirmRemoveSelfResourceAccess, 2, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false},
+    {"Policy", "policy", &kResourcePolicy, 3, true, false},
+    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false},
+    {"ConfirmRemoveSelfResourceAccess", "confirmRemoveSelfResourceAccess", &kConfirmRemoveSelfResourceAccess, 2, false, false},
 };
 const Shape kPutResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1666,8 +1666,8 @@ const Shape kSelect = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kConditionMembers[2] = {
-    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false},
-    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, true},
+    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false},
+    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, true, false},
 };
 const Shape kCondition = {
     .kind = Kind::kStructure,
@@ -1714,23 +1714,23 @@ const Shape kKeyExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kQueryInputMembers[17] = {
-    {"TableName", "tableName", &kTableArn, 8, true},
-    {"IndexName", "indexName", &kIndexName, 2, false},
-    {"Select", "select", &kSelect, 0, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 14, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false},
-    {"KeyConditions", "keyConditions", &kKeyConditions, 16, false},
-    {"QueryFilter", "queryFilter", &kFilterConditionMap, 5, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 9, false},
-    {"ScanIndexForward", "scanIndexForward", &kBooleanObject, 7, false},
-    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false},
-    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false},
-    {"KeyConditionExpression", "keyConditionExpression", &kKeyExpression, 10, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 11, false},
+    {"TableName", "tableName", &kTableArn, 8, true, false},
+    {"IndexName", "indexName", &kIndexName, 2, false, false},
+    {"Select", "select", &kSelect, 0, false, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 14, false, true},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false},
+    {"KeyConditions", "keyConditions", &kKeyConditions, 16, false, false},
+    {"QueryFilter", "queryFilter", &kFilterConditionMap, 5, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 9, false, false},
+    {"ScanIndexForward", "scanIndexForward", &kBooleanObject, 7, false, false},
+    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false},
+    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false},
+    {"KeyConditionExpression", "keyConditionExpression", &kKeyExpression, 10, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 11, false, false},
 };
 const Shape kQueryInput = {
     .kind = Kind::kStructure,
@@ -1744,14 +1744,14 @@ const Shape kQueryInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kRestoreTableFromBackupInputMembers[8] = {
-    {"TargetTableName", "targetTableName", &kTableName, 5, true},
-    {"BackupArn", "backupArn", &kBackupArn, 1, true},
-    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 7, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 6, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 4, false},
+    {"TargetTableName", "targetTableName", &kTableName, 5, true, false},
+    {"BackupArn", "backupArn", &kBackupArn, 1, true, false},
+    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false, false},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 7, false, false},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 6, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 4, false, false},
 };
 const Shape kRestoreTableFromBackupInput = {
     .kind = Kind::kStructure,
@@ -1776,17 +1776,17 @@ const Shape kDate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kRestoreTableToPointInTimeInputMembers[11] = {
-    {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false},
-    {"SourceTableName", "sourceTableName", &kTableName, 2, false},
-    {"TargetTableName", "targetTableName", &kTableName, 6, true},
-    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 7, false},
-    {"RestoreDateTime", "restoreDateTime", &kDate, 8, false},
-    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 10, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 9, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false},
+    {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false, false},
+    {"SourceTableName", "sourceTableName", &kTableName, 2, false, false},
+    {"TargetTableName", "targetTableName", &kTableName, 6, true, false},
+    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 7, false, false},
+    {"RestoreDateTime", "restoreDateTime", &kDate, 8, false, false},
+    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false, false},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 10, false, false},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 9, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false},
 };
 const Shape kRestoreTableToPointInTimeInput = {
     .kind = Kind::kStructure,
@@ -1822,22 +1822,22 @@ const Shape kScanSegment = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kScanInputMembers[16] = {
-    {"TableName", "tableName", &kTableArn, 7, true},
-    {"IndexName", "indexName", &kIndexName, 2, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 14, false},
-    {"Select", "select", &kSelect, 0, false},
-    {"ScanFilter", "scanFilter", &kFilterConditionMap, 9, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 8, false},
-    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false},
-    {"TotalSegments", "totalSegments", &kScanTotalSegments, 4, false},
-    {"Segment", "segment", &kScanSegment, 11, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 5, false},
-    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 10, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false},
+    {"TableName", "tableName", &kTableArn, 7, true, false},
+    {"IndexName", "indexName", &kIndexName, 2, false, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 14, false, false},
+    {"Select", "select", &kSelect, 0, false, false},
+    {"ScanFilter", "scanFilter", &kFilterConditionMap, 9, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 8, false, false},
+    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false},
+    {"TotalSegments", "totalSegments", &kScanTotalSegments, 4, false, false},
+    {"Segment", "segment", &kScanSegment, 11, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 5, false, false},
+    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 10, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false},
 };
 const Shape kScanInput = {
     .kind = Kind::kStructure,
@@ -1851,8 +1851,8 @@ const Shape kScanInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTagResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true},
-    {"Tags", "tags", &kTagList, 1, true},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true, false},
+    {"Tags", "tags", &kTagList, 1, true, false},
 };
 const Shape kTagResourceInput = {
     .kind = Kind::kStructure,
@@ -1866,10 +1866,10 @@ const Shape kTagResourceInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetMembers[4] = {
-    {"Key", "key", &kKey, 2, true},
-    {"TableName", "tableName", &kTableArn, 3, true},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 1, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false},
+    {"Key", "key", &kKey, 2, true, false},
+    {"TableName", "tableName", &kTableArn, 3, true, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 1, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false},
 };
 const Shape kGet = {
     .kind = Kind::kStructure,
@@ -1883,7 +1883,7 @@ const Shape kGet = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactGetItemMembers[1] = {
-    {"Get", "get", &kGet, 0, true},
+    {"Get", "get", &kGet, 0, true, false},
 };
 const Shape kTransactGetItem = {
     .kind = Kind::kStructure,
@@ -1908,8 +1908,8 @@ const Shape kTransactGetItemList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactGetItemsInputMembers[2] = {
-    {"TransactItems", "transactItems", &kTransactGetItemList, 0, true},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false},
+    {"TransactItems", "transactItems", &kTransactGetItemList, 0, true, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false},
 };
 const Shape kTransactGetItemsInput = {
     .kind = Kind::kStructure,
@@ -1923,12 +1923,12 @@ const Shape kTransactGetItemsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kConditionCheckMembers[6] = {
-    {"Key", "key", &kKey, 4, true},
-    {"TableName", "tableName", &kTableArn, 5, true},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, true},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false},
+    {"Key", "key", &kKey, 4, true, false},
+    {"TableName", "tableName", &kTableArn, 5, true, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, true, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false},
 };
 const Shape kConditionCheck = {
     .kind = Kind::kStructure,
@@ -1942,12 +1942,12 @@ const Shape kConditionCheck = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutMembers[6] = {
-    {"Item", "item", &kPutItemInputAttributeMap, 0, true},
-    {"TableName", "tableName", &kTableArn, 5, true},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 1, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 3, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 4, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 2, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false},
+    {"TableName", "tableName", &kTableArn, 5, true, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 1, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 3, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 4, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 2, false, false},
 };
 const Shape kPut = {
     .kind = Kind::kStructure,
@@ -1961,12 +1961,12 @@ const Shape kPut = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteMembers[6] = {
-    {"Key", "key", &kKey, 4, true},
-    {"TableName", "tableName", &kTableArn, 5, true},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false},
+    {"Key", "key", &kKey, 4, true, false},
+    {"TableName", "tableName", &kTableArn, 5, true, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false},
 };
 const Shape kDelete = {
     .kind = Kind::kStructure,
@@ -1991,13 +1991,13 @@ const Shape kUpdateExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateMembers[7] = {
-    {"Key", "key", &kKey, 5, true},
-    {"UpdateExpression", "updateExpression", &kUpdateExpression, 4, true},
-    {"TableName", "tableName", &kTableArn, 6, true},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false},
+    {"Key", "key", &kKey, 5, true, false},
+    {"UpdateExpression", "updateExpression", &kUpdateExpression, 4, true, false},
+    {"TableName", "tableName", &kTableArn, 6, true, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false},
 };
 const Shape kUpdate = {
     .kind = Kind::kStructure,
@@ -2011,10 +2011,10 @@ const Shape kUpdate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactWriteItemMembers[4] = {
-    {"ConditionCheck", "conditionCheck", &kConditionCheck, 1, false},
-    {"Put", "put", &kPut, 3, false},
-    {"Delete", "delete", &kDelete, 2, false},
-    {"Update", "update", &kUpdate, 0, false},
+    {"ConditionCheck", "conditionCheck", &kConditionCheck, 1, false, false},
+    {"Put", "put", &kPut, 3, false, false},
+    {"Delete", "delete", &kDelete, 2, false, false},
+    {"Update", "update", &kUpdate, 0, false, false},
 };
 const Shape kTransactWriteItem = {
     .kind = Kind::kStructure,
@@ -2039,10 +2039,10 @@ const Shape kTransactWriteItemList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactWriteItemsInputMembers[4] = {
-    {"TransactItems", "transactItems", &kTransactWriteItemList, 0, true},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 3, false},
-    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 1, false},
+    {"TransactItems", "transactItems", &kTransactWriteItemList, 0, true, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 3, false, false},
+    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 1, false, false},
 };
 const Shape kTransactWriteItemsInput = {
     .kind = Kind::kStructure,
@@ -2067,8 +2067,8 @@ const Shape kTagKeyList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUntagResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true},
-    {"TagKeys", "tagKeys", &kTagKeyList, 0, true},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false},
+    {"TagKeys", "tagKeys", &kTagKeyList, 0, true, false},
 };
 const Shape kUntagResourceInput = {
     .kind = Kind::kStructure,
@@ -2093,8 +2093,8 @@ const Shape kRecoveryPeriodInDays = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPointInTimeRecoverySpecificationMembers[2] = {
-    {"PointInTimeRecoveryEnabled", "pointInTimeRecoveryEnabled", &kBooleanObject, 1, true},
-    {"RecoveryPeriodInDays", "recoveryPeriodInDays", &kRecoveryPeriodInDays, 0, false},
+    {"PointInTimeRecoveryEnabled", "pointInTimeRecoveryEnabled", &kBooleanObject, 1, true, false},
+    {"RecoveryPeriodInDays", "recoveryPeriodInDays", &kRecoveryPeriodInDays, 0, false, false},
 };
 const Shape kPointInTimeRecoverySpecification = {
     .kind = Kind::kStructure,
@@ -2108,8 +2108,8 @@ const Shape kPointInTimeRecoverySpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateContinuousBackupsInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true},
-    {"PointInTimeRecoverySpecification", "pointInTimeRecoverySpecification", &kPointInTimeRecoverySpecification, 0, true},
+    {"TableName", "tableName", &kTableArn, 1, true, false},
+    {"PointInTimeRecoverySpecification", "pointInTimeRecoverySpecification", &kPointInTimeRecoverySpecification, 0, true, false},
 };
 const Shape kUpdateContinuousBackupsInput = {
     .kind = Kind::kStructure,
@@ -2134,8 +2134,8 @@ const Shape kAttributeAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAttributeValueUpdateMembers[2] = {
-    {"Value", "value", &kAttributeValue, 1, false},
-    {"Action", "action", &kAttributeAction, 0, false},
+    {"Value", "value", &kAttributeValue, 1, false, false},
+    {"Action", "action", &kAttributeAction, 0, false, false},
 };
 const Shape kAttributeValueUpdate = {
     .kind = Kind::kStructure,
@@ -2160,19 +2160,19 @@ const Shape kAttributeUpdates = {
     .key = &kAttributeName,
     .plain_name = nullptr};
 extern const Member kUpdateItemInputMembers[13] = {
-    {"TableName", "tableName", &kTableArn, 4, true},
-    {"Key", "key", &kKey, 12, true},
-    {"AttributeUpdates", "attributeUpdates", &kAttributeUpdates, 8, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 2, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 6, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 5, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 3, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 11, false},
-    {"UpdateExpression", "updateExpression", &kUpdateExpression, 10, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 9, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 7, false},
+    {"TableName", "tableName", &kTableArn, 4, true, false},
+    {"Key", "key", &kKey, 12, true, false},
+    {"AttributeUpdates", "attributeUpdates", &kAttributeUpdates, 8, false, false},
+    {"Expected", "expected", &kExpectedAttributeMap, 2, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 6, false, false},
+    {"ReturnValues", "returnValues", &kReturnValue, 5, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 3, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 11, false, false},
+    {"UpdateExpression", "updateExpression", &kUpdateExpression, 10, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 9, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 7, false, false},
 };
 const Shape kUpdateItemInput = {
     .kind = Kind::kStructure,
@@ -2186,10 +2186,10 @@ const Shape kUpdateItemInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateGlobalSecondaryIndexActionMembers[4] = {
-    {"IndexName", "indexName", &kIndexName, 2, true},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false},
 };
 const Shape kUpdateGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -2203,12 +2203,12 @@ const Shape kUpdateGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalSecondaryIndexActionMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 2, true},
-    {"KeySchema", "keySchema", &kKeySchema, 3, true},
-    {"Projection", "projection", &kProjection, 4, true},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false},
+    {"KeySchema", "keySchema", &kKeySchema, 3, true, false},
+    {"Projection", "projection", &kProjection, 4, true, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false},
 };
 const Shape kCreateGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -2222,7 +2222,7 @@ const Shape kCreateGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteGlobalSecondaryIndexActionMembers[1] = {
-    {"IndexName", "indexName", &kIndexName, 0, true},
+    {"IndexName", "indexName", &kIndexName, 0, true, false},
 };
 const Shape kDeleteGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -2236,9 +2236,9 @@ const Shape kDeleteGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexUpdateMembers[3] = {
-    {"Update", "update", &kUpdateGlobalSecondaryIndexAction, 0, false},
-    {"Create", "create", &kCreateGlobalSecondaryIndexAction, 1, false},
-    {"Delete", "delete", &kDeleteGlobalSecondaryIndexAction, 2, false},
+    {"Update", "update", &kUpdateGlobalSecondaryIndexAction, 0, false, false},
+    {"Create", "create", &kCreateGlobalSecondaryIndexAction, 1, false, false},
+    {"Delete", "delete", &kDeleteGlobalSecondaryIndexAction, 2, false, false},
 };
 const Shape kGlobalSecondaryIndexUpdate = {
     .kind = Kind::kStructure,
@@ -2274,7 +2274,7 @@ const Shape kRegionName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputOverrideMembers[1] = {
-    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 0, false},
+    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 0, false, false},
 };
 const Shape kProvisionedThroughputOverride = {
     .kind = Kind::kStructure,
@@ -2288,7 +2288,7 @@ const Shape kProvisionedThroughputOverride = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kOnDemandThroughputOverrideMembers[1] = {
-    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false},
+    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false},
 };
 const Shape kOnDemandThroughputOverride = {
     .kind = Kind::kStructure,
@@ -2302,9 +2302,9 @@ const Shape kOnDemandThroughputOverride = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaGlobalSecondaryIndexMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 2, true},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 1, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 0, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 1, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 0, false, false},
 };
 const Shape kReplicaGlobalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -2329,12 +2329,12 @@ const Shape kReplicaGlobalSecondaryIndexList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateReplicationGroupMemberActionMembers[6] = {
-    {"RegionName", "regionName", &kRegionName, 4, true},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false},
-    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false},
+    {"RegionName", "regionName", &kRegionName, 4, true, false},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false},
+    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false},
 };
 const Shape kCreateReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2348,12 +2348,12 @@ const Shape kCreateReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateReplicationGroupMemberActionMembers[6] = {
-    {"RegionName", "regionName", &kRegionName, 4, true},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false},
-    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false},
+    {"RegionName", "regionName", &kRegionName, 4, true, false},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false},
+    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false},
 };
 const Shape kUpdateReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2367,7 +2367,7 @@ const Shape kUpdateReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteReplicationGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true},
+    {"RegionName", "regionName", &kRegionName, 0, true, false},
 };
 const Shape kDeleteReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2381,9 +2381,9 @@ const Shape kDeleteReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicationGroupUpdateMembers[3] = {
-    {"Create", "create", &kCreateReplicationGroupMemberAction, 0, false},
-    {"Update", "update", &kUpdateReplicationGroupMemberAction, 1, false},
-    {"Delete", "delete", &kDeleteReplicationGroupMemberAction, 2, false},
+    {"Create", "create", &kCreateReplicationGroupMemberAction, 0, false, false},
+    {"Update", "update", &kUpdateReplicationGroupMemberAction, 1, false, false},
+    {"Delete", "delete", &kDeleteReplicationGroupMemberAction, 2, false, false},
 };
 const Shape kReplicationGroupUpdate = {
     .kind = Kind::kStructure,
@@ -2419,7 +2419,7 @@ const Shape kMultiRegionConsistency = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalTableWitnessGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true},
+    {"RegionName", "regionName", &kRegionName, 0, true, false},
 };
 const Shape kCreateGlobalTableWitnessGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2433,7 +2433,7 @@ const Shape kCreateGlobalTableWitnessGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteGlobalTableWitnessGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true},
+    {"RegionName", "regionName", &kRegionName, 0, true, false},
 };
 const Shape kDeleteGlobalTableWitnessGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2447,8 +2447,8 @@ const Shape kDeleteGlobalTableWitnessGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalTableWitnessGroupUpdateMembers[2] = {
-    {"Create", "create", &kCreateGlobalTableWitnessGroupMemberAction, 0, false},
-    {"Delete", "delete", &kDeleteGlobalTableWitnessGroupMemberAction, 1, false},
+    {"Create", "create", &kCreateGlobalTableWitnessGroupMemberAction, 0, false, false},
+    {"Delete", "delete", &kDeleteGlobalTableWitnessGroupMemberAction, 1, false, false},
 };
 const Shape kGlobalTableWitnessGroupUpdate = {
     .kind = Kind::kStructure,
@@ -2473,21 +2473,21 @@ const Shape kGlobalTableWitnessGroupUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTableInputMembers[15] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false},
-    {"TableName", "tableName", &kTableArn, 9, true},
-    {"BillingMode", "billingMode", &kBillingMode, 2, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false},
-    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexUpdateList, 11, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false},
-    {"ReplicaUpdates", "replicaUpdates", &kReplicationGroupUpdateList, 1, false},
-    {"TableClass", "tableClass", &kTableClass, 10, false},
-    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false},
-    {"MultiRegionConsistency", "multiRegionConsistency", &kMultiRegionConsistency, 6, false},
-    {"GlobalTableWitnessUpdates", "globalTableWitnessUpdates", &kGlobalTableWitnessGroupUpdateList, 5, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false},
-    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false, false},
+    {"TableName", "tableName", &kTableArn, 9, true, false},
+    {"BillingMode", "billingMode", &kBillingMode, 2, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false},
+    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexUpdateList, 11, false, false},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicationGroupUpdateList, 1, false, false},
+    {"TableClass", "tableClass", &kTableClass, 10, false, false},
+    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false},
+    {"MultiRegionConsistency", "multiRegionConsistency", &kMultiRegionConsistency, 6, false, false},
+    {"GlobalTableWitnessUpdates", "globalTableWitnessUpdates", &kGlobalTableWitnessGroupUpdateList, 5, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false},
+    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false, false},
 };
 const Shape kUpdateTableInput = {
     .kind = Kind::kStructure,
@@ -2523,8 +2523,8 @@ const Shape kTimeToLiveAttributeName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTimeToLiveSpecificationMembers[2] = {
-    {"Enabled", "enabled", &kTimeToLiveEnabled, 1, true},
-    {"AttributeName", "attributeName", &kTimeToLiveAttributeName, 0, true},
+    {"Enabled", "enabled", &kTimeToLiveEnabled, 1, true, false},
+    {"AttributeName", "attributeName", &kTimeToLiveAttributeName, 0, true, false},
 };
 const Shape kTimeToLiveSpecification = {
     .kind = Kind::kStructure,
@@ -2538,8 +2538,8 @@ const Shape kTimeToLiveSpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTimeToLiveInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true},
-    {"TimeToLiveSpecification", "timeToLiveSpecification", &kTimeToLiveSpecification, 0, true},
+    {"TableName", "tableName", &kTableArn, 1, true, false},
+    {"TimeToLiveSpecification", "timeToLiveSpecification", &kTimeToLiveSpecification, 0, true, false},
 };
 const Shape kUpdateTimeToLiveInput = {
     .kind = Kind::kStructure,
@@ -2597,8 +2597,8 @@ const Shape kStreamsShardFilterType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsShardFilterMembers[2] = {
-    {"Type", "type", &kStreamsShardFilterType, 1, false},
-    {"ShardId", "shardId", &kStreamsShardId, 0, false},
+    {"Type", "type", &kStreamsShardFilterType, 1, false, false},
+    {"ShardId", "shardId", &kStreamsShardId, 0, false, false},
 };
 const Shape kStreamsShardFilter = {
     .kind = Kind::kStructure,
@@ -2612,10 +2612,10 @@ const Shape kStreamsShardFilter = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsDescribeStreamInputMembers[4] = {
-    {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true},
-    {"Limit", "limit", &kStreamsPositiveIntegerObject, 3, false},
-    {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false},
-    {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false},
+    {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObject, 3, false, false},
+    {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false, false},
+    {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false, false},
 };
 const Shape kStreamsDescribeStreamInput = {
     .kind = Kind::kStructure,
@@ -2640,8 +2640,8 @@ const Shape kStreamsShardIterator = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsGetRecordsInputMembers[2] = {
-    {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true},
-    {"Limit", "limit", &kStreamsPositiveIntegerObject, 1, false},
+    {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObject, 1, false, false},
 };
 const Shape kStreamsGetRecordsInput = {
     .kind = Kind::kStructure,
@@ -2677,10 +2677,10 @@ const Shape kStreamsSequenceNumber = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsGetShardIteratorInputMembers[4] = {
-    {"StreamArn", "streamArn", &kStreamsStreamArn, 1, true},
-    {"ShardId", "shardId", &kStreamsShardId, 2, true},
-    {"ShardIteratorType", "shardIteratorType", &kStreamsShardIteratorType, 3, true},
-    {"SequenceNumber", "sequenceNumber", &kStreamsSequenceNumber, 0, false},
+    {"StreamArn", "streamArn", &kStreamsStreamArn, 1, true, false},
+    {"ShardId", "shardId", &kStreamsShardId, 2, true, false},
+    {"ShardIteratorType", "shardIteratorType", &kStreamsShardIteratorType, 3, true, false},
+    {"SequenceNumber", "sequenceNumber", &kStreamsSequenceNumber, 0, false, false},
 };
 const Shape kStreamsGetShardIteratorInput = {
     .kind = Kind::kStructure,
@@ -2705,9 +2705,9 @@ const Shape kStreamsTableName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsListStreamsInputMembers[3] = {
-    {"TableName", "tableName", &kStreamsTableName, 1, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObject, 0, false},
-    {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false},
+    {"TableName", "tableName", &kStreamsTableName, 1, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObject, 0, false, false},
+    {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false, false},
 };
 const Shape kStreamsListStreamsInput = {
     .kind = Kind::kStructure,
@@ -2723,438 +2723,789 @@ const Shape kStreamsListStreamsInput = {
 
 }  // namespace shapes
 
-Status Decode(const json::Value& body, BatchExecuteStatementRequest& request, Status* constraints) {
+void View(const json::Value& object, BatchStatementRequest& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kBatchStatementRequest, object, values);
+  out.statement = String(values[0]).value_or(std::string_view{});
+  out.parameters = values[1];
+  out.consistent_read = Boolean(values[2]);
+  out.return_values_on_condition_check_failure = String(values[3]);
+}
+
+Status Decode(const json::Value& body, BatchExecuteStatementInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kBatchExecuteStatementInput, body, values, constraints); !read.ok()) return read;
-  request.statements = values[0];
-  request.return_consumed_capacity = String(values[1]);
+  out.statements = values[0];
+  out.return_consumed_capacity = String(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, BatchGetItemRequest& request, Status* constraints) {
+void View(const json::Value& object, KeysAndAttributes& out) {
+  const json::Value* values[5] = {};
+  Collect(shapes::kKeysAndAttributes, object, values);
+  out.keys = values[0];
+  out.attributes_to_get = values[1];
+  out.consistent_read = Boolean(values[2]);
+  out.projection_expression = String(values[3]);
+  out.expression_attribute_names = values[4];
+}
+
+Status Decode(const json::Value& body, BatchGetItemInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kBatchGetItemInput, body, values, constraints); !read.ok()) return read;
-  request.request_items = values[0];
-  request.return_consumed_capacity = String(values[1]);
+  out.request_items = values[0];
+  out.return_consumed_capacity = String(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, BatchWriteItemRequest& request, Status* constraints) {
+void View(const json::Value& object, PutRequest& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kPutRequest, object, values);
+  out.item = values[0];
+}
+
+void View(const json::Value& object, DeleteRequest& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kDeleteRequest, object, values);
+  out.key = values[0];
+}
+
+void View(const json::Value& object, WriteRequest& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kWriteRequest, object, values);
+  out.put_request = values[0];
+  out.delete_request = values[1];
+}
+
+Status Decode(const json::Value& body, BatchWriteItemInput& out, Status* constraints) {
   const json::Value* values[3] = {};
   if (Status read = Read(shapes::kBatchWriteItemInput, body, values, constraints); !read.ok()) return read;
-  request.request_items = values[0];
-  request.return_consumed_capacity = String(values[1]);
-  request.return_item_collection_metrics = String(values[2]);
+  out.request_items = values[0];
+  out.return_consumed_capacity = String(values[1]);
+  out.return_item_collection_metrics = String(values[2]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, CreateBackupRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, CreateBackupInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kCreateBackupInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.backup_name = *String(values[1]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.backup_name = String(values[1]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, CreateTableRequest& request, Status* constraints) {
+void View(const json::Value& object, AttributeDefinition& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kAttributeDefinition, object, values);
+  out.attribute_name = String(values[0]).value_or(std::string_view{});
+  out.attribute_type = String(values[1]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, KeySchemaElement& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kKeySchemaElement, object, values);
+  out.attribute_name = String(values[0]).value_or(std::string_view{});
+  out.key_type = String(values[1]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, Projection& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kProjection, object, values);
+  out.projection_type = String(values[0]);
+  out.non_key_attributes = values[1];
+}
+
+void View(const json::Value& object, LocalSecondaryIndex& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kLocalSecondaryIndex, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.key_schema = values[1];
+  out.projection = values[2];
+}
+
+void View(const json::Value& object, ProvisionedThroughput& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kProvisionedThroughput, object, values);
+  out.read_capacity_units = Number(values[0]).value_or(int64_t{});
+  out.write_capacity_units = Number(values[1]).value_or(int64_t{});
+}
+
+void View(const json::Value& object, OnDemandThroughput& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kOnDemandThroughput, object, values);
+  out.max_read_request_units = Number(values[0]);
+  out.max_write_request_units = Number(values[1]);
+}
+
+void View(const json::Value& object, WarmThroughput& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kWarmThroughput, object, values);
+  out.read_units_per_second = Number(values[0]);
+  out.write_units_per_second = Number(values[1]);
+}
+
+void View(const json::Value& object, GlobalSecondaryIndex& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kGlobalSecondaryIndex, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.key_schema = values[1];
+  out.projection = values[2];
+  out.provisioned_throughput = values[3];
+  out.on_demand_throughput = values[4];
+  out.warm_throughput = values[5];
+}
+
+void View(const json::Value& object, StreamSpecification& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kStreamSpecification, object, values);
+  out.stream_enabled = Boolean(values[0]).value_or(bool{});
+  out.stream_view_type = String(values[1]);
+}
+
+void View(const json::Value& object, SSESpecification& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kSSESpecification, object, values);
+  out.enabled = Boolean(values[0]);
+  out.sse_type = String(values[1]);
+  out.kms_master_key_id = String(values[2]);
+}
+
+void View(const json::Value& object, Tag& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kTag, object, values);
+  out.key = String(values[0]).value_or(std::string_view{});
+  out.value = String(values[1]).value_or(std::string_view{});
+}
+
+Status Decode(const json::Value& body, CreateTableInput& out, Status* constraints) {
   const json::Value* values[17] = {};
   if (Status read = Read(shapes::kCreateTableInput, body, values, constraints); !read.ok()) return read;
-  request.attribute_definitions = values[0];
-  request.table_name = *String(values[1]);
-  request.key_schema = values[2];
-  request.local_secondary_indexes = values[3];
-  request.global_secondary_indexes = values[4];
-  request.billing_mode = String(values[5]);
-  request.provisioned_throughput = values[6];
-  request.stream_specification = values[7];
-  request.sse_specification = values[8];
-  request.tags = values[9];
-  request.table_class = String(values[10]);
-  request.deletion_protection_enabled = Boolean(values[11]);
-  request.warm_throughput = values[12];
-  request.resource_policy = String(values[13]);
-  request.on_demand_throughput = values[14];
-  request.global_table_source_arn = String(values[15]);
-  request.global_table_settings_replication_mode = String(values[16]);
+  out.attribute_definitions = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.key_schema = values[2];
+  out.local_secondary_indexes = values[3];
+  out.global_secondary_indexes = values[4];
+  out.billing_mode = String(values[5]);
+  out.provisioned_throughput = values[6];
+  out.stream_specification = values[7];
+  out.sse_specification = values[8];
+  out.tags = values[9];
+  out.table_class = String(values[10]);
+  out.deletion_protection_enabled = Boolean(values[11]);
+  out.warm_throughput = values[12];
+  out.resource_policy = String(values[13]);
+  out.on_demand_throughput = values[14];
+  out.global_table_source_arn = String(values[15]);
+  out.global_table_settings_replication_mode = String(values[16]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DeleteBackupRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DeleteBackupInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDeleteBackupInput, body, values, constraints); !read.ok()) return read;
-  request.backup_arn = *String(values[0]);
+  out.backup_arn = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DeleteItemRequest& request, Status* constraints) {
+void View(const json::Value& object, ExpectedAttributeValue& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kExpectedAttributeValue, object, values);
+  out.value = values[0];
+  out.exists = Boolean(values[1]);
+  out.comparison_operator = String(values[2]);
+  out.attribute_value_list = values[3];
+}
+
+Status Decode(const json::Value& body, DeleteItemInput& out, Status* constraints) {
   const json::Value* values[11] = {};
   if (Status read = Read(shapes::kDeleteItemInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.key = values[1];
-  request.expected = values[2];
-  request.conditional_operator = String(values[3]);
-  request.return_values = String(values[4]);
-  request.return_consumed_capacity = String(values[5]);
-  request.return_item_collection_metrics = String(values[6]);
-  request.condition_expression = String(values[7]);
-  request.expression_attribute_names = values[8];
-  request.expression_attribute_values = values[9];
-  request.return_values_on_condition_check_failure = String(values[10]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.key = values[1];
+  out.expected = values[2];
+  out.conditional_operator = String(values[3]);
+  out.return_values = String(values[4]);
+  out.return_consumed_capacity = String(values[5]);
+  out.return_item_collection_metrics = String(values[6]);
+  out.condition_expression = String(values[7]);
+  out.expression_attribute_names = values[8];
+  out.expression_attribute_values = values[9];
+  out.return_values_on_condition_check_failure = String(values[10]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DeleteResourcePolicyRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DeleteResourcePolicyInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kDeleteResourcePolicyInput, body, values, constraints); !read.ok()) return read;
-  request.resource_arn = *String(values[0]);
-  request.expected_revision_id = String(values[1]);
+  out.resource_arn = String(values[0]).value_or(std::string_view{});
+  out.expected_revision_id = String(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DeleteTableRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DeleteTableInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDeleteTableInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeBackupRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DescribeBackupInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeBackupInput, body, values, constraints); !read.ok()) return read;
-  request.backup_arn = *String(values[0]);
+  out.backup_arn = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeContinuousBackupsRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DescribeContinuousBackupsInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeContinuousBackupsInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeEndpointsRequest& /*request*/, Status* constraints) {
+Status Decode(const json::Value& body, DescribeEndpointsRequest& /*out*/, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeEndpointsRequest, body, values, constraints); !read.ok()) return read;
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeLimitsRequest& /*request*/, Status* constraints) {
+Status Decode(const json::Value& body, DescribeLimitsInput& /*out*/, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeLimitsInput, body, values, constraints); !read.ok()) return read;
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeTableRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DescribeTableInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeTableInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeTimeToLiveRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, DescribeTimeToLiveInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeTimeToLiveInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ExecuteStatementRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, ExecuteStatementInput& out, Status* constraints) {
   const json::Value* values[7] = {};
   if (Status read = Read(shapes::kExecuteStatementInput, body, values, constraints); !read.ok()) return read;
-  request.statement = *String(values[0]);
-  request.parameters = values[1];
-  request.consistent_read = Boolean(values[2]);
-  request.next_token = String(values[3]);
-  request.return_consumed_capacity = String(values[4]);
-  request.limit = Number(values[5]);
-  request.return_values_on_condition_check_failure = String(values[6]);
+  out.statement = String(values[0]).value_or(std::string_view{});
+  out.parameters = values[1];
+  out.consistent_read = Boolean(values[2]);
+  out.next_token = String(values[3]);
+  out.return_consumed_capacity = String(values[4]);
+  out.limit = Number(values[5]);
+  out.return_values_on_condition_check_failure = String(values[6]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ExecuteTransactionRequest& request, Status* constraints) {
+void View(const json::Value& object, ParameterizedStatement& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kParameterizedStatement, object, values);
+  out.statement = String(values[0]).value_or(std::string_view{});
+  out.parameters = values[1];
+  out.return_values_on_condition_check_failure = String(values[2]);
+}
+
+Status Decode(const json::Value& body, ExecuteTransactionInput& out, Status* constraints) {
   const json::Value* values[3] = {};
   if (Status read = Read(shapes::kExecuteTransactionInput, body, values, constraints); !read.ok()) return read;
-  request.transact_statements = values[0];
-  request.client_request_token = String(values[1]);
-  request.return_consumed_capacity = String(values[2]);
+  out.transact_statements = values[0];
+  out.client_request_token = String(values[1]);
+  out.return_consumed_capacity = String(values[2]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, GetItemRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, GetItemInput& out, Status* constraints) {
   const json::Value* values[7] = {};
   if (Status read = Read(shapes::kGetItemInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.key = values[1];
-  request.attributes_to_get = values[2];
-  request.consistent_read = Boolean(values[3]);
-  request.return_consumed_capacity = String(values[4]);
-  request.projection_expression = String(values[5]);
-  request.expression_attribute_names = values[6];
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.key = values[1];
+  out.attributes_to_get = values[2];
+  out.consistent_read = Boolean(values[3]);
+  out.return_consumed_capacity = String(values[4]);
+  out.projection_expression = String(values[5]);
+  out.expression_attribute_names = values[6];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, GetResourcePolicyRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, GetResourcePolicyInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kGetResourcePolicyInput, body, values, constraints); !read.ok()) return read;
-  request.resource_arn = *String(values[0]);
+  out.resource_arn = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ListBackupsRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraints) {
   const json::Value* values[6] = {};
   if (Status read = Read(shapes::kListBackupsInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = String(values[0]);
-  request.limit = Number(values[1]);
-  request.time_range_lower_bound = TimestampMs(values[2]);
-  request.time_range_upper_bound = TimestampMs(values[3]);
-  request.exclusive_start_backup_arn = String(values[4]);
-  request.backup_type = String(values[5]);
+  out.table_name = String(values[0]);
+  out.limit = Number(values[1]);
+  out.time_range_lower_bound = TimestampMs(values[2]);
+  out.time_range_upper_bound = TimestampMs(values[3]);
+  out.exclusive_start_backup_arn = String(values[4]);
+  out.backup_type = String(values[5]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ListTablesRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, ListTablesInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kListTablesInput, body, values, constraints); !read.ok()) return read;
-  request.exclusive_start_table_name = String(values[0]);
-  request.limit = Number(values[1]);
+  out.exclusive_start_table_name = String(values[0]);
+  out.limit = Number(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ListTagsOfResourceRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, ListTagsOfResourceInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kListTagsOfResourceInput, body, values, constraints); !read.ok()) return read;
-  request.resource_arn = *String(values[0]);
-  request.next_token = String(values[1]);
+  out.resource_arn = String(values[0]).value_or(std::string_view{});
+  out.next_token = String(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, PutItemRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, PutItemInput& out, Status* constraints) {
   const json::Value* values[11] = {};
   if (Status read = Read(shapes::kPutItemInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.item = values[1];
-  request.expected = values[2];
-  request.return_values = String(values[3]);
-  request.return_consumed_capacity = String(values[4]);
-  request.return_item_collection_metrics = String(values[5]);
-  request.conditional_operator = String(values[6]);
-  request.condition_expression = String(values[7]);
-  request.expression_attribute_names = values[8];
-  request.expression_attribute_values = values[9];
-  request.return_values_on_condition_check_failure = String(values[10]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.item = values[1];
+  out.expected = values[2];
+  out.return_values = String(values[3]);
+  out.return_consumed_capacity = String(values[4]);
+  out.return_item_collection_metrics = String(values[5]);
+  out.conditional_operator = String(values[6]);
+  out.condition_expression = String(values[7]);
+  out.expression_attribute_names = values[8];
+  out.expression_attribute_values = values[9];
+  out.return_values_on_condition_check_failure = String(values[10]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, PutResourcePolicyRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, PutResourcePolicyInput& out, Status* constraints) {
   const json::Value* values[4] = {};
   if (Status read = Read(shapes::kPutResourcePolicyInput, body, values, constraints); !read.ok()) return read;
-  request.resource_arn = *String(values[0]);
-  request.policy = *String(values[1]);
-  request.expected_revision_id = String(values[2]);
-  request.confirm_remove_self_resource_access = Boolean(values[3]);
+  out.resource_arn = String(values[0]).value_or(std::string_view{});
+  out.policy = String(values[1]).value_or(std::string_view{});
+  out.expected_revision_id = String(values[2]);
+  out.confirm_remove_self_resource_access = Boolean(values[3]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, QueryRequest& request, Status* constraints) {
+void View(const json::Value& object, Condition& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kCondition, object, values);
+  out.attribute_value_list = values[0];
+  out.comparison_operator = String(values[1]).value_or(std::string_view{});
+}
+
+Status Decode(const json::Value& body, QueryInput& out, Status* constraints) {
   const json::Value* values[17] = {};
   if (Status read = Read(shapes::kQueryInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.index_name = String(values[1]);
-  request.select = String(values[2]);
-  request.attributes_to_get = values[3];
-  request.limit = Number(values[4]);
-  request.consistent_read = Boolean(values[5]);
-  request.key_conditions = values[6];
-  request.query_filter = values[7];
-  request.conditional_operator = String(values[8]);
-  request.scan_index_forward = Boolean(values[9]);
-  request.exclusive_start_key = values[10];
-  request.return_consumed_capacity = String(values[11]);
-  request.projection_expression = String(values[12]);
-  request.filter_expression = String(values[13]);
-  request.key_condition_expression = String(values[14]);
-  request.expression_attribute_names = values[15];
-  request.expression_attribute_values = values[16];
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.index_name = String(values[1]);
+  out.select = String(values[2]);
+  out.attributes_to_get = values[3];
+  out.limit = Number(values[4]);
+  out.consistent_read = Boolean(values[5]);
+  out.key_conditions = values[6];
+  out.query_filter = values[7];
+  out.conditional_operator = String(values[8]);
+  out.scan_index_forward = Boolean(values[9]);
+  out.exclusive_start_key = values[10];
+  out.return_consumed_capacity = String(values[11]);
+  out.projection_expression = String(values[12]);
+  out.filter_expression = String(values[13]);
+  out.key_condition_expression = String(values[14]);
+  out.expression_attribute_names = values[15];
+  out.expression_attribute_values = values[16];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, RestoreTableFromBackupRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, RestoreTableFromBackupInput& out, Status* constraints) {
   const json::Value* values[8] = {};
   if (Status read = Read(shapes::kRestoreTableFromBackupInput, body, values, constraints); !read.ok()) return read;
-  request.target_table_name = *String(values[0]);
-  request.backup_arn = *String(values[1]);
-  request.billing_mode_override = String(values[2]);
-  request.global_secondary_index_override = values[3];
-  request.local_secondary_index_override = values[4];
-  request.provisioned_throughput_override = values[5];
-  request.on_demand_throughput_override = values[6];
-  request.sse_specification_override = values[7];
+  out.target_table_name = String(values[0]).value_or(std::string_view{});
+  out.backup_arn = String(values[1]).value_or(std::string_view{});
+  out.billing_mode_override = String(values[2]);
+  out.global_secondary_index_override = values[3];
+  out.local_secondary_index_override = values[4];
+  out.provisioned_throughput_override = values[5];
+  out.on_demand_throughput_override = values[6];
+  out.sse_specification_override = values[7];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, RestoreTableToPointInTimeRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, RestoreTableToPointInTimeInput& out, Status* constraints) {
   const json::Value* values[11] = {};
   if (Status read = Read(shapes::kRestoreTableToPointInTimeInput, body, values, constraints); !read.ok()) return read;
-  request.source_table_arn = String(values[0]);
-  request.source_table_name = String(values[1]);
-  request.target_table_name = *String(values[2]);
-  request.use_latest_restorable_time = Boolean(values[3]);
-  request.restore_date_time = TimestampMs(values[4]);
-  request.billing_mode_override = String(values[5]);
-  request.global_secondary_index_override = values[6];
-  request.local_secondary_index_override = values[7];
-  request.provisioned_throughput_override = values[8];
-  request.on_demand_throughput_override = values[9];
-  request.sse_specification_override = values[10];
+  out.source_table_arn = String(values[0]);
+  out.source_table_name = String(values[1]);
+  out.target_table_name = String(values[2]).value_or(std::string_view{});
+  out.use_latest_restorable_time = Boolean(values[3]);
+  out.restore_date_time = TimestampMs(values[4]);
+  out.billing_mode_override = String(values[5]);
+  out.global_secondary_index_override = values[6];
+  out.local_secondary_index_override = values[7];
+  out.provisioned_throughput_override = values[8];
+  out.on_demand_throughput_override = values[9];
+  out.sse_specification_override = values[10];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ScanRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, ScanInput& out, Status* constraints) {
   const json::Value* values[16] = {};
   if (Status read = Read(shapes::kScanInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.index_name = String(values[1]);
-  request.attributes_to_get = values[2];
-  request.limit = Number(values[3]);
-  request.select = String(values[4]);
-  request.scan_filter = values[5];
-  request.conditional_operator = String(values[6]);
-  request.exclusive_start_key = values[7];
-  request.return_consumed_capacity = String(values[8]);
-  request.total_segments = Number(values[9]);
-  request.segment = Number(values[10]);
-  request.projection_expression = String(values[11]);
-  request.filter_expression = String(values[12]);
-  request.expression_attribute_names = values[13];
-  request.expression_attribute_values = values[14];
-  request.consistent_read = Boolean(values[15]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.index_name = String(values[1]);
+  out.attributes_to_get = values[2];
+  out.limit = Number(values[3]);
+  out.select = String(values[4]);
+  out.scan_filter = values[5];
+  out.conditional_operator = String(values[6]);
+  out.exclusive_start_key = values[7];
+  out.return_consumed_capacity = String(values[8]);
+  out.total_segments = Number(values[9]);
+  out.segment = Number(values[10]);
+  out.projection_expression = String(values[11]);
+  out.filter_expression = String(values[12]);
+  out.expression_attribute_names = values[13];
+  out.expression_attribute_values = values[14];
+  out.consistent_read = Boolean(values[15]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, TagResourceRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, TagResourceInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kTagResourceInput, body, values, constraints); !read.ok()) return read;
-  request.resource_arn = *String(values[0]);
-  request.tags = values[1];
+  out.resource_arn = String(values[0]).value_or(std::string_view{});
+  out.tags = values[1];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, TransactGetItemsRequest& request, Status* constraints) {
+void View(const json::Value& object, Get& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kGet, object, values);
+  out.key = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.projection_expression = String(values[2]);
+  out.expression_attribute_names = values[3];
+}
+
+void View(const json::Value& object, TransactGetItem& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kTransactGetItem, object, values);
+  out.get = values[0];
+}
+
+Status Decode(const json::Value& body, TransactGetItemsInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kTransactGetItemsInput, body, values, constraints); !read.ok()) return read;
-  request.transact_items = values[0];
-  request.return_consumed_capacity = String(values[1]);
+  out.transact_items = values[0];
+  out.return_consumed_capacity = String(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, TransactWriteItemsRequest& request, Status* constraints) {
+void View(const json::Value& object, ConditionCheck& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kConditionCheck, object, values);
+  out.key = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.condition_expression = String(values[2]).value_or(std::string_view{});
+  out.expression_attribute_names = values[3];
+  out.expression_attribute_values = values[4];
+  out.return_values_on_condition_check_failure = String(values[5]);
+}
+
+void View(const json::Value& object, Put& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kPut, object, values);
+  out.item = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.condition_expression = String(values[2]);
+  out.expression_attribute_names = values[3];
+  out.expression_attribute_values = values[4];
+  out.return_values_on_condition_check_failure = String(values[5]);
+}
+
+void View(const json::Value& object, Delete& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kDelete, object, values);
+  out.key = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.condition_expression = String(values[2]);
+  out.expression_attribute_names = values[3];
+  out.expression_attribute_values = values[4];
+  out.return_values_on_condition_check_failure = String(values[5]);
+}
+
+void View(const json::Value& object, Update& out) {
+  const json::Value* values[7] = {};
+  Collect(shapes::kUpdate, object, values);
+  out.key = values[0];
+  out.update_expression = String(values[1]).value_or(std::string_view{});
+  out.table_name = String(values[2]).value_or(std::string_view{});
+  out.condition_expression = String(values[3]);
+  out.expression_attribute_names = values[4];
+  out.expression_attribute_values = values[5];
+  out.return_values_on_condition_check_failure = String(values[6]);
+}
+
+void View(const json::Value& object, TransactWriteItem& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kTransactWriteItem, object, values);
+  out.condition_check = values[0];
+  out.put = values[1];
+  out.delete_ = values[2];
+  out.update = values[3];
+}
+
+Status Decode(const json::Value& body, TransactWriteItemsInput& out, Status* constraints) {
   const json::Value* values[4] = {};
   if (Status read = Read(shapes::kTransactWriteItemsInput, body, values, constraints); !read.ok()) return read;
-  request.transact_items = values[0];
-  request.return_consumed_capacity = String(values[1]);
-  request.return_item_collection_metrics = String(values[2]);
-  request.client_request_token = String(values[3]);
+  out.transact_items = values[0];
+  out.return_consumed_capacity = String(values[1]);
+  out.return_item_collection_metrics = String(values[2]);
+  out.client_request_token = String(values[3]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, UntagResourceRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, UntagResourceInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kUntagResourceInput, body, values, constraints); !read.ok()) return read;
-  request.resource_arn = *String(values[0]);
-  request.tag_keys = values[1];
+  out.resource_arn = String(values[0]).value_or(std::string_view{});
+  out.tag_keys = values[1];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, UpdateContinuousBackupsRequest& request, Status* constraints) {
+void View(const json::Value& object, PointInTimeRecoverySpecification& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kPointInTimeRecoverySpecification, object, values);
+  out.point_in_time_recovery_enabled = Boolean(values[0]).value_or(bool{});
+  out.recovery_period_in_days = Number(values[1]);
+}
+
+Status Decode(const json::Value& body, UpdateContinuousBackupsInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kUpdateContinuousBackupsInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.point_in_time_recovery_specification = values[1];
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.point_in_time_recovery_specification = values[1];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, UpdateItemRequest& request, Status* constraints) {
+void View(const json::Value& object, AttributeValueUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kAttributeValueUpdate, object, values);
+  out.value = values[0];
+  out.action = String(values[1]);
+}
+
+Status Decode(const json::Value& body, UpdateItemInput& out, Status* constraints) {
   const json::Value* values[13] = {};
   if (Status read = Read(shapes::kUpdateItemInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.key = values[1];
-  request.attribute_updates = values[2];
-  request.expected = values[3];
-  request.conditional_operator = String(values[4]);
-  request.return_values = String(values[5]);
-  request.return_consumed_capacity = String(values[6]);
-  request.return_item_collection_metrics = String(values[7]);
-  request.update_expression = String(values[8]);
-  request.condition_expression = String(values[9]);
-  request.expression_attribute_names = values[10];
-  request.expression_attribute_values = values[11];
-  request.return_values_on_condition_check_failure = String(values[12]);
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.key = values[1];
+  out.attribute_updates = values[2];
+  out.expected = values[3];
+  out.conditional_operator = String(values[4]);
+  out.return_values = String(values[5]);
+  out.return_consumed_capacity = String(values[6]);
+  out.return_item_collection_metrics = String(values[7]);
+  out.update_expression = String(values[8]);
+  out.condition_expression = String(values[9]);
+  out.expression_attribute_names = values[10];
+  out.expression_attribute_values = values[11];
+  out.return_values_on_condition_check_failure = String(values[12]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, UpdateTableRequest& request, Status* constraints) {
+void View(const json::Value& object, UpdateGlobalSecondaryIndexAction& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kUpdateGlobalSecondaryIndexAction, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.provisioned_throughput = values[1];
+  out.on_demand_throughput = values[2];
+  out.warm_throughput = values[3];
+}
+
+void View(const json::Value& object, CreateGlobalSecondaryIndexAction& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kCreateGlobalSecondaryIndexAction, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.key_schema = values[1];
+  out.projection = values[2];
+  out.provisioned_throughput = values[3];
+  out.on_demand_throughput = values[4];
+  out.warm_throughput = values[5];
+}
+
+void View(const json::Value& object, DeleteGlobalSecondaryIndexAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kDeleteGlobalSecondaryIndexAction, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, GlobalSecondaryIndexUpdate& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kGlobalSecondaryIndexUpdate, object, values);
+  out.update = values[0];
+  out.create = values[1];
+  out.delete_ = values[2];
+}
+
+void View(const json::Value& object, ProvisionedThroughputOverride& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kProvisionedThroughputOverride, object, values);
+  out.read_capacity_units = Number(values[0]);
+}
+
+void View(const json::Value& object, OnDemandThroughputOverride& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kOnDemandThroughputOverride, object, values);
+  out.max_read_request_units = Number(values[0]);
+}
+
+void View(const json::Value& object, ReplicaGlobalSecondaryIndex& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kReplicaGlobalSecondaryIndex, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.provisioned_throughput_override = values[1];
+  out.on_demand_throughput_override = values[2];
+}
+
+void View(const json::Value& object, CreateReplicationGroupMemberAction& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kCreateReplicationGroupMemberAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+  out.kms_master_key_id = String(values[1]);
+  out.provisioned_throughput_override = values[2];
+  out.on_demand_throughput_override = values[3];
+  out.global_secondary_indexes = values[4];
+  out.table_class_override = String(values[5]);
+}
+
+void View(const json::Value& object, UpdateReplicationGroupMemberAction& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kUpdateReplicationGroupMemberAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+  out.kms_master_key_id = String(values[1]);
+  out.provisioned_throughput_override = values[2];
+  out.on_demand_throughput_override = values[3];
+  out.global_secondary_indexes = values[4];
+  out.table_class_override = String(values[5]);
+}
+
+void View(const json::Value& object, DeleteReplicationGroupMemberAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kDeleteReplicationGroupMemberAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, ReplicationGroupUpdate& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kReplicationGroupUpdate, object, values);
+  out.create = values[0];
+  out.update = values[1];
+  out.delete_ = values[2];
+}
+
+void View(const json::Value& object, CreateGlobalTableWitnessGroupMemberAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kCreateGlobalTableWitnessGroupMemberAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, DeleteGlobalTableWitnessGroupMemberAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kDeleteGlobalTableWitnessGroupMemberAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, GlobalTableWitnessGroupUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kGlobalTableWitnessGroupUpdate, object, values);
+  out.create = values[0];
+  out.delete_ = values[1];
+}
+
+Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraints) {
   const json::Value* values[15] = {};
   if (Status read = Read(shapes::kUpdateTableInput, body, values, constraints); !read.ok()) return read;
-  request.attribute_definitions = values[0];
-  request.table_name = *String(values[1]);
-  request.billing_mode = String(values[2]);
-  request.provisioned_throughput = values[3];
-  request.global_secondary_index_updates = values[4];
-  request.stream_specification = values[5];
-  request.sse_specification = values[6];
-  request.replica_updates = values[7];
-  request.table_class = String(values[8]);
-  request.deletion_protection_enabled = Boolean(values[9]);
-  request.multi_region_consistency = String(values[10]);
-  request.global_table_witness_updates = values[11];
-  request.on_demand_throughput = values[12];
-  request.warm_throughput = values[13];
-  request.global_table_settings_replication_mode = String(values[14]);
+  out.attribute_definitions = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.billing_mode = String(values[2]);
+  out.provisioned_throughput = values[3];
+  out.global_secondary_index_updates = values[4];
+  out.stream_specification = values[5];
+  out.sse_specification = values[6];
+  out.replica_updates = values[7];
+  out.table_class = String(values[8]);
+  out.deletion_protection_enabled = Boolean(values[9]);
+  out.multi_region_consistency = String(values[10]);
+  out.global_table_witness_updates = values[11];
+  out.on_demand_throughput = values[12];
+  out.warm_throughput = values[13];
+  out.global_table_settings_replication_mode = String(values[14]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, UpdateTimeToLiveRequest& request, Status* constraints) {
+void View(const json::Value& object, TimeToLiveSpecification& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kTimeToLiveSpecification, object, values);
+  out.enabled = Boolean(values[0]).value_or(bool{});
+  out.attribute_name = String(values[1]).value_or(std::string_view{});
+}
+
+Status Decode(const json::Value& body, UpdateTimeToLiveInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kUpdateTimeToLiveInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = *String(values[0]);
-  request.time_to_live_specification = values[1];
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.time_to_live_specification = values[1];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, DescribeStreamRequest& request, Status* constraints) {
+void View(const json::Value& object, StreamsShardFilter& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kStreamsShardFilter, object, values);
+  out.type = String(values[0]);
+  out.shard_id = String(values[1]);
+}
+
+Status Decode(const json::Value& body, StreamsDescribeStreamInput& out, Status* constraints) {
   const json::Value* values[4] = {};
   if (Status read = Read(shapes::kStreamsDescribeStreamInput, body, values, constraints); !read.ok()) return read;
-  request.stream_arn = *String(values[0]);
-  request.limit = Number(values[1]);
-  request.exclusive_start_shard_id = String(values[2]);
-  request.shard_filter = values[3];
+  out.stream_arn = String(values[0]).value_or(std::string_view{});
+  out.limit = Number(values[1]);
+  out.exclusive_start_shard_id = String(values[2]);
+  out.shard_filter = values[3];
   return Ok{};
 }
 
-Status Decode(const json::Value& body, GetRecordsRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, StreamsGetRecordsInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kStreamsGetRecordsInput, body, values, constraints); !read.ok()) return read;
-  request.shard_iterator = *String(values[0]);
-  request.limit = Number(values[1]);
+  out.shard_iterator = String(values[0]).value_or(std::string_view{});
+  out.limit = Number(values[1]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, GetShardIteratorRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, StreamsGetShardIteratorInput& out, Status* constraints) {
   const json::Value* values[4] = {};
   if (Status read = Read(shapes::kStreamsGetShardIteratorInput, body, values, constraints); !read.ok()) return read;
-  request.stream_arn = *String(values[0]);
-  request.shard_id = *String(values[1]);
-  request.shard_iterator_type = *String(values[2]);
-  request.sequence_number = String(values[3]);
+  out.stream_arn = String(values[0]).value_or(std::string_view{});
+  out.shard_id = String(values[1]).value_or(std::string_view{});
+  out.shard_iterator_type = String(values[2]).value_or(std::string_view{});
+  out.sequence_number = String(values[3]);
   return Ok{};
 }
 
-Status Decode(const json::Value& body, ListStreamsRequest& request, Status* constraints) {
+Status Decode(const json::Value& body, StreamsListStreamsInput& out, Status* constraints) {
   const json::Value* values[3] = {};
   if (Status read = Read(shapes::kStreamsListStreamsInput, body, values, constraints); !read.ok()) return read;
-  request.table_name = String(values[0]);
-  request.limit = Number(values[1]);
-  request.exclusive_start_stream_arn = String(values[2]);
+  out.table_name = String(values[0]);
+  out.limit = Number(values[1]);
+  out.exclusive_start_stream_arn = String(values[2]);
   return Ok{};
 }
 

@@ -2,6 +2,7 @@
 #include <map>
 #include <string>
 
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/projection.h"
@@ -9,7 +10,7 @@
 namespace ddbd::operations {
 namespace {
 
-constexpr size_t kMaxKeys = 100;
+constexpr size_t kMaxKeys = 100;  // in all; each table's Keys are at most 100 by the model
 
 struct TableRead {
   std::string table_name;
@@ -52,55 +53,47 @@ void EncodeUnprocessedKeys(json::Writer& writer, const std::vector<TableRead>& t
 }  // namespace
 
 Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response) {
-  auto request_items = json::AsStructure(json::Member(request, "RequestItems"), "RequestItems");
-  if (!request_items.ok()) return request_items.error();
-  if (request_items.value() == nullptr || request_items.value()->ObjectEmpty()) {
-    return Error::Validation("The requestItems parameter is required for BatchGetItem");
-  }
-  ConstraintErrors errors;
+  wire::BatchGetItemInput in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   BatchGetItemArgs args;
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  args.return_consumed_capacity = capacity.value();
+  args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   AttributeDecoder decoder;
   std::vector<GetRequest>& gets = args.requests;
   std::vector<TableRead> tables;
   bool expression_projection = false;
   bool legacy_projection = false;
-  for (const auto& member : request_items.value()->GetObject()) {
+  std::vector<wire::KeysAndAttributes> blocks;
+  const json::Value empty(rapidjson::kObjectType);
+  for (const auto& member : (in.request_items != nullptr ? *in.request_items : empty).GetObject()) {
+    if (member.value.IsNull()) continue;
     TableRead table{std::string(member.name.GetString(), member.name.GetStringLength()),
-                    gets.size(), 0, std::nullopt, nullptr};
-    auto keys_and_attributes = json::AsStructure(&member.value, "KeysAndAttributes");
-    if (!keys_and_attributes.ok()) return keys_and_attributes.error();
-    const json::Value& block = *keys_and_attributes.value();
-    table.block = &block;
-    auto keys = json::AsList(json::Member(block, "Keys"));
-    if (!keys.ok()) return keys.error();
-    if (keys.value() == nullptr) {
-      errors.MustNotBeNull("requestItems." + table.table_name + ".member.keys");
-      continue;
-    }
-    if (keys.value()->Size() > kMaxKeys) {
-      return Error::Validation("1 validation error detected: Value at 'RequestItems." +
-                               table.table_name +
-                               ".member.Keys' failed to satisfy constraint: Member must have "
-                               "length less than or equal to 100");
-    }
-    auto consistent = json::AsBoolean(json::Member(block, "ConsistentRead"));
-    if (!consistent.ok()) return consistent.error();
-    for (const auto& key : keys.value()->GetArray()) {
+                    gets.size(), 0, std::nullopt, &member.value};
+    wire::KeysAndAttributes block;
+    wire::View(member.value, block);
+    if (block.keys == nullptr) continue;  // a constraint failure, answered below
+    for (const auto& key : block.keys->GetArray()) {
       gets.push_back(
-          {table.table_name, decoder.DecodeItem(&key), consistent.value().value_or(false)});
+          {table.table_name, decoder.DecodeItem(&key), block.consistent_read.value_or(false)});
     }
-    table.key_count = keys.value()->Size();
-    expression_projection |= json::Member(block, "ProjectionExpression") != nullptr;
-    legacy_projection |= json::Member(block, "AttributesToGet") != nullptr;
-    auto projection = DecodeProjection(block);
-    if (!projection.ok()) return projection.error();
-    table.projection = std::move(projection).value();
+    table.key_count = block.keys->Size();
     tables.push_back(std::move(table));
+    blocks.push_back(block);
   }
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
+    return serialization;
+  }
+  if (!constraints.ok()) return constraints;
+  // Each table's projection, before its keys' values are judged (DynamoDB's order).
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const wire::KeysAndAttributes& block = blocks[i];
+    expression_projection |= block.projection_expression.has_value();
+    legacy_projection |= block.attributes_to_get != nullptr;
+    auto projection = DecodeProjection(ProjectionMembersOf(block));
+    if (!projection.ok()) return projection.error();
+    tables[i].projection = std::move(projection).value();
+  }
+  if (Status values = decoder.validation_status(); !values.ok()) return values;
   if (expression_projection && legacy_projection) {
     return Error::Validation(
         "Can not use both expression and non-expression parameters in the same request: "

@@ -7,7 +7,7 @@ namespace ddbd::operations {
 
 Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response,
                   Ticket& ticket) {
-  wire::DeleteItemRequest in;
+  wire::DeleteItemInput in;
   Status constraints = Ok{};
   if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
@@ -16,7 +16,8 @@ Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& resp
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   ReturnOptionsOf(in, args);
   std::optional<Condition> condition;
-  if (Status options = DecodeSingleWriteOptions(request, condition, args); !options.ok()) {
+  if (Status options = DecodeSingleWriteOptions(WriteExpressionMembersOf(in), condition, args);
+      !options.ok()) {
     return options;
   }
   const std::string table_name = TableNameOf(engine, in.table_name);

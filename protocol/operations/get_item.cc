@@ -7,7 +7,7 @@
 namespace ddbd::operations {
 
 Status GetItem(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::GetItemRequest in;
+  wire::GetItemInput in;
   Status constraints = Ok{};
   if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
@@ -17,7 +17,7 @@ Status GetItem(Engine& engine, const json::Value& request, json::Writer& respons
   // Every read is strongly consistent here; ConsistentRead decides what the read costs.
   args.consistent_read = in.consistent_read.value_or(false);
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
-  auto projection = DecodeProjection(request);
+  auto projection = DecodeProjection(ProjectionMembersOf(in));
   if (!projection.ok()) return projection.error();
   const std::string table_name = TableNameOf(engine, in.table_name);
   args.table_name = table_name;

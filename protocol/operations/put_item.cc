@@ -6,7 +6,7 @@
 namespace ddbd::operations {
 
 Status PutItem(Engine& engine, const json::Value& request, json::Writer& response, Ticket& ticket) {
-  wire::PutItemRequest in;
+  wire::PutItemInput in;
   Status constraints = Ok{};
   if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
@@ -15,7 +15,8 @@ Status PutItem(Engine& engine, const json::Value& request, json::Writer& respons
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   ReturnOptionsOf(in, args);
   std::optional<Condition> condition;
-  if (Status options = DecodeSingleWriteOptions(request, condition, args); !options.ok()) {
+  if (Status options = DecodeSingleWriteOptions(WriteExpressionMembersOf(in), condition, args);
+      !options.ok()) {
     return options;
   }
   const std::string table_name = TableNameOf(engine, in.table_name);

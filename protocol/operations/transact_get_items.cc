@@ -2,50 +2,42 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/transactions.h"
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/projection.h"
-#include "protocol/transaction_request.h"
+#include "protocol/table_decode.h"
 
 namespace ddbd::operations {
 
 Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::TransactGetItemsInput in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
   TransactGetItemsArgs args;
-  auto items = DecodeTransactItems(request, errors);
-  if (!items.ok()) return items.error();
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  args.return_consumed_capacity = capacity.value();
-  std::vector<const json::Value*> gets;
-  const json::Value* list = items.value();
-  if (list != nullptr && list->Size() <= kMaxTransactionActions) {
-    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
-      auto element = json::AsListElementStructure(&(*list)[i], "TransactGetItem");
-      if (!element.ok()) return element.error();
-      const std::string path = TransactItemPath(i) + ".get";
-      auto get = json::AsStructure(json::Member(*element.value(), "Get"), "Get");
-      if (!get.ok()) return get.error();
-      if (get.value() == nullptr) {
-        errors.MustNotBeNull(path);
-        continue;
-      }
+  args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
+  std::vector<wire::Get> gets;
+  // Read for its keys' SerializationExceptions even when a constraint failed, unless too long.
+  const json::Value* items = in.transact_items;
+  if (items != nullptr && items->Size() <= kMaxTransactionActions) {
+    for (const json::Value& element : items->GetArray()) {
+      wire::TransactGetItem item;
+      wire::View(element, item);
+      if (item.get == nullptr) continue;  // a constraint failure
+      wire::Get& get = gets.emplace_back();
+      wire::View(*item.get, get);
       GetRequest read;
-      auto table_name = DecodeActionTableName(*get.value(), path, errors);
-      if (!table_name.ok()) return table_name.error();
-      read.table_name = std::move(table_name).value();
-      const json::Value* key = json::Member(*get.value(), "Key");
-      if (key == nullptr) errors.MustNotBeNull(path + ".key");
-      read.key = decoder.DecodeItem(key);
+      read.table_name = TableNameOf(engine, get.table_name);
+      read.key = decoder.DecodeItem(get.key);
       args.gets.push_back(std::move(read));
-      gets.push_back(get.value());
     }
   }
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   std::vector<std::optional<std::vector<DocumentPath>>> projections;
-  for (const json::Value* get : gets) {
-    auto projection = DecodeProjection(*get);
+  for (const wire::Get& get : gets) {
+    auto projection = DecodeProjection(ProjectionMembersOf(get));
     if (!projection.ok()) return projection.error();
     projections.push_back(std::move(projection).value());
   }

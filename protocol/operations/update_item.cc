@@ -7,7 +7,7 @@ namespace ddbd::operations {
 
 Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response,
                   Ticket& ticket) {
-  wire::UpdateItemRequest in;
+  wire::UpdateItemInput in;
   Status constraints = Ok{};
   if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
@@ -15,7 +15,7 @@ Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& resp
   args.key = decoder.DecodeItem(in.key);
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   ReturnOptionsOf(in, args);
-  auto expressions = DecodeWriteExpressions(request, /*with_update=*/true);
+  auto expressions = DecodeWriteExpressions(WriteExpressionMembersOf(in));
   if (!expressions.ok()) return expressions.error();
   const std::optional<Condition>& condition = expressions.value().condition;
   const std::string table_name = TableNameOf(engine, in.table_name);

@@ -141,6 +141,10 @@ bool Meets(const Shape& model_shape, const json::Value& value) {
     case Kind::kString: {
       const std::string_view text = Text(value);
       const Shape& shape = Governing(model_shape, text);
+      if (shape.min == kUnbounded && shape.max == kUnbounded && shape.pattern == Pattern::kNone &&
+          shape.enum_values.empty()) {
+        return true;
+      }
       return InLengthBounds(shape, JavaLength(text)) && Matches(shape.pattern, text) &&
              IsEnumValue(shape, text);
     }
@@ -213,8 +217,9 @@ std::string JavaMapText(const Shape& value_shape, const json::Value& map) {
 // sort among the others.
 struct Step {
   enum class Kind : uint8_t { kMember, kIndex, kKey } kind;
-  std::string_view name;  // a member's path name, or a map's key
-  uint32_t order;         // a member's report rank, or an entry's position as sent
+  const Member* member;  // kMember
+  std::string_view key;  // kKey
+  uint32_t order;        // a member's report rank, or an entry's position as sent
 };
 
 struct Failure {
@@ -258,9 +263,14 @@ class Walk {
         std::string(shape.java_type));
   }
 
-  void Fail(std::string rendered_value, std::string constraint);
-  void Step(Step::Kind kind, std::string_view name, uint32_t order) {
-    steps_[depth_++] = {kind, name, order};
+  // `bounds`: a length or value-range failure, which some members word in the newer style
+  // (Member::bare_bounds).
+  void Fail(std::string rendered_value, std::string constraint, bool bounds = false);
+  void Step(const Member& member) {
+    steps_[depth_++] = {Step::Kind::kMember, &member, {}, member.report_rank};
+  }
+  void Step(Step::Kind kind, std::string_view key, uint32_t order) {
+    steps_[depth_++] = {kind, nullptr, key, order};
   }
   void Back() { --depth_; }
 
@@ -275,25 +285,30 @@ class Walk {
 
   std::optional<Error> serialization_;
   std::vector<Failure> failures_;
-  std::array<struct Step, kMaxDepth + 1> steps_{};
+  std::array<struct Step, kMaxDepth + 1> steps_;  // [0, depth_) in use
   size_t depth_ = 0;
 };
 
-void Walk::Fail(std::string rendered_value, std::string constraint) {
-  Failure failure{{}, std::move(rendered_value), {}, std::move(constraint)};
+void Walk::Fail(std::string rendered_value, std::string constraint, bool bounds) {
+  const struct Step* innermost = nullptr;
+  for (size_t i = 0; i < depth_; ++i) {
+    if (steps_[i].kind == Step::Kind::kMember) innermost = &steps_[i];
+  }
+  const bool bare = bounds && innermost != nullptr && innermost->member->bare_bounds;
+  Failure failure{{}, bare ? std::string() : std::move(rendered_value), {}, std::move(constraint)};
   for (size_t i = 0; i < depth_; ++i) {
     const struct Step& step = steps_[i];
     failure.order.push_back(step.order);
     if (i > 0) failure.path += '.';
     switch (step.kind) {
       case Step::Kind::kMember:
-        failure.path += step.name;
+        failure.path += bare ? step.member->name : step.member->path;
         break;
       case Step::Kind::kIndex:
         failure.path += std::to_string(step.order + 1) + ".member";
         break;
       case Step::Kind::kKey:
-        failure.path += std::string(step.name) + ".member";
+        failure.path += std::string(step.key) + ".member";
         break;
     }
   }
@@ -311,7 +326,7 @@ bool Walk::Structure(const Shape& shape, const json::Value& object, const json::
       if ((seen >> i) & 1) break;  // the first of a repeated member counts, as json::Member reads
       seen |= uint64_t{1} << i;
       if (values != nullptr) values[i] = &entry.value;
-      Step(Step::Kind::kMember, member.path, member.report_rank);
+      Step(member);
       const bool read = Value(*member.shape, entry.value, false);
       Back();
       if (!read) return false;
@@ -321,7 +336,7 @@ bool Walk::Structure(const Shape& shape, const json::Value& object, const json::
   for (size_t i = 0; i < shape.members.size(); ++i) {
     const Member& member = shape.members[i];
     if (!member.required || ((seen >> i) & 1)) continue;
-    Step(Step::Kind::kMember, member.path, member.report_rank);
+    Step(member);
     Fail("null", "Member must not be null");
     Back();
   }
@@ -453,10 +468,12 @@ bool Walk::Map(const Shape& shape, const json::Value& map) {
 
 void Walk::CheckLength(const Shape& shape, size_t length, const std::string& rendered) {
   if (shape.min != kUnbounded && length < static_cast<size_t>(shape.min)) {
-    Fail(rendered, "Member must have length greater than or equal to " + std::to_string(shape.min));
+    Fail(rendered, "Member must have length greater than or equal to " + std::to_string(shape.min),
+         true);
   }
   if (shape.max != kUnbounded && length > static_cast<size_t>(shape.max)) {
-    Fail(rendered, "Member must have length less than or equal to " + std::to_string(shape.max));
+    Fail(rendered, "Member must have length less than or equal to " + std::to_string(shape.max),
+         true);
   }
 }
 
@@ -475,11 +492,11 @@ void Walk::CheckString(const Shape& model_shape, std::string_view text) {
       const size_t length = JavaLength(text);
       if (shape.min != kUnbounded && length < static_cast<size_t>(shape.min)) {
         Fail(Quoted(text),
-             "Member must have length greater than or equal to " + std::to_string(shape.min));
+             "Member must have length greater than or equal to " + std::to_string(shape.min), true);
       }
       if (shape.max != kUnbounded && length > static_cast<size_t>(shape.max)) {
         Fail(Quoted(text),
-             "Member must have length less than or equal to " + std::to_string(shape.max));
+             "Member must have length less than or equal to " + std::to_string(shape.max), true);
       }
     }
   }
@@ -497,11 +514,11 @@ void Walk::CheckString(const Shape& model_shape, std::string_view text) {
 void Walk::CheckNumber(const Shape& shape, int64_t value) {
   if (shape.min != kUnbounded && value < shape.min) {
     Fail("'" + std::to_string(value) + "'",
-         "Member must have value greater than or equal to " + std::to_string(shape.min));
+         "Member must have value greater than or equal to " + std::to_string(shape.min), true);
   }
   if (shape.max != kUnbounded && value > shape.max) {
     Fail("'" + std::to_string(value) + "'",
-         "Member must have value less than or equal to " + std::to_string(shape.max));
+         "Member must have value less than or equal to " + std::to_string(shape.max), true);
   }
 }
 
@@ -531,6 +548,19 @@ Status Read(const Shape& input, const json::Value& body, const json::Value** val
   }
   *constraints = std::move(result);
   return Ok{};
+}
+
+void Collect(const Shape& shape, const json::Value& object, const json::Value** values) {
+  if (!object.IsObject()) return;
+  for (const auto& entry : object.GetObject()) {
+    if (entry.value.IsNull()) continue;
+    const std::string_view name = Text(entry.name);
+    for (size_t i = 0; i < shape.members.size(); ++i) {
+      if (shape.members[i].name != name) continue;
+      if (values[i] == nullptr) values[i] = &entry.value;  // the first of a repeated member
+      break;
+    }
+  }
 }
 
 std::optional<std::string_view> String(const json::Value* value) {

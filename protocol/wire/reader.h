@@ -26,6 +26,10 @@ namespace ddbd::wire {
 Status Read(const Shape& input, const json::Value& body, const json::Value** values,
             Status* constraints = nullptr);
 
+// The members of `object`, a structure of a request Read has checked, by `shape`'s member order,
+// as Read gives them (what View in protocol/generated/requests.h types).
+void Collect(const Shape& shape, const json::Value& object, const json::Value** values);
+
 // What Read found, typed: each null for an absent member.
 std::optional<std::string_view> String(const json::Value* value);
 std::optional<int64_t> Number(const json::Value* value);  // integers and longs

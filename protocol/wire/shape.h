@@ -59,6 +59,9 @@ struct Member {
   // DynamoDB's order is known).
   uint16_t report_rank;
   bool required;
+  // Its length or value-range failures are worded in DynamoDB's newer style: named as sent, the
+  // value not quoted (protocol/model/supplement.json's bare_bounds).
+  bool bare_bounds;
 };
 
 }  // namespace ddbd::wire
