@@ -1,6 +1,5 @@
 #include "protocol/transaction_request.h"
 
-
 namespace ddbd {
 
 Result<const json::Value*> DecodeBoundedList(const json::Value& request, const char* member,
