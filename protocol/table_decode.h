@@ -1,6 +1,8 @@
-// Decodes the table-definition members shared by CreateTable and UpdateTable into engine types.
-// Wrong JSON types return a SerializationException at once; constraint failures (nulls, lengths,
-// enums, bounds) are added to `errors` so the caller can report them all together.
+// Table definitions of a request the generated layer has read and checked
+// (protocol/generated/requests.h) into engine types: key schemas, attribute definitions, indexes,
+// throughput, streams, encryption, tags and restore overrides, shared by CreateTable,
+// UpdateTable, the restores and the tag operations. Their shapes, enums and bounds are
+// DynamoDB's already; what is left here are DynamoDB's own rules on them.
 #pragma once
 
 #include <optional>
@@ -8,76 +10,61 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/backups.h"
 #include "engine/api/tables.h"
 #include "engine/engine.h"
+#include "protocol/generated/requests.h"
 #include "protocol/json_reader.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd {
-
-// CreateTable's TableName: [a-zA-Z0-9_.-]+, 3 to 255 characters. Nullopt when absent: the caller
-// reports that only after every member was type-checked, as DynamoDB does.
-Result<std::optional<std::string>> DecodeNewTableName(const json::Value& request,
-                                                      ConstraintErrors& errors,
-                                                      std::string_view member = "TableName",
-                                                      std::string_view path = "tableName");
-// The TableName of an operation on an existing table: a name or the table's ARN, resolved to
-// the name. Null or too long values are constraint failures.
-Result<std::string> DecodeTableReference(const json::Value& request, const Engine& engine,
-                                         ConstraintErrors& errors);
 
 // The table a checked TableName (a name or an ARN) names: one of our tables' ARN is its name.
 std::string TableNameOf(const Engine& engine, std::string_view name_or_arn);
 
-// `path` names the key schema in constraint messages ("keySchema",
-// "globalSecondaryIndexes.1.member.keySchema").
-Result<std::vector<KeySchemaElement>> DecodeKeySchema(const json::Value* value,
-                                                      ConstraintErrors& errors,
-                                                      const std::string& path = "keySchema",
-                                                      bool global_index = false);
-// An index's IndexName (the table-name pattern, 3 to 255 characters); empty when null.
-Result<std::string> DecodeIndexName(const json::Value& index, const std::string& path,
-                                    ConstraintErrors& errors);
-// One index definition; `path` names it in constraint messages
-// ("globalSecondaryIndexes.1.member"). Throughput is read only for a global index.
-Result<IndexDefinition> DecodeIndexDefinition(const json::Value& index, const std::string& path,
-                                              bool global, ConstraintErrors& errors);
-// LocalSecondaryIndexes or GlobalSecondaryIndexes of CreateTable.
-Result<std::vector<IndexDefinition>> DecodeIndexes(const json::Value* value, bool global,
-                                                   ConstraintErrors& errors);
-Result<std::vector<AttributeDefinition>> DecodeAttributeDefinitions(const json::Value* value,
-                                                                    ConstraintErrors& errors);
-// BillingMode, ProvisionedThroughput, StreamSpecification, SSESpecification, TableClass and
-// DeletionProtectionEnabled, shared by CreateTable and UpdateTable.
-Status DecodeTableSettings(const json::Value& request, ConstraintErrors& errors,
-                           TableSettings& settings);
+// A KeySchema list, each element a KeySchemaElement.
+std::vector<KeySchemaElement> KeySchemaOf(const json::Value* key_schema);
+// An AttributeDefinitions list.
+std::vector<AttributeDefinition> AttributeDefinitionsOf(const json::Value* definitions);
+// One index (a GlobalSecondaryIndex, LocalSecondaryIndex or CreateGlobalSecondaryIndexAction);
+// throughput is read for a global index only. A Projection without its ProjectionType is
+// DynamoDB's "Unknown ProjectionType: null".
+Result<IndexDefinition> IndexDefinitionOf(const json::Value& index, bool global);
+// LocalSecondaryIndexes or GlobalSecondaryIndexes (or a restore's overrides of them).
+Result<std::vector<IndexDefinition>> IndexesOf(const json::Value* list, bool global);
 
-// OnDemandThroughput: MaxReadRequestUnits and MaxWriteRequestUnits, both optional (range checks
-// are the engine's: their messages are semantic, not coral constraints).
-Result<std::optional<OnDemandThroughput>> DecodeOnDemandThroughput(const json::Value* value);
-// WarmThroughput (a table's or a global index's): ReadUnitsPerSecond and WriteUnitsPerSecond, both
-// optional (their floors are the engine's: the messages are semantic).
-Result<std::optional<WarmThroughputRequest>> DecodeWarmThroughput(const json::Value* value);
-Result<std::optional<ProvisionedThroughput>> DecodeProvisionedThroughput(const json::Value* value,
-                                                                         ConstraintErrors& errors);
-Result<std::optional<BillingMode>> DecodeBillingMode(const json::Value* value,
-                                                     ConstraintErrors& errors);
-Result<std::optional<TableClass>> DecodeTableClass(const json::Value* value,
-                                                   ConstraintErrors& errors);
-Result<std::optional<StreamSpecification>> DecodeStreamSpecification(const json::Value* value,
-                                                                     ConstraintErrors& errors);
-Result<std::optional<SseSpecification>> DecodeSseSpecification(const json::Value* value,
-                                                               ConstraintErrors& errors);
-// ResourceArn (tags, resource policies): nullopt when absent; its length bounds (1 to 1283) as
-// constraint errors.
-Result<std::optional<std::string>> DecodeResourceArn(const json::Value& request,
-                                                     ConstraintErrors& errors);
+std::optional<ProvisionedThroughput> ProvisionedThroughputOf(const json::Value* throughput);
+std::optional<OnDemandThroughput> OnDemandThroughputOf(const json::Value* throughput);
+std::optional<WarmThroughputRequest> WarmThroughputOf(const json::Value* warm);
+std::optional<BillingMode> BillingModeOf(std::optional<std::string_view> text);
+std::optional<SseSpecification> SseSpecificationOf(const json::Value* sse);
+std::vector<Tag> TagsOf(const json::Value* tags);
+
+// BillingMode, ProvisionedThroughput, OnDemandThroughput, StreamSpecification,
+// SSESpecification, TableClass, DeletionProtectionEnabled and WarmThroughput: what CreateTable
+// and UpdateTable share.
+void TableSettingsOf(const wire::CreateTableInput& in, TableSettings& settings);
+void TableSettingsOf(const wire::UpdateTableInput& in, TableSettings& settings);
 
 // The overrides of RestoreTableFromBackup and RestoreTableToPointInTime: BillingModeOverride,
 // Global/LocalSecondaryIndexOverride (present, even empty, they replace the source's indexes),
 // ProvisionedThroughputOverride, OnDemandThroughputOverride and SSESpecificationOverride.
-Result<RestoreOverrides> DecodeRestoreOverrides(const json::Value& request,
-                                                ConstraintErrors& errors);
-Result<std::vector<Tag>> DecodeTags(const json::Value* value, ConstraintErrors& errors);
+template <typename Input>
+Result<RestoreOverrides> RestoreOverridesOf(const Input& in) {
+  RestoreOverrides overrides;
+  overrides.billing_mode = BillingModeOf(in.billing_mode_override);
+  for (const bool global : {true, false}) {
+    const json::Value* list =
+        global ? in.global_secondary_index_override : in.local_secondary_index_override;
+    if (list == nullptr) continue;
+    auto indexes = IndexesOf(list, global);
+    if (!indexes.ok()) return indexes.error();
+    (global ? overrides.global_secondary_indexes : overrides.local_secondary_indexes) =
+        std::move(indexes).value();
+  }
+  overrides.provisioned_throughput = ProvisionedThroughputOf(in.provisioned_throughput_override);
+  overrides.on_demand_throughput = OnDemandThroughputOf(in.on_demand_throughput_override);
+  overrides.sse_specification = SseSpecificationOf(in.sse_specification_override);
+  return overrides;
+}
 
 }  // namespace ddbd

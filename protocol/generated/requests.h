@@ -297,7 +297,7 @@ struct ListTablesInput {
 Status Decode(const json::Value& body, ListTablesInput& out, Status* constraints = nullptr);
 
 struct ListTagsOfResourceInput {
-  std::string_view resource_arn = {};
+  std::optional<std::string_view> resource_arn;
   std::optional<std::string_view> next_token;
 };
 Status Decode(const json::Value& body, ListTagsOfResourceInput& out, Status* constraints = nullptr);
@@ -400,7 +400,7 @@ struct ScanInput {
 Status Decode(const json::Value& body, ScanInput& out, Status* constraints = nullptr);
 
 struct TagResourceInput {
-  std::string_view resource_arn = {};
+  std::optional<std::string_view> resource_arn;
   const json::Value* tags = nullptr;
 };
 Status Decode(const json::Value& body, TagResourceInput& out, Status* constraints = nullptr);
@@ -482,7 +482,7 @@ struct TransactWriteItemsInput {
 Status Decode(const json::Value& body, TransactWriteItemsInput& out, Status* constraints = nullptr);
 
 struct UntagResourceInput {
-  std::string_view resource_arn = {};
+  std::optional<std::string_view> resource_arn;
   const json::Value* tag_keys = nullptr;
 };
 Status Decode(const json::Value& body, UntagResourceInput& out, Status* constraints = nullptr);

@@ -1,32 +1,12 @@
 // CreateBackup, DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup and
 // RestoreTableToPointInTime: backups and restores (engine/backups/backups.h), in DynamoDB's shapes.
-#include "protocol/generated/enums.h"
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
 #include "protocol/table_encode.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd::operations {
 namespace {
-
-constexpr size_t kMinBackupArnLength = 37;
-constexpr size_t kMaxBackupArnLength = 1024;
-
-// A BackupArn member: nullopt when absent (reported as a constraint), its length bounds checked.
-Result<std::string> DecodeBackupArn(const json::Value& request, std::string_view member,
-                                    std::string_view path, bool required,
-                                    ConstraintErrors& errors) {
-  auto arn = json::AsString(json::Member(request, member));
-  if (!arn.ok()) return arn.error();
-  if (!arn.value()) {
-    if (required) errors.MustNotBeNull(path);
-    return std::string();
-  }
-  const std::string_view text = *arn.value();
-  if (text.size() < kMinBackupArnLength) errors.MinLength(text, path, kMinBackupArnLength);
-  if (text.size() > kMaxBackupArnLength) errors.MaxLength(text, path, kMaxBackupArnLength);
-  return std::string(text);
-}
 
 const char* StatusName(BackupStatus status) {
   switch (status) {
@@ -152,35 +132,14 @@ void WriteBackupDescription(json::Writer& writer, const BackupDescription& backu
   writer.EndObject();
 }
 
-// DescribeBackup and DeleteBackup take one BackupArn.
-Result<std::string> DecodeOnlyBackupArn(const json::Value& request) {
-  ConstraintErrors errors;
-  auto arn = DecodeBackupArn(request, "BackupArn", "backupArn", true, errors);
-  if (!arn.ok()) return arn.error();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape.error();
-  return arn;
-}
-
 }  // namespace
 
 Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
-  auto table = DecodeTableReference(request, engine, errors);
-  if (!table.ok()) return table.error();
-  auto name = json::AsString(json::Member(request, "BackupName"));
-  if (!name.ok()) return name.error();
+  wire::CreateBackupInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   CreateBackupArgs args;
-  args.table_name = std::move(table).value();
-  if (!name.value()) {
-    errors.MustNotBeNull("backupName");
-  } else {
-    const std::string_view text = *name.value();
-    if (!IsValidTableNameCharacters(text)) errors.Pattern(text, "backupName", kTableNamePattern);
-    if (text.size() < 3) errors.MinLength(text, "backupName", 3);
-    if (text.size() > 255) errors.MaxLength(text, "backupName", 255);
-    args.backup_name = std::string(text);
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  args.table_name = TableNameOf(engine, in.table_name);
+  args.backup_name = std::string(in.backup_name);
   auto details = engine.CreateBackup(args);
   if (!details.ok()) return details.error();
   response.StartObject();
@@ -193,65 +152,38 @@ Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& re
 }
 
 Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& response) {
-  auto arn = DecodeOnlyBackupArn(request);
-  if (!arn.ok()) return arn.error();
-  auto backup = engine.DescribeBackup(arn.value());
+  wire::DescribeBackupInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto backup = engine.DescribeBackup(std::string(in.backup_arn));
   if (!backup.ok()) return backup.error();
   WriteBackupDescription(response, backup.value(), engine.options());
   return Ok{};
 }
 
 Status DeleteBackup(Engine& engine, const json::Value& request, json::Writer& response) {
-  auto arn = DecodeOnlyBackupArn(request);
-  if (!arn.ok()) return arn.error();
-  auto backup = engine.DeleteBackup(arn.value());
+  wire::DeleteBackupInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto backup = engine.DeleteBackup(std::string(in.backup_arn));
   if (!backup.ok()) return backup.error();
   WriteBackupDescription(response, backup.value(), engine.options());
   return Ok{};
 }
 
 Status ListBackups(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::ListBackupsInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   ListBackupsArgs args;
-  if (json::Member(request, "TableName") != nullptr) {
-    auto table = DecodeTableReference(request, engine, errors);
-    if (!table.ok()) return table.error();
-    args.table_name = std::move(table).value();
+  if (in.table_name) args.table_name = TableNameOf(engine, *in.table_name);
+  if (in.limit) args.limit = *in.limit;
+  args.lower_ms = in.time_range_lower_bound;
+  args.upper_ms = in.time_range_upper_bound;
+  if (in.exclusive_start_backup_arn) {
+    args.exclusive_start_backup_arn = std::string(*in.exclusive_start_backup_arn);
   }
-  auto limit = json::AsInteger(json::Member(request, "Limit"));
-  if (!limit.ok()) return limit.error();
-  if (limit.value()) {
-    if (*limit.value() < 1) errors.MinValue(*limit.value(), "limit", 1);
-    if (*limit.value() > 100) errors.MaxValue(*limit.value(), "limit", 100);
-    args.limit = *limit.value();
-  }
-  auto lower = json::AsEpochMs(json::Member(request, "TimeRangeLowerBound"));
-  if (!lower.ok()) return lower.error();
-  args.lower_ms = lower.value();
-  auto upper = json::AsEpochMs(json::Member(request, "TimeRangeUpperBound"));
-  if (!upper.ok()) return upper.error();
-  args.upper_ms = upper.value();
-  auto start =
-      DecodeBackupArn(request, "ExclusiveStartBackupArn", "exclusiveStartBackupArn", false, errors);
-  if (!start.ok()) return start.error();
-  if (!start.value().empty()) args.exclusive_start_backup_arn = std::move(start).value();
-  auto type = json::AsString(json::Member(request, "BackupType"));
-  if (!type.ok()) return type.error();
-  if (type.value()) {
-    const std::string_view text = *type.value();
-    if (text == "USER") {
-      args.type = ListBackupsArgs::Type::kUser;
-    } else if (text == "SYSTEM") {
-      args.type = ListBackupsArgs::Type::kSystem;
-    } else if (text == "AWS_BACKUP") {
-      args.type = ListBackupsArgs::Type::kAwsBackup;
-    } else if (text == "ALL") {
-      args.type = ListBackupsArgs::Type::kAll;
-    } else {
-      errors.Enum(text, "backupType", wire::kBackupTypeFilter);
-    }
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  if (in.backup_type == "USER") args.type = ListBackupsArgs::Type::kUser;
+  if (in.backup_type == "SYSTEM") args.type = ListBackupsArgs::Type::kSystem;
+  if (in.backup_type == "AWS_BACKUP") args.type = ListBackupsArgs::Type::kAwsBackup;
+  if (in.backup_type == "ALL") args.type = ListBackupsArgs::Type::kAll;
   auto listed = engine.ListBackups(args);
   if (!listed.ok()) return listed.error();
   response.StartObject();
@@ -279,19 +211,14 @@ Status ListBackups(Engine& engine, const json::Value& request, json::Writer& res
 
 Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response,
                               Ticket& ticket) {
-  ConstraintErrors errors;
+  wire::RestoreTableFromBackupInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   RestoreTableFromBackupArgs args;
-  auto target = DecodeNewTableName(request, errors, "TargetTableName", "targetTableName");
-  if (!target.ok()) return target.error();
-  if (!target.value()) errors.MustNotBeNull("targetTableName");
-  args.target_table_name = target.value().value_or("");
-  auto arn = DecodeBackupArn(request, "BackupArn", "backupArn", true, errors);
-  if (!arn.ok()) return arn.error();
-  args.backup_arn = std::move(arn).value();
-  auto overrides = DecodeRestoreOverrides(request, errors);
+  args.target_table_name = std::string(in.target_table_name);
+  args.backup_arn = std::string(in.backup_arn);
+  auto overrides = RestoreOverridesOf(in);
   if (!overrides.ok()) return overrides.error();
   args.overrides = std::move(overrides).value();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto restored = engine.RestoreTableFromBackup(args);
   if (!restored.ok()) return restored.error();
   ticket = restored.value().ticket;
@@ -301,26 +228,17 @@ Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::
 
 Status RestoreTableToPointInTime(Engine& engine, const json::Value& request, json::Writer& response,
                                  Ticket& ticket) {
-  ConstraintErrors errors;
+  wire::RestoreTableToPointInTimeInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   RestoreTableToPointInTimeArgs args;
-  auto target = DecodeNewTableName(request, errors, "TargetTableName", "targetTableName");
-  if (!target.ok()) return target.error();
-  if (!target.value()) errors.MustNotBeNull("targetTableName");
-  args.target_table_name = target.value().value_or("");
-  auto source_name = DecodeNewTableName(request, errors, "SourceTableName", "sourceTableName");
-  if (!source_name.ok()) return source_name.error();
-  auto source_arn = json::AsString(json::Member(request, "SourceTableArn"));
-  if (!source_arn.ok()) return source_arn.error();
-  auto latest = json::AsBoolean(json::Member(request, "UseLatestRestorableTime"));
-  if (!latest.ok()) return latest.error();
-  auto moment = json::AsEpochMs(json::Member(request, "RestoreDateTime"));
-  if (!moment.ok()) return moment.error();
-  auto overrides = DecodeRestoreOverrides(request, errors);
+  args.target_table_name = std::string(in.target_table_name);
+  auto overrides = RestoreOverridesOf(in);
   if (!overrides.ok()) return overrides.error();
   args.overrides = std::move(overrides).value();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  args.use_latest_restorable_time = latest.value().value_or(false);
-  args.restore_date_time_ms = moment.value();
+  const std::optional<std::string_view>& source_name = in.source_table_name;
+  const std::optional<std::string_view>& source_arn = in.source_table_arn;
+  args.use_latest_restorable_time = in.use_latest_restorable_time.value_or(false);
+  args.restore_date_time_ms = in.restore_date_time;
   if (args.use_latest_restorable_time && args.restore_date_time_ms) {
     return Error::Validation(
         "Invalid Request: Both RestoreDateTime and UseLatestRestorableTime cannot be set for "
@@ -332,17 +250,17 @@ Status RestoreTableToPointInTime(Engine& engine, const json::Value& request, jso
         "Invalid Request: Either one of RestoreDateTime or UseLatestRestorableTime must be "
         "specified, but not both");
   }
-  if (source_name.value().has_value() == source_arn.value().has_value()) {
-    return Error::Validation(source_name.value()
+  if (source_name.has_value() == source_arn.has_value()) {
+    return Error::Validation(source_name
                                  ? "Must provide exactly one of: sourceTableArn, sourceTableName"
                                  : "The parameter 'TableName' is required but was not present in "
                                    "the request");
   }
-  if (source_name.value()) {
-    args.source_table_name = *source_name.value();
+  if (source_name) {
+    args.source_table_name = std::string(*source_name);
   } else {
     // One of our tables by ARN; another account's or region's names no table here.
-    const std::string_view arn = *source_arn.value();
+    const std::string_view arn = *source_arn;
     const size_t table = arn.find(":table/");
     if (!arn.starts_with("arn:") || table == std::string_view::npos) {
       return Error::Validation("Invalid Request: sourceTableArn is not a valid ARN");

@@ -1,7 +1,7 @@
 // DescribeContinuousBackups and UpdateContinuousBackups: point-in-time recovery settings.
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd::operations {
 namespace {
@@ -35,11 +35,9 @@ void WriteDescription(json::Writer& response, const ContinuousBackupsDescription
 
 Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
                                  json::Writer& response) {
-  ConstraintErrors errors;
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  auto described = engine.DescribeContinuousBackups(name.value());
+  wire::DescribeContinuousBackupsInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto described = engine.DescribeContinuousBackups(TableNameOf(engine, in.table_name));
   if (!described.ok()) return described.error();
   WriteDescription(response, described.value());
   return Ok{};
@@ -47,38 +45,14 @@ Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
 
 Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response,
                                Ticket& ticket) {
-  ConstraintErrors errors;
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
+  wire::UpdateContinuousBackupsInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  wire::PointInTimeRecoverySpecification specification;
+  wire::View(*in.point_in_time_recovery_specification, specification);
   UpdateContinuousBackupsArgs args;
-  args.table_name = std::move(name.value());
-  constexpr std::string_view kPath = "pointInTimeRecoverySpecification";
-  auto specification = json::AsStructure(json::Member(request, "PointInTimeRecoverySpecification"),
-                                         "PointInTimeRecoverySpecification");
-  if (!specification.ok()) return specification.error();
-  if (specification.value() == nullptr) {
-    errors.MustNotBeNull(kPath);
-  } else {
-    const json::Value& spec = *specification.value();
-    auto enabled = json::AsBoolean(json::Member(spec, "PointInTimeRecoveryEnabled"));
-    if (!enabled.ok()) return enabled.error();
-    if (!enabled.value()) {
-      errors.MustNotBeNull(std::string(kPath) + ".pointInTimeRecoveryEnabled");
-    } else {
-      args.point_in_time_recovery_enabled = *enabled.value();
-    }
-    auto days = json::AsInteger(json::Member(spec, "RecoveryPeriodInDays"));
-    if (!days.ok()) return days.error();
-    if (days.value()) {
-      const std::string path = std::string(kPath) + ".recoveryPeriodInDays";
-      if (*days.value() < 1) errors.MinValue(*days.value(), path, 1);
-      if (*days.value() > kMaxRecoveryPeriodInDays) {
-        errors.MaxValue(*days.value(), path, kMaxRecoveryPeriodInDays);
-      }
-      args.recovery_period_in_days = *days.value();
-    }
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  args.table_name = TableNameOf(engine, in.table_name);
+  args.point_in_time_recovery_enabled = specification.point_in_time_recovery_enabled;
+  args.recovery_period_in_days = specification.recovery_period_in_days;
   auto described = engine.UpdateContinuousBackups(args);
   if (!described.ok()) return described.error();
   ticket = described.value().ticket;

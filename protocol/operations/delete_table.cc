@@ -1,3 +1,4 @@
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
 #include "protocol/table_encode.h"
@@ -6,11 +7,9 @@ namespace ddbd::operations {
 
 Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response,
                    Ticket& ticket) {
-  ConstraintErrors errors;
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  auto deleted = engine.DeleteTable(name.value());
+  wire::DeleteTableInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto deleted = engine.DeleteTable(TableNameOf(engine, in.table_name));
   if (!deleted.ok()) return deleted.error();
   ticket = deleted.value().ticket;
   EncodeDeletedTableResponse(response, deleted.value(), engine.options());

@@ -1,3 +1,4 @@
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
 #include "protocol/table_encode.h"
@@ -5,11 +6,9 @@
 namespace ddbd::operations {
 
 Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  auto table = engine.DescribeTable(name.value());
+  wire::DescribeTableInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto table = engine.DescribeTable(TableNameOf(engine, in.table_name));
   if (!table.ok()) return table.error();
   EncodeTableDescriptionResponse(response, "Table", table.value(), engine.options());
   return Ok{};

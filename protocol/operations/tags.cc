@@ -3,38 +3,30 @@
 
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
-#include "protocol/validation_messages.h"
+#include "protocol/wire/reader.h"
 
 namespace ddbd::operations {
 namespace {
 
-constexpr size_t kMaxTagKeyLength = 128;
-
 // ResourceArn: absent is "Invalid TableArn", as DynamoDB answers it (rather than coral's null
-// check).
-Result<std::string> DecodeTaggedArn(const json::Value& request, ConstraintErrors& errors) {
-  auto arn = DecodeResourceArn(request, errors);
-  if (!arn.ok()) return arn.error();
-  if (!arn.value()) return Error::Validation("Invalid TableArn");
-  return std::move(*arn.value());
+// check: supplement.json's absence_answered_by_operation).
+Result<std::string> TaggedArnOf(const std::optional<std::string_view>& arn) {
+  if (!arn) return Error::Validation("Invalid TableArn");
+  return std::string(*arn);
 }
 
 }  // namespace
 
 Status TagResource(Engine& engine, const json::Value& request, json::Writer& response,
                    Ticket& ticket) {
-  ConstraintErrors errors;
-  auto arn = DecodeTaggedArn(request, errors);
+  wire::TagResourceInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto arn = TaggedArnOf(in.resource_arn);
   if (!arn.ok()) return arn.error();
-  const json::Value* listed = json::Member(request, "Tags");
-  auto tags = DecodeTags(listed, errors);
-  if (!tags.ok()) return tags.error();
-  if (listed == nullptr) errors.MustNotBeNull("tags");
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  std::vector<Tag> tags = TagsOf(in.tags);
   // Unconfirmed beyond other emulators' records of it (DynamoDB's own spelling).
-  if (tags.value().empty())
-    return Error::Validation("Atleast one Tag needs to be provided as Input.");
-  auto tagged = engine.TagResource({std::move(arn.value()), std::move(tags.value())});
+  if (tags.empty()) return Error::Validation("Atleast one Tag needs to be provided as Input.");
+  auto tagged = engine.TagResource({std::move(arn.value()), std::move(tags)});
   if (!tagged.ok()) return tagged.error();
   ticket = tagged.value();
   response.StartObject();
@@ -44,32 +36,14 @@ Status TagResource(Engine& engine, const json::Value& request, json::Writer& res
 
 Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response,
                      Ticket& ticket) {
-  ConstraintErrors errors;
-  auto arn = DecodeTaggedArn(request, errors);
+  wire::UntagResourceInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto arn = TaggedArnOf(in.resource_arn);
   if (!arn.ok()) return arn.error();
-  auto list = json::AsList(json::Member(request, "TagKeys"));
-  if (!list.ok()) return list.error();
   UntagResourceArgs args;
-  if (list.value() == nullptr) {
-    errors.MustNotBeNull("tagKeys");
-  } else {
-    const json::Value& keys = *list.value();
-    for (rapidjson::SizeType i = 0; i < keys.Size(); ++i) {
-      auto key = json::AsString(&keys[i]);
-      if (!key.ok()) return key.error();
-      const std::string path = "tagKeys." + std::to_string(i + 1) + ".member";
-      if (!key.value()) {
-        errors.MustNotBeNull(path);
-        continue;
-      }
-      if (key.value()->empty()) errors.MinLength(*key.value(), path, 1);
-      if (key.value()->size() > kMaxTagKeyLength) {
-        errors.MaxLength(*key.value(), path, kMaxTagKeyLength);
-      }
-      args.tag_keys.emplace_back(*key.value());
-    }
+  for (const json::Value& key : in.tag_keys->GetArray()) {
+    if (!key.IsNull()) args.tag_keys.emplace_back(*wire::String(&key));
   }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   // Unconfirmed: worded as TagResource's.
   if (args.tag_keys.empty()) {
     return Error::Validation("Atleast one Tag Key needs to be provided as Input.");
@@ -84,15 +58,13 @@ Status UntagResource(Engine& engine, const json::Value& request, json::Writer& r
 }
 
 Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
-  auto arn = DecodeTaggedArn(request, errors);
+  wire::ListTagsOfResourceInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto arn = TaggedArnOf(in.resource_arn);
   if (!arn.ok()) return arn.error();
-  auto token = json::AsString(json::Member(request, "NextToken"));
-  if (!token.ok()) return token.error();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   ListTagsOfResourceArgs args;
   args.resource_arn = std::move(arn.value());
-  if (token.value()) args.next_token = std::string(*token.value());
+  if (in.next_token) args.next_token = std::string(*in.next_token);
   auto listed = engine.ListTagsOfResource(args);
   if (!listed.ok()) return listed.error();
   response.StartObject();

@@ -9,91 +9,54 @@ namespace ddbd::operations {
 namespace {
 
 // One GlobalSecondaryIndexUpdate: exactly one of Create, Update and Delete.
-Result<GlobalSecondaryIndexUpdate> DecodeIndexUpdate(const json::Value& element, size_t i,
-                                                     ConstraintErrors& errors) {
+Result<GlobalSecondaryIndexUpdate> IndexUpdateOf(const json::Value& element) {
   using Action = GlobalSecondaryIndexUpdate::Action;
-  const std::string path = "globalSecondaryIndexUpdates." + std::to_string(i + 1) + ".member";
-  struct Member {
-    const char* name;
-    const char* shape;
-    const char* path;
-    Action action;
-  };
-  std::optional<GlobalSecondaryIndexUpdate> decoded;
-  int given = 0;
-  for (const Member& member :
-       {Member{"Create", "CreateGlobalSecondaryIndexAction", ".create", Action::kCreate},
-        Member{"Update", "UpdateGlobalSecondaryIndexAction", ".update", Action::kUpdate},
-        Member{"Delete", "DeleteGlobalSecondaryIndexAction", ".delete", Action::kDelete}}) {
-    auto action = json::AsStructure(json::Member(element, member.name), member.shape);
-    if (!action.ok()) return action.error();
-    if (action.value() == nullptr) continue;
-    ++given;
-    GlobalSecondaryIndexUpdate update;
-    update.action = member.action;
-    const std::string action_path = path + member.path;
-    if (member.action == Action::kCreate) {
-      auto definition = DecodeIndexDefinition(*action.value(), action_path, true, errors);
-      if (!definition.ok()) return definition.error();
-      update.index = std::move(definition).value();
-    } else {
-      auto name = DecodeIndexName(*action.value(), action_path, errors);
-      if (!name.ok()) return name.error();
-      update.index.index_name = std::move(name).value();
-      if (member.action == Action::kUpdate) {
-        auto throughput = DecodeProvisionedThroughput(
-            json::Member(*action.value(), "ProvisionedThroughput"), errors);
-        if (!throughput.ok()) return throughput.error();
-        update.index.provisioned_throughput = throughput.value();
-        auto on_demand =
-            DecodeOnDemandThroughput(json::Member(*action.value(), "OnDemandThroughput"));
-        if (!on_demand.ok()) return on_demand.error();
-        update.index.on_demand_throughput = on_demand.value();
-        auto warm = DecodeWarmThroughput(json::Member(*action.value(), "WarmThroughput"));
-        if (!warm.ok()) return warm.error();
-        update.index.warm_throughput = warm.value();
-      }
-    }
-    decoded = std::move(update);
-  }
+  wire::GlobalSecondaryIndexUpdate in;
+  wire::View(element, in);
+  const int given = (in.create != nullptr) + (in.update != nullptr) + (in.delete_ != nullptr);
   if (given != 1) {
     return Error::Validation(
         "One or more parameter values were invalid: Exactly one of Create, Update or Delete must "
         "be specified in a GlobalSecondaryIndexUpdate");
   }
-  return std::move(*decoded);
+  GlobalSecondaryIndexUpdate update;
+  if (in.create != nullptr) {
+    update.action = Action::kCreate;
+    auto definition = IndexDefinitionOf(*in.create, true);
+    if (!definition.ok()) return definition.error();
+    update.index = std::move(definition).value();
+  } else if (in.update != nullptr) {
+    update.action = Action::kUpdate;
+    wire::UpdateGlobalSecondaryIndexAction action;
+    wire::View(*in.update, action);
+    update.index.index_name = std::string(action.index_name);
+    update.index.provisioned_throughput = ProvisionedThroughputOf(action.provisioned_throughput);
+    update.index.on_demand_throughput = OnDemandThroughputOf(action.on_demand_throughput);
+    update.index.warm_throughput = WarmThroughputOf(action.warm_throughput);
+  } else {
+    update.action = Action::kDelete;
+    wire::DeleteGlobalSecondaryIndexAction action;
+    wire::View(*in.delete_, action);
+    update.index.index_name = std::string(action.index_name);
+  }
+  return update;
 }
 
 Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const json::Value& request) {
-  ConstraintErrors errors;
+  wire::UpdateTableInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read.error();
   UpdateTableArgs args;
-  auto definitions = json::AsList(json::Member(request, "AttributeDefinitions"));
-  if (!definitions.ok()) return definitions.error();
-  if (definitions.value() != nullptr) {
-    auto decoded = DecodeAttributeDefinitions(definitions.value(), errors);
-    if (!decoded.ok()) return decoded.error();
-    args.attribute_definitions = std::move(decoded).value();
-  }
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
-  args.table_name = std::move(name).value();
+  args.attribute_definitions = AttributeDefinitionsOf(in.attribute_definitions);
+  args.table_name = TableNameOf(engine, in.table_name);
   // An empty list counts as absent, as in DynamoDB.
-  auto index_updates = json::AsList(json::Member(request, "GlobalSecondaryIndexUpdates"));
-  if (!index_updates.ok()) return index_updates.error();
-  if (index_updates.value() != nullptr) {
-    for (rapidjson::SizeType i = 0; i < index_updates.value()->Size(); ++i) {
-      auto element =
-          json::AsListElementStructure(&(*index_updates.value())[i], "GlobalSecondaryIndexUpdate");
-      if (!element.ok()) return element.error();
-      auto update = DecodeIndexUpdate(*element.value(), i, errors);
+  if (in.global_secondary_index_updates != nullptr) {
+    for (const json::Value& element : in.global_secondary_index_updates->GetArray()) {
+      auto update = IndexUpdateOf(element);
       if (!update.ok()) return update.error();
       args.global_secondary_index_updates.push_back(std::move(update).value());
     }
   }
-  if (Status settings = DecodeTableSettings(request, errors, args); !settings.ok()) {
-    return settings.error();
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape.error();
+  TableSettingsOf(in, args);
   return args;
 }
 

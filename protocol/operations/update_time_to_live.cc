@@ -1,51 +1,19 @@
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd::operations {
-namespace {
-
-constexpr size_t kMaxTimeToLiveAttributeLength = 255;
-
-}  // namespace
-
 // UpdateTimeToLive echoes the specification it applied.
 Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response,
                         Ticket& ticket) {
-  ConstraintErrors errors;
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
+  wire::UpdateTimeToLiveInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  wire::TimeToLiveSpecification specification;
+  wire::View(*in.time_to_live_specification, specification);
   UpdateTimeToLiveArgs args;
-  args.table_name = std::move(name.value());
-  auto specification = json::AsStructure(json::Member(request, "TimeToLiveSpecification"),
-                                         "TimeToLiveSpecification");
-  if (!specification.ok()) return specification.error();
-  if (specification.value() == nullptr) {
-    errors.MustNotBeNull("timeToLiveSpecification");
-  } else {
-    const json::Value& spec = *specification.value();
-    auto attribute = json::AsString(json::Member(spec, "AttributeName"));
-    if (!attribute.ok()) return attribute.error();
-    auto enabled = json::AsBoolean(json::Member(spec, "Enabled"));
-    if (!enabled.ok()) return enabled.error();
-    if (!attribute.value()) {
-      errors.MustNotBeNull("timeToLiveSpecification.attributeName");
-    } else {
-      const std::string_view text = *attribute.value();
-      if (text.empty()) errors.MinLength(text, "timeToLiveSpecification.attributeName", 1);
-      if (text.size() > kMaxTimeToLiveAttributeLength) {
-        errors.MaxLength(text, "timeToLiveSpecification.attributeName",
-                         kMaxTimeToLiveAttributeLength);
-      }
-      args.specification.attribute_name = std::string(text);
-    }
-    if (!enabled.value()) {
-      errors.MustNotBeNull("timeToLiveSpecification.enabled");
-    } else {
-      args.specification.enabled = *enabled.value();
-    }
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  args.table_name = TableNameOf(engine, in.table_name);
+  args.specification.attribute_name = std::string(specification.attribute_name);
+  args.specification.enabled = specification.enabled;
   auto applied = engine.UpdateTimeToLive(args);
   if (!applied.ok()) return applied.error();
   ticket = applied.value().ticket;
@@ -62,11 +30,9 @@ Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer
 }
 
 Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
-  auto name = DecodeTableReference(request, engine, errors);
-  if (!name.ok()) return name.error();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
-  auto description = engine.DescribeTimeToLive(name.value());
+  wire::DescribeTimeToLiveInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+  auto description = engine.DescribeTimeToLive(TableNameOf(engine, in.table_name));
   if (!description.ok()) return description.error();
   response.StartObject();
   response.Key("TimeToLiveDescription");

@@ -237,6 +237,7 @@ class Walk {
 
   Status Result() {
     if (serialization_) return *serialization_;
+    if (!missing_parameter_.empty()) return RequiredParameterMissing(missing_parameter_);
     if (failures_.empty()) return Ok{};
     std::stable_sort(failures_.begin(), failures_.end(),
                      [](const Failure& a, const Failure& b) { return a.order < b.order; });
@@ -284,6 +285,7 @@ class Walk {
   void CheckMapKeys(const Shape& shape, const json::Value& map);
 
   std::optional<Error> serialization_;
+  std::string_view missing_parameter_;  // a Member::parameter_required one
   std::vector<Failure> failures_;
   std::array<struct Step, kMaxDepth + 1> steps_;  // [0, depth_) in use
   size_t depth_ = 0;
@@ -336,6 +338,7 @@ bool Walk::Structure(const Shape& shape, const json::Value& object, const json::
   for (size_t i = 0; i < shape.members.size(); ++i) {
     const Member& member = shape.members[i];
     if (!member.required || ((seen >> i) & 1)) continue;
+    if (member.parameter_required && missing_parameter_.empty()) missing_parameter_ = member.name;
     Step(member);
     Fail("null", "Member must not be null");
     Back();

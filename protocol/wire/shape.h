@@ -62,6 +62,9 @@ struct Member {
   // Its length or value-range failures are worded in DynamoDB's newer style: named as sent, the
   // value not quoted (protocol/model/supplement.json's bare_bounds).
   bool bare_bounds;
+  // Its absence is answered "The parameter 'X' is required but was not present in the request",
+  // before any other constraint failure (supplement.json's parameter_required).
+  bool parameter_required;
 };
 
 }  // namespace ddbd::wire

@@ -84,9 +84,13 @@ class Tags(ServerTestCase):
                          "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' at "
                          "'tags.1.member.key' failed to satisfy constraint: Member must have length less than "
                          "or equal to 128", ResourceArn=arn, Tags=[{"Key": "x" * 129, "Value": "v"}])
+        # A list's string members are checked as one, the list quoted (Java's toString of [""] is
+        # "[]") with every constraint of its members: the rule recorded for AttributesToGet and
+        # NonKeyAttributes. (This test first pinned 'tagKeys.1.member', which no recording backs.)
         self.assertError(self.raw.untag_resource, "ValidationException",
-                         "1 validation error detected: Value '' at 'tagKeys.1.member' failed to satisfy "
-                         "constraint: Member must have length greater than or equal to 1",
+                         "1 validation error detected: Value '[]' at 'tagKeys' failed to satisfy "
+                         "constraint: Member must satisfy constraint: [Member must have length less than "
+                         "or equal to 128, Member must have length greater than or equal to 1]",
                          ResourceArn=arn, TagKeys=[""])
         self.assertError(self.ddb.list_tags_of_resource, "ValidationException",
                          "ARNs must start with 'arn:'", ResourceArn=name)
