@@ -185,16 +185,19 @@ extern const Shape kTimeToLiveSpecification;
 extern const Shape kUpdateTimeToLiveInput;
 extern const Shape kStreamsStreamArn;
 extern const Shape kStreamsPositiveIntegerObject;
+extern const Shape kStreamsPositiveIntegerObjectOfDescribeStreamInput;
 extern const Shape kStreamsShardId;
 extern const Shape kStreamsShardFilterType;
 extern const Shape kStreamsShardFilter;
 extern const Shape kStreamsDescribeStreamInput;
 extern const Shape kStreamsShardIterator;
+extern const Shape kStreamsPositiveIntegerObjectOfGetRecordsInput;
 extern const Shape kStreamsGetRecordsInput;
 extern const Shape kStreamsShardIteratorType;
 extern const Shape kStreamsSequenceNumber;
 extern const Shape kStreamsGetShardIteratorInput;
 extern const Shape kStreamsTableName;
+extern const Shape kStreamsPositiveIntegerObjectOfListStreamsInput;
 extern const Shape kStreamsListStreamsInput;
 
 const Shape kPartiQLStatement = {
@@ -2598,6 +2601,17 @@ const Shape kStreamsPositiveIntegerObject = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kStreamsPositiveIntegerObjectOfDescribeStreamInput = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = 1,
+    .max = 100,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kStreamsShardId = {
     .kind = Kind::kString,
     .java_type = "java.lang.String",
@@ -2637,7 +2651,7 @@ const Shape kStreamsShardFilter = {
     .plain_name = nullptr};
 extern const Member kStreamsDescribeStreamInputMembers[4] = {
     {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObject, 3, false, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfDescribeStreamInput, 3, false, false, false},
     {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false, false, false},
     {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false, false, false},
 };
@@ -2663,9 +2677,20 @@ const Shape kStreamsShardIterator = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kStreamsPositiveIntegerObjectOfGetRecordsInput = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = 1,
+    .max = 1000,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 extern const Member kStreamsGetRecordsInputMembers[2] = {
     {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObject, 1, false, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfGetRecordsInput, 1, false, false, false},
 };
 const Shape kStreamsGetRecordsInput = {
     .kind = Kind::kStructure,
@@ -2728,9 +2753,20 @@ const Shape kStreamsTableName = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kStreamsPositiveIntegerObjectOfListStreamsInput = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = 1,
+    .max = 100,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 extern const Member kStreamsListStreamsInputMembers[3] = {
     {"TableName", "tableName", &kStreamsTableName, 1, false, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObject, 0, false, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfListStreamsInput, 0, false, false, false},
     {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false, false, false},
 };
 const Shape kStreamsListStreamsInput = {

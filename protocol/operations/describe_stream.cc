@@ -1,6 +1,5 @@
-#include "protocol/generated/enums.h"
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
-#include "protocol/operations/streams.h"
 #include "protocol/table_encode.h"
 
 namespace ddbd::operations {
@@ -31,31 +30,19 @@ void EncodeShard(json::Writer& response, const ShardDescription& shard) {
 // DescribeStream: the stream and its shards in ShardId order (opening order), paged, optionally
 // only the children of one shard (ShardFilter CHILD_SHARDS).
 Status DescribeStream(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::StreamsDescribeStreamInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   DescribeStreamArgs args;
-  auto arn = DecodeStreamArn(request, "StreamArn", "streamArn", true, errors);
-  if (!arn.ok()) return arn.error();
-  args.stream_arn = arn.value().value_or("");
-  auto limit = DecodeStreamLimit(request, 100, errors);
-  if (!limit.ok()) return limit.error();
-  args.limit = limit.value();
-  auto start =
-      DecodeShardId(request, "ExclusiveStartShardId", "exclusiveStartShardId", false, errors);
-  if (!start.ok()) return start.error();
-  args.exclusive_start_shard_id = start.value();
-  auto filter = json::AsStructure(json::Member(request, "ShardFilter"), "ShardFilter");
-  if (!filter.ok()) return filter.error();
-  if (filter.value() != nullptr) {
-    auto type = json::AsString(json::Member(*filter.value(), "Type"));
-    if (!type.ok()) return type.error();
-    if (type.value() && *type.value() != "CHILD_SHARDS") {
-      errors.Enum(*type.value(), "shardFilter.type", wire::kShardFilterType);
-    }
-    auto parent = DecodeShardId(*filter.value(), "ShardId", "shardFilter.shardId", false, errors);
-    if (!parent.ok()) return parent.error();
-    if (type.value() && parent.value()) args.child_shards_of = parent.value();
+  args.stream_arn = std::string(in.stream_arn);
+  args.limit = static_cast<int>(in.limit.value_or(100));
+  if (in.exclusive_start_shard_id) {
+    args.exclusive_start_shard_id = std::string(*in.exclusive_start_shard_id);
   }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  if (in.shard_filter != nullptr) {
+    wire::StreamsShardFilter filter;
+    wire::View(*in.shard_filter, filter);
+    if (filter.type && filter.shard_id) args.child_shards_of = std::string(*filter.shard_id);
+  }
   auto described = engine.DescribeStream(args);
   if (!described.ok()) return described.error();
   const StreamDescription& stream = described.value().description;

@@ -1,8 +1,8 @@
 #include "engine/model/attribute_value.h"
 #include "engine/model/item_codec.h"
 #include "protocol/attribute_value_json.h"
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
-#include "protocol/operations/streams.h"
 #include "protocol/table_encode.h"
 
 namespace ddbd::operations {
@@ -74,22 +74,11 @@ void EncodeRecord(json::Writer& response, const StreamRecord& record, std::strin
 // GetRecords: up to Limit (1000) records or about 1 MB from the iterator's position, and the
 // iterator to go on with; none once a closed shard is read to its end.
 Status GetRecords(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::StreamsGetRecordsInput in;
+  if (Status decoded = wire::Decode(request, in); !decoded.ok()) return decoded;
   GetRecordsArgs args;
-  auto iterator = json::AsString(json::Member(request, "ShardIterator"));
-  if (!iterator.ok()) return iterator.error();
-  if (!iterator.value()) {
-    errors.MustNotBeNull("shardIterator");
-  } else {
-    const std::string_view text = *iterator.value();
-    if (text.empty()) errors.MinLength(text, "shardIterator", 1);
-    if (text.size() > 2048) errors.MaxLength(text, "shardIterator", 2048);
-    args.shard_iterator = std::string(text);
-  }
-  auto limit = DecodeStreamLimit(request, 1000, errors);
-  if (!limit.ok()) return limit.error();
-  args.limit = limit.value();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  args.shard_iterator = std::string(in.shard_iterator);
+  args.limit = static_cast<int>(in.limit.value_or(1000));
   auto read = engine.GetRecords(args);
   if (!read.ok()) return read.error();
   const std::string& stream_arn = read.value().stream_arn;

@@ -1,60 +1,37 @@
-#include "protocol/generated/enums.h"
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
-#include "protocol/operations/streams.h"
 
 namespace ddbd::operations {
 
 // GetShardIterator: TRIM_HORIZON and LATEST take no SequenceNumber, AT_ and AFTER_SEQUENCE_NUMBER
 // need one.
 Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::StreamsGetShardIteratorInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   GetShardIteratorArgs args;
-  auto arn = DecodeStreamArn(request, "StreamArn", "streamArn", true, errors);
-  if (!arn.ok()) return arn.error();
-  args.stream_arn = arn.value().value_or("");
-  auto shard = DecodeShardId(request, "ShardId", "shardId", true, errors);
-  if (!shard.ok()) return shard.error();
-  args.shard_id = shard.value().value_or("");
-  auto type = json::AsString(json::Member(request, "ShardIteratorType"));
-  if (!type.ok()) return type.error();
+  args.stream_arn = std::string(in.stream_arn);
+  args.shard_id = std::string(in.shard_id);
   using Type = ShardIteratorType;
-  bool takes_sequence = false;
-  if (!type.value()) {
-    errors.MustNotBeNull("shardIteratorType");
-  } else if (*type.value() == "TRIM_HORIZON") {
-    args.type = Type::kTrimHorizon;
-  } else if (*type.value() == "LATEST") {
-    args.type = Type::kLatest;
-  } else if (*type.value() == "AT_SEQUENCE_NUMBER") {
-    args.type = Type::kAtSequenceNumber;
-    takes_sequence = true;
-  } else if (*type.value() == "AFTER_SEQUENCE_NUMBER") {
-    args.type = Type::kAfterSequenceNumber;
-    takes_sequence = true;
-  } else {
-    errors.Enum(*type.value(), "shardIteratorType", wire::kShardIteratorType);
-  }
-  auto sequence = json::AsString(json::Member(request, "SequenceNumber"));
-  if (!sequence.ok()) return sequence.error();
-  if (sequence.value()) {
-    const std::string_view text = *sequence.value();
-    if (text.size() < 21) errors.MinLength(text, "sequenceNumber", 21);
-    if (text.size() > 40) errors.MaxLength(text, "sequenceNumber", 40);
-  }
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
+  const std::string_view type = in.shard_iterator_type;
+  args.type = type == "TRIM_HORIZON"         ? Type::kTrimHorizon
+              : type == "LATEST"             ? Type::kLatest
+              : type == "AT_SEQUENCE_NUMBER" ? Type::kAtSequenceNumber
+                                             : Type::kAfterSequenceNumber;
+  const bool takes_sequence = type == "AT_SEQUENCE_NUMBER" || type == "AFTER_SEQUENCE_NUMBER";
+  const std::optional<std::string_view>& sequence = in.sequence_number;
   // Unconfirmed wordings for the two mismatches below.
-  if (takes_sequence && !sequence.value()) {
+  if (takes_sequence && !sequence) {
     return Error::Validation("Must specify a sequence number for iterator type " +
-                             std::string(*type.value()));
+                             std::string(type));
   }
-  if (!takes_sequence && sequence.value()) {
+  if (!takes_sequence && sequence) {
     return Error::Validation("Sequence number must not be specified for iterator type " +
-                             std::string(*type.value()));
+                             std::string(type));
   }
   if (takes_sequence) {
-    args.sequence = ParseSequenceNumber(*sequence.value());
+    args.sequence = ParseSequenceNumber(*sequence);
     if (!args.sequence) {
-      return Error::Validation("Invalid SequenceNumber: " + std::string(*sequence.value()));
+      return Error::Validation("Invalid SequenceNumber: " + std::string(*sequence));
     }
   }
   auto iterator = engine.GetShardIterator(args);

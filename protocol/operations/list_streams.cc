@@ -1,31 +1,19 @@
+#include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
-#include "protocol/operations/streams.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd::operations {
 
 // ListStreams: the account's streams (those of deleted tables or disabled included, for 24 hours),
 // optionally of one table, paged by ARN.
 Status ListStreams(Engine& engine, const json::Value& request, json::Writer& response) {
-  ConstraintErrors errors;
+  wire::StreamsListStreamsInput in;
+  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   ListStreamsArgs args;
-  auto table_name = json::AsString(json::Member(request, "TableName"));
-  if (!table_name.ok()) return table_name.error();
-  if (table_name.value()) {
-    const std::string_view name = *table_name.value();
-    if (!IsValidTableNameCharacters(name)) errors.Pattern(name, "tableName", kTableNamePattern);
-    if (name.size() < 3) errors.MinLength(name, "tableName", 3);
-    if (name.size() > 255) errors.MaxLength(name, "tableName", 255);
-    args.table_name = std::string(name);
+  if (in.table_name) args.table_name = std::string(*in.table_name);
+  args.limit = static_cast<int>(in.limit.value_or(100));
+  if (in.exclusive_start_stream_arn) {
+    args.exclusive_start_stream_arn = std::string(*in.exclusive_start_stream_arn);
   }
-  auto limit = DecodeStreamLimit(request, 100, errors);
-  if (!limit.ok()) return limit.error();
-  args.limit = limit.value();
-  auto start =
-      DecodeStreamArn(request, "ExclusiveStartStreamArn", "exclusiveStartStreamArn", false, errors);
-  if (!start.ok()) return start.error();
-  args.exclusive_start_stream_arn = start.value();
-  if (Status shape = errors.ToStatus(); !shape.ok()) return shape;
   auto listed = engine.ListStreams(args);
   if (!listed.ok()) return listed.error();
   const ListStreamsResult& result = listed.value();
