@@ -540,7 +540,7 @@ const Shape kReturnItemCollectionMetrics = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchWriteItemInputMembers[3] = {
-    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, false, false},
+    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, true, false},
     {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false},
     {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false, false, false},
 };

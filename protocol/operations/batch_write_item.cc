@@ -1,5 +1,6 @@
 #include <string>
 
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 
@@ -7,19 +8,6 @@ namespace ddbd::operations {
 namespace {
 
 constexpr size_t kMaxWrites = 25;
-
-// DynamoDB quotes an over-long batch in Java's toString form; this renders the same envelope
-// ("{table=[...]}") with the requests in brief.
-std::string RenderWrites(const std::string& table_name, const json::Value& list) {
-  std::string text = "{" + table_name + "=[";
-  for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
-    if (i > 0) text += ", ";
-    const bool put = list[i].IsObject() && json::Member(list[i], "PutRequest") != nullptr;
-    text += put ? "WriteRequest(PutRequest=PutRequest(Item=...))"
-                : "WriteRequest(DeleteRequest=DeleteRequest(Key=...))";
-  }
-  return text + "]}";
-}
 
 // The writes throttled, by table in request order, as the request gave them: a client sends
 // UnprocessedItems back as the next call's RequestItems.
@@ -50,60 +38,47 @@ void EncodeUnprocessedItems(json::Writer& writer, const std::vector<WriteRequest
 
 Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response,
                       Ticket& ticket) {
-  auto request_items = json::AsStructure(json::Member(request, "RequestItems"), "RequestItems");
-  if (!request_items.ok()) return request_items.error();
-  if (request_items.value() == nullptr || request_items.value()->ObjectEmpty()) {
-    return Error::Validation("The requestItems parameter is required for BatchWriteItem");
-  }
-  ConstraintErrors errors;
+  wire::BatchWriteItemInput in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   BatchWriteItemArgs args;
-  if (Status capacity = DecodeWriteCapacityMembers(request, errors, args.return_consumed_capacity,
-                                                   args.return_item_collection_metrics);
-      !capacity.ok()) {
-    return capacity;
-  }
+  args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
+  args.return_item_collection_metrics =
+      ReturnItemCollectionMetricsOf(in.return_item_collection_metrics);
   AttributeDecoder decoder;
   std::vector<WriteRequest>& writes = args.requests;
-  for (const auto& member : request_items.value()->GetObject()) {
+  bool one_of_each = true;  // each WriteRequest names exactly one of PutRequest and DeleteRequest
+  const json::Value empty(rapidjson::kObjectType);
+  for (const auto& member : (in.request_items != nullptr ? *in.request_items : empty).GetObject()) {
+    if (member.value.IsNull() || member.value.Size() > kMaxWrites) continue;  // a constraint
     const std::string table_name(member.name.GetString(), member.name.GetStringLength());
-    auto list = json::AsList(&member.value);
-    if (!list.ok()) return list.error();
-    if (list.value()->Empty() || list.value()->Size() > kMaxWrites) {
-      errors.Add("'" + RenderWrites(table_name, *list.value()) + "'", "requestItems",
-                 "Map value must satisfy constraint: [Member must have length less than or "
-                 "equal to 25, Member must have length greater than or equal to 1]");
-      continue;
-    }
-    for (const auto& element : list.value()->GetArray()) {
-      auto write = json::AsListElementStructure(&element, "WriteRequest");
-      if (!write.ok()) return write.error();
-      auto put = json::AsStructure(json::Member(*write.value(), "PutRequest"), "PutRequest");
-      if (!put.ok()) return put.error();
-      auto remove =
-          json::AsStructure(json::Member(*write.value(), "DeleteRequest"), "DeleteRequest");
-      if (!remove.ok()) return remove.error();
-      if ((put.value() == nullptr) == (remove.value() == nullptr)) {
-        return Error::Validation(
-            "Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest");
+    for (const json::Value& element : member.value.GetArray()) {
+      wire::WriteRequest write;
+      wire::View(element, write);
+      if ((write.put_request == nullptr) == (write.delete_request == nullptr)) {
+        one_of_each = false;
+        continue;
       }
       WriteRequest write_request;
       write_request.table_name = table_name;
-      if (put.value() != nullptr) {
-        const json::Value* item = json::Member(*put.value(), "Item");
-        if (item == nullptr)
-          errors.MustNotBeNull("requestItems." + table_name + ".member.putRequest.item");
-        write_request.item = decoder.DecodeItem(item);
+      if (write.put_request != nullptr) {
+        wire::PutRequest put;
+        wire::View(*write.put_request, put);
+        write_request.item = decoder.DecodeItem(put.item);
       } else {
         write_request.kind = WriteRequest::Kind::kDelete;
-        const json::Value* key = json::Member(*remove.value(), "Key");
-        if (key == nullptr)
-          errors.MustNotBeNull("requestItems." + table_name + ".member.deleteRequest.key");
-        write_request.item = decoder.DecodeItem(key);
+        wire::DeleteRequest remove;
+        wire::View(*write.delete_request, remove);
+        write_request.item = decoder.DecodeItem(remove.key);
       }
       writes.push_back(std::move(write_request));
     }
   }
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
+  if (!one_of_each) {
+    return Error::Validation(
+        "Supplied WriteRequest must contain exactly one of PutRequest or DeleteRequest");
+  }
   if (writes.size() > kMaxWrites) {
     return Error::Validation("Too many items requested for the BatchWriteItem call");
   }

@@ -112,11 +112,6 @@ std::string JavaText(const Shape& shape, const json::Value& value, size_t depth)
   return CompactJson(value);
 }
 
-bool IsScalar(const Shape& shape) {
-  return shape.kind != Kind::kStructure && shape.kind != Kind::kList && shape.kind != Kind::kMap &&
-         shape.kind != Kind::kAttributeValue;
-}
-
 // The shape a string is held to: a table name's for a TableArn that is not an ARN.
 const Shape& Governing(const Shape& shape, std::string_view text) {
   return shape.plain_name != nullptr && !text.empty() && !text.starts_with("arn:")
@@ -277,8 +272,8 @@ class Walk {
 
   // `element`: a list's member or a map's value, whose constraints its container checks as one.
   bool Scalar(const Shape& shape, const json::Value& value, bool element);
-  bool List(const Shape& shape, const json::Value& list);
-  bool Map(const Shape& shape, const json::Value& map);
+  bool List(const Shape& shape, const json::Value& list, bool element);
+  bool Map(const Shape& shape, const json::Value& map, bool element);
   void CheckString(const Shape& shape, std::string_view text);
   void CheckNumber(const Shape& shape, int64_t value);
   void CheckLength(const Shape& shape, size_t length, const std::string& rendered);
@@ -356,11 +351,11 @@ bool Walk::Value(const Shape& shape, const json::Value& value, bool element) {
       if (value.IsArray()) return UnrecognizedCollection(shape);
       return Serialization(element ? "Unexpected value type in payload" : "Unexpected field type");
     case Kind::kList:
-      if (value.IsArray()) return List(shape, value);
+      if (value.IsArray()) return List(shape, value, element);
       if (value.IsObject()) return Serialization(kStructureNotExpected);
       return Serialization("Unexpected field type");
     case Kind::kMap:
-      if (value.IsObject()) return Map(shape, value);
+      if (value.IsObject()) return Map(shape, value, element);
       if (value.IsArray()) return UnrecognizedCollection(shape);
       return Serialization("Unexpected field type");
     default:
@@ -407,7 +402,7 @@ bool Walk::Scalar(const Shape& shape, const json::Value& value, bool element) {
   }
 }
 
-bool Walk::List(const Shape& shape, const json::Value& list) {
+bool Walk::List(const Shape& shape, const json::Value& list, bool element_position) {
   const auto elements = list.GetArray();
   const Shape& element = *shape.element;
   if (element.kind != Kind::kAttributeValue) {
@@ -418,16 +413,17 @@ bool Walk::List(const Shape& shape, const json::Value& list) {
       const bool read = Value(element, elements[i], true);
       Back();
       if (!read) return false;
-      if (IsScalar(element)) all_meet = all_meet && Meets(element, elements[i]);
+      if (element.kind != Kind::kStructure) all_meet = all_meet && Meets(element, elements[i]);
     }
-    // A list's scalar members are checked as one: coral names the list, quotes it whole and lists
-    // every constraint of its members (AttributesToGet, NonKeyAttributes).
+    // A list's members other than structures are checked as one: coral names the list, quotes it
+    // whole and lists every constraint of its members (AttributesToGet, NonKeyAttributes).
     if (!all_meet) {
       Fail(QuotedCollection(JavaText(shape, list, 0)),
            "Member must satisfy constraint: " + ConstraintSet(element));
     }
   }
-  if (shape.min != kUnbounded || shape.max != kUnbounded) {
+  // A map's list value has its length checked by the map, with the others (Map below).
+  if (!element_position && (shape.min != kUnbounded || shape.max != kUnbounded)) {
     const size_t length = elements.Size();
     if ((shape.min != kUnbounded && length < static_cast<size_t>(shape.min)) ||
         (shape.max != kUnbounded && length > static_cast<size_t>(shape.max))) {
@@ -437,12 +433,12 @@ bool Walk::List(const Shape& shape, const json::Value& list) {
   return true;
 }
 
-bool Walk::Map(const Shape& shape, const json::Value& map) {
+bool Walk::Map(const Shape& shape, const json::Value& map, bool element_position) {
   // A map of attribute values is the attribute decoder's, keys and all (its names have their
   // own rules and texts).
   const Shape& value_shape = *shape.element;
   if (value_shape.kind == Kind::kAttributeValue) {
-    CheckLength(shape, map.MemberCount(), "");
+    if (!element_position) CheckLength(shape, map.MemberCount(), "");
     return true;
   }
   CheckMapKeys(shape, map);
@@ -465,7 +461,7 @@ bool Walk::Map(const Shape& shape, const json::Value& map) {
     Fail(QuotedCollection(JavaMapText(value_shape, map)),
          "Map value must satisfy constraint: " + ConstraintSet(value_shape));
   }
-  CheckLength(shape, map.MemberCount(), "");
+  if (!element_position) CheckLength(shape, map.MemberCount(), "");  // else its container's
   return true;
 }
 

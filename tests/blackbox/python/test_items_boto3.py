@@ -289,8 +289,11 @@ class Batches(ItemsTestCase):
         self.assertTrue(message.endswith("]}' at 'requestItems' failed to satisfy constraint: Map value must satisfy "
                                          "constraint: [Member must have length less than or equal to 25, Member must "
                                          "have length greater than or equal to 1]"), message)
+        # As BatchGetItem's empty RequestItems is answered (recorded against AWS); this test first
+        # pinned "The requestItems parameter is required for BatchWriteItem", the older wording.
         self.assertError(self.raw.batch_write_item, "ValidationException",
-                         "The requestItems parameter is required for BatchWriteItem", RequestItems={})
+                         "1 validation error detected: Value at 'RequestItems' failed to satisfy constraint: "
+                         "Member must have length greater than or equal to 1", RequestItems={})
         self.assertError(self.ddb.batch_write_item, "ValidationException",
                          "The provided key element does not match the schema",
                          RequestItems={self.table: [{"PutRequest": {"Item": {"pk": {"N": "5"}}}}]})
