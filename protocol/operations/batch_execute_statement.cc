@@ -6,12 +6,12 @@
 #include "engine/api/transactions.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/partiql/messages.h"
 #include "protocol/partiql/request.h"
 #include "protocol/partiql/run.h"
-#include "protocol/transaction_request.h"
 
 namespace ddbd::operations {
 namespace {
@@ -115,26 +115,21 @@ void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
 
 Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
                              Ticket& ticket) {
+  wire::BatchExecuteStatementInput in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
-  ConstraintErrors errors;
-  auto list = DecodeBoundedList(request, "Statements", "statements", kMaxBatchStatements, errors);
-  if (!list.ok()) return list.error();
   std::vector<partiql::StatementRequest> requests;
-  if (list.value() != nullptr && list.value()->Size() <= kMaxBatchStatements) {
-    for (rapidjson::SizeType i = 0; i < list.value()->Size(); ++i) {
-      auto element = json::AsListElementStructure(&(*list.value())[i], "BatchStatementRequest");
-      if (!element.ok()) return element.error();
-      const std::string path = "statements." + std::to_string(i + 1) + ".member.";
-      if (Status decoded = partiql::DecodeStatementRequest(*element.value(), path, decoder, errors,
-                                                           requests.emplace_back());
-          !decoded.ok()) {
-        return decoded;
-      }
+  const json::Value* list = in.statements;
+  if (list != nullptr && list->Size() <= kMaxBatchStatements) {
+    for (const json::Value& element : list->GetArray()) {
+      wire::BatchStatementRequest statement;
+      wire::View(element, statement);
+      requests.push_back(partiql::StatementRequestOf(statement, decoder));
     }
   }
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  if (Status problem = FirstProblem(decoder, errors); !problem.ok()) return problem;
+  const ReturnConsumedCapacity capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
+  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
 
   // Every statement is parsed first: reads and writes may not be mixed.
   std::vector<BatchResponse> responses(requests.size());
@@ -156,12 +151,12 @@ Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::W
   for (size_t i = 0; i < requests.size(); ++i) {
     if (!statements[i]) continue;
     if (statements[i]->reads()) {
-      RunRead(engine, *statements[i], requests[i].consistent_read, capacity.value(), responses[i],
+      RunRead(engine, *statements[i], requests[i].consistent_read, capacity, responses[i],
               consumed);
       continue;
     }
     partiql::RunOptions options;
-    options.return_consumed_capacity = capacity.value();
+    options.return_consumed_capacity = capacity;
     // ReturnValuesOnConditionCheckFailure has no effect in a batch (aws-semantics.md).
     requests[i].return_item_on_condition_failure = false;
     auto outcome = partiql::RunStatement(engine, std::move(*statements[i]), requests[i], options);
@@ -177,7 +172,7 @@ Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::W
   response.StartArray();
   for (const BatchResponse& one : responses) EncodeResponse(response, one);
   response.EndArray();
-  EncodeConsumedCapacityMember(response, consumed, capacity.value());
+  EncodeConsumedCapacityMember(response, consumed, capacity);
   response.EndObject();
   return Ok{};
 }

@@ -2,6 +2,7 @@
 // time with NextToken, or a write answered with what its RETURNING asked for.
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/partiql/next_token.h"
@@ -11,8 +12,6 @@
 namespace ddbd::operations {
 namespace {
 
-constexpr size_t kMaxNextTokenLength = 32768;
-
 struct ExecuteStatementRequest {
   partiql::StatementRequest statement;
   partiql::RunOptions options;
@@ -20,31 +19,15 @@ struct ExecuteStatementRequest {
 };
 
 Status Decode(const json::Value& request, ExecuteStatementRequest& out) {
+  wire::ExecuteStatementInput in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
-  ConstraintErrors errors;
-  if (Status decoded = partiql::DecodeStatementRequest(request, "", decoder, errors, out.statement);
-      !decoded.ok()) {
-    return decoded;
-  }
-  auto limit = json::AsInteger(json::Member(request, "Limit"));
-  if (!limit.ok()) return limit.error();
-  if (limit.value()) {
-    if (*limit.value() < 1) errors.MinValue(*limit.value(), "limit", 1);
-    out.options.limit = *limit.value();
-  }
-  auto token = json::AsString(json::Member(request, "NextToken"));
-  if (!token.ok()) return token.error();
-  if (token.value()) {
-    out.next_token = std::string(*token.value());
-    if (out.next_token->empty()) errors.MinLength(*out.next_token, "nextToken", 1);
-    if (out.next_token->size() > kMaxNextTokenLength) {
-      errors.MaxLength(*out.next_token, "nextToken", kMaxNextTokenLength);
-    }
-  }
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  out.options.return_consumed_capacity = capacity.value();
-  return FirstProblem(decoder, errors);
+  out.statement = partiql::StatementRequestOf(in, decoder);
+  if (in.limit) out.options.limit = *in.limit;
+  if (in.next_token) out.next_token = std::string(*in.next_token);
+  out.options.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
+  return FirstProblem(decoder, constraints);
 }
 
 }  // namespace

@@ -7,12 +7,12 @@
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
 #include "protocol/error_response.h"
+#include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/partiql/messages.h"
 #include "protocol/partiql/request.h"
 #include "protocol/partiql/run.h"
-#include "protocol/transaction_request.h"
 
 namespace ddbd::operations {
 namespace {
@@ -24,34 +24,21 @@ struct TransactionRequest {
 };
 
 Status Decode(const json::Value& request, TransactionRequest& out) {
+  wire::ExecuteTransactionInput in;
+  Status constraints = Ok{};
+  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
   AttributeDecoder decoder;
-  ConstraintErrors errors;
-  auto list = DecodeBoundedList(request, "TransactStatements", "transactStatements",
-                                kMaxTransactionActions, errors);
-  if (!list.ok()) return list.error();
-  if (list.value() != nullptr && list.value()->Size() <= kMaxTransactionActions) {
-    for (rapidjson::SizeType i = 0; i < list.value()->Size(); ++i) {
-      auto element = json::AsListElementStructure(&(*list.value())[i], "ParameterizedStatement");
-      if (!element.ok()) return element.error();
-      const std::string path = "transactStatements." + std::to_string(i + 1) + ".member.";
-      if (Status decoded = partiql::DecodeStatementRequest(*element.value(), path, decoder, errors,
-                                                           out.statements.emplace_back());
-          !decoded.ok()) {
-        return decoded;
-      }
+  const json::Value* list = in.transact_statements;
+  if (list != nullptr && list->Size() <= kMaxTransactionActions) {
+    for (const json::Value& element : list->GetArray()) {
+      wire::ParameterizedStatement statement;
+      wire::View(element, statement);
+      out.statements.push_back(partiql::StatementRequestOf(statement, decoder));
     }
   }
-  auto token = json::AsString(json::Member(request, "ClientRequestToken"));
-  if (!token.ok()) return token.error();
-  if (token.value()) {
-    if (token.value()->empty()) errors.MinLength(*token.value(), "clientRequestToken", 1);
-    if (token.value()->size() > 36) errors.MaxLength(*token.value(), "clientRequestToken", 36);
-    out.client_request_token = std::string(*token.value());
-  }
-  auto capacity = DecodeReturnConsumedCapacity(request, errors);
-  if (!capacity.ok()) return capacity.error();
-  out.return_consumed_capacity = capacity.value();
-  return FirstProblem(decoder, errors);
+  if (in.client_request_token) out.client_request_token = std::string(*in.client_request_token);
+  out.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
+  return FirstProblem(decoder, constraints);
 }
 
 // A statement's validation error, named by its place ("Validation failed in

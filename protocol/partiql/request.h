@@ -12,7 +12,6 @@
 #include "engine/model/attribute_value.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/json_reader.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd::partiql {
 
@@ -25,12 +24,24 @@ struct StatementRequest {
   bool return_item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure ALL_OLD
 };
 
-// Reads `object`'s members into `out`: wrongly typed JSON is returned at once, constraint
-// failures (under `path`, such as "" or "statements.1.member.") go to `errors`, invalid
-// parameter values to `decoder`.
-Status DecodeStatementRequest(const json::Value& object, const std::string& path,
-                              AttributeDecoder& decoder, ConstraintErrors& errors,
-                              StatementRequest& out);
+// A statement of a request the generated layer has read and checked (ExecuteStatementInput,
+// BatchStatementRequest, ParameterizedStatement): its parameters' values go through `decoder`.
+template <typename Input>
+StatementRequest StatementRequestOf(const Input& in, AttributeDecoder& decoder) {
+  StatementRequest out;
+  out.statement = std::string(in.statement);
+  if (in.parameters != nullptr) {
+    for (const json::Value& element : in.parameters->GetArray()) {
+      out.parameters.push_back(decoder.DecodeValue(element));
+    }
+    out.parameters_json = in.parameters;
+  }
+  if constexpr (requires { in.consistent_read; }) {
+    out.consistent_read = in.consistent_read.value_or(false);
+  }
+  out.return_item_on_condition_failure = in.return_values_on_condition_check_failure == "ALL_OLD";
+  return out;
+}
 
 // The fingerprint a NextToken is bound to: of the statement and its parameters as sent.
 uint64_t Fingerprint(const StatementRequest& request);
