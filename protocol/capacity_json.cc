@@ -4,33 +4,8 @@
 #include <string>
 
 #include "protocol/attribute_value_json.h"
-#include "protocol/generated/enums.h"
 
 namespace ddbd {
-
-Result<ReturnConsumedCapacity> DecodeReturnConsumedCapacity(const json::Value& request,
-                                                            ConstraintErrors& errors) {
-  auto capacity = json::AsString(json::Member(request, "ReturnConsumedCapacity"));
-  if (!capacity.ok()) return capacity.error();
-  if (!capacity.value()) return ReturnConsumedCapacity::kNone;
-  const std::string_view text = *capacity.value();
-  if (text == "INDEXES") return ReturnConsumedCapacity::kIndexes;
-  if (text == "TOTAL") return ReturnConsumedCapacity::kTotal;
-  if (text != "NONE") errors.Enum(text, "returnConsumedCapacity", wire::kReturnConsumedCapacity);
-  return ReturnConsumedCapacity::kNone;
-}
-
-Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
-                                               ConstraintErrors& errors) {
-  auto metrics = json::AsString(json::Member(request, "ReturnItemCollectionMetrics"));
-  if (!metrics.ok()) return metrics.error();
-  if (!metrics.value()) return false;
-  if (*metrics.value() != "SIZE" && *metrics.value() != "NONE") {
-    errors.Enum(*metrics.value(), "returnItemCollectionMetrics",
-                wire::kReturnItemCollectionMetrics);
-  }
-  return *metrics.value() == "SIZE";
-}
 
 ReturnConsumedCapacity ReturnConsumedCapacityOf(std::optional<std::string_view> text) {
   if (text == "INDEXES") return ReturnConsumedCapacity::kIndexes;
@@ -39,17 +14,6 @@ ReturnConsumedCapacity ReturnConsumedCapacityOf(std::optional<std::string_view> 
 }
 
 bool ReturnItemCollectionMetricsOf(std::optional<std::string_view> text) { return text == "SIZE"; }
-
-Status DecodeWriteCapacityMembers(const json::Value& request, ConstraintErrors& errors,
-                                  ReturnConsumedCapacity& capacity, bool& item_collection_metrics) {
-  auto mode = DecodeReturnConsumedCapacity(request, errors);
-  if (!mode.ok()) return mode.error();
-  capacity = mode.value();
-  auto metrics = DecodeReturnItemCollectionMetrics(request, errors);
-  if (!metrics.ok()) return metrics.error();
-  item_collection_metrics = metrics.value();
-  return Ok{};
-}
 
 namespace {
 

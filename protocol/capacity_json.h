@@ -7,24 +7,13 @@
 #include "engine/error.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd {
 
-// ReturnConsumedCapacity: INDEXES, TOTAL or NONE (others into `errors`); NONE when absent.
-Result<ReturnConsumedCapacity> DecodeReturnConsumedCapacity(const json::Value& request,
-                                                            ConstraintErrors& errors);
-// ReturnItemCollectionMetrics: true for SIZE (others but NONE into `errors`).
-Result<bool> DecodeReturnItemCollectionMetrics(const json::Value& request,
-                                               ConstraintErrors& errors);
-
-// The same, of a request the generated layer has read and checked (protocol/generated/).
+// ReturnConsumedCapacity (NONE when absent) and ReturnItemCollectionMetrics (true for SIZE) of a
+// request the generated layer has read and checked (protocol/generated/).
 ReturnConsumedCapacity ReturnConsumedCapacityOf(std::optional<std::string_view> text);
 bool ReturnItemCollectionMetricsOf(std::optional<std::string_view> text);
-
-// Both, as every write takes them.
-Status DecodeWriteCapacityMembers(const json::Value& request, ConstraintErrors& errors,
-                                  ReturnConsumedCapacity& capacity, bool& item_collection_metrics);
 
 // One table's ConsumedCapacity object: TOTAL is {TableName, CapacityUnits}; INDEXES adds Table
 // and each index that cost something, under GlobalSecondaryIndexes or LocalSecondaryIndexes.

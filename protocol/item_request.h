@@ -34,9 +34,6 @@ void ReturnOptionsOf(const Request& request, WriteArgs& args) {
 // DynamoDB's order of reports: wrong JSON types anywhere, then request-shape constraints (as the
 // generated layer reported them: wire::Decode's `constraints`), then invalid attribute values.
 Status FirstProblem(const AttributeDecoder& decoder, const Status& constraints);
-inline Status FirstProblem(const AttributeDecoder& decoder, const ConstraintErrors& errors) {
-  return FirstProblem(decoder, errors.ToStatus());
-}
 
 // The members a write's expressions are read from, of a request the generated layer has read and
 // checked: PutItemInput, DeleteItemInput, UpdateItemInput, and a transaction's Put, Delete,

@@ -1,6 +1,7 @@
-// Typed access to the members of a DynamoDB JSON request. A member of the wrong JSON type is a
-// SerializationException with the text DynamoDB's (Java, "coral") deserializer sends; an absent
-// or null member reads as "not given". Unknown members are ignored, as DynamoDB does.
+// Typed access to the JSON of attribute values, which the attribute decoder reads straight into
+// the engine's form (protocol/attribute_value_json.h). A value of the wrong JSON type is a
+// SerializationException with the text DynamoDB's (Java, "coral") deserializer sends. Every other
+// member of a request is read by the generated layer (protocol/wire/reader.h).
 #pragma once
 
 #include <rapidjson/document.h>
@@ -20,17 +21,8 @@ const Value* Member(const Value& object, std::string_view name);
 
 // Scalars. `value` may be null (absent); the result is then nullopt.
 Result<std::optional<std::string_view>> AsString(const Value* value);
-Result<std::optional<int64_t>> AsLong(const Value* value);
-Result<std::optional<int64_t>> AsInteger(const Value* value);
 Result<std::optional<bool>> AsBoolean(const Value* value);
-// A timestamp (epoch seconds, fractions allowed, as the SDKs send Date members) in milliseconds.
-Result<std::optional<int64_t>> AsEpochMs(const Value* value);
-
-// Containers: the value itself when of the right type, null when absent.
-// `shape` names DynamoDB's Java class for the structure, e.g. "KeySchemaElement".
+// A list: the value itself when one, null when absent.
 Result<const Value*> AsList(const Value* value);
-Result<const Value*> AsStructure(const Value* value, std::string_view shape);
-// A structure that is an element of a list ("value" position in coral's words).
-Result<const Value*> AsListElementStructure(const Value* value, std::string_view shape);
 
 }  // namespace ddbd::json

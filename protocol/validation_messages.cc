@@ -35,48 +35,6 @@ void ConstraintErrors::Add(std::string_view rendered_value, std::string_view pat
   failures_.push_back(std::move(failure));
 }
 
-void ConstraintErrors::MustNotBeNull(std::string_view path) {
-  Add("null", path, "Member must not be null");
-}
-
-void ConstraintErrors::MinLength(std::string_view value, std::string_view path, size_t min) {
-  Add(Quoted(value), path,
-      "Member must have length greater than or equal to " + std::to_string(min));
-}
-
-void ConstraintErrors::MaxLength(std::string_view value, std::string_view path, size_t max) {
-  Add(Quoted(value), path, "Member must have length less than or equal to " + std::to_string(max));
-}
-
-void ConstraintErrors::Pattern(std::string_view value, std::string_view path,
-                               std::string_view pattern) {
-  Add(Quoted(value), path,
-      "Member must satisfy regular expression pattern: " + std::string(pattern));
-}
-
-void ConstraintErrors::Enum(std::string_view value, std::string_view path,
-                            std::span<const std::string_view> allowed) {
-  std::string constraint = "Member must satisfy enum value set: [";
-  bool first = true;
-  for (std::string_view option : allowed) {
-    if (!first) constraint += ", ";
-    constraint += option;
-    first = false;
-  }
-  constraint += "]";
-  Add(Quoted(value), path, constraint);
-}
-
-void ConstraintErrors::MinValue(int64_t value, std::string_view path, int64_t min) {
-  Add("'" + std::to_string(value) + "'", path,
-      "Member must have value greater than or equal to " + std::to_string(min));
-}
-
-void ConstraintErrors::MaxValue(int64_t value, std::string_view path, int64_t max) {
-  Add("'" + std::to_string(value) + "'", path,
-      "Member must have value less than or equal to " + std::to_string(max));
-}
-
 Status ConstraintErrors::ToStatus() const {
   if (failures_.empty()) return Ok{};
   std::string message =

@@ -4,8 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,23 +18,12 @@ namespace ddbd {
 inline constexpr size_t kMaxQuotedValueBytes = 65'536;
 std::string Quoted(std::string_view value);
 
-// Collects constraint failures for one request. Values are rendered as DynamoDB renders them:
-// strings and numbers quoted ('abc', '0'), lists in Java's toString form, absent values as null.
+// Collects constraint failures for one request, in the order given (the generated layer's,
+// protocol/wire/reader.cc, which renders each value as DynamoDB does).
 class ConstraintErrors {
  public:
-  void MustNotBeNull(std::string_view path);
-  void MinLength(std::string_view value, std::string_view path, size_t min);
-  void MaxLength(std::string_view value, std::string_view path, size_t max);
-  void Pattern(std::string_view value, std::string_view path, std::string_view pattern);
-  // `allowed` is printed in the given order: DynamoDB's order differs per enum and is taken from
-  // captures where one exists (e.g. ReturnValues: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE,
-  // UPDATED_NEW]).
-  // `allowed`: the enum's values as protocol/generated/enums.h lists them (DynamoDB's order).
-  void Enum(std::string_view value, std::string_view path,
-            std::span<const std::string_view> allowed);
-  void MinValue(int64_t value, std::string_view path, int64_t min);
-  void MaxValue(int64_t value, std::string_view path, int64_t max);
-  // For values rendered by the caller (e.g. a list's Java toString).
+  // "Value <rendered_value> at '<path>' failed to satisfy constraint: <constraint>"; an empty
+  // rendering gives "Value at '<path>'".
   void Add(std::string_view rendered_value, std::string_view path, std::string_view constraint);
 
   bool empty() const { return failures_.empty(); }
@@ -49,9 +36,6 @@ class ConstraintErrors {
 
 // "The parameter 'X' is required but was not present in the request".
 Error RequiredParameterMissing(std::string_view parameter);
-
-// Attribute names are at most 65,535 bytes (the model's AttributeName).
-inline constexpr size_t kMaxAttributeNameBytes = 65535;
 
 // Java's toString of a list of strings, as coral renders a list value in messages: "[a, b]".
 std::string JavaList(const std::vector<std::string>& items);

@@ -11,24 +11,6 @@ namespace {
 
 constexpr size_t kMaxPathDepth = 32;
 
-// "...Value '{#a=name, #b=name}' at 'expressionAttributeNames'...": the map in Java's toString
-// form, rendered only when a value is too long.
-Error TooLongNameValue(const json::Value& names) {
-  std::string rendered = "{";
-  for (const auto& member : names.GetObject()) {
-    if (rendered.size() > 1) rendered += ", ";
-    rendered.append(member.name.GetString(), member.name.GetStringLength());
-    rendered += '=';
-    if (member.value.IsString()) {
-      rendered.append(member.value.GetString(), member.value.GetStringLength());
-    }
-  }
-  return Error::Validation("1 validation error detected: Value '" + rendered +
-                           "}' at 'expressionAttributeNames' failed to satisfy constraint: Map "
-                           "value must satisfy constraint: [Member must have length less than or "
-                           "equal to 65535]");
-}
-
 }  // namespace
 
 Status DeferredErrors::First() const {
@@ -41,19 +23,11 @@ Status DeferredErrors::First() const {
 
 Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
   ExpressionNames names;
-  auto object = json::AsStructure(value, "ExpressionAttributeNames");
-  if (!object.ok()) return object.error();
-  if (object.value() == nullptr) return names;
+  if (value == nullptr) return names;
   names.given_ = true;
-  // Values are attribute names: coral's map-value constraint comes before every other check.
-  for (const auto& member : object.value()->GetObject()) {
-    if (member.value.IsString() && member.value.GetStringLength() > kMaxAttributeNameBytes) {
-      return TooLongNameValue(*object.value());
-    }
-  }
-  for (const auto& member : object.value()->GetObject()) {
-    auto text = json::AsString(&member.value);
-    if (!text.ok()) return text.error();
+  for (const auto& member : value->GetObject()) {
+    if (member.value.IsNull()) continue;
+    const std::string_view text(member.value.GetString(), member.value.GetStringLength());
     std::string key(member.name.GetString(), member.name.GetStringLength());
     if (key.size() > 255) {  // checked before the key's syntax (measured)
       return Error::Validation(
@@ -69,11 +43,11 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
       return Error::Validation(
           "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + key + "\"");
     }
-    if (text.value().value_or("").empty()) {
+    if (text.empty()) {
       return Error::Validation(
           "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + key);
     }
-    names.names_.emplace(std::move(key), std::string(text.value().value_or("")));
+    names.names_.emplace(std::move(key), std::string(text));
   }
   if (names.names_.empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
   return names;

@@ -28,7 +28,8 @@ struct DeferredErrors {
 
 class ExpressionNames {
  public:
-  // Checks the map's shape: not empty, keys "#" followed by word characters.
+  // ExpressionAttributeNames of a request the generated layer has checked: not empty, keys "#"
+  // followed by word characters, no empty name.
   static Result<ExpressionNames> Decode(const json::Value* value);
 
   bool given() const { return given_; }

@@ -9,12 +9,10 @@ namespace ddbd {
 
 Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value) {
   ExpressionValues values;
-  auto object = json::AsStructure(value, "ExpressionAttributeValues");
-  if (!object.ok()) return object.error();
-  if (object.value() == nullptr) return values;
+  if (value == nullptr) return values;
   values.given_ = true;
   std::optional<Error> invalid;
-  for (const auto& member : object.value()->GetObject()) {
+  for (const auto& member : value->GetObject()) {
     std::string key(member.name.GetString(), member.name.GetStringLength());
     AttributeDecoder decoder;
     AttributeValue decoded = decoder.DecodeValue(member.value);
