@@ -18,15 +18,15 @@
 #include "engine/engine.h"
 #include "protocol/dispatcher.h"
 #include "protocol/namespaces.h"
-#include "server/dump_load.h"
-#include "server/health_check.h"
 #include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/json_log.h"
 #include "server/local_origins.h"
 #include "server/name_lookup.h"
 #include "server/router.h"
-#include "server/seed_files.h"
+#include "server/tools/dump_load.h"
+#include "server/tools/health_check.h"
+#include "server/tools/seed_files.h"
 #include "server/version.h"
 
 namespace {

@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "protocol/request_summary.h"
-#include "protocol/seed.h"
-#include "protocol/table_dump.h"
 #include "server/access_log.h"
 #include "server/authenticator.h"
 #include "server/content_encoding.h"
 #include "server/metrics.h"
 #include "server/sigv4.h"
+#include "server/tools/seed.h"
+#include "server/tools/table_dump.h"
 
 namespace {
 

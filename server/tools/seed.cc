@@ -1,4 +1,4 @@
-#include "protocol/seed.h"
+#include "server/tools/seed.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

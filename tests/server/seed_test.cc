@@ -1,4 +1,4 @@
-#include "protocol/seed.h"
+#include "server/tools/seed.h"
 
 #include <catch2/catch.hpp>
 #include <string>

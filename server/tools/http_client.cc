@@ -1,4 +1,4 @@
-#include "server/http_client.h"
+#include "server/tools/http_client.h"
 
 #include <fcntl.h>
 #include <netdb.h>

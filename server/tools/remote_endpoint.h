@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "protocol/dispatcher.h"
-#include "server/http_client.h"
+#include "server/tools/http_client.h"
 
 namespace ddbd {
 

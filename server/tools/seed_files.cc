@@ -1,4 +1,4 @@
-#include "server/seed_files.h"
+#include "server/tools/seed_files.h"
 
 #include <spdlog/spdlog.h>
 
@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "protocol/seed.h"
 #include "server/content_encoding.h"
+#include "server/tools/seed.h"
 
 namespace ddbd {
 namespace {

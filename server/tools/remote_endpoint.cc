@@ -1,4 +1,4 @@
-#include "server/remote_endpoint.h"
+#include "server/tools/remote_endpoint.h"
 
 #include <chrono>
 #include <cstdlib>

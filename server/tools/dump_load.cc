@@ -1,4 +1,4 @@
-#include "server/dump_load.h"
+#include "server/tools/dump_load.h"
 
 #include <atomic>
 #include <chrono>
@@ -11,10 +11,10 @@
 #include <string_view>
 #include <thread>
 
-#include "protocol/seed.h"
-#include "protocol/table_dump.h"
-#include "server/remote_endpoint.h"
-#include "server/seed_files.h"
+#include "server/tools/remote_endpoint.h"
+#include "server/tools/seed.h"
+#include "server/tools/seed_files.h"
+#include "server/tools/table_dump.h"
 
 namespace ddbd {
 namespace {

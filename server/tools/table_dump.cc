@@ -1,4 +1,4 @@
-#include "protocol/table_dump.h"
+#include "server/tools/table_dump.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "protocol/json_writer.h"
-#include "protocol/seed.h"
+#include "server/tools/seed.h"
 
 namespace ddbd {
 namespace {

@@ -1,6 +1,6 @@
-#include "server/health_check.h"
+#include "server/tools/health_check.h"
 
-#include "server/http_client.h"
+#include "server/tools/http_client.h"
 
 namespace ddbd {
 
