@@ -8,6 +8,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "engine/clock.h"
+#include "engine/engine.h"
+#include "protocol/dispatcher.h"
 #include "protocol/generated/requests.h"
 
 namespace ddbd {
@@ -198,6 +201,148 @@ TEST_CASE("Some members' length and range failures are worded in DynamoDB's newe
   CHECK(Answer<wire::BatchGetItemInput>(R"({"RequestItems":{"abc":{"Keys":[]}}})") ==
         "Validation: 1 validation error detected: Value at 'RequestItems.abc.member.Keys' failed "
         "to satisfy constraint: Member must have length greater than or equal to 1");
+}
+
+// Every served operation, sent an empty body: the required members of its model (with the
+// supplement's corrections), each "must not be null", in DynamoDB's order. Inferred from the
+// model and the order rule (DeleteItem's key before tableName matches another emulator's
+// recording of DynamoDB); the operations whose members are all optional answer normally and are
+// not listed.
+TEST_CASE("Every operation's required members, in DynamoDB's order") {
+  ManualClock clock;
+  Engine engine{{}, clock};
+  Dispatcher dispatcher{engine};
+  struct Row {
+    const char* operation;
+    const char* message;
+  };
+  const Row rows[] = {
+      {"BatchExecuteStatement",
+       "1 validation error detected: Value null at 'statements' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"BatchGetItem",
+       "1 validation error detected: Value null at 'requestItems' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"BatchWriteItem",
+       "1 validation error detected: Value null at 'requestItems' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"CreateBackup",
+       "2 validation errors detected: Value null at 'backupName' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'tableName' failed to "
+       "satisfy constraint: Member must not be null"},
+      {"CreateTable", "The parameter 'TableName' is required but was not present in the request"},
+      {"DeleteBackup",
+       "1 validation error detected: Value null at 'backupArn' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DeleteItem",
+       "2 validation errors detected: Value null at 'key' failed to satisfy constraint: "
+       "Member must not be null; Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DeleteResourcePolicy",
+       "1 validation error detected: Value null at 'resourceArn' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DeleteTable",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DescribeBackup",
+       "1 validation error detected: Value null at 'backupArn' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DescribeContinuousBackups",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DescribeTable",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"DescribeTimeToLive",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"ExecuteStatement",
+       "1 validation error detected: Value null at 'statement' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"ExecuteTransaction",
+       "1 validation error detected: Value null at 'transactStatements' failed to "
+       "satisfy constraint: Member must not be null"},
+      {"GetItem",
+       "2 validation errors detected: Value null at 'key' failed to satisfy constraint: "
+       "Member must not be null; Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"GetResourcePolicy",
+       "1 validation error detected: Value null at 'resourceArn' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"ListTagsOfResource", "Invalid TableArn"},
+      {"PutItem",
+       "2 validation errors detected: Value null at 'item' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'tableName' failed to "
+       "satisfy constraint: Member must not be null"},
+      {"PutResourcePolicy",
+       "2 validation errors detected: Value null at 'resourceArn' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'policy' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"Query",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"RestoreTableFromBackup",
+       "2 validation errors detected: Value null at 'backupArn' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'targetTableName' failed to "
+       "satisfy constraint: Member must not be null"},
+      {"RestoreTableToPointInTime",
+       "1 validation error detected: Value null at 'targetTableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"Scan",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"TagResource",
+       "1 validation error detected: Value null at 'tags' failed to satisfy constraint: "
+       "Member must not be null"},
+      {"TransactGetItems",
+       "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"TransactWriteItems",
+       "1 validation error detected: Value null at 'transactItems' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"UntagResource",
+       "1 validation error detected: Value null at 'tagKeys' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"UpdateContinuousBackups",
+       "2 validation errors detected: Value null at 'pointInTimeRecoverySpecification' "
+       "failed to satisfy constraint: Member must not be null; Value null at "
+       "'tableName' failed to satisfy constraint: Member must not be null"},
+      {"UpdateItem",
+       "2 validation errors detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'key' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"UpdateTable",
+       "1 validation error detected: Value null at 'tableName' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"UpdateTimeToLive",
+       "2 validation errors detected: Value null at 'timeToLiveSpecification' failed to "
+       "satisfy constraint: Member must not be null; Value null at 'tableName' failed "
+       "to satisfy constraint: Member must not be null"},
+      {"DescribeStream",
+       "1 validation error detected: Value null at 'streamArn' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"GetRecords",
+       "1 validation error detected: Value null at 'shardIterator' failed to satisfy "
+       "constraint: Member must not be null"},
+      {"GetShardIterator",
+       "3 validation errors detected: Value null at 'streamArn' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'shardId' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'shardIteratorType' failed "
+       "to satisfy constraint: Member must not be null"},
+  };
+  for (const Row& row : rows) {
+    INFO(row.operation);
+    const bool streams = std::string_view(row.operation) == "DescribeStream" ||
+                         std::string_view(row.operation) == "GetRecords" ||
+                         std::string_view(row.operation) == "GetShardIterator";
+    const std::string target =
+        std::string(streams ? "DynamoDBStreams_20120810." : "DynamoDB_20120810.") + row.operation;
+    const DispatchResult result = dispatcher.Handle(target, "{}", {.has_authorization = true});
+    CHECK(result.http_status == 400);
+    CHECK(result.body ==
+          R"({"__type":"com.amazon.coral.validate#ValidationException","message":")" +
+              std::string(row.message) + R"("})");
+  }
 }
 
 }  // namespace
