@@ -70,10 +70,36 @@ std::string_view PatternText(Pattern pattern) {
   return "";
 }
 
+// Writes `value` as compact JSON, its nesting cut at kMaxQuotedDepth ("..." stands for a deeper
+// value): a quoted value is rendered by recursion, and a request may nest far deeper than a
+// thread's stack allows (RapidJSON's own Accept recurses without bound).
+constexpr size_t kMaxQuotedDepth = 64;
+void WriteBounded(rapidjson::Writer<rapidjson::StringBuffer>& writer, const json::Value& value,
+                  size_t depth) {
+  if (depth > kMaxQuotedDepth && (value.IsObject() || value.IsArray())) {
+    writer.String("...");
+    return;
+  }
+  if (value.IsObject()) {
+    writer.StartObject();
+    for (const auto& entry : value.GetObject()) {
+      writer.Key(entry.name.GetString(), entry.name.GetStringLength());
+      WriteBounded(writer, entry.value, depth + 1);
+    }
+    writer.EndObject();
+  } else if (value.IsArray()) {
+    writer.StartArray();
+    for (const json::Value& element : value.GetArray()) WriteBounded(writer, element, depth + 1);
+    writer.EndArray();
+  } else {
+    value.Accept(writer);  // a scalar: no recursion
+  }
+}
+
 std::string CompactJson(const json::Value& value) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
+  WriteBounded(writer, value, 0);
   return {buffer.GetString(), buffer.GetSize()};
 }
 

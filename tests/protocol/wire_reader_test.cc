@@ -173,6 +173,30 @@ TEST_CASE("BatchGetItem's table names are map keys, checked as one with every co
             "must satisfy enum value set: [INDEXES, TOTAL, NONE]");  // AWS
 }
 
+TEST_CASE("A value quoted in a message is cut at a fixed depth, however deep the request nests") {
+  // 200,000 levels: rendering them by recursion, as RapidJSON's Accept does, overflows any
+  // thread's stack; the map is quoted with its nesting cut at 64 levels.
+  std::string deep = R"({"S":"x"})";
+  std::string open;
+  std::string close;
+  for (int i = 0; i < 200'000; ++i) {
+    open += R"({"M":{"a":)";
+    close += "}}";
+  }
+  const std::string body =
+      R"({"RequestItems":{"a!b":{"Keys":[{"pk":)" + open + deep + close + "}]}}}";
+  rapidjson::Document document;
+  document.Parse<rapidjson::kParseIterativeFlag>(body.c_str());
+  REQUIRE(document.IsObject());
+  wire::BatchGetItemInput request;
+  Status status = wire::Decode(document, request);
+  REQUIRE(!status.ok());
+  const std::string& message = status.error().message();
+  CHECK(message.starts_with(R"(1 validation error detected: Value '{"a!b":{"Keys":[{"pk":{"M":)"));
+  CHECK(message.find(R"("...")") != std::string::npos);
+  CHECK(message.ends_with("Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]"));
+}
+
 TEST_CASE("TransactWriteItems: the token's failure before the capacity's") {
   const std::string token(37, 't');
   CHECK(Answer<wire::TransactWriteItemsInput>(
