@@ -59,14 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     default: {
-      rapidjson::Document request;
-      request.SetObject();
-      request.AddMember(
-          "ProjectionExpression",
-          rapidjson::Value(text.c_str(), static_cast<rapidjson::SizeType>(text.size()),
-                           request.GetAllocator()),
-          request.GetAllocator());
-      (void)ddbd::DecodeProjection(request);
+      ddbd::ProjectionMembers members;
+      members.projection_expression = text;
+      (void)ddbd::DecodeProjection(members);
       break;
     }
   }
