@@ -31,6 +31,14 @@ Error NestingTooDeep() {
       "beyond supported limit");
 }
 
+// A name of at most 65,535 bytes (the model's AttributeName), at any depth: DynamoDB's own text,
+// recorded for item attributes and nested map keys (../shared/behaviours-to-match.md B4).
+constexpr size_t kMaxAttributeNameBytes = 65'535;
+Error NameTooLarge() {
+  return Error::Validation(
+      "1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
+}
+
 std::string Joined(const json::Value& list) {
   std::string text = "[";
   for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
@@ -91,6 +99,7 @@ AttributeMap AttributeDecoder::DecodeMapAt(const json::Value& object, int depth)
   for (const auto& member : object.GetObject()) {
     std::string name(member.name.GetString(), member.name.GetStringLength());
     if (name.empty()) EmptyName();
+    if (name.size() > kMaxAttributeNameBytes) Validation(NameTooLarge());
     if (member.value.IsNull()) continue;
     map.emplace_back(std::move(name), DecodeValueAt(member.value, depth));
   }

@@ -246,6 +246,16 @@ class ValidationErrors(ItemsTestCase):
     def test_empty_attribute_name(self):
         self.assertPutError({"pk": {"S": "x"}, "": {"S": "y"}}, "Empty attribute name", self.raw)
 
+    def test_attribute_names_of_at_most_65535_bytes(self):
+        # Recorded against AWS (behaviours-to-match B4): at the top level and as a nested map key.
+        too_large = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes"
+        self.put({"pk": {"S": "name-limit"}, "n" * 65535: {"S": "y"}})
+        self.assertPutError({"pk": {"S": "x"}, "n" * 65536: {"S": "y"}}, too_large, self.raw)
+        self.assertPutError({"pk": {"S": "x"}, "m": {"M": {"n" * 65536: {"S": "y"}}}}, too_large, self.raw)
+        self.assertError(self.raw.batch_write_item, "ValidationException", too_large,
+                         RequestItems={self.table: [{"PutRequest": {"Item": {"pk": {"S": "x"},
+                                                                           "n" * 65536: {"S": "y"}}}}]})
+
     def test_put_return_values(self):
         self.assertError(self.ddb.put_item, "ValidationException", "ReturnValues can only be ALL_OLD or NONE",
                          TableName=self.table, Item={"pk": {"S": "x"}}, ReturnValues="ALL_NEW")
