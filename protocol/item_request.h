@@ -12,7 +12,6 @@
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
 #include "protocol/json_reader.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd {
 

@@ -5,7 +5,6 @@
 
 #include "protocol/attribute_value_json.h"
 #include "protocol/generated/requests.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd {
 namespace {

@@ -4,7 +4,6 @@
 
 #include "protocol/expression/document_paths.h"
 #include "protocol/legacy_parameters.h"
-#include "protocol/validation_messages.h"
 #include "protocol/wire/reader.h"
 
 namespace ddbd {

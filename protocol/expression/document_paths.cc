@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "protocol/expression/reserved_words.h"
-#include "protocol/validation_messages.h"
 
 namespace ddbd {
 namespace {
