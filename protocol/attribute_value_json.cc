@@ -10,7 +10,10 @@
 namespace ddbd {
 namespace {
 
-constexpr int kMaxNestingDepth = 32;
+// An item's levels: its attributes are the first, so a value inside 31 maps or lists is at the
+// 32nd, the deepest DynamoDB takes; inside 32 it is refused (recorded against AWS:
+// ../shared/behaviours-to-match.md B5).
+constexpr int kMaxNestingDepth = 31;
 constexpr const char* kInvalid = "One or more parameter values were invalid: ";
 
 struct TypeKey {
@@ -24,7 +27,6 @@ constexpr TypeKey kTypeKeys[] = {
     {"BS", AttributeType::kBS},
 };
 
-// Depth counts lists and maps: 32 levels of them are allowed, the 33rd is refused.
 Error NestingTooDeep() {
   return Error::Validation(
       "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
