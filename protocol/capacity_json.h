@@ -5,8 +5,8 @@
 #include "engine/api/capacity.h"
 #include "engine/api/items.h"
 #include "engine/error.h"
+#include "protocol/generated/responses.h"
 #include "protocol/json_reader.h"
-#include "protocol/json_writer.h"
 
 namespace ddbd {
 
@@ -17,22 +17,53 @@ bool ReturnItemCollectionMetricsOf(std::optional<std::string_view> text);
 
 // One table's ConsumedCapacity object: TOTAL is {TableName, CapacityUnits}; INDEXES adds Table
 // and each index that cost something, under GlobalSecondaryIndexes or LocalSecondaryIndexes.
-void EncodeConsumedCapacity(json::Writer& writer, const ConsumedCapacity& consumed,
+void EncodeConsumedCapacity(wire::out::ConsumedCapacity& out, const ConsumedCapacity& consumed,
                             ReturnConsumedCapacity mode);
-// "ConsumedCapacity": the object, or for batches an array of one per table; nothing when not
-// asked for.
-void EncodeConsumedCapacityMember(json::Writer& writer,
-                                  const std::optional<ConsumedCapacity>& consumed,
-                                  ReturnConsumedCapacity mode);
-void EncodeConsumedCapacityMember(json::Writer& writer,
-                                  const std::vector<ConsumedCapacity>& per_table,
-                                  ReturnConsumedCapacity mode);
 // {ItemCollectionKey, SizeEstimateRangeGB}.
-void EncodeItemCollectionMetrics(json::Writer& writer, const ItemCollectionMetrics& metrics);
+void EncodeItemCollectionMetrics(wire::out::ItemCollectionMetrics& out,
+                                 const ItemCollectionMetrics& metrics);
+
+// An answer's "ConsumedCapacity" (`Output` is a generated writer with that member): the object,
+// or for batches an array of one per table; nothing when not asked for.
+template <class Output>
+void EncodeConsumedCapacityMember(Output& out, const std::optional<ConsumedCapacity>& consumed,
+                                  ReturnConsumedCapacity mode) {
+  if (!consumed || mode == ReturnConsumedCapacity::kNone) return;
+  out.ConsumedCapacity([&](wire::out::ConsumedCapacity& object) {
+    EncodeConsumedCapacity(object, *consumed, mode);
+  });
+}
+template <class Output>
+void EncodeConsumedCapacityMember(Output& out, const std::vector<ConsumedCapacity>& per_table,
+                                  ReturnConsumedCapacity mode) {
+  if (mode == ReturnConsumedCapacity::kNone) return;
+  out.ConsumedCapacity([&](wire::out::ConsumedCapacityMultiple& list) {
+    for (const ConsumedCapacity& consumed : per_table) {
+      list.Add([&](wire::out::ConsumedCapacity& object) {
+        EncodeConsumedCapacity(object, consumed, mode);
+      });
+    }
+  });
+}
+
 // "ItemCollectionMetrics" of a batch or transaction: {table: [metrics per item]}; nothing when no
 // table with a local index was written.
+template <class Output>
 void EncodeItemCollectionMetricsMember(
-    json::Writer& writer,
-    const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table);
+    Output& out,
+    const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table) {
+  if (per_table.empty()) return;
+  out.ItemCollectionMetrics([&](wire::out::ItemCollectionMetricsPerTable& tables) {
+    for (const auto& [table_name, per_item] : per_table) {
+      tables.Add(table_name, [&](wire::out::ItemCollectionMetricsMultiple& list) {
+        for (const ItemCollectionMetrics& item : per_item) {
+          list.Add([&](wire::out::ItemCollectionMetrics& object) {
+            EncodeItemCollectionMetrics(object, item);
+          });
+        }
+      });
+    }
+  });
+}
 
 }  // namespace ddbd

@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "protocol/attribute_value_json.h"
+#include "protocol/generated/responses.h"
 
 namespace ddbd {
 namespace {
@@ -105,42 +106,37 @@ DispatchResult ErrorResponse(const Error& error) {
     writer.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
   }
   if (error.item() != nullptr) {  // ReturnValuesOnConditionCheckFailure: ALL_OLD
-    writer.Key("Item");
-    EncodeItem(writer, *error.item());
+    wire::out::ConditionalCheckFailedException(writer).Item(
+        [&](json::Writer& item) { EncodeItem(item, *error.item()); });
   }
   if (const auto* reasons = error.cancellation_reasons()) {
     // In request order; "None" carries no Message.
-    writer.Key("CancellationReasons");
-    writer.StartArray();
-    for (const CancellationReason& reason : *reasons) {
-      writer.StartObject();
-      writer.Key("Code");
-      writer.String(reason.code.data(), static_cast<rapidjson::SizeType>(reason.code.size()));
-      if (!reason.message.empty()) {
-        writer.Key("Message");
-        writer.String(reason.message.data(),
-                      static_cast<rapidjson::SizeType>(reason.message.size()));
+    wire::out::TransactionCanceledException canceled(writer);
+    canceled.CancellationReasons([&](wire::out::CancellationReasonList& list) {
+      for (const CancellationReason& reason : *reasons) {
+        list.Add([&](wire::out::CancellationReason& out) {
+          out.Code(reason.code);
+          if (!reason.message.empty()) out.Message(reason.message);
+          if (reason.item != nullptr) {
+            out.Item([&](json::Writer& item) { EncodeItem(item, *reason.item); });
+          }
+        });
       }
-      if (reason.item != nullptr) {
-        writer.Key("Item");
-        EncodeItem(writer, *reason.item);
-      }
-      writer.EndObject();
-    }
-    writer.EndArray();
+    });
   }
   if (const ThrottlingReason* reason = error.throttling_reason()) {
     // botocore's model spells the member differently on the two exceptions.
-    writer.Key(error.code() == ErrorCode::kThrottling ? "throttlingReasons" : "ThrottlingReasons");
-    writer.StartArray();
-    writer.StartObject();
-    writer.Key("reason");
-    writer.String(reason->reason.data(), static_cast<rapidjson::SizeType>(reason->reason.size()));
-    writer.Key("resource");
-    writer.String(reason->resource.data(),
-                  static_cast<rapidjson::SizeType>(reason->resource.size()));
-    writer.EndObject();
-    writer.EndArray();
+    const auto write_reasons = [&](wire::out::ThrottlingReasonList& list) {
+      list.Add([&](wire::out::ThrottlingReason& out) {
+        out.reason(reason->reason);
+        out.resource(reason->resource);
+      });
+    };
+    if (error.code() == ErrorCode::kThrottling) {
+      wire::out::ThrottlingException(writer).throttlingReasons(write_reasons);
+    } else {
+      wire::out::ProvisionedThroughputExceededException(writer).ThrottlingReasons(write_reasons);
+    }
   }
   writer.EndObject();
   return {wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};

@@ -101,22 +101,4 @@ Status DecodeSingleWriteOptions(const WriteExpressionMembers& members,
   return Ok{};
 }
 
-void EncodeWriteOutcome(json::Writer& writer, const WriteOutcome& outcome,
-                        ReturnConsumedCapacity mode) {
-  writer.StartObject();
-  if (outcome.attributes) {
-    writer.Key("Attributes");
-    EncodeItem(writer, *outcome.attributes);
-  } else if (outcome.old_item) {
-    writer.Key("Attributes");
-    EncodeItemBlob(writer, outcome.old_item->blob);
-  }
-  EncodeConsumedCapacityMember(writer, outcome.consumed_capacity, mode);
-  if (outcome.item_collection_metrics) {
-    writer.Key("ItemCollectionMetrics");
-    EncodeItemCollectionMetrics(writer, *outcome.item_collection_metrics);
-  }
-  writer.EndObject();
-}
-
 }  // namespace ddbd

@@ -82,9 +82,25 @@ Result<WriteExpressions> DecodeWriteExpressions(const WriteExpressionMembers& me
 Status DecodeSingleWriteOptions(const WriteExpressionMembers& members,
                                 std::optional<Condition>& condition, WriteArgs& args);
 
-// The answer to a single-item write: Attributes, ConsumedCapacity and ItemCollectionMetrics, each
-// when there is one.
+// The answer to a single-item write (`Output`: PutItemOutput, DeleteItemOutput or
+// UpdateItemOutput): Attributes, ConsumedCapacity and ItemCollectionMetrics, each when there is
+// one.
+template <class Output>
 void EncodeWriteOutcome(json::Writer& writer, const WriteOutcome& outcome,
-                        ReturnConsumedCapacity mode);
+                        ReturnConsumedCapacity mode) {
+  wire::Write<Output>(writer, [&](Output& out) {
+    if (outcome.attributes) {
+      out.Attributes([&](json::Writer& item) { EncodeItem(item, *outcome.attributes); });
+    } else if (outcome.old_item) {
+      out.Attributes([&](json::Writer& item) { EncodeItemBlob(item, outcome.old_item->blob); });
+    }
+    EncodeConsumedCapacityMember(out, outcome.consumed_capacity, mode);
+    if (outcome.item_collection_metrics) {
+      out.ItemCollectionMetrics([&](wire::out::ItemCollectionMetrics& metrics) {
+        EncodeItemCollectionMetrics(metrics, *outcome.item_collection_metrics);
+      });
+    }
+  });
+}
 
 }  // namespace ddbd

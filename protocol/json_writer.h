@@ -4,6 +4,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -29,6 +30,37 @@ inline void String(Writer& writer, std::string_view text) {
 // DynamoDB sends timestamps as epoch seconds with a fraction, e.g. 1700000000.123.
 inline void EpochSeconds(Writer& writer, int64_t epoch_ms) {
   writer.Double(static_cast<double>(epoch_ms) / 1000.0);
+}
+
+// A member name that needs no escaping, given with its quotes ("\"TableName\""): copied as it
+// is, without the escape scan of Writer::Key (the generated writers' member names).
+template <size_t N>
+inline void Key(Writer& writer, const char (&quoted)[N]) {
+  writer.RawValue(quoted, N - 1, rapidjson::kStringType);
+}
+
+// A number as DynamoDB writes a double: 1.0, 2.5, 0.25. Capacity units, the doubles of most
+// answers, are multiples of 0.5: written here without RapidJSON's general (and costlier) Grisu
+// formatting, which gives the same text.
+inline void Double(Writer& writer, double value) {
+  const double halves = value * 2;
+  if (!(value >= 0 && value < 1e15) ||
+      halves != static_cast<double>(static_cast<int64_t>(halves))) {
+    writer.Double(value);
+    return;
+  }
+  char text[24];
+  char* end = text + sizeof(text);
+  char* p = end;
+  const int64_t whole_halves = static_cast<int64_t>(halves);
+  *--p = whole_halves % 2 == 0 ? '0' : '5';
+  *--p = '.';
+  int64_t whole = whole_halves / 2;
+  do {
+    *--p = static_cast<char>('0' + whole % 10);
+    whole /= 10;
+  } while (whole != 0);
+  writer.RawValue(p, static_cast<size_t>(end - p), rapidjson::kNumberType);
 }
 
 // A parsed value (rapidjson::Value) as compact JSON text, through the writer above, so every

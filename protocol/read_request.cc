@@ -263,26 +263,37 @@ Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadK
   return Ok{};
 }
 
-void EncodeReadPage(json::Writer& writer, const ReadPage& page, const ReadOptions& options) {
-  const bool count_only = options.count_only;
-  writer.StartObject();
-  if (!count_only) {
-    writer.Key("Items");
-    writer.StartArray();
-    for (const std::string& blob : page.item_blobs) EncodeItemBlob(writer, blob);
-    for (const Item& item : page.items) EncodeItem(writer, item);  // one of the two is empty
-    writer.EndArray();
+namespace {
+
+template <class Output>
+void EncodePage(json::Writer& writer, const ReadPage& page, const ReadOptions& options) {
+  wire::Write<Output>(writer, [&](Output& out) {
+    if (!options.count_only) {
+      out.Items([&](json::Writer& items) {
+        items.StartArray();
+        for (const std::string& blob : page.item_blobs) EncodeItemBlob(items, blob);
+        for (const Item& item : page.items) EncodeItem(items, item);  // one of the two is empty
+        items.EndArray();
+      });
+    }
+    out.Count(page.count);
+    out.ScannedCount(page.scanned_count);
+    if (page.last_evaluated_key) {
+      out.LastEvaluatedKey([&](json::Writer& key) { EncodeItem(key, *page.last_evaluated_key); });
+    }
+    EncodeConsumedCapacityMember(out, page.consumed_capacity, options.return_consumed_capacity);
+  });
+}
+
+}  // namespace
+
+void EncodeReadPage(json::Writer& writer, const ReadPage& page, const ReadOptions& options,
+                    ReadKind kind) {
+  if (kind == ReadKind::kQuery) {
+    EncodePage<wire::out::QueryOutput>(writer, page, options);
+  } else {
+    EncodePage<wire::out::ScanOutput>(writer, page, options);
   }
-  writer.Key("Count");
-  writer.Int64(page.count);
-  writer.Key("ScannedCount");
-  writer.Int64(page.scanned_count);
-  if (page.last_evaluated_key) {
-    writer.Key("LastEvaluatedKey");
-    EncodeItem(writer, *page.last_evaluated_key);
-  }
-  EncodeConsumedCapacityMember(writer, page.consumed_capacity, options.return_consumed_capacity);
-  writer.EndObject();
 }
 
 }  // namespace ddbd

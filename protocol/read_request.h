@@ -40,6 +40,9 @@ enum class ReadKind { kQuery, kScan };
 Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
                          ReadRequest& out);
 
-void EncodeReadPage(json::Writer& writer, const ReadPage& page, const ReadOptions& options);
+// A Query's or a Scan's answer: Items (unless Select is COUNT), Count, ScannedCount,
+// LastEvaluatedKey and ConsumedCapacity.
+void EncodeReadPage(json::Writer& writer, const ReadPage& page, const ReadOptions& options,
+                    ReadKind kind);
 
 }  // namespace ddbd

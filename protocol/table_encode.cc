@@ -1,374 +1,313 @@
 #include "protocol/table_encode.h"
 
 #include <string>
+#include <type_traits>
 
 namespace ddbd {
-namespace {
 
-const char* Name(ScalarAttributeType type) {
-  switch (type) {
-    case ScalarAttributeType::kS:
-      return "S";
-    case ScalarAttributeType::kN:
-      return "N";
-    case ScalarAttributeType::kB:
-      return "B";
-  }
-  return "S";
-}
-
-const char* Name(TableStatus status) {
-  switch (status) {
-    case TableStatus::kCreating:
-      return "CREATING";
-    case TableStatus::kUpdating:
-      return "UPDATING";
-    case TableStatus::kDeleting:
-      return "DELETING";
-    case TableStatus::kActive:
-      return "ACTIVE";
-  }
-  return "ACTIVE";
-}
-
-const char* Name(StreamViewType type) {
+wire::StreamViewType StreamViewTypeOf(StreamViewType type) {
   switch (type) {
     case StreamViewType::kNewImage:
-      return "NEW_IMAGE";
+      return wire::StreamViewType::kNewImage;
     case StreamViewType::kOldImage:
-      return "OLD_IMAGE";
+      return wire::StreamViewType::kOldImage;
     case StreamViewType::kNewAndOldImages:
-      return "NEW_AND_OLD_IMAGES";
+      return wire::StreamViewType::kNewAndOldImages;
     case StreamViewType::kKeysOnly:
-      return "KEYS_ONLY";
+      return wire::StreamViewType::kKeysOnly;
   }
-  return "NEW_IMAGE";
+  return wire::StreamViewType::kNewImage;
 }
 
-const char* Name(TableClass table_class) {
-  return table_class == TableClass::kStandard ? "STANDARD" : "STANDARD_INFREQUENT_ACCESS";
+wire::BillingMode BillingModeOf(BillingMode mode) {
+  return mode == BillingMode::kPayPerRequest ? wire::BillingMode::kPayPerRequest
+                                             : wire::BillingMode::kProvisioned;
 }
 
-void EncodeKeySchema(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema) {
-  writer.Key("KeySchema");
-  writer.StartArray();
-  for (const KeySchemaElement& element : key_schema) {
-    writer.StartObject();
-    writer.Key("AttributeName");
-    json::String(writer, element.attribute_name);
-    writer.Key("KeyType");
-    writer.String(element.key_type == KeyType::kHash ? "HASH" : "RANGE");
-    writer.EndObject();
+namespace {
+
+wire::ScalarAttributeType TypeOf(ScalarAttributeType type) {
+  switch (type) {
+    case ScalarAttributeType::kS:
+      return wire::ScalarAttributeType::kS;
+    case ScalarAttributeType::kN:
+      return wire::ScalarAttributeType::kN;
+    case ScalarAttributeType::kB:
+      return wire::ScalarAttributeType::kB;
   }
-  writer.EndArray();
+  return wire::ScalarAttributeType::kS;
 }
 
-void EncodeAttributeDefinitions(json::Writer& writer, const TableDescription& table) {
-  writer.Key("AttributeDefinitions");
-  writer.StartArray();
-  for (const AttributeDefinition& definition : table.attribute_definitions) {
-    writer.StartObject();
-    writer.Key("AttributeName");
-    json::String(writer, definition.attribute_name);
-    writer.Key("AttributeType");
-    writer.String(Name(definition.attribute_type));
-    writer.EndObject();
+wire::TableStatus TableStatusOf(TableStatus status) {
+  switch (status) {
+    case TableStatus::kCreating:
+      return wire::TableStatus::kCreating;
+    case TableStatus::kUpdating:
+      return wire::TableStatus::kUpdating;
+    case TableStatus::kDeleting:
+      return wire::TableStatus::kDeleting;
+    case TableStatus::kActive:
+      return wire::TableStatus::kActive;
   }
-  writer.EndArray();
+  return wire::TableStatus::kActive;
 }
 
-const char* Name(ProjectionType type) {
+wire::IndexStatus IndexStatusOf(TableStatus status) {
+  switch (status) {
+    case TableStatus::kCreating:
+      return wire::IndexStatus::kCreating;
+    case TableStatus::kUpdating:
+      return wire::IndexStatus::kUpdating;
+    case TableStatus::kDeleting:
+      return wire::IndexStatus::kDeleting;
+    case TableStatus::kActive:
+      return wire::IndexStatus::kActive;
+  }
+  return wire::IndexStatus::kActive;
+}
+
+wire::ProjectionType ProjectionTypeOf(ProjectionType type) {
   switch (type) {
     case ProjectionType::kAll:
-      return "ALL";
+      return wire::ProjectionType::kAll;
     case ProjectionType::kKeysOnly:
-      return "KEYS_ONLY";
+      return wire::ProjectionType::kKeysOnly;
     case ProjectionType::kInclude:
-      return "INCLUDE";
+      return wire::ProjectionType::kInclude;
   }
-  return "ALL";
+  return wire::ProjectionType::kAll;
 }
 
-// Present only when a ceiling is set (or, in UpdateTable's answer, just removed: -1).
-void EncodeOnDemandThroughput(json::Writer& writer, const OnDemandThroughput& throughput) {
-  if (throughput.empty()) return;
-  writer.Key("OnDemandThroughput");
-  writer.StartObject();
-  if (throughput.max_read_request_units) {
-    writer.Key("MaxReadRequestUnits");
-    writer.Int64(*throughput.max_read_request_units);
+// DynamoDB describes it on every table and global index; a change takes no time here (`Out`:
+// the table's or an index's warm throughput, whose Status is of the table's or the index's
+// kind).
+template <class Out>
+void EncodeWarmThroughput(Out& out, const WarmThroughput& warm) {
+  out.ReadUnitsPerSecond(warm.read_units_per_second);
+  out.WriteUnitsPerSecond(warm.write_units_per_second);
+  if constexpr (std::is_same_v<Out, wire::out::TableWarmThroughputDescription>) {
+    out.Status(wire::TableStatus::kActive);
+  } else {
+    out.Status(wire::IndexStatus::kActive);
   }
-  if (throughput.max_write_request_units) {
-    writer.Key("MaxWriteRequestUnits");
-    writer.Int64(*throughput.max_write_request_units);
-  }
-  writer.EndObject();
 }
 
-// DynamoDB describes it on every table and global index; a change takes no time here.
-void EncodeWarmThroughput(json::Writer& writer, const WarmThroughput& warm) {
-  writer.Key("WarmThroughput");
-  writer.StartObject();
-  writer.Key("ReadUnitsPerSecond");
-  writer.Int64(warm.read_units_per_second);
-  writer.Key("WriteUnitsPerSecond");
-  writer.Int64(warm.write_units_per_second);
-  writer.Key("Status");
-  writer.String("ACTIVE");
-  writer.EndObject();
+// The members both kinds of index description have, before and after a global index's own.
+template <class Out>
+void EncodeIndexHead(Out& out, const IndexDefinition& definition) {
+  out.IndexName(definition.index_name);
+  out.KeySchema([&](wire::out::KeySchema& list) { EncodeKeySchema(list, definition.key_schema); });
+  out.Projection([&](wire::out::Projection& projection) {
+    EncodeProjection(projection, definition.projection);
+  });
+}
+template <class Out>
+void EncodeIndexTail(Out& out, const IndexDescription& index, const TableDescription& table) {
+  out.IndexSizeBytes(index.index_size_bytes);
+  out.ItemCount(index.item_count);
+  out.IndexArn(table.table_arn + "/index/" + index.definition.index_name);
 }
 
-void EncodeIndex(json::Writer& writer, const IndexDescription& index,
-                 const TableDescription& table) {
+void EncodeGlobalIndex(wire::out::GlobalSecondaryIndexDescription& out,
+                       const IndexDescription& index, const TableDescription& table) {
   const IndexDefinition& definition = index.definition;
-  writer.StartObject();
-  writer.Key("IndexName");
-  json::String(writer, definition.index_name);
-  EncodeKeySchema(writer, definition.key_schema);
-  EncodeProjectionMember(writer, definition.projection);
-  if (index.is_global) {
-    writer.Key("IndexStatus");
-    writer.String(Name(index.index_status));
-    if (index.backfilling) {
-      writer.Key("Backfilling");
-      writer.Bool(true);
-    }
-    const ProvisionedThroughput throughput =
-        definition.provisioned_throughput.value_or(ProvisionedThroughput{});
-    writer.Key("ProvisionedThroughput");
-    writer.StartObject();
-    writer.Key("NumberOfDecreasesToday");
-    writer.Int64(0);
-    writer.Key("ReadCapacityUnits");
-    writer.Int64(throughput.read_capacity_units);
-    writer.Key("WriteCapacityUnits");
-    writer.Int64(throughput.write_capacity_units);
-    writer.EndObject();
-    if (definition.on_demand_throughput) {
-      EncodeOnDemandThroughput(writer, *definition.on_demand_throughput);
-    }
-    EncodeWarmThroughput(writer, IndexWarmThroughput(table.billing_mode, index));
+  EncodeIndexHead(out, definition);
+  out.IndexStatus(IndexStatusOf(index.index_status));
+  if (index.backfilling) out.Backfilling(true);
+  const ProvisionedThroughput throughput =
+      definition.provisioned_throughput.value_or(ProvisionedThroughput{});
+  out.ProvisionedThroughput([&](wire::out::ProvisionedThroughputDescription& described) {
+    described.NumberOfDecreasesToday(0);
+    described.ReadCapacityUnits(throughput.read_capacity_units);
+    described.WriteCapacityUnits(throughput.write_capacity_units);
+  });
+  // Present only when a ceiling is set (or, in UpdateTable's answer, just removed: -1).
+  if (definition.on_demand_throughput && !definition.on_demand_throughput->empty()) {
+    out.OnDemandThroughput([&](wire::out::OnDemandThroughput& ceilings) {
+      EncodeOnDemandThroughput(ceilings, *definition.on_demand_throughput);
+    });
   }
-  writer.Key("IndexSizeBytes");
-  writer.Int64(index.index_size_bytes);
-  writer.Key("ItemCount");
-  writer.Int64(index.item_count);
-  writer.Key("IndexArn");
-  json::String(writer, table.table_arn + "/index/" + definition.index_name);
-  writer.EndObject();
+  out.WarmThroughput([&](wire::out::GlobalSecondaryIndexWarmThroughputDescription& warm) {
+    EncodeWarmThroughput(warm, IndexWarmThroughput(table.billing_mode, index));
+  });
+  EncodeIndexTail(out, index, table);
 }
 
-void EncodeIndexes(json::Writer& writer, const TableDescription& table) {
-  for (const bool global : {false, true}) {
-    bool any = false;
-    for (const IndexDescription& index : table.indexes) any |= index.is_global == global;
-    if (!any) continue;
-    writer.Key(global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-    writer.StartArray();
-    for (const IndexDescription& index : table.indexes) {
-      if (index.is_global == global) EncodeIndex(writer, index, table);
-    }
-    writer.EndArray();
+void EncodeIndexes(wire::out::TableDescription& out, const TableDescription& table) {
+  bool local = false;
+  bool global = false;
+  for (const IndexDescription& index : table.indexes) (index.is_global ? global : local) = true;
+  if (local) {
+    out.LocalSecondaryIndexes([&](wire::out::LocalSecondaryIndexDescriptionList& list) {
+      for (const IndexDescription& index : table.indexes) {
+        if (index.is_global) continue;
+        list.Add([&](wire::out::LocalSecondaryIndexDescription& described) {
+          EncodeIndexHead(described, index.definition);
+          EncodeIndexTail(described, index, table);
+        });
+      }
+    });
+  }
+  if (global) {
+    out.GlobalSecondaryIndexes([&](wire::out::GlobalSecondaryIndexDescriptionList& list) {
+      for (const IndexDescription& index : table.indexes) {
+        if (!index.is_global) continue;
+        list.Add([&](wire::out::GlobalSecondaryIndexDescription& described) {
+          EncodeGlobalIndex(described, index, table);
+        });
+      }
+    });
   }
 }
 
-void EncodeThroughput(json::Writer& writer, const TableDescription& table) {
-  writer.Key("ProvisionedThroughput");
-  writer.StartObject();
+void EncodeThroughput(wire::out::ProvisionedThroughputDescription& out,
+                      const TableDescription& table) {
   if (table.last_increase_date_time_ms > 0) {
-    writer.Key("LastIncreaseDateTime");
-    json::EpochSeconds(writer, table.last_increase_date_time_ms);
+    out.LastIncreaseDateTime(table.last_increase_date_time_ms);
   }
   if (table.last_decrease_date_time_ms > 0) {
-    writer.Key("LastDecreaseDateTime");
-    json::EpochSeconds(writer, table.last_decrease_date_time_ms);
+    out.LastDecreaseDateTime(table.last_decrease_date_time_ms);
   }
-  writer.Key("NumberOfDecreasesToday");
-  writer.Int64(table.number_of_decreases_today);
-  writer.Key("ReadCapacityUnits");
-  writer.Int64(table.provisioned_throughput.read_capacity_units);
-  writer.Key("WriteCapacityUnits");
-  writer.Int64(table.provisioned_throughput.write_capacity_units);
-  writer.EndObject();
+  out.NumberOfDecreasesToday(table.number_of_decreases_today);
+  out.ReadCapacityUnits(table.provisioned_throughput.read_capacity_units);
+  out.WriteCapacityUnits(table.provisioned_throughput.write_capacity_units);
 }
 
-void EncodeBillingMode(json::Writer& writer, const TableDescription& table) {
-  if (!table.billing_mode_described) return;
-  writer.Key("BillingModeSummary");
-  writer.StartObject();
-  writer.Key("BillingMode");
-  writer.String(table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST"
-                                                                  : "PROVISIONED");
-  if (table.last_update_to_pay_per_request_ms > 0) {
-    writer.Key("LastUpdateToPayPerRequestDateTime");
-    json::EpochSeconds(writer, table.last_update_to_pay_per_request_ms);
-  }
-  writer.EndObject();
-}
-
-void EncodeStream(json::Writer& writer, const TableDescription& table) {
+void EncodeStream(wire::out::TableDescription& out, const TableDescription& table) {
   if (table.stream_specification) {
-    EncodeStreamSpecificationMember(writer, "StreamSpecification", *table.stream_specification);
+    out.StreamSpecification([&](wire::out::StreamSpecification& stream) {
+      EncodeStreamSpecification(stream, *table.stream_specification);
+    });
   }
   if (!table.latest_stream_label.empty()) {
-    writer.Key("LatestStreamLabel");
-    json::String(writer, table.latest_stream_label);
-    writer.Key("LatestStreamArn");
-    json::String(writer, table.table_arn + "/stream/" + table.latest_stream_label);
+    out.LatestStreamLabel(table.latest_stream_label);
+    out.LatestStreamArn(table.table_arn + "/stream/" + table.latest_stream_label);
   }
 }
 
-void EncodeSse(json::Writer& writer, const TableDescription& table, const EngineOptions& options) {
-  if (!table.sse_description) return;
+// A restored table's origin: described while it is CREATING, and in the restore's own answer.
+void EncodeRestoreSummary(wire::out::RestoreSummary& out, const TableDescription& table) {
+  const RestoreSummary& restore = *table.restore_summary;
+  if (!restore.source_backup_arn.empty()) out.SourceBackupArn(restore.source_backup_arn);
+  out.SourceTableArn(restore.source_table_arn);
+  out.RestoreDateTime(restore.restore_date_time_ms);
+  out.RestoreInProgress(table.table_status == TableStatus::kCreating);
+}
+
+// `whole`: DescribeTable's shape; otherwise DeleteTable's, which has no AttributeDefinitions,
+// KeySchema, CreationDateTime or index lists.
+void EncodeDescription(wire::out::TableDescription& out, const TableDescription& table,
+                       const EngineOptions& options, bool whole) {
+  if (whole) {
+    out.AttributeDefinitions([&](wire::out::AttributeDefinitions& list) {
+      for (const AttributeDefinition& definition : table.attribute_definitions) {
+        list.Add([&](wire::out::AttributeDefinition& described) {
+          described.AttributeName(definition.attribute_name);
+          described.AttributeType(TypeOf(definition.attribute_type));
+        });
+      }
+    });
+  }
+  out.TableName(table.table_name);
+  if (whole) {
+    out.KeySchema([&](wire::out::KeySchema& list) { EncodeKeySchema(list, table.key_schema); });
+  }
+  out.TableStatus(TableStatusOf(table.table_status));
+  if (whole) out.CreationDateTime(table.creation_date_time_ms);
+  out.ProvisionedThroughput([&](wire::out::ProvisionedThroughputDescription& throughput) {
+    EncodeThroughput(throughput, table);
+  });
+  out.TableSizeBytes(table.table_size_bytes);
+  out.ItemCount(table.item_count);
+  out.TableArn(table.table_arn);
+  out.TableId(table.table_id);
+  if (table.billing_mode_described) {
+    out.BillingModeSummary([&](wire::out::BillingModeSummary& summary) {
+      summary.BillingMode(BillingModeOf(table.billing_mode));
+      if (table.last_update_to_pay_per_request_ms > 0) {
+        summary.LastUpdateToPayPerRequestDateTime(table.last_update_to_pay_per_request_ms);
+      }
+    });
+  }
+  if (whole) EncodeIndexes(out, table);
+  EncodeStream(out, table);
+  if (table.sse_description) {
+    out.SSEDescription(
+        [&](wire::out::SSEDescription& sse) { EncodeSseDescription(sse, table, options); });
+  }
+  if (table.table_class) {
+    out.TableClassSummary([&](wire::out::TableClassSummary& summary) {
+      summary.TableClass(*table.table_class == TableClass::kStandard
+                             ? wire::TableClass::kStandard
+                             : wire::TableClass::kStandardInfrequentAccess);
+      summary.LastUpdateDateTime(table.table_class_last_update_ms);
+    });
+  }
+  if (table.restore_summary) {
+    out.RestoreSummary(
+        [&](wire::out::RestoreSummary& restore) { EncodeRestoreSummary(restore, table); });
+  }
+  out.DeletionProtectionEnabled(table.deletion_protection_enabled);
+  // Present only when a ceiling is set (or, in UpdateTable's answer, just removed: -1).
+  if (!table.on_demand_throughput.empty()) {
+    out.OnDemandThroughput([&](wire::out::OnDemandThroughput& ceilings) {
+      EncodeOnDemandThroughput(ceilings, table.on_demand_throughput);
+    });
+  }
+  out.WarmThroughput([&](wire::out::TableWarmThroughputDescription& warm) {
+    EncodeWarmThroughput(warm, CurrentWarmThroughput(table));
+  });
+}
+
+}  // namespace
+
+void EncodeTableDescription(wire::out::TableDescription& out, const TableDescription& table,
+                            const EngineOptions& options) {
+  EncodeDescription(out, table, options, true);
+}
+
+void EncodeDeletedTableDescription(wire::out::TableDescription& out, const TableDescription& table,
+                                   const EngineOptions& options) {
+  EncodeDescription(out, table, options, false);
+}
+
+void EncodeProjection(wire::out::Projection& out, const Projection& projection) {
+  out.ProjectionType(ProjectionTypeOf(projection.projection_type));
+  if (!projection.non_key_attributes.empty()) {
+    out.NonKeyAttributes([&](wire::out::NonKeyAttributeNameList& list) {
+      for (const std::string& name : projection.non_key_attributes) list.Add(name);
+    });
+  }
+}
+
+void EncodeStreamSpecification(wire::out::StreamSpecification& out,
+                               const StreamSpecification& stream) {
+  out.StreamEnabled(true);
+  out.StreamViewType(
+      StreamViewTypeOf(stream.stream_view_type.value_or(StreamViewType::kNewAndOldImages)));
+}
+
+void EncodeSseDescription(wire::out::SSEDescription& out, const TableDescription& table,
+                          const EngineOptions& options) {
   // Without a key of the caller's, DynamoDB uses the account's AWS managed key for DynamoDB.
   std::string key =
       table.sse_description->kms_master_key_id.value_or("00000000-0000-4000-8000-000000000000");
   if (!key.starts_with("arn:")) {
     key = "arn:aws:kms:" + options.region + ":" + options.account_id + ":key/" + key;
   }
-  writer.Key("SSEDescription");
-  writer.StartObject();
-  writer.Key("Status");
-  writer.String("ENABLED");
-  writer.Key("SSEType");
-  writer.String("KMS");
-  writer.Key("KMSMasterKeyArn");
-  json::String(writer, key);
-  writer.EndObject();
+  out.Status(wire::SSEStatus::kEnabled);
+  out.SSEType(wire::SSEType::kKms);
+  out.KMSMasterKeyArn(key);
 }
 
-// A restored table's origin: described while it is CREATING, and in the restore's own answer.
-void EncodeRestoreSummary(json::Writer& writer, const TableDescription& table) {
-  if (!table.restore_summary) return;
-  const RestoreSummary& restore = *table.restore_summary;
-  writer.Key("RestoreSummary");
-  writer.StartObject();
-  if (!restore.source_backup_arn.empty()) {
-    writer.Key("SourceBackupArn");
-    json::String(writer, restore.source_backup_arn);
+void EncodeOnDemandThroughput(wire::out::OnDemandThroughput& out,
+                              const OnDemandThroughput& throughput) {
+  if (throughput.max_read_request_units) {
+    out.MaxReadRequestUnits(*throughput.max_read_request_units);
   }
-  writer.Key("SourceTableArn");
-  json::String(writer, restore.source_table_arn);
-  writer.Key("RestoreDateTime");
-  json::EpochSeconds(writer, restore.restore_date_time_ms);
-  writer.Key("RestoreInProgress");
-  writer.Bool(table.table_status == TableStatus::kCreating);
-  writer.EndObject();
-}
-
-void EncodeTableClass(json::Writer& writer, const TableDescription& table) {
-  if (!table.table_class) return;
-  writer.Key("TableClassSummary");
-  writer.StartObject();
-  writer.Key("TableClass");
-  writer.String(Name(*table.table_class));
-  writer.Key("LastUpdateDateTime");
-  json::EpochSeconds(writer, table.table_class_last_update_ms);
-  writer.EndObject();
-}
-
-}  // namespace
-
-namespace {
-
-// `whole`: DescribeTable's shape; otherwise DeleteTable's, which has no AttributeDefinitions,
-// KeySchema, CreationDateTime or index lists.
-void EncodeDescription(json::Writer& writer, const TableDescription& table,
-                       const EngineOptions& options, bool whole) {
-  writer.StartObject();
-  if (whole) EncodeAttributeDefinitions(writer, table);
-  writer.Key("TableName");
-  json::String(writer, table.table_name);
-  if (whole) EncodeKeySchema(writer, table.key_schema);
-  writer.Key("TableStatus");
-  writer.String(Name(table.table_status));
-  if (whole) {
-    writer.Key("CreationDateTime");
-    json::EpochSeconds(writer, table.creation_date_time_ms);
+  if (throughput.max_write_request_units) {
+    out.MaxWriteRequestUnits(*throughput.max_write_request_units);
   }
-  EncodeThroughput(writer, table);
-  writer.Key("TableSizeBytes");
-  writer.Int64(table.table_size_bytes);
-  writer.Key("ItemCount");
-  writer.Int64(table.item_count);
-  writer.Key("TableArn");
-  json::String(writer, table.table_arn);
-  writer.Key("TableId");
-  json::String(writer, table.table_id);
-  EncodeBillingMode(writer, table);
-  if (whole) EncodeIndexes(writer, table);
-  EncodeStream(writer, table);
-  EncodeSse(writer, table, options);
-  EncodeTableClass(writer, table);
-  EncodeRestoreSummary(writer, table);
-  writer.Key("DeletionProtectionEnabled");
-  writer.Bool(table.deletion_protection_enabled);
-  EncodeOnDemandThroughput(writer, table.on_demand_throughput);
-  EncodeWarmThroughput(writer, CurrentWarmThroughput(table));
-  writer.EndObject();
 }
-
-}  // namespace
-
-void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
-                            const EngineOptions& options) {
-  EncodeDescription(writer, table, options, true);
-}
-
-void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& table,
-                                const EngineOptions& options) {
-  writer.StartObject();
-  writer.Key("TableDescription");
-  EncodeDescription(writer, table, options, false);
-  writer.EndObject();
-}
-
-void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
-                                    const TableDescription& table, const EngineOptions& options) {
-  writer.StartObject();
-  writer.Key(key);
-  EncodeTableDescription(writer, table, options);
-  writer.EndObject();
-}
-
-void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema) {
-  EncodeKeySchema(writer, key_schema);
-}
-
-void EncodeStreamSpecificationMember(json::Writer& writer, const char* key,
-                                     const StreamSpecification& stream) {
-  writer.Key(key);
-  writer.StartObject();
-  writer.Key("StreamEnabled");
-  writer.Bool(true);
-  writer.Key("StreamViewType");
-  writer.String(Name(stream.stream_view_type.value_or(StreamViewType::kNewAndOldImages)));
-  writer.EndObject();
-}
-
-void EncodeProjectionMember(json::Writer& writer, const Projection& projection) {
-  writer.Key("Projection");
-  writer.StartObject();
-  writer.Key("ProjectionType");
-  writer.String(Name(projection.projection_type));
-  if (!projection.non_key_attributes.empty()) {
-    writer.Key("NonKeyAttributes");
-    writer.StartArray();
-    for (const std::string& name : projection.non_key_attributes) json::String(writer, name);
-    writer.EndArray();
-  }
-  writer.EndObject();
-}
-
-void EncodeSseMember(json::Writer& writer, const TableDescription& table,
-                     const EngineOptions& options) {
-  EncodeSse(writer, table, options);
-}
-
-void EncodeOnDemandThroughputMember(json::Writer& writer, const OnDemandThroughput& throughput) {
-  EncodeOnDemandThroughput(writer, throughput);
-}
-
-const char* StreamViewTypeName(StreamViewType type) { return Name(type); }
 
 }  // namespace ddbd

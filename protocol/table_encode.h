@@ -1,38 +1,49 @@
-// Encodes a TableDescription exactly as DynamoDB's DescribeTable returns it.
+// Encodes a table's description and its parts in DynamoDB's shapes, through the generated
+// writers (protocol/generated/responses.h).
 #pragma once
+
+#include <vector>
 
 #include "engine/api/tables.h"
 #include "engine/engine.h"
-#include "protocol/json_writer.h"
+#include "protocol/generated/responses.h"
 
 namespace ddbd {
 
-void EncodeTableDescription(json::Writer& writer, const TableDescription& table,
+// A TableDescription exactly as DescribeTable returns it (CreateTable, UpdateTable and the
+// restores answer the same).
+void EncodeTableDescription(wire::out::TableDescription& out, const TableDescription& table,
                             const EngineOptions& options);
+// DeleteTable's: without AttributeDefinitions, KeySchema, CreationDateTime or index lists, as
+// DynamoDB sends it.
+void EncodeDeletedTableDescription(wire::out::TableDescription& out, const TableDescription& table,
+                                   const EngineOptions& options);
 
-// {"<key>": <TableDescription>}: the whole response of every table operation but ListTables.
-void EncodeTableDescriptionResponse(json::Writer& writer, const char* key,
-                                    const TableDescription& table, const EngineOptions& options);
-
-// DeleteTable's answer: a TableDescription without AttributeDefinitions, KeySchema,
-// CreationDateTime or index lists, as DynamoDB sends it.
-void EncodeDeletedTableResponse(json::Writer& writer, const TableDescription& table,
-                                const EngineOptions& options);
-
-// "KeySchema": [...], as in a table's description (a stream's description has it too).
-void EncodeKeySchemaMember(json::Writer& writer, const std::vector<KeySchemaElement>& key_schema);
-// "<key>": {"StreamEnabled": true, "StreamViewType": ...} of an enabled stream (a table's
-// StreamSpecification, a backup's StreamDescription).
-void EncodeStreamSpecificationMember(json::Writer& writer, const char* key,
-                                     const StreamSpecification& stream);
-// "Projection": {...} of an index definition.
-void EncodeProjectionMember(json::Writer& writer, const Projection& projection);
-// "SSEDescription": {...} when the table has SSE with KMS; nothing otherwise.
-void EncodeSseMember(json::Writer& writer, const TableDescription& table,
-                     const EngineOptions& options);
-// "OnDemandThroughput": {...} when a member is set; nothing otherwise.
-void EncodeOnDemandThroughputMember(json::Writer& writer, const OnDemandThroughput& throughput);
-// NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES or KEYS_ONLY.
-const char* StreamViewTypeName(StreamViewType type);
+// A key schema (`List`: a table's, an index's or a stream's KeySchema writer; DynamoDB Streams
+// has a shape of its own).
+template <class List>
+void EncodeKeySchema(List& list, const std::vector<KeySchemaElement>& key_schema) {
+  for (const KeySchemaElement& element : key_schema) {
+    list.Add([&](auto& out) {
+      out.AttributeName(element.attribute_name);
+      out.KeyType(element.key_type == KeyType::kHash ? wire::KeyType::kHash
+                                                     : wire::KeyType::kRange);
+    });
+  }
+}
+// An index definition's Projection.
+void EncodeProjection(wire::out::Projection& out, const Projection& projection);
+// {StreamEnabled: true, StreamViewType} of an enabled stream (a table's StreamSpecification, a
+// backup's StreamDescription).
+void EncodeStreamSpecification(wire::out::StreamSpecification& out,
+                               const StreamSpecification& stream);
+// SSEDescription, for a table that has one (table.sse_description).
+void EncodeSseDescription(wire::out::SSEDescription& out, const TableDescription& table,
+                          const EngineOptions& options);
+// OnDemandThroughput: the ceilings set (a table's or an index's).
+void EncodeOnDemandThroughput(wire::out::OnDemandThroughput& out,
+                              const OnDemandThroughput& throughput);
+wire::StreamViewType StreamViewTypeOf(StreamViewType type);
+wire::BillingMode BillingModeOf(BillingMode mode);
 
 }  // namespace ddbd

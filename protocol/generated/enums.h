@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace ddbd::wire {
@@ -56,5 +58,242 @@ inline constexpr std::array<std::string_view, 2> kTableClass = {"STANDARD", "STA
 inline constexpr std::array<std::string_view, 8> kTableStatus = {"CREATING", "UPDATING", "DELETING", "ACTIVE", "INACCESSIBLE_ENCRYPTION_CREDENTIALS", "ARCHIVING", "ARCHIVED", "REPLICATION_NOT_AUTHORIZED"};
 inline constexpr std::array<std::string_view, 4> kTimeToLiveStatus = {"ENABLING", "DISABLING", "ENABLED", "DISABLED"};
 inline constexpr std::array<std::string_view, 3> kWitnessStatus = {"CREATING", "DELETING", "ACTIVE"};
+
+// Each enum as a type, its values in the model's order; Text() is the value as sent.
+enum class ApproximateCreationDateTimePrecision : uint8_t { kMillisecond, kMicrosecond };
+inline std::string_view Text(ApproximateCreationDateTimePrecision value) {
+  static constexpr std::string_view kTexts[] = {"MILLISECOND", "MICROSECOND"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class AttributeAction : uint8_t { kAdd, kPut, kDelete };
+inline std::string_view Text(AttributeAction value) {
+  static constexpr std::string_view kTexts[] = {"ADD", "PUT", "DELETE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class BackupStatus : uint8_t { kCreating, kDeleted, kAvailable };
+inline std::string_view Text(BackupStatus value) {
+  static constexpr std::string_view kTexts[] = {"CREATING", "DELETED", "AVAILABLE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class BackupType : uint8_t { kUser, kSystem, kAwsBackup };
+inline std::string_view Text(BackupType value) {
+  static constexpr std::string_view kTexts[] = {"USER", "SYSTEM", "AWS_BACKUP"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class BackupTypeFilter : uint8_t { kUser, kSystem, kAwsBackup, kAll };
+inline std::string_view Text(BackupTypeFilter value) {
+  static constexpr std::string_view kTexts[] = {"USER", "SYSTEM", "AWS_BACKUP", "ALL"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class BatchStatementErrorCodeEnum : uint8_t { kConditionalCheckFailed, kItemCollectionSizeLimitExceeded, kRequestLimitExceeded, kValidationError, kProvisionedThroughputExceeded, kTransactionConflict, kThrottlingError, kInternalServerError, kResourceNotFound, kAccessDenied, kDuplicateItem };
+inline std::string_view Text(BatchStatementErrorCodeEnum value) {
+  static constexpr std::string_view kTexts[] = {"ConditionalCheckFailed", "ItemCollectionSizeLimitExceeded", "RequestLimitExceeded", "ValidationError", "ProvisionedThroughputExceeded", "TransactionConflict", "ThrottlingError", "InternalServerError", "ResourceNotFound", "AccessDenied", "DuplicateItem"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class BillingMode : uint8_t { kProvisioned, kPayPerRequest };
+inline std::string_view Text(BillingMode value) {
+  static constexpr std::string_view kTexts[] = {"PROVISIONED", "PAY_PER_REQUEST"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ComparisonOperator : uint8_t { kEq, kNe, kIn, kLe, kLt, kGe, kGt, kBetween, kNotNull, kNull, kContains, kNotContains, kBeginsWith };
+inline std::string_view Text(ComparisonOperator value) {
+  static constexpr std::string_view kTexts[] = {"EQ", "NE", "IN", "LE", "LT", "GE", "GT", "BETWEEN", "NOT_NULL", "NULL", "CONTAINS", "NOT_CONTAINS", "BEGINS_WITH"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ConditionalOperator : uint8_t { kAnd, kOr };
+inline std::string_view Text(ConditionalOperator value) {
+  static constexpr std::string_view kTexts[] = {"AND", "OR"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ContinuousBackupsStatus : uint8_t { kEnabled, kDisabled };
+inline std::string_view Text(ContinuousBackupsStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLED", "DISABLED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ContributorInsightsAction : uint8_t { kEnable, kDisable };
+inline std::string_view Text(ContributorInsightsAction value) {
+  static constexpr std::string_view kTexts[] = {"ENABLE", "DISABLE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ContributorInsightsMode : uint8_t { kAccessedAndThrottledKeys, kThrottledKeys };
+inline std::string_view Text(ContributorInsightsMode value) {
+  static constexpr std::string_view kTexts[] = {"ACCESSED_AND_THROTTLED_KEYS", "THROTTLED_KEYS"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ContributorInsightsStatus : uint8_t { kEnabling, kEnabled, kDisabling, kDisabled, kFailed };
+inline std::string_view Text(ContributorInsightsStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLING", "ENABLED", "DISABLING", "DISABLED", "FAILED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class DestinationStatus : uint8_t { kEnabling, kActive, kDisabling, kDisabled, kEnableFailed, kUpdating };
+inline std::string_view Text(DestinationStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLING", "ACTIVE", "DISABLING", "DISABLED", "ENABLE_FAILED", "UPDATING"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ExportFormat : uint8_t { kDynamodbJson, kIon };
+inline std::string_view Text(ExportFormat value) {
+  static constexpr std::string_view kTexts[] = {"DYNAMODB_JSON", "ION"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ExportStatus : uint8_t { kInProgress, kCompleted, kFailed };
+inline std::string_view Text(ExportStatus value) {
+  static constexpr std::string_view kTexts[] = {"IN_PROGRESS", "COMPLETED", "FAILED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ExportType : uint8_t { kFullExport, kIncrementalExport };
+inline std::string_view Text(ExportType value) {
+  static constexpr std::string_view kTexts[] = {"FULL_EXPORT", "INCREMENTAL_EXPORT"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ExportViewType : uint8_t { kNewImage, kNewAndOldImages };
+inline std::string_view Text(ExportViewType value) {
+  static constexpr std::string_view kTexts[] = {"NEW_IMAGE", "NEW_AND_OLD_IMAGES"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class GlobalTableSettingsReplicationMode : uint8_t { kEnabled, kDisabled, kEnabledWithOverrides };
+inline std::string_view Text(GlobalTableSettingsReplicationMode value) {
+  static constexpr std::string_view kTexts[] = {"ENABLED", "DISABLED", "ENABLED_WITH_OVERRIDES"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class GlobalTableStatus : uint8_t { kCreating, kActive, kDeleting, kUpdating };
+inline std::string_view Text(GlobalTableStatus value) {
+  static constexpr std::string_view kTexts[] = {"CREATING", "ACTIVE", "DELETING", "UPDATING"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ImportStatus : uint8_t { kInProgress, kCompleted, kCancelling, kCancelled, kFailed };
+inline std::string_view Text(ImportStatus value) {
+  static constexpr std::string_view kTexts[] = {"IN_PROGRESS", "COMPLETED", "CANCELLING", "CANCELLED", "FAILED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class IndexStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive };
+inline std::string_view Text(IndexStatus value) {
+  static constexpr std::string_view kTexts[] = {"CREATING", "UPDATING", "DELETING", "ACTIVE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class InputCompressionType : uint8_t { kGzip, kZstd, kNone };
+inline std::string_view Text(InputCompressionType value) {
+  static constexpr std::string_view kTexts[] = {"GZIP", "ZSTD", "NONE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class InputFormat : uint8_t { kDynamodbJson, kIon, kCsv };
+inline std::string_view Text(InputFormat value) {
+  static constexpr std::string_view kTexts[] = {"DYNAMODB_JSON", "ION", "CSV"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class KeyType : uint8_t { kHash, kRange };
+inline std::string_view Text(KeyType value) {
+  static constexpr std::string_view kTexts[] = {"HASH", "RANGE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class MultiRegionConsistency : uint8_t { kEventual, kStrong };
+inline std::string_view Text(MultiRegionConsistency value) {
+  static constexpr std::string_view kTexts[] = {"EVENTUAL", "STRONG"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class OperationType : uint8_t { kInsert, kModify, kRemove };
+inline std::string_view Text(OperationType value) {
+  static constexpr std::string_view kTexts[] = {"INSERT", "MODIFY", "REMOVE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class PointInTimeRecoveryStatus : uint8_t { kEnabled, kDisabled };
+inline std::string_view Text(PointInTimeRecoveryStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLED", "DISABLED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ProjectionType : uint8_t { kAll, kKeysOnly, kInclude };
+inline std::string_view Text(ProjectionType value) {
+  static constexpr std::string_view kTexts[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ReplicaStatus : uint8_t { kCreating, kCreationFailed, kUpdating, kDeleting, kActive, kRegionDisabled, kInaccessibleEncryptionCredentials, kArchiving, kArchived, kReplicationNotAuthorized };
+inline std::string_view Text(ReplicaStatus value) {
+  static constexpr std::string_view kTexts[] = {"CREATING", "CREATION_FAILED", "UPDATING", "DELETING", "ACTIVE", "REGION_DISABLED", "INACCESSIBLE_ENCRYPTION_CREDENTIALS", "ARCHIVING", "ARCHIVED", "REPLICATION_NOT_AUTHORIZED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ReturnConsumedCapacity : uint8_t { kIndexes, kTotal, kNone };
+inline std::string_view Text(ReturnConsumedCapacity value) {
+  static constexpr std::string_view kTexts[] = {"INDEXES", "TOTAL", "NONE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ReturnItemCollectionMetrics : uint8_t { kSize, kNone };
+inline std::string_view Text(ReturnItemCollectionMetrics value) {
+  static constexpr std::string_view kTexts[] = {"SIZE", "NONE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ReturnValue : uint8_t { kNone, kAllOld, kUpdatedOld, kAllNew, kUpdatedNew };
+inline std::string_view Text(ReturnValue value) {
+  static constexpr std::string_view kTexts[] = {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ReturnValuesOnConditionCheckFailure : uint8_t { kAllOld, kNone };
+inline std::string_view Text(ReturnValuesOnConditionCheckFailure value) {
+  static constexpr std::string_view kTexts[] = {"ALL_OLD", "NONE"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class S3SseAlgorithm : uint8_t { kAes256, kKms };
+inline std::string_view Text(S3SseAlgorithm value) {
+  static constexpr std::string_view kTexts[] = {"AES256", "KMS"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class SSEStatus : uint8_t { kEnabling, kEnabled, kDisabling, kDisabled, kUpdating };
+inline std::string_view Text(SSEStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLING", "ENABLED", "DISABLING", "DISABLED", "UPDATING"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class SSEType : uint8_t { kAes256, kKms };
+inline std::string_view Text(SSEType value) {
+  static constexpr std::string_view kTexts[] = {"AES256", "KMS"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ScalarAttributeType : uint8_t { kS, kN, kB };
+inline std::string_view Text(ScalarAttributeType value) {
+  static constexpr std::string_view kTexts[] = {"S", "N", "B"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class Select : uint8_t { kAllAttributes, kAllProjectedAttributes, kSpecificAttributes, kCount };
+inline std::string_view Text(Select value) {
+  static constexpr std::string_view kTexts[] = {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ShardFilterType : uint8_t { kChildShards };
+inline std::string_view Text(ShardFilterType value) {
+  static constexpr std::string_view kTexts[] = {"CHILD_SHARDS"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class ShardIteratorType : uint8_t { kTrimHorizon, kLatest, kAtSequenceNumber, kAfterSequenceNumber };
+inline std::string_view Text(ShardIteratorType value) {
+  static constexpr std::string_view kTexts[] = {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class StreamStatus : uint8_t { kEnabling, kEnabled, kDisabling, kDisabled };
+inline std::string_view Text(StreamStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLING", "ENABLED", "DISABLING", "DISABLED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class StreamViewType : uint8_t { kNewImage, kOldImage, kNewAndOldImages, kKeysOnly };
+inline std::string_view Text(StreamViewType value) {
+  static constexpr std::string_view kTexts[] = {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES", "KEYS_ONLY"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class TableClass : uint8_t { kStandard, kStandardInfrequentAccess };
+inline std::string_view Text(TableClass value) {
+  static constexpr std::string_view kTexts[] = {"STANDARD", "STANDARD_INFREQUENT_ACCESS"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class TableStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive, kInaccessibleEncryptionCredentials, kArchiving, kArchived, kReplicationNotAuthorized };
+inline std::string_view Text(TableStatus value) {
+  static constexpr std::string_view kTexts[] = {"CREATING", "UPDATING", "DELETING", "ACTIVE", "INACCESSIBLE_ENCRYPTION_CREDENTIALS", "ARCHIVING", "ARCHIVED", "REPLICATION_NOT_AUTHORIZED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class TimeToLiveStatus : uint8_t { kEnabling, kDisabling, kEnabled, kDisabled };
+inline std::string_view Text(TimeToLiveStatus value) {
+  static constexpr std::string_view kTexts[] = {"ENABLING", "DISABLING", "ENABLED", "DISABLED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class WitnessStatus : uint8_t { kCreating, kDeleting, kActive };
+inline std::string_view Text(WitnessStatus value) {
+  static constexpr std::string_view kTexts[] = {"CREATING", "DELETING", "ACTIVE"};
+  return kTexts[static_cast<size_t>(value)];
+}
 
 }  // namespace ddbd::wire

@@ -8,128 +8,146 @@
 namespace ddbd::operations {
 namespace {
 
-const char* StatusName(BackupStatus status) {
+wire::BackupStatus StatusOf(BackupStatus status) {
   switch (status) {
     case BackupStatus::kCreating:
-      return "CREATING";
+      return wire::BackupStatus::kCreating;
     case BackupStatus::kDeleted:
-      return "DELETED";
+      return wire::BackupStatus::kDeleted;
     case BackupStatus::kAvailable:
       break;
   }
-  return "AVAILABLE";
+  return wire::BackupStatus::kAvailable;
 }
 
-void WriteDetailsMembers(json::Writer& writer, const BackupDetails& details) {
-  writer.Key("BackupArn");
-  json::String(writer, details.backup_arn);
-  writer.Key("BackupName");
-  json::String(writer, details.backup_name);
-  writer.Key("BackupSizeBytes");
-  writer.Int64(details.backup_size_bytes);
-  writer.Key("BackupStatus");
-  writer.String(StatusName(details.backup_status));
-  writer.Key("BackupType");
-  writer.String(details.system ? "SYSTEM" : "USER");
-  writer.Key("BackupCreationDateTime");
-  json::EpochSeconds(writer, details.backup_creation_ms);
-  if (details.system) {
-    writer.Key("BackupExpiryDateTime");
-    json::EpochSeconds(writer, details.backup_expiry_ms);
-  }
+// BackupDetails' members, which a BackupSummary has too (`Out`: either).
+template <class Out>
+void WriteDetailsMembers(Out& out, const BackupDetails& details) {
+  out.BackupArn(details.backup_arn);
+  out.BackupName(details.backup_name);
+  out.BackupSizeBytes(details.backup_size_bytes);
+  out.BackupStatus(StatusOf(details.backup_status));
+  out.BackupType(details.system ? wire::BackupType::kSystem : wire::BackupType::kUser);
+  out.BackupCreationDateTime(details.backup_creation_ms);
+  if (details.system) out.BackupExpiryDateTime(details.backup_expiry_ms);
 }
 
-void WriteThroughput(json::Writer& writer, const ProvisionedThroughput& throughput) {
-  writer.Key("ProvisionedThroughput");
-  writer.StartObject();
-  writer.Key("ReadCapacityUnits");
-  writer.Int64(throughput.read_capacity_units);
-  writer.Key("WriteCapacityUnits");
-  writer.Int64(throughput.write_capacity_units);
-  writer.EndObject();
+template <class Out>
+void WriteThroughput(Out& out, const ProvisionedThroughput& throughput) {
+  out.ProvisionedThroughput([&](wire::out::ProvisionedThroughput& described) {
+    described.ReadCapacityUnits(throughput.read_capacity_units);
+    described.WriteCapacityUnits(throughput.write_capacity_units);
+  });
 }
 
-// SourceTableDetails and SourceTableFeatureDetails: what a backup recorded of its table.
-void WriteSource(json::Writer& writer, const TableDescription& table, bool system,
-                 const EngineOptions& options) {
-  writer.Key("SourceTableDetails");
-  writer.StartObject();
-  writer.Key("TableName");
-  json::String(writer, table.table_name);
-  writer.Key("TableId");
-  json::String(writer, table.table_id);
-  writer.Key("TableArn");
-  json::String(writer, table.table_arn);
-  writer.Key("TableSizeBytes");
-  writer.Int64(table.table_size_bytes);
-  EncodeKeySchemaMember(writer, table.key_schema);
-  writer.Key("TableCreationDateTime");
-  json::EpochSeconds(writer, table.creation_date_time_ms);
-  WriteThroughput(writer, table.provisioned_throughput);
-  EncodeOnDemandThroughputMember(writer, table.on_demand_throughput);
-  writer.Key("ItemCount");
-  writer.Int64(table.item_count);
-  writer.Key("BillingMode");
-  writer.String(table.billing_mode == BillingMode::kPayPerRequest ? "PAY_PER_REQUEST"
-                                                                  : "PROVISIONED");
-  writer.EndObject();
+template <class Out>
+void WriteOnDemandThroughput(Out& out, const OnDemandThroughput& throughput) {
+  if (throughput.empty()) return;
+  out.OnDemandThroughput([&](wire::out::OnDemandThroughput& ceilings) {
+    EncodeOnDemandThroughput(ceilings, throughput);
+  });
+}
 
-  writer.Key("SourceTableFeatureDetails");
-  writer.StartObject();
-  // A SYSTEM backup describes none of the table's features.
-  for (const bool global : {false, true}) {
-    if (system) break;
-    bool any = false;
-    for (const IndexDescription& index : table.indexes) any |= index.is_global == global;
-    if (!any) continue;
-    writer.Key(global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
-    writer.StartArray();
-    for (const IndexDescription& index : table.indexes) {
-      if (index.is_global != global) continue;
-      writer.StartObject();
-      writer.Key("IndexName");
-      json::String(writer, index.definition.index_name);
-      EncodeKeySchemaMember(writer, index.definition.key_schema);
-      EncodeProjectionMember(writer, index.definition.projection);
-      if (global) {
-        WriteThroughput(writer,
-                        index.definition.provisioned_throughput.value_or(ProvisionedThroughput{}));
-        if (index.definition.on_demand_throughput) {
-          EncodeOnDemandThroughputMember(writer, *index.definition.on_demand_throughput);
-        }
+// SourceTableDetails: what a backup recorded of its table.
+void WriteSourceTable(wire::out::SourceTableDetails& out, const TableDescription& table) {
+  out.TableName(table.table_name);
+  out.TableId(table.table_id);
+  out.TableArn(table.table_arn);
+  out.TableSizeBytes(table.table_size_bytes);
+  out.KeySchema([&](wire::out::KeySchema& list) { EncodeKeySchema(list, table.key_schema); });
+  out.TableCreationDateTime(table.creation_date_time_ms);
+  WriteThroughput(out, table.provisioned_throughput);
+  WriteOnDemandThroughput(out, table.on_demand_throughput);
+  out.ItemCount(table.item_count);
+  out.BillingMode(BillingModeOf(table.billing_mode));
+}
+
+// The members both kinds of index a backup records have.
+template <class Out>
+void WriteIndexHead(Out& out, const IndexDefinition& definition) {
+  out.IndexName(definition.index_name);
+  out.KeySchema([&](wire::out::KeySchema& list) { EncodeKeySchema(list, definition.key_schema); });
+  out.Projection([&](wire::out::Projection& projection) {
+    EncodeProjection(projection, definition.projection);
+  });
+}
+
+// SourceTableFeatureDetails: the table's indexes, stream, Time to Live and encryption. A SYSTEM
+// backup describes none of them.
+void WriteSourceFeatures(wire::out::SourceTableFeatureDetails& out, const TableDescription& table,
+                         bool system, const EngineOptions& options) {
+  if (system) return;
+  bool local = false;
+  bool global = false;
+  for (const IndexDescription& index : table.indexes) (index.is_global ? global : local) = true;
+  if (local) {
+    out.LocalSecondaryIndexes([&](wire::out::LocalSecondaryIndexes& list) {
+      for (const IndexDescription& index : table.indexes) {
+        if (index.is_global) continue;
+        list.Add([&](wire::out::LocalSecondaryIndexInfo& info) {
+          WriteIndexHead(info, index.definition);
+        });
       }
-      writer.EndObject();
-    }
-    writer.EndArray();
+    });
   }
-  if (table.stream_specification && !system) {
-    EncodeStreamSpecificationMember(writer, "StreamDescription", *table.stream_specification);
+  if (global) {
+    out.GlobalSecondaryIndexes([&](wire::out::GlobalSecondaryIndexes& list) {
+      for (const IndexDescription& index : table.indexes) {
+        if (!index.is_global) continue;
+        list.Add([&](wire::out::GlobalSecondaryIndexInfo& info) {
+          WriteIndexHead(info, index.definition);
+          WriteThroughput(
+              info, index.definition.provisioned_throughput.value_or(ProvisionedThroughput{}));
+          if (index.definition.on_demand_throughput) {
+            WriteOnDemandThroughput(info, *index.definition.on_demand_throughput);
+          }
+        });
+      }
+    });
   }
-  if (!table.time_to_live_attribute.empty() && !system) {
-    writer.Key("TimeToLiveDescription");
-    writer.StartObject();
-    writer.Key("TimeToLiveStatus");
-    writer.String("ENABLED");
-    writer.Key("AttributeName");
-    json::String(writer, table.time_to_live_attribute);
-    writer.EndObject();
+  if (table.stream_specification) {
+    out.StreamDescription([&](wire::out::StreamSpecification& stream) {
+      EncodeStreamSpecification(stream, *table.stream_specification);
+    });
   }
-  if (!system) EncodeSseMember(writer, table, options);
-  writer.EndObject();
+  if (!table.time_to_live_attribute.empty()) {
+    out.TimeToLiveDescription([&](wire::out::TimeToLiveDescription& ttl) {
+      ttl.TimeToLiveStatus(wire::TimeToLiveStatus::kEnabled);
+      ttl.AttributeName(table.time_to_live_attribute);
+    });
+  }
+  if (table.sse_description) {
+    out.SSEDescription(
+        [&](wire::out::SSEDescription& sse) { EncodeSseDescription(sse, table, options); });
+  }
 }
 
+// DescribeBackup's and DeleteBackup's answer (`Output`: either).
+template <class Output>
 void WriteBackupDescription(json::Writer& writer, const BackupDescription& backup,
                             const EngineOptions& options) {
-  writer.StartObject();
-  writer.Key("BackupDescription");
-  writer.StartObject();
-  writer.Key("BackupDetails");
-  writer.StartObject();
-  WriteDetailsMembers(writer, backup.details);
-  writer.EndObject();
-  WriteSource(writer, backup.source, backup.details.system, options);
-  writer.EndObject();
-  writer.EndObject();
+  wire::Write<Output>(writer, [&](Output& out) {
+    out.BackupDescription([&](wire::out::BackupDescription& description) {
+      description.BackupDetails(
+          [&](wire::out::BackupDetails& details) { WriteDetailsMembers(details, backup.details); });
+      description.SourceTableDetails(
+          [&](wire::out::SourceTableDetails& source) { WriteSourceTable(source, backup.source); });
+      description.SourceTableFeatureDetails([&](wire::out::SourceTableFeatureDetails& features) {
+        WriteSourceFeatures(features, backup.source, backup.details.system, options);
+      });
+    });
+  });
+}
+
+// The restores' answer: the new table's description.
+template <class Output>
+void WriteRestoredTable(json::Writer& writer, const TableDescription& table,
+                        const EngineOptions& options) {
+  wire::Write<Output>(writer, [&](Output& out) {
+    out.TableDescription([&](wire::out::TableDescription& described) {
+      EncodeTableDescription(described, table, options);
+    });
+  });
 }
 
 }  // namespace
@@ -142,12 +160,11 @@ Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& re
   args.backup_name = std::string(in.backup_name);
   auto details = engine.CreateBackup(args);
   if (!details.ok()) return details.error();
-  response.StartObject();
-  response.Key("BackupDetails");
-  response.StartObject();
-  WriteDetailsMembers(response, details.value());
-  response.EndObject();
-  response.EndObject();
+  wire::Write<wire::out::CreateBackupOutput>(response, [&](auto& out) {
+    out.BackupDetails([&](wire::out::BackupDetails& described) {
+      WriteDetailsMembers(described, details.value());
+    });
+  });
   return Ok{};
 }
 
@@ -156,7 +173,8 @@ Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& 
   if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto backup = engine.DescribeBackup(std::string(in.backup_arn));
   if (!backup.ok()) return backup.error();
-  WriteBackupDescription(response, backup.value(), engine.options());
+  WriteBackupDescription<wire::out::DescribeBackupOutput>(response, backup.value(),
+                                                          engine.options());
   return Ok{};
 }
 
@@ -165,7 +183,7 @@ Status DeleteBackup(Engine& engine, const json::Value& request, json::Writer& re
   if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto backup = engine.DeleteBackup(std::string(in.backup_arn));
   if (!backup.ok()) return backup.error();
-  WriteBackupDescription(response, backup.value(), engine.options());
+  WriteBackupDescription<wire::out::DeleteBackupOutput>(response, backup.value(), engine.options());
   return Ok{};
 }
 
@@ -186,26 +204,21 @@ Status ListBackups(Engine& engine, const json::Value& request, json::Writer& res
   if (in.backup_type == "ALL") args.type = ListBackupsArgs::Type::kAll;
   auto listed = engine.ListBackups(args);
   if (!listed.ok()) return listed.error();
-  response.StartObject();
-  response.Key("BackupSummaries");
-  response.StartArray();
-  for (const BackupDescription& backup : listed.value().backups) {
-    response.StartObject();
-    response.Key("TableName");
-    json::String(response, backup.source.table_name);
-    response.Key("TableId");
-    json::String(response, backup.source.table_id);
-    response.Key("TableArn");
-    json::String(response, backup.source.table_arn);
-    WriteDetailsMembers(response, backup.details);
-    response.EndObject();
-  }
-  response.EndArray();
-  if (listed.value().last_evaluated_backup_arn) {
-    response.Key("LastEvaluatedBackupArn");
-    json::String(response, *listed.value().last_evaluated_backup_arn);
-  }
-  response.EndObject();
+  wire::Write<wire::out::ListBackupsOutput>(response, [&](auto& out) {
+    out.BackupSummaries([&](wire::out::BackupSummaries& list) {
+      for (const BackupDescription& backup : listed.value().backups) {
+        list.Add([&](wire::out::BackupSummary& summary) {
+          summary.TableName(backup.source.table_name);
+          summary.TableId(backup.source.table_id);
+          summary.TableArn(backup.source.table_arn);
+          WriteDetailsMembers(summary, backup.details);
+        });
+      }
+    });
+    if (listed.value().last_evaluated_backup_arn) {
+      out.LastEvaluatedBackupArn(*listed.value().last_evaluated_backup_arn);
+    }
+  });
   return Ok{};
 }
 
@@ -222,7 +235,8 @@ Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::
   auto restored = engine.RestoreTableFromBackup(args);
   if (!restored.ok()) return restored.error();
   ticket = restored.value().ticket;
-  EncodeTableDescriptionResponse(response, "TableDescription", restored.value(), engine.options());
+  WriteRestoredTable<wire::out::RestoreTableFromBackupOutput>(response, restored.value(),
+                                                              engine.options());
   return Ok{};
 }
 
@@ -271,7 +285,8 @@ Status RestoreTableToPointInTime(Engine& engine, const json::Value& request, jso
   auto restored = engine.RestoreTableToPointInTime(args);
   if (!restored.ok()) return restored.error();
   ticket = restored.value().ticket;
-  EncodeTableDescriptionResponse(response, "TableDescription", restored.value(), engine.options());
+  WriteRestoredTable<wire::out::RestoreTableToPointInTimeOutput>(response, restored.value(),
+                                                                 engine.options());
   return Ok{};
 }
 

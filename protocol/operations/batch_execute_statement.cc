@@ -26,26 +26,27 @@ struct BatchResponse {
 };
 
 // BatchStatementError's Code for an error.
-std::string_view ErrorCodeName(const Error& error) {
+wire::BatchStatementErrorCodeEnum ErrorCodeOf(const Error& error) {
+  using Code = wire::BatchStatementErrorCodeEnum;
   switch (error.code()) {
     case ErrorCode::kConditionalCheckFailed:
-      return "ConditionalCheckFailed";
+      return Code::kConditionalCheckFailed;
     case ErrorCode::kItemCollectionSizeLimitExceeded:
-      return "ItemCollectionSizeLimitExceeded";
+      return Code::kItemCollectionSizeLimitExceeded;
     case ErrorCode::kProvisionedThroughputExceeded:
-      return "ProvisionedThroughputExceeded";
+      return Code::kProvisionedThroughputExceeded;
     case ErrorCode::kThrottling:
-      return "ThrottlingError";
+      return Code::kThrottlingError;
     case ErrorCode::kTransactionConflict:
-      return "TransactionConflict";
+      return Code::kTransactionConflict;
     case ErrorCode::kResourceNotFound:
-      return "ResourceNotFound";
+      return Code::kResourceNotFound;
     case ErrorCode::kDuplicateItem:
-      return "DuplicateItem";
+      return Code::kDuplicateItem;
     case ErrorCode::kInternalServerError:
-      return "InternalServerError";
+      return Code::kInternalServerError;
     default:
-      return "ValidationError";
+      return Code::kValidationError;
   }
 }
 
@@ -85,30 +86,20 @@ void RunRead(Engine& engine, const partiql::Statement& statement, const bool con
   AddCapacity(consumed, got.value().consumed_capacity);
 }
 
-void EncodeResponse(json::Writer& writer, const BatchResponse& response) {
-  writer.StartObject();
+void EncodeResponse(wire::out::BatchStatementResponse& out, const BatchResponse& response) {
   if (response.error) {
-    writer.Key("Error");
-    writer.StartObject();
-    writer.Key("Code");
-    json::String(writer, ErrorCodeName(*response.error));
-    writer.Key("Message");
-    json::String(writer, response.error->message());
-    if (response.error->item() != nullptr) {
-      writer.Key("Item");
-      EncodeItem(writer, *response.error->item());
-    }
-    writer.EndObject();
+    out.Error([&](wire::out::BatchStatementError& error) {
+      error.Code(ErrorCodeOf(*response.error));
+      error.Message(response.error->message());
+      if (response.error->item() != nullptr) {
+        error.Item([&](json::Writer& item) { EncodeItem(item, *response.error->item()); });
+      }
+    });
   }
-  if (!response.table_name.empty()) {
-    writer.Key("TableName");
-    json::String(writer, response.table_name);
-  }
+  if (!response.table_name.empty()) out.TableName(response.table_name);
   if (response.item.found()) {
-    writer.Key("Item");
-    EncodeReadItem(writer, response.item);
+    out.Item([&](json::Writer& item) { EncodeReadItem(item, response.item); });
   }
-  writer.EndObject();
 }
 
 }  // namespace
@@ -167,13 +158,15 @@ Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::W
     AddCapacity(consumed, outcome.value().consumed_capacity);
     ticket.Add(outcome.value().ticket);
   }
-  response.StartObject();
-  response.Key("Responses");
-  response.StartArray();
-  for (const BatchResponse& one : responses) EncodeResponse(response, one);
-  response.EndArray();
-  EncodeConsumedCapacityMember(response, consumed, capacity);
-  response.EndObject();
+  wire::Write<wire::out::BatchExecuteStatementOutput>(response, [&](auto& out) {
+    out.Responses([&](wire::out::PartiQLBatchResponse& answers) {
+      for (const BatchResponse& one : responses) {
+        answers.Add(
+            [&](wire::out::BatchStatementResponse& object) { EncodeResponse(object, one); });
+      }
+    });
+    EncodeConsumedCapacityMember(out, consumed, capacity);
+  });
   return Ok{};
 }
 

@@ -17,37 +17,47 @@ struct TableRead {
   size_t first_request = 0;  // index of its first key in the engine request list
   size_t key_count = 0;
   std::optional<std::vector<DocumentPath>> projection;
-  const json::Value* block = nullptr;  // its KeysAndAttributes, for UnprocessedKeys
+  wire::KeysAndAttributes block;  // as the request gave it, for UnprocessedKeys
 };
 
 // The keys throttled, by table, with the rest of the table's KeysAndAttributes as the request
 // gave them: a client sends UnprocessedKeys back as the next call's RequestItems.
-void EncodeUnprocessedKeys(json::Writer& writer, const std::vector<TableRead>& tables,
+void EncodeUnprocessedKeys(wire::out::BatchGetRequestMap& out, const std::vector<TableRead>& tables,
                            const std::vector<GetRequest>& gets,
                            const std::vector<size_t>& unprocessed) {
-  writer.StartObject();
   for (const TableRead& table : tables) {
     const size_t end = table.first_request + table.key_count;
     auto first = std::lower_bound(unprocessed.begin(), unprocessed.end(), table.first_request);
     if (first == unprocessed.end() || *first >= end) continue;
-    json::String(writer, table.table_name);
-    writer.StartObject();
-    writer.Key("Keys");
-    writer.StartArray();
-    for (auto it = first; it != unprocessed.end() && *it < end; ++it) {
-      EncodeItem(writer, gets[*it].key);
-    }
-    writer.EndArray();
-    for (const auto& member : table.block->GetObject()) {
-      if (std::string_view(member.name.GetString(), member.name.GetStringLength()) == "Keys") {
-        continue;
+    const wire::KeysAndAttributes& block = table.block;
+    out.Add(table.table_name, [&](wire::out::KeysAndAttributes& keys) {
+      keys.Keys([&](json::Writer& writer) {
+        writer.StartArray();
+        for (auto it = first; it != unprocessed.end() && *it < end; ++it) {
+          EncodeItem(writer, gets[*it].key);
+        }
+        writer.EndArray();
+      });
+      if (block.attributes_to_get != nullptr) {
+        keys.AttributesToGet([&](wire::out::AttributeNameList& names) {
+          for (const json::Value& name : block.attributes_to_get->GetArray()) {
+            if (name.IsString()) names.Add({name.GetString(), name.GetStringLength()});
+          }
+        });
       }
-      writer.Key(member.name.GetString(), member.name.GetStringLength());
-      member.value.Accept(writer);
-    }
-    writer.EndObject();
+      if (block.consistent_read) keys.ConsistentRead(*block.consistent_read);
+      if (block.projection_expression) keys.ProjectionExpression(*block.projection_expression);
+      if (block.expression_attribute_names != nullptr) {
+        keys.ExpressionAttributeNames([&](wire::out::ExpressionAttributeNameMap& names) {
+          for (const auto& name : block.expression_attribute_names->GetObject()) {
+            if (!name.value.IsString()) continue;
+            names.Add({name.name.GetString(), name.name.GetStringLength()},
+                      {name.value.GetString(), name.value.GetStringLength()});
+          }
+        });
+      }
+    });
   }
-  writer.EndObject();
 }
 
 }  // namespace
@@ -63,13 +73,15 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   std::vector<TableRead> tables;
   bool expression_projection = false;
   bool legacy_projection = false;
-  std::vector<wire::KeysAndAttributes> blocks;
   const json::Value empty(rapidjson::kObjectType);
   for (const auto& member : (in.request_items != nullptr ? *in.request_items : empty).GetObject()) {
     if (member.value.IsNull()) continue;
     TableRead table{std::string(member.name.GetString(), member.name.GetStringLength()),
-                    gets.size(), 0, std::nullopt, &member.value};
-    wire::KeysAndAttributes block;
+                    gets.size(),
+                    0,
+                    std::nullopt,
+                    {}};
+    wire::KeysAndAttributes& block = table.block;
     wire::View(member.value, block);
     if (block.keys == nullptr) continue;  // a constraint failure, answered below
     for (const auto& key : block.keys->GetArray()) {
@@ -78,7 +90,6 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
     }
     table.key_count = block.keys->Size();
     tables.push_back(std::move(table));
-    blocks.push_back(block);
   }
   if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
     return serialization;
@@ -86,7 +97,7 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   if (!constraints.ok()) return constraints;
   // Each table's projection, before its keys' values are judged (DynamoDB's order).
   for (size_t i = 0; i < tables.size(); ++i) {
-    const wire::KeysAndAttributes& block = blocks[i];
+    const wire::KeysAndAttributes& block = tables[i].block;
     expression_projection |= block.projection_expression.has_value();
     legacy_projection |= block.attributes_to_get != nullptr;
     auto projection = DecodeProjection(ProjectionMembersOf(block));
@@ -111,24 +122,25 @@ Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& re
   }
   auto outcome = engine.BatchGetItem(args);
   if (!outcome.ok()) return outcome.error();
-  response.StartObject();
-  response.Key("Responses");
-  response.StartObject();
-  for (const TableRead& table : tables) {
-    json::String(response, table.table_name);
-    response.StartArray();
-    for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
-      const ReadItem& item = outcome.value().items[i];  // nothing if throttled
-      if (item.found()) EncodeReadItem(response, item);
-    }
-    response.EndArray();
-  }
-  response.EndObject();
-  response.Key("UnprocessedKeys");
-  EncodeUnprocessedKeys(response, tables, gets, outcome.value().unprocessed);
-  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
-                               args.return_consumed_capacity);
-  response.EndObject();
+  wire::Write<wire::out::BatchGetItemOutput>(response, [&](auto& out) {
+    out.Responses([&](wire::out::BatchGetResponseMap& responses) {
+      for (const TableRead& table : tables) {
+        responses.Add(table.table_name, [&](json::Writer& items) {
+          items.StartArray();
+          for (size_t i = table.first_request; i < table.first_request + table.key_count; ++i) {
+            const ReadItem& item = outcome.value().items[i];  // nothing if throttled
+            if (item.found()) EncodeReadItem(items, item);
+          }
+          items.EndArray();
+        });
+      }
+    });
+    out.UnprocessedKeys([&](wire::out::BatchGetRequestMap& unprocessed) {
+      EncodeUnprocessedKeys(unprocessed, tables, gets, outcome.value().unprocessed);
+    });
+    EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity,
+                                 args.return_consumed_capacity);
+  });
   return Ok{};
 }
 

@@ -11,27 +11,31 @@ constexpr size_t kMaxWrites = 25;
 
 // The writes throttled, by table in request order, as the request gave them: a client sends
 // UnprocessedItems back as the next call's RequestItems.
-void EncodeUnprocessedItems(json::Writer& writer, const std::vector<WriteRequest>& requests,
+void EncodeUnprocessedItems(wire::out::BatchWriteItemRequestMap& out,
+                            const std::vector<WriteRequest>& requests,
                             const std::vector<size_t>& unprocessed) {
-  writer.StartObject();
   for (size_t i = 0; i < unprocessed.size();) {
     const std::string& table_name = requests[unprocessed[i]].table_name;
-    json::String(writer, table_name);
-    writer.StartArray();
+    const size_t first = i;
     for (; i < unprocessed.size() && requests[unprocessed[i]].table_name == table_name; ++i) {
-      const WriteRequest& request = requests[unprocessed[i]];
-      const bool put = request.kind == WriteRequest::Kind::kPut;
-      writer.StartObject();
-      writer.Key(put ? "PutRequest" : "DeleteRequest");
-      writer.StartObject();
-      writer.Key(put ? "Item" : "Key");
-      EncodeItem(writer, request.item);
-      writer.EndObject();
-      writer.EndObject();
     }
-    writer.EndArray();
+    out.Add(table_name, [&](wire::out::WriteRequests& writes) {
+      for (size_t j = first; j < i; ++j) {
+        const WriteRequest& request = requests[unprocessed[j]];
+        writes.Add([&](wire::out::WriteRequest& write) {
+          if (request.kind == WriteRequest::Kind::kPut) {
+            write.PutRequest([&](wire::out::PutRequest& put) {
+              put.Item([&](json::Writer& item) { EncodeItem(item, request.item); });
+            });
+          } else {
+            write.DeleteRequest([&](wire::out::DeleteRequest& remove) {
+              remove.Key([&](json::Writer& key) { EncodeItem(key, request.item); });
+            });
+          }
+        });
+      }
+    });
   }
-  writer.EndObject();
 }
 
 }  // namespace
@@ -85,13 +89,14 @@ Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& 
   auto outcome = engine.BatchWriteItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;
-  response.StartObject();
-  response.Key("UnprocessedItems");
-  EncodeUnprocessedItems(response, args.requests, outcome.value().unprocessed);
-  EncodeItemCollectionMetricsMember(response, outcome.value().item_collection_metrics);
-  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
-                               args.return_consumed_capacity);
-  response.EndObject();
+  wire::Write<wire::out::BatchWriteItemOutput>(response, [&](auto& out) {
+    out.UnprocessedItems([&](wire::out::BatchWriteItemRequestMap& unprocessed) {
+      EncodeUnprocessedItems(unprocessed, args.requests, outcome.value().unprocessed);
+    });
+    EncodeItemCollectionMetricsMember(out, outcome.value().item_collection_metrics);
+    EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity,
+                                 args.return_consumed_capacity);
+  });
   return Ok{};
 }
 

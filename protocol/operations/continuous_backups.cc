@@ -6,29 +6,26 @@
 namespace ddbd::operations {
 namespace {
 
+// Both operations' answer (`Output`: DescribeContinuousBackupsOutput or
+// UpdateContinuousBackupsOutput).
+template <class Output>
 void WriteDescription(json::Writer& response, const ContinuousBackupsDescription& described) {
-  response.StartObject();
-  response.Key("ContinuousBackupsDescription");
-  response.StartObject();
-  response.Key("ContinuousBackupsStatus");
-  response.String("ENABLED");
-  response.Key("PointInTimeRecoveryDescription");
-  response.StartObject();
-  response.Key("PointInTimeRecoveryStatus");
-  if (!described.point_in_time_recovery_enabled) {
-    response.String("DISABLED");
-  } else {
-    response.String("ENABLED");
-    response.Key("RecoveryPeriodInDays");
-    response.Int64(described.recovery_period_in_days);
-    response.Key("EarliestRestorableDateTime");
-    json::EpochSeconds(response, described.earliest_restorable_ms);
-    response.Key("LatestRestorableDateTime");
-    json::EpochSeconds(response, described.latest_restorable_ms);
-  }
-  response.EndObject();
-  response.EndObject();
-  response.EndObject();
+  wire::Write<Output>(response, [&](Output& out) {
+    out.ContinuousBackupsDescription([&](wire::out::ContinuousBackupsDescription& backups) {
+      backups.ContinuousBackupsStatus(wire::ContinuousBackupsStatus::kEnabled);
+      backups.PointInTimeRecoveryDescription(
+          [&](wire::out::PointInTimeRecoveryDescription& recovery) {
+            if (!described.point_in_time_recovery_enabled) {
+              recovery.PointInTimeRecoveryStatus(wire::PointInTimeRecoveryStatus::kDisabled);
+              return;
+            }
+            recovery.PointInTimeRecoveryStatus(wire::PointInTimeRecoveryStatus::kEnabled);
+            recovery.RecoveryPeriodInDays(described.recovery_period_in_days);
+            recovery.EarliestRestorableDateTime(described.earliest_restorable_ms);
+            recovery.LatestRestorableDateTime(described.latest_restorable_ms);
+          });
+    });
+  });
 }
 
 }  // namespace
@@ -39,7 +36,7 @@ Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
   if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto described = engine.DescribeContinuousBackups(TableNameOf(engine, in.table_name));
   if (!described.ok()) return described.error();
-  WriteDescription(response, described.value());
+  WriteDescription<wire::out::DescribeContinuousBackupsOutput>(response, described.value());
   return Ok{};
 }
 
@@ -56,7 +53,7 @@ Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json:
   auto described = engine.UpdateContinuousBackups(args);
   if (!described.ok()) return described.error();
   ticket = described.value().ticket;
-  WriteDescription(response, described.value());
+  WriteDescription<wire::out::UpdateContinuousBackupsOutput>(response, described.value());
   return Ok{};
 }
 

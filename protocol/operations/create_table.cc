@@ -33,7 +33,11 @@ Status CreateTable(Engine& engine, const json::Value& request, json::Writer& res
   auto created = engine.CreateTable(args.value());
   if (!created.ok()) return created.error();
   ticket = created.value().ticket;
-  EncodeTableDescriptionResponse(response, "TableDescription", created.value(), engine.options());
+  wire::Write<wire::out::CreateTableOutput>(response, [&](auto& out) {
+    out.TableDescription([&](wire::out::TableDescription& table) {
+      EncodeTableDescription(table, created.value(), engine.options());
+    });
+  });
   return Ok{};
 }
 

@@ -25,7 +25,8 @@ Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& resp
   auto outcome = engine.DeleteItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;
-  EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
+  EncodeWriteOutcome<wire::out::DeleteItemOutput>(response, outcome.value(),
+                                                  args.return_consumed_capacity);
   return Ok{};
 }
 

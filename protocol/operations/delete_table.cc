@@ -12,7 +12,11 @@ Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& res
   auto deleted = engine.DeleteTable(TableNameOf(engine, in.table_name));
   if (!deleted.ok()) return deleted.error();
   ticket = deleted.value().ticket;
-  EncodeDeletedTableResponse(response, deleted.value(), engine.options());
+  wire::Write<wire::out::DeleteTableOutput>(response, [&](auto& out) {
+    out.TableDescription([&](wire::out::TableDescription& table) {
+      EncodeDeletedTableDescription(table, deleted.value(), engine.options());
+    });
+  });
   return Ok{};
 }
 

@@ -12,17 +12,14 @@ constexpr int kCachePeriodInMinutes = 1440;
 // endpoint discovery keep talking to it.
 Status DescribeEndpoints(const Engine&, const RequestInfo& info, const json::Value&,
                          json::Writer& response) {
-  response.StartObject();
-  response.Key("Endpoints");
-  response.StartArray();
-  response.StartObject();
-  response.Key("Address");
-  json::String(response, info.host.empty() ? std::string_view("localhost") : info.host);
-  response.Key("CachePeriodInMinutes");
-  response.Int(kCachePeriodInMinutes);
-  response.EndObject();
-  response.EndArray();
-  response.EndObject();
+  wire::Write<wire::out::DescribeEndpointsResponse>(response, [&](auto& out) {
+    out.Endpoints([&](wire::out::Endpoints& endpoints) {
+      endpoints.Add([&](wire::out::Endpoint& endpoint) {
+        endpoint.Address(info.host.empty() ? std::string_view("localhost") : info.host);
+        endpoint.CachePeriodInMinutes(kCachePeriodInMinutes);
+      });
+    });
+  });
   return Ok{};
 }
 

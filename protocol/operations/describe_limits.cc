@@ -6,16 +6,12 @@ namespace ddbd::operations {
 // defaults unless the engine was given others.
 Status DescribeLimits(Engine& engine, const json::Value&, json::Writer& response) {
   const ThroughputLimits& limits = engine.options().limits;
-  response.StartObject();
-  response.Key("AccountMaxReadCapacityUnits");
-  response.Int64(limits.account_max_read_capacity_units);
-  response.Key("AccountMaxWriteCapacityUnits");
-  response.Int64(limits.account_max_write_capacity_units);
-  response.Key("TableMaxReadCapacityUnits");
-  response.Int64(limits.table_max_read_capacity_units);
-  response.Key("TableMaxWriteCapacityUnits");
-  response.Int64(limits.table_max_write_capacity_units);
-  response.EndObject();
+  wire::Write<wire::out::DescribeLimitsOutput>(response, [&](auto& out) {
+    out.AccountMaxReadCapacityUnits(limits.account_max_read_capacity_units);
+    out.AccountMaxWriteCapacityUnits(limits.account_max_write_capacity_units);
+    out.TableMaxReadCapacityUnits(limits.table_max_read_capacity_units);
+    out.TableMaxWriteCapacityUnits(limits.table_max_write_capacity_units);
+  });
   return Ok{};
 }
 

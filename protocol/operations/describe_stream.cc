@@ -5,24 +5,14 @@
 namespace ddbd::operations {
 namespace {
 
-void EncodeShard(json::Writer& response, const ShardDescription& shard) {
-  response.StartObject();
-  response.Key("ShardId");
-  json::String(response, shard.shard_id);
-  response.Key("SequenceNumberRange");
-  response.StartObject();
-  response.Key("StartingSequenceNumber");
-  json::String(response, SequenceNumberText(shard.starting_sequence));
-  if (shard.ending_sequence) {
-    response.Key("EndingSequenceNumber");
-    json::String(response, SequenceNumberText(*shard.ending_sequence));
-  }
-  response.EndObject();
-  if (!shard.parent_shard_id.empty()) {
-    response.Key("ParentShardId");
-    json::String(response, shard.parent_shard_id);
-  }
-  response.EndObject();
+void EncodeShard(wire::out::StreamsShard& out, const ShardDescription& shard) {
+  out.ShardId(shard.shard_id);
+  out.SequenceNumberRange([&](wire::out::StreamsSequenceNumberRange& range) {
+    range.StartingSequenceNumber(SequenceNumberText(shard.starting_sequence));
+    if (shard.ending_sequence)
+      range.EndingSequenceNumber(SequenceNumberText(*shard.ending_sequence));
+  });
+  if (!shard.parent_shard_id.empty()) out.ParentShardId(shard.parent_shard_id);
 }
 
 }  // namespace
@@ -45,33 +35,29 @@ Status DescribeStream(Engine& engine, const json::Value& request, json::Writer& 
   }
   auto described = engine.DescribeStream(args);
   if (!described.ok()) return described.error();
-  const StreamDescription& stream = described.value().description;
-  response.StartObject();
-  response.Key("StreamDescription");
-  response.StartObject();
-  response.Key("StreamArn");
-  json::String(response, stream.summary.stream_arn);
-  response.Key("StreamLabel");
-  json::String(response, stream.summary.stream_label);
-  response.Key("StreamStatus");
-  response.String(stream.enabled ? "ENABLED" : "DISABLED");
-  response.Key("StreamViewType");
-  response.String(StreamViewTypeName(stream.view_type));
-  response.Key("CreationRequestDateTime");
-  json::EpochSeconds(response, stream.creation_ms);
-  response.Key("TableName");
-  json::String(response, stream.summary.table_name);
-  EncodeKeySchemaMember(response, stream.key_schema);
-  response.Key("Shards");
-  response.StartArray();
-  for (const ShardDescription& shard : stream.shards) EncodeShard(response, shard);
-  response.EndArray();
-  if (described.value().last_evaluated_shard_id) {
-    response.Key("LastEvaluatedShardId");
-    json::String(response, *described.value().last_evaluated_shard_id);
-  }
-  response.EndObject();
-  response.EndObject();
+  const DescribeStreamResult& described_value = described.value();
+  const StreamDescription& stream = described_value.description;
+  wire::Write<wire::out::StreamsDescribeStreamOutput>(response, [&](auto& out) {
+    out.StreamDescription([&](wire::out::StreamsStreamDescription& description) {
+      description.StreamArn(stream.summary.stream_arn);
+      description.StreamLabel(stream.summary.stream_label);
+      description.StreamStatus(stream.enabled ? wire::StreamStatus::kEnabled
+                                              : wire::StreamStatus::kDisabled);
+      description.StreamViewType(StreamViewTypeOf(stream.view_type));
+      description.CreationRequestDateTime(stream.creation_ms);
+      description.TableName(stream.summary.table_name);
+      description.KeySchema(
+          [&](wire::out::StreamsKeySchema& list) { EncodeKeySchema(list, stream.key_schema); });
+      description.Shards([&](wire::out::StreamsShardDescriptionList& list) {
+        for (const ShardDescription& shard : stream.shards) {
+          list.Add([&](wire::out::StreamsShard& one) { EncodeShard(one, shard); });
+        }
+      });
+      if (described_value.last_evaluated_shard_id) {
+        description.LastEvaluatedShardId(*described_value.last_evaluated_shard_id);
+      }
+    });
+  });
   return Ok{};
 }
 

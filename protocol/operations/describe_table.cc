@@ -10,7 +10,11 @@ Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& r
   if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto table = engine.DescribeTable(TableNameOf(engine, in.table_name));
   if (!table.ok()) return table.error();
-  EncodeTableDescriptionResponse(response, "Table", table.value(), engine.options());
+  wire::Write<wire::out::DescribeTableOutput>(response, [&](auto& out) {
+    out.Table([&](wire::out::TableDescription& described) {
+      EncodeTableDescription(described, table.value(), engine.options());
+    });
+  });
   return Ok{};
 }
 

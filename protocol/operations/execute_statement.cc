@@ -50,23 +50,21 @@ Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer
   if (!outcome.ok()) return outcome.error();
   const partiql::StatementOutcome& result = outcome.value();
   ticket = result.ticket;
-  response.StartObject();
-  response.Key("Items");
-  response.StartArray();
-  for (const std::string& blob : result.item_blobs) EncodeItemBlob(response, blob);
-  for (const Item& item : result.items) EncodeItem(response, item);
-  response.EndArray();
-  if (result.last_evaluated_key) {
-    const std::string token = partiql::EncodeNextToken(
-        partiql::Fingerprint(decoded.statement), {result.partition, *result.last_evaluated_key});
-    response.Key("NextToken");
-    json::String(response, token);
-    response.Key("LastEvaluatedKey");
-    EncodeItem(response, *result.last_evaluated_key);
-  }
-  EncodeConsumedCapacityMember(response, result.consumed_capacity,
-                               decoded.options.return_consumed_capacity);
-  response.EndObject();
+  wire::Write<wire::out::ExecuteStatementOutput>(response, [&](auto& out) {
+    out.Items([&](json::Writer& items) {
+      items.StartArray();
+      for (const std::string& blob : result.item_blobs) EncodeItemBlob(items, blob);
+      for (const Item& item : result.items) EncodeItem(items, item);
+      items.EndArray();
+    });
+    if (result.last_evaluated_key) {
+      out.NextToken(partiql::EncodeNextToken(partiql::Fingerprint(decoded.statement),
+                                             {result.partition, *result.last_evaluated_key}));
+      out.LastEvaluatedKey([&](json::Writer& key) { EncodeItem(key, *result.last_evaluated_key); });
+    }
+    EncodeConsumedCapacityMember(out, result.consumed_capacity,
+                                 decoded.options.return_consumed_capacity);
+  });
   return Ok{};
 }
 

@@ -77,20 +77,17 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
   auto outcome = engine.TransactGetItems(args);
   if (!outcome.ok()) return ErrorResponse(outcome.error());
   return Answer([&](json::Writer& writer) {
-    writer.StartObject();
-    writer.Key("Responses");
-    writer.StartArray();
-    for (size_t i = 0; i < reads.size(); ++i) {
-      writer.StartObject();
-      if (const ReadItem& item = outcome.value().items[i]; item.found()) {
-        writer.Key("Item");
-        EncodeReadItem(writer, item);
-      }
-      writer.EndObject();
-    }
-    writer.EndArray();
-    EncodeConsumedCapacityMember(writer, outcome.value().consumed_capacity, mode);
-    writer.EndObject();
+    wire::Write<wire::out::ExecuteTransactionOutput>(writer, [&](auto& out) {
+      out.Responses([&](wire::out::ItemResponseList& list) {
+        for (size_t i = 0; i < reads.size(); ++i) {
+          const ReadItem& item = outcome.value().items[i];
+          list.Add([&](wire::out::ItemResponse& one) {
+            if (item.found()) one.Item([&](json::Writer& w) { EncodeReadItem(w, item); });
+          });
+        }
+      });
+      EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity, mode);
+    });
   });
 }
 
@@ -135,13 +132,13 @@ void ExecuteTransaction(Engine& engine, const json::Value& request, uint64_t fin
         if (!outcome.ok()) {
           return done(ErrorResponse(partiql::WithDuplicateItemReasons(outcome.error(), inserts)));
         }
-        operations::Answer(engine, done, Answer([&](json::Writer& writer) {
-                             writer.StartObject();
-                             EncodeConsumedCapacityMember(writer, outcome.value().consumed_capacity,
-                                                          mode);
-                             writer.EndObject();
-                           }),
-                           outcome.value().ticket);
+        operations::Answer(
+            engine, done, Answer([&](json::Writer& writer) {
+              wire::Write<wire::out::ExecuteTransactionOutput>(writer, [&](auto& out) {
+                EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity, mode);
+              });
+            }),
+            outcome.value().ticket);
       });
 }
 

@@ -24,14 +24,13 @@ Status GetItem(Engine& engine, const json::Value& request, json::Writer& respons
   if (projection.value()) args.projection = &*projection.value();
   auto outcome = engine.GetItem(args);
   if (!outcome.ok()) return outcome.error();
-  response.StartObject();
-  if (outcome.value().found()) {
-    response.Key("Item");
-    EncodeReadItem(response, outcome.value());
-  }
-  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
-                               args.return_consumed_capacity);
-  response.EndObject();
+  wire::Write<wire::out::GetItemOutput>(response, [&](auto& out) {
+    if (outcome.value().found()) {
+      out.Item([&](json::Writer& item) { EncodeReadItem(item, outcome.value()); });
+    }
+    EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity,
+                                 args.return_consumed_capacity);
+  });
   return Ok{};
 }
 

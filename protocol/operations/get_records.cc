@@ -8,65 +8,48 @@
 namespace ddbd::operations {
 namespace {
 
-const char* EventName(ChangeKind kind) {
+wire::OperationType EventName(ChangeKind kind) {
   switch (kind) {
     case ChangeKind::kInsert:
-      return "INSERT";
+      return wire::OperationType::kInsert;
     case ChangeKind::kModify:
-      return "MODIFY";
+      return wire::OperationType::kModify;
     default:
-      return "REMOVE";
+      return wire::OperationType::kRemove;
   }
 }
 
-void EncodeRecord(json::Writer& response, const StreamRecord& record, std::string_view stream_arn,
-                  const char* view_type, const std::string& region) {
-  response.StartObject();
-  response.Key("eventID");
-  json::String(response, EventId(stream_arn, record.sequence));
-  response.Key("eventName");
-  response.String(EventName(record.kind));
-  response.Key("eventVersion");
-  response.String("1.1");  // what DynamoDB sends (its API sample shows 1.0)
-  response.Key("eventSource");
-  response.String("aws:dynamodb");
-  response.Key("awsRegion");
-  json::String(response, region);
-  response.Key("dynamodb");
-  response.StartObject();
-  response.Key("ApproximateCreationDateTime");
-  response.Int64(record.created_ms / 1000);  // rounded down to the second
-  response.Key("Keys");
-  EncodeItemBlob(response, record.keys);
-  if (!record.new_image.empty()) {
-    response.Key("NewImage");
-    EncodeItemBlob(response, record.new_image);
-  }
-  if (!record.old_image.empty()) {
-    response.Key("OldImage");
-    EncodeItemBlob(response, record.old_image);
-  }
-  response.Key("SequenceNumber");
-  json::String(response, SequenceNumberText(record.sequence));
-  // The record's size: its keys and the images it carries.
-  size_t size = ItemSize(DecodeItem(record.keys));
-  if (!record.new_image.empty()) size += record.new_size;
-  if (!record.old_image.empty()) size += record.old_size;
-  response.Key("SizeBytes");
-  response.Uint64(size);
-  response.Key("StreamViewType");
-  response.String(view_type);
-  response.EndObject();
+void EncodeRecord(wire::out::StreamsRecord& out, const StreamRecord& record,
+                  std::string_view stream_arn, wire::StreamViewType view_type,
+                  const std::string& region) {
+  out.eventID(EventId(stream_arn, record.sequence));
+  out.eventName(EventName(record.kind));
+  out.eventVersion("1.1");  // what DynamoDB sends (its API sample shows 1.0)
+  out.eventSource("aws:dynamodb");
+  out.awsRegion(region);
+  out.dynamodb([&](wire::out::StreamsStreamRecord& change) {
+    change.ApproximateCreationDateTime(record.created_ms / 1000 * 1000);  // to the second
+    change.Keys([&](json::Writer& keys) { EncodeItemBlob(keys, record.keys); });
+    if (!record.new_image.empty()) {
+      change.NewImage([&](json::Writer& image) { EncodeItemBlob(image, record.new_image); });
+    }
+    if (!record.old_image.empty()) {
+      change.OldImage([&](json::Writer& image) { EncodeItemBlob(image, record.old_image); });
+    }
+    change.SequenceNumber(SequenceNumberText(record.sequence));
+    // The record's size: its keys and the images it carries.
+    size_t size = ItemSize(DecodeItem(record.keys));
+    if (!record.new_image.empty()) size += record.new_size;
+    if (!record.old_image.empty()) size += record.old_size;
+    change.SizeBytes(static_cast<int64_t>(size));
+    change.StreamViewType(view_type);
+  });
   if (record.by_time_to_live) {
-    response.Key("userIdentity");
-    response.StartObject();
-    response.Key("Type");
-    response.String("Service");
-    response.Key("PrincipalId");
-    response.String("dynamodb.amazonaws.com");
-    response.EndObject();
+    out.userIdentity([&](wire::out::StreamsIdentity& identity) {
+      identity.Type("Service");
+      identity.PrincipalId("dynamodb.amazonaws.com");
+    });
   }
-  response.EndObject();
 }
 
 }  // namespace
@@ -82,19 +65,19 @@ Status GetRecords(Engine& engine, const json::Value& request, json::Writer& resp
   auto read = engine.GetRecords(args);
   if (!read.ok()) return read.error();
   const std::string& stream_arn = read.value().stream_arn;
-  const char* view_type = StreamViewTypeName(read.value().view_type);
-  response.StartObject();
-  response.Key("Records");
-  response.StartArray();
-  for (const StreamRecord& record : read.value().records) {
-    EncodeRecord(response, record, stream_arn, view_type, engine.options().region);
-  }
-  response.EndArray();
-  if (read.value().next_shard_iterator) {
-    response.Key("NextShardIterator");
-    json::String(response, *read.value().next_shard_iterator);
-  }
-  response.EndObject();
+  const wire::StreamViewType view_type = StreamViewTypeOf(read.value().view_type);
+  wire::Write<wire::out::StreamsGetRecordsOutput>(response, [&](auto& out) {
+    out.Records([&](wire::out::StreamsRecordList& list) {
+      for (const StreamRecord& record : read.value().records) {
+        list.Add([&](wire::out::StreamsRecord& one) {
+          EncodeRecord(one, record, stream_arn, view_type, engine.options().region);
+        });
+      }
+    });
+    if (read.value().next_shard_iterator) {
+      out.NextShardIterator(*read.value().next_shard_iterator);
+    }
+  });
   return Ok{};
 }
 

@@ -36,10 +36,8 @@ Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer
   }
   auto iterator = engine.GetShardIterator(args);
   if (!iterator.ok()) return iterator.error();
-  response.StartObject();
-  response.Key("ShardIterator");
-  json::String(response, iterator.value());
-  response.EndObject();
+  wire::Write<wire::out::StreamsGetShardIteratorOutput>(
+      response, [&](auto& out) { out.ShardIterator(iterator.value()); });
   return Ok{};
 }
 

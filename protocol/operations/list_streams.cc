@@ -17,25 +17,20 @@ Status ListStreams(Engine& engine, const json::Value& request, json::Writer& res
   auto listed = engine.ListStreams(args);
   if (!listed.ok()) return listed.error();
   const ListStreamsResult& result = listed.value();
-  response.StartObject();
-  response.Key("Streams");
-  response.StartArray();
-  for (const StreamSummary& stream : result.streams) {
-    response.StartObject();
-    response.Key("StreamArn");
-    json::String(response, stream.stream_arn);
-    response.Key("TableName");
-    json::String(response, stream.table_name);
-    response.Key("StreamLabel");
-    json::String(response, stream.stream_label);
-    response.EndObject();
-  }
-  response.EndArray();
-  if (result.last_evaluated_stream_arn) {
-    response.Key("LastEvaluatedStreamArn");
-    json::String(response, *result.last_evaluated_stream_arn);
-  }
-  response.EndObject();
+  wire::Write<wire::out::StreamsListStreamsOutput>(response, [&](auto& out) {
+    out.Streams([&](wire::out::StreamsStreamList& list) {
+      for (const StreamSummary& stream : result.streams) {
+        list.Add([&](wire::out::StreamsStream& one) {
+          one.StreamArn(stream.stream_arn);
+          one.TableName(stream.table_name);
+          one.StreamLabel(stream.stream_label);
+        });
+      }
+    });
+    if (result.last_evaluated_stream_arn) {
+      out.LastEvaluatedStreamArn(*result.last_evaluated_stream_arn);
+    }
+  });
   return Ok{};
 }
 

@@ -11,16 +11,14 @@ Status ListTables(Engine& engine, const json::Value& request, json::Writer& resp
   }
   if (in.limit) args.limit = static_cast<int>(*in.limit);
   const ListTablesResult result = engine.ListTables(args);
-  response.StartObject();
-  response.Key("TableNames");
-  response.StartArray();
-  for (const std::string& name : result.table_names) json::String(response, name);
-  response.EndArray();
-  if (result.last_evaluated_table_name) {
-    response.Key("LastEvaluatedTableName");
-    json::String(response, *result.last_evaluated_table_name);
-  }
-  response.EndObject();
+  wire::Write<wire::out::ListTablesOutput>(response, [&](auto& out) {
+    out.TableNames([&](wire::out::TableNameList& names) {
+      for (const std::string& name : result.table_names) names.Add(name);
+    });
+    if (result.last_evaluated_table_name) {
+      out.LastEvaluatedTableName(*result.last_evaluated_table_name);
+    }
+  });
   return Ok{};
 }
 

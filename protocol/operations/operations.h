@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "protocol/dispatcher.h"
+#include "protocol/generated/responses.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 

@@ -24,7 +24,8 @@ Status PutItem(Engine& engine, const json::Value& request, json::Writer& respons
   auto outcome = engine.PutItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;
-  EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
+  EncodeWriteOutcome<wire::out::PutItemOutput>(response, outcome.value(),
+                                               args.return_consumed_capacity);
   return Ok{};
 }
 

@@ -15,7 +15,7 @@ Status Query(Engine& engine, const json::Value& request, json::Writer& response)
   args.read = read.options;
   auto page = engine.Query(args);
   if (!page.ok()) return page.error();
-  EncodeReadPage(response, page.value(), read.options);
+  EncodeReadPage(response, page.value(), read.options, ReadKind::kQuery);
   return Ok{};
 }
 

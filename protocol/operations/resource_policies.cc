@@ -9,11 +9,10 @@
 namespace ddbd::operations {
 namespace {
 
+// PutResourcePolicy's and DeleteResourcePolicy's answer (`Output`: either).
+template <class Output>
 void WriteRevision(json::Writer& response, const std::string& revision) {
-  response.StartObject();
-  response.Key("RevisionId");
-  json::String(response, revision);
-  response.EndObject();
+  wire::Write<Output>(response, [&](Output& out) { out.RevisionId(revision); });
 }
 
 }  // namespace
@@ -31,7 +30,7 @@ Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Write
   auto revision = engine.PutResourcePolicy(args);
   if (!revision.ok()) return revision.error();
   ticket = revision.value().ticket;
-  WriteRevision(response, revision.value().revision_id);
+  WriteRevision<wire::out::PutResourcePolicyOutput>(response, revision.value().revision_id);
   return Ok{};
 }
 
@@ -40,12 +39,10 @@ Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Write
   if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto policy = engine.GetResourcePolicy(std::string(in.resource_arn));
   if (!policy.ok()) return policy.error();
-  response.StartObject();
-  response.Key("Policy");
-  json::String(response, policy.value().policy);
-  response.Key("RevisionId");
-  json::String(response, policy.value().revision_id);
-  response.EndObject();
+  wire::Write<wire::out::GetResourcePolicyOutput>(response, [&](auto& out) {
+    out.Policy(policy.value().policy);
+    out.RevisionId(policy.value().revision_id);
+  });
   return Ok{};
 }
 
@@ -58,7 +55,7 @@ Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Wr
   auto removed = engine.DeleteResourcePolicy({std::string(in.resource_arn), std::move(expected)});
   if (!removed.ok()) return removed.error();
   ticket = removed.value().ticket;
-  WriteRevision(response, removed.value().revision_id);
+  WriteRevision<wire::out::DeleteResourcePolicyOutput>(response, removed.value().revision_id);
   return Ok{};
 }
 

@@ -15,7 +15,7 @@ Status Scan(Engine& engine, const json::Value& request, json::Writer& response) 
   args.read = read.options;
   auto page = engine.Scan(args);
   if (!page.ok()) return page.error();
-  EncodeReadPage(response, page.value(), read.options);
+  EncodeReadPage(response, page.value(), read.options, ReadKind::kScan);
   return Ok{};
 }
 

@@ -29,7 +29,7 @@ Status TagResource(Engine& engine, const json::Value& request, json::Writer& res
   auto tagged = engine.TagResource({std::move(arn.value()), std::move(tags)});
   if (!tagged.ok()) return tagged.error();
   ticket = tagged.value();
-  response.StartObject();
+  response.StartObject();  // TagResource and UntagResource have no output shape: {}
   response.EndObject();
   return Ok{};
 }
@@ -52,7 +52,7 @@ Status UntagResource(Engine& engine, const json::Value& request, json::Writer& r
   auto untagged = engine.UntagResource(args);
   if (!untagged.ok()) return untagged.error();
   ticket = untagged.value();
-  response.StartObject();
+  response.StartObject();  // TagResource and UntagResource have no output shape: {}
   response.EndObject();
   return Ok{};
 }
@@ -67,23 +67,17 @@ Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writ
   if (in.next_token) args.next_token = std::string(*in.next_token);
   auto listed = engine.ListTagsOfResource(args);
   if (!listed.ok()) return listed.error();
-  response.StartObject();
-  response.Key("Tags");
-  response.StartArray();
-  for (const Tag& tag : listed.value().tags) {
-    response.StartObject();
-    response.Key("Key");
-    json::String(response, tag.key);
-    response.Key("Value");
-    json::String(response, tag.value);
-    response.EndObject();
-  }
-  response.EndArray();
-  if (listed.value().next_token) {
-    response.Key("NextToken");
-    json::String(response, *listed.value().next_token);
-  }
-  response.EndObject();
+  wire::Write<wire::out::ListTagsOfResourceOutput>(response, [&](auto& out) {
+    out.Tags([&](wire::out::TagList& list) {
+      for (const Tag& tag : listed.value().tags) {
+        list.Add([&](wire::out::Tag& one) {
+          one.Key(tag.key);
+          one.Value(tag.value);
+        });
+      }
+    });
+    if (listed.value().next_token) out.NextToken(*listed.value().next_token);
+  });
   return Ok{};
 }
 

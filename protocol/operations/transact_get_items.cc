@@ -46,21 +46,17 @@ Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer
   }
   auto outcome = engine.TransactGetItems(args);
   if (!outcome.ok()) return outcome.error();
-  response.StartObject();
-  EncodeConsumedCapacityMember(response, outcome.value().consumed_capacity,
-                               args.return_consumed_capacity);
-  response.Key("Responses");
-  response.StartArray();
-  for (size_t i = 0; i < outcome.value().items.size(); ++i) {
-    response.StartObject();
-    if (const ReadItem& item = outcome.value().items[i]; item.found()) {
-      response.Key("Item");
-      EncodeReadItem(response, item);
-    }
-    response.EndObject();
-  }
-  response.EndArray();
-  response.EndObject();
+  wire::Write<wire::out::TransactGetItemsOutput>(response, [&](auto& out) {
+    EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity,
+                                 args.return_consumed_capacity);
+    out.Responses([&](wire::out::ItemResponseList& list) {
+      for (const ReadItem& item : outcome.value().items) {
+        list.Add([&](wire::out::ItemResponse& one) {
+          if (item.found()) one.Item([&](json::Writer& writer) { EncodeReadItem(writer, item); });
+        });
+      }
+    });
+  });
   return Ok{};
 }
 

@@ -104,10 +104,10 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
 
 void EncodeOutcome(json::Writer& response, const TransactWriteItemsOutcome& outcome,
                    ReturnConsumedCapacity mode) {
-  response.StartObject();
-  EncodeConsumedCapacityMember(response, outcome.consumed_capacity, mode);
-  EncodeItemCollectionMetricsMember(response, outcome.item_collection_metrics);
-  response.EndObject();
+  wire::Write<wire::out::TransactWriteItemsOutput>(response, [&](auto& out) {
+    EncodeConsumedCapacityMember(out, outcome.consumed_capacity, mode);
+    EncodeItemCollectionMetricsMember(out, outcome.item_collection_metrics);
+  });
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& resp
   auto outcome = engine.UpdateItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;
-  EncodeWriteOutcome(response, outcome.value(), args.return_consumed_capacity);
+  EncodeWriteOutcome<wire::out::UpdateItemOutput>(response, outcome.value(),
+                                                  args.return_consumed_capacity);
   return Ok{};
 }
 

@@ -69,7 +69,11 @@ Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& res
   auto updated = engine.UpdateTable(args.value());
   if (!updated.ok()) return updated.error();
   ticket = updated.value().ticket;
-  EncodeTableDescriptionResponse(response, "TableDescription", updated.value(), engine.options());
+  wire::Write<wire::out::UpdateTableOutput>(response, [&](auto& out) {
+    out.TableDescription([&](wire::out::TableDescription& table) {
+      EncodeTableDescription(table, updated.value(), engine.options());
+    });
+  });
   return Ok{};
 }
 

@@ -17,15 +17,12 @@ Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer
   auto applied = engine.UpdateTimeToLive(args);
   if (!applied.ok()) return applied.error();
   ticket = applied.value().ticket;
-  response.StartObject();
-  response.Key("TimeToLiveSpecification");
-  response.StartObject();
-  response.Key("AttributeName");
-  json::String(response, applied.value().attribute_name);
-  response.Key("Enabled");
-  response.Bool(applied.value().enabled);
-  response.EndObject();
-  response.EndObject();
+  wire::Write<wire::out::UpdateTimeToLiveOutput>(response, [&](auto& out) {
+    out.TimeToLiveSpecification([&](wire::out::TimeToLiveSpecification& applied_specification) {
+      applied_specification.AttributeName(applied.value().attribute_name);
+      applied_specification.Enabled(applied.value().enabled);
+    });
+  });
   return Ok{};
 }
 
@@ -34,17 +31,13 @@ Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writ
   if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto description = engine.DescribeTimeToLive(TableNameOf(engine, in.table_name));
   if (!description.ok()) return description.error();
-  response.StartObject();
-  response.Key("TimeToLiveDescription");
-  response.StartObject();
-  response.Key("TimeToLiveStatus");
-  response.String(description.value().enabled ? "ENABLED" : "DISABLED");
-  if (description.value().enabled) {
-    response.Key("AttributeName");
-    json::String(response, description.value().attribute_name);
-  }
-  response.EndObject();
-  response.EndObject();
+  wire::Write<wire::out::DescribeTimeToLiveOutput>(response, [&](auto& out) {
+    out.TimeToLiveDescription([&](wire::out::TimeToLiveDescription& described) {
+      described.TimeToLiveStatus(description.value().enabled ? wire::TimeToLiveStatus::kEnabled
+                                                             : wire::TimeToLiveStatus::kDisabled);
+      if (description.value().enabled) described.AttributeName(description.value().attribute_name);
+    });
+  });
   return Ok{};
 }
 

@@ -9,7 +9,9 @@ namespace {
 std::string Encoded(const ConsumedCapacity& consumed, ReturnConsumedCapacity mode) {
   json::Buffer buffer;
   json::Writer writer(buffer);
-  EncodeConsumedCapacity(writer, consumed, mode);
+  wire::Write<wire::out::ConsumedCapacity>(writer, [&](wire::out::ConsumedCapacity& out) {
+    EncodeConsumedCapacity(out, consumed, mode);
+  });
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
