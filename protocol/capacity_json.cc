@@ -28,8 +28,9 @@ void EncodeUnits(Part& part, double units, ConsumedCapacity::Kind kind) {
 void EncodeIndexes(wire::out::SecondaryIndexesCapacityMap& map,
                    const std::vector<std::pair<std::string, double>>& indexes,
                    ConsumedCapacity::Kind kind) {
-  for (const auto& [name, units] : indexes) {
-    map.Add(name, [&](wire::out::Capacity& capacity) { EncodeUnits(capacity, units, kind); });
+  for (const auto& index : indexes) {  // not a structured binding: the lambda captures it
+    map.Add(index.first,
+            [&](wire::out::Capacity& capacity) { EncodeUnits(capacity, index.second, kind); });
   }
 }
 

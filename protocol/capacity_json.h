@@ -54,9 +54,9 @@ void EncodeItemCollectionMetricsMember(
     const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& per_table) {
   if (per_table.empty()) return;
   out.ItemCollectionMetrics([&](wire::out::ItemCollectionMetricsPerTable& tables) {
-    for (const auto& [table_name, per_item] : per_table) {
-      tables.Add(table_name, [&](wire::out::ItemCollectionMetricsMultiple& list) {
-        for (const ItemCollectionMetrics& item : per_item) {
+    for (const auto& table : per_table) {  // not a structured binding: lambdas capture it
+      tables.Add(table.first, [&](wire::out::ItemCollectionMetricsMultiple& list) {
+        for (const ItemCollectionMetrics& item : table.second) {
           list.Add([&](wire::out::ItemCollectionMetrics& object) {
             EncodeItemCollectionMetrics(object, item);
           });

@@ -1,6 +1,5 @@
 #include "protocol/dispatcher.h"
 
-#include <absl/container/flat_hash_map.h>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
@@ -11,50 +10,10 @@
 #include "protocol/error_response.h"
 #include "protocol/json_writer.h"
 #include "protocol/operations/operations.h"
+#include "protocol/operations/table.h"
 
 namespace ddbd {
 namespace {
-
-constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810";
-constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810";
-
-// An operation that reads answers at once (`handler`); one that changes data answers with its
-// outcome's ticket (`write`), or, if it may wait, through a callback with it (`async`). Its type
-// says which: a write cannot be registered without the ticket its answer waits for.
-struct Operation {
-  operations::Handler handler = nullptr;
-  operations::WriteHandler write = nullptr;
-  operations::AsyncHandler async = nullptr;
-  operations::InfoHandler with_info = nullptr;
-  Operation(operations::Handler h) : handler(h) {}        // NOLINT: the table below reads better
-  Operation(operations::WriteHandler w) : write(w) {}     // NOLINT
-  Operation(operations::AsyncHandler a) : async(a) {}     // NOLINT
-  Operation(operations::InfoHandler i) : with_info(i) {}  // NOLINT
-  // Changes data: refused while the store's log cannot be written.
-  bool writes() const { return write != nullptr || async != nullptr; }
-};
-
-// The operations ddbd serves under one target prefix (protocol/generated/operations.inc, the one
-// list of them), each to the handler of the same name in protocol/operations/operations.h.
-const absl::flat_hash_map<std::string_view, Operation>* ServedUnder(std::string_view prefix) {
-  auto* table = new absl::flat_hash_map<std::string_view, Operation>;
-#define DDBD_OPERATION(service, target_prefix, name) \
-  if (prefix == #target_prefix) table->emplace(#name, Operation(&operations::name));
-#include "protocol/generated/operations.inc"
-#undef DDBD_OPERATION
-  return table;
-}
-
-const absl::flat_hash_map<std::string_view, Operation>& Handlers() {
-  static const auto* handlers = ServedUnder(kDynamoDbPrefix);
-  return *handlers;
-}
-
-// DynamoDB Streams answers at its own endpoint with its own target prefix; one server takes both.
-const absl::flat_hash_map<std::string_view, Operation>& StreamsHandlers() {
-  static const auto* handlers = ServedUnder(kStreamsPrefix);
-  return *handlers;
-}
 
 Error UnknownOperation() { return {ErrorCode::kUnknownOperation, ""}; }
 
@@ -83,21 +42,9 @@ bool Parse(std::string& body, rapidjson::Document& document) {
 
 namespace {
 
-// The operation `target` names, or null.
-const Operation* Find(std::string_view target) {
-  const size_t dot = target.find('.');
-  const std::string_view prefix = target.substr(0, std::min(dot, target.size()));
-  if (dot == std::string_view::npos || (prefix != kDynamoDbPrefix && prefix != kStreamsPrefix)) {
-    return nullptr;
-  }
-  const auto& handlers = prefix == kDynamoDbPrefix ? Handlers() : StreamsHandlers();
-  auto handler = handlers.find(target.substr(dot + 1));
-  return handler == handlers.end() ? nullptr : &handler->second;
-}
-
 // DynamoDB's checks in its order (body syntax, target, authentication, body shape) for
 // `operation` (null when the target names none): true, or false with the refusal in `refused`.
-bool Accept(const Operation* operation, std::string& body, const RequestInfo& info,
+bool Accept(const operations::Operation* operation, std::string& body, const RequestInfo& info,
             rapidjson::Document& document, DispatchResult& refused) {
   if (!body.empty() && !Parse(body, document)) {
     refused = ErrorResponse(Error::Serialization(""));
@@ -163,7 +110,7 @@ DispatchResult Dispatcher::Handle(std::string_view target, std::string_view body
 
 void Dispatcher::HandleAsync(std::string_view target, std::string body, const RequestInfo& info,
                              const DispatchDone& done) const {
-  const Operation* operation = Find(target);
+  const operations::Operation* operation = operations::Find(target);
   // Taken before the body is parsed in place: the bytes as sent.
   const uint64_t fingerprint =
       operation != nullptr && operation->async != nullptr ? std::hash<std::string>{}(body) : 0;

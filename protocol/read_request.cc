@@ -73,22 +73,6 @@ ReadMembers MembersOf(const wire::ScanInput& in) {
   return m;
 }
 
-// Reads the body into `m`; a SerializationException at once, the constraints' failures into
-// `constraints` (they come after the attribute values' own SerializationExceptions).
-Status ReadMembersOf(const json::Value& request, ReadKind kind, ReadMembers& m,
-                     Status& constraints) {
-  if (kind == ReadKind::kQuery) {
-    wire::QueryInput in;
-    if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
-    m = MembersOf(in);
-  } else {
-    wire::ScanInput in;
-    if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
-    m = MembersOf(in);
-  }
-  return Ok{};
-}
-
 Status CheckSegments(const ReadMembers& m) {
   if (m.segment && !m.total_segments) {
     return Error::Validation(
@@ -213,11 +197,11 @@ Status DecodeExpressions(const ReadMembers& m, ReadRequest& out) {
 
 }  // namespace
 
-Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
-                         ReadRequest& out) {
-  ReadMembers m;
-  Status constraints = Ok{};
-  if (Status read = ReadMembersOf(request, kind, m, constraints); !read.ok()) return read;
+namespace {
+
+Status DecodeRead(const ReadMembers& m, const Status& constraints, const Engine& engine,
+                  ReadRequest& out) {
+  const ReadKind kind = m.kind;
   AttributeDecoder decoder;
   Item start_key = decoder.DecodeItem(m.exclusive_start_key);
   if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
@@ -261,6 +245,18 @@ Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadK
   out.options.filter = out.filter ? &*out.filter : nullptr;
   out.options.projection = out.projection ? &*out.projection : nullptr;
   return Ok{};
+}
+
+}  // namespace
+
+Status DecodeReadRequest(const wire::QueryInput& in, const Status& constraints,
+                         const Engine& engine, ReadRequest& out) {
+  return DecodeRead(MembersOf(in), constraints, engine, out);
+}
+
+Status DecodeReadRequest(const wire::ScanInput& in, const Status& constraints, const Engine& engine,
+                         ReadRequest& out) {
+  return DecodeRead(MembersOf(in), constraints, engine, out);
 }
 
 namespace {

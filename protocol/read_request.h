@@ -9,6 +9,7 @@
 
 #include "engine/api/reads.h"
 #include "engine/engine.h"
+#include "protocol/generated/requests.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 
@@ -34,10 +35,12 @@ struct ReadRequest {
 
 enum class ReadKind { kQuery, kScan };
 
-// Fills `out` from a Query's or Scan's body, with DynamoDB's checks in its order: wrongly typed
-// JSON, request constraints (the generated layer's), attribute values, segment rules,
-// expressions, Select.
-Status DecodeReadRequest(const json::Value& request, const Engine& engine, ReadKind kind,
+// Fills `out` from a Query's or Scan's request as the generated layer read it, with DynamoDB's
+// checks in its order: attribute values' serialization, the request's constraints (`constraints`,
+// the generated layer's), the start key's values, segment rules, expressions, Select.
+Status DecodeReadRequest(const wire::QueryInput& in, const Status& constraints,
+                         const Engine& engine, ReadRequest& out);
+Status DecodeReadRequest(const wire::ScanInput& in, const Status& constraints, const Engine& engine,
                          ReadRequest& out);
 
 // A Query's or a Scan's answer: Items (unless Select is COUNT), Count, ScannedCount,

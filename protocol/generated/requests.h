@@ -30,6 +30,8 @@ struct BatchStatementRequest {
 void View(const json::Value& object, BatchStatementRequest& out);
 
 struct BatchExecuteStatementInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   const json::Value* statements = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
 };
@@ -45,6 +47,8 @@ struct KeysAndAttributes {
 void View(const json::Value& object, KeysAndAttributes& out);
 
 struct BatchGetItemInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   const json::Value* request_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
 };
@@ -67,6 +71,8 @@ struct WriteRequest {
 void View(const json::Value& object, WriteRequest& out);
 
 struct BatchWriteItemInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   const json::Value* request_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
   std::optional<std::string_view> return_item_collection_metrics;
@@ -74,6 +80,8 @@ struct BatchWriteItemInput {
 Status Decode(const json::Value& body, BatchWriteItemInput& out, Status* constraints = nullptr);
 
 struct CreateBackupInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
   std::string_view backup_name = {};
 };
@@ -152,6 +160,8 @@ struct Tag {
 void View(const json::Value& object, Tag& out);
 
 struct CreateTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   const json::Value* attribute_definitions = nullptr;
   std::string_view table_name = {};
   const json::Value* key_schema = nullptr;
@@ -173,6 +183,8 @@ struct CreateTableInput {
 Status Decode(const json::Value& body, CreateTableInput& out, Status* constraints = nullptr);
 
 struct DeleteBackupInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view backup_arn = {};
 };
 Status Decode(const json::Value& body, DeleteBackupInput& out, Status* constraints = nullptr);
@@ -186,6 +198,8 @@ struct ExpectedAttributeValue {
 void View(const json::Value& object, ExpectedAttributeValue& out);
 
 struct DeleteItemInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view table_name = {};
   const json::Value* key = nullptr;
   const json::Value* expected = nullptr;
@@ -201,45 +215,63 @@ struct DeleteItemInput {
 Status Decode(const json::Value& body, DeleteItemInput& out, Status* constraints = nullptr);
 
 struct DeleteResourcePolicyInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view resource_arn = {};
   std::optional<std::string_view> expected_revision_id;
 };
 Status Decode(const json::Value& body, DeleteResourcePolicyInput& out, Status* constraints = nullptr);
 
 struct DeleteTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
 };
 Status Decode(const json::Value& body, DeleteTableInput& out, Status* constraints = nullptr);
 
 struct DescribeBackupInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view backup_arn = {};
 };
 Status Decode(const json::Value& body, DescribeBackupInput& out, Status* constraints = nullptr);
 
 struct DescribeContinuousBackupsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
 };
 Status Decode(const json::Value& body, DescribeContinuousBackupsInput& out, Status* constraints = nullptr);
 
 struct DescribeEndpointsRequest {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
 };
 Status Decode(const json::Value& body, DescribeEndpointsRequest& out, Status* constraints = nullptr);
 
 struct DescribeLimitsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
 };
 Status Decode(const json::Value& body, DescribeLimitsInput& out, Status* constraints = nullptr);
 
 struct DescribeTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
 };
 Status Decode(const json::Value& body, DescribeTableInput& out, Status* constraints = nullptr);
 
 struct DescribeTimeToLiveInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
 };
 Status Decode(const json::Value& body, DescribeTimeToLiveInput& out, Status* constraints = nullptr);
 
 struct ExecuteStatementInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view statement = {};
   const json::Value* parameters = nullptr;
   std::optional<bool> consistent_read;
@@ -258,6 +290,8 @@ struct ParameterizedStatement {
 void View(const json::Value& object, ParameterizedStatement& out);
 
 struct ExecuteTransactionInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   const json::Value* transact_statements = nullptr;
   std::optional<std::string_view> client_request_token;
   std::optional<std::string_view> return_consumed_capacity;
@@ -265,6 +299,8 @@ struct ExecuteTransactionInput {
 Status Decode(const json::Value& body, ExecuteTransactionInput& out, Status* constraints = nullptr);
 
 struct GetItemInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view table_name = {};
   const json::Value* key = nullptr;
   const json::Value* attributes_to_get = nullptr;
@@ -276,11 +312,15 @@ struct GetItemInput {
 Status Decode(const json::Value& body, GetItemInput& out, Status* constraints = nullptr);
 
 struct GetResourcePolicyInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view resource_arn = {};
 };
 Status Decode(const json::Value& body, GetResourcePolicyInput& out, Status* constraints = nullptr);
 
 struct ListBackupsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> table_name;
   std::optional<int64_t> limit;
   std::optional<int64_t> time_range_lower_bound;
@@ -291,18 +331,24 @@ struct ListBackupsInput {
 Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraints = nullptr);
 
 struct ListTablesInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> exclusive_start_table_name;
   std::optional<int64_t> limit;
 };
 Status Decode(const json::Value& body, ListTablesInput& out, Status* constraints = nullptr);
 
 struct ListTagsOfResourceInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> resource_arn;
   std::optional<std::string_view> next_token;
 };
 Status Decode(const json::Value& body, ListTagsOfResourceInput& out, Status* constraints = nullptr);
 
 struct PutItemInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view table_name = {};
   const json::Value* item = nullptr;
   const json::Value* expected = nullptr;
@@ -318,6 +364,8 @@ struct PutItemInput {
 Status Decode(const json::Value& body, PutItemInput& out, Status* constraints = nullptr);
 
 struct PutResourcePolicyInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view resource_arn = {};
   std::string_view policy = {};
   std::optional<std::string_view> expected_revision_id;
@@ -332,6 +380,8 @@ struct Condition {
 void View(const json::Value& object, Condition& out);
 
 struct QueryInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view table_name = {};
   std::optional<std::string_view> index_name;
   std::optional<std::string_view> select;
@@ -353,6 +403,8 @@ struct QueryInput {
 Status Decode(const json::Value& body, QueryInput& out, Status* constraints = nullptr);
 
 struct RestoreTableFromBackupInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view target_table_name = {};
   std::string_view backup_arn = {};
   std::optional<std::string_view> billing_mode_override;
@@ -365,6 +417,8 @@ struct RestoreTableFromBackupInput {
 Status Decode(const json::Value& body, RestoreTableFromBackupInput& out, Status* constraints = nullptr);
 
 struct RestoreTableToPointInTimeInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> source_table_arn;
   std::optional<std::string_view> source_table_name;
   std::string_view target_table_name = {};
@@ -380,6 +434,8 @@ struct RestoreTableToPointInTimeInput {
 Status Decode(const json::Value& body, RestoreTableToPointInTimeInput& out, Status* constraints = nullptr);
 
 struct ScanInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view table_name = {};
   std::optional<std::string_view> index_name;
   const json::Value* attributes_to_get = nullptr;
@@ -400,6 +456,8 @@ struct ScanInput {
 Status Decode(const json::Value& body, ScanInput& out, Status* constraints = nullptr);
 
 struct TagResourceInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> resource_arn;
   const json::Value* tags = nullptr;
 };
@@ -419,6 +477,8 @@ struct TransactGetItem {
 void View(const json::Value& object, TransactGetItem& out);
 
 struct TransactGetItemsInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   const json::Value* transact_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
 };
@@ -474,6 +534,8 @@ struct TransactWriteItem {
 void View(const json::Value& object, TransactWriteItem& out);
 
 struct TransactWriteItemsInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   const json::Value* transact_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
   std::optional<std::string_view> return_item_collection_metrics;
@@ -482,6 +544,8 @@ struct TransactWriteItemsInput {
 Status Decode(const json::Value& body, TransactWriteItemsInput& out, Status* constraints = nullptr);
 
 struct UntagResourceInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> resource_arn;
   const json::Value* tag_keys = nullptr;
 };
@@ -494,6 +558,8 @@ struct PointInTimeRecoverySpecification {
 void View(const json::Value& object, PointInTimeRecoverySpecification& out);
 
 struct UpdateContinuousBackupsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
   const json::Value* point_in_time_recovery_specification = nullptr;
 };
@@ -506,6 +572,8 @@ struct AttributeValueUpdate {
 void View(const json::Value& object, AttributeValueUpdate& out);
 
 struct UpdateItemInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
   std::string_view table_name = {};
   const json::Value* key = nullptr;
   const json::Value* attribute_updates = nullptr;
@@ -618,6 +686,8 @@ struct GlobalTableWitnessGroupUpdate {
 void View(const json::Value& object, GlobalTableWitnessGroupUpdate& out);
 
 struct UpdateTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   const json::Value* attribute_definitions = nullptr;
   std::string_view table_name = {};
   std::optional<std::string_view> billing_mode;
@@ -643,6 +713,8 @@ struct TimeToLiveSpecification {
 void View(const json::Value& object, TimeToLiveSpecification& out);
 
 struct UpdateTimeToLiveInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view table_name = {};
   const json::Value* time_to_live_specification = nullptr;
 };
@@ -655,6 +727,8 @@ struct StreamsShardFilter {
 void View(const json::Value& object, StreamsShardFilter& out);
 
 struct StreamsDescribeStreamInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view stream_arn = {};
   std::optional<int64_t> limit;
   std::optional<std::string_view> exclusive_start_shard_id;
@@ -663,12 +737,16 @@ struct StreamsDescribeStreamInput {
 Status Decode(const json::Value& body, StreamsDescribeStreamInput& out, Status* constraints = nullptr);
 
 struct StreamsGetRecordsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view shard_iterator = {};
   std::optional<int64_t> limit;
 };
 Status Decode(const json::Value& body, StreamsGetRecordsInput& out, Status* constraints = nullptr);
 
 struct StreamsGetShardIteratorInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::string_view stream_arn = {};
   std::string_view shard_id = {};
   std::string_view shard_iterator_type = {};
@@ -677,6 +755,8 @@ struct StreamsGetShardIteratorInput {
 Status Decode(const json::Value& body, StreamsGetShardIteratorInput& out, Status* constraints = nullptr);
 
 struct StreamsListStreamsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
   std::optional<std::string_view> table_name;
   std::optional<int64_t> limit;
   std::optional<std::string_view> exclusive_start_stream_arn;

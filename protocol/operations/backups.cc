@@ -152,9 +152,7 @@ void WriteRestoredTable(json::Writer& writer, const TableDescription& table,
 
 }  // namespace
 
-Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::CreateBackupInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status CreateBackup(Engine& engine, const wire::CreateBackupInput& in, json::Writer& response) {
   CreateBackupArgs args;
   args.table_name = TableNameOf(engine, in.table_name);
   args.backup_name = std::string(in.backup_name);
@@ -168,9 +166,7 @@ Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& re
   return Ok{};
 }
 
-Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::DescribeBackupInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status DescribeBackup(Engine& engine, const wire::DescribeBackupInput& in, json::Writer& response) {
   auto backup = engine.DescribeBackup(std::string(in.backup_arn));
   if (!backup.ok()) return backup.error();
   WriteBackupDescription<wire::out::DescribeBackupOutput>(response, backup.value(),
@@ -178,18 +174,14 @@ Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& 
   return Ok{};
 }
 
-Status DeleteBackup(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::DeleteBackupInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status DeleteBackup(Engine& engine, const wire::DeleteBackupInput& in, json::Writer& response) {
   auto backup = engine.DeleteBackup(std::string(in.backup_arn));
   if (!backup.ok()) return backup.error();
   WriteBackupDescription<wire::out::DeleteBackupOutput>(response, backup.value(), engine.options());
   return Ok{};
 }
 
-Status ListBackups(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::ListBackupsInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status ListBackups(Engine& engine, const wire::ListBackupsInput& in, json::Writer& response) {
   ListBackupsArgs args;
   if (in.table_name) args.table_name = TableNameOf(engine, *in.table_name);
   if (in.limit) args.limit = *in.limit;
@@ -222,10 +214,8 @@ Status ListBackups(Engine& engine, const json::Value& request, json::Writer& res
   return Ok{};
 }
 
-Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response,
-                              Ticket& ticket) {
-  wire::RestoreTableFromBackupInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status RestoreTableFromBackup(Engine& engine, const wire::RestoreTableFromBackupInput& in,
+                              json::Writer& response, Ticket& ticket) {
   RestoreTableFromBackupArgs args;
   args.target_table_name = std::string(in.target_table_name);
   args.backup_arn = std::string(in.backup_arn);
@@ -240,10 +230,8 @@ Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::
   return Ok{};
 }
 
-Status RestoreTableToPointInTime(Engine& engine, const json::Value& request, json::Writer& response,
-                                 Ticket& ticket) {
-  wire::RestoreTableToPointInTimeInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status RestoreTableToPointInTime(Engine& engine, const wire::RestoreTableToPointInTimeInput& in,
+                                 json::Writer& response, Ticket& ticket) {
   RestoreTableToPointInTimeArgs args;
   args.target_table_name = std::string(in.target_table_name);
   auto overrides = RestoreOverridesOf(in);

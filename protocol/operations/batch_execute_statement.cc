@@ -104,11 +104,8 @@ void EncodeResponse(wire::out::BatchStatementResponse& out, const BatchResponse&
 
 }  // namespace
 
-Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
-                             Ticket& ticket) {
-  wire::BatchExecuteStatementInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status BatchExecuteStatement(Engine& engine, const wire::BatchExecuteStatementInput& in,
+                             const Status& constraints, json::Writer& response, Ticket& ticket) {
   AttributeDecoder decoder;
   std::vector<partiql::StatementRequest> requests;
   const json::Value* list = in.statements;

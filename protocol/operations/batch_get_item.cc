@@ -62,10 +62,8 @@ void EncodeUnprocessedKeys(wire::out::BatchGetRequestMap& out, const std::vector
 
 }  // namespace
 
-Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::BatchGetItemInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status BatchGetItem(Engine& engine, const wire::BatchGetItemInput& in, const Status& constraints,
+                    json::Writer& response) {
   BatchGetItemArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   AttributeDecoder decoder;

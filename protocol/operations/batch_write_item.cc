@@ -40,11 +40,8 @@ void EncodeUnprocessedItems(wire::out::BatchWriteItemRequestMap& out,
 
 }  // namespace
 
-Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response,
-                      Ticket& ticket) {
-  wire::BatchWriteItemInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status BatchWriteItem(Engine& engine, const wire::BatchWriteItemInput& in,
+                      const Status& constraints, json::Writer& response, Ticket& ticket) {
   BatchWriteItemArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   args.return_item_collection_metrics =

@@ -30,20 +30,16 @@ void WriteDescription(json::Writer& response, const ContinuousBackupsDescription
 
 }  // namespace
 
-Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
+Status DescribeContinuousBackups(Engine& engine, const wire::DescribeContinuousBackupsInput& in,
                                  json::Writer& response) {
-  wire::DescribeContinuousBackupsInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto described = engine.DescribeContinuousBackups(TableNameOf(engine, in.table_name));
   if (!described.ok()) return described.error();
   WriteDescription<wire::out::DescribeContinuousBackupsOutput>(response, described.value());
   return Ok{};
 }
 
-Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response,
-                               Ticket& ticket) {
-  wire::UpdateContinuousBackupsInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status UpdateContinuousBackups(Engine& engine, const wire::UpdateContinuousBackupsInput& in,
+                               json::Writer& response, Ticket& ticket) {
   wire::PointInTimeRecoverySpecification specification;
   wire::View(*in.point_in_time_recovery_specification, specification);
   UpdateContinuousBackupsArgs args;

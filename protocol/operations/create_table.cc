@@ -5,9 +5,7 @@
 namespace ddbd::operations {
 namespace {
 
-Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
-  wire::CreateTableInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read.error();
+Result<CreateTableArgs> DecodeCreateTable(const wire::CreateTableInput& in) {
   CreateTableArgs args;
   args.table_name = std::string(in.table_name);
   args.attribute_definitions = AttributeDefinitionsOf(in.attribute_definitions);
@@ -26,9 +24,9 @@ Result<CreateTableArgs> DecodeCreateTable(const json::Value& request) {
 
 }  // namespace
 
-Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response,
+Status CreateTable(Engine& engine, const wire::CreateTableInput& in, json::Writer& response,
                    Ticket& ticket) {
-  auto args = DecodeCreateTable(request);
+  auto args = DecodeCreateTable(in);
   if (!args.ok()) return args.error();
   auto created = engine.CreateTable(args.value());
   if (!created.ok()) return created.error();

@@ -5,11 +5,8 @@
 
 namespace ddbd::operations {
 
-Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response,
-                  Ticket& ticket) {
-  wire::DeleteItemInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status DeleteItem(Engine& engine, const wire::DeleteItemInput& in, const Status& constraints,
+                  json::Writer& response, Ticket& ticket) {
   AttributeDecoder decoder;
   DeleteItemArgs args;
   args.key = decoder.DecodeItem(in.key);

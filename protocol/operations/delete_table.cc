@@ -5,10 +5,8 @@
 
 namespace ddbd::operations {
 
-Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response,
+Status DeleteTable(Engine& engine, const wire::DeleteTableInput& in, json::Writer& response,
                    Ticket& ticket) {
-  wire::DeleteTableInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto deleted = engine.DeleteTable(TableNameOf(engine, in.table_name));
   if (!deleted.ok()) return deleted.error();
   ticket = deleted.value().ticket;

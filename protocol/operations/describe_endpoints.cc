@@ -10,8 +10,8 @@ constexpr int kCachePeriodInMinutes = 1440;
 
 // DescribeEndpoints: this server, as the client addressed it (its Host header), so SDKs with
 // endpoint discovery keep talking to it.
-Status DescribeEndpoints(const Engine&, const RequestInfo& info, const json::Value&,
-                         json::Writer& response) {
+Status DescribeEndpoints(const Engine&, const RequestInfo& info,
+                         const wire::DescribeEndpointsRequest&, json::Writer& response) {
   wire::Write<wire::out::DescribeEndpointsResponse>(response, [&](auto& out) {
     out.Endpoints([&](wire::out::Endpoints& endpoints) {
       endpoints.Add([&](wire::out::Endpoint& endpoint) {

@@ -19,9 +19,8 @@ void EncodeShard(wire::out::StreamsShard& out, const ShardDescription& shard) {
 
 // DescribeStream: the stream and its shards in ShardId order (opening order), paged, optionally
 // only the children of one shard (ShardFilter CHILD_SHARDS).
-Status DescribeStream(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::StreamsDescribeStreamInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status DescribeStream(Engine& engine, const wire::StreamsDescribeStreamInput& in,
+                      json::Writer& response) {
   DescribeStreamArgs args;
   args.stream_arn = std::string(in.stream_arn);
   args.limit = static_cast<int>(in.limit.value_or(100));

@@ -5,9 +5,7 @@
 
 namespace ddbd::operations {
 
-Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::DescribeTableInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status DescribeTable(Engine& engine, const wire::DescribeTableInput& in, json::Writer& response) {
   auto table = engine.DescribeTable(TableNameOf(engine, in.table_name));
   if (!table.ok()) return table.error();
   wire::Write<wire::out::DescribeTableOutput>(response, [&](auto& out) {

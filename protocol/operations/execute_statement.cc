@@ -18,10 +18,8 @@ struct ExecuteStatementRequest {
   std::optional<std::string> next_token;
 };
 
-Status Decode(const json::Value& request, ExecuteStatementRequest& out) {
-  wire::ExecuteStatementInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status Decode(const wire::ExecuteStatementInput& in, const Status& constraints,
+              ExecuteStatementRequest& out) {
   AttributeDecoder decoder;
   out.statement = partiql::StatementRequestOf(in, decoder);
   if (in.limit) out.options.limit = *in.limit;
@@ -32,10 +30,10 @@ Status Decode(const json::Value& request, ExecuteStatementRequest& out) {
 
 }  // namespace
 
-Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
-                        Ticket& ticket) {
+Status ExecuteStatement(Engine& engine, const wire::ExecuteStatementInput& in,
+                        const Status& constraints, json::Writer& response, Ticket& ticket) {
   ExecuteStatementRequest decoded;
-  if (Status status = Decode(request, decoded); !status.ok()) return status;
+  if (Status status = Decode(in, constraints, decoded); !status.ok()) return status;
   auto statement = partiql::ParseRequest(decoded.statement);
   if (!statement.ok()) return statement.error();
   if (decoded.next_token) {

@@ -23,10 +23,8 @@ struct TransactionRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
-Status Decode(const json::Value& request, TransactionRequest& out) {
-  wire::ExecuteTransactionInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status Decode(const wire::ExecuteTransactionInput& in, const Status& constraints,
+              TransactionRequest& out) {
   AttributeDecoder decoder;
   const json::Value* list = in.transact_statements;
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {
@@ -93,10 +91,10 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
 
 }  // namespace
 
-void ExecuteTransaction(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                        const DispatchDone& done) {
+void ExecuteTransaction(Engine& engine, const wire::ExecuteTransactionInput& in,
+                        const Status& constraints, uint64_t fingerprint, const DispatchDone& done) {
   TransactionRequest decoded;
-  if (Status status = Decode(request, decoded); !status.ok())
+  if (Status status = Decode(in, constraints, decoded); !status.ok())
     return done(ErrorResponse(status.error()));
   std::vector<partiql::Statement> statements;
   bool reads = false;

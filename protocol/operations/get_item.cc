@@ -6,10 +6,8 @@
 
 namespace ddbd::operations {
 
-Status GetItem(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::GetItemInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status GetItem(Engine& engine, const wire::GetItemInput& in, const Status& constraints,
+               json::Writer& response) {
   AttributeDecoder decoder;
   GetItemArgs args;
   args.key = decoder.DecodeItem(in.key);

@@ -56,9 +56,7 @@ void EncodeRecord(wire::out::StreamsRecord& out, const StreamRecord& record,
 
 // GetRecords: up to Limit (1000) records or about 1 MB from the iterator's position, and the
 // iterator to go on with; none once a closed shard is read to its end.
-Status GetRecords(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::StreamsGetRecordsInput in;
-  if (Status decoded = wire::Decode(request, in); !decoded.ok()) return decoded;
+Status GetRecords(Engine& engine, const wire::StreamsGetRecordsInput& in, json::Writer& response) {
   GetRecordsArgs args;
   args.shard_iterator = std::string(in.shard_iterator);
   args.limit = static_cast<int>(in.limit.value_or(1000));

@@ -5,9 +5,8 @@ namespace ddbd::operations {
 
 // GetShardIterator: TRIM_HORIZON and LATEST take no SequenceNumber, AT_ and AFTER_SEQUENCE_NUMBER
 // need one.
-Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::StreamsGetShardIteratorInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status GetShardIterator(Engine& engine, const wire::StreamsGetShardIteratorInput& in,
+                        json::Writer& response) {
   GetShardIteratorArgs args;
   args.stream_arn = std::string(in.stream_arn);
   args.shard_id = std::string(in.shard_id);

@@ -5,9 +5,8 @@ namespace ddbd::operations {
 
 // ListStreams: the account's streams (those of deleted tables or disabled included, for 24 hours),
 // optionally of one table, paged by ARN.
-Status ListStreams(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::StreamsListStreamsInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status ListStreams(Engine& engine, const wire::StreamsListStreamsInput& in,
+                   json::Writer& response) {
   ListStreamsArgs args;
   if (in.table_name) args.table_name = std::string(*in.table_name);
   args.limit = static_cast<int>(in.limit.value_or(100));

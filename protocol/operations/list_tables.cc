@@ -2,9 +2,7 @@
 #include "protocol/operations/operations.h"
 
 namespace ddbd::operations {
-Status ListTables(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::ListTablesInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status ListTables(Engine& engine, const wire::ListTablesInput& in, json::Writer& response) {
   ListTablesArgs args;
   if (in.exclusive_start_table_name) {
     args.exclusive_start_table_name = std::string(*in.exclusive_start_table_name);

@@ -1,5 +1,5 @@
-// One function per DynamoDB operation, each in its own file: decode the request, call the
-// engine, encode the response. Handlers are plain functions, testable without sockets.
+// One function per operation, each in its own file: its own rules over the request the generated
+// layer read, one engine call, the answer. Handlers are plain functions, testable without sockets.
 #pragma once
 
 #include <cstdint>
@@ -8,92 +8,85 @@
 #include "engine/engine.h"
 #include "engine/error.h"
 #include "protocol/dispatcher.h"
+#include "protocol/generated/requests.h"
 #include "protocol/generated/responses.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
 
 namespace ddbd::operations {
 
-// `request` is the parsed JSON object; on success the response body is written to `response`.
-using Handler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response);
-// An operation that changes data: `ticket` gets what its answer waits for, its engine outcome's
-// (Engine::WhenDurable); nothing logged leaves it 0 and the answer goes at once.
-using WriteHandler = Status (*)(Engine& engine, const json::Value& request, json::Writer& response,
-                                Ticket& ticket);
-// An operation that changes data and may answer later (a held transaction): it answers through
-// Answer below, from any thread. The request is read before the call returns. `fingerprint` is a
-// hash of the body's bytes as sent: it stands for the parameters a ClientRequestToken is bound
-// to (an SDK's retry sends the same bytes).
-using AsyncHandler = void (*)(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                              const DispatchDone& done);
+// Each handler gets its request read and checked by the generated layer: the struct of its input
+// (protocol/generated/requests.h), and, when the input holds attribute values, the constraints'
+// answer apart (`constraints`: the handler reports it after the values' own
+// SerializationExceptions, as DynamoDB does). The dispatcher reads the body into the struct
+// (protocol/dispatcher.cc); the handler's signature says how it answers:
+// - at once: Status X(Engine&, const wire::XInput&, [const Status& constraints,] json::Writer&);
+// - a change to data: the same with `Ticket& ticket` last, which gets what its answer waits for,
+//   its engine outcome's (Engine::WhenDurable); nothing logged leaves it 0 and the answer goes at
+//   once;
+// - later, from any thread (a held transaction): void X(Engine&, const wire::XInput&,
+//   const Status& constraints, uint64_t fingerprint, const DispatchDone& done), answering through
+//   Answer below. `fingerprint` is a hash of the body's bytes as sent: it stands for the
+//   parameters a ClientRequestToken is bound to (an SDK's retry sends the same bytes);
+// - from the request's HTTP side (RequestInfo), not the data: Status X(const Engine&,
+//   const RequestInfo&, const wire::XInput&, json::Writer&).
+
 // Hands `result` to `done` once `ticket`'s log record is durable (at once for ticket 0), or
 // InternalServerError if it failed: how every write is answered (protocol/dispatcher.cc).
 void Answer(Engine& engine, const DispatchDone& done, DispatchResult result, Ticket ticket);
-// An operation whose answer depends on the request's HTTP side (RequestInfo), not the data.
-using InfoHandler = Status (*)(const Engine& engine, const RequestInfo& info,
-                               const json::Value& request, json::Writer& response);
 
-Status BatchGetItem(Engine& engine, const json::Value& request, json::Writer& response);
-Status BatchWriteItem(Engine& engine, const json::Value& request, json::Writer& response,
-                      Ticket& ticket);
-Status CreateTable(Engine& engine, const json::Value& request, json::Writer& response,
-                   Ticket& ticket);
-Status DeleteItem(Engine& engine, const json::Value& request, json::Writer& response,
-                  Ticket& ticket);
-Status DeleteTable(Engine& engine, const json::Value& request, json::Writer& response,
-                   Ticket& ticket);
-Status DescribeEndpoints(const Engine& engine, const RequestInfo& info, const json::Value& request,
-                         json::Writer& response);
-Status CreateBackup(Engine& engine, const json::Value& request, json::Writer& response);
-Status DescribeBackup(Engine& engine, const json::Value& request, json::Writer& response);
-Status DeleteBackup(Engine& engine, const json::Value& request, json::Writer& response);
-Status ListBackups(Engine& engine, const json::Value& request, json::Writer& response);
-Status RestoreTableFromBackup(Engine& engine, const json::Value& request, json::Writer& response,
-                              Ticket& ticket);
-Status RestoreTableToPointInTime(Engine& engine, const json::Value& request, json::Writer& response,
-                                 Ticket& ticket);
-Status DescribeContinuousBackups(Engine& engine, const json::Value& request,
-                                 json::Writer& response);
-Status UpdateContinuousBackups(Engine& engine, const json::Value& request, json::Writer& response,
-                               Ticket& ticket);
-Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response,
-                            Ticket& ticket);
-Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response);
-Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response,
-                         Ticket& ticket);
-Status ExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
-                        Ticket& ticket);
-Status BatchExecuteStatement(Engine& engine, const json::Value& request, json::Writer& response,
-                             Ticket& ticket);
-void ExecuteTransaction(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                        const DispatchDone& done);
-Status DescribeLimits(Engine& engine, const json::Value& request, json::Writer& response);
-Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response);
-Status DescribeTable(Engine& engine, const json::Value& request, json::Writer& response);
-Status GetItem(Engine& engine, const json::Value& request, json::Writer& response);
-Status ListTables(Engine& engine, const json::Value& request, json::Writer& response);
-Status PutItem(Engine& engine, const json::Value& request, json::Writer& response, Ticket& ticket);
-Status Query(Engine& engine, const json::Value& request, json::Writer& response);
-Status Scan(Engine& engine, const json::Value& request, json::Writer& response);
-Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writer& response);
-Status TagResource(Engine& engine, const json::Value& request, json::Writer& response,
-                   Ticket& ticket);
-Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response,
-                     Ticket& ticket);
-Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response);
-void TransactWriteItems(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                        const DispatchDone& done);
-Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response,
-                  Ticket& ticket);
-Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response,
-                   Ticket& ticket);
-Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response,
-                        Ticket& ticket);
+Status BatchExecuteStatement(Engine&, const wire::BatchExecuteStatementInput&, const Status&,
+                             json::Writer&, Ticket&);
+Status BatchGetItem(Engine&, const wire::BatchGetItemInput&, const Status&, json::Writer&);
+Status BatchWriteItem(Engine&, const wire::BatchWriteItemInput&, const Status&, json::Writer&,
+                      Ticket&);
+Status CreateBackup(Engine&, const wire::CreateBackupInput&, json::Writer&);
+Status CreateTable(Engine&, const wire::CreateTableInput&, json::Writer&, Ticket&);
+Status DeleteBackup(Engine&, const wire::DeleteBackupInput&, json::Writer&);
+Status DeleteItem(Engine&, const wire::DeleteItemInput&, const Status&, json::Writer&, Ticket&);
+Status DeleteResourcePolicy(Engine&, const wire::DeleteResourcePolicyInput&, json::Writer&,
+                            Ticket&);
+Status DeleteTable(Engine&, const wire::DeleteTableInput&, json::Writer&, Ticket&);
+Status DescribeBackup(Engine&, const wire::DescribeBackupInput&, json::Writer&);
+Status DescribeContinuousBackups(Engine&, const wire::DescribeContinuousBackupsInput&,
+                                 json::Writer&);
+Status DescribeEndpoints(const Engine&, const RequestInfo&, const wire::DescribeEndpointsRequest&,
+                         json::Writer&);
+Status DescribeLimits(Engine&, const wire::DescribeLimitsInput&, json::Writer&);
+Status DescribeTable(Engine&, const wire::DescribeTableInput&, json::Writer&);
+Status DescribeTimeToLive(Engine&, const wire::DescribeTimeToLiveInput&, json::Writer&);
+Status ExecuteStatement(Engine&, const wire::ExecuteStatementInput&, const Status&, json::Writer&,
+                        Ticket&);
+void ExecuteTransaction(Engine&, const wire::ExecuteTransactionInput&, const Status&, uint64_t,
+                        const DispatchDone&);
+Status GetItem(Engine&, const wire::GetItemInput&, const Status&, json::Writer&);
+Status GetResourcePolicy(Engine&, const wire::GetResourcePolicyInput&, json::Writer&);
+Status ListBackups(Engine&, const wire::ListBackupsInput&, json::Writer&);
+Status ListTables(Engine&, const wire::ListTablesInput&, json::Writer&);
+Status ListTagsOfResource(Engine&, const wire::ListTagsOfResourceInput&, json::Writer&);
+Status PutItem(Engine&, const wire::PutItemInput&, const Status&, json::Writer&, Ticket&);
+Status PutResourcePolicy(Engine&, const wire::PutResourcePolicyInput&, json::Writer&, Ticket&);
+Status Query(Engine&, const wire::QueryInput&, const Status&, json::Writer&);
+Status RestoreTableFromBackup(Engine&, const wire::RestoreTableFromBackupInput&, json::Writer&,
+                              Ticket&);
+Status RestoreTableToPointInTime(Engine&, const wire::RestoreTableToPointInTimeInput&,
+                                 json::Writer&, Ticket&);
+Status Scan(Engine&, const wire::ScanInput&, const Status&, json::Writer&);
+Status TagResource(Engine&, const wire::TagResourceInput&, json::Writer&, Ticket&);
+Status TransactGetItems(Engine&, const wire::TransactGetItemsInput&, const Status&, json::Writer&);
+void TransactWriteItems(Engine&, const wire::TransactWriteItemsInput&, const Status&, uint64_t,
+                        const DispatchDone&);
+Status UntagResource(Engine&, const wire::UntagResourceInput&, json::Writer&, Ticket&);
+Status UpdateContinuousBackups(Engine&, const wire::UpdateContinuousBackupsInput&, json::Writer&,
+                               Ticket&);
+Status UpdateItem(Engine&, const wire::UpdateItemInput&, const Status&, json::Writer&, Ticket&);
+Status UpdateTable(Engine&, const wire::UpdateTableInput&, json::Writer&, Ticket&);
+Status UpdateTimeToLive(Engine&, const wire::UpdateTimeToLiveInput&, json::Writer&, Ticket&);
 
 // DynamoDB Streams (the DynamoDBStreams_20120810 target).
-Status ListStreams(Engine& engine, const json::Value& request, json::Writer& response);
-Status DescribeStream(Engine& engine, const json::Value& request, json::Writer& response);
-Status GetShardIterator(Engine& engine, const json::Value& request, json::Writer& response);
-Status GetRecords(Engine& engine, const json::Value& request, json::Writer& response);
+Status ListStreams(Engine&, const wire::StreamsListStreamsInput&, json::Writer&);
+Status DescribeStream(Engine&, const wire::StreamsDescribeStreamInput&, json::Writer&);
+Status GetShardIterator(Engine&, const wire::StreamsGetShardIteratorInput&, json::Writer&);
+Status GetRecords(Engine&, const wire::StreamsGetRecordsInput&, json::Writer&);
 
 }  // namespace ddbd::operations

@@ -5,10 +5,8 @@
 
 namespace ddbd::operations {
 
-Status PutItem(Engine& engine, const json::Value& request, json::Writer& response, Ticket& ticket) {
-  wire::PutItemInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status PutItem(Engine& engine, const wire::PutItemInput& in, const Status& constraints,
+               json::Writer& response, Ticket& ticket) {
   AttributeDecoder decoder;
   PutItemArgs args;
   args.item = decoder.DecodeItem(in.item);

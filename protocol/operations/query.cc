@@ -3,9 +3,10 @@
 
 namespace ddbd::operations {
 
-Status Query(Engine& engine, const json::Value& request, json::Writer& response) {
+Status Query(Engine& engine, const wire::QueryInput& in, const Status& constraints,
+             json::Writer& response) {
   ReadRequest read;
-  if (Status decoded = DecodeReadRequest(request, engine, ReadKind::kQuery, read); !decoded.ok()) {
+  if (Status decoded = DecodeReadRequest(in, constraints, engine, read); !decoded.ok()) {
     return decoded;
   }
   QueryArgs args;

@@ -17,10 +17,8 @@ void WriteRevision(json::Writer& response, const std::string& revision) {
 
 }  // namespace
 
-Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response,
-                         Ticket& ticket) {
-  wire::PutResourcePolicyInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status PutResourcePolicy(Engine& engine, const wire::PutResourcePolicyInput& in,
+                         json::Writer& response, Ticket& ticket) {
   // ConfirmRemoveSelfResourceAccess confirms that a policy may lock its writer out: nothing here
   // is enforced, so nothing to do.
   PutResourcePolicyArgs args;
@@ -34,9 +32,8 @@ Status PutResourcePolicy(Engine& engine, const json::Value& request, json::Write
   return Ok{};
 }
 
-Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::GetResourcePolicyInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status GetResourcePolicy(Engine& engine, const wire::GetResourcePolicyInput& in,
+                         json::Writer& response) {
   auto policy = engine.GetResourcePolicy(std::string(in.resource_arn));
   if (!policy.ok()) return policy.error();
   wire::Write<wire::out::GetResourcePolicyOutput>(response, [&](auto& out) {
@@ -46,10 +43,8 @@ Status GetResourcePolicy(Engine& engine, const json::Value& request, json::Write
   return Ok{};
 }
 
-Status DeleteResourcePolicy(Engine& engine, const json::Value& request, json::Writer& response,
-                            Ticket& ticket) {
-  wire::DeleteResourcePolicyInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status DeleteResourcePolicy(Engine& engine, const wire::DeleteResourcePolicyInput& in,
+                            json::Writer& response, Ticket& ticket) {
   std::optional<std::string> expected;
   if (in.expected_revision_id) expected = std::string(*in.expected_revision_id);
   auto removed = engine.DeleteResourcePolicy({std::string(in.resource_arn), std::move(expected)});

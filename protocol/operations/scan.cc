@@ -3,9 +3,10 @@
 
 namespace ddbd::operations {
 
-Status Scan(Engine& engine, const json::Value& request, json::Writer& response) {
+Status Scan(Engine& engine, const wire::ScanInput& in, const Status& constraints,
+            json::Writer& response) {
   ReadRequest read;
-  if (Status decoded = DecodeReadRequest(request, engine, ReadKind::kScan, read); !decoded.ok()) {
+  if (Status decoded = DecodeReadRequest(in, constraints, engine, read); !decoded.ok()) {
     return decoded;
   }
   ScanArgs args;

@@ -17,10 +17,8 @@ Result<std::string> TaggedArnOf(const std::optional<std::string_view>& arn) {
 
 }  // namespace
 
-Status TagResource(Engine& engine, const json::Value& request, json::Writer& response,
+Status TagResource(Engine& engine, const wire::TagResourceInput& in, json::Writer& response,
                    Ticket& ticket) {
-  wire::TagResourceInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto arn = TaggedArnOf(in.resource_arn);
   if (!arn.ok()) return arn.error();
   std::vector<Tag> tags = TagsOf(in.tags);
@@ -34,10 +32,8 @@ Status TagResource(Engine& engine, const json::Value& request, json::Writer& res
   return Ok{};
 }
 
-Status UntagResource(Engine& engine, const json::Value& request, json::Writer& response,
+Status UntagResource(Engine& engine, const wire::UntagResourceInput& in, json::Writer& response,
                      Ticket& ticket) {
-  wire::UntagResourceInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
   auto arn = TaggedArnOf(in.resource_arn);
   if (!arn.ok()) return arn.error();
   UntagResourceArgs args;
@@ -57,9 +53,8 @@ Status UntagResource(Engine& engine, const json::Value& request, json::Writer& r
   return Ok{};
 }
 
-Status ListTagsOfResource(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::ListTagsOfResourceInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status ListTagsOfResource(Engine& engine, const wire::ListTagsOfResourceInput& in,
+                          json::Writer& response) {
   auto arn = TaggedArnOf(in.resource_arn);
   if (!arn.ok()) return arn.error();
   ListTagsOfResourceArgs args;

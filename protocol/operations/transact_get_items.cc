@@ -11,10 +11,8 @@
 
 namespace ddbd::operations {
 
-Status TransactGetItems(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::TransactGetItemsInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status TransactGetItems(Engine& engine, const wire::TransactGetItemsInput& in,
+                        const Status& constraints, json::Writer& response) {
   AttributeDecoder decoder;
   TransactGetItemsArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);

@@ -63,11 +63,9 @@ Result<TransactWriteAction> DecodeAction(const Engine& engine, const json::Value
 }
 
 Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
-                                                        const json::Value& request,
+                                                        const wire::TransactWriteItemsInput& in,
+                                                        const Status& constraints,
                                                         uint64_t fingerprint) {
-  wire::TransactWriteItemsInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read.error();
   AttributeDecoder decoder;
   TransactWriteItemsArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
@@ -112,9 +110,9 @@ void EncodeOutcome(json::Writer& response, const TransactWriteItemsOutcome& outc
 
 }  // namespace
 
-void TransactWriteItems(Engine& engine, const json::Value& request, uint64_t fingerprint,
-                        const DispatchDone& done) {
-  auto args = DecodeTransactWriteItems(engine, request, fingerprint);
+void TransactWriteItems(Engine& engine, const wire::TransactWriteItemsInput& in,
+                        const Status& constraints, uint64_t fingerprint, const DispatchDone& done) {
+  auto args = DecodeTransactWriteItems(engine, in, constraints, fingerprint);
   if (!args.ok()) return done(ErrorResponse(args.error()));
   const ReturnConsumedCapacity mode = args.value().return_consumed_capacity;
   engine.TransactWriteItemsAsync(

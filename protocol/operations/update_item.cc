@@ -5,11 +5,8 @@
 
 namespace ddbd::operations {
 
-Status UpdateItem(Engine& engine, const json::Value& request, json::Writer& response,
-                  Ticket& ticket) {
-  wire::UpdateItemInput in;
-  Status constraints = Ok{};
-  if (Status read = wire::Decode(request, in, &constraints); !read.ok()) return read;
+Status UpdateItem(Engine& engine, const wire::UpdateItemInput& in, const Status& constraints,
+                  json::Writer& response, Ticket& ticket) {
   AttributeDecoder decoder;
   UpdateItemArgs args;
   args.key = decoder.DecodeItem(in.key);

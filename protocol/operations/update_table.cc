@@ -42,9 +42,7 @@ Result<GlobalSecondaryIndexUpdate> IndexUpdateOf(const json::Value& element) {
   return update;
 }
 
-Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const json::Value& request) {
-  wire::UpdateTableInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read.error();
+Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTableInput& in) {
   UpdateTableArgs args;
   args.attribute_definitions = AttributeDefinitionsOf(in.attribute_definitions);
   args.table_name = TableNameOf(engine, in.table_name);
@@ -62,9 +60,9 @@ Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const json::Value& req
 
 }  // namespace
 
-Status UpdateTable(Engine& engine, const json::Value& request, json::Writer& response,
+Status UpdateTable(Engine& engine, const wire::UpdateTableInput& in, json::Writer& response,
                    Ticket& ticket) {
-  auto args = DecodeUpdateTable(engine, request);
+  auto args = DecodeUpdateTable(engine, in);
   if (!args.ok()) return args.error();
   auto updated = engine.UpdateTable(args.value());
   if (!updated.ok()) return updated.error();

@@ -4,10 +4,8 @@
 
 namespace ddbd::operations {
 // UpdateTimeToLive echoes the specification it applied.
-Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer& response,
-                        Ticket& ticket) {
-  wire::UpdateTimeToLiveInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status UpdateTimeToLive(Engine& engine, const wire::UpdateTimeToLiveInput& in,
+                        json::Writer& response, Ticket& ticket) {
   wire::TimeToLiveSpecification specification;
   wire::View(*in.time_to_live_specification, specification);
   UpdateTimeToLiveArgs args;
@@ -26,9 +24,8 @@ Status UpdateTimeToLive(Engine& engine, const json::Value& request, json::Writer
   return Ok{};
 }
 
-Status DescribeTimeToLive(Engine& engine, const json::Value& request, json::Writer& response) {
-  wire::DescribeTimeToLiveInput in;
-  if (Status read = wire::Decode(request, in); !read.ok()) return read;
+Status DescribeTimeToLive(Engine& engine, const wire::DescribeTimeToLiveInput& in,
+                          json::Writer& response) {
   auto description = engine.DescribeTimeToLive(TableNameOf(engine, in.table_name));
   if (!description.ok()) return description.error();
   wire::Write<wire::out::DescribeTimeToLiveOutput>(response, [&](auto& out) {
