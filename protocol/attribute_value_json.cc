@@ -1,5 +1,6 @@
 #include "protocol/attribute_value_json.h"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -41,6 +42,7 @@ Error NameTooLarge() {
       "1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
 }
 
+// The older layer's rendering of a set's members: as sent, unquoted ([b, a, b]).
 std::string Joined(const json::Value& list) {
   std::string text = "[";
   for (rapidjson::SizeType i = 0; i < list.Size(); ++i) {
@@ -50,7 +52,58 @@ std::string Joined(const json::Value& list) {
   return text + "]";
 }
 
+// The newer layer's: as a sorted set fills until the first repeat (the members so far in byte
+// order, of their bytes for BS), then the repeat, then the rest as sent, each quoted: ["a", "b",
+// "b"] for SS [b, a, b], joined with `separator`.
+std::string SortedUntilRepeat(const json::Value& list, bool binary, const char* separator) {
+  std::map<std::string, std::string> sorted;  // bytes -> as sent
+  std::vector<std::string> shown;
+  rapidjson::SizeType i = 0;
+  for (; i < list.Size(); ++i) {
+    const std::string sent(list[i].GetString(), list[i].GetStringLength());
+    std::string bytes = sent;
+    if (binary) {
+      auto decoded = Base64Decode(sent);
+      if (decoded.ok()) bytes = std::move(decoded).value();
+    }
+    if (sorted.contains(bytes)) break;
+    sorted.emplace(std::move(bytes), sent);
+  }
+  for (const auto& entry : sorted) shown.push_back(entry.second);
+  for (; i < list.Size(); ++i) shown.emplace_back(list[i].GetString(), list[i].GetStringLength());
+  std::string text = "[";
+  for (size_t k = 0; k < shown.size(); ++k) {
+    if (k > 0) text += separator;
+    text += json::Quoted(shown[k]);
+  }
+  return text + "]";
+}
+
 }  // namespace
+
+Error AttributeDecoder::Valued(const Error& error) const {
+  if (!rules_.envelope) return error;
+  return Error::Validation("1 validation error detected: " + error.message());
+}
+
+Error AttributeDecoder::Duplicates(AttributeType type, const json::Value& list) const {
+  if (!rules_.current_layer) {
+    return Error::Validation(
+        type == AttributeType::kSS
+            ? std::string(kInvalid) + "Input collection " + Joined(list) + " contains duplicates."
+        : type == AttributeType::kNS ? std::string("Input collection contains duplicates")
+                                     : std::string(kInvalid) + "Input collection " + Joined(list) +
+                                           "of type BS contains duplicates.");
+  }
+  return Valued(Error::Validation(
+      type == AttributeType::kSS
+          ? std::string(kInvalid) + "Input collection " + SortedUntilRepeat(list, false, ", ") +
+                " contains duplicates."
+      : type == AttributeType::kNS
+          ? std::string(kInvalid) + "Input collection contains duplicates."
+          : std::string(kInvalid) + "Input collection " + SortedUntilRepeat(list, true, ",") +
+                "of type BS contains duplicates."));
+}
 
 void AttributeDecoder::Serialization(Error error) {
   if (!serialization_) serialization_ = std::move(error);
@@ -142,11 +195,11 @@ void AttributeDecoder::DecodeScalar(AttributeType type, const json::Value& membe
     else
       Serialization(bytes.error());
   } else {
-    auto number = Number::Parse(*text.value());
+    auto number = Number::Parse(*text.value(), NumberLayer());
     if (number.ok())
       result.scalar = number.value().ToString();
     else
-      Validation(number.error());
+      Validation(Valued(number.error()));
   }
 }
 
@@ -183,9 +236,9 @@ void AttributeDecoder::DecodeSet(AttributeType type, const json::Value& member,
     }
     std::string stored(*text.value());
     if (type == AttributeType::kNS) {
-      auto number = Number::Parse(stored);
+      auto number = Number::Parse(stored, NumberLayer());
       if (!number.ok()) {
-        Validation(number.error());
+        Validation(Valued(number.error()));
         continue;
       }
       stored = number.value().ToString();
@@ -207,13 +260,7 @@ void AttributeDecoder::DecodeSet(AttributeType type, const json::Value& member,
         : type == AttributeType::kNS ? std::string(kInvalid) + "An number set  may not be empty"
                                      : std::string(kInvalid) + "Binary sets should not be empty"));
   } else if (distinct.size() != result.members.size()) {
-    Validation(Error::Validation(
-        type == AttributeType::kSS ? std::string(kInvalid) + "Input collection " +
-                                         Joined(*list.value()) + " contains duplicates."
-        : type == AttributeType::kNS
-            ? std::string("Input collection contains duplicates")
-            : std::string(kInvalid) + "Input collection " + Joined(*list.value()) +
-                  "of type BS contains duplicates."));
+    Validation(Duplicates(type, *list.value()));
   }
 }
 

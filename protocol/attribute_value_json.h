@@ -13,13 +13,20 @@
 #include "engine/error.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
+#include "engine/model/number.h"
 #include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
+#include "protocol/wire/value_rules.h"
 
 namespace ddbd {
 
 class AttributeDecoder {
  public:
+  // `rules`: the operation's (its input's kValueRules), which word the refusals of numbers and
+  // sets.
+  explicit AttributeDecoder(wire::ValueRules rules = {}) : rules_(rules) {}
+  wire::ValueRules rules() const { return rules_; }
+
   // A map of attribute name -> AttributeValue (Item, Key, ExclusiveStartKey, ...). `value` may
   // be null (absent): the result is then an empty item.
   Item DecodeItem(const json::Value* value);
@@ -49,6 +56,14 @@ class AttributeDecoder {
   const json::Value* NestedMap(const json::Value& member, int depth);
   void Serialization(Error error);
   void Validation(Error error);
+  // A refusal of a number or a set, in the envelope where the operation's layer puts it.
+  Error Valued(const Error& error) const;
+  Error Duplicates(AttributeType type, const json::Value& list) const;
+  Number::Layer NumberLayer() const {
+    return rules_.current_layer ? Number::Layer::kCurrent : Number::Layer::kOlder;
+  }
+
+  wire::ValueRules rules_;
 
   std::optional<Error> serialization_;
   std::optional<Error> validation_;

@@ -46,17 +46,17 @@ Result<WriteExpressions> DecodeWriteExpressions(const WriteExpressionMembers& me
   }
   auto names = ExpressionNames::Decode(members.expression_attribute_names);
   if (!names.ok()) return names.error();
-  auto values = ExpressionValues::Decode(members.expression_attribute_values);
+  auto values = ExpressionValues::Decode(members.expression_attribute_values, members.value_rules);
   if (!values.ok()) return values.error();
   WriteExpressions expressions;
   if (legacy_condition) {
     auto expected = DecodeLegacyConditions(members.expected, members.conditional_operator,
-                                           LegacyConditions::kExpected);
+                                           LegacyConditions::kExpected, members.value_rules);
     if (!expected.ok()) return expected.error();
     expressions.condition = std::move(expected).value();
   }
   if (members.attribute_updates != nullptr) {
-    auto attribute_updates = DecodeAttributeUpdates(members.attribute_updates);
+    auto attribute_updates = DecodeAttributeUpdates(members.attribute_updates, members.value_rules);
     if (!attribute_updates.ok()) return attribute_updates.error();
     expressions.update = std::move(attribute_updates).value();
   }

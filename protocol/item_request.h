@@ -47,6 +47,7 @@ struct WriteExpressionMembers {
   const json::Value* expected = nullptr;
   std::optional<std::string_view> conditional_operator;
   const json::Value* attribute_updates = nullptr;
+  wire::ValueRules value_rules;  // the operation's (its input's kValueRules)
 };
 template <typename Input>
 WriteExpressionMembers WriteExpressionMembersOf(const Input& input) {
@@ -65,6 +66,7 @@ WriteExpressionMembers WriteExpressionMembersOf(const Input& input) {
   if constexpr (requires { input.attribute_updates; }) {
     members.attribute_updates = input.attribute_updates;
   }
+  if constexpr (requires { Input::kValueRules; }) members.value_rules = Input::kValueRules;
   return members;
 }
 

@@ -134,7 +134,8 @@ Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition) {
   return terms;
 }
 
-Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions) {
+Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions,
+                                                 wire::ValueRules rules) {
   struct Spec {
     std::string_view name;
     KeyTerm::Op op;
@@ -156,7 +157,7 @@ Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditio
     wire::View(member.value, entry);
     KeyTerm term;
     term.attribute.assign(member.name.GetString(), member.name.GetStringLength());
-    AttributeDecoder decoder;
+    AttributeDecoder decoder(rules);
     if (entry.attribute_value_list != nullptr) {
       for (const auto& element : entry.attribute_value_list->GetArray())
         term.values.push_back(decoder.DecodeValue(element));

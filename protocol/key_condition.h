@@ -9,6 +9,7 @@
 #include "engine/error.h"
 #include "engine/expression/condition.h"
 #include "protocol/json_reader.h"
+#include "protocol/wire/value_rules.h"
 
 namespace ddbd {
 
@@ -18,6 +19,7 @@ Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition);
 
 // Legacy KeyConditions (attribute -> ComparisonOperator + AttributeValueList) of a request the
 // generated layer has read and checked.
-Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions);
+Result<std::vector<KeyTerm>> DecodeKeyConditions(const json::Value& key_conditions,
+                                                 wire::ValueRules rules = {});
 
 }  // namespace ddbd

@@ -125,10 +125,11 @@ LegacyEntry EntryOf(const json::Value& entry, LegacyConditions kind) {
   return {nullptr, std::nullopt, condition.comparison_operator, condition.attribute_value_list};
 }
 
-Result<Condition> DecodeExpectedEntry(const std::string& name, const LegacyEntry& entry) {
+Result<Condition> DecodeExpectedEntry(const std::string& name, const LegacyEntry& entry,
+                                      wire::ValueRules rules) {
   const json::Value* value_json = entry.value;
   const json::Value* list = entry.attribute_value_list;
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(rules);
   std::vector<AttributeValue> arguments;
   if (value_json != nullptr) arguments.push_back(decoder.DecodeValue(*value_json));
   if (list != nullptr) {
@@ -196,7 +197,7 @@ Result<Condition> DecodeExpectedEntry(const std::string& name, const LegacyEntry
 
 Result<std::optional<Condition>> DecodeLegacyConditions(
     const json::Value* conditions, std::optional<std::string_view> conditional_operator,
-    LegacyConditions kind) {
+    LegacyConditions kind, wire::ValueRules rules) {
   const bool use_or = conditional_operator == "OR";
   if (conditions == nullptr || conditions->ObjectEmpty()) {
     if (conditional_operator) {
@@ -214,7 +215,7 @@ Result<std::optional<Condition>> DecodeLegacyConditions(
     if (member.value.IsNull()) continue;
     auto condition =
         DecodeExpectedEntry(std::string(member.name.GetString(), member.name.GetStringLength()),
-                            EntryOf(member.value, kind));
+                            EntryOf(member.value, kind), rules);
     if (!condition.ok()) return condition.error();
     combined.children.push_back(std::move(condition).value());
   }
@@ -242,7 +243,8 @@ Status CheckOneParameterStyle(std::initializer_list<GivenMember> legacy,
       legacy_given + "} Expression parameters: {" + expression_given + "}");
 }
 
-Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attribute_updates) {
+Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attribute_updates,
+                                                         wire::ValueRules rules) {
   std::vector<UpdateAction> actions;
   if (attribute_updates == nullptr) return actions;
   for (const auto& member : attribute_updates->GetObject()) {
@@ -253,7 +255,7 @@ Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attr
     wire::View(member.value, entry);
     const std::string_view action = entry.action.value_or("PUT");
     const json::Value* value_json = entry.value;
-    AttributeDecoder decoder;
+    AttributeDecoder decoder(rules);
     AttributeValue value =
         value_json != nullptr ? decoder.DecodeValue(*value_json) : AttributeValue();
     if (Status decoded = decoder.status(); !decoded.ok()) return decoded.error();

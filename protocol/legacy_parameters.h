@@ -12,6 +12,7 @@
 #include "engine/expression/condition.h"
 #include "engine/expression/update.h"
 #include "protocol/json_reader.h"
+#include "protocol/wire/value_rules.h"
 
 namespace ddbd {
 
@@ -27,7 +28,7 @@ enum class LegacyConditions { kExpected, kFilter };
 // ConditionalOperator. Nullopt when there are none.
 Result<std::optional<Condition>> DecodeLegacyConditions(
     const json::Value* conditions, std::optional<std::string_view> conditional_operator,
-    LegacyConditions kind);
+    LegacyConditions kind, wire::ValueRules rules = {});
 
 // A member of a request and whether it was given (not absent, not null).
 struct GivenMember {
@@ -43,6 +44,7 @@ Status CheckOneParameterStyle(std::initializer_list<GivenMember> legacy,
                               std::initializer_list<GivenMember> expression);
 
 // AttributeUpdates (null when absent) as update actions.
-Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attribute_updates);
+Result<std::vector<UpdateAction>> DecodeAttributeUpdates(const json::Value* attribute_updates,
+                                                         wire::ValueRules rules = {});
 
 }  // namespace ddbd

@@ -36,6 +36,7 @@ struct ReadMembers {
   // Scan
   std::optional<int64_t> segment;
   std::optional<int64_t> total_segments;
+  wire::ValueRules value_rules;  // the operation's
 };
 
 template <typename Input>
@@ -53,6 +54,7 @@ ReadMembers SharedMembersOf(const Input& in, ReadKind kind) {
   m.filter_expression = in.filter_expression;
   m.expression_attribute_values = in.expression_attribute_values;
   m.conditional_operator = in.conditional_operator;
+  m.value_rules = Input::kValueRules;
   return m;
 }
 
@@ -144,7 +146,7 @@ Status DecodeExpressions(const ReadMembers& m, ReadRequest& out) {
   if (!style.ok()) return style.error();
   auto names = ExpressionNames::Decode(m.projection.expression_attribute_names);
   if (!names.ok()) return names.error();
-  auto values = ExpressionValues::Decode(m.expression_attribute_values);
+  auto values = ExpressionValues::Decode(m.expression_attribute_values, m.value_rules);
   if (!values.ok()) return values.error();
   const bool any_expression =
       (kind == ReadKind::kQuery && key_text) || filter_text || projection_expression;
@@ -159,8 +161,8 @@ Status DecodeExpressions(const ReadMembers& m, ReadRequest& out) {
   // A legacy filter (and its ConditionalOperator) is checked before the key conditions, as
   // DynamoDB does; a FilterExpression after them.
   if (!filter_text) {
-    auto legacy =
-        DecodeLegacyConditions(m.legacy_filter, m.conditional_operator, LegacyConditions::kFilter);
+    auto legacy = DecodeLegacyConditions(m.legacy_filter, m.conditional_operator,
+                                         LegacyConditions::kFilter, m.value_rules);
     if (!legacy.ok()) return legacy.error();
     out.filter = std::move(legacy).value();
     out.options.filter_member = legacy_filter;
@@ -174,7 +176,7 @@ Status DecodeExpressions(const ReadMembers& m, ReadRequest& out) {
       if (!terms.ok()) return terms.error();
       out.key_terms = std::move(terms).value();
     } else if (m.key_conditions != nullptr) {
-      auto terms = DecodeKeyConditions(*m.key_conditions);
+      auto terms = DecodeKeyConditions(*m.key_conditions, m.value_rules);
       if (!terms.ok()) return terms.error();
       out.key_terms = std::move(terms).value();
     } else {
@@ -202,7 +204,7 @@ namespace {
 Status DecodeRead(const ReadMembers& m, const Status& constraints, const Engine& engine,
                   ReadRequest& out) {
   const ReadKind kind = m.kind;
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(m.value_rules);
   Item start_key = decoder.DecodeItem(m.exclusive_start_key);
   if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
     return serialization;
@@ -210,11 +212,13 @@ Status DecodeRead(const ReadMembers& m, const Status& constraints, const Engine&
   if (!constraints.ok()) return constraints;
   if (Status bad_start = decoder.validation_status(); !bad_start.ok()) {
     const std::string& message = bad_start.error().message();
+    // The newer validation layer (Query) gives every value's own text unwrapped (B2).
     const bool numeric = message.find("numeric value") != std::string::npos ||
                          message.find("significant digits") != std::string::npos ||
                          message.find("magnitude") != std::string::npos;
-    return numeric ? bad_start
-                   : Error::Validation("The provided starting key is invalid: " + message);
+    return numeric || m.value_rules.current_layer
+               ? bad_start
+               : Error::Validation("The provided starting key is invalid: " + message);
   }
   out.table_name = TableNameOf(engine, m.table_name);
   if (m.index_name) {

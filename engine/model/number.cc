@@ -12,16 +12,19 @@ constexpr int32_t kExponentBias = 129;  // maps [kMinExponent, kMaxExponent] ont
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-Error NotNumeric(std::string_view text) {
-  if (text.empty())
+Error NotNumeric(std::string_view text, Number::Layer layer) {
+  if (text.empty() && layer == Number::Layer::kOlder)
     return Error::Validation("The parameter cannot be converted to a numeric value");
   return Error::Validation("The parameter cannot be converted to a numeric value: " +
                            std::string(text));
 }
 
+constexpr int64_t kInt32Min = -2'147'483'648LL;
+constexpr int64_t kInt32Max = 2'147'483'647LL;
+
 }  // namespace
 
-Result<Number> Number::Parse(std::string_view text) {
+Result<Number> Number::Parse(std::string_view text, Layer layer) {
   size_t i = 0;
   Number number;
   if (i < text.size() && (text[i] == '+' || text[i] == '-')) number.negative_ = text[i++] == '-';
@@ -29,46 +32,60 @@ Result<Number> Number::Parse(std::string_view text) {
   int64_t point = -1;  // digits before the decimal point
   for (; i < text.size() && (IsDigit(text[i]) || text[i] == '.'); ++i) {
     if (text[i] == '.') {
-      if (point >= 0) return NotNumeric(text);
+      if (point >= 0) return NotNumeric(text, layer);
       point = static_cast<int64_t>(mantissa.size());
     } else {
       mantissa.push_back(text[i]);
     }
   }
-  if (mantissa.empty()) return NotNumeric(text);
+  if (mantissa.empty()) return NotNumeric(text, layer);
   if (point < 0) point = static_cast<int64_t>(mantissa.size());
   int64_t exponent = 0;
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
     bool exponent_negative = false;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) exponent_negative = text[i++] == '-';
-    if (i == text.size()) return NotNumeric(text);
+    if (i == text.size()) return NotNumeric(text, layer);
     for (; i < text.size() && IsDigit(text[i]); ++i) {
-      // Saturate: any exponent this large is out of range anyway.
-      exponent = std::min<int64_t>(exponent * 10 + (text[i] - '0'), 1'000'000);
+      exponent = exponent * 10 + (text[i] - '0');
+      // A written exponent beyond 32 bits is no number to Java's BigDecimal.
+      if (exponent > kInt32Max + 1) return NotNumeric(text, layer);
     }
     if (exponent_negative) exponent = -exponent;
+    if (exponent > kInt32Max) return NotNumeric(text, layer);
   }
-  if (i != text.size()) return NotNumeric(text);
+  if (i != text.size()) return NotNumeric(text, layer);
+  // BigDecimal's scale (digits after the point, less the exponent) must fit 32 bits as well.
+  const int64_t scale = static_cast<int64_t>(mantissa.size()) - point - exponent;
+  if (scale < kInt32Min || scale > kInt32Max) return NotNumeric(text, layer);
 
   const size_t first = mantissa.find_first_not_of('0');
-  if (first == std::string::npos) return Number();  // zero, whatever its sign or exponent
-  const size_t last = mantissa.find_last_not_of('0');
-  number.digits_ = mantissa.substr(first, last - first + 1);
-  if (number.digits_.size() > kMaxSignificantDigits) {
-    return Error::Validation("Attempting to store more than 38 significant digits in a Number");
+  const bool zero = first == std::string::npos;
+  if (!zero) {
+    const size_t last = mantissa.find_last_not_of('0');
+    number.digits_ = mantissa.substr(first, last - first + 1);
+    if (number.digits_.size() > kMaxSignificantDigits) {
+      return Error::Validation("Attempting to store more than 38 significant digits in a Number");
+    }
   }
-  const int64_t scaled = point - static_cast<int64_t>(first) + exponent;
-  if (scaled > kMaxExponent) {
+  // The magnitude, as BigDecimal's precision less its scale (a zero's precision is 1): 1E125 is
+  // 126, the largest taken; 1E-130 is -129, the smallest.
+  const int64_t precision = zero ? 1 : static_cast<int64_t>(mantissa.size() - first);
+  int64_t magnitude = precision - scale;
+  if (layer == Layer::kOlder) {  // computed in 32 bits there: wraps round
+    magnitude = static_cast<int32_t>(static_cast<uint32_t>(magnitude));
+  }
+  if (magnitude > kMaxExponent) {
     return Error::Validation(
         "Number overflow. Attempting to store a number with magnitude larger than supported range");
   }
-  if (scaled < kMinExponent) {
+  if (magnitude < kMinExponent) {
     return Error::Validation(
         "Number underflow. Attempting to store a number with magnitude smaller than supported "
         "range");
   }
-  number.exponent_ = static_cast<int32_t>(scaled);
+  if (zero) return Number();  // whatever its sign or exponent
+  number.exponent_ = static_cast<int32_t>(magnitude);
   return number;
 }
 

@@ -17,10 +17,17 @@ class Number {
 
   Number() = default;  // zero
 
-  // ValidationException: "The parameter cannot be converted to a numeric value[: text]",
-  // "Attempting to store more than 38 significant digits in a Number", "Number overflow. ...",
-  // "Number underflow. ...".
-  static Result<Number> Parse(std::string_view text);
+  // Which of DynamoDB's validation layers judges a literal (during 2026 AWS moved some operations
+  // to a newer one: ../shared/behaviours-to-match.md B2). They differ in two things: the older
+  // words an empty literal without ": " and computes a number's magnitude in 32 bits, so
+  // 1e2147483647 wraps round to an underflow where the newer reports an overflow.
+  enum class Layer : uint8_t { kOlder, kCurrent };
+
+  // ValidationException: "The parameter cannot be converted to a numeric value[: text]" (also for
+  // a written exponent or scale beyond 32 bits, as Java's BigDecimal refuses it), "Attempting to
+  // store more than 38 significant digits in a Number", "Number overflow. ...", "Number
+  // underflow. ...". Zero is range-checked by its written exponent too (0e126 overflows).
+  static Result<Number> Parse(std::string_view text, Layer layer = Layer::kOlder);
 
   std::string ToString() const;
   bool IsZero() const { return digits_.empty(); }

@@ -7,14 +7,15 @@
 
 namespace ddbd {
 
-Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value) {
+Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value,
+                                                  wire::ValueRules rules) {
   ExpressionValues values;
   if (value == nullptr) return values;
   values.given_ = true;
   std::optional<Error> invalid;
   for (const auto& member : value->GetObject()) {
     std::string key(member.name.GetString(), member.name.GetStringLength());
-    AttributeDecoder decoder;
+    AttributeDecoder decoder(rules);
     AttributeValue decoded = decoder.DecodeValue(member.value);
     if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
       return serialization.error();
@@ -34,8 +35,11 @@ Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value) {
           "ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + key + "\"");
     }
     if (Status bad = decoder.validation_status(); !bad.ok() && !invalid) {
-      invalid = Error::Validation("ExpressionAttributeValues contains invalid value: " +
-                                  bad.error().message() + " for key " + key);
+      // The newer validation layer gives the value's own text, unwrapped (B2).
+      invalid = rules.current_layer
+                    ? bad.error()
+                    : Error::Validation("ExpressionAttributeValues contains invalid value: " +
+                                        bad.error().message() + " for key " + key);
     }
     values.values_.emplace(std::move(key), std::move(decoded));
   }

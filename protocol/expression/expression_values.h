@@ -10,6 +10,7 @@
 #include "engine/model/attribute_value.h"
 #include "protocol/expression/document_paths.h"
 #include "protocol/json_reader.h"
+#include "protocol/wire/value_rules.h"
 
 namespace ddbd {
 
@@ -17,7 +18,7 @@ class ExpressionValues {
  public:
   // SerializationException for wrongly typed JSON; ValidationException for a bad key, an empty
   // map, or an invalid value ("ExpressionAttributeValues contains invalid value: ... for key :v").
-  static Result<ExpressionValues> Decode(const json::Value* value);
+  static Result<ExpressionValues> Decode(const json::Value* value, wire::ValueRules rules = {});
 
   bool given() const { return given_; }
   // The value for `placeholder`, recording its use; records an undefined-value error otherwise.

@@ -18,6 +18,7 @@
 
 #include "engine/error.h"
 #include "protocol/json_reader.h"
+#include "protocol/wire/value_rules.h"
 
 namespace ddbd::wire {
 
@@ -32,6 +33,7 @@ void View(const json::Value& object, BatchStatementRequest& out);
 struct BatchExecuteStatementInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   const json::Value* statements = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
 };
@@ -49,6 +51,7 @@ void View(const json::Value& object, KeysAndAttributes& out);
 struct BatchGetItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = true, .envelope = false};
   const json::Value* request_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
 };
@@ -73,6 +76,7 @@ void View(const json::Value& object, WriteRequest& out);
 struct BatchWriteItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   const json::Value* request_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
   std::optional<std::string_view> return_item_collection_metrics;
@@ -200,6 +204,7 @@ void View(const json::Value& object, ExpectedAttributeValue& out);
 struct DeleteItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = true, .envelope = true};
   std::string_view table_name = {};
   const json::Value* key = nullptr;
   const json::Value* expected = nullptr;
@@ -272,6 +277,7 @@ Status Decode(const json::Value& body, DescribeTimeToLiveInput& out, Status* con
 struct ExecuteStatementInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   std::string_view statement = {};
   const json::Value* parameters = nullptr;
   std::optional<bool> consistent_read;
@@ -292,6 +298,7 @@ void View(const json::Value& object, ParameterizedStatement& out);
 struct ExecuteTransactionInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   const json::Value* transact_statements = nullptr;
   std::optional<std::string_view> client_request_token;
   std::optional<std::string_view> return_consumed_capacity;
@@ -301,6 +308,7 @@ Status Decode(const json::Value& body, ExecuteTransactionInput& out, Status* con
 struct GetItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = true, .envelope = false};
   std::string_view table_name = {};
   const json::Value* key = nullptr;
   const json::Value* attributes_to_get = nullptr;
@@ -349,6 +357,7 @@ Status Decode(const json::Value& body, ListTagsOfResourceInput& out, Status* con
 struct PutItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = true, .envelope = true};
   std::string_view table_name = {};
   const json::Value* item = nullptr;
   const json::Value* expected = nullptr;
@@ -382,6 +391,7 @@ void View(const json::Value& object, Condition& out);
 struct QueryInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = true, .envelope = false};
   std::string_view table_name = {};
   std::optional<std::string_view> index_name;
   std::optional<std::string_view> select;
@@ -436,6 +446,7 @@ Status Decode(const json::Value& body, RestoreTableToPointInTimeInput& out, Stat
 struct ScanInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   std::string_view table_name = {};
   std::optional<std::string_view> index_name;
   const json::Value* attributes_to_get = nullptr;
@@ -479,6 +490,7 @@ void View(const json::Value& object, TransactGetItem& out);
 struct TransactGetItemsInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   const json::Value* transact_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
 };
@@ -536,6 +548,7 @@ void View(const json::Value& object, TransactWriteItem& out);
 struct TransactWriteItemsInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
   const json::Value* transact_items = nullptr;
   std::optional<std::string_view> return_consumed_capacity;
   std::optional<std::string_view> return_item_collection_metrics;
@@ -574,6 +587,7 @@ void View(const json::Value& object, AttributeValueUpdate& out);
 struct UpdateItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = true, .envelope = true};
   std::string_view table_name = {};
   const json::Value* key = nullptr;
   const json::Value* attribute_updates = nullptr;

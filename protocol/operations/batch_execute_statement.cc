@@ -106,7 +106,7 @@ void EncodeResponse(wire::out::BatchStatementResponse& out, const BatchResponse&
 
 Status BatchExecuteStatement(Engine& engine, const wire::BatchExecuteStatementInput& in,
                              const Status& constraints, json::Writer& response, Ticket& ticket) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   std::vector<partiql::StatementRequest> requests;
   const json::Value* list = in.statements;
   if (list != nullptr && list->Size() <= kMaxBatchStatements) {

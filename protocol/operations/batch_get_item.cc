@@ -66,7 +66,7 @@ Status BatchGetItem(Engine& engine, const wire::BatchGetItemInput& in, const Sta
                     json::Writer& response) {
   BatchGetItemArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   std::vector<GetRequest>& gets = args.requests;
   std::vector<TableRead> tables;
   bool expression_projection = false;

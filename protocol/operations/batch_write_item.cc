@@ -46,7 +46,7 @@ Status BatchWriteItem(Engine& engine, const wire::BatchWriteItemInput& in,
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   args.return_item_collection_metrics =
       ReturnItemCollectionMetricsOf(in.return_item_collection_metrics);
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   std::vector<WriteRequest>& writes = args.requests;
   bool one_of_each = true;  // each WriteRequest names exactly one of PutRequest and DeleteRequest
   const json::Value empty(rapidjson::kObjectType);

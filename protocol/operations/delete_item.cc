@@ -7,7 +7,7 @@ namespace ddbd::operations {
 
 Status DeleteItem(Engine& engine, const wire::DeleteItemInput& in, const Status& constraints,
                   json::Writer& response, Ticket& ticket) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   DeleteItemArgs args;
   args.key = decoder.DecodeItem(in.key);
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;

@@ -20,7 +20,7 @@ struct ExecuteStatementRequest {
 
 Status Decode(const wire::ExecuteStatementInput& in, const Status& constraints,
               ExecuteStatementRequest& out) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   out.statement = partiql::StatementRequestOf(in, decoder);
   if (in.limit) out.options.limit = *in.limit;
   if (in.next_token) out.next_token = std::string(*in.next_token);

@@ -25,7 +25,7 @@ struct TransactionRequest {
 
 Status Decode(const wire::ExecuteTransactionInput& in, const Status& constraints,
               TransactionRequest& out) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   const json::Value* list = in.transact_statements;
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {
     for (const json::Value& element : list->GetArray()) {

@@ -8,7 +8,7 @@ namespace ddbd::operations {
 
 Status GetItem(Engine& engine, const wire::GetItemInput& in, const Status& constraints,
                json::Writer& response) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   GetItemArgs args;
   args.key = decoder.DecodeItem(in.key);
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;

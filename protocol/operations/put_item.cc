@@ -7,7 +7,7 @@ namespace ddbd::operations {
 
 Status PutItem(Engine& engine, const wire::PutItemInput& in, const Status& constraints,
                json::Writer& response, Ticket& ticket) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   PutItemArgs args;
   args.item = decoder.DecodeItem(in.item);
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;

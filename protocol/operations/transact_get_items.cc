@@ -13,7 +13,7 @@ namespace ddbd::operations {
 
 Status TransactGetItems(Engine& engine, const wire::TransactGetItemsInput& in,
                         const Status& constraints, json::Writer& response) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   TransactGetItemsArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   std::vector<wire::Get> gets;

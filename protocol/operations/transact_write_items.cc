@@ -66,7 +66,7 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
                                                         const wire::TransactWriteItemsInput& in,
                                                         const Status& constraints,
                                                         uint64_t fingerprint) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   TransactWriteItemsArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   args.return_item_collection_metrics =

@@ -7,7 +7,7 @@ namespace ddbd::operations {
 
 Status UpdateItem(Engine& engine, const wire::UpdateItemInput& in, const Status& constraints,
                   json::Writer& response, Ticket& ticket) {
-  AttributeDecoder decoder;
+  AttributeDecoder decoder(in.kValueRules);
   UpdateItemArgs args;
   args.key = decoder.DecodeItem(in.key);
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;

@@ -9,8 +9,8 @@ namespace {
 
 std::string Canonical(const std::string& text) { return Number::Parse(text).value().ToString(); }
 
-std::string ErrorOf(const std::string& text) {
-  auto parsed = Number::Parse(text);
+std::string ErrorOf(const std::string& text, Number::Layer layer = Number::Layer::kOlder) {
+  auto parsed = Number::Parse(text, layer);
   return parsed.ok() ? "" : parsed.error().message();
 }
 
@@ -46,8 +46,34 @@ TEST_CASE("Numbers outside DynamoDB's limits are refused with its messages") {
   CHECK(ErrorOf("-1e-131") ==
         "Number underflow. Attempting to store a number with magnitude smaller than supported "
         "range");
-  CHECK(ErrorOf("0e999999999999") == "");  // zero is zero whatever its exponent
+  CHECK(ErrorOf("0e125") == "");
+  CHECK(ErrorOf("0.0e126") == "");  // zero's magnitude counts its written digits, as BigDecimal's
   CHECK(ErrorOf("12345678901234567890123456789012345678000000") == "");  // trailing zeros are free
+}
+
+// ../shared/behaviours-to-match.md B2 and B3, recorded against AWS.
+TEST_CASE("Exponents beyond 32 bits, zero's written exponent, and the two validation layers") {
+  const std::string overflow =
+      "Number overflow. Attempting to store a number with magnitude larger than supported range";
+  const std::string underflow =
+      "Number underflow. Attempting to store a number with magnitude smaller than supported range";
+  const std::string not_numeric = "The parameter cannot be converted to a numeric value";
+  for (const Number::Layer layer : {Number::Layer::kOlder, Number::Layer::kCurrent}) {
+    CHECK(ErrorOf("1e9223372036854775808", layer) == not_numeric + ": 1e9223372036854775808");
+    CHECK(ErrorOf("1e2147483648", layer) == not_numeric + ": 1e2147483648");
+    CHECK(ErrorOf("1e-2147483648", layer) == not_numeric + ": 1e-2147483648");  // its scale
+    CHECK(ErrorOf("0e999999999999", layer) == not_numeric + ": 0e999999999999");
+    CHECK(ErrorOf("0e126", layer) == overflow);
+    CHECK(ErrorOf("-0e-131", layer) == underflow);
+    CHECK(ErrorOf("1e-2147483647", layer) == underflow);
+  }
+  // The older layer words an empty literal without ": " and computes magnitudes in 32 bits.
+  CHECK(ErrorOf("", Number::Layer::kCurrent) == not_numeric + ": ");
+  CHECK(ErrorOf("") == not_numeric);
+  CHECK(ErrorOf("1e2147483647", Number::Layer::kCurrent) == overflow);
+  CHECK(ErrorOf("1e2147483647") == underflow);
+  CHECK(ErrorOf("1e2147483646", Number::Layer::kCurrent) == overflow);
+  CHECK(ErrorOf("1e2147483646") == overflow);
 }
 
 TEST_CASE("Numbers compare by value") {

@@ -188,15 +188,20 @@ class Limits(ItemsTestCase):
         self.ddb.put_item(TableName=self.composite, Item={"pk": {"S": "k"}, "sk": {"N": "1"}})
 
     def test_number_limits(self):
+        # PutItem answers in DynamoDB's newer validation layer, in the envelope (behaviours-to-match
+        # B2; these held the older texts without it until the 2026 recordings).
         self.put({"pk": {"S": "n"}, "n": {"N": "1" * 38}})
         self.assertPutError({"pk": {"S": "n"}, "n": {"N": "1" * 39}},
-                            "Attempting to store more than 38 significant digits in a Number")
+                            "1 validation error detected: Attempting to store more than 38 significant digits in a "
+                            "Number")
         self.assertPutError({"pk": {"S": "n"}, "n": {"N": "1e126"}},
-                            "Number overflow. Attempting to store a number with magnitude larger than supported range")
+                            "1 validation error detected: Number overflow. Attempting to store a number with "
+                            "magnitude larger than supported range")
         self.assertPutError({"pk": {"S": "n"}, "n": {"N": "1e-131"}},
-                            "Number underflow. Attempting to store a number with magnitude smaller than supported range")
+                            "1 validation error detected: Number underflow. Attempting to store a number with "
+                            "magnitude smaller than supported range")
         self.assertPutError({"pk": {"S": "n"}, "n": {"N": "12a"}},
-                            "The parameter cannot be converted to a numeric value: 12a")
+                            "1 validation error detected: The parameter cannot be converted to a numeric value: 12a")
 
 
 class ValidationErrors(ItemsTestCase):
@@ -227,9 +232,13 @@ class ValidationErrors(ItemsTestCase):
                             "One or more parameter values were invalid: An number set  may not be empty", raw)
         self.assertPutError({"pk": {"S": "x"}, "a": {"BS": []}},
                             "One or more parameter values were invalid: Binary sets should not be empty", raw)
+        # In the newer layer's words, in its envelope (B2).
         self.assertPutError({"pk": {"S": "x"}, "a": {"SS": ["a", "a"]}},
-                            "One or more parameter values were invalid: Input collection [a, a] contains duplicates.")
-        self.assertPutError({"pk": {"S": "x"}, "a": {"NS": ["1", "1.0"]}}, "Input collection contains duplicates")
+                            "1 validation error detected: One or more parameter values were invalid: Input "
+                            "collection [\"a\", \"a\"] contains duplicates.")
+        self.assertPutError({"pk": {"S": "x"}, "a": {"NS": ["1", "1.0"]}},
+                            "1 validation error detected: One or more parameter values were invalid: Input "
+                            "collection contains duplicates.")
         self.assertPutError({"pk": {"S": "x"}, "a": {"NULL": False}},
                             "One or more parameter values were invalid: Null attribute value types must have the "
                             "value of true", raw)
