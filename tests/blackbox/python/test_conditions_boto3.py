@@ -81,9 +81,12 @@ class Conditions(ServerTestCase):
         self.assertError(self.ddb.put_item, "ValidationException",
                          "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"= \"",
                          TableName=self.table, Item=item, ConditionExpression="a = ")
+        # In DynamoDB's newer envelope (behaviours-to-match B1 records it for UpdateItem; for
+        # PutItem inferred. This held the text without it until then); the syntax error above without.
         self.assertError(self.ddb.put_item, "ValidationException",
-                         "Invalid ConditionExpression: An expression attribute value used in expression is not "
-                         "defined; attribute value: :x", TableName=self.table, Item=item, ConditionExpression="a = :x")
+                         "1 validation error detected: Invalid ConditionExpression: An expression attribute value "
+                         "used in expression is not defined; attribute value: :x", TableName=self.table, Item=item,
+                         ConditionExpression="a = :x")
         self.assertError(self.ddb.put_item, "ValidationException",
                          "Value provided in ExpressionAttributeValues unused in expressions: keys: {:y}",
                          TableName=self.table, Item=item, ConditionExpression="attribute_exists(a)",
@@ -92,10 +95,45 @@ class Conditions(ServerTestCase):
                          "Value provided in ExpressionAttributeNames unused in expressions: keys: {#b}",
                          TableName=self.table, Item=item, ConditionExpression="attribute_exists(a)",
                          ExpressionAttributeNames={"#b": "b"})
+        # DynamoDB's newer text and envelope (behaviours-to-match B1; this held "...: ConditionExpression
+        # is null" until the 2026 recordings), for the names too, also beside Expected; empty maps and
+        # an empty ConditionExpression likewise. The older text stays where the older layer reads.
+        envelope = "1 validation error detected: "
         self.assertError(self.ddb.put_item, "ValidationException",
+                         envelope + "ExpressionAttributeValues can only be specified when using expressions",
+                         TableName=self.table, Item=item, ExpressionAttributeValues={":y": {"S": "1"}})
+        self.assertError(self.ddb.delete_item, "ValidationException",
+                         envelope + "ExpressionAttributeNames can only be specified when using expressions",
+                         TableName=self.table, Key=item, ExpressionAttributeNames={"#y": "y"},
+                         Expected={"a": {"Exists": False}})
+        self.assertError(self.ddb.put_item, "ValidationException",
+                         envelope + "ExpressionAttributeValues must not be empty", TableName=self.table,
+                         Item=item, ConditionExpression="attribute_exists(a)", ExpressionAttributeValues={})
+        self.assertError(self.ddb.put_item, "ValidationException",
+                         envelope + "ExpressionAttributeNames must not be empty", TableName=self.table,
+                         Item=item, ConditionExpression="attribute_exists(a)", ExpressionAttributeNames={})
+        self.assertError(self.ddb.delete_item, "ValidationException",
+                         envelope + "Invalid ConditionExpression: The expression can not be empty;",
+                         TableName=self.table, Key=item, ConditionExpression="")
+        self.assertError(self.ddb.update_item, "ValidationException",
+                         envelope + "Invalid ConditionExpression: An expression attribute value used in "
+                         "expression is not defined; attribute value: :v", TableName=self.table, Key=item,
+                         UpdateExpression="SET a = :a", ConditionExpression="b = :v",
+                         ExpressionAttributeValues={":a": {"S": "x"}})
+        # UpdateExpression's own stay without it (B1).
+        self.assertError(self.ddb.update_item, "ValidationException",
+                         "Invalid UpdateExpression: An expression attribute value used in expression is not "
+                         "defined; attribute value: :v", TableName=self.table, Key=item,
+                         UpdateExpression="SET a = :v", ExpressionAttributeValues={":a": {"S": "x"}},
+                         ConditionExpression="b = :a")
+        self.assertError(self.ddb.update_item, "ValidationException",
+                         "Invalid UpdateExpression: The expression can not be empty;", TableName=self.table,
+                         Key=item, UpdateExpression="")
+        self.assertError(self.ddb.transact_write_items, "ValidationException",
                          "ExpressionAttributeValues can only be specified when using expressions: "
-                         "ConditionExpression is null", TableName=self.table, Item=item,
-                         ExpressionAttributeValues={":y": {"S": "1"}})
+                         "ConditionExpression is null",
+                         TransactItems=[{"Put": {"TableName": self.table, "Item": item,
+                                                 "ExpressionAttributeValues": {":y": {"S": "1"}}}}])
         self.assertError(self.ddb.put_item, "ValidationException",
                          "Invalid ConditionExpression: The expression has redundant parentheses;",
                          TableName=self.table, Item=item, ConditionExpression="((attribute_not_exists(pk)))")

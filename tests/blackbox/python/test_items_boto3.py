@@ -273,8 +273,14 @@ class ValidationErrors(ItemsTestCase):
                                                                            "n" * 65536: {"S": "y"}}}}]})
 
     def test_put_return_values(self):
-        self.assertError(self.ddb.put_item, "ValidationException", "ReturnValues can only be ALL_OLD or NONE",
-                         TableName=self.table, Item={"pk": {"S": "x"}}, ReturnValues="ALL_NEW")
+        # In DynamoDB's newer envelope (behaviours-to-match B1, recorded for DeleteItem; this held
+        # the text without it until then).
+        for call, kwargs in ((self.ddb.put_item, {"Item": {"pk": {"S": "x"}}}),
+                             (self.ddb.delete_item, {"Key": {"pk": {"S": "x"}}})):
+            for return_values in ("ALL_NEW", "UPDATED_NEW"):
+                self.assertError(call, "ValidationException",
+                                 "1 validation error detected: ReturnValues can only be ALL_OLD or NONE",
+                                 TableName=self.table, ReturnValues=return_values, **kwargs)
 
     def test_missing_table(self):
         self.assertError(self.ddb.put_item, "ResourceNotFoundException", "Requested resource not found",

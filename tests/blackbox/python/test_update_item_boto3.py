@@ -110,9 +110,11 @@ class UpdateItem(UpdateTestCase):
         self.assertUpdateError('Invalid UpdateExpression: Syntax error; token: "<EOF>", near: "SET"', "SET")
         self.assertUpdateError("Invalid UpdateExpression: Attribute name is a reserved keyword; reserved keyword: "
                                "name", "SET name = :v", {":v": {"N": "1"}})
+        # DynamoDB's newer text, in its envelope (behaviours-to-match B1; this held "...: UpdateExpression
+        # and ConditionExpression are null" until the 2026 recordings).
         self.assertError(self.ddb.update_item, "ValidationException",
-                         "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression "
-                         "and ConditionExpression are null", TableName=self.table, Key={"pk": {"S": "x"}},
+                         "1 validation error detected: ExpressionAttributeValues can only be specified when using "
+                         "expressions", TableName=self.table, Key={"pk": {"S": "x"}},
                          ExpressionAttributeValues={":v": {"N": "1"}})
         self.assertError(self.ddb.update_item, "ValidationException",
                          "Can not use both expression and non-expression parameters in the same request: "
