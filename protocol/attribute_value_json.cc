@@ -1,5 +1,6 @@
 #include "protocol/attribute_value_json.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -261,6 +262,8 @@ void AttributeDecoder::DecodeSet(AttributeType type, const json::Value& member,
                                      : std::string(kInvalid) + "Binary sets should not be empty"));
   } else if (distinct.size() != result.members.size()) {
     Validation(Duplicates(type, *list.value()));
+  } else {
+    SortSetMembers(result);
   }
 }
 
@@ -371,13 +374,26 @@ void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value) {
       break;
     case AttributeType::kSS:
     case AttributeType::kNS:
-    case AttributeType::kBS:
+    case AttributeType::kBS: {
+      // In DynamoDB's order, which a set read from an item stored before it was kept in it may
+      // not be in.
+      const AttributeValue* set = &value;
+      AttributeValue sorted;
+      const auto less = [&value](const std::string& a, const std::string& b) {
+        return SetMemberLess(value.type, a, b);
+      };
+      if (!std::is_sorted(value.members.begin(), value.members.end(), less)) {
+        sorted = value;
+        SortSetMembers(sorted);
+        set = &sorted;
+      }
       writer.StartArray();
-      for (const std::string& member : value.members) {
+      for (const std::string& member : set->members) {
         json::String(writer, value.type == AttributeType::kBS ? Base64Encode(member) : member);
       }
       writer.EndArray();
       break;
+    }
     case AttributeType::kL:
       writer.StartArray();
       for (const AttributeValue& element : value.list) EncodeAttributeValue(writer, element);
@@ -422,15 +438,28 @@ class BlobJsonWriter {
     writer_.Bool(true);
     writer_.EndObject();
   }
-  void StartSet(AttributeType type, size_t) {
+  void StartSet(AttributeType type, size_t count) {
     StartValue(type);
     writer_.StartArray();
-    binary_set_ = type == AttributeType::kBS;
+    set_type_ = type;
+    set_members_.clear();
+    set_members_.reserve(count);
   }
-  void SetMember(std::string_view bytes) {
-    json::String(writer_, binary_set_ ? Base64Encode(bytes) : bytes);
+  void SetMember(std::string_view bytes) { set_members_.push_back(bytes); }
+  // In DynamoDB's order, which a set stored before it was kept in it may not be in.
+  void EndSet() {
+    const AttributeType type = set_type_;
+    const auto less = [type](std::string_view a, std::string_view b) {
+      return SetMemberLess(type, a, b);
+    };
+    if (!std::is_sorted(set_members_.begin(), set_members_.end(), less)) {
+      std::sort(set_members_.begin(), set_members_.end(), less);
+    }
+    for (const std::string_view member : set_members_) {
+      json::String(writer_, type == AttributeType::kBS ? Base64Encode(member) : member);
+    }
+    EndList();
   }
-  void EndSet() { EndList(); }
   void StartList(size_t) {
     StartValue(AttributeType::kL);
     writer_.StartArray();
@@ -458,7 +487,8 @@ class BlobJsonWriter {
 
   json::Writer& writer_;
   int map_depth_ = 0;
-  bool binary_set_ = false;
+  AttributeType set_type_ = AttributeType::kSS;
+  std::vector<std::string_view> set_members_;  // a set's, sorted as it ends
 };
 
 }  // namespace

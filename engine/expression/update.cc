@@ -181,6 +181,7 @@ Result<std::optional<AttributeValue>> AddOrDelete(const UpdateAction& action,
                       [&](const auto& m) { return SameMember(merged.type, m, member); });
       if (!present) merged.members.push_back(member);
     }
+    SortSetMembers(merged);
     return std::optional<AttributeValue>(std::move(merged));
   }
   if (current == nullptr) return std::optional<AttributeValue>();  // nothing to delete from

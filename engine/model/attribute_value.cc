@@ -1,5 +1,7 @@
 #include "engine/model/attribute_value.h"
 
+#include <algorithm>
+
 #include "engine/model/number.h"
 
 namespace ddbd {
@@ -70,6 +72,24 @@ AttributeValue AttributeValue::Null() { return AttributeValue(); }
 bool AttributeValue::operator==(const AttributeValue& other) const {
   return type == other.type && scalar == other.scalar && boolean == other.boolean &&
          members == other.members && list == other.list && map == other.map;
+}
+
+bool SetMemberLess(AttributeType type, std::string_view a, std::string_view b) {
+  if (type != AttributeType::kNS) return a < b;  // char_traits<char> compares bytes unsigned
+  auto left = Number::Parse(a);
+  auto right = Number::Parse(b);
+  if (!left.ok() || !right.ok()) return a < b;  // never for a stored number
+  return left.value().Compare(right.value()) < 0;
+}
+
+void SortSetMembers(AttributeValue& set) {
+  const AttributeType type = set.type;
+  const auto less = [type](const std::string& a, const std::string& b) {
+    return SetMemberLess(type, a, b);
+  };
+  if (!std::is_sorted(set.members.begin(), set.members.end(), less)) {
+    std::sort(set.members.begin(), set.members.end(), less);
+  }
 }
 
 const AttributeValue* FindAttribute(const Item& item, std::string_view name) {

@@ -50,6 +50,13 @@ struct AttributeValue {
 // The value of `name` in `item`, or null.
 const AttributeValue* FindAttribute(const Item& item, std::string_view name);
 
+// The order DynamoDB returns a set's members in, whatever order they were written or added in:
+// SS and BS by their unsigned bytes, NS by value (../shared/behaviours-to-match.md F1). Every set
+// a request or an update makes is kept in it (SortSetMembers), so stored items and their answers
+// are in it; the JSON encoders check it as they write, for sets stored before it was kept.
+bool SetMemberLess(AttributeType type, std::string_view a, std::string_view b);
+void SortSetMembers(AttributeValue& set);
+
 // DynamoDB's size of a value and of an item (attribute names + values; numbers by significant
 // digits; 3 bytes per list or map plus 1 per element), as used for the 400 KB limit and capacity.
 size_t ValueSize(const AttributeValue& value);

@@ -283,6 +283,7 @@ Result<AttributeValue> Cursor::ParseBag(const std::string& path, int depth) {
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
     return Error::Validation("Input collection contains duplicates");
   }
+  SortSetMembers(set);  // kept in DynamoDB's order, as every set is
   return set;
 }
 

@@ -58,6 +58,34 @@ TEST_CASE("A stored blob encodes to the same JSON as its decoded item") {
 
 // Every control character goes out escaped, at every offset from the 16-byte blocks the SSE2
 // scan reads (RapidJSON 1.1.0's own scan let U+001A-U+001F through raw: issue 15).
+// ../shared/behaviours-to-match.md F1, recorded against AWS.
+TEST_CASE("Sets come back in DynamoDB's order: bytes for SS and BS, value for NS") {
+  CHECK(RoundTrip(R"({"s":{"SS":["m","z","b","\u00e9",""]}})") ==
+        "{\"s\":{\"SS\":[\"\",\"b\",\"m\",\"z\",\"\xc3\xa9\"]}}");
+  CHECK(RoundTrip(R"({"n":{"NS":["10","2","-1","1.5","-10.25","0"]}})") ==
+        R"({"n":{"NS":["-10.25","-1","0","1.5","2","10"]}})");
+  CHECK(RoundTrip(R"({"b":{"BS":["/w==","AA==","YQ=="]}})") ==
+        R"({"b":{"BS":["AA==","YQ==","/w=="]}})");
+  CHECK(RoundTrip(R"({"l":{"L":[{"M":{"s":{"SS":["b","a"]}}}]}})") ==
+        R"({"l":{"L":[{"M":{"s":{"SS":["a","b"]}}}]}})");
+
+  // An item stored before sets were kept in order comes back in order all the same, from its
+  // blob and from its decoded form.
+  Item unsorted = {{"s", AttributeValue::String("x")}};
+  AttributeValue set;
+  set.type = AttributeType::kNS;
+  set.members = {"10", "2", "-1"};
+  unsorted.emplace_back("n", set);
+  json::Buffer from_blob;
+  json::Writer blob_writer(from_blob);
+  EncodeItemBlob(blob_writer, EncodeItem(unsorted));
+  CHECK(std::string(from_blob.GetString()) == R"({"s":{"S":"x"},"n":{"NS":["-1","2","10"]}})");
+  json::Buffer from_item;
+  json::Writer item_writer(from_item);
+  EncodeItem(item_writer, unsorted);
+  CHECK(std::string(from_item.GetString()) == R"({"s":{"S":"x"},"n":{"NS":["-1","2","10"]}})");
+}
+
 TEST_CASE("Control characters are escaped in names and values") {
   for (size_t offset = 0; offset < 40; offset += 7) {
     std::string text(offset, 'a');
