@@ -30,7 +30,19 @@ Status DescribeStream(Engine& engine, const wire::StreamsDescribeStreamInput& in
   if (in.shard_filter != nullptr) {
     wire::StreamsShardFilter filter;
     wire::View(*in.shard_filter, filter);
-    if (filter.type && filter.shard_id) args.child_shards_of = std::string(*filter.shard_id);
+    // DynamoDB refuses a filter without both (behaviours-to-match F3: the type recorded, the
+    // texts inferred from coral's constraint wording).
+    if (!filter.type) {
+      return Error::Validation(
+          "1 validation error detected: Value 'null' at 'shardFilter.type' failed to satisfy "
+          "constraint: Member must be CHILD_SHARDS");
+    }
+    if (!filter.shard_id) {
+      return Error::Validation(
+          "1 validation error detected: Value 'null' at 'shardFilter.shardId' failed to satisfy "
+          "constraint: Member must not be null");
+    }
+    args.child_shards_of = std::string(*filter.shard_id);
   }
   auto described = engine.DescribeStream(args);
   if (!described.ok()) return described.error();

@@ -237,6 +237,13 @@ class StreamRecords(StreamsTestCase):
                          "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
                          "Member must have value greater than or equal to 1",
                          ShardIterator=arn + "|1|00", Limit=0)
+        # A ShardFilter needs both its members (behaviours-to-match F3; texts inferred).
+        self.assertError(raw.describe_stream, "ValidationException",
+                         "1 validation error detected: Value 'null' at 'shardFilter.type' failed to satisfy "
+                         "constraint: Member must be CHILD_SHARDS", StreamArn=arn, ShardFilter={"ShardId": shard})
+        self.assertError(raw.describe_stream, "ValidationException",
+                         "1 validation error detected: Value 'null' at 'shardFilter.shardId' failed to satisfy "
+                         "constraint: Member must not be null", StreamArn=arn, ShardFilter={"Type": "CHILD_SHARDS"})
         with self.assertRaises(Exception) as caught:
             self.streams.list_streams(Limit=101)  # over the documented 100: refused, as measured
         self.assertEqual(caught.exception.response["Error"]["Code"], "ValidationException")
