@@ -221,6 +221,7 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   auto entry = std::make_unique<TableEntry>();
   entry->description = table;
   entry->items = std::make_shared<TableItems>(next_table_id++, &log);
+  entry->items->CompareItemsBy(&SameItem);
   entry->key_shape = KeyShape::Of(table.key_schema, table.attribute_definitions);
   if (entry->key_shape.has_sort_key()) {
     const AttributeType partition_type = entry->key_shape.partition_type;

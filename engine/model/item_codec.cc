@@ -150,6 +150,72 @@ std::string ProjectAttributes(std::string_view blob, std::span<const std::string
   return projected + attributes;
 }
 
+namespace {
+
+bool Equivalent(const AttributeValue& a, const AttributeValue& b);
+
+bool EquivalentMaps(const AttributeMap& a, const AttributeMap& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [name, value] : a) {
+    const AttributeValue* other = FindAttribute(b, name);
+    if (other == nullptr || !Equivalent(value, *other)) return false;
+  }
+  return true;
+}
+
+// Nests as deep as stored values do: at most 32 levels.
+bool Equivalent(const AttributeValue& a, const AttributeValue& b) {
+  if (a.type != b.type) return false;
+  switch (a.type) {
+    case AttributeType::kSS:
+    case AttributeType::kNS:
+    case AttributeType::kBS: {
+      if (a.members.size() != b.members.size()) return false;
+      std::vector<std::string_view> left(a.members.begin(), a.members.end());
+      std::vector<std::string_view> right(b.members.begin(), b.members.end());
+      std::sort(left.begin(), left.end());
+      std::sort(right.begin(), right.end());
+      return left == right;
+    }
+    case AttributeType::kL:
+      return std::equal(a.list.begin(), a.list.end(), b.list.begin(), b.list.end(), Equivalent);
+    case AttributeType::kM:
+      return EquivalentMaps(a.map, b.map);
+    default:
+      return a == b;
+  }
+}
+
+}  // namespace
+
+bool SameItem(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  if (a.size() != b.size()) return false;
+  // Side by side: the first attribute of one name whose scalar values differ settles it.
+  BlobReader left(a);
+  BlobReader right(b);
+  const size_t count = left.Count();
+  if (count != right.Count()) return false;
+  for (size_t i = 0; i < count; ++i) {
+    if (left.Bytes() != right.Bytes()) break;  // another order: decoded below
+    const size_t left_start = left.position();
+    const size_t right_start = right.position();
+    const AttributeType type = left.Type();
+    if (type != right.Type()) return false;
+    SkipValue(left.Reset(left_start));
+    SkipValue(right.Reset(right_start));
+    const std::string_view left_value = a.substr(left_start, left.position() - left_start);
+    const std::string_view right_value = b.substr(right_start, right.position() - right_start);
+    if (left_value == right_value) continue;
+    const bool nested = type == AttributeType::kM || type == AttributeType::kL ||
+                        type == AttributeType::kSS || type == AttributeType::kNS ||
+                        type == AttributeType::kBS;
+    if (!nested) return false;
+    break;  // a value that may only be reordered: decoded below
+  }
+  return EquivalentMaps(DecodeItem(a), DecodeItem(b));
+}
+
 std::string EncodeItem(const Item& item) {
   std::string blob;
   PutVarint(blob, item.size());

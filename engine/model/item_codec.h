@@ -17,6 +17,13 @@ std::string EncodeItem(const Item& item);
 // `blob` must come from EncodeItem.
 Item DecodeItem(std::string_view blob);
 
+// Whether two blobs hold the same item up to the order of map members (the item's attributes,
+// any M value's) and of set members: DynamoDB makes no change, and no stream record, of a write
+// that only reorders them (../shared/behaviours-to-match.md F2). Byte-equal blobs are the same;
+// blobs of different sizes are not (reordering keeps the size); a first walk side by side settles
+// the common case, a write that changes a value, without decoding.
+bool SameItem(std::string_view a, std::string_view b);
+
 // The payload of the top-level attribute `name` if it is there with type `type` (S, N or B),
 // without decoding the item: what the TTL index reads of every write.
 std::optional<std::string_view> FindScalarAttribute(std::string_view blob, std::string_view name,
@@ -45,6 +52,11 @@ class BlobReader {
   }
   uint8_t Byte() { return static_cast<uint8_t>(blob_[position_++]); }
   size_t position() const { return position_; }
+  // Back (or on) to `position`, one this reader has been at.
+  BlobReader& Reset(size_t position) {
+    position_ = position;
+    return *this;
+  }
   AttributeType Type() { return static_cast<AttributeType>(Byte()); }
 
  private:

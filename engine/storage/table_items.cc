@@ -168,8 +168,12 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   const bool put = write.kind == Write::Kind::kPut;
   CommitResult result;
   if (write.keep_old && existing != nullptr) result.old_item = existing->Copy();
-  if (put ? existing != nullptr && existing->blob() == write.item->blob : existing == nullptr) {
-    // Nothing changes: the item, its index entries and its collection stay as they are.
+  const auto same = [this](std::string_view a, std::string_view b) {
+    return a == b || (same_item_ != nullptr && same_item_(a, b));
+  };
+  if (put ? existing != nullptr && same(existing->blob(), write.item->blob) : existing == nullptr) {
+    // Nothing changes: the item, its index entries and its collection stay as they are (also
+    // when only the order of its attributes, map members or set members would).
     ApplyLocked(key, existing, existing, {}, {}, CollectionSizeLocked(key), context, result.change,
                 scope.garbage_, &scope.log_);
     return result;

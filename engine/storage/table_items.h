@@ -57,6 +57,12 @@ class TableItems {
   using PrefixLength = std::function<size_t(std::string_view key)>;
   void UsePartitions(PrefixLength prefix_length);
 
+  // Whether a put of blob `b` over blob `a` changes nothing (no change, no stream record): the
+  // engine's items are equal up to the order of attributes and of map and set members
+  // (item_codec.h SameItem). Unset: byte for byte. Call before the first write.
+  using SameItem = bool (*)(std::string_view a, std::string_view b);
+  void CompareItemsBy(SameItem same) { same_item_ = same; }
+
   // Gives the table `count` secondary indexes, empty. `entries_of` computes the index entries of
   // a stored item from its blob (used for the item a write replaces or removes). Call before the
   // first write, or while backfilling is handled elsewhere.
@@ -111,9 +117,10 @@ class TableItems {
   // The one way items change. Under `scope` (which must hold this table): decides, then inserts,
   // replaces or removes the item with `key`, with its index entries and item collection, numbers
   // the change and publishes it. A put of a byte-identical item and a delete of nothing change
-  // nothing (ChangeKind::kNone). Errors: those of `decide`; ItemCollectionSizeLimitExceeded,
-  // changing nothing, if the item outgrows its collection; InternalServerError if `scope` does
-  // not hold this table (a bug, refused rather than written unlocked).
+  // nothing (ChangeKind::kNone): byte-identical, or the same by CompareItemsBy. Errors: those of
+  // `decide`; ItemCollectionSizeLimitExceeded, changing nothing, if the item outgrows its
+  // collection; InternalServerError if `scope` does not hold this table (a bug, refused rather than
+  // written unlocked).
   Result<CommitResult> Commit(WriteScope& scope, std::string_view key, Decide decide,
                               const CommitContext& context = {});
   // For a transaction, which decides on all its items before committing any: under `scope`, the
@@ -211,6 +218,7 @@ class TableItems {
   int64_t size_bytes_ = 0;
   std::vector<Index> indexes_;
   EntriesOf entries_of_;
+  SameItem same_item_ = nullptr;
   std::atomic<uint64_t> index_generation_ = 0;
   std::atomic<bool> backfilling_ = false;
   int64_t collection_limit_bytes_ = 0;

@@ -94,6 +94,66 @@ TEST_CASE("Records follow every write path, with the images of the view type") {
   }
 }
 
+AttributeValue Map(AttributeMap members) {
+  AttributeValue value;
+  value.type = AttributeType::kM;
+  value.map = std::move(members);
+  return value;
+}
+
+AttributeValue StringSet(std::vector<std::string> members) {
+  AttributeValue value;
+  value.type = AttributeType::kSS;
+  value.members = std::move(members);
+  return value;
+}
+
+// ../shared/behaviours-to-match.md F2, recorded against AWS.
+TEST_CASE("A write that only reorders attributes, map members or set members changes nothing") {
+  const Item item = {{"pk", S("a")},
+                     {"v", N("1")},
+                     {"m", Map({{"a", N("1")}, {"b", N("2")}})},
+                     {"s", StringSet({"x", "y"})}};
+  const Item reordered = {{"s", StringSet({"y", "x"})},
+                          {"pk", S("a")},
+                          {"m", Map({{"b", N("2")}, {"a", N("1")}})},
+                          {"v", N("1")}};
+  CHECK(SameItem(EncodeItem(item), EncodeItem(reordered)));
+  CHECK(SameItem(EncodeItem(item), EncodeItem(item)));
+  Item changed = item;
+  changed[1].second = N("2");
+  CHECK_FALSE(SameItem(EncodeItem(item), EncodeItem(changed)));
+  Item deeper = item;
+  deeper[2].second = Map({{"a", N("1")}, {"b", N("3")}});
+  CHECK_FALSE(SameItem(EncodeItem(item), EncodeItem(deeper)));
+  Item other_set = item;
+  other_set[3].second = StringSet({"x", "z"});
+  CHECK_FALSE(SameItem(EncodeItem(item), EncodeItem(other_set)));
+  Item listed = item;
+  listed[2].second.type = AttributeType::kL;  // a list's order is its value
+  listed[2].second.list = {N("1"), N("2")};
+  listed[2].second.map.clear();
+  Item relisted = listed;
+  relisted[2].second.list = {N("2"), N("1")};
+  CHECK_FALSE(SameItem(EncodeItem(listed), EncodeItem(relisted)));
+
+  Fixture f;
+  const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);
+  REQUIRE(testing::Put(*f.engine, "Orders", item).ok());
+  REQUIRE(testing::Put(*f.engine, "Orders", reordered).ok());  // no record
+  UpdateAction set;
+  set.kind = UpdateAction::Kind::kSet;
+  set.path = {{"m", -1}};
+  set.value.operand.kind = Operand::Kind::kValue;
+  set.value.operand.value = Map({{"b", N("2")}, {"a", N("1")}});
+  REQUIRE(testing::Update(*f.engine, "Orders", {{"pk", S("a")}}, {set}).ok());  // no record
+  REQUIRE(testing::Put(*f.engine, "Orders", changed).ok());
+  const std::vector<StreamRecord> records = f.ReadAll(arn);
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].kind == ChangeKind::kInsert);
+  CHECK(records[1].kind == ChangeKind::kModify);
+}
+
 TEST_CASE("Batches, transactions and TTL deletes are recorded; TTL's carry the service identity") {
   Fixture f;
   const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);

@@ -190,6 +190,21 @@ class StreamRecords(StreamsTestCase):
         for name in names:
             self.assertTrue(any(":table/%s/stream/" % name in arn for arn in seen), (name, seen))
 
+    def test_no_record_for_a_write_that_only_reorders(self):
+        # behaviours-to-match F2, recorded against AWS: map members and set members in another
+        # order are the same value; equal numbers written differently too.
+        table, arn = self.streamed_table("NEW_AND_OLD_IMAGES")
+        self.ddb.put_item(TableName=table, Item={"pk": S("r"), "m": {"M": {"a": {"N": "1"}, "b": {"N": "2"}}},
+                                                 "s": {"SS": ["x", "y"]}, "n": {"N": "1"}})
+        self.ddb.update_item(TableName=table, Key={"pk": S("r")}, UpdateExpression="SET m = :m, s = :s, n = :n",
+                             ExpressionAttributeValues={":m": {"M": {"b": {"N": "2"}, "a": {"N": "1"}}},
+                                                        ":s": {"SS": ["y", "x"]}, ":n": {"N": "1.0"}})
+        self.ddb.put_item(TableName=table, Item={"n": {"N": "1"}, "s": {"SS": ["y", "x"]}, "pk": S("r"),
+                                                 "m": {"M": {"b": {"N": "2"}, "a": {"N": "1"}}}})
+        self.ddb.update_item(TableName=table, Key={"pk": S("r")}, UpdateExpression="SET n = :n",
+                             ExpressionAttributeValues={":n": {"N": "2"}})
+        self.assertEqual([r["eventName"] for r in self.read_all(arn)], ["INSERT", "MODIFY"])
+
     def test_disabled_and_deleted_streams_stay_readable(self):
         table, arn = self.streamed_table("KEYS_ONLY")
         self.ddb.put_item(TableName=table, Item={"pk": S("1")})
