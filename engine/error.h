@@ -46,6 +46,7 @@ enum class ErrorCode {
   kPointInTimeRecoveryUnavailable,   // ...v20120810#PointInTimeRecoveryUnavailableException
   kInvalidRestoreTime,               // ...v20120810#InvalidRestoreTimeException
   kDuplicateItem,                    // ...v20120810#DuplicateItemException (PartiQL INSERT)
+  kAccessDenied,                     // com.amazon.coral.service#AccessDeniedException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };
 

@@ -76,6 +76,8 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "message", 400};
     case ErrorCode::kDuplicateItem:
       return {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", "message", 400};
+    case ErrorCode::kAccessDenied:
+      return {"com.amazon.coral.service#AccessDeniedException", "message", 400};
     case ErrorCode::kInternalServerError:
       break;
   }

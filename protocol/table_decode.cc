@@ -1,5 +1,7 @@
 #include "protocol/table_decode.h"
 
+#include <algorithm>
+
 #include "protocol/wire/reader.h"
 
 namespace ddbd {
@@ -174,6 +176,35 @@ std::vector<Tag> TagsOf(const json::Value* tags) {
     decoded.push_back({std::string(in.key), std::string(in.value)});
   }
   return decoded;
+}
+
+namespace {
+
+bool TagCharacter(unsigned char c) {
+  return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == ' ' || (c >= '\t' && c <= '\r') ||
+         std::string_view("+-=._:/").find(static_cast<char>(c)) != std::string_view::npos;
+}
+
+bool TagText(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return TagCharacter(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+Status CheckTagCharacters(const std::vector<Tag>& tags) {
+  for (size_t i = 0; i < tags.size(); ++i) {
+    for (const bool key : {true, false}) {
+      const std::string& text = key ? tags[i].key : tags[i].value;
+      if (TagText(text)) continue;
+      return Error::Validation("1 validation error detected: Value '" + text + "' at 'tags." +
+                               std::to_string(i + 1) + ".member." + (key ? "key" : "value") +
+                               "' failed to satisfy constraint: Member must satisfy regular "
+                               "expression pattern: [\\p{L}\\p{Z}\\p{N}_.:/=+\\-]*");
+    }
+  }
+  return Ok{};
 }
 
 void TableSettingsOf(const wire::CreateTableInput& in, TableSettings& settings) {

@@ -66,12 +66,34 @@ Status CheckTags(const std::vector<Tag>& tags) {
 
 namespace {
 
+// A table ARN's account: "arn:aws:dynamodb:<region>:<account>:table/...", or empty.
+std::string_view AccountOf(std::string_view arn) {
+  size_t start = 0;
+  for (int field = 0; field < 4; ++field) {
+    start = arn.find(':', start);
+    if (start == std::string_view::npos) return {};
+    ++start;
+  }
+  const size_t end = arn.find(':', start);
+  return end == std::string_view::npos ? std::string_view() : arn.substr(start, end - start);
+}
+
 // The table a tag request names: its ARN as this engine writes them (its region and account).
-// "arn:" ARNs of something else (an index, another service) are ValidationException.
-Result<std::string> TableOfArn(const TableMetadata& catalog, const std::string& arn) {
+// "arn:" ARNs of something else (an index, another service) are ValidationException; a table of
+// another account is AccessDeniedException, as DynamoDB answers a caller without a policy there
+// (behaviours-to-match F4; the caller named as the account's root, the text inferred).
+Result<std::string> TableOfArn(const TableMetadata& catalog, const std::string& arn,
+                               std::string_view operation) {
   if (!arn.starts_with("arn:")) return InvalidArn(arn);
   const std::string prefix = catalog.TableArn("");
   if (!arn.starts_with(prefix)) {
+    const std::string_view account = AccountOf(arn);
+    if (arn.find(":table/") != std::string::npos && !account.empty() &&
+        account != catalog.account_id()) {
+      return Error(ErrorCode::kAccessDenied, "User: arn:aws:iam::" + catalog.account_id() +
+                                                 ":root is not authorized to perform: dynamodb:" +
+                                                 std::string(operation) + " on resource: " + arn);
+    }
     // Another region or account: no such table here (unconfirmed for tags; resource policies
     // measured ValidationException for these).
     if (arn.find(":table/") != std::string::npos &&
@@ -86,8 +108,9 @@ Result<std::string> TableOfArn(const TableMetadata& catalog, const std::string& 
 }
 
 Result<Ticket> ChangeTags(TableMetadata& catalog, const std::string& arn,
+                          std::string_view operation,
                           const std::function<std::vector<Tag>(std::vector<Tag>)>& change) {
-  auto name = TableOfArn(catalog, arn);
+  auto name = TableOfArn(catalog, arn, operation);
   if (!name.ok()) return name.error();
   Result<Ticket> changed = catalog.ChangeMetadata(name.value(), [&](TableDescription& table) {
     std::vector<Tag> tags = change(std::move(table.tags));
@@ -105,12 +128,12 @@ Result<Ticket> ChangeTags(TableMetadata& catalog, const std::string& arn,
 }  // namespace
 
 Result<Ticket> TagResource(TableMetadata& catalog, const TagResourceArgs& args) {
-  return ChangeTags(catalog, args.resource_arn,
+  return ChangeTags(catalog, args.resource_arn, "TagResource",
                     [&](std::vector<Tag> tags) { return MergeTags(std::move(tags), args.tags); });
 }
 
 Result<Ticket> UntagResource(TableMetadata& catalog, const UntagResourceArgs& args) {
-  return ChangeTags(catalog, args.resource_arn, [&](std::vector<Tag> tags) {
+  return ChangeTags(catalog, args.resource_arn, "UntagResource", [&](std::vector<Tag> tags) {
     // A key the table does not have is not an error.
     std::erase_if(tags, [&](const Tag& tag) {
       return std::find(args.tag_keys.begin(), args.tag_keys.end(), tag.key) != args.tag_keys.end();
@@ -121,7 +144,7 @@ Result<Ticket> UntagResource(TableMetadata& catalog, const UntagResourceArgs& ar
 
 Result<ListTagsOfResourceResult> ListTagsOfResource(const TableMetadata& catalog,
                                                     const ListTagsOfResourceArgs& args) {
-  auto name = TableOfArn(catalog, args.resource_arn);
+  auto name = TableOfArn(catalog, args.resource_arn, "ListTagsOfResource");
   if (!name.ok()) return name.error();
   const std::optional<TableDescription> table = catalog.Describe(name.value());
   if (!table) return ArnNotFound(args.resource_arn);

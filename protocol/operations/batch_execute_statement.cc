@@ -43,6 +43,8 @@ wire::BatchStatementErrorCodeEnum ErrorCodeOf(const Error& error) {
       return Code::kResourceNotFound;
     case ErrorCode::kDuplicateItem:
       return Code::kDuplicateItem;
+    case ErrorCode::kAccessDenied:
+      return Code::kAccessDenied;
     case ErrorCode::kInternalServerError:
       return Code::kInternalServerError;
     default:

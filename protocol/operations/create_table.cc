@@ -18,6 +18,8 @@ Result<CreateTableArgs> DecodeCreateTable(const wire::CreateTableInput& in) {
   args.global_secondary_indexes = std::move(global).value();
   TableSettingsOf(in, args);
   args.tags = TagsOf(in.tags);
+  if (Status characters = CheckTagCharacters(args.tags); !characters.ok())
+    return characters.error();
   if (in.resource_policy) args.resource_policy = std::string(*in.resource_policy);
   return args;
 }

@@ -104,6 +104,46 @@ class Tags(ServerTestCase):
                              ResourceArn=missing, Tags=[{"Key": "a", "Value": "b"}])
 
 
+    def test_characters_lengths_bodies_and_other_accounts(self):
+        # behaviours-to-match F4 (recorded against AWS; the texts inferred).
+        name = unique_name()
+        arn = self.ddb.create_table(**hash_table(name))["TableDescription"]["TableArn"]
+        # Letters (any script), digits, white space and + - = . _ : / only.
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "a+-=._:/ \u00e9\u4e2d9", "Value": "x y:z/w"}])
+        pattern = "[\\p{L}\\p{Z}\\p{N}_.:/=+\\-]*"
+        for bad in ("a!", "%", '"', "#", "^", "$", "&", ";", ")", "]", "|", "\\", "<", ">", "@"):
+            with self.subTest(bad=bad):
+                self.assertError(self.ddb.tag_resource, "ValidationException",
+                                 "1 validation error detected: Value '%s' at 'tags.1.member.key' failed to satisfy "
+                                 "constraint: Member must satisfy regular expression pattern: %s" % (bad, pattern),
+                                 ResourceArn=arn, Tags=[{"Key": bad, "Value": "v"}])
+        self.assertError(self.ddb.tag_resource, "ValidationException",
+                         "1 validation error detected: Value 'v!' at 'tags.2.member.value' failed to satisfy "
+                         "constraint: Member must satisfy regular expression pattern: " + pattern,
+                         ResourceArn=arn, Tags=[{"Key": "k", "Value": "v"}, {"Key": "k2", "Value": "v!"}])
+        self.assertError(self.ddb.create_table, "ValidationException",
+                         "1 validation error detected: Value 'a#b' at 'tags.1.member.key' failed to satisfy "
+                         "constraint: Member must satisfy regular expression pattern: " + pattern,
+                         Tags=[{"Key": "a#b", "Value": "v"}], **hash_table(unique_name()))
+        # Lengths count characters: 128 and 256 two-byte characters are taken.
+        self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "\u00e9" * 128, "Value": "\u00e9" * 256}])
+        tags = self.ddb.list_tags_of_resource(ResourceArn=arn)["Tags"]
+        self.assertIn({"Key": "\u00e9" * 128, "Value": "\u00e9" * 256}, tags)
+        # TagResource and UntagResource answer 200 with an empty body.
+        for answer in (self.ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "e", "Value": "f"}]),
+                       self.ddb.untag_resource(ResourceArn=arn, TagKeys=["e"])):
+            self.assertEqual(answer["ResponseMetadata"]["HTTPStatusCode"], 200)
+            self.assertEqual(answer["ResponseMetadata"]["HTTPHeaders"].get("content-length"), "0")
+        # A table of another account: AccessDenied; of another region in this account: not found.
+        other = "arn:aws:dynamodb:us-east-1:111122223333:table/" + name
+        for operation, call, kwargs in (("ListTagsOfResource", self.ddb.list_tags_of_resource, {}),
+                                        ("TagResource", self.ddb.tag_resource, {"Tags": [{"Key": "a", "Value": "b"}]}),
+                                        ("UntagResource", self.ddb.untag_resource, {"TagKeys": ["a"]})):
+            self.assertError(call, "AccessDeniedException",
+                             "User: arn:aws:iam::000000000000:root is not authorized to perform: dynamodb:%s on "
+                             "resource: %s" % (operation, other), ResourceArn=other, **kwargs)
+
+
 class TagsPersist(unittest.TestCase):
     def test_tags_survive_a_restart(self):
         def write(ddb):
