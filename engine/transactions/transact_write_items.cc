@@ -54,6 +54,18 @@ CancellationReason ReasonFor(const Error& error) {
   }
 }
 
+// A refusal of an action's own request that DynamoDB answers for the whole request, before the
+// transaction, rather than as the action's cancellation reason: an empty key value, a Put's item
+// over 400 KB (behaviours-to-match C2, C3; an Update over the size still cancels).
+bool RefusedBeforeTheTransaction(const TransactWriteAction& action, const Error& error) {
+  const std::string& message = error.message();
+  return message.starts_with(
+             "One or more parameter values are not valid. The AttributeValue for a key attribute "
+             "cannot contain an empty ") ||
+         (action.kind == Kind::kPut &&
+          message == "Item size has exceeded the maximum allowed size");
+}
+
 // What one action checks of its own request, before any item is held (the key, a Put's item,
 // an Update's paths): an error becomes that action's ValidationError.
 Status CheckAction(Prepared& prepared) {
@@ -210,6 +222,7 @@ Result<std::shared_ptr<PendingTransaction>> Transactions::Prepare(TransactWriteI
     // Only the first action with a bad key or item is named; the rest stay None (measured).
     if (invalid) continue;
     if (Status checked = CheckAction(prepared[i]); !checked.ok()) {
+      if (RefusedBeforeTheTransaction(actions[i], checked.error())) return checked.error();
       reasons[i] = ReasonFor(checked.error());
       invalid = true;
       continue;

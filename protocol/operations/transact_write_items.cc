@@ -38,7 +38,12 @@ Result<TransactWriteAction> DecodeAction(const Engine& engine, const json::Value
   wire::View(element, item);
   const int given = (item.condition_check != nullptr) + (item.put != nullptr) +
                     (item.delete_ != nullptr) + (item.update != nullptr);
-  if (given != 1) {
+  if (given == 0) {  // recorded against AWS (behaviours-to-match C4)
+    return Error::Validation(
+        "1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: "
+        "TransactWriteRequest should contain Delete or Put or Update or ConditionCheck");
+  }
+  if (given > 1) {
     // UNCONFIRMED: DynamoDB's text for an element naming two actions.
     return Error::Validation("TransactItems can only contain one of Check, Put, Update or Delete");
   }

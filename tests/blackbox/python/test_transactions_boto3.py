@@ -91,6 +91,42 @@ class Transactions(ServerTestCase):
         self.assertEqual(answer["CancellationReasons"][1]["Message"],
                          "The provided key element does not match the schema")
 
+    def test_empty_keys_and_oversized_puts_are_refused_before_the_transaction(self):
+        # behaviours-to-match C2 and C3, recorded against AWS: the whole request's ValidationException,
+        # not a cancellation; in request order (a bad key before them still cancels).
+        empty = ("One or more parameter values are not valid. The AttributeValue for a key attribute cannot "
+                 "contain an empty %s value. Key: pk")
+        fine = {"Put": {"TableName": self.accounts, "Item": {"pk": S("fine")}}}
+        for action, kind in (({"Put": {"TableName": self.accounts, "Item": {"pk": S("")}}}, "string"),
+                             ({"Update": {"TableName": self.accounts, "Key": {"pk": S("")},
+                                          "UpdateExpression": "SET a = :a", "ExpressionAttributeValues": {":a": N(1)}}},
+                              "string"),
+                             ({"Delete": {"TableName": self.accounts, "Key": {"pk": S("")}}}, "string"),
+                             ({"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("")},
+                                                  "ConditionExpression": "attribute_exists(pk)"}}, "string")):
+            with self.subTest(action=list(action)[0]):
+                self.assertError(self.ddb.transact_write_items, "ValidationException", empty % kind,
+                                 TransactItems=[fine, action])
+        binary = unique_name("tx-bin")
+        self.ddb.create_table(TableName=binary, BillingMode="PAY_PER_REQUEST",
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "B"}],
+                              KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+        self.assertError(self.ddb.transact_write_items, "ValidationException", empty % "binary",
+                         TransactItems=[{"Delete": {"TableName": binary, "Key": {"pk": {"B": b""}}}}])
+        self.assertError(self.ddb.transact_write_items, "ValidationException",
+                         "Item size has exceeded the maximum allowed size",
+                         TransactItems=[fine, {"Put": {"TableName": self.accounts,
+                                                       "Item": {"pk": S("big"), "v": S("x" * 409601)}}}])
+        answer = self.cancel([{"Delete": {"TableName": self.accounts, "Key": {"pk": N(1)}}},
+                              {"Delete": {"TableName": self.accounts, "Key": {"pk": S("")}}}])
+        self.assertEqual([reason["Code"] for reason in answer["CancellationReasons"]], ["ValidationError", "None"])
+        self.assertIsNone(self.balance("fine"))
+        # An element with no action (C4).
+        self.assertError(self.raw.transact_write_items, "ValidationException",
+                         "1 validation error detected: Value '' at 'transactItems' failed to satisfy constraint: "
+                         "TransactWriteRequest should contain Delete or Put or Update or ConditionCheck",
+                         TransactItems=[{}])
+
     def test_the_same_item_twice_is_refused(self):
         self.assertError(self.ddb.transact_write_items, "ValidationException",
                          "Transaction request cannot include multiple operations on one item",
