@@ -125,12 +125,9 @@ Status GlobalIndexLimitExceeded() {
                            std::to_string(kMaxGlobalIndexes));
 }
 
-Status CheckIndexKeySchema(const IndexDefinition& index, bool global) {
-  if (!global) {
-    if (Status types = CheckKeyTypes(index.key_schema); !types.ok()) return types;
-  } else if (Status types = CheckGlobalKeyTypes(index.key_schema); !types.ok()) {
-    return types;
-  }
+namespace {
+
+Status CheckNoRepeatedKey(const IndexDefinition& index) {
   const auto& keys = index.key_schema;
   for (auto it = keys.begin(); it != keys.end(); ++it) {
     const auto same_name = [&](const KeySchemaElement& other) {
@@ -141,6 +138,29 @@ Status CheckIndexKeySchema(const IndexDefinition& index, bool global) {
     }
   }
   return Ok{};
+}
+
+// An attribute defined twice is refused as for a table without indexes, also when only an index
+// uses it (behaviours-to-match B6, recorded against AWS).
+Status CheckNoRepeatedDefinition(const CreateTableArgs& args) {
+  std::set<std::string> defined;
+  for (const AttributeDefinition& definition : args.attribute_definitions) {
+    if (!defined.insert(definition.attribute_name).second) {
+      return Error::Validation("Attribute Name is duplicated: " + definition.attribute_name);
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Status CheckIndexKeySchema(const IndexDefinition& index, bool global) {
+  if (!global) {
+    if (Status types = CheckKeyTypes(index.key_schema); !types.ok()) return types;
+  } else if (Status types = CheckGlobalKeyTypes(index.key_schema); !types.ok()) {
+    return types;
+  }
+  return CheckNoRepeatedKey(index);
 }
 
 Status CheckProjection(const IndexDefinition& index) {
@@ -167,6 +187,13 @@ Status CheckProjection(const IndexDefinition& index) {
 Status ValidateIndexes(const CreateTableArgs& args) {
   if (args.local_secondary_indexes.empty() && args.global_secondary_indexes.empty()) return Ok{};
   if (args.global_secondary_indexes.size() > kMaxGlobalIndexes) return GlobalIndexLimitExceeded();
+  if (Status repeated = CheckNoRepeatedDefinition(args); !repeated.ok()) return repeated;
+  // An index key naming one attribute twice comes before unused definitions (B6, recorded).
+  for (const auto* indexes : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
+    for (const IndexDefinition& index : *indexes) {
+      if (Status repeated = CheckNoRepeatedKey(index); !repeated.ok()) return repeated;
+    }
+  }
   if (Status defined = CheckDefinitionsCoverKeys(args); !defined.ok()) return defined;
   if (!args.local_secondary_indexes.empty() && args.key_schema.size() < 2) {
     return InvalidParameter(

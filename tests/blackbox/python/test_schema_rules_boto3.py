@@ -66,6 +66,29 @@ class SchemaRules(ServerTestCase):
                     Projection={"ProjectionType": "ALL"},
                     error="The KeySchema contains multiple key attributes with the same name"))
 
+    def test_repeated_names_before_unused_definitions(self):
+        # behaviours-to-match B6, recorded against AWS: an index key naming one attribute twice is
+        # reported before an unused definition; an attribute defined twice is refused also when
+        # only global indexes use it.
+        self.assertError(self.ddb.create_table, "ValidationException",
+                         "The KeySchema contains multiple key attributes with the same name",
+                         TableName=unique_name("bad"), BillingMode="PAY_PER_REQUEST",
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                               {"AttributeName": "g", "AttributeType": "S"},
+                                               {"AttributeName": "unused", "AttributeType": "S"}],
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         GlobalSecondaryIndexes=[{"IndexName": "by-g", "Projection": {"ProjectionType": "ALL"},
+                                                  "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"},
+                                                                {"AttributeName": "g", "KeyType": "RANGE"}]}])
+        self.assertError(self.ddb.create_table, "ValidationException", "Attribute Name is duplicated: xyz",
+                         TableName=unique_name("bad"), BillingMode="PAY_PER_REQUEST",
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                               {"AttributeName": "xyz", "AttributeType": "S"},
+                                               {"AttributeName": "xyz", "AttributeType": "N"}],
+                         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         GlobalSecondaryIndexes=[{"IndexName": "by-xyz", "Projection": {"ProjectionType": "ALL"},
+                                                  "KeySchema": [{"AttributeName": "xyz", "KeyType": "HASH"}]}])
+
     def test_update_table_attribute_definitions(self):
         table = unique_name("redefine")
         self.ddb.create_table(**composite_table(table, "N"))
