@@ -209,6 +209,14 @@ Status DecodeRead(const ReadMembers& m, const Status& constraints, const Engine&
   if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
     return serialization;
   }
+  // Query's ConditionalOperator outside its enum is answered alone, ahead of every other
+  // constraint failure, with this text (its "[ALL, OR]" as sent: behaviours-to-match B6, recorded
+  // against AWS with QueryFilter, KeyConditions and a bad Select beside it).
+  if (kind == ReadKind::kQuery && m.conditional_operator && *m.conditional_operator != "AND" &&
+      *m.conditional_operator != "OR") {
+    return Error::Validation(
+        "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]");
+  }
   if (!constraints.ok()) return constraints;
   if (Status bad_start = decoder.validation_status(); !bad_start.ok()) {
     const std::string& message = bad_start.error().message();

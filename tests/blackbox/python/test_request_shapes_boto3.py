@@ -92,6 +92,23 @@ class RequestShapes(ServerTestCase):
             "satisfy constraint: Member must satisfy enum value set: [ADD, PUT, DELETE]",
             TableName=self.table, Key={"pk": {"S": "a"}}, AttributeUpdates={"a": {"Action": "REPLACE"}})
 
+    def test_query_conditional_operator_outside_its_enum(self):
+        # Recorded against AWS (behaviours-to-match B6): this text alone, "[ALL, OR]" as AWS sends
+        # it, ahead of the bad Select; Scan words it as the model does.
+        self.assertError(
+            self.raw.query, "ValidationException",
+            "Failed to satisfy constraint: Member must satisfy enum value set: [ALL, OR]",
+            TableName=self.table, KeyConditions={"pk": {"ComparisonOperator": "EQ",
+                                                        "AttributeValueList": [{"S": "a"}]}},
+            QueryFilter={"a": {"ComparisonOperator": "NOT_NULL"}, "b": {"ComparisonOperator": "NULL"}},
+            ConditionalOperator="XOR", Select="BOGUS")
+        self.assertError(
+            self.raw.scan, "ValidationException",
+            "1 validation error detected: Value 'XOR' at 'conditionalOperator' failed to satisfy constraint: "
+            "Member must satisfy enum value set: [OR, AND]", TableName=self.table,
+            ScanFilter={"a": {"ComparisonOperator": "NOT_NULL"}, "b": {"ComparisonOperator": "NULL"}},
+            ConditionalOperator="XOR")
+
 
 if __name__ == "__main__":
     import unittest
