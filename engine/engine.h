@@ -94,7 +94,7 @@ class Engine {
   // The key attributes a read of `index_name` (empty: the table itself) goes by, without copying
   // the table's description (PartiQL plans each statement with them). ResourceNotFoundException
   // "Requested resource not found"; ValidationException "The table does not have the specified
-  // index: <name>".
+  // index" (PartiQL's text names no index: behaviours-to-match D7).
   Result<ReadKeySchema> KeySchemaOf(std::string_view table_name, std::string_view index_name) const;
   // Checks every request (tables, keys, item sizes, duplicate keys) before applying any; then
   // each write stands alone.

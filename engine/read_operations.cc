@@ -414,8 +414,7 @@ Result<ReadKeySchema> Engine::KeySchemaOf(std::string_view table_name,
   if (index_name.empty()) return ReadKeySchema{indexes.table_parts(), false};
   const TableIndex* index = indexes.Find(index_name);
   if (index == nullptr) {
-    return Error::Validation("The table does not have the specified index: " +
-                             std::string(index_name));
+    return Error::Validation("The table does not have the specified index");
   }
   return ReadKeySchema{index->key, index->is_global()};
 }

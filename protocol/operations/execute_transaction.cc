@@ -133,6 +133,8 @@ void ExecuteTransaction(Engine& engine, const wire::ExecuteTransactionInput& in,
         operations::Answer(
             engine, done, Answer([&](json::Writer& writer) {
               wire::Write<wire::out::ExecuteTransactionOutput>(writer, [&](auto& out) {
+                // A transaction of writes answers an empty Responses (behaviours-to-match D7).
+                out.Responses([](wire::out::ItemResponseList&) {});
                 EncodeConsumedCapacityMember(out, outcome.value().consumed_capacity, mode);
               });
             }),

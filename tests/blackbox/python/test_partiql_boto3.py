@@ -219,6 +219,30 @@ class PartiQL(ServerTestCase):
 
     # ExecuteTransaction
 
+    def test_number_parameters_and_smaller_answers(self):
+        # behaviours-to-match D1 and D7, recorded against AWS.
+        not_numeric = "The parameter cannot be converted to a numeric value"
+        underflow = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+        for text, message in (("1e99999999999", not_numeric + ": 1e99999999999"),
+                              ("-1e99999999999", not_numeric + ": -1e99999999999"),
+                              ("1e-99999999999", not_numeric + ": 1e-99999999999"),
+                              ("1e2147483648", not_numeric + ": 1e2147483648"),
+                              ("1e-2147483648", not_numeric + ": 1e-2147483648"),
+                              ("1e2147483647", underflow), ("", not_numeric)):
+            with self.subTest(text=text):
+                self.refused("INSERT INTO \"%s\" VALUE {'pk': 'n', 'v': ?}" % self.people, "ValidationException",
+                             message, Parameters=[{"N": text}])
+                self.refused("SELECT * FROM \"%s\" WHERE pk = 'n' AND v = ?" % self.people, "ValidationException",
+                             message, Parameters=[{"L": [{"N": text}]}])
+        self.refused('SELECT * FROM "%s"."no-such-index"' % self.songs, "ValidationException",
+                     "The table does not have the specified index")
+        answer = self.ddb.execute_transaction(TransactStatements=[
+            {"Statement": "INSERT INTO \"%s\" VALUE {'pk': 'only-writes'}" % self.people}])
+        self.assertEqual(answer["Responses"], [])
+        answer = self.ddb.execute_transaction(ReturnConsumedCapacity="TOTAL", TransactStatements=[
+            {"Statement": "DELETE FROM \"%s\" WHERE pk = 'only-writes'" % self.people}])
+        self.assertEqual(answer["Responses"], [])
+
     def test_transaction_writes_apply_together(self):
         self.ddb.put_item(TableName=self.people, Item={"pk": S("tx-a"), "bal": N(10)})
         self.ddb.put_item(TableName=self.people, Item={"pk": S("tx-open"), "open": {"BOOL": True}})
