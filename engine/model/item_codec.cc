@@ -1,6 +1,7 @@
 #include "engine/model/item_codec.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ddbd {
 namespace {
@@ -188,29 +189,39 @@ bool Equivalent(const AttributeValue& a, const AttributeValue& b) {
 
 }  // namespace
 
+// The offset of the first byte where `a` and `b` (of one size) differ, or their size.
+size_t FirstDifference(std::string_view a, std::string_view b) {
+  size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) {
+    uint64_t left;
+    uint64_t right;
+    std::memcpy(&left, a.data() + i, 8);
+    std::memcpy(&right, b.data() + i, 8);
+    if (left != right) break;
+  }
+  while (i < a.size() && a[i] == b[i]) ++i;
+  return i;
+}
+
 bool SameItem(std::string_view a, std::string_view b) {
-  if (a == b) return true;
-  if (a.size() != b.size()) return false;
-  // Side by side: the first attribute of one name whose scalar values differ settles it.
-  BlobReader left(a);
-  BlobReader right(b);
-  const size_t count = left.Count();
-  if (count != right.Count()) return false;
+  if (a.size() != b.size()) return false;  // reordering keeps the size
+  const size_t differ = FirstDifference(a, b);
+  if (differ == a.size()) return true;
+  // The attributes wholly before `differ` are the same bytes in both; the one it falls in
+  // settles it when it is a scalar whose name matched (the common case: a value changed).
+  BlobReader reader(a);
+  const size_t count = reader.Count();
   for (size_t i = 0; i < count; ++i) {
-    if (left.Bytes() != right.Bytes()) break;  // another order: decoded below
-    const size_t left_start = left.position();
-    const size_t right_start = right.position();
-    const AttributeType type = left.Type();
-    if (type != right.Type()) return false;
-    SkipValue(left.Reset(left_start));
-    SkipValue(right.Reset(right_start));
-    const std::string_view left_value = a.substr(left_start, left.position() - left_start);
-    const std::string_view right_value = b.substr(right_start, right.position() - right_start);
-    if (left_value == right_value) continue;
+    reader.Bytes();  // the name
+    const size_t value_start = reader.position();
+    SkipValue(reader);
+    if (reader.position() <= differ) continue;
+    if (differ < value_start) break;  // another name here: maybe another order, decoded below
+    const auto type = static_cast<AttributeType>(a[value_start]);
     const bool nested = type == AttributeType::kM || type == AttributeType::kL ||
                         type == AttributeType::kSS || type == AttributeType::kNS ||
                         type == AttributeType::kBS;
-    if (!nested) return false;
+    if (differ == value_start || !nested) return false;  // another type, or another scalar
     break;  // a value that may only be reordered: decoded below
   }
   return EquivalentMaps(DecodeItem(a), DecodeItem(b));

@@ -20,8 +20,8 @@ Item DecodeItem(std::string_view blob);
 // Whether two blobs hold the same item up to the order of map members (the item's attributes,
 // any M value's) and of set members: DynamoDB makes no change, and no stream record, of a write
 // that only reorders them (../shared/behaviours-to-match.md F2). Byte-equal blobs are the same;
-// blobs of different sizes are not (reordering keeps the size); a first walk side by side settles
-// the common case, a write that changes a value, without decoding.
+// blobs of different sizes are not (reordering keeps the size); the attribute holding the first
+// differing byte settles the common case, a write that changes a scalar, without decoding.
 bool SameItem(std::string_view a, std::string_view b);
 
 // The payload of the top-level attribute `name` if it is there with type `type` (S, N or B),
@@ -52,11 +52,6 @@ class BlobReader {
   }
   uint8_t Byte() { return static_cast<uint8_t>(blob_[position_++]); }
   size_t position() const { return position_; }
-  // Back (or on) to `position`, one this reader has been at.
-  BlobReader& Reset(size_t position) {
-    position_ = position;
-    return *this;
-  }
   AttributeType Type() { return static_cast<AttributeType>(Byte()); }
 
  private:
