@@ -71,6 +71,15 @@ Status CheckTermTypes(const KeyTerm* term, AttributeType type) {
 
 Result<KeyConditions> MatchKeyTerms(const KeyParts& key, const std::vector<KeyTerm>& terms) {
   KeyConditions matched;
+  // More conditions than a one-attribute hash and range key has (recorded against AWS:
+  // behaviours-to-match E3; two on a one-attribute key stay "not supported").
+  const size_t key_attributes = key.partition.size() + key.sort.size();
+  if (key.partition.size() == 1 && key.sort.size() <= 1 && terms.size() > 2 &&
+      terms.size() > key_attributes) {
+    return Error::Validation("The number of query conditions (" + std::to_string(terms.size()) +
+                             ") exceeds the number of key attributes defined in the schema (" +
+                             std::to_string(key_attributes) + ")");
+  }
   std::array<const KeyTerm*, KeyConditions::kMaxParts> on_sort{};
   for (size_t i = 0; i < key.partition.size(); ++i) {
     matched.partition[i] = TermOn(terms, key.partition[i].name);

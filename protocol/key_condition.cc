@@ -128,7 +128,9 @@ Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition) {
   }
   for (const KeyTerm& term : terms) {
     if (!attributes.insert(term.attribute).second) {
-      return Error::Validation("KeyConditionExpressions must only contain one condition per key");
+      return Error::Validation(
+          "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition "
+          "per key");
     }
   }
   return terms;

@@ -151,8 +151,12 @@ class QueryScan(ServerTestCase):
                     ExpressionAttributeValues={":v": {"N": "1"}})
         query_error("Invalid operator used in KeyConditionExpression: OR",
                     KeyConditionExpression="pk = :p OR sk = :v", ExpressionAttributeValues=p)
-        query_error("KeyConditionExpressions must only contain one condition per key",
+        # behaviours-to-match E3, recorded against AWS (the first held the text without its prefix).
+        query_error("Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key",
                     KeyConditionExpression="pk = :p AND sk > :v AND sk < :v", ExpressionAttributeValues=p)
+        query_error("The number of query conditions (3) exceeds the number of key attributes defined in the "
+                    "schema (2)", KeyConditionExpression="pk = :p AND sk > :v AND extra = :v",
+                    ExpressionAttributeValues=p)
         query_error("Filter Expression can only contain non-primary key attributes: Primary key attribute: sk",
                     KeyConditionExpression="pk = :p", FilterExpression="sk > :v", ExpressionAttributeValues=p)
         query_error("Invalid KeyConditionExpression: The expression can not be empty;",
