@@ -481,9 +481,16 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
     auto start = StartKeyBytes(table.value().key_shape, *table.value().indexes, target.value(),
                                *args.read.exclusive_start_key);
     if (!start) return InvalidStartKey(target.value());
-    // A table without a sort key holds one item per partition: its Query cannot resume.
+    // A table without a sort key holds one item per partition: its Query cannot resume. The
+    // start key is rendered as coral renders it (behaviours-to-match E4, one observation).
     if (target.value().index == nullptr && key.sort.empty()) {
-      return Error::Validation("The query can return at most one row and cannot be restarted");
+      std::string rendered;
+      for (const auto& [name, value] : *args.read.exclusive_start_key) {
+        rendered += (rendered.empty() ? "" : ", ") + name + "=AttributeValue: {" +
+                    std::string(TypeName(value.type)) + ":" + value.scalar + "}";
+      }
+      return Error::Validation("The provided exclusive start key is invalid: ExclusiveStartKey: {" +
+                               rendered + "}");
     }
     if (!InRange(range, *start)) {
       return Error::Validation(

@@ -35,8 +35,11 @@ class SchemaRules(ServerTestCase):
                          "match the schema", TableName=self.ranged, KeyConditionExpression="pk = :p",
                          ExpressionAttributeValues=values,
                          ExclusiveStartKey={"pk": {"S": "p"}, "sk": {"N": "1"}})
+        # Recorded against AWS (behaviours-to-match E4, one observation; this held "The query can
+        # return at most one row and cannot be restarted" until then).
         self.assertError(self.ddb.query, "ValidationException",
-                         "The query can return at most one row and cannot be restarted",
+                         "The provided exclusive start key is invalid: ExclusiveStartKey: "
+                         "{pk=AttributeValue: {S:p}}",
                          TableName=self.hash, KeyConditionExpression="pk = :p",
                          ExpressionAttributeValues=values, ExclusiveStartKey={"pk": {"S": "p"}})
 
