@@ -361,6 +361,11 @@ class Parser : public Cursor {
       compare.kind = Condition::Kind::kCompare;
       compare.comparator = comparator;
       compare.operands = {std::move(subject), std::move(other).value()};
+      if (comparator != Comparator::kEq && comparator != Comparator::kNe) {
+        if (Status ordered = CheckOrdered(compare.operands, symbol); !ordered.ok()) {
+          return ordered.error();
+        }
+      }
       return compare;
     }
     if (AcceptKeyword("IS")) return ParseIs(std::move(subject));
@@ -392,7 +397,27 @@ class Parser : public Cursor {
     Condition between;
     between.kind = Condition::Kind::kBetween;
     between.operands = {std::move(subject), std::move(low).value(), std::move(high).value()};
+    if (Status ordered = CheckOrdered(between.operands, "BETWEEN"); !ordered.ok()) {
+      return ordered.error();
+    }
     return between;
+  }
+
+  // The ordering operators take only strings, numbers and binaries; a value of another type
+  // (NULL too) is refused, as DynamoDB refuses it (behaviours-to-match D4, recorded); = and <>
+  // take every type.
+  static Status CheckOrdered(const std::vector<Operand>& operands, std::string_view op) {
+    for (const Operand& operand : operands) {
+      if (operand.kind != Operand::Kind::kValue) continue;
+      const AttributeType type = operand.value.type;
+      if (type == AttributeType::kS || type == AttributeType::kN || type == AttributeType::kB) {
+        continue;
+      }
+      return Error::Validation(
+          "Incorrect operand type for operator or function; operator or function: " +
+          std::string(op) + ", operand type: " + std::string(TypeName(type)));
+    }
+    return Ok{};
   }
 
   // x IN [a, b] or x IN (a, b): a path on the left, at least one value on the right.

@@ -234,6 +234,22 @@ class PartiQL(ServerTestCase):
                              message, Parameters=[{"N": text}])
                 self.refused("SELECT * FROM \"%s\" WHERE pk = 'n' AND v = ?" % self.people, "ValidationException",
                              message, Parameters=[{"L": [{"N": text}]}])
+        # Ordering operators take strings, numbers and binaries only (D4).
+        for value, type_name in (({"BOOL": True}, "BOOL"), ({"NULL": True}, "NULL"), ({"L": []}, "L"),
+                                 ({"M": {}}, "M"), ({"SS": ["a"]}, "SS"), ({"NS": ["1"]}, "NS"),
+                                 ({"BS": [b"a"]}, "BS")):
+            for op in ("<", "<=", ">", ">="):
+                with self.subTest(type=type_name, op=op):
+                    self.refused("SELECT * FROM \"%s\" WHERE pk = 'n' AND v %s ?" % (self.people, op),
+                                 "ValidationException", "Incorrect operand type for operator or function; "
+                                 "operator or function: %s, operand type: %s" % (op, type_name), Parameters=[value])
+            self.refused("SELECT * FROM \"%s\" WHERE pk = 'n' AND v BETWEEN ? AND 'z'" % self.people,
+                         "ValidationException", "Incorrect operand type for operator or function; operator or "
+                         "function: BETWEEN, operand type: " + type_name, Parameters=[value])
+            self.assertEqual(self.items("SELECT * FROM \"%s\" WHERE pk = 'n' AND v = ?" % self.people,
+                                        Parameters=[value]), [])
+        self.assertEqual(self.items("SELECT * FROM \"%s\" WHERE pk = 'n' AND v < ?" % self.people,
+                                    Parameters=[{"N": "1"}]), [])
         self.refused('SELECT * FROM "%s"."no-such-index"' % self.songs, "ValidationException",
                      "The table does not have the specified index")
         answer = self.ddb.execute_transaction(TransactStatements=[
