@@ -7,6 +7,7 @@
 #include <array>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/core/detect_ssl.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <csignal>
@@ -125,10 +126,22 @@ class Session final : public SessionBase,
     if constexpr (kTls) {
       net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
         self->Lowest().expires_after(std::chrono::milliseconds(self->options_.request_timeout_ms));
-        self->stream_.async_handshake(net::ssl::stream_base::server, [self](beast::error_code ec) {
-          if (ec) return self->Close();
-          self->Read();
-        });
+        // Plain HTTP sent to the TLS port gets AWS's 400 (behaviours-to-match A2), not silence.
+        beast::async_detect_ssl(self->Lowest(), self->buffer_,
+                                [self](beast::error_code ec, bool is_tls) {
+                                  if (ec) return self->Close();
+                                  if (!is_tls) return self->RefusePlainHttp();
+                                  // With the bytes the detection read. (Boost 1.81 checks this
+                                  // handler for the signature void(error_code), so `used` has a
+                                  // default.)
+                                  self->stream_.async_handshake(
+                                      net::ssl::stream_base::server, self->buffer_.data(),
+                                      [self](beast::error_code handshake_ec, size_t used = 0) {
+                                        if (handshake_ec) return self->Close();
+                                        self->buffer_.consume(used);
+                                        self->Read();
+                                      });
+                                });
       });
     } else {
       net::dispatch(stream_.get_executor(),
@@ -352,6 +365,22 @@ class Session final : public SessionBase,
       if (ec) return self->Close();
       self->Drain(std::move(scratch));
     });
+  }
+
+  // AWS's answer (an nginx page) to a plain HTTP request on its HTTPS port; then the connection
+  // closes.
+  void RefusePlainHttp() {
+    static constexpr std::string_view kBody =
+        "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS "
+        "port</title></head>\r\n"
+        "<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n"
+        "<center>The plain HTTP request was sent to HTTPS port</center>\r\n</body>\r\n</html>\r\n";
+    auto answer = std::make_shared<std::string>(
+        "HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nContent-Length: " +
+        std::to_string(kBody.size()) + "\r\nConnection: close\r\n\r\n" + std::string(kBody));
+    net::async_write(
+        Lowest(), net::buffer(*answer),
+        [self = this->shared_from_this(), answer](beast::error_code, size_t) { self->Close(); });
   }
 
   void Close() {

@@ -1,6 +1,6 @@
 """HTTPS (issue 22): with --tls-cert and --tls-key the API port speaks TLS 1.2 or newer (boto3
 with the test certificate as its CA bundle, keep-alive across requests; TLS 1.1 refused with a
-protocol-version alert; plain HTTP to it gets nothing); with --tls-port, HTTPS is served there
+protocol-version alert; plain HTTP to it gets AWS's 400 page); with --tls-port, HTTPS is served there
 beside plain HTTP. The certificate is made for the run with openssl."""
 import gzip
 import http.client
@@ -128,7 +128,7 @@ class Https(ServerTestCase):
         for strong in ("ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-RSA-CHACHA20-POLY1305"):
             self.assertIn("Cipher is %s" % strong, handshake(strong), strong)
 
-    def test_tls_1_1_is_refused_and_plain_http_gets_nothing(self):
+    def test_tls_1_1_is_refused_and_plain_http_gets_a_400(self):
         probe = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
                                 "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"],
                                input=b"", capture_output=True, timeout=10)
@@ -136,9 +136,19 @@ class Https(ServerTestCase):
         modern = subprocess.run(["openssl", "s_client", "-connect", "127.0.0.1:%d" % self.server.port,
                                  "-tls1_2"], input=b"", capture_output=True, timeout=10)
         self.assertIn(b"Protocol  : TLSv1.2", modern.stdout)
+        # AWS answers plain HTTP on its HTTPS port with a 400 page (behaviours-to-match A2; this
+        # test held that nothing came back until then).
         with socket.create_connection(("127.0.0.1", self.server.port), timeout=5) as plain:
             plain.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            self.assertNotIn(b"healthy", plain.recv(4096))
+            answer = b""
+            while True:
+                chunk = plain.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        self.assertTrue(answer.startswith(b"HTTP/1.1 400 Bad Request\r\n"), answer)
+        self.assertIn(b"The plain HTTP request was sent to HTTPS port", answer)
+        self.assertNotIn(b"healthy", answer)
 
 
 class HttpsBeside(unittest.TestCase):
