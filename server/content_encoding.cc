@@ -3,6 +3,8 @@
 #include <isa-l/igzip_lib.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -80,33 +82,91 @@ BodyDecoding DecodeBody(std::string_view encoding, std::string_view body, size_t
   return Inflate(body, ISAL_DEFLATE, max_bytes, out);
 }
 
-// Read for every request: no allocation.
+namespace {
+
+// An entry's q, as AWS reads it (behaviours-to-match A4, 40 values measured): the first "q=" in
+// its parameters, wherever it stands (so "nq=0" counts and "q =0" does not), its value up to the
+// next ';' without surrounding spaces; a value that does not parse whole counts as 1 ("0.x"),
+// "0." is 0, and above 1 is 1.
+double QualityOf(std::string_view parameters) {
+  const size_t at = parameters.find("q=");
+  if (at == std::string_view::npos) return 1;
+  std::string_view value = parameters.substr(at + 2);
+  value = TrimSpaces(value.substr(0, value.find(';')));
+  char text[32];
+  if (value.empty() || value.size() >= sizeof(text)) return 1;
+  std::memcpy(text, value.data(), value.size());
+  text[value.size()] = '\0';
+  char* end = nullptr;
+  const double q = std::strtod(text, &end);
+  if (end != text + value.size()) return 1;
+  return std::min(q, 1.0);
+}
+
+// One coding's standing among the entries: its best q, whether it was named (not only `*`), and
+// where it first stood.
+struct Standing {
+  bool listed = false;
+  bool named = false;
+  double q = 0;
+  size_t position = 0;
+};
+
+void Consider(Standing& standing, double q, bool named, size_t position) {
+  if (named && !standing.named) {  // a named coding sets aside what `*` said of it
+    standing = {true, true, q, position};
+    return;
+  }
+  if (standing.named && !named) return;
+  if (!standing.listed) standing.position = position;
+  standing.q = standing.listed ? std::max(standing.q, q) : q;
+  standing.listed = true;
+}
+
+}  // namespace
+
+// Read for every request: no allocation. AWS's rules, measured (behaviours-to-match A4): only
+// gzip, deflate and `*` (gzip, preferred, and deflate) are candidates, `identity` is ignored;
+// the higher q wins, then a named coding over `*`, then the one listed first; q <= 0 refuses.
 ResponseEncoding ChooseResponseEncoding(std::string_view accept_encoding) {
   // What SDKs send (boto3's "identity", or nothing), first.
   if (accept_encoding.empty() || accept_encoding == "identity") return ResponseEncoding::kNone;
-  bool gzip = false;
-  bool deflate = false;
+  Standing gzip;
+  Standing deflate;
   size_t start = 0;
-  while (start < accept_encoding.size()) {
+  size_t position = 0;
+  while (start <= accept_encoding.size()) {
     size_t end = accept_encoding.find(',', start);
     if (end == std::string_view::npos) end = accept_encoding.size();
-    const std::string_view item = accept_encoding.substr(start, end - start);
+    const std::string_view item = TrimSpaces(accept_encoding.substr(start, end - start));
+    start = end + 1;
+    if (item.empty()) continue;
     const size_t semicolon = item.find(';');
     const std::string_view coding = TrimSpaces(item.substr(0, semicolon));
-    const std::string_view parameters = semicolon == std::string_view::npos
-                                            ? std::string_view()
-                                            : TrimSpaces(item.substr(semicolon + 1));
-    const bool refused = (parameters.starts_with("q=0") || parameters.starts_with("Q=0")) &&
-                         parameters.find_first_of("123456789", 2) == std::string_view::npos;
-    if (!refused) {
-      gzip = gzip || EqualsIgnoringCase(coding, "gzip") || EqualsIgnoringCase(coding, "x-gzip") ||
-             coding == "*";
-      deflate = deflate || EqualsIgnoringCase(coding, "deflate");
+    const double q =
+        semicolon == std::string_view::npos ? 1.0 : QualityOf(item.substr(semicolon + 1));
+    ++position;
+    if (EqualsIgnoringCase(coding, "gzip")) {
+      Consider(gzip, q, true, position);
+    } else if (EqualsIgnoringCase(coding, "deflate")) {
+      Consider(deflate, q, true, position);
+    } else if (coding == "*") {
+      Consider(gzip, q, false, position);
+      Consider(deflate, q, false, position);
     }
-    start = end + 1;
   }
-  if (gzip) return ResponseEncoding::kGzip;
-  return deflate ? ResponseEncoding::kDeflate : ResponseEncoding::kNone;
+  const bool gzip_ok = gzip.listed && gzip.q > 0;
+  const bool deflate_ok = deflate.listed && deflate.q > 0;
+  if (!gzip_ok && !deflate_ok) return ResponseEncoding::kNone;
+  if (!deflate_ok) return ResponseEncoding::kGzip;
+  if (!gzip_ok) return ResponseEncoding::kDeflate;
+  if (gzip.q != deflate.q) {
+    return gzip.q > deflate.q ? ResponseEncoding::kGzip : ResponseEncoding::kDeflate;
+  }
+  if (gzip.named != deflate.named) {
+    return gzip.named ? ResponseEncoding::kGzip : ResponseEncoding::kDeflate;
+  }
+  return deflate.position < gzip.position ? ResponseEncoding::kDeflate : ResponseEncoding::kGzip;
 }
 
 std::string Compress(std::string_view body, ResponseEncoding encoding) {

@@ -24,8 +24,8 @@ BodyDecoding DecodeBody(std::string_view encoding, std::string_view body, size_t
 
 enum class ResponseEncoding { kNone, kGzip, kDeflate };
 
-// What to compress answers with, from the request's Accept-Encoding (gzip first, then deflate;
-// a q of 0 refuses one).
+// What to compress answers with, from the request's first Accept-Encoding line, by AWS's
+// measured rules (content_encoding.cc).
 ResponseEncoding ChooseResponseEncoding(std::string_view accept_encoding);
 
 // Answers larger than this are compressed when the client allows.

@@ -73,13 +73,16 @@ using TlsStream = beast::ssl_stream<Stream>;
 std::string_view ReadAmzHeaders(const http::request<http::string_body>& request,
                                 HttpRequest& plain) {
   std::string_view content_encoding;
+  bool accept_seen = false;
   for (const auto& field : request) {
     if (field.name() == http::field::content_encoding) {
       content_encoding = View(field.value());
       continue;
     }
     if (field.name() == http::field::accept_encoding) {
-      plain.accept_encoding = View(field.value());
+      // The first line only, as AWS reads it (behaviours-to-match A4).
+      if (!accept_seen) plain.accept_encoding = View(field.value());
+      accept_seen = true;
       continue;
     }
     if (field.name() != http::field::unknown) continue;

@@ -69,11 +69,44 @@ TEST_CASE("Accept-Encoding picks gzip, then deflate, and honours q=0", "[encodin
   CHECK(ChooseResponseEncoding("") == ResponseEncoding::kNone);
   CHECK(ChooseResponseEncoding("identity") == ResponseEncoding::kNone);
   CHECK(ChooseResponseEncoding("gzip, deflate") == ResponseEncoding::kGzip);
-  CHECK(ChooseResponseEncoding("deflate, GZIP;q=0.5") == ResponseEncoding::kGzip);
+  // The higher q wins (this held gzip whatever its q until AWS's rules were measured).
+  CHECK(ChooseResponseEncoding("deflate, GZIP;q=0.5") == ResponseEncoding::kDeflate);
   CHECK(ChooseResponseEncoding("deflate") == ResponseEncoding::kDeflate);
   CHECK(ChooseResponseEncoding("gzip;q=0, deflate") == ResponseEncoding::kDeflate);
   CHECK(ChooseResponseEncoding("gzip; q=0.0") == ResponseEncoding::kNone);
   CHECK(ChooseResponseEncoding("*") == ResponseEncoding::kGzip);
+}
+
+// Measured against AWS (../shared/behaviours-to-match.md A4): the header's value and the coding
+// AWS answers with.
+TEST_CASE("Accept-Encoding as AWS reads it", "[encoding]") {
+  const auto none = ResponseEncoding::kNone;
+  const auto gzip = ResponseEncoding::kGzip;
+  const auto deflate = ResponseEncoding::kDeflate;
+  const std::pair<const char*, ResponseEncoding> cases[] = {
+      {"x-gzip", none},
+      {"br, identity, deflate, gzip", deflate},
+      {"*, deflate", deflate},
+      {"*, gzip;q=0.5", deflate},
+      {"deflate;q=0.5, gzip;q=0.2", deflate},
+      {"deflate;q=0.5,gzip;q=0.x", gzip},
+      {"deflate;q=0.5,gzip;q=0. x", gzip},
+      {"gzip;q= 0;q=1", none},
+      {"gzip; q=0;q=1", none},
+      {"gzip;nq=0;q=1", none},
+      {"gzip;q =0", gzip},
+      {"gzip;q=1;q=0.2", gzip},
+      {"gzip;q=0.", none},
+      {"deflate;q=2, gzip", deflate},
+      {"gzip;q=0.3, gzip;q=0.9, deflate;q=0.5", gzip},
+      {"br, zstd, compress, \"gzip\", gzip br, gzip:q=1", none},
+      {",, DEFLATE ,", deflate},
+      {"identity, *", gzip},
+  };
+  for (const auto& [header, expected] : cases) {
+    INFO(header);
+    CHECK(ChooseResponseEncoding(header) == expected);
+  }
 }
 
 }  // namespace

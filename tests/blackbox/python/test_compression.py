@@ -98,6 +98,27 @@ class Compression(ServerTestCase):
         status, headers, body = self.post("ListTables", b"{}", accept="gzip")
         self.assertNotIn("Content-Encoding", headers)
         self.assertIn("TableNames", json.loads(body))
+        # AWS's choices, measured (behaviours-to-match A4); the first Accept-Encoding line only.
+        for accept, coding in (("x-gzip", None), ("br, identity, deflate, gzip", "deflate"),
+                               ("*, gzip;q=0.5", "deflate"), ("deflate;q=0.5,gzip;q=0.x", "gzip")):
+            with self.subTest(accept=accept):
+                self.assertEqual(self.post("Scan", scan, accept=accept)[1].get("Content-Encoding"), coding)
+        host, port = self.endpoint[len("http://"):].split(":")
+        for lines, coding in ((("gzip", "identity"), "gzip"), (("identity", "gzip"), None)):
+            connection = http.client.HTTPConnection(host, int(port), timeout=30)
+            try:
+                connection.putrequest("POST", "/", skip_accept_encoding=True)
+                for name, value in dict(HEADERS, **{"X-Amz-Target": "DynamoDB_20120810.Scan",
+                                                    "Content-Length": str(len(scan))}).items():
+                    connection.putheader(name, value)
+                for line in lines:
+                    connection.putheader("Accept-Encoding", line)
+                connection.endheaders(scan)
+                response = connection.getresponse()
+                response.read()
+                self.assertEqual(response.getheader("Content-Encoding"), coding, lines)
+            finally:
+                connection.close()
         # boto3 asks for nothing and checks the CRC: it reads the same scan.
         self.assertGreaterEqual(self.ddb.scan(TableName=self.table)["Count"], 12)
 
