@@ -14,12 +14,13 @@ std::optional<Authorization> ParseAuthorization(std::string_view header) {
   const size_t space = header.find(' ');
   if (space == std::string_view::npos) return std::nullopt;
   parsed.algorithm = header.substr(0, space);
-  // The rest: Name=value pairs separated by commas (and spaces).
+  // The rest: Name=value pairs separated by commas, spaces or both (AWS takes spaces alone:
+  // behaviours-to-match A3; no value holds either).
   std::string_view rest = header.substr(space + 1);
   std::string_view credential;
   bool has_credential = false;
   while (!rest.empty()) {
-    const size_t comma = rest.find(',');
+    const size_t comma = rest.find_first_of(", \t");
     const std::string_view pair = TrimSpaces(rest.substr(0, comma));
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     const size_t equals = pair.find('=');

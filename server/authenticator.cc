@@ -152,11 +152,6 @@ Status Authenticator::Verify(const HttpRequest& request, int64_t now_ms) const {
 Status Authenticator::VerifySignature(const HttpRequest& request, const Authorization& parsed,
                                       std::string_view amz_date, std::string_view query,
                                       int64_t now_ms) const {
-  const auto key = keys_.find(std::string(parsed.access_key_id));
-  if (key == keys_.end()) {
-    return Error(ErrorCode::kUnrecognizedClient,
-                 "The security token included in the request is invalid.");
-  }
   const std::optional<int64_t> signed_ms = ParseAmzDate(amz_date);
   if (!signed_ms) {
     return Invalid("Date must be in ISO-8601 'basic format'. Got '" + std::string(amz_date) +
@@ -171,6 +166,12 @@ Status Authenticator::VerifySignature(const HttpRequest& request, const Authoriz
     return Invalid("Signature not yet current: " + std::string(amz_date) + " is still later than " +
                    FormatAmzDate(now_ms + kFutureWindowMs) + " (" + FormatAmzDate(now_ms) +
                    " + 15 min.)");
+  }
+  // The date before the key, as AWS checks them (behaviours-to-match A3).
+  const auto key = keys_.find(std::string(parsed.access_key_id));
+  if (key == keys_.end()) {
+    return Error(ErrorCode::kUnrecognizedClient,
+                 "The security token included in the request is invalid.");
   }
   sigv4::CanonicalInput input;
   input.method = request.method;

@@ -25,6 +25,14 @@ TEST_CASE("A Signature Version 4 header's credential scope, signed headers and s
   CHECK(parsed->access_key_id == "k");
   CHECK(parsed->region == "r");
   CHECK(parsed->signature == "ff");
+  // Spaces alone, as AWS takes them (behaviours-to-match A3).
+  parsed = ParseAuthorization(
+      "AWS4-HMAC-SHA256 Credential=someid/2/3/4/aws4_request SignedHeaders=x-amz-date;host "
+      "Signature=123");
+  REQUIRE(parsed.has_value());
+  CHECK(parsed->access_key_id == "someid");
+  CHECK(parsed->signed_headers == "x-amz-date;host");
+  CHECK(parsed->signature == "123");
 }
 
 TEST_CASE("What is not an SigV4 credential scope") {

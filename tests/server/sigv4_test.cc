@@ -130,6 +130,11 @@ TEST_CASE("A date outside the window is refused with DynamoDB's words", "[sigv4]
   CHECK(Refusal(verifier.Check(Signed("AKID", "secret", "20251124T161501Z").request, kNowMs)) ==
         "Signature not yet current: 20251124T161501Z is still later than 20251124T161500Z "
         "(20251124T160000Z + 15 min.)");
+  // The date is checked before the key (behaviours-to-match A3, recorded against AWS).
+  CHECK(Refusal(verifier.Check(Signed("NOPE", "secret", "20251124T155459Z").request, kNowMs))
+            .starts_with("Signature expired: 20251124T155459Z"));
+  CHECK(Refusal(verifier.Check(Signed("NOPE", "secret", "20251124T161501Z").request, kNowMs))
+            .starts_with("Signature not yet current: 20251124T161501Z"));
 }
 
 TEST_CASE("Without keys any well-formed signature passes; a malformed one never", "[sigv4]") {

@@ -217,6 +217,12 @@ class Verified(ServerTestCase):
         self.assertRegex(body["message"], r"^Signature not yet current: %s is still later than \d{8}T\d{6}Z "
                                           r"\(\d{8}T\d{6}Z \+ 15 min\.\)$" % future)
         self.assertEqual(body["__type"], "com.amazon.coral.service#InvalidSignatureException")
+        # The date before the key; components separated by spaces alone are parsed (A3, recorded).
+        status, body = self.send(self.signed(date=past, key_id="UNKNOWNKEY"))
+        self.assertRegex(body["message"], r"^Signature expired: %s " % past)
+        spaced = [(name, value.replace(", ", " ") if name == "Authorization" else value)
+                  for name, value in self.signed()]
+        self.assertEqual(self.send(spaced)[0], 200)
 
     def test_missing_and_malformed_headers(self):
         headers = [h for h in self.signed() if h[0] != "Authorization"]
