@@ -74,12 +74,34 @@ bool AttributeValue::operator==(const AttributeValue& other) const {
          members == other.members && list == other.list && map == other.map;
 }
 
+namespace {
+
+// The order of two magnitudes in canonical text (Number::ToString's: no leading zeros, "0.x"
+// below one, no trailing zeros after the point): the longer whole part, then the digits.
+int CompareMagnitudes(std::string_view a, std::string_view b) {
+  const size_t a_point = std::min(a.find('.'), a.size());
+  const size_t b_point = std::min(b.find('.'), b.size());
+  std::string_view a_whole = a.substr(0, a_point);
+  std::string_view b_whole = b.substr(0, b_point);
+  if (a_whole == "0") a_whole = {};
+  if (b_whole == "0") b_whole = {};
+  if (a_whole.size() != b_whole.size()) return a_whole.size() < b_whole.size() ? -1 : 1;
+  if (const int whole = a_whole.compare(b_whole); whole != 0) return whole;
+  return a.substr(std::min(a_point + 1, a.size()))
+      .compare(b.substr(std::min(b_point + 1, b.size())));
+}
+
+}  // namespace
+
 bool SetMemberLess(AttributeType type, std::string_view a, std::string_view b) {
   if (type != AttributeType::kNS) return a < b;  // char_traits<char> compares bytes unsigned
-  auto left = Number::Parse(a);
-  auto right = Number::Parse(b);
-  if (!left.ok() || !right.ok()) return a < b;  // never for a stored number
-  return left.value().Compare(right.value()) < 0;
+  // Numbers are stored in canonical text: ordered without parsing them (an NS answer checks its
+  // order on every read).
+  const bool a_negative = a.starts_with('-');
+  const bool b_negative = b.starts_with('-');
+  if (a_negative != b_negative) return a_negative;
+  if (!a_negative) return CompareMagnitudes(a, b) < 0;
+  return CompareMagnitudes(a.substr(1), b.substr(1)) > 0;
 }
 
 void SortSetMembers(AttributeValue& set) {

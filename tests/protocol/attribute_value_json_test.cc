@@ -62,8 +62,11 @@ TEST_CASE("A stored blob encodes to the same JSON as its decoded item") {
 TEST_CASE("Sets come back in DynamoDB's order: bytes for SS and BS, value for NS") {
   CHECK(RoundTrip(R"({"s":{"SS":["m","z","b","\u00e9",""]}})") ==
         "{\"s\":{\"SS\":[\"\",\"b\",\"m\",\"z\",\"\xc3\xa9\"]}}");
-  CHECK(RoundTrip(R"({"n":{"NS":["10","2","-1","1.5","-10.25","0"]}})") ==
-        R"({"n":{"NS":["-10.25","-1","0","1.5","2","10"]}})");
+  CHECK(
+      RoundTrip(
+          R"({"n":{"NS":["10","2","-1","1.5","-10.25","0","0.05","-0.5","1e-130","-1.25","99"]}})") ==
+      R"({"n":{"NS":["-10.25","-1.25","-1","-0.5","0",")" + ("0." + std::string(129, '0') + "1") +
+          R"(","0.05","1.5","2","10","99"]}})");
   CHECK(RoundTrip(R"({"b":{"BS":["/w==","AA==","YQ=="]}})") ==
         R"({"b":{"BS":["AA==","YQ==","/w=="]}})");
   CHECK(RoundTrip(R"({"l":{"L":[{"M":{"s":{"SS":["b","a"]}}}]}})") ==
