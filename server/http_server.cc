@@ -373,14 +373,7 @@ class Session final : public SessionBase,
   // AWS's answer (an nginx page) to a plain HTTP request on its HTTPS port; then the connection
   // closes.
   void RefusePlainHttp() {
-    static constexpr std::string_view kBody =
-        "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS "
-        "port</title></head>\r\n"
-        "<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n"
-        "<center>The plain HTTP request was sent to HTTPS port</center>\r\n</body>\r\n</html>\r\n";
-    auto answer = std::make_shared<std::string>(
-        "HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nContent-Length: " +
-        std::to_string(kBody.size()) + "\r\nConnection: close\r\n\r\n" + std::string(kBody));
+    auto answer = std::make_shared<std::string>(PlainHttpOnHttpsPortAnswer());
     net::async_write(
         Lowest(), net::buffer(*answer),
         [self = this->shared_from_this(), answer](beast::error_code, size_t) { self->Close(); });

@@ -61,4 +61,13 @@ std::string ResponseHead(int status, std::string_view reason, unsigned version,
   return head;
 }
 
+std::string PlainHttpOnHttpsPortAnswer() {
+  static constexpr std::string_view kBody =
+      "<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n"
+      "<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n"
+      "<center>The plain HTTP request was sent to HTTPS port</center>\r\n</body>\r\n</html>\r\n";
+  return "HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nContent-Length: " +
+         std::to_string(kBody.size()) + "\r\nConnection: close\r\n\r\n" + std::string(kBody);
+}
+
 }  // namespace ddbd

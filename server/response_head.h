@@ -19,4 +19,8 @@ std::string ResponseHead(int status, std::string_view reason, unsigned version,
                          const std::vector<std::pair<std::string, std::string>>& headers,
                          size_t body_size, bool keep_alive);
 
+// The whole answer AWS sends (an nginx page, then the connection closes) to a plain HTTP
+// request on its HTTPS port (../shared/behaviours-to-match.md A2).
+std::string PlainHttpOnHttpsPortAnswer();
+
 }  // namespace ddbd
