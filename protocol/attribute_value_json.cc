@@ -12,10 +12,6 @@
 namespace ddbd {
 namespace {
 
-// An item's levels: its attributes are the first, so a value inside 31 maps or lists is at the
-// 32nd, the deepest DynamoDB takes; inside 32 it is refused (recorded against AWS:
-// ../shared/behaviours-to-match.md B5).
-constexpr int kMaxNestingDepth = 31;
 constexpr const char* kInvalid = "One or more parameter values were invalid: ";
 
 struct TypeKey {
@@ -110,8 +106,11 @@ void AttributeDecoder::Serialization(Error error) {
   if (!serialization_) serialization_ = std::move(error);
 }
 
-void AttributeDecoder::Validation(Error error) {
-  if (!validation_) validation_ = std::move(error);
+void AttributeDecoder::Validation(Error error, Precedence precedence) {
+  if (!validation_ || precedence < validation_precedence_) {
+    validation_ = std::move(error);
+    validation_precedence_ = precedence;
+  }
 }
 
 Status AttributeDecoder::status() const {
@@ -127,6 +126,11 @@ Status AttributeDecoder::serialization_status() const {
 
 Status AttributeDecoder::validation_status() const {
   if (validation_) return *validation_;
+  return Ok{};
+}
+
+Status AttributeDecoder::top_level_name_status() const {
+  if (validation_ && validation_precedence_ == Precedence::kTopLevelName) return *validation_;
   return Ok{};
 }
 
@@ -154,15 +158,16 @@ AttributeMap AttributeDecoder::DecodeMapAt(const json::Value& object, int depth)
   map.reserve(object.MemberCount());
   for (const auto& member : object.GetObject()) {
     std::string name(member.name.GetString(), member.name.GetStringLength());
-    if (name.empty()) EmptyName();
-    if (name.size() > kMaxAttributeNameBytes) Validation(NameTooLarge());
+    // An item's own attribute names are judged before its values' nesting, and that before
+    // the names inside its maps (behaviours-to-match C1).
+    const Precedence precedence = depth == 1 ? Precedence::kTopLevelName : Precedence::kValue;
+    if (name.empty()) Validation(Error::Validation("Empty attribute name"), precedence);
+    if (name.size() > kMaxAttributeNameBytes) Validation(NameTooLarge(), precedence);
     if (member.value.IsNull()) continue;
     map.emplace_back(std::move(name), DecodeValueAt(member.value, depth));
   }
   return map;
 }
-
-void AttributeDecoder::EmptyName() { Validation(Error::Validation("Empty attribute name")); }
 
 void AttributeDecoder::NotAnAttributeValue(const json::Value& value) {
   if (value.IsArray()) {
@@ -313,8 +318,8 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
 }
 
 const json::Value* AttributeDecoder::NestedList(const json::Value& member, int depth) {
-  if (depth > kMaxNestingDepth) {
-    Validation(NestingTooDeep());
+  if (depth > kMaxContainerLevel + rules_.extra_levels) {
+    Validation(NestingTooDeep(), Precedence::kNesting);
     return nullptr;
   }
   auto list = json::AsList(&member);
@@ -326,8 +331,8 @@ const json::Value* AttributeDecoder::NestedList(const json::Value& member, int d
 }
 
 const json::Value* AttributeDecoder::NestedMap(const json::Value& member, int depth) {
-  if (depth > kMaxNestingDepth) {
-    Validation(NestingTooDeep());
+  if (depth > kMaxContainerLevel + rules_.extra_levels) {
+    Validation(NestingTooDeep(), Precedence::kNesting);
     return nullptr;
   }
   if (member.IsArray()) {

@@ -1,8 +1,9 @@
 // DynamoDB JSON <-> AttributeValue. Decoding applies every check DynamoDB makes on values:
 // exactly one type, numbers in range, non-empty duplicate-free sets, NULL true, valid base64,
-// nesting at most 32 levels. A request's wrongly typed JSON (SerializationException) is reported
-// before any invalid value (ValidationException), wherever each occurs, so the decoder records
-// the first of each and keeps going.
+// nesting at most 32 levels (a transaction's ConditionCheck and Update values 33). A request's
+// wrongly typed JSON (SerializationException) is reported before any invalid value
+// (ValidationException), wherever each occurs, so the decoder records the first of each and keeps
+// going.
 #pragma once
 
 #include <optional>
@@ -37,12 +38,16 @@ class AttributeDecoder {
   // Each kind alone, for callers that must report request-shape constraints in between.
   Status serialization_status() const;
   Status validation_status() const;
+  // The validation error when it is of an item's own attribute name (empty, too long), which
+  // DynamoDB reports before anything else of the item's values.
+  Status top_level_name_status() const;
   bool failed() const { return serialization_ || validation_; }
 
  private:
-  // DecodeValueAt and DecodeMapAt recurse (at most kMaxNestingDepth levels); the leaf types are
-  // decoded in functions of their own, so the recursive frames stay small (the server runs on
-  // 256 KB thread stacks, also under AddressSanitizer, whose frames are larger).
+  // DecodeValueAt and DecodeMapAt recurse (at most kMaxContainerLevel + 1 + rules_.extra_levels
+  // levels); the leaf types are decoded in functions of their own, so the recursive frames stay
+  // small (the server runs on 256 KB thread stacks, also under AddressSanitizer, whose frames are
+  // larger).
   AttributeValue DecodeValueAt(const json::Value& value, int depth);
   AttributeMap DecodeMapAt(const json::Value& object, int depth);
   void DecodeScalar(AttributeType type, const json::Value& member, AttributeValue& result);
@@ -50,12 +55,13 @@ class AttributeDecoder {
   void DecodeSet(AttributeType type, const json::Value& member, AttributeValue& result);
   void NotAnAttributeValue(const json::Value& value);
   void CheckTypeCount(int types);
-  void EmptyName();
   // The member of an L or M value to recurse into; null (the error recorded) if there is none.
   const json::Value* NestedList(const json::Value& member, int depth);
   const json::Value* NestedMap(const json::Value& member, int depth);
+  // Which of several validation errors is reported: the lowest precedence, then the first met.
+  enum class Precedence { kTopLevelName, kNesting, kValue };
   void Serialization(Error error);
-  void Validation(Error error);
+  void Validation(Error error, Precedence precedence = Precedence::kValue);
   // A refusal of a number or a set, in the envelope where the operation's layer puts it.
   Error Valued(const Error& error) const;
   Error Duplicates(AttributeType type, const json::Value& list) const;
@@ -67,6 +73,7 @@ class AttributeDecoder {
 
   std::optional<Error> serialization_;
   std::optional<Error> validation_;
+  Precedence validation_precedence_ = Precedence::kValue;
 };
 
 void EncodeAttributeValue(json::Writer& writer, const AttributeValue& value);

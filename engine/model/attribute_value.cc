@@ -182,6 +182,34 @@ size_t ValueSize(const AttributeValue& value) {
   return 0;
 }
 
+namespace {
+
+// Whether a map or list stands deeper than kMaxContainerLevel in `value`, at `level`; the
+// recursion ends there, so it is bounded whatever the value holds.
+bool ContainerTooDeep(const AttributeValue& value, int level) {
+  if (value.type != AttributeType::kM && value.type != AttributeType::kL) return false;
+  if (level > kMaxContainerLevel) return true;
+  if (value.type == AttributeType::kL) {
+    for (const AttributeValue& member : value.list) {
+      if (ContainerTooDeep(member, level + 1)) return true;
+    }
+    return false;
+  }
+  for (const auto& [name, member] : value.map) {
+    if (ContainerTooDeep(member, level + 1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool NestsTooDeep(const Item& item) {
+  for (const auto& [name, value] : item) {
+    if (ContainerTooDeep(value, 1)) return true;
+  }
+  return false;
+}
+
 size_t ItemSize(const Item& item) {
   size_t size = 0;
   for (const auto& [name, value] : item) size += name.size() + ValueSize(value);

@@ -65,4 +65,11 @@ size_t ItemSize(const Item& item);
 // DynamoDB's maximum item size: 400 KB.
 inline constexpr size_t kMaxItemSizeBytes = 400 * 1024;
 
+// An item's levels: its attributes are the first, so a map or list may stand at the 31st, its
+// members at the 32nd; a map or list at the 32nd is refused (recorded against AWS:
+// ../shared/behaviours-to-match.md B5). Requests are judged as they are read; an update's
+// finished item here, as paths can set a value deeper than the request held it.
+inline constexpr int kMaxContainerLevel = 31;
+bool NestsTooDeep(const Item& item);
+
 }  // namespace ddbd

@@ -2,6 +2,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/api/transactions.h"
 #include "protocol/error_response.h"
@@ -28,6 +29,11 @@ TransactWriteAction ActionOf(const Engine& engine, const Action& body, Kind kind
   action.return_item_on_condition_failure =
       body.return_values_on_condition_check_failure == "ALL_OLD";
   expressions = WriteExpressionMembersOf(body);
+  // A ConditionCheck's and an Update's values may nest a level deeper than an item (an Update's
+  // finished item is then judged as an item): recorded against AWS (behaviours-to-match B5).
+  if (kind == Kind::kConditionCheck || kind == Kind::kUpdate) {
+    expressions.value_rules.extra_levels = 1;
+  }
   return action;
 }
 
@@ -67,11 +73,30 @@ Result<TransactWriteAction> DecodeAction(const Engine& engine, const json::Value
   return ActionOf(engine, body, Kind::kUpdate, body.key, decoder, expressions);
 }
 
+// One TransactItems element as read: the action, its expression members, and the decoder that
+// read its item or key (holding that value's first errors).
+struct ReadAction {
+  TransactWriteAction action;
+  WriteExpressionMembers expressions;
+  AttributeDecoder decoder;
+};
+
+// An action's own problems in DynamoDB's order (behaviours-to-match C1): its item's attribute
+// names, then its expressions, then its values (nesting first).
+Status FirstProblemOf(ReadAction& read) {
+  if (Status names = read.decoder.top_level_name_status(); !names.ok()) return names;
+  auto decoded = DecodeWriteExpressions(read.expressions);
+  if (!decoded.ok()) return decoded.error();
+  if (Status values = read.decoder.validation_status(); !values.ok()) return values;
+  read.action.condition = std::move(decoded.value().condition);
+  read.action.actions = std::move(decoded.value().update);
+  return Ok{};
+}
+
 Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
                                                         const wire::TransactWriteItemsInput& in,
                                                         const Status& constraints,
                                                         uint64_t fingerprint) {
-  AttributeDecoder decoder(in.kValueRules);
   TransactWriteItemsArgs args;
   args.return_consumed_capacity = ReturnConsumedCapacityOf(in.return_consumed_capacity);
   args.return_item_collection_metrics =
@@ -82,25 +107,31 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
   }
   // Read for its values' SerializationExceptions even when a constraint failed, unless too long.
   const json::Value* list = in.transact_items;
-  std::vector<WriteExpressionMembers> expressions;
+  std::vector<ReadAction> read;
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {
+    read.reserve(list->Size());
     for (const json::Value& element : list->GetArray()) {
-      auto action = DecodeAction(engine, element, decoder, expressions.emplace_back());
+      ReadAction& next = read.emplace_back(ReadAction{{}, {}, AttributeDecoder(in.kValueRules)});
+      auto action = DecodeAction(engine, element, next.decoder, next.expressions);
       if (!action.ok()) {
         // Two actions in one element is the operation's own rule: after the constraints.
         if (!constraints.ok()) return constraints.error();
         return action.error();
       }
-      args.actions.push_back(std::move(action).value());
+      next.action = std::move(action).value();
     }
   }
-  if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem.error();
-  // Expressions last, as for the single-item writes: each action's own names and values.
-  for (size_t i = 0; i < args.actions.size(); ++i) {
-    auto decoded = DecodeWriteExpressions(expressions[i]);
-    if (!decoded.ok()) return decoded.error();
-    args.actions[i].condition = std::move(decoded.value().condition);
-    args.actions[i].actions = std::move(decoded.value().update);
+  // Wrongly typed JSON anywhere first, then the request's constraints, then each action's own
+  // problems in request order: a later action's never wins over an earlier one's.
+  for (const ReadAction& action : read) {
+    if (Status serialization = action.decoder.serialization_status(); !serialization.ok()) {
+      return serialization.error();
+    }
+  }
+  if (!constraints.ok()) return constraints.error();
+  for (ReadAction& action : read) {
+    if (Status problem = FirstProblemOf(action); !problem.ok()) return problem.error();
+    args.actions.push_back(std::move(action.action));
   }
   return args;
 }

@@ -15,6 +15,10 @@ struct ValueRules {
   bool current_layer = false;
   // Its refusals of values inside the envelope.
   bool envelope = false;
+  // Levels a value may nest beyond an item's: a transaction's ConditionCheck and Update values
+  // are judged one level later, and an Update's finished item by the item's rule
+  // (behaviours-to-match B5, C1).
+  int extra_levels = 0;
 };
 
 }  // namespace ddbd::wire

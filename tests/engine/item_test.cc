@@ -32,6 +32,22 @@ AttributeValue Set(AttributeType type, std::vector<std::string> members) {
   return value;
 }
 
+TEST_CASE("A map or list may stand at an item's 31st level, not its 32nd") {
+  auto wrapped = [](int levels, bool lists) {
+    AttributeValue value = AttributeValue::String("x");
+    for (int i = 0; i < levels; ++i) value = lists ? List({value}) : Map({{"n", value}});
+    return value;
+  };
+  for (const bool lists : {false, true}) {
+    CHECK_FALSE(NestsTooDeep({{"a", wrapped(31, lists)}}));
+    CHECK(NestsTooDeep({{"a", AttributeValue::String("x")}, {"b", wrapped(32, lists)}}));
+  }
+  // An empty map counts as a level of its own.
+  AttributeValue empty = Map({});
+  for (int i = 0; i < 31; ++i) empty = Map({{"n", empty}});
+  CHECK(NestsTooDeep({{"a", empty}}));
+}
+
 TEST_CASE("Item size follows DynamoDB's documented rules") {
   // Strings and binary: name + bytes.
   CHECK(ItemSize({{"name", AttributeValue::String("héllo")}}) == 4 + 6);

@@ -127,6 +127,79 @@ class Transactions(ServerTestCase):
                          "TransactWriteRequest should contain Delete or Put or Update or ConditionCheck",
                          TransactItems=[{}])
 
+    def test_actions_are_validated_one_at_a_time_in_request_order(self):
+        # behaviours-to-match C1 and B5, recorded against AWS: the first action's problem wins
+        # whatever the kinds; within an item its own attribute names come first, then its values'
+        # nesting, then the names inside its maps; an action's expressions before its values'
+        # nesting.
+        def deep(levels):
+            value = S("x")
+            for _ in range(levels):
+                value = {"M": {"n": value}}
+            return value
+        nesting = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+                   "beyond supported limit")
+        in_values = "ExpressionAttributeValues contains invalid value: %s for key :deep" % nesting
+        check = {"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("c1")},
+                                    "ConditionExpression": "v <> :deep",
+                                    "ExpressionAttributeValues": {":deep": deep(40)}}}
+        unnamed = {"Put": {"TableName": self.accounts, "Item": {"pk": S("c1"), "": S("x")}}}
+        self.assertError(self.raw.transact_write_items, "ValidationException", in_values,
+                         TransactItems=[check, unnamed])
+        self.assertError(self.raw.transact_write_items, "ValidationException", "Empty attribute name",
+                         TransactItems=[unnamed, check])
+        # Within one item, either order of the members.
+        for item in ({"pk": S("c1"), "d": deep(40), "": S("x")}, {"pk": S("c1"), "": S("x"), "d": deep(40)}):
+            self.assertError(self.raw.transact_write_items, "ValidationException", "Empty attribute name",
+                             TransactItems=[{"Put": {"TableName": self.accounts, "Item": item}}])
+        self.assertError(self.raw.transact_write_items, "ValidationException", nesting,
+                         TransactItems=[{"Put": {"TableName": self.accounts, "Item": {
+                             "pk": S("c1"), "m": {"M": {"": S("x")}}, "d": deep(40)}}}])
+        # An action's expression problems before its key's nesting.
+        deep_key = {"pk": deep(100)}
+        for extra, message in (
+                ({"ConditionExpression": "v <>"}, None),
+                ({"ConditionExpression": "attribute_exists(v)", "ExpressionAttributeValues": {":u": N(1)}},
+                 "Value provided in ExpressionAttributeValues unused in expressions: keys: {:u}")):
+            with self.subTest(extra=extra):
+                with self.assertRaises(Exception) as caught:
+                    self.raw.transact_write_items(TransactItems=[
+                        {"Delete": dict(TableName=self.accounts, Key=deep_key, **extra)}])
+                error = caught.exception.response["Error"]
+                self.assertEqual(error["Code"], "ValidationException")
+                if message is None:
+                    self.assertTrue(error["Message"].startswith("Invalid ConditionExpression: Syntax error"),
+                                    error["Message"])
+                else:
+                    self.assertEqual(error["Message"], message)
+
+    def test_condition_check_and_update_values_nest_a_level_deeper(self):
+        # behaviours-to-match B5, recorded against AWS: 32 wraps are not refused in a ConditionCheck's
+        # values; in an Update's they cancel the transaction when they would make the item too deep.
+        def deep(levels):
+            value = S("x")
+            for _ in range(levels):
+                value = {"M": {"n": value}}
+            return value
+        nesting = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+                   "beyond supported limit")
+        self.ddb.put_item(TableName=self.accounts, Item={"pk": S("b5"), "v": N(1)})
+        self.ddb.transact_write_items(TransactItems=[{"ConditionCheck": {
+            "TableName": self.accounts, "Key": {"pk": S("b5")}, "ConditionExpression": "v <> :deep",
+            "ExpressionAttributeValues": {":deep": deep(32)}}}])
+        answer = self.cancel([{"Update": {"TableName": self.accounts, "Key": {"pk": S("b5")},
+                                          "UpdateExpression": "SET d = :deep",
+                                          "ExpressionAttributeValues": {":deep": deep(32)}}}])
+        self.assertEqual(answer["CancellationReasons"], [{"Code": "ValidationError", "Message": nesting}])
+        self.ddb.transact_write_items(TransactItems=[{"Update": {
+            "TableName": self.accounts, "Key": {"pk": S("b5")}, "UpdateExpression": "SET d = :deep",
+            "ExpressionAttributeValues": {":deep": deep(31)}}}])
+        self.assertError(self.raw.transact_write_items, "ValidationException",
+                         "ExpressionAttributeValues contains invalid value: %s for key :deep" % nesting,
+                         TransactItems=[{"Update": {"TableName": self.accounts, "Key": {"pk": S("b5")},
+                                                    "UpdateExpression": "SET d = :deep",
+                                                    "ExpressionAttributeValues": {":deep": deep(33)}}}])
+
     def test_the_same_item_twice_is_refused(self):
         self.assertError(self.ddb.transact_write_items, "ValidationException",
                          "Transaction request cannot include multiple operations on one item",

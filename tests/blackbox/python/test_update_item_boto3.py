@@ -72,6 +72,22 @@ class UpdateItem(UpdateTestCase):
         self.assertEqual(item["l"], {"L": [{"S": "x"}, {"S": "y"}]})
         self.assertEqual(item["m"], {"M": {"inner": {"M": {"deep": {"S": "x"}}}}})
 
+    def test_paths_cannot_set_a_value_deeper_than_an_item_nests(self):
+        # A value inside 31 maps or lists is the deepest an item holds (behaviours-to-match B5); a path
+        # can set a value deeper than the request held it, so the finished item is judged, and
+        # repeated updates cannot grow an item without bound.
+        def deep(levels):
+            value = {"S": "x"}
+            for _ in range(levels):
+                value = {"M": {"n": value}}
+            return value
+        self.update("nest", "SET d = :v", {":v": deep(20)})
+        self.update("nest", "SET d" + ".n" * 11 + " = :v", {":v": deep(20)})  # a leaf at level 32
+        self.assertUpdateError("Nesting Levels have exceeded supported limits: Attributes in the item have "
+                               "nested levels beyond supported limit",
+                               "SET d" + ".n" * 12 + " = :v", {":v": deep(20)}, key="nest")
+        self.assertEqual(self.item("nest")["d"], deep(31))
+
     def test_conditional_update(self):
         self.update("cond", "SET v = :1", {":1": {"N": "1"}})
         with self.assertRaises(Exception) as caught:
