@@ -62,7 +62,9 @@ class ConditionParser {
  public:
   ConditionParser(std::string_view text, std::string_view kind, ExpressionNames& names,
                   ExpressionValues& values)
-      : tokens_(text, kind), names_(names), values_(values) {}
+      : tokens_(text, kind), names_(names), values_(values) {
+    deferred_.values_in_written_order = kind == "KeyConditionExpression";
+  }
 
   // Iterative, with the pending '(' NOT AND OR on a heap stack: nesting costs heap, not thread
   // stack, so 4 KB of "(" or NOT cannot exhaust an I/O thread's stack (test_limits.py runs the

@@ -15,6 +15,7 @@ constexpr size_t kMaxPathDepth = 32;
 Status DeferredErrors::First() const {
   if (reserved_word) return *reserved_word;
   if (undefined_name) return *undefined_name;
+  if (values_in_written_order && first_value_or_semantic) return *first_value_or_semantic;
   if (undefined_value) return *undefined_value;
   if (semantic) return *semantic;
   return Ok{};

@@ -20,9 +20,19 @@ struct DeferredErrors {
   std::optional<Error> undefined_name;
   std::optional<Error> undefined_value;
   std::optional<Error> semantic;  // wrong function, operand count or type, bounds, ...
+  // A KeyConditionExpression reports an undefined value and a semantic error in the order they
+  // are written; other expressions the undefined value first (recorded against AWS:
+  // ../shared/behaviours-to-match.md B6).
+  bool values_in_written_order = false;
+  std::optional<Error> first_value_or_semantic;
   Status First() const;
   void Semantic(Error error) {
+    if (!first_value_or_semantic) first_value_or_semantic = error;
     if (!semantic) semantic = std::move(error);
+  }
+  void UndefinedValue(Error error) {
+    if (!first_value_or_semantic) first_value_or_semantic = error;
+    if (!undefined_value) undefined_value = std::move(error);
   }
 };
 

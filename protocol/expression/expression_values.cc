@@ -55,9 +55,9 @@ AttributeValue ExpressionValues::Resolve(std::string_view placeholder, const Tok
   auto it = values_.find(placeholder);
   if (it == values_.end()) {
     if (!errors.undefined_value) {
-      errors.undefined_value = tokens.Invalid(
+      errors.UndefinedValue(tokens.Invalid(
           "An expression attribute value used in expression is not defined; attribute value: " +
-          std::string(placeholder));
+          std::string(placeholder)));
     }
     return AttributeValue::Null();
   }

@@ -1,15 +1,44 @@
+#include <algorithm>
+#include <string>
+
+#include "protocol/generated/enums.h"
 #include "protocol/generated/requests.h"
 #include "protocol/item_request.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"
+#include "protocol/validation_messages.h"
 
 namespace ddbd::operations {
+namespace {
+
+// With its Key given, UpdateItem's ReturnValues is judged before the request's other constraints
+// and alone; without it, among them (recorded against AWS: behaviours-to-match B6).
+Status ReturnValuesFirst(const wire::UpdateItemInput& in) {
+  if (in.key == nullptr || !in.return_values) return Ok{};
+  const auto& values = wire::kReturnValue;  // in the order DynamoDB lists them
+  if (std::find(values.begin(), values.end(), *in.return_values) != values.end()) return Ok{};
+  std::string set;
+  for (const std::string_view value : values) {
+    set += set.empty() ? "[" : ", ";
+    set += value;
+  }
+  ConstraintErrors errors;
+  errors.Add(Quoted(*in.return_values), "returnValues",
+             "Member must satisfy enum value set: " + set + "]");
+  return errors.ToStatus();
+}
+
+}  // namespace
 
 Status UpdateItem(Engine& engine, const wire::UpdateItemInput& in, const Status& constraints,
                   json::Writer& response, Ticket& ticket) {
   AttributeDecoder decoder(in.kValueRules);
   UpdateItemArgs args;
   args.key = decoder.DecodeItem(in.key);
+  if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
+    return serialization;
+  }
+  if (Status return_values = ReturnValuesFirst(in); !return_values.ok()) return return_values;
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   ReturnOptionsOf(in, args);
   auto expressions = DecodeWriteExpressions(WriteExpressionMembersOf(in));

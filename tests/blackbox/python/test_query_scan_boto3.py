@@ -157,6 +157,17 @@ class QueryScan(ServerTestCase):
         query_error("The number of query conditions (3) exceeds the number of key attributes defined in the "
                     "schema (2)", KeyConditionExpression="pk = :p AND sk > :v AND extra = :v",
                     ExpressionAttributeValues=p)
+        # A KeyConditionExpression's undefined values and wrong operand types in the order written
+        # (behaviours-to-match B6, recorded against AWS).
+        begins = ("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or "
+                  "function: begins_with, operand type: N")
+        undefined = ("Invalid KeyConditionExpression: An expression attribute value used in expression is not "
+                     "defined; attribute value: :missing")
+        for expression, message in (("begins_with(sk, :v) AND pk = :missing", begins),
+                                    ("pk = :p AND begins_with(sk, :v) AND sk = :missing", begins),
+                                    ("pk = :missing AND begins_with(sk, :v)", undefined)):
+            with self.subTest(expression=expression):
+                query_error(message, KeyConditionExpression=expression, ExpressionAttributeValues=p)
         query_error("Filter Expression can only contain non-primary key attributes: Primary key attribute: sk",
                     KeyConditionExpression="pk = :p", FilterExpression="sk > :v", ExpressionAttributeValues=p)
         query_error("Invalid KeyConditionExpression: The expression can not be empty;",

@@ -23,6 +23,18 @@ class RequestShapes(ServerTestCase):
             "'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: "
             + RETURN_VALUES + "; Value null at 'key' failed to satisfy constraint: Member must not be null",
             TableName="", ReturnValues="INVALID", ReturnConsumedCapacity="INVALID")
+        # With the Key given, ReturnValues is judged first and alone.
+        self.assertError(
+            self.raw.update_item, "ValidationException",
+            "1 validation error detected: Value 'INVALID' at 'returnValues' failed to satisfy constraint: "
+            "Member must satisfy enum value set: " + RETURN_VALUES,
+            TableName=self.table, Key={"pk": {"S": "a"}}, ReturnValues="INVALID",
+            ReturnConsumedCapacity="INVALID")
+        self.assertError(
+            self.raw.update_item, "ValidationException",
+            "1 validation error detected: Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy "
+            "constraint: Member must satisfy enum value set: " + CAPACITY,
+            TableName=self.table, Key={"pk": {"S": "a"}}, ReturnConsumedCapacity="INVALID")
         self.assertError(
             self.raw.update_item, "ValidationException",
             "2 validation errors detected: Value 'XOR' at 'conditionalOperator' failed to satisfy "
