@@ -82,6 +82,20 @@ Result<KeyConditions> MatchKeyTerms(const KeyParts& key, const std::vector<KeyTe
                              std::to_string(key_attributes) + ")");
   }
   std::array<const KeyTerm*, KeyConditions::kMaxParts> on_sort{};
+  // A multi-attribute HASH key names every attribute without an equality at once (recorded
+  // against AWS: behaviours-to-match E1).
+  if (key.partition.size() > 1) {
+    std::string without;
+    for (const KeyPart& part : key.partition) {
+      const KeyTerm* term = TermOn(terms, part.name);
+      if (term != nullptr && term->op == KeyTerm::Op::kEq) continue;
+      without += (without.empty() ? "" : ", ") + part.name;
+    }
+    if (!without.empty()) {
+      return Error::Validation("HASH key attributes " + without +
+                               " must have equality conditions specified in the query");
+    }
+  }
   for (size_t i = 0; i < key.partition.size(); ++i) {
     matched.partition[i] = TermOn(terms, key.partition[i].name);
     if (matched.partition[i] == nullptr) {

@@ -23,6 +23,11 @@ inline constexpr std::string_view kExpectedIdentifier = "Expected identifier for
 inline constexpr std::string_view kExpectedTypeName = "Expected type name";
 
 inline constexpr std::string_view kAliasing = "Aliasing is not supported";
+// Any statement on a global index keyed by several HASH or RANGE attributes (recorded against
+// AWS: ../shared/behaviours-to-match.md D6).
+inline constexpr std::string_view kMultiAttributeKeys =
+    "PartiQL statements cannot be executed on tables with multi-attribute HASH keys or "
+    "multi-attribute RANGE keys.";
 inline constexpr std::string_view kIncompleteKey =
     "Where clause does not contain a mandatory equality on all key attributes";
 inline constexpr std::string_view kParameterCount =

@@ -134,6 +134,10 @@ Status CheckOrderBy(const Statement& statement, const KeyNames& keys, bool is_qu
 Result<KeyNames> FindKeys(const Engine& engine, const Statement& statement) {
   auto schema = engine.KeySchemaOf(statement.table_name, statement.index_name);
   if (!schema.ok()) return schema.error();
+  const KeyParts& key = schema.value().key;
+  if (key.partition.size() > 1 || key.sort.size() > 1) {
+    return Error::Validation(std::string(kMultiAttributeKeys));
+  }
   KeyNames keys;
   keys.global_index = schema.value().global_index;
   for (const KeyPart& part : schema.value().key.partition) keys.partition.push_back(part.name);

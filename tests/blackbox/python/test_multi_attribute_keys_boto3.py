@@ -180,10 +180,17 @@ class MultiAttributeKeys(ServerTestCase):
     def test_key_condition_refusals(self):
         table = self.populated()
         eu = {":t": S("WINTER"), ":r": S("EU"), ":x": S("R1"), ":y": S("UPPER"), ":m": N(1)}
+        # Every HASH attribute without an equality, in key order (behaviours-to-match E1, recorded
+        # against AWS; this test first held "Query condition missed key schema element: region" and
+        # "Query key condition not supported", DynamoDB's texts for a one-attribute key).
+        hash_equality = "HASH key attributes %s must have equality conditions specified in the query"
         refusals = [
-            ("tournament = :t", "Query condition missed key schema element: region"),
-            ("#region = :r AND #round = :x", "Query condition missed key schema element: tournament"),
-            ("tournament = :t AND #region > :r", "Query key condition not supported"),
+            ("tournament = :t", hash_equality % "region"),
+            ("#region = :r AND #round = :x", hash_equality % "tournament"),
+            ("#round = :x", hash_equality % "tournament, region"),
+            ("tournament = :t AND #region > :r", hash_equality % "region"),
+            ("tournament = :t AND #region BETWEEN :r AND :y", hash_equality % "region"),
+            ("tournament = :t AND begins_with(#region, :r)", hash_equality % "region"),
             ("tournament = :t AND #region = :r AND score = :m", "Query key condition not supported"),
             ("tournament = :t AND #region = :r AND #bracket = :y",
              "RANGE key attributes round must have equality conditions specified in the query "
@@ -210,6 +217,29 @@ class MultiAttributeKeys(ServerTestCase):
                          table=table, condition="tournament = :t AND #region = :r",
                          values={":t": S("WINTER"), ":r": S("EU"), ":y": S("UPPER")},
                          FilterExpression="#bracket = :y")
+
+    def test_partiql_refuses_a_multi_attribute_index(self):
+        # behaviours-to-match D6, recorded against AWS: any statement on the index, whatever its
+        # WHERE; a syntax error or an unconvertible parameter first; the base table still served.
+        table = self.populated()
+        refusal = ("PartiQL statements cannot be executed on tables with multi-attribute HASH keys or "
+                   "multi-attribute RANGE keys.")
+        on_index = '"%s"."%s"' % (table, INDEX)
+        for statement in ("SELECT * FROM %s" % on_index,
+                          "SELECT * FROM %s WHERE tournament = 'WINTER' AND region = 'EU'" % on_index,
+                          "SELECT pk FROM %s WHERE score = 1" % on_index,
+                          "SELECT * FROM %s WHERE tournament = 1" % on_index,
+                          "SELECT * FROM %s WHERE tournament = 'WINTER' AND region = 'EU' ORDER BY \"round\"" % on_index):
+            with self.subTest(statement=statement):
+                self.assertError(self.ddb.execute_statement, "ValidationException", refusal, Statement=statement)
+        with self.assertRaises(Exception) as caught:
+            self.ddb.execute_statement(Statement="SELECT * FROM %s WHERE" % on_index)
+        self.assertTrue(caught.exception.response["Error"]["Message"].startswith("Statement wasn't well formed"))
+        self.assertError(self.ddb.execute_statement, "ValidationException",
+                         "The parameter cannot be converted to a numeric value: x",
+                         Statement="SELECT * FROM %s WHERE tournament = ?" % on_index, Parameters=[{"N": "x"}])
+        items = self.ddb.execute_statement(Statement='SELECT pk FROM "%s" WHERE pk = \'a\'' % table)["Items"]
+        self.assertEqual(items, [{"pk": S("a")}])
 
     def test_key_schema_refusals(self):
         attrs = ["pk", "a", "b", "c", "d", "e", "f", "g", "h", "i"]
