@@ -85,6 +85,9 @@ void RunRead(Engine& engine, const partiql::Statement& statement, const bool con
     return;
   }
   response.item = std::move(static_cast<ReadItem&>(got.value()));
+  if (response.item.projected) {
+    partiql::NameByLastSegment(read.value().projection, *response.item.projected);
+  }
   AddCapacity(consumed, got.value().consumed_capacity);
 }
 

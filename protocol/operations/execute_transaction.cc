@@ -74,6 +74,10 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
   }
   auto outcome = engine.TransactGetItems(args);
   if (!outcome.ok()) return ErrorResponse(outcome.error());
+  for (size_t i = 0; i < reads.size(); ++i) {
+    std::optional<Item>& projected = outcome.value().items[i].projected;
+    if (projected) partiql::NameByLastSegment(reads[i].projection, *projected);
+  }
   return Answer([&](json::Writer& writer) {
     wire::Write<wire::out::ExecuteTransactionOutput>(writer, [&](auto& out) {
       out.Responses([&](wire::out::ItemResponseList& list) {

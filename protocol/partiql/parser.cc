@@ -341,7 +341,11 @@ class Parser : public Cursor {
 
   Result<Condition> ParseSimplePredicate() {
     const std::string function = PeekFunction();
-    if (!function.empty() && function != "SIZE") return ParseFunctionCondition(function);
+    if (!function.empty() && function != "SIZE") {
+      auto call = ParseFunctionCondition(function);
+      if (!call.ok()) return call;
+      return ComparedToBoolean(std::move(call).value());
+    }
     auto subject = ParseOperand(0);
     if (!subject.ok()) return subject.error();
     return ParseComparison(std::move(subject).value());
@@ -460,8 +464,8 @@ class Parser : public Cursor {
       return is;
     }
     static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
-        {"NULL", "NULL"}, {"BOOLEAN", "BOOL"}, {"BLOB", "B"},  {"STRING", "S"},
-        {"NUMERIC", "N"}, {"STRUCT", "M"},     {"TUPLE", "M"}, {"LIST", "L"}};
+        {"NULL", "NULL"}, {"BOOLEAN", "BOOL"}, {"BOOL", "BOOL"}, {"BLOB", "B"}, {"STRING", "S"},
+        {"NUMERIC", "N"}, {"STRUCT", "M"},     {"TUPLE", "M"},   {"LIST", "L"}};
     for (const auto& [name, dynamodb_type] : kTypes) {
       if (type != name) continue;
       is.kind = Condition::Kind::kAttributeType;
@@ -483,7 +487,7 @@ class Parser : public Cursor {
     static constexpr std::string_view kOtherTypes[] = {
         "INT",  "INTEGER", "INT2",   "INT4", "INT8",      "SMALLINT", "BIGINT", "DECIMAL",
         "REAL", "FLOAT",   "DOUBLE", "CHAR", "CHARACTER", "VARCHAR",  "SYMBOL", "CLOB",
-        "BAG",  "SEXP",    "DATE",   "TIME", "TIMESTAMP", "BOOL",     "ANY",    "DEC"};
+        "BAG",  "SEXP",    "DATE",   "TIME", "TIMESTAMP", "ANY",      "DEC"};
     for (std::string_view other : kOtherTypes) {
       if (type == other) return true;
     }
@@ -524,6 +528,27 @@ class Parser : public Cursor {
       return Malformed(kUnexpectedTerm);
     }
     return call;
+  }
+
+  // `attribute_exists(a) = true` and the like: a function's truth compared with a boolean literal
+  // (recorded against AWS: behaviours-to-match D7).
+  Result<Condition> ComparedToBoolean(Condition call) {
+    bool equal = true;
+    if (PeekSymbol("<>") || PeekSymbol("!=")) {
+      equal = false;
+    } else if (!PeekSymbol("=")) {
+      return call;
+    }
+    const Token& literal = Peek(1);
+    const std::string upper = literal.kind == TokenKind::kName ? AsciiUpper(literal.text) : "";
+    if (upper != "TRUE" && upper != "FALSE") return call;
+    Next();
+    Next();
+    if (equal == (upper == "TRUE")) return call;
+    Condition negation;
+    negation.kind = Condition::Kind::kNot;
+    negation.children.push_back(std::move(call));
+    return negation;
   }
 
   // A path, a literal or parameter, or size(path). `depth` is the literal's nesting so far.

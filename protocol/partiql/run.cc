@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/expression/condition.h"
 #include "engine/model/item_codec.h"
 #include "protocol/partiql/messages.h"
 #include "protocol/partiql/parser.h"
@@ -35,23 +36,23 @@ Result<StatementOutcome> RunSelect(Engine& engine, const Statement& statement,
   plan.options.limit = options.limit;
   plan.options.exclusive_start_key = options.exclusive_start_key;
   plan.options.return_consumed_capacity = options.return_consumed_capacity;
+  Result<StatementOutcome> outcome = StatementOutcome{};
   if (!plan.is_query) {
     plan.scan.read = plan.options;
     auto page = engine.Scan(plan.scan);
     if (!page.ok()) return page.error();
-    StatementOutcome outcome;
-    Append(outcome, std::move(page).value());
-    return outcome;
-  }
-  if (plan.partitions.empty()) {
+    Append(outcome.value(), std::move(page).value());
+  } else if (plan.partitions.empty()) {
     plan.query.read = plan.options;
     auto page = engine.Query(plan.query);
     if (!page.ok()) return page.error();
-    StatementOutcome outcome;
-    Append(outcome, std::move(page).value());
-    return outcome;
+    Append(outcome.value(), std::move(page).value());
+  } else {
+    outcome = RunPartitions(engine, plan, options);
+    if (!outcome.ok()) return outcome;
   }
-  return RunPartitions(engine, plan, options);
+  for (Item& item : outcome.value().items) NameByLastSegment(plan.projection, item);
+  return outcome;
 }
 
 // `pk IN [...]`: each partition's Query in turn, from where the last page ended, until the
@@ -158,6 +159,21 @@ Result<KeyedRead> PlanKeyedRead(const Engine& engine, const Statement& statement
   read.get.key = std::move(keyed.value().key);
   read.projection = statement.projection;
   return read;
+}
+
+void NameByLastSegment(const std::vector<DocumentPath>& projection, Item& item) {
+  auto named_deep = [](const DocumentPath& path) {
+    return path.size() > 1 && !path.back().is_index();
+  };
+  if (std::none_of(projection.begin(), projection.end(), named_deep)) return;
+  Item named;
+  for (const DocumentPath& path : projection) {
+    const std::string& name = named_deep(path) ? path.back().name : path[0].name;
+    const AttributeValue* value =
+        named_deep(path) ? ResolvePath(item, path) : FindAttribute(item, name);
+    if (value != nullptr && FindAttribute(named, name) == nullptr) named.emplace_back(name, *value);
+  }
+  item = std::move(named);
 }
 
 Result<TransactWriteAction> PlanTransactionWrite(const Engine& engine, Statement statement,

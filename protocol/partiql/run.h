@@ -51,6 +51,12 @@ struct KeyedRead {
 Result<KeyedRead> PlanKeyedRead(const Engine& engine, const Statement& statement,
                                 std::string_view not_single);
 
+// DynamoDB names what a SELECT of a nested path returns by the path's last name: `SELECT m.leaf`
+// answers {"leaf": ...} (recorded against AWS: behaviours-to-match D7). A path ending in a list
+// index keeps its nesting (how DynamoDB names it is not recorded). `item` is as the engine
+// projected it by `projection`.
+void NameByLastSegment(const std::vector<DocumentPath>& projection, Item& item);
+
 // INSERT, UPDATE, DELETE or EXISTS as one action of a transaction.
 Result<TransactWriteAction> PlanTransactionWrite(const Engine& engine, Statement statement,
                                                  bool return_item_on_condition_failure);

@@ -42,7 +42,8 @@ describe('PartiQL with the JS SDK v3', () => {
       Statement: `SELECT sk, doc.title FROM "${table}" WHERE pk = ? AND sk >= ? ORDER BY sk DESC`,
       Parameters: ['album', 3],
     }));
-    assert.deepEqual(Items, [{ sk: 4, doc: { title: 't4' } }, { sk: 3, doc: { title: 't3' } }]);
+    // A nested path comes back named by its last name, as DynamoDB answers it.
+    assert.deepEqual(Items, [{ sk: 4, title: 't4' }, { sk: 3, title: 't3' }]);
   });
 
   test('ExecuteStatementCommand pages with Limit and NextToken', async () => {
