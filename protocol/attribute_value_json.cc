@@ -158,9 +158,10 @@ AttributeMap AttributeDecoder::DecodeMapAt(const json::Value& object, int depth)
   map.reserve(object.MemberCount());
   for (const auto& member : object.GetObject()) {
     std::string name(member.name.GetString(), member.name.GetStringLength());
-    // An item's own attribute names are judged before its values' nesting, and that before
-    // the names inside its maps (behaviours-to-match C1).
-    const Precedence precedence = depth == 1 ? Precedence::kTopLevelName : Precedence::kValue;
+    // An item's own attribute names are judged before its values (their nesting, numbers and
+    // sets, in document order), and those before the names inside its maps (behaviours-to-match
+    // C1, D1).
+    const Precedence precedence = depth == 1 ? Precedence::kTopLevelName : Precedence::kNestedName;
     if (name.empty()) Validation(Error::Validation("Empty attribute name"), precedence);
     if (name.size() > kMaxAttributeNameBytes) Validation(NameTooLarge(), precedence);
     if (member.value.IsNull()) continue;
@@ -319,7 +320,7 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
 
 const json::Value* AttributeDecoder::NestedList(const json::Value& member, int depth) {
   if (depth > kMaxContainerLevel + rules_.extra_levels) {
-    Validation(NestingTooDeep(), Precedence::kNesting);
+    Validation(NestingTooDeep());
     return nullptr;
   }
   auto list = json::AsList(&member);
@@ -332,7 +333,7 @@ const json::Value* AttributeDecoder::NestedList(const json::Value& member, int d
 
 const json::Value* AttributeDecoder::NestedMap(const json::Value& member, int depth) {
   if (depth > kMaxContainerLevel + rules_.extra_levels) {
-    Validation(NestingTooDeep(), Precedence::kNesting);
+    Validation(NestingTooDeep());
     return nullptr;
   }
   if (member.IsArray()) {

@@ -59,7 +59,7 @@ class AttributeDecoder {
   const json::Value* NestedList(const json::Value& member, int depth);
   const json::Value* NestedMap(const json::Value& member, int depth);
   // Which of several validation errors is reported: the lowest precedence, then the first met.
-  enum class Precedence { kTopLevelName, kNesting, kValue };
+  enum class Precedence { kTopLevelName, kValue, kNestedName };
   void Serialization(Error error);
   void Validation(Error error, Precedence precedence = Precedence::kValue);
   // A refusal of a number or a set, in the envelope where the operation's layer puts it.

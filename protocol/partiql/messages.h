@@ -60,7 +60,11 @@ inline constexpr std::string_view kTransactionMixed =
     "request.";
 inline constexpr std::string_view kBatchMixed =
     "Read and write requests together in the same batch is not supported.";
-inline constexpr std::string_view kBatchSelect = "Only single item select is supported";
+// Recorded against AWS (behaviours-to-match D2; DynamoDB Local says "Only single item select is
+// supported").
+inline constexpr std::string_view kBatchSelect =
+    "Select statements within BatchExecuteStatement must specify the primary key in the where "
+    "clause.";
 inline constexpr std::string_view kIndexWrite = "This operation is not supported on an index";
 inline constexpr std::string_view kConsistentReadOnGlobalIndex =
     "Strongly consistent read is not supported on Global Secondary Indexes";

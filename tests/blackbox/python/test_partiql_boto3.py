@@ -190,10 +190,31 @@ class PartiQL(ServerTestCase):
         self.assertEqual(responses[1], {"TableName": self.people})
         self.assertEqual(responses[2]["Error"], {"Code": "ValidationError",
                                                  "Message": MALFORMED + "Expected data manipulation"})
-        self.assertEqual(responses[3]["Error"], {"Code": "ValidationError",
-                                                 "Message": "Only single item select is supported"})
+        # behaviours-to-match D2, recorded against AWS (this test first held DynamoDB Local's "Only
+        # single item select is supported").
+        select_key = "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
+        self.assertEqual(responses[3]["Error"], {"Code": "ValidationError", "Message": select_key})
         self.assertEqual(responses[4], {"TableName": self.people, "Item": {"pk": S("b1"), "n": N(1)}})
         self.assertEqual(answer["ConsumedCapacity"], [{"TableName": self.people, "CapacityUnits": 1.5}])
+        # Each statement's own refusals: the key rule, an unconvertible or too deep parameter.
+        deep = S("x")
+        for _ in range(32):
+            deep = {"M": {"n": deep}}
+        answer = self.ddb.batch_execute_statement(Statements=[
+            {"Statement": 'SELECT * FROM "%s" WHERE pk = \'band\'' % self.songs},
+            {"Statement": 'SELECT * FROM "%s"."by-genre" WHERE genre = \'rock\'' % self.songs},
+            {"Statement": 'SELECT * FROM "%s" WHERE pk = \'b1\' AND attribute_exists(n)' % self.people},
+            {"Statement": 'SELECT * FROM "%s" WHERE pk = ?' % self.people, "Parameters": [N("x")]},
+            {"Statement": 'SELECT * FROM "%s" WHERE pk = ?' % self.people, "Parameters": [deep]},
+            {"Statement": 'SELECT n FROM "%s" WHERE pk = ?' % self.people, "Parameters": [S("b1")]},
+        ])
+        errors = [response.get("Error") for response in answer["Responses"]]
+        self.assertEqual(errors[:3], [{"Code": "ValidationError", "Message": select_key}] * 3)
+        self.assertEqual(errors[3], {"Code": "ValidationError",
+                                     "Message": "The parameter cannot be converted to a numeric value: x"})
+        self.assertEqual(errors[4]["Code"], "ValidationError")
+        self.assertIn("Nesting Levels have exceeded supported limits", errors[4]["Message"])
+        self.assertEqual(answer["Responses"][5], {"TableName": self.people, "Item": {"n": N(1)}})
 
     def test_batch_writes_fail_one_by_one(self):
         self.ddb.put_item(TableName=self.people, Item={"pk": S("bw-dup")})
