@@ -50,6 +50,8 @@ class Parser : public Cursor {
       parsed = ParseDelete(statement);
     } else if (AcceptKeyword("EXISTS")) {
       parsed = ParseExists(statement);
+    } else if (AcceptKeyword("FROM")) {
+      parsed = ParseFromFirstUpdate(statement);
     } else {
       return Malformed(kExpectedDataManipulation);
     }
@@ -139,6 +141,23 @@ class Parser : public Cursor {
     statement.kind = Statement::Kind::kUpdate;
     if (Status source = ParseSource(statement, kExpectedIdentifier); !source.ok()) return source;
     if (Status alias = RefuseAlias(); !alias.ok()) return alias;
+    if (Status clauses = ParseSetAndRemove(statement); !clauses.ok()) return clauses;
+    return ParseWhereAndReturning(statement);
+  }
+
+  // FROM "T" WHERE ... SET ... REMOVE ... [RETURNING ...]: the same UPDATE, its WHERE first
+  // (recorded against AWS: behaviours-to-match D5).
+  Status ParseFromFirstUpdate(Statement& statement) {
+    statement.kind = Statement::Kind::kUpdate;
+    if (Status source = ParseSource(statement, kExpectedIdentifier); !source.ok()) return source;
+    if (Status alias = RefuseAlias(); !alias.ok()) return alias;
+    if (Status where = ParseWhere(statement); !where.ok()) return where;
+    if (Status clauses = ParseSetAndRemove(statement); !clauses.ok()) return clauses;
+    return ParseReturning(statement);
+  }
+
+  // UPDATE's SET and REMOVE clauses, in any order and number; at least one action.
+  Status ParseSetAndRemove(Statement& statement) {
     while (true) {
       if (AcceptKeyword("SET")) {
         do {
@@ -162,7 +181,7 @@ class Parser : public Cursor {
       }
     }
     if (statement.actions.empty()) return Unexpected();
-    return ParseWhereAndReturning(statement);
+    return Ok{};
   }
 
   Status ParseDelete(Statement& statement) {
@@ -194,6 +213,11 @@ class Parser : public Cursor {
 
   // UPDATE's and DELETE's WHERE (which must name the key) and RETURNING.
   Status ParseWhereAndReturning(Statement& statement) {
+    if (Status where = ParseWhere(statement); !where.ok()) return where;
+    return ParseReturning(statement);
+  }
+
+  Status ParseWhere(Statement& statement) {
     if (!AcceptKeyword("WHERE")) {
       if (AtClauseEnd()) return Error::Validation(std::string(kIncompleteKey));
       return Malformed(kUnexpectedToken);
@@ -201,6 +225,10 @@ class Parser : public Cursor {
     auto where = ParseInfix(0, 0);
     if (!where.ok()) return where.error();
     statement.where = std::move(where).value();
+    return Ok{};
+  }
+
+  Status ParseReturning(Statement& statement) {
     if (!AcceptKeyword("RETURNING")) return Ok{};
     const bool all = AcceptKeyword("ALL");
     if (!all && !AcceptKeyword("MODIFIED")) return Unexpected();

@@ -134,6 +134,31 @@ class PartiQL(ServerTestCase):
         old = self.items('UPDATE "%s" SET n = 0 WHERE pk = \'upd\' RETURNING ALL OLD *' % self.people)
         self.assertEqual(old, [{"pk": S("upd"), "n": N(6), "keep": S("k"), "tags": {"SS": ["t"]}}])
 
+    def test_from_first_update(self):
+        # behaviours-to-match D5, recorded against AWS: FROM "T" WHERE ... SET/REMOVE runs as UPDATE.
+        table = self.people
+        self.ddb.put_item(TableName=table, Item={"pk": S("ff"), "a": N(1), "b": N(2)})
+        self.assertEqual(self.items('FROM "%s" WHERE pk = \'ff\' SET c = 1' % table), [])
+        self.items('FROM "%s" WHERE pk = \'ff\' REMOVE b' % table)
+        self.items('from "%s" where pk = \'ff\' set c = 2 remove a' % table)
+        self.assertEqual(self.items('FROM "%s" WHERE pk = \'ff\' SET d = 3 RETURNING ALL NEW *' % table),
+                         [{"pk": S("ff"), "c": N(2), "d": N(3)}])
+        self.items('FROM "%s" WHERE pk = ? SET e = ?' % table, Parameters=[S("ff"), N(5)])
+        self.assertEqual(self.ddb.get_item(TableName=table, Key={"pk": S("ff")})["Item"],
+                         {"pk": S("ff"), "c": N(2), "d": N(3), "e": N(5)})
+        for statement in ('FROM "%s" WHERE pk = \'ff-none\' SET c = 1' % table,
+                          'FROM "%s" WHERE pk = \'ff\' AND c = 99 SET c = 1' % table):
+            with self.subTest(statement=statement):
+                self.refused(statement, "ConditionalCheckFailedException", "The conditional request failed")
+        self.assertNotIn("Item", self.ddb.get_item(TableName=table, Key={"pk": S("ff-none")}))
+        self.ddb.execute_transaction(TransactStatements=[
+            {"Statement": 'FROM "%s" WHERE pk = \'ff\' SET t = 1' % table}])
+        answer = self.ddb.batch_execute_statement(Statements=[
+            {"Statement": 'FROM "%s" WHERE pk = \'ff\' SET u = 1' % table}])
+        self.assertNotIn("Error", answer["Responses"][0])
+        item = self.ddb.get_item(TableName=table, Key={"pk": S("ff")})["Item"]
+        self.assertEqual((item["t"], item["u"]), (N(1), N(1)))
+
     def test_update_of_a_missing_item_or_a_false_condition_fails(self):
         self.refused('UPDATE "%s" SET n = 1 WHERE pk = \'nobody\'' % self.people,
                      "ConditionalCheckFailedException", "The conditional request failed")
