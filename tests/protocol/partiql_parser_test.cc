@@ -135,6 +135,21 @@ TEST_CASE("UPDATE takes SET and REMOVE clauses, functions and RETURNING", "[part
         "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING clause");
 }
 
+TEST_CASE("FROM-first UPDATE is UPDATE written WHERE first", "[partiql]") {
+  Statement update =
+      Parsed("from \"t1\" where pk = ? and n > 1 set a = ? remove b returning all new *",
+             {AttributeValue::String("k"), AttributeValue::Number("2")});
+  CHECK(update.kind == Kind::kUpdate);
+  CHECK(update.table_name == "t1");
+  REQUIRE(update.actions.size() == 2);
+  CHECK(update.actions[0].value.operand.value.scalar == "2");
+  CHECK(update.actions[1].kind == UpdateAction::Kind::kRemove);
+  CHECK(update.where.has_value());
+  CHECK(update.returning == ReturnValues::kAllNew);
+  CHECK(Refusal("FROM t1 SET a = 1") == kMalformed + "Unexpected token after expression");
+  CHECK(Refusal("FROM t1 WHERE pk = 'k'") == kMalformed + "Unexpected term");
+}
+
 TEST_CASE("DELETE takes only RETURNING ALL OLD *, INSERT none", "[partiql]") {
   CHECK(Parsed("DELETE FROM t1 WHERE pk = 'k' RETURNING ALL OLD *").returning ==
         ReturnValues::kAllOld);
