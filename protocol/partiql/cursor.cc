@@ -181,6 +181,11 @@ Result<AttributeValue> Cursor::ParseScalar(const std::string& path) {
         return AttributeValue::Null();
       }
       if (upper == "MISSING") return Error::Validation(std::string(kMissingNeedsIs));
+      // A function call where a value is written (recorded against AWS: behaviours-to-match D3).
+      if (PeekSymbol("(", 1)) {
+        return Error::Validation("Unsupported data type: " + AsciiLower(token.text) +
+                                 " under key " + path + At(token));
+      }
       return Unexpected();
     }
     case TokenKind::kSymbol:
@@ -281,7 +286,15 @@ Result<AttributeValue> Cursor::ParseBag(const std::string& path, int depth) {
   std::vector<std::string> sorted = set.members;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-    return Error::Validation("Input collection contains duplicates");
+    if (!bag_in_set_function_) return Error::Validation("Input collection contains duplicates");
+    // The members as written, in order (recorded against AWS for strings:
+    // behaviours-to-match D3).
+    std::string members;
+    for (const std::string& member : set.members) {
+      members += (members.empty() ? "" : ", ") + member;
+    }
+    return Error::Validation("One or more parameter values were invalid: Input collection [" +
+                             members + "] contains duplicates.");
   }
   SortSetMembers(set);  // kept in DynamoDB's order, as every set is
   return set;

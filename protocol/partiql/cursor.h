@@ -53,6 +53,10 @@ class Cursor {
   // used exactly once.
   Status CheckParameterCount() const;
 
+  // While a set_add or set_delete argument is read: a bag's repeated member is then worded as
+  // DynamoDB words it there.
+  bool bag_in_set_function_ = false;
+
  private:
   Result<AttributeValue> ParseScalar(const std::string& path);
   Result<AttributeValue> ParseNumber(bool negative, const std::string& path);

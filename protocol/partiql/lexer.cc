@@ -1,5 +1,6 @@
 #include "protocol/partiql/lexer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 
@@ -29,9 +30,12 @@ class Lexer {
       token.offset = at_;
       if (at_ == text_.size()) {
         tokens.push_back(std::move(token));
+        Place(tokens);
         return tokens;
       }
       if (Status read = ReadToken(token); !read.ok()) return read.error();
+      // Its length in bytes for now; Place counts characters.
+      token.length = static_cast<uint32_t>(at_ - token.offset);
       tokens.push_back(std::move(token));
     }
   }
@@ -142,6 +146,30 @@ class Lexer {
     }
   }
 
+  // Each token's line, column and length in characters (a UTF-8 continuation byte is no
+  // character of its own), in one pass over the statement.
+  void Place(std::vector<Token>& tokens) const {
+    auto is_character = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+    uint32_t line = 1;
+    uint32_t column = 1;
+    size_t at = 0;
+    for (Token& token : tokens) {
+      for (; at < token.offset; ++at) {
+        if (text_[at] == '\n') {
+          ++line;
+          column = 1;
+        } else if (is_character(text_[at])) {
+          ++column;
+        }
+      }
+      token.line = line;
+      token.column = column;
+      const std::string_view written = text_.substr(token.offset, token.length);
+      token.length =
+          static_cast<uint32_t>(std::count_if(written.begin(), written.end(), is_character));
+    }
+  }
+
   std::string_view text_;
   size_t at_ = 0;
 };
@@ -149,5 +177,10 @@ class Lexer {
 }  // namespace
 
 Result<std::vector<Token>> Tokenize(std::string_view statement) { return Lexer(statement).Run(); }
+
+std::string At(const Token& token) {
+  return " at " + std::to_string(token.line) + ":" + std::to_string(token.column) + ":" +
+         std::to_string(token.length);
+}
 
 }  // namespace ddbd::partiql

@@ -1,5 +1,7 @@
 #include "protocol/partiql/messages.h"
 
+#include "protocol/ascii.h"
+
 namespace ddbd::partiql {
 
 std::string NotWellFormed(std::string_view detail) {
@@ -35,24 +37,36 @@ std::string KeyAttributeAbsent(std::string_view name) {
   return "Key attribute should be present in the item: Key " + std::string(name);
 }
 
-std::string UnrecognizedFunction(std::string_view name) {
-  return "Unrecognized function: " + std::string(name);
+std::string UnrecognizedFunction(const Token& name) {
+  return "Unrecognized function: " + AsciiLower(name.text) + At(name);
 }
 
 std::string UnsupportedOperation(std::string_view what) {
   return "Unsupported operation: " + std::string(what);
 }
 
-std::string SetFunctionTarget(std::string_view op) {
-  return "The first argument to SET_" + std::string(op) + " must equal the assignment value";
+std::string SetFunctionTarget(std::string_view op, const Token& token) {
+  return "The first argument to SET_" + std::string(op) + " must equal the assignment value" +
+         At(token);
 }
 
-std::string SetFunctionArity(std::string_view op) {
-  return "SET_" + std::string(op) + " must have exactly two arguments";
+std::string SetFunctionArity(std::string_view op, const Token& token) {
+  return "SET_" + std::string(op) + " must have exactly two arguments" + At(token);
 }
 
-std::string SetFunctionOperand(std::string_view op) {
-  return "The second argument to SET_" + std::string(op) + " must be a value with type SET";
+std::string SetFunctionOperand(std::string_view op, const Token& token) {
+  return "The second argument to SET_" + std::string(op) + " must be a value with type SET" +
+         At(token);
+}
+
+std::string OperandCount(std::string_view function, size_t count) {
+  return "Incorrect number of operands for operator or function; operator or function: " +
+         AsciiLower(function) + ", number of operands: " + std::to_string(count);
+}
+
+std::string RequiresPath(std::string_view function) {
+  return "Operator or function requires a document path; operator or function: " +
+         AsciiLower(function);
 }
 
 std::string InTransactStatement(size_t index, std::string_view message) {

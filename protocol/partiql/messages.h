@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/partiql/lexer.h"
+
 namespace ddbd::partiql {
 
 // "Statement wasn't well formed, can't be processed: <detail>".
@@ -23,6 +25,8 @@ inline constexpr std::string_view kExpectedIdentifier = "Expected identifier for
 inline constexpr std::string_view kExpectedTypeName = "Expected type name";
 
 inline constexpr std::string_view kAliasing = "Aliasing is not supported";
+inline constexpr std::string_view kExistsWithoutCondition =
+    "EXISTS() must contain a single item read with additional condition";
 // Any statement on a global index keyed by several HASH or RANGE attributes (recorded against
 // AWS: ../shared/behaviours-to-match.md D6).
 inline constexpr std::string_view kMultiAttributeKeys =
@@ -92,14 +96,21 @@ std::string DuplicateTupleKey(std::string_view key, std::string_view path);
 std::string MultipleKeyConditions(std::string_view name);
 // "Key attribute should be present in the item: Key <name>".
 std::string KeyAttributeAbsent(std::string_view name);
-// "Unrecognized function: <name>" / "Unsupported operation: <what>".
-std::string UnrecognizedFunction(std::string_view name);
+// "Unrecognized function: <name in lower case> at 1:<column>:<length>" for the call's name
+// token / "Unsupported operation: <what>".
+std::string UnrecognizedFunction(const Token& name);
 std::string UnsupportedOperation(std::string_view what);
 // "The first argument to SET_<OP> must equal the assignment value", "SET_<OP> must have exactly
-// two arguments", "The second argument to SET_<OP> must be a value with type SET".
-std::string SetFunctionTarget(std::string_view op);
-std::string SetFunctionArity(std::string_view op);
-std::string SetFunctionOperand(std::string_view op);
+// two arguments", "The second argument to SET_<OP> must be a value with type SET", each placed
+// at `token` (recorded against AWS: behaviours-to-match D3).
+std::string SetFunctionTarget(std::string_view op, const Token& token);
+std::string SetFunctionArity(std::string_view op, const Token& token);
+std::string SetFunctionOperand(std::string_view op, const Token& token);
+// "Incorrect number of operands for operator or function; operator or function: <name>, number
+// of operands: <count>" and "Operator or function requires a document path; operator or
+// function: <name>", the name in lower case.
+std::string OperandCount(std::string_view function, size_t count);
+std::string RequiresPath(std::string_view function);
 // "Validation failed in TransactStatements[<i>]: <message>" (ExecuteTransaction).
 std::string InTransactStatement(size_t index, std::string_view message);
 

@@ -97,6 +97,10 @@ class Parser : public Cursor {
     } else {
       do {
         if (PeekSymbol("*")) return Error::Validation(std::string(kStarAndOthers));
+        // A function call is no path (recorded against AWS: behaviours-to-match D3).
+        if (!PeekFunction().empty()) {
+          return Error::Validation("Unexpected path component" + At(Peek()));
+        }
         auto path = ParsePath();
         if (!path.ok()) return path.error();
         statement.projection.push_back(std::move(path).value());
@@ -261,24 +265,36 @@ class Parser : public Cursor {
     return action;
   }
 
+  // set_add(path, <<...>>) / set_delete(...): every argument is read before any is judged, so
+  // the texts say what DynamoDB says of each (recorded against AWS: behaviours-to-match D3).
   Result<UpdateAction> ParseSetFunction(UpdateAction action, bool add) {
     const std::string_view op = add ? "ADD" : "DELETE";
-    Next();  // the name; PeekFunction saw the parenthesis
+    const Token name = Next();  // PeekFunction saw the parenthesis
     Next();
-    auto target = ParsePath();
-    if (!target.ok()) return target.error();
-    if (target.value() != action.path) return Error::Validation(SetFunctionTarget(op));
-    if (!AcceptSymbol(",")) return Error::Validation(SetFunctionArity(op));
-    auto operand = ParseOperand(1);
-    if (!operand.ok()) return operand.error();
-    if (!AcceptSymbol(")")) return Error::Validation(SetFunctionArity(op));
-    const AttributeType type = operand.value().value.type;
-    if (operand.value().kind != Operand::Kind::kValue ||
+    std::vector<Operand> arguments;
+    Token first;
+    if (!PeekSymbol(")")) {
+      first = Peek();
+      do {
+        bag_in_set_function_ = true;
+        auto operand = ParseOperand(1);
+        bag_in_set_function_ = false;
+        if (!operand.ok()) return operand.error();
+        arguments.push_back(std::move(operand).value());
+      } while (AcceptSymbol(","));
+    }
+    if (!AcceptSymbol(")")) return Malformed(kUnexpectedToken);
+    if (arguments.size() != 2) return Error::Validation(SetFunctionArity(op, name));
+    if (arguments[0].kind != Operand::Kind::kPath || arguments[0].path != action.path) {
+      return Error::Validation(SetFunctionTarget(op, name));
+    }
+    const AttributeType type = arguments[1].value.type;
+    if (arguments[1].kind != Operand::Kind::kValue ||
         (type != AttributeType::kSS && type != AttributeType::kNS && type != AttributeType::kBS)) {
-      return Error::Validation(SetFunctionOperand(op));
+      return Error::Validation(SetFunctionOperand(op, first));
     }
     action.kind = add ? UpdateAction::Kind::kAdd : UpdateAction::Kind::kDelete;
-    action.operand = std::move(operand).value().value;
+    action.operand = std::move(arguments[1].value);
     return action;
   }
 
@@ -318,12 +334,13 @@ class Parser : public Cursor {
       return term;
     }
     if (!function.empty() && function != "SIZE") {
-      return Error::Validation(UnrecognizedFunction(Peek().text));
+      return Error::Validation(UnrecognizedFunction(Peek()));
     }
+    const Token start = Peek();
     auto operand = ParseOperand(0);
     if (!operand.ok()) return operand.error();
     if (operand.value().kind == Operand::Kind::kSize) {
-      return Error::Validation(UnrecognizedFunction("size"));
+      return Error::Validation(UnrecognizedFunction(start));
     }
     term.operand = std::move(operand).value();
     return term;
@@ -540,20 +557,26 @@ class Parser : public Cursor {
     for (const Shape& candidate : kFunctions) {
       if (candidate.name == function) shape = &candidate;
     }
-    if (shape == nullptr) return Error::Validation(UnrecognizedFunction(Peek().text));
+    if (shape == nullptr) return Error::Validation(UnrecognizedFunction(Peek()));
     Next();
     Next();
     Condition call;
     call.kind = shape->kind;
-    for (int i = 0; i < shape->operands; ++i) {
-      if (i > 0 && !AcceptSymbol(",")) return Malformed(kUnexpectedTerm);
-      auto operand = ParseOperand(0);
-      if (!operand.ok()) return operand.error();
-      call.operands.push_back(std::move(operand).value());
+    // Every operand is read before their number and kinds are judged (recorded against AWS:
+    // behaviours-to-match D3).
+    if (!PeekSymbol(")")) {
+      do {
+        auto operand = ParseOperand(0);
+        if (!operand.ok()) return operand.error();
+        call.operands.push_back(std::move(operand).value());
+      } while (AcceptSymbol(","));
     }
     if (!AcceptSymbol(")")) return Malformed(kUnexpectedToken);
-    if (call.operands[0].kind != Operand::Kind::kPath && shape->operands == 1) {
-      return Malformed(kUnexpectedTerm);
+    if (call.operands.size() != static_cast<size_t>(shape->operands)) {
+      return Error::Validation(OperandCount(shape->name, call.operands.size()));
+    }
+    if (shape->operands == 1 && call.operands[0].kind != Operand::Kind::kPath) {
+      return Error::Validation(RequiresPath(shape->name));
     }
     return call;
   }
@@ -584,8 +607,7 @@ class Parser : public Cursor {
     const Token& token = Peek();
     Operand operand;
     if (token.kind == TokenKind::kName && PeekSymbol("(", 1)) {
-      if (AsciiUpper(token.text) != "SIZE")
-        return Error::Validation(UnrecognizedFunction(token.text));
+      if (AsciiUpper(token.text) != "SIZE") return Error::Validation(UnrecognizedFunction(token));
       Next();
       Next();
       auto path = ParsePath();

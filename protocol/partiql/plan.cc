@@ -259,6 +259,11 @@ Result<WritePlan> PlanWrite(Statement statement, const KeyNames& keys) {
     }
     return plan;
   }
+  // EXISTS reads one item and tests more than its existence (recorded against AWS:
+  // behaviours-to-match D3).
+  if (statement.kind == Statement::Kind::kExists && !rest) {
+    return Error::Validation(std::string(kExistsWithoutCondition));
+  }
   // UPDATE never creates an item; EXISTS holds only for one that is there.
   plan.actions = std::move(statement.actions);
   plan.condition =

@@ -124,9 +124,9 @@ TEST_CASE("UPDATE takes SET and REMOVE clauses, functions and RETURNING", "[part
   CHECK(update.actions[5].value.kind == UpdateValue::Kind::kIfNotExists);
   CHECK(update.returning == ReturnValues::kUpdatedNew);
   CHECK(Refusal("UPDATE t1 SET e = set_add(x, <<'a'>>) WHERE pk = 'k'") ==
-        "The first argument to SET_ADD must equal the assignment value");
+        "The first argument to SET_ADD must equal the assignment value at 1:19:7");
   CHECK(Refusal("UPDATE t1 SET e = set_delete(e, 'a') WHERE pk = 'k'") ==
-        "The second argument to SET_DELETE must be a value with type SET");
+        "The second argument to SET_DELETE must be a value with type SET at 1:30:1");
   CHECK(Refusal("UPDATE t1 ADD n 1 WHERE pk = 'k'") ==
         "Only SET and REMOVE are supported in update expressions at this time");
   CHECK(Refusal("UPDATE t1 SET a = 1") ==
@@ -223,7 +223,10 @@ TEST_CASE("Aliases, stars beside names and MISSING outside IS are refused", "[pa
         "Other attributes should not be present in the projection when '*' is used.");
   CHECK(Refusal("SELECT * FROM t1 WHERE a = MISSING") ==
         "MISSING must be compared using IS operator");
-  CHECK(Refusal("SELECT * FROM t1 WHERE nope(a)") == "Unrecognized function: nope");
+  CHECK(Refusal("SELECT * FROM t1 WHERE nope(a)") == "Unrecognized function: nope at 1:24:4");
+  // Positions count characters, lines from 1.
+  CHECK(Refusal("SELECT * FROM t1\nWHERE \"é\" = 'é' AND NoPe(a)") ==
+        "Unrecognized function: nope at 2:21:4");
 }
 
 TEST_CASE("Number literals follow DynamoDB's number rules, naming their place", "[partiql]") {

@@ -85,7 +85,10 @@ describe('PartiQL with the JS SDK v3', () => {
       ],
     }));
     assert.deepEqual(Responses[0], { TableName: table, Item: { sk: 2 } });
-    assert.deepEqual(Responses[1].Error, { Code: 'ValidationError', Message: 'Only single item select is supported' });
+    assert.deepEqual(Responses[1].Error, {
+      Code: 'ValidationError',
+      Message: 'Select statements within BatchExecuteStatement must specify the primary key in the where clause.',
+    });
   });
 
   test('ExecuteTransaction applies all or nothing', async () => {

@@ -201,6 +201,60 @@ class PartiQL(ServerTestCase):
 
     # BatchExecuteStatement
 
+    def test_function_errors_are_dynamodbs_with_their_places(self):
+        # behaviours-to-match D3, recorded against AWS: "at 1:<column>:<length>" of the token.
+        table = self.people
+        self.ddb.put_item(TableName=table, Item={"pk": S("d3"), "ss": {"SS": ["a"]}})
+        where = 'SELECT * FROM "%s" WHERE pk = \'d3\' AND ' % table
+        update = 'UPDATE "%s" SET ' % table
+        at = lambda statement, token: "1:%d:%d" % (statement.index(token) + 1, len(token))
+        cases = [
+            (where + "attribute_exists('ss')",
+             "Operator or function requires a document path; operator or function: attribute_exists"),
+            (where + "attribute_exists()", "Incorrect number of operands for operator or function; operator or "
+             "function: attribute_exists, number of operands: 0"),
+            (where + "attribute_exists(ss, ns)", "Incorrect number of operands for operator or function; operator "
+             "or function: attribute_exists, number of operands: 2"),
+        ]
+        statement = 'SELECT attribute_exists(ss) FROM "%s" WHERE pk = \'d3\'' % table
+        cases.append((statement, "Unexpected path component at " + at(statement, "attribute_exists")))
+        statement = where + "EXISTS(ss)"
+        cases.append((statement, "Unrecognized function: exists at " + at(statement, "EXISTS")))
+        statement = where + "set_add(ss, <<'x'>>) = ss"
+        cases.append((statement, "Unrecognized function: set_add at " + at(statement, "set_add")))
+        for text, message in (("t = set_add(ss, <<'x'>>)", "The first argument to SET_ADD must equal the assignment "
+                               "value at %s" % "{set_add}"),
+                              ("ss = set_add(<<'a'>>, <<'b'>>)", "The first argument to SET_ADD must equal the "
+                               "assignment value at {set_add}"),
+                              ("ss = set_add(ss)", "SET_ADD must have exactly two arguments at {set_add}"),
+                              ("ss = set_add(ss, <<'x'>>, <<'y'>>)", "SET_ADD must have exactly two arguments at "
+                               "{set_add}"),
+                              ("t = set_delete(ss, <<'a'>>)", "The first argument to SET_DELETE must equal the "
+                               "assignment value at {set_delete}")):
+            statement = update + text + " WHERE pk = 'd3'"
+            function = "set_delete" if "set_delete" in text else "set_add"
+            cases.append((statement, message.replace("{%s}" % function, at(statement, function))))
+        for text, function in (("ss = set_add(ss, 'x')", "ADD"), ("ss = set_add(ss, ['x'])", "ADD"),
+                               ("ss = set_delete(ss, 'a')", "DELETE")):
+            statement = update + text + " WHERE pk = 'd3'"
+            first = statement.index("(ss,") + 1
+            cases.append((statement, "The second argument to SET_%s must be a value with type SET at 1:%d:2"
+                          % (function, first + 1)))
+        cases.append((update + "ss = set_add(ss, <<'x', 'x'>>) WHERE pk = 'd3'",
+                      "One or more parameter values were invalid: Input collection [x, x] contains duplicates."))
+        statement = "INSERT INTO \"%s\" VALUE {'pk': 'k', 'ss': set_add(<<'a'>>, <<'b'>>)}" % table
+        cases.append((statement, "Unsupported data type: set_add under key root at " + at(statement, "set_add")))
+        for statement, message in cases:
+            with self.subTest(statement=statement):
+                self.refused(statement, "ValidationException", message)
+        self.refused(where + "attribute_exists(?)", "ValidationException",
+                     "Operator or function requires a document path; operator or function: attribute_exists",
+                     Parameters=[S("ss")])
+        self.assertError(self.ddb.execute_transaction, "ValidationException",
+                         "Validation failed in TransactStatements[0]: EXISTS() must contain a single item read "
+                         "with additional condition",
+                         TransactStatements=[{"Statement": 'EXISTS(SELECT * FROM "%s" WHERE pk = \'d3\')' % table}])
+
     def test_batch_reads_answer_each_statement(self):
         self.ddb.put_item(TableName=self.people, Item={"pk": S("b1"), "n": N(1)})
         answer = self.ddb.batch_execute_statement(Statements=[
