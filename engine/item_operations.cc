@@ -183,7 +183,8 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
             !checked.ok()) {
           return checked.error();
         }
-        auto applied = ApplyUpdateTo(table.value(), args.key, args.actions, found);
+        auto applied =
+            ApplyUpdateTo(table.value(), args.key, args.actions, found, args.statement_sized);
         if (!applied.ok()) return applied.error();
         updated = std::move(applied).value();
         if (!updated.writes) {

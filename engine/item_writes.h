@@ -90,8 +90,10 @@ struct UpdatedItem {
   StoredItem stored;
   IndexEntries entries;
 };
+// `statement_sized`: UpdateItemArgs::statement_sized.
 Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
-                                  const std::vector<UpdateAction>& actions, FoundItem& found);
+                                  const std::vector<UpdateAction>& actions, FoundItem& found,
+                                  bool statement_sized = false);
 
 // Adds what a committed change cost: the table's write units, and each changed index entry's.
 void AddWriteCapacity(const Committed& change, const TableIndexes& indexes,

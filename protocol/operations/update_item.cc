@@ -48,6 +48,7 @@ Status UpdateItem(Engine& engine, const wire::UpdateItemInput& in, const Status&
   args.table_name = table_name;
   args.condition = condition ? &*condition : nullptr;
   args.actions = std::move(expressions.value().update);
+  args.statement_sized = true;
   auto outcome = engine.UpdateItem(args);
   if (!outcome.ok()) return outcome.error();
   ticket = outcome.value().ticket;

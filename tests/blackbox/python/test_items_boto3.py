@@ -181,6 +181,40 @@ class Limits(ItemsTestCase):
         self.assertPutError({"pk": {"S": "edge"}, "b": {"S": "x" * (padding + 1)}},
                             "Item size has exceeded the maximum allowed size")
 
+    def test_update_item_holds_its_statement_to_400_kb(self):
+        # behaviours-to-match E6, recorded against AWS (us-east-1 and most regions): the statement's
+        # size (the attributes it writes, 3, and 19 per SET) is held to 400 KB as well as the finished
+        # item; with a key of 3 bytes ("pk" + "K"), SET b = :pad finishes at most at 409,581 bytes.
+        # PartiQL's UPDATE and a transaction's Update hold the finished item alone.
+        too_large = "Item size to update has exceeded the maximum allowed size"
+        largest = 409581 - len("pk") - len("K") - len("b")
+        key = {"pk": {"S": "K"}}
+
+        def update(length, expression="SET b = :pad", **extra):
+            return self.ddb.update_item(TableName=self.table, Key=key, UpdateExpression=expression,
+                                        ExpressionAttributeValues={":pad": {"S": "x" * length}}, **extra)
+        update(largest)
+        self.assertError(update, "ValidationException", too_large, length=largest + 1)
+        # An alias or another name costs nothing more.
+        self.assertError(update, "ValidationException", too_large, length=largest + 1,
+                         expression="SET #b = :pad", ExpressionAttributeNames={"#b": "b"})
+        # A second SET clause costs 19 more, with 1 more name byte ("c") and an empty string written.
+        with self.assertRaises(Exception):
+            self.ddb.update_item(TableName=self.table, Key=key, UpdateExpression="SET b = :pad, c = :e",
+                                 ExpressionAttributeValues={":pad": {"S": "x" * (largest - 19)},
+                                                            ":e": {"S": ""}})
+        self.ddb.update_item(TableName=self.table, Key=key, UpdateExpression="SET b = :pad, c = :e",
+                             ExpressionAttributeValues={":pad": {"S": "x" * (largest - 20)}, ":e": {"S": ""}})
+        self.ddb.put_item(TableName=self.table, Item=key)
+        self.ddb.execute_statement(Statement='UPDATE "%s" SET b = ? WHERE pk = \'K\'' % self.table,
+                                   Parameters=[{"S": "y" * (largest + 19)}])
+        self.assertEqual(len(self.ddb.get_item(TableName=self.table, Key=key)["Item"]["b"]["S"]), largest + 19)
+        self.ddb.delete_item(TableName=self.table, Key=key)
+        self.ddb.transact_write_items(TransactItems=[{"Update": {
+            "TableName": self.table, "Key": key, "UpdateExpression": "SET b = :pad",
+            "ExpressionAttributeValues": {":pad": {"S": "x" * (largest + 19)}}}}])
+        self.assertEqual(len(self.ddb.get_item(TableName=self.table, Key=key)["Item"]["b"]["S"]), largest + 19)
+
     def test_key_size_limits(self):
         self.put({"pk": {"S": "k" * 2048}})
         self.assertPutError({"pk": {"S": "k" * 2049}}, "One or more parameter values were invalid: Size of hashkey "
