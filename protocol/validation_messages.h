@@ -25,6 +25,8 @@ class ConstraintErrors {
   // "Value <rendered_value> at '<path>' failed to satisfy constraint: <constraint>"; an empty
   // rendering gives "Value at '<path>'".
   void Add(std::string_view rendered_value, std::string_view path, std::string_view constraint);
+  // A failure DynamoDB words whole, naming no member ("Attribute name is too large, ...").
+  void AddWhole(std::string_view failure) { failures_.emplace_back(failure); }
 
   bool empty() const { return failures_.empty(); }
   // Ok, or a ValidationException listing every failure.

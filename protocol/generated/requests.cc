@@ -256,10 +256,10 @@ const Shape kReturnValuesOnConditionCheckFailure = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchStatementRequestMembers[4] = {
-    {"Statement", "statement", &kPartiQLStatement, 2, true, false, false},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 3, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false},
+    {"Statement", "statement", &kPartiQLStatement, 2, true, false, false, false},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 3, false, false, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false},
 };
 const Shape kBatchStatementRequest = {
     .kind = Kind::kStructure,
@@ -295,8 +295,8 @@ const Shape kReturnConsumedCapacity = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchExecuteStatementInputMembers[2] = {
-    {"Statements", "statements", &kPartiQLBatchRequest, 1, true, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 0, false, false, false},
+    {"Statements", "statements", &kPartiQLBatchRequest, 1, true, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 0, false, false, false, false},
 };
 const Shape kBatchExecuteStatementInput = {
     .kind = Kind::kStructure,
@@ -409,11 +409,11 @@ const Shape kExpressionAttributeNameMap = {
     .key = &kExpressionAttributeNameVariable,
     .plain_name = nullptr};
 extern const Member kKeysAndAttributesMembers[5] = {
-    {"Keys", "keys", &kKeyList, 1, true, true, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 4, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 3, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false},
+    {"Keys", "keys", &kKeyList, 1, true, true, false, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 4, false, false, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 3, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false},
 };
 const Shape kKeysAndAttributes = {
     .kind = Kind::kStructure,
@@ -438,8 +438,8 @@ const Shape kBatchGetRequestMap = {
     .key = &kTableArn,
     .plain_name = nullptr};
 extern const Member kBatchGetItemInputMembers[2] = {
-    {"RequestItems", "requestItems", &kBatchGetRequestMap, 0, true, true, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false},
+    {"RequestItems", "requestItems", &kBatchGetRequestMap, 0, true, true, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false},
 };
 const Shape kBatchGetItemInput = {
     .kind = Kind::kStructure,
@@ -464,7 +464,7 @@ const Shape kPutItemInputAttributeMap = {
     .key = &kAttributeName,
     .plain_name = nullptr};
 extern const Member kPutRequestMembers[1] = {
-    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false, false},
 };
 const Shape kPutRequest = {
     .kind = Kind::kStructure,
@@ -478,7 +478,7 @@ const Shape kPutRequest = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteRequestMembers[1] = {
-    {"Key", "key", &kKey, 0, true, false, false},
+    {"Key", "key", &kKey, 0, true, false, false, false},
 };
 const Shape kDeleteRequest = {
     .kind = Kind::kStructure,
@@ -492,8 +492,8 @@ const Shape kDeleteRequest = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kWriteRequestMembers[2] = {
-    {"PutRequest", "putRequest", &kPutRequest, 0, false, false, false},
-    {"DeleteRequest", "deleteRequest", &kDeleteRequest, 1, false, false, false},
+    {"PutRequest", "putRequest", &kPutRequest, 0, false, false, false, false},
+    {"DeleteRequest", "deleteRequest", &kDeleteRequest, 1, false, false, false, false},
 };
 const Shape kWriteRequest = {
     .kind = Kind::kStructure,
@@ -540,9 +540,9 @@ const Shape kReturnItemCollectionMetrics = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchWriteItemInputMembers[3] = {
-    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, true, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false, false, false},
+    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, true, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false, false, false, false},
 };
 const Shape kBatchWriteItemInput = {
     .kind = Kind::kStructure,
@@ -567,8 +567,8 @@ const Shape kBackupName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateBackupInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true, false, false},
-    {"BackupName", "backupName", &kBackupName, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false},
+    {"BackupName", "backupName", &kBackupName, 0, true, false, false, false},
 };
 const Shape kCreateBackupInput = {
     .kind = Kind::kStructure,
@@ -604,8 +604,8 @@ const Shape kScalarAttributeType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAttributeDefinitionMembers[2] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 1, true, false, false},
-    {"AttributeType", "attributeType", &kScalarAttributeType, 0, true, false, false},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 1, true, false, false, false},
+    {"AttributeType", "attributeType", &kScalarAttributeType, 0, true, false, false, false},
 };
 const Shape kAttributeDefinition = {
     .kind = Kind::kStructure,
@@ -641,8 +641,8 @@ const Shape kKeyType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kKeySchemaElementMembers[2] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false},
-    {"KeyType", "keyType", &kKeyType, 1, true, false, false},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false, false},
+    {"KeyType", "keyType", &kKeyType, 1, true, false, false, false},
 };
 const Shape kKeySchemaElement = {
     .kind = Kind::kStructure,
@@ -733,8 +733,8 @@ const Shape kNonKeyAttributeNameList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProjectionMembers[2] = {
-    {"ProjectionType", "projectionType", &kProjectionType, 1, false, false, false},
-    {"NonKeyAttributes", "nonKeyAttributes", &kNonKeyAttributeNameList, 0, false, false, false},
+    {"ProjectionType", "projectionType", &kProjectionType, 1, false, false, false, false},
+    {"NonKeyAttributes", "nonKeyAttributes", &kNonKeyAttributeNameList, 0, false, false, false, false},
 };
 const Shape kProjection = {
     .kind = Kind::kStructure,
@@ -748,9 +748,9 @@ const Shape kProjection = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kLocalSecondaryIndexMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 0, true, false, false},
-    {"KeySchema", "keySchema", &kKeySchemaOfLocalSecondaryIndex, 1, true, false, false},
-    {"Projection", "projection", &kProjection, 2, true, false, false},
+    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false},
+    {"KeySchema", "keySchema", &kKeySchemaOfLocalSecondaryIndex, 1, true, false, false, false},
+    {"Projection", "projection", &kProjection, 2, true, false, false, false},
 };
 const Shape kLocalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -786,8 +786,8 @@ const Shape kPositiveLongObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputMembers[2] = {
-    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 1, true, false, false},
-    {"WriteCapacityUnits", "writeCapacityUnits", &kPositiveLongObject, 0, true, false, false},
+    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 1, true, false, false, false},
+    {"WriteCapacityUnits", "writeCapacityUnits", &kPositiveLongObject, 0, true, false, false, false},
 };
 const Shape kProvisionedThroughput = {
     .kind = Kind::kStructure,
@@ -812,8 +812,8 @@ const Shape kLongObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kOnDemandThroughputMembers[2] = {
-    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false},
-    {"MaxWriteRequestUnits", "maxWriteRequestUnits", &kLongObject, 1, false, false, false},
+    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false, false},
+    {"MaxWriteRequestUnits", "maxWriteRequestUnits", &kLongObject, 1, false, false, false, false},
 };
 const Shape kOnDemandThroughput = {
     .kind = Kind::kStructure,
@@ -827,8 +827,8 @@ const Shape kOnDemandThroughput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kWarmThroughputMembers[2] = {
-    {"ReadUnitsPerSecond", "readUnitsPerSecond", &kLongObject, 0, false, false, false},
-    {"WriteUnitsPerSecond", "writeUnitsPerSecond", &kLongObject, 1, false, false, false},
+    {"ReadUnitsPerSecond", "readUnitsPerSecond", &kLongObject, 0, false, false, false, false},
+    {"WriteUnitsPerSecond", "writeUnitsPerSecond", &kLongObject, 1, false, false, false, false},
 };
 const Shape kWarmThroughput = {
     .kind = Kind::kStructure,
@@ -842,12 +842,12 @@ const Shape kWarmThroughput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false},
-    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false},
-    {"Projection", "projection", &kProjection, 4, true, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
+    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false, false},
+    {"Projection", "projection", &kProjection, 4, true, false, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false},
 };
 const Shape kGlobalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -905,8 +905,8 @@ const Shape kStreamViewType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamSpecificationMembers[2] = {
-    {"StreamEnabled", "streamEnabled", &kStreamEnabled, 1, true, false, false},
-    {"StreamViewType", "streamViewType", &kStreamViewType, 0, false, false, false},
+    {"StreamEnabled", "streamEnabled", &kStreamEnabled, 1, true, false, false, false},
+    {"StreamViewType", "streamViewType", &kStreamViewType, 0, false, false, false, false},
 };
 const Shape kStreamSpecification = {
     .kind = Kind::kStructure,
@@ -953,9 +953,9 @@ const Shape kKMSMasterKeyId = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kSSESpecificationMembers[3] = {
-    {"Enabled", "enabled", &kSSEEnabled, 2, false, false, false},
-    {"SSEType", "sSEType", &kSSEType, 1, false, false, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false},
+    {"Enabled", "enabled", &kSSEEnabled, 2, false, false, false, false},
+    {"SSEType", "sSEType", &kSSEType, 1, false, false, false, false},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false},
 };
 const Shape kSSESpecification = {
     .kind = Kind::kStructure,
@@ -991,8 +991,8 @@ const Shape kTagValueString = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTagMembers[2] = {
-    {"Key", "key", &kTagKeyString, 1, true, false, false},
-    {"Value", "value", &kTagValueString, 0, true, false, false},
+    {"Key", "key", &kTagKeyString, 1, true, false, false, false},
+    {"Value", "value", &kTagValueString, 0, true, false, false, false},
 };
 const Shape kTag = {
     .kind = Kind::kStructure,
@@ -1061,23 +1061,23 @@ const Shape kGlobalTableSettingsReplicationMode = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateTableInputMembers[17] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 15, true, false, false},
-    {"TableName", "tableName", &kTableArn, 9, true, false, true},
-    {"KeySchema", "keySchema", &kKeySchemaOfCreateTableInput, 6, true, false, false},
-    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 16, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false},
-    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false, false, false},
-    {"Tags", "tags", &kTagList, 10, false, false, false},
-    {"TableClass", "tableClass", &kTableClass, 11, false, false, false},
-    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false},
-    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 14, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false, false, false},
-    {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false, false, false},
-    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false, false, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 15, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 9, true, false, true, false},
+    {"KeySchema", "keySchema", &kKeySchemaOfCreateTableInput, 6, true, false, false, false},
+    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 16, false, false, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false},
+    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false, false},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false, false, false, false},
+    {"Tags", "tags", &kTagList, 10, false, false, false, false},
+    {"TableClass", "tableClass", &kTableClass, 11, false, false, false, false},
+    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false, false},
+    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 14, false, false, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false, false, false, false},
+    {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false, false, false, false},
+    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false, false, false, false},
 };
 const Shape kCreateTableInput = {
     .kind = Kind::kStructure,
@@ -1102,7 +1102,7 @@ const Shape kBackupArn = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteBackupInputMembers[1] = {
-    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false},
+    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false, false},
 };
 const Shape kDeleteBackupInput = {
     .kind = Kind::kStructure,
@@ -1149,10 +1149,10 @@ const Shape kAttributeValueList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExpectedAttributeValueMembers[4] = {
-    {"Value", "value", &kAttributeValue, 3, false, false, false},
-    {"Exists", "exists", &kBooleanObject, 2, false, false, false},
-    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, false, false, false},
-    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false},
+    {"Value", "value", &kAttributeValue, 3, false, false, false, false},
+    {"Exists", "exists", &kBooleanObject, 2, false, false, false, false},
+    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, false, false, false, false},
+    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false, false},
 };
 const Shape kExpectedAttributeValue = {
     .kind = Kind::kStructure,
@@ -1232,17 +1232,17 @@ const Shape kExpressionAttributeValueMap = {
     .key = &kExpressionAttributeValueVariable,
     .plain_name = nullptr};
 extern const Member kDeleteItemInputMembers[11] = {
-    {"TableName", "tableName", &kTableArn, 10, true, false, false},
-    {"Key", "key", &kKey, 9, true, false, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 6, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 7, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 8, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 2, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 4, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 5, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 3, false, false, false},
+    {"TableName", "tableName", &kTableArn, 10, true, false, false, false},
+    {"Key", "key", &kKey, 9, true, false, false, false},
+    {"Expected", "expected", &kExpectedAttributeMap, 6, false, false, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false, false},
+    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 7, false, false, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 8, false, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 2, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 4, false, false, false, true},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 5, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 3, false, false, false, false},
 };
 const Shape kDeleteItemInput = {
     .kind = Kind::kStructure,
@@ -1278,8 +1278,8 @@ const Shape kPolicyRevisionId = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteResourcePolicyInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false},
-    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false, false},
+    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false, false},
 };
 const Shape kDeleteResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1293,7 +1293,7 @@ const Shape kDeleteResourcePolicyInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteTableInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
 };
 const Shape kDeleteTableInput = {
     .kind = Kind::kStructure,
@@ -1307,7 +1307,7 @@ const Shape kDeleteTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeBackupInputMembers[1] = {
-    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false},
+    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false, false},
 };
 const Shape kDescribeBackupInput = {
     .kind = Kind::kStructure,
@@ -1321,7 +1321,7 @@ const Shape kDescribeBackupInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeContinuousBackupsInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
 };
 const Shape kDescribeContinuousBackupsInput = {
     .kind = Kind::kStructure,
@@ -1357,7 +1357,7 @@ const Shape kDescribeLimitsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTableInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
 };
 const Shape kDescribeTableInput = {
     .kind = Kind::kStructure,
@@ -1371,7 +1371,7 @@ const Shape kDescribeTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTimeToLiveInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
 };
 const Shape kDescribeTimeToLiveInput = {
     .kind = Kind::kStructure,
@@ -1407,13 +1407,13 @@ const Shape kPositiveIntegerObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExecuteStatementInputMembers[7] = {
-    {"Statement", "statement", &kPartiQLStatement, 3, true, false, false},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 6, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false},
-    {"NextToken", "nextToken", &kPartiQLNextToken, 1, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 5, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 4, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false},
+    {"Statement", "statement", &kPartiQLStatement, 3, true, false, false, false},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 6, false, false, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false, false},
+    {"NextToken", "nextToken", &kPartiQLNextToken, 1, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 5, false, false, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 4, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false},
 };
 const Shape kExecuteStatementInput = {
     .kind = Kind::kStructure,
@@ -1427,9 +1427,9 @@ const Shape kExecuteStatementInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kParameterizedStatementMembers[3] = {
-    {"Statement", "statement", &kPartiQLStatement, 1, true, false, false},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 2, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false},
+    {"Statement", "statement", &kPartiQLStatement, 1, true, false, false, false},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 2, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false},
 };
 const Shape kParameterizedStatement = {
     .kind = Kind::kStructure,
@@ -1465,9 +1465,9 @@ const Shape kClientRequestToken = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExecuteTransactionInputMembers[3] = {
-    {"TransactStatements", "transactStatements", &kParameterizedStatements, 1, true, false, false},
-    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 0, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false},
+    {"TransactStatements", "transactStatements", &kParameterizedStatements, 1, true, false, false, false},
+    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 0, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false, false},
 };
 const Shape kExecuteTransactionInput = {
     .kind = Kind::kStructure,
@@ -1481,13 +1481,13 @@ const Shape kExecuteTransactionInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetItemInputMembers[7] = {
-    {"TableName", "tableName", &kTableArn, 6, true, false, false},
-    {"Key", "key", &kKey, 5, true, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 3, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 4, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 2, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false},
+    {"TableName", "tableName", &kTableArn, 6, true, false, false, false},
+    {"Key", "key", &kKey, 5, true, false, false, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 3, false, false, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 4, false, false, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 2, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false},
 };
 const Shape kGetItemInput = {
     .kind = Kind::kStructure,
@@ -1501,7 +1501,7 @@ const Shape kGetItemInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetResourcePolicyInputMembers[1] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true, false, false, false},
 };
 const Shape kGetResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1559,12 +1559,12 @@ const Shape kBackupTypeFilter = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListBackupsInputMembers[6] = {
-    {"TableName", "tableName", &kTableArn, 4, false, false, false},
-    {"Limit", "limit", &kBackupsInputLimit, 0, false, false, false},
-    {"TimeRangeLowerBound", "timeRangeLowerBound", &kTimeRangeLowerBound, 2, false, false, false},
-    {"TimeRangeUpperBound", "timeRangeUpperBound", &kTimeRangeUpperBound, 3, false, false, false},
-    {"ExclusiveStartBackupArn", "exclusiveStartBackupArn", &kBackupArn, 1, false, false, false},
-    {"BackupType", "backupType", &kBackupTypeFilter, 5, false, false, false},
+    {"TableName", "tableName", &kTableArn, 4, false, false, false, false},
+    {"Limit", "limit", &kBackupsInputLimit, 0, false, false, false, false},
+    {"TimeRangeLowerBound", "timeRangeLowerBound", &kTimeRangeLowerBound, 2, false, false, false, false},
+    {"TimeRangeUpperBound", "timeRangeUpperBound", &kTimeRangeUpperBound, 3, false, false, false, false},
+    {"ExclusiveStartBackupArn", "exclusiveStartBackupArn", &kBackupArn, 1, false, false, false, false},
+    {"BackupType", "backupType", &kBackupTypeFilter, 5, false, false, false, false},
 };
 const Shape kListBackupsInput = {
     .kind = Kind::kStructure,
@@ -1589,8 +1589,8 @@ const Shape kListTablesInputLimit = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListTablesInputMembers[2] = {
-    {"ExclusiveStartTableName", "exclusiveStartTableName", &kTableName, 0, false, false, false},
-    {"Limit", "limit", &kListTablesInputLimit, 1, false, false, false},
+    {"ExclusiveStartTableName", "exclusiveStartTableName", &kTableName, 0, false, false, false, false},
+    {"Limit", "limit", &kListTablesInputLimit, 1, false, false, false, false},
 };
 const Shape kListTablesInput = {
     .kind = Kind::kStructure,
@@ -1615,8 +1615,8 @@ const Shape kNextTokenString = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListTagsOfResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false},
-    {"NextToken", "nextToken", &kNextTokenString, 0, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false, false},
+    {"NextToken", "nextToken", &kNextTokenString, 0, false, false, false, false},
 };
 const Shape kListTagsOfResourceInput = {
     .kind = Kind::kStructure,
@@ -1630,17 +1630,17 @@ const Shape kListTagsOfResourceInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutItemInputMembers[11] = {
-    {"TableName", "tableName", &kTableArn, 10, true, false, false},
-    {"Item", "item", &kPutItemInputAttributeMap, 2, true, false, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 7, false, false, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 8, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 9, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 3, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 5, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 6, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 4, false, false, false},
+    {"TableName", "tableName", &kTableArn, 10, true, false, false, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 2, true, false, false, false},
+    {"Expected", "expected", &kExpectedAttributeMap, 7, false, false, false, false},
+    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 8, false, false, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 9, false, false, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 3, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 5, false, false, false, true},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 6, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 4, false, false, false, false},
 };
 const Shape kPutItemInput = {
     .kind = Kind::kStructure,
@@ -1665,10 +1665,10 @@ const Shape kConfirmRemoveSelfResourceAccess = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutResourcePolicyInputMembers[4] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false},
-    {"Policy", "policy", &kResourcePolicy, 3, true, false, false},
-    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false},
-    {"ConfirmRemoveSelfResourceAccess", "confirmRemoveSelfResourceAccess", &kConfirmRemoveSelfResourceAccess, 2, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false, false},
+    {"Policy", "policy", &kResourcePolicy, 3, true, false, false, false},
+    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false, false},
+    {"ConfirmRemoveSelfResourceAccess", "confirmRemoveSelfResourceAccess", &kConfirmRemoveSelfResourceAccess, 2, false, false, false, false},
 };
 const Shape kPutResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1693,8 +1693,8 @@ const Shape kSelect = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kConditionMembers[2] = {
-    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false},
-    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, true, false, false},
+    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false, false},
+    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, true, false, false, false},
 };
 const Shape kCondition = {
     .kind = Kind::kStructure,
@@ -1741,23 +1741,23 @@ const Shape kKeyExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kQueryInputMembers[17] = {
-    {"TableName", "tableName", &kTableArn, 8, true, false, false},
-    {"IndexName", "indexName", &kIndexName, 2, false, false, false},
-    {"Select", "select", &kSelect, 0, false, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 14, false, true, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false},
-    {"KeyConditions", "keyConditions", &kKeyConditions, 16, false, false, false},
-    {"QueryFilter", "queryFilter", &kFilterConditionMap, 5, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 9, false, false, false},
-    {"ScanIndexForward", "scanIndexForward", &kBooleanObject, 7, false, false, false},
-    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false},
-    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false},
-    {"KeyConditionExpression", "keyConditionExpression", &kKeyExpression, 10, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 11, false, false, false},
+    {"TableName", "tableName", &kTableArn, 8, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, false, false, false, false},
+    {"Select", "select", &kSelect, 0, false, false, false, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 14, false, true, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false, false},
+    {"KeyConditions", "keyConditions", &kKeyConditions, 16, false, false, false, false},
+    {"QueryFilter", "queryFilter", &kFilterConditionMap, 5, false, false, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 9, false, false, false, false},
+    {"ScanIndexForward", "scanIndexForward", &kBooleanObject, 7, false, false, false, false},
+    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false, false},
+    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false, false},
+    {"KeyConditionExpression", "keyConditionExpression", &kKeyExpression, 10, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 11, false, false, false, false},
 };
 const Shape kQueryInput = {
     .kind = Kind::kStructure,
@@ -1771,14 +1771,14 @@ const Shape kQueryInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kRestoreTableFromBackupInputMembers[8] = {
-    {"TargetTableName", "targetTableName", &kTableName, 5, true, false, false},
-    {"BackupArn", "backupArn", &kBackupArn, 1, true, false, false},
-    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false, false, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 7, false, false, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 6, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 4, false, false, false},
+    {"TargetTableName", "targetTableName", &kTableName, 5, true, false, false, false},
+    {"BackupArn", "backupArn", &kBackupArn, 1, true, false, false, false},
+    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false, false, false, false},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 7, false, false, false, false},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 6, false, false, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false, false, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 4, false, false, false, false},
 };
 const Shape kRestoreTableFromBackupInput = {
     .kind = Kind::kStructure,
@@ -1803,17 +1803,17 @@ const Shape kDate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kRestoreTableToPointInTimeInputMembers[11] = {
-    {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false, false, false},
-    {"SourceTableName", "sourceTableName", &kTableName, 2, false, false, false},
-    {"TargetTableName", "targetTableName", &kTableName, 6, true, false, false},
-    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 7, false, false, false},
-    {"RestoreDateTime", "restoreDateTime", &kDate, 8, false, false, false},
-    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false, false, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 10, false, false, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 9, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false, false},
+    {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false, false, false, false},
+    {"SourceTableName", "sourceTableName", &kTableName, 2, false, false, false, false},
+    {"TargetTableName", "targetTableName", &kTableName, 6, true, false, false, false},
+    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 7, false, false, false, false},
+    {"RestoreDateTime", "restoreDateTime", &kDate, 8, false, false, false, false},
+    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false, false, false, false},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 10, false, false, false, false},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 9, false, false, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false, false, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false, false, false},
 };
 const Shape kRestoreTableToPointInTimeInput = {
     .kind = Kind::kStructure,
@@ -1849,22 +1849,22 @@ const Shape kScanSegment = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kScanInputMembers[16] = {
-    {"TableName", "tableName", &kTableArn, 7, true, false, false},
-    {"IndexName", "indexName", &kIndexName, 2, false, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 14, false, false, false},
-    {"Select", "select", &kSelect, 0, false, false, false},
-    {"ScanFilter", "scanFilter", &kFilterConditionMap, 9, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 8, false, false, false},
-    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false},
-    {"TotalSegments", "totalSegments", &kScanTotalSegments, 4, false, false, false},
-    {"Segment", "segment", &kScanSegment, 11, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 5, false, false, false},
-    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 10, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false},
+    {"TableName", "tableName", &kTableArn, 7, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, false, false, false, false},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 14, false, false, false, false},
+    {"Select", "select", &kSelect, 0, false, false, false, false},
+    {"ScanFilter", "scanFilter", &kFilterConditionMap, 9, false, false, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 8, false, false, false, false},
+    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false},
+    {"TotalSegments", "totalSegments", &kScanTotalSegments, 4, false, false, false, false},
+    {"Segment", "segment", &kScanSegment, 11, false, false, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 5, false, false, false, false},
+    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 10, false, false, false, false},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false, false},
 };
 const Shape kScanInput = {
     .kind = Kind::kStructure,
@@ -1878,8 +1878,8 @@ const Shape kScanInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTagResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 0, false, false, false},
-    {"Tags", "tags", &kTagList, 1, true, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 0, false, false, false, false},
+    {"Tags", "tags", &kTagList, 1, true, false, false, false},
 };
 const Shape kTagResourceInput = {
     .kind = Kind::kStructure,
@@ -1893,10 +1893,10 @@ const Shape kTagResourceInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetMembers[4] = {
-    {"Key", "key", &kKey, 2, true, false, false},
-    {"TableName", "tableName", &kTableArn, 3, true, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 1, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false},
+    {"Key", "key", &kKey, 2, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 3, true, false, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 1, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false},
 };
 const Shape kGet = {
     .kind = Kind::kStructure,
@@ -1910,7 +1910,7 @@ const Shape kGet = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactGetItemMembers[1] = {
-    {"Get", "get", &kGet, 0, true, false, false},
+    {"Get", "get", &kGet, 0, true, false, false, false},
 };
 const Shape kTransactGetItem = {
     .kind = Kind::kStructure,
@@ -1935,8 +1935,8 @@ const Shape kTransactGetItemList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactGetItemsInputMembers[2] = {
-    {"TransactItems", "transactItems", &kTransactGetItemList, 0, true, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false},
+    {"TransactItems", "transactItems", &kTransactGetItemList, 0, true, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false},
 };
 const Shape kTransactGetItemsInput = {
     .kind = Kind::kStructure,
@@ -1950,12 +1950,12 @@ const Shape kTransactGetItemsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kConditionCheckMembers[6] = {
-    {"Key", "key", &kKey, 4, true, false, false},
-    {"TableName", "tableName", &kTableArn, 5, true, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, true, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false},
+    {"Key", "key", &kKey, 4, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 5, true, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, true, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false},
 };
 const Shape kConditionCheck = {
     .kind = Kind::kStructure,
@@ -1969,12 +1969,12 @@ const Shape kConditionCheck = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutMembers[6] = {
-    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false},
-    {"TableName", "tableName", &kTableArn, 5, true, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 1, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 3, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 4, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 2, false, false, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 5, true, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 1, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 3, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 4, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 2, false, false, false, false},
 };
 const Shape kPut = {
     .kind = Kind::kStructure,
@@ -1988,12 +1988,12 @@ const Shape kPut = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteMembers[6] = {
-    {"Key", "key", &kKey, 4, true, false, false},
-    {"TableName", "tableName", &kTableArn, 5, true, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false},
+    {"Key", "key", &kKey, 4, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 5, true, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false},
 };
 const Shape kDelete = {
     .kind = Kind::kStructure,
@@ -2018,13 +2018,13 @@ const Shape kUpdateExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateMembers[7] = {
-    {"Key", "key", &kKey, 5, true, false, false},
-    {"UpdateExpression", "updateExpression", &kUpdateExpression, 4, true, false, false},
-    {"TableName", "tableName", &kTableArn, 6, true, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false},
+    {"Key", "key", &kKey, 5, true, false, false, false},
+    {"UpdateExpression", "updateExpression", &kUpdateExpression, 4, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 6, true, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false},
 };
 const Shape kUpdate = {
     .kind = Kind::kStructure,
@@ -2038,10 +2038,10 @@ const Shape kUpdate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactWriteItemMembers[4] = {
-    {"ConditionCheck", "conditionCheck", &kConditionCheck, 1, false, false, false},
-    {"Put", "put", &kPut, 3, false, false, false},
-    {"Delete", "delete", &kDelete, 2, false, false, false},
-    {"Update", "update", &kUpdate, 0, false, false, false},
+    {"ConditionCheck", "conditionCheck", &kConditionCheck, 1, false, false, false, false},
+    {"Put", "put", &kPut, 3, false, false, false, false},
+    {"Delete", "delete", &kDelete, 2, false, false, false, false},
+    {"Update", "update", &kUpdate, 0, false, false, false, false},
 };
 const Shape kTransactWriteItem = {
     .kind = Kind::kStructure,
@@ -2066,10 +2066,10 @@ const Shape kTransactWriteItemList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactWriteItemsInputMembers[4] = {
-    {"TransactItems", "transactItems", &kTransactWriteItemList, 0, true, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 3, false, false, false},
-    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 1, false, false, false},
+    {"TransactItems", "transactItems", &kTransactWriteItemList, 0, true, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 3, false, false, false, false},
+    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 1, false, false, false, false},
 };
 const Shape kTransactWriteItemsInput = {
     .kind = Kind::kStructure,
@@ -2094,8 +2094,8 @@ const Shape kTagKeyList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUntagResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false},
-    {"TagKeys", "tagKeys", &kTagKeyList, 0, true, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false, false},
+    {"TagKeys", "tagKeys", &kTagKeyList, 0, true, false, false, false},
 };
 const Shape kUntagResourceInput = {
     .kind = Kind::kStructure,
@@ -2120,8 +2120,8 @@ const Shape kRecoveryPeriodInDays = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPointInTimeRecoverySpecificationMembers[2] = {
-    {"PointInTimeRecoveryEnabled", "pointInTimeRecoveryEnabled", &kBooleanObject, 1, true, false, false},
-    {"RecoveryPeriodInDays", "recoveryPeriodInDays", &kRecoveryPeriodInDays, 0, false, false, false},
+    {"PointInTimeRecoveryEnabled", "pointInTimeRecoveryEnabled", &kBooleanObject, 1, true, false, false, false},
+    {"RecoveryPeriodInDays", "recoveryPeriodInDays", &kRecoveryPeriodInDays, 0, false, false, false, false},
 };
 const Shape kPointInTimeRecoverySpecification = {
     .kind = Kind::kStructure,
@@ -2135,8 +2135,8 @@ const Shape kPointInTimeRecoverySpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateContinuousBackupsInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true, false, false},
-    {"PointInTimeRecoverySpecification", "pointInTimeRecoverySpecification", &kPointInTimeRecoverySpecification, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false},
+    {"PointInTimeRecoverySpecification", "pointInTimeRecoverySpecification", &kPointInTimeRecoverySpecification, 0, true, false, false, false},
 };
 const Shape kUpdateContinuousBackupsInput = {
     .kind = Kind::kStructure,
@@ -2161,8 +2161,8 @@ const Shape kAttributeAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAttributeValueUpdateMembers[2] = {
-    {"Value", "value", &kAttributeValue, 1, false, false, false},
-    {"Action", "action", &kAttributeAction, 0, false, false, false},
+    {"Value", "value", &kAttributeValue, 1, false, false, false, false},
+    {"Action", "action", &kAttributeAction, 0, false, false, false, false},
 };
 const Shape kAttributeValueUpdate = {
     .kind = Kind::kStructure,
@@ -2187,19 +2187,19 @@ const Shape kAttributeUpdates = {
     .key = &kAttributeName,
     .plain_name = nullptr};
 extern const Member kUpdateItemInputMembers[13] = {
-    {"TableName", "tableName", &kTableArn, 4, true, false, false},
-    {"Key", "key", &kKey, 12, true, false, false},
-    {"AttributeUpdates", "attributeUpdates", &kAttributeUpdates, 8, false, false, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 2, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 6, false, false, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 5, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 3, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 11, false, false, false},
-    {"UpdateExpression", "updateExpression", &kUpdateExpression, 10, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 9, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 7, false, false, false},
+    {"TableName", "tableName", &kTableArn, 4, true, false, false, false},
+    {"Key", "key", &kKey, 12, true, false, false, false},
+    {"AttributeUpdates", "attributeUpdates", &kAttributeUpdates, 8, false, false, false, false},
+    {"Expected", "expected", &kExpectedAttributeMap, 2, false, false, false, false},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 6, false, false, false, false},
+    {"ReturnValues", "returnValues", &kReturnValue, 5, false, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 3, false, false, false, false},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 11, false, false, false, false},
+    {"UpdateExpression", "updateExpression", &kUpdateExpression, 10, false, false, false, false},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, true},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 9, false, false, false, false},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 7, false, false, false, false},
 };
 const Shape kUpdateItemInput = {
     .kind = Kind::kStructure,
@@ -2213,10 +2213,10 @@ const Shape kUpdateItemInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateGlobalSecondaryIndexActionMembers[4] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false, false, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false},
 };
 const Shape kUpdateGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -2230,12 +2230,12 @@ const Shape kUpdateGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalSecondaryIndexActionMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false},
-    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false},
-    {"Projection", "projection", &kProjection, 4, true, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
+    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false, false},
+    {"Projection", "projection", &kProjection, 4, true, false, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false},
 };
 const Shape kCreateGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -2249,7 +2249,7 @@ const Shape kCreateGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteGlobalSecondaryIndexActionMembers[1] = {
-    {"IndexName", "indexName", &kIndexName, 0, true, false, false},
+    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false},
 };
 const Shape kDeleteGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -2263,9 +2263,9 @@ const Shape kDeleteGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexUpdateMembers[3] = {
-    {"Update", "update", &kUpdateGlobalSecondaryIndexAction, 0, false, false, false},
-    {"Create", "create", &kCreateGlobalSecondaryIndexAction, 1, false, false, false},
-    {"Delete", "delete", &kDeleteGlobalSecondaryIndexAction, 2, false, false, false},
+    {"Update", "update", &kUpdateGlobalSecondaryIndexAction, 0, false, false, false, false},
+    {"Create", "create", &kCreateGlobalSecondaryIndexAction, 1, false, false, false, false},
+    {"Delete", "delete", &kDeleteGlobalSecondaryIndexAction, 2, false, false, false, false},
 };
 const Shape kGlobalSecondaryIndexUpdate = {
     .kind = Kind::kStructure,
@@ -2301,7 +2301,7 @@ const Shape kRegionName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputOverrideMembers[1] = {
-    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 0, false, false, false},
+    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 0, false, false, false, false},
 };
 const Shape kProvisionedThroughputOverride = {
     .kind = Kind::kStructure,
@@ -2315,7 +2315,7 @@ const Shape kProvisionedThroughputOverride = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kOnDemandThroughputOverrideMembers[1] = {
-    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false},
+    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false, false},
 };
 const Shape kOnDemandThroughputOverride = {
     .kind = Kind::kStructure,
@@ -2329,9 +2329,9 @@ const Shape kOnDemandThroughputOverride = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaGlobalSecondaryIndexMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 1, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 0, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 1, false, false, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 0, false, false, false, false},
 };
 const Shape kReplicaGlobalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -2356,12 +2356,12 @@ const Shape kReplicaGlobalSecondaryIndexList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateReplicationGroupMemberActionMembers[6] = {
-    {"RegionName", "regionName", &kRegionName, 4, true, false, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false},
-    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 4, true, false, false, false},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false, false},
+    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false, false},
 };
 const Shape kCreateReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2375,12 +2375,12 @@ const Shape kCreateReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateReplicationGroupMemberActionMembers[6] = {
-    {"RegionName", "regionName", &kRegionName, 4, true, false, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false},
-    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 4, true, false, false, false},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false, false},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false, false},
+    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false, false},
 };
 const Shape kUpdateReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2394,7 +2394,7 @@ const Shape kUpdateReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteReplicationGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
 };
 const Shape kDeleteReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2408,9 +2408,9 @@ const Shape kDeleteReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicationGroupUpdateMembers[3] = {
-    {"Create", "create", &kCreateReplicationGroupMemberAction, 0, false, false, false},
-    {"Update", "update", &kUpdateReplicationGroupMemberAction, 1, false, false, false},
-    {"Delete", "delete", &kDeleteReplicationGroupMemberAction, 2, false, false, false},
+    {"Create", "create", &kCreateReplicationGroupMemberAction, 0, false, false, false, false},
+    {"Update", "update", &kUpdateReplicationGroupMemberAction, 1, false, false, false, false},
+    {"Delete", "delete", &kDeleteReplicationGroupMemberAction, 2, false, false, false, false},
 };
 const Shape kReplicationGroupUpdate = {
     .kind = Kind::kStructure,
@@ -2446,7 +2446,7 @@ const Shape kMultiRegionConsistency = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalTableWitnessGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
 };
 const Shape kCreateGlobalTableWitnessGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2460,7 +2460,7 @@ const Shape kCreateGlobalTableWitnessGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteGlobalTableWitnessGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
 };
 const Shape kDeleteGlobalTableWitnessGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -2474,8 +2474,8 @@ const Shape kDeleteGlobalTableWitnessGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalTableWitnessGroupUpdateMembers[2] = {
-    {"Create", "create", &kCreateGlobalTableWitnessGroupMemberAction, 0, false, false, false},
-    {"Delete", "delete", &kDeleteGlobalTableWitnessGroupMemberAction, 1, false, false, false},
+    {"Create", "create", &kCreateGlobalTableWitnessGroupMemberAction, 0, false, false, false, false},
+    {"Delete", "delete", &kDeleteGlobalTableWitnessGroupMemberAction, 1, false, false, false, false},
 };
 const Shape kGlobalTableWitnessGroupUpdate = {
     .kind = Kind::kStructure,
@@ -2500,21 +2500,21 @@ const Shape kGlobalTableWitnessGroupUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTableInputMembers[15] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false, false, false},
-    {"TableName", "tableName", &kTableArn, 9, true, false, false},
-    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false},
-    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexUpdateList, 11, false, false, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false},
-    {"ReplicaUpdates", "replicaUpdates", &kReplicationGroupUpdateList, 1, false, false, false},
-    {"TableClass", "tableClass", &kTableClass, 10, false, false, false},
-    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false},
-    {"MultiRegionConsistency", "multiRegionConsistency", &kMultiRegionConsistency, 6, false, false, false},
-    {"GlobalTableWitnessUpdates", "globalTableWitnessUpdates", &kGlobalTableWitnessGroupUpdateList, 5, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false},
-    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false, false, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 9, true, false, false, false},
+    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false},
+    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexUpdateList, 11, false, false, false, false},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false, false},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false, false},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicationGroupUpdateList, 1, false, false, false, false},
+    {"TableClass", "tableClass", &kTableClass, 10, false, false, false, false},
+    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false},
+    {"MultiRegionConsistency", "multiRegionConsistency", &kMultiRegionConsistency, 6, false, false, false, false},
+    {"GlobalTableWitnessUpdates", "globalTableWitnessUpdates", &kGlobalTableWitnessGroupUpdateList, 5, false, false, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false, false, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false, false},
+    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false, false, false, false},
 };
 const Shape kUpdateTableInput = {
     .kind = Kind::kStructure,
@@ -2550,8 +2550,8 @@ const Shape kTimeToLiveAttributeName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTimeToLiveSpecificationMembers[2] = {
-    {"Enabled", "enabled", &kTimeToLiveEnabled, 1, true, false, false},
-    {"AttributeName", "attributeName", &kTimeToLiveAttributeName, 0, true, false, false},
+    {"Enabled", "enabled", &kTimeToLiveEnabled, 1, true, false, false, false},
+    {"AttributeName", "attributeName", &kTimeToLiveAttributeName, 0, true, false, false, false},
 };
 const Shape kTimeToLiveSpecification = {
     .kind = Kind::kStructure,
@@ -2565,8 +2565,8 @@ const Shape kTimeToLiveSpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTimeToLiveInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true, false, false},
-    {"TimeToLiveSpecification", "timeToLiveSpecification", &kTimeToLiveSpecification, 0, true, false, false},
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false},
+    {"TimeToLiveSpecification", "timeToLiveSpecification", &kTimeToLiveSpecification, 0, true, false, false, false},
 };
 const Shape kUpdateTimeToLiveInput = {
     .kind = Kind::kStructure,
@@ -2635,8 +2635,8 @@ const Shape kStreamsShardFilterType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsShardFilterMembers[2] = {
-    {"Type", "type", &kStreamsShardFilterType, 1, false, false, false},
-    {"ShardId", "shardId", &kStreamsShardId, 0, false, false, false},
+    {"Type", "type", &kStreamsShardFilterType, 1, false, false, false, false},
+    {"ShardId", "shardId", &kStreamsShardId, 0, false, false, false, false},
 };
 const Shape kStreamsShardFilter = {
     .kind = Kind::kStructure,
@@ -2650,10 +2650,10 @@ const Shape kStreamsShardFilter = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsDescribeStreamInputMembers[4] = {
-    {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfDescribeStreamInput, 3, false, false, false},
-    {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false, false, false},
-    {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false, false, false},
+    {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true, false, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfDescribeStreamInput, 3, false, false, false, false},
+    {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false, false, false, false},
+    {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false, false, false, false},
 };
 const Shape kStreamsDescribeStreamInput = {
     .kind = Kind::kStructure,
@@ -2689,8 +2689,8 @@ const Shape kStreamsPositiveIntegerObjectOfGetRecordsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsGetRecordsInputMembers[2] = {
-    {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfGetRecordsInput, 1, false, false, false},
+    {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true, false, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfGetRecordsInput, 1, false, false, false, false},
 };
 const Shape kStreamsGetRecordsInput = {
     .kind = Kind::kStructure,
@@ -2726,10 +2726,10 @@ const Shape kStreamsSequenceNumber = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsGetShardIteratorInputMembers[4] = {
-    {"StreamArn", "streamArn", &kStreamsStreamArn, 1, true, false, false},
-    {"ShardId", "shardId", &kStreamsShardId, 2, true, false, false},
-    {"ShardIteratorType", "shardIteratorType", &kStreamsShardIteratorType, 3, true, false, false},
-    {"SequenceNumber", "sequenceNumber", &kStreamsSequenceNumber, 0, false, false, false},
+    {"StreamArn", "streamArn", &kStreamsStreamArn, 1, true, false, false, false},
+    {"ShardId", "shardId", &kStreamsShardId, 2, true, false, false, false},
+    {"ShardIteratorType", "shardIteratorType", &kStreamsShardIteratorType, 3, true, false, false, false},
+    {"SequenceNumber", "sequenceNumber", &kStreamsSequenceNumber, 0, false, false, false, false},
 };
 const Shape kStreamsGetShardIteratorInput = {
     .kind = Kind::kStructure,
@@ -2765,9 +2765,9 @@ const Shape kStreamsPositiveIntegerObjectOfListStreamsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsListStreamsInputMembers[3] = {
-    {"TableName", "tableName", &kStreamsTableName, 1, false, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfListStreamsInput, 0, false, false, false},
-    {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false, false, false},
+    {"TableName", "tableName", &kStreamsTableName, 1, false, false, false, false},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfListStreamsInput, 0, false, false, false, false},
+    {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false, false, false, false},
 };
 const Shape kStreamsListStreamsInput = {
     .kind = Kind::kStructure,

@@ -118,6 +118,7 @@ struct Failure {
   std::string rendered_value;  // as ConstraintErrors::Add takes it
   std::string path;
   std::string constraint;
+  bool whole = false;  // `constraint` is the failure's whole text (ConstraintErrors::AddWhole)
 };
 
 class Walk {
@@ -134,7 +135,11 @@ class Walk {
                      [](const Failure& a, const Failure& b) { return a.order < b.order; });
     ConstraintErrors errors;
     for (const Failure& failure : failures_) {
-      errors.Add(failure.rendered_value, failure.path, failure.constraint);
+      if (failure.whole) {
+        errors.AddWhole(failure.constraint);
+      } else {
+        errors.Add(failure.rendered_value, failure.path, failure.constraint);
+      }
     }
     return errors.ToStatus();
   }
@@ -158,6 +163,13 @@ class Walk {
   // `bounds`: a length or value-range failure, which some members word in the newer style
   // (Member::bare_bounds).
   void Fail(std::string rendered_value, std::string constraint, bool bounds = false);
+  // The innermost member being read, or null.
+  const Member* InnermostMember() const {
+    for (size_t i = depth_; i > 0; --i) {
+      if (steps_[i - 1].kind == Step::Kind::kMember) return steps_[i - 1].member;
+    }
+    return nullptr;
+  }
   void Step(const Member& member) {
     steps_[depth_++] = {Step::Kind::kMember, &member, {}, member.report_rank};
   }
@@ -354,8 +366,17 @@ bool Walk::Map(const Shape& shape, const json::Value& map, bool element_position
     ++position;
   }
   if (!all_meet) {
-    Fail(QuotedCollection(JavaMapText(value_shape, map)),
-         "Map value must satisfy constraint: " + ConstraintSet(value_shape));
+    const Member* member = InnermostMember();
+    if (member != nullptr && member->attribute_name_values) {
+      Failure failure;
+      for (size_t i = 0; i < depth_; ++i) failure.order.push_back(steps_[i].order);
+      failure.constraint = "Attribute name is too large, must be less than 65536 bytes";
+      failure.whole = true;
+      failures_.push_back(std::move(failure));
+    } else {
+      Fail(QuotedCollection(JavaMapText(value_shape, map)),
+           "Map value must satisfy constraint: " + ConstraintSet(value_shape));
+    }
   }
   if (!element_position) CheckLength(shape, map.MemberCount(), "");  // else its container's
   return true;

@@ -65,6 +65,9 @@ struct Member {
   // Its absence is answered "The parameter 'X' is required but was not present in the request",
   // before any other constraint failure (supplement.json's parameter_required).
   bool parameter_required;
+  // Its map's values are attribute names, judged by the attribute-name rule (supplement.json's
+  // attribute_name_values).
+  bool attribute_name_values;
 };
 
 }  // namespace ddbd::wire

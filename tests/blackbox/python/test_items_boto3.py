@@ -305,6 +305,15 @@ class ValidationErrors(ItemsTestCase):
         self.assertError(self.raw.batch_write_item, "ValidationException", too_large,
                          RequestItems={self.table: [{"PutRequest": {"Item": {"pk": {"S": "x"},
                                                                            "n" * 65536: {"S": "y"}}}}]})
+        # Through ExpressionAttributeNames, in the newer layer's operations.
+        self.raw.update_item(TableName=self.table, Key={"pk": {"S": "name-limit"}}, UpdateExpression="SET #n = :v",
+                             ExpressionAttributeNames={"#n": "m" * 65535}, ExpressionAttributeValues={":v": {"S": "y"}})
+        self.assertError(self.raw.update_item, "ValidationException", too_large,
+                         TableName=self.table, Key={"pk": {"S": "x"}}, UpdateExpression="SET #n = :v",
+                         ExpressionAttributeNames={"#n": "n" * 65536}, ExpressionAttributeValues={":v": {"S": "y"}})
+        self.assertError(self.raw.put_item, "ValidationException", too_large,
+                         TableName=self.table, Item={"pk": {"S": "x"}}, ConditionExpression="attribute_not_exists(#n)",
+                         ExpressionAttributeNames={"#n": "n" * 65536})
 
     def test_put_return_values(self):
         # In DynamoDB's newer envelope (behaviours-to-match B1, recorded for DeleteItem; this held
