@@ -75,21 +75,23 @@ Result<TransactWriteAction> DecodeAction(const Engine& engine, const json::Value
 
 // One TransactItems element as read: the action, its expression members, and the decoder that
 // read its item or key (holding that value's first errors).
+// What one TransactItems element leaves to judge once every element is read: its expression
+// members, and the decoder that read its item or key (holding that value's first errors).
 struct ReadAction {
-  TransactWriteAction action;
+  explicit ReadAction(wire::ValueRules rules) : decoder(rules) {}
   WriteExpressionMembers expressions;
   AttributeDecoder decoder;
 };
 
 // An action's own problems in DynamoDB's order (behaviours-to-match C1): its item's attribute
 // names, then its expressions, then its values (nesting first).
-Status FirstProblemOf(ReadAction& read) {
+Status FirstProblemOf(ReadAction& read, TransactWriteAction& action) {
   if (Status names = read.decoder.top_level_name_status(); !names.ok()) return names;
   auto decoded = DecodeWriteExpressions(read.expressions);
   if (!decoded.ok()) return decoded.error();
   if (Status values = read.decoder.validation_status(); !values.ok()) return values;
-  read.action.condition = std::move(decoded.value().condition);
-  read.action.actions = std::move(decoded.value().update);
+  action.condition = std::move(decoded.value().condition);
+  action.actions = std::move(decoded.value().update);
   return Ok{};
 }
 
@@ -110,15 +112,16 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
   std::vector<ReadAction> read;
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {
     read.reserve(list->Size());
+    args.actions.reserve(list->Size());
     for (const json::Value& element : list->GetArray()) {
-      ReadAction& next = read.emplace_back(ReadAction{{}, {}, AttributeDecoder(in.kValueRules)});
+      ReadAction& next = read.emplace_back(in.kValueRules);
       auto action = DecodeAction(engine, element, next.decoder, next.expressions);
       if (!action.ok()) {
         // Two actions in one element is the operation's own rule: after the constraints.
         if (!constraints.ok()) return constraints.error();
         return action.error();
       }
-      next.action = std::move(action).value();
+      args.actions.push_back(std::move(action).value());
     }
   }
   // Wrongly typed JSON anywhere first, then the request's constraints, then each action's own
@@ -129,9 +132,10 @@ Result<TransactWriteItemsArgs> DecodeTransactWriteItems(const Engine& engine,
     }
   }
   if (!constraints.ok()) return constraints.error();
-  for (ReadAction& action : read) {
-    if (Status problem = FirstProblemOf(action); !problem.ok()) return problem.error();
-    args.actions.push_back(std::move(action.action));
+  for (size_t i = 0; i < read.size(); ++i) {
+    if (Status problem = FirstProblemOf(read[i], args.actions[i]); !problem.ok()) {
+      return problem.error();
+    }
   }
   return args;
 }
