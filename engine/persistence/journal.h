@@ -23,7 +23,7 @@
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/storage/change.h"
-#include "engine/streams/table_stream.h"
+#include "engine/storage/stream_state.h"
 
 namespace ddbd {
 

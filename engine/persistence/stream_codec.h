@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "engine/error.h"
-#include "engine/streams/table_stream.h"
+#include "engine/storage/stream_state.h"
 
 namespace ddbd {
 

@@ -34,37 +34,9 @@
 #include "engine/clock.h"
 #include "engine/error.h"
 #include "engine/storage/change.h"
+#include "engine/storage/stream_state.h"
 
 namespace ddbd {
-
-// A stream's whole state, as checkpoints keep it (records separately, one log record each).
-struct StreamShardState {
-  ShardDescription description;
-  int64_t opened_ms = 0;
-  int64_t closed_ms = 0;
-  uint64_t first_retained = 0;
-};
-struct StreamState {
-  StreamSummary summary;
-  StreamViewType view_type = StreamViewType::kNewAndOldImages;
-  std::vector<KeySchemaElement> key_schema;
-  bool open = true;
-  int64_t creation_ms = 0;
-  uint64_t last_sequence = 0;
-  int64_t last_shard_ms = 0;
-  std::vector<StreamShardState> shards;  // in opening order
-  std::vector<StreamRecord> records;     // in sequence order
-};
-
-// Told of each record a stream adds, on the committing thread before the commit ends (under the
-// table's write lock), with the change that made it: the write-ahead log keeps the two together
-// (engine/persistence/journal.h), through the change's LogSlot.
-class StreamRecordSink {
- public:
-  virtual ~StreamRecordSink() = default;
-  virtual void Recorded(const ChangeRecord& change, std::string_view stream_arn,
-                        const StreamRecord& record) = 0;
-};
 
 // Where an iterator reads from: the next sequence number wanted in a shard.
 struct ShardPosition {
