@@ -2,6 +2,7 @@
 #include "engine/backups/point_in_time.h"
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/tables/table_operations.h"
 
 namespace ddbd {
 
@@ -36,7 +37,11 @@ Result<ContinuousBackupsOutcome> Engine::UpdateContinuousBackups(
 }
 
 Result<TableOutcome> Engine::RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args) {
-  return ddbd::RestoreTableToPointInTime(state_->catalog, args);
+  Catalog& catalog = state_->catalog;
+  return ddbd::RestoreTableToPointInTime(
+      catalog,
+      [&catalog](const CreateTableArgs& create) { return ddbd::CreateTable(catalog, create); },
+      args);
 }
 
 }  // namespace ddbd

@@ -18,6 +18,7 @@
 #include "engine/clock.h"
 #include "engine/periodic_task.h"
 #include "engine/store/store.h"
+#include "engine/tables/table_operations.h"
 #include "engine/transactions/transactions.h"
 #include "engine/ttl/time_to_live.h"
 
@@ -34,13 +35,14 @@ struct EngineState {
   Catalog catalog;
   // Stops holding first when the engine goes (~Engine).
   Transactions transactions{catalog};
-  Backups backups{catalog};
+  Backups backups{catalog,
+                  [this](const CreateTableArgs& args) { return CreateTable(catalog, args); }};
   TimeToLive time_to_live{catalog, transactions.held()};
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;
   // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and
   // checkpoints. Goes first: its checkpointer and journal stop before the tables go.
-  Store store{catalog, transactions};
+  Store store{catalog, transactions.request_tokens()};
 };
 
 // Starts the TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay:

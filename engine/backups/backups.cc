@@ -294,7 +294,7 @@ Result<TableOutcome> Backups::Restore(const RestoreTableFromBackupArgs& args) {
   create.value().restore =
       RestoreSummary{description.details.backup_arn, description.source.table_arn,
                      description.details.backup_creation_ms, true};
-  return RestoreInto(catalog_, create.value(), backup->items);
+  return RestoreInto(catalog_, create_table_, create.value(), backup->items);
 }
 
 }  // namespace ddbd

@@ -10,9 +10,11 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/api/backups.h"
+#include "engine/backups/restore.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 #include "engine/persistence/file_system.h"
@@ -36,7 +38,8 @@ struct Backup {
 // Thread safety: every member may be called from any thread, except Load.
 class Backups {
  public:
-  explicit Backups(Catalog& catalog) : catalog_(catalog) {}
+  Backups(Catalog& catalog, CreateTableCall create_table)
+      : catalog_(catalog), create_table_(std::move(create_table)) {}
 
   // With a store: keeps backups in files under <db-path>/backups from now on, and reads those
   // kept there (a CreateBackup a crash cut short leaves none; expired SYSTEM backups go).
@@ -54,7 +57,8 @@ class Backups {
   Status Keep(std::shared_ptr<Backup> backup);
 
   Catalog& catalog_;
-  FileSystem* files_ = nullptr;  // with a store
+  CreateTableCall create_table_;  // a restore's table, made as CreateTable makes one
+  FileSystem* files_ = nullptr;   // with a store
   // Shared: a restore reads one while others come and go.
   mutable std::shared_mutex mutex_;
   std::map<std::string, std::shared_ptr<const Backup>, std::less<>> backups_;

@@ -21,6 +21,7 @@ constexpr int64_t kDayMs = 24 * 3'600'000;
 }  // namespace
 
 Result<TableOutcome> RestoreTableToPointInTime(Catalog& catalog,
+                                               const CreateTableCall& create_table,
                                                const RestoreTableToPointInTimeArgs& args) {
   const int64_t now_ms = catalog.clock.NowMs();
   TableDescription source;
@@ -78,7 +79,7 @@ Result<TableOutcome> RestoreTableToPointInTime(Catalog& catalog,
   std::vector<StoredItem> loaded;
   loaded.reserve(restored.size());
   for (auto& entry : restored) loaded.push_back(std::move(entry.second));
-  return RestoreInto(catalog, create.value(), loaded);
+  return RestoreInto(catalog, create_table, create.value(), loaded);
 }
 
 }  // namespace ddbd

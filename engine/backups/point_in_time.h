@@ -8,6 +8,7 @@
 #include "engine/api/backups.h"
 #include "engine/api/continuous_backups.h"
 #include "engine/api/tables.h"
+#include "engine/backups/restore.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 
@@ -18,6 +19,7 @@ Result<ContinuousBackupsDescription> DescribeContinuousBackups(const Catalog& ca
 Result<ContinuousBackupsOutcome> UpdateContinuousBackups(Catalog& catalog,
                                                          const UpdateContinuousBackupsArgs& args);
 Result<TableOutcome> RestoreTableToPointInTime(Catalog& catalog,
+                                               const CreateTableCall& create_table,
                                                const RestoreTableToPointInTimeArgs& args);
 
 }  // namespace ddbd

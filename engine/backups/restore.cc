@@ -7,7 +7,6 @@
 #include "engine/model/item_codec.h"
 #include "engine/model/item_key.h"
 #include "engine/storage/write_scope.h"
-#include "engine/tables/table_operations.h"
 
 namespace ddbd {
 namespace {
@@ -131,9 +130,10 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
   return args;
 }
 
-Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableArgs& args,
+Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableCall& create_table,
+                                 const CreateTableArgs& args,
                                  const std::vector<StoredItem>& items) {
-  auto created = CreateTable(catalog, args);
+  auto created = create_table(args);
   if (!created.ok()) {  // a name in use, also by a table being deleted
     if (created.error().code() == ErrorCode::kResourceInUse) {
       return Error{ErrorCode::kTableAlreadyExists, "Table already exists: " + args.table_name};

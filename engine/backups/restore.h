@@ -6,6 +6,7 @@
 // table class, resource policies and warm throughput.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@
 
 namespace ddbd {
 
+// CreateTable as the table calls make it (engine/tables/table_operations.h), handed in by the
+// engine that holds both, so that restores need not stand on the table calls.
+using CreateTableCall = std::function<Result<TableOutcome>(const CreateTableArgs&)>;
+
 Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
                                           const std::string& target_table_name,
                                           const RestoreOverrides& overrides);
@@ -24,7 +29,7 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
 // Creates the table `args` describes (with its restore summary: CREATING) through CreateTable's
 // path, fills it with `items` through the commit path, then lets it go ACTIVE.
 // TableAlreadyExistsException for a name in use.
-Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableArgs& args,
-                                 const std::vector<StoredItem>& items);
+Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableCall& create_table,
+                                 const CreateTableArgs& args, const std::vector<StoredItem>& items);
 
 }  // namespace ddbd

@@ -61,8 +61,7 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
   std::string buffer = LogHeader(kLogCheckpoint);
   // Taken after the roll: every token whose record went before it is remembered by then (a
   // transaction marks its token before its group is appended).
-  for (const RequestTokens::Completed& token :
-       transactions_.request_tokens().CompletedWithin(clock_.NowMs())) {
+  for (const RequestTokens::Completed& token : request_tokens_.CompletedWithin(clock_.NowMs())) {
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kRequestToken),
                     EncodeRequestToken({token.token, token.fingerprint, token.completed_ms}));
   }

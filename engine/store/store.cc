@@ -26,9 +26,9 @@ Error MalformedRecord(const std::string& what) {
 
 }  // namespace
 
-Store::Store(Catalog& catalog, Transactions& transactions)
+Store::Store(Catalog& catalog, RequestTokens& request_tokens)
     : catalog_(catalog),
-      transactions_(transactions),
+      request_tokens_(request_tokens),
       options_(catalog.options),
       clock_(catalog.clock) {}
 
@@ -249,7 +249,7 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kRequestToken: {
       auto token = DecodeRequestToken(payload);
       if (!token.ok()) return token.error();
-      transactions_.request_tokens().Restore(
+      request_tokens_.Restore(
           {std::string(token.value().token), token.value().fingerprint, token.value().completed_ms},
           now_ms());
       return Ok{};

@@ -22,7 +22,7 @@
 #include "engine/periodic_task.h"
 #include "engine/persistence/file_system.h"
 #include "engine/persistence/journal.h"
-#include "engine/transactions/transactions.h"
+#include "engine/storage/request_tokens.h"
 
 namespace ddbd {
 
@@ -31,7 +31,7 @@ struct SegmentSummary;  // engine/persistence/recovery.h
 
 class Store {
  public:
-  Store(Catalog& catalog, Transactions& transactions);
+  Store(Catalog& catalog, RequestTokens& request_tokens);
   ~Store();
 
   // Opens the store: lock, replay, the journal (attached to the catalog).
@@ -76,7 +76,7 @@ class Store {
                          const std::function<Status()>& before_install);
 
   Catalog& catalog_;
-  Transactions& transactions_;  // their ClientRequestTokens are logged and replayed
+  RequestTokens& request_tokens_;  // transactions' ClientRequestTokens, logged and replayed
   const EngineOptions& options_;
   const Clock& clock_;
   std::unique_ptr<FileSystem> own_files_;

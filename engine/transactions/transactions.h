@@ -16,8 +16,8 @@
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 #include "engine/storage/held_items.h"
+#include "engine/storage/request_tokens.h"
 #include "engine/transactions/delayed_tasks.h"
-#include "engine/transactions/request_tokens.h"
 
 namespace ddbd {
 

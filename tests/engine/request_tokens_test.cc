@@ -1,4 +1,4 @@
-#include "engine/transactions/request_tokens.h"
+#include "engine/storage/request_tokens.h"
 
 #include <catch2/catch.hpp>
 
