@@ -110,9 +110,7 @@ Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
     return Error::Validation("Item size to update has exceeded the maximum allowed size");
   }
   if (NestsTooDeep(updated.new_item)) {
-    return Error::Validation(
-        "Nesting Levels have exceeded supported limits: Attributes in the item have nested "
-        "levels beyond supported limit");
+    return Error::Validation(std::string(kNestingTooDeep));
   }
   if (Status index_keys = table.indexes->CheckItem(updated.new_item); !index_keys.ok()) {
     return index_keys.error();

@@ -25,11 +25,7 @@ constexpr TypeKey kTypeKeys[] = {
     {"BS", AttributeType::kBS},
 };
 
-Error NestingTooDeep() {
-  return Error::Validation(
-      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
-      "beyond supported limit");
-}
+Error NestingTooDeep() { return Error::Validation(std::string(kNestingTooDeep)); }
 
 // A name of at most 65,535 bytes (the model's AttributeName), at any depth: DynamoDB's own text,
 // recorded for item attributes and nested map keys (../shared/behaviours-to-match.md B4).

@@ -71,5 +71,9 @@ inline constexpr size_t kMaxItemSizeBytes = 400 * 1024;
 // finished item here, as paths can set a value deeper than the request held it.
 inline constexpr int kMaxContainerLevel = 31;
 bool NestsTooDeep(const Item& item);
+// DynamoDB's refusal of a value nested deeper, wherever it is met (requests, PartiQL, updates).
+inline constexpr std::string_view kNestingTooDeep =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+    "beyond supported limit";
 
 }  // namespace ddbd

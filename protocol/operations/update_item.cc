@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "protocol/generated/enums.h"
 #include "protocol/generated/requests.h"
@@ -17,14 +18,10 @@ Status ReturnValuesFirst(const wire::UpdateItemInput& in) {
   if (in.key == nullptr || !in.return_values) return Ok{};
   const auto& values = wire::kReturnValue;  // in the order DynamoDB lists them
   if (std::find(values.begin(), values.end(), *in.return_values) != values.end()) return Ok{};
-  std::string set;
-  for (const std::string_view value : values) {
-    set += set.empty() ? "[" : ", ";
-    set += value;
-  }
   ConstraintErrors errors;
   errors.Add(Quoted(*in.return_values), "returnValues",
-             "Member must satisfy enum value set: " + set + "]");
+             "Member must satisfy enum value set: " +
+                 JavaList(std::vector<std::string>(values.begin(), values.end())));
   return errors.ToStatus();
 }
 

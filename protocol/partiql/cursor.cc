@@ -14,11 +14,7 @@ namespace {
 
 constexpr int kMaxNestingLevels = 32;
 
-Error NestingTooDeep() {
-  return Error::Validation(
-      "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
-      "beyond supported limit");
-}
+Error NestingTooDeep() { return Error::Validation(std::string(kNestingTooDeep)); }
 
 bool IsOperatorSymbol(std::string_view symbol) {
   static constexpr std::string_view kOperators[] = {"=",  "<>", "!=", "<", "<=", ">",

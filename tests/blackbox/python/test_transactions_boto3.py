@@ -20,6 +20,16 @@ def local_index_table(name):
 
 
 CANCELLED = "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]"
+NESTING = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+           "beyond supported limit")
+
+
+def deep(levels):
+    """A string wrapped in `levels` single-key maps."""
+    value = S("x")
+    for _ in range(levels):
+        value = {"M": {"n": value}}
+    return value
 
 
 class Transactions(ServerTestCase):
@@ -132,14 +142,7 @@ class Transactions(ServerTestCase):
         # whatever the kinds; within an item its own attribute names come first, then its values'
         # nesting, then the names inside its maps; an action's expressions before its values'
         # nesting.
-        def deep(levels):
-            value = S("x")
-            for _ in range(levels):
-                value = {"M": {"n": value}}
-            return value
-        nesting = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
-                   "beyond supported limit")
-        in_values = "ExpressionAttributeValues contains invalid value: %s for key :deep" % nesting
+        in_values = "ExpressionAttributeValues contains invalid value: %s for key :deep" % NESTING
         check = {"ConditionCheck": {"TableName": self.accounts, "Key": {"pk": S("c1")},
                                     "ConditionExpression": "v <> :deep",
                                     "ExpressionAttributeValues": {":deep": deep(40)}}}
@@ -152,7 +155,7 @@ class Transactions(ServerTestCase):
         for item in ({"pk": S("c1"), "d": deep(40), "": S("x")}, {"pk": S("c1"), "": S("x"), "d": deep(40)}):
             self.assertError(self.raw.transact_write_items, "ValidationException", "Empty attribute name",
                              TransactItems=[{"Put": {"TableName": self.accounts, "Item": item}}])
-        self.assertError(self.raw.transact_write_items, "ValidationException", nesting,
+        self.assertError(self.raw.transact_write_items, "ValidationException", NESTING,
                          TransactItems=[{"Put": {"TableName": self.accounts, "Item": {
                              "pk": S("c1"), "m": {"M": {"": S("x")}}, "d": deep(40)}}}])
         # An action's expression problems before its key's nesting.
@@ -176,13 +179,6 @@ class Transactions(ServerTestCase):
     def test_condition_check_and_update_values_nest_a_level_deeper(self):
         # behaviours-to-match B5, recorded against AWS: 32 wraps are not refused in a ConditionCheck's
         # values; in an Update's they cancel the transaction when they would make the item too deep.
-        def deep(levels):
-            value = S("x")
-            for _ in range(levels):
-                value = {"M": {"n": value}}
-            return value
-        nesting = ("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
-                   "beyond supported limit")
         self.ddb.put_item(TableName=self.accounts, Item={"pk": S("b5"), "v": N(1)})
         self.ddb.transact_write_items(TransactItems=[{"ConditionCheck": {
             "TableName": self.accounts, "Key": {"pk": S("b5")}, "ConditionExpression": "v <> :deep",
@@ -190,12 +186,12 @@ class Transactions(ServerTestCase):
         answer = self.cancel([{"Update": {"TableName": self.accounts, "Key": {"pk": S("b5")},
                                           "UpdateExpression": "SET d = :deep",
                                           "ExpressionAttributeValues": {":deep": deep(32)}}}])
-        self.assertEqual(answer["CancellationReasons"], [{"Code": "ValidationError", "Message": nesting}])
+        self.assertEqual(answer["CancellationReasons"], [{"Code": "ValidationError", "Message": NESTING}])
         self.ddb.transact_write_items(TransactItems=[{"Update": {
             "TableName": self.accounts, "Key": {"pk": S("b5")}, "UpdateExpression": "SET d = :deep",
             "ExpressionAttributeValues": {":deep": deep(31)}}}])
         self.assertError(self.raw.transact_write_items, "ValidationException",
-                         "ExpressionAttributeValues contains invalid value: %s for key :deep" % nesting,
+                         "ExpressionAttributeValues contains invalid value: %s for key :deep" % NESTING,
                          TransactItems=[{"Update": {"TableName": self.accounts, "Key": {"pk": S("b5")},
                                                     "UpdateExpression": "SET d = :deep",
                                                     "ExpressionAttributeValues": {":deep": deep(33)}}}])
