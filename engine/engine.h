@@ -19,6 +19,7 @@
 #include "engine/api/options.h"
 #include "engine/api/policies.h"
 #include "engine/api/reads.h"
+#include "engine/api/search.h"
 #include "engine/api/statistics.h"
 #include "engine/api/streams.h"
 #include "engine/api/sync_policy.h"
@@ -91,6 +92,11 @@ class Engine {
   // attribute (Query), or an invalid ExclusiveStartKey.
   Result<ReadPage> Query(const QueryArgs& args) const;
   Result<ReadPage> Scan(const ScanArgs& args) const;
+  // The TopK items of a vector index nearest `search_vector`, scored exactly (engine/vector/).
+  // ResourceNotFoundException for a table that is not here; ValidationException for an index the
+  // table lacks, a vector of another length, a condition on an attribute outside the index's
+  // search schema or without its HASH attribute, or an index still backfilling.
+  Result<SearchVectorsOutcome> SearchVectors(const SearchVectorsArgs& args) const;
   // The key attributes a read of `index_name` (empty: the table itself) goes by, without copying
   // the table's description (PartiQL plans each statement with them). ResourceNotFoundException
   // "Requested resource not found"; ValidationException "The table does not have the specified

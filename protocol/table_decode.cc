@@ -91,6 +91,23 @@ std::vector<AttributeDefinition> AttributeDefinitionsOf(const json::Value* defin
   return decoded;
 }
 
+Result<Projection> ProjectionOf(const json::Value& value) {
+  wire::Projection in;
+  wire::View(value, in);
+  if (!in.projection_type) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Unknown ProjectionType: null");
+  }
+  Projection projection;
+  projection.projection_type = ProjectionTypeOf(*in.projection_type);
+  if (in.non_key_attributes != nullptr) {
+    for (const json::Value& attribute : in.non_key_attributes->GetArray()) {
+      projection.non_key_attributes.emplace_back(wire::String(&attribute).value_or(""));
+    }
+  }
+  return projection;
+}
+
 Result<IndexDefinition> IndexDefinitionOf(const json::Value& index, bool global) {
   // The three index shapes share these members' names (GlobalSecondaryIndex's are a superset).
   wire::GlobalSecondaryIndex in;
@@ -98,18 +115,9 @@ Result<IndexDefinition> IndexDefinitionOf(const json::Value& index, bool global)
   IndexDefinition definition;
   definition.index_name = std::string(in.index_name);
   definition.key_schema = KeySchemaOf(in.key_schema);
-  wire::Projection projection;
-  wire::View(*in.projection, projection);
-  if (!projection.projection_type) {
-    return Error::Validation(
-        "One or more parameter values were invalid: Unknown ProjectionType: null");
-  }
-  definition.projection.projection_type = ProjectionTypeOf(*projection.projection_type);
-  if (projection.non_key_attributes != nullptr) {
-    for (const json::Value& attribute : projection.non_key_attributes->GetArray()) {
-      definition.projection.non_key_attributes.emplace_back(wire::String(&attribute).value_or(""));
-    }
-  }
+  auto projection = ProjectionOf(*in.projection);
+  if (!projection.ok()) return projection.error();
+  definition.projection = std::move(projection).value();
   if (global) {
     definition.provisioned_throughput = ProvisionedThroughputOf(in.provisioned_throughput);
     definition.on_demand_throughput = OnDemandThroughputOf(in.on_demand_throughput);
@@ -123,6 +131,47 @@ Result<std::vector<IndexDefinition>> IndexesOf(const json::Value* list, bool glo
   if (list == nullptr) return indexes;
   for (const json::Value& element : list->GetArray()) {
     auto definition = IndexDefinitionOf(element, global);
+    if (!definition.ok()) return definition.error();
+    indexes.push_back(std::move(definition).value());
+  }
+  return indexes;
+}
+
+Result<VectorIndexDefinition> VectorIndexOf(const json::Value& index) {
+  // CreateTable's VectorIndex and UpdateTable's CreateVectorIndexAction share their members.
+  wire::VectorIndex in;
+  wire::View(index, in);
+  VectorIndexDefinition definition;
+  definition.index_name = std::string(in.index_name);
+  wire::VectorAttributeDefinition attribute;
+  wire::View(*in.vector_attribute, attribute);
+  definition.vector_attribute = std::string(attribute.attribute_name);
+  definition.dimensions = in.dimensions;
+  definition.distance_function =
+      in.distance_function == "EUCLIDEAN"     ? VectorDistanceFunction::kEuclidean
+      : in.distance_function == "DOT_PRODUCT" ? VectorDistanceFunction::kDotProduct
+                                              : VectorDistanceFunction::kCosine;
+  if (in.search_schema != nullptr) {
+    for (const json::Value& element : in.search_schema->GetArray()) {
+      wire::SearchSchemaElement schema;
+      wire::View(element, schema);
+      definition.search_schema.push_back(
+          {std::string(schema.attribute_name), schema.search_schema_element_type == "HASH"
+                                                   ? SearchSchemaElement::Type::kHash
+                                                   : SearchSchemaElement::Type::kInlineFilter});
+    }
+  }
+  auto projection = ProjectionOf(*in.projection);
+  if (!projection.ok()) return projection.error();
+  definition.projection = std::move(projection).value();
+  return definition;
+}
+
+Result<std::vector<VectorIndexDefinition>> VectorIndexesOf(const json::Value* list) {
+  std::vector<VectorIndexDefinition> indexes;
+  if (list == nullptr) return indexes;
+  for (const json::Value& element : list->GetArray()) {
+    auto definition = VectorIndexOf(element);
     if (!definition.ok()) return definition.error();
     indexes.push_back(std::move(definition).value());
   }

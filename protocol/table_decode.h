@@ -31,6 +31,11 @@ std::vector<AttributeDefinition> AttributeDefinitionsOf(const json::Value* defin
 Result<IndexDefinition> IndexDefinitionOf(const json::Value& index, bool global);
 // LocalSecondaryIndexes or GlobalSecondaryIndexes (or a restore's overrides of them).
 Result<std::vector<IndexDefinition>> IndexesOf(const json::Value* list, bool global);
+// A checked Projection member (ProjectionType null is refused as DynamoDB words it).
+Result<Projection> ProjectionOf(const json::Value& projection);
+// CreateTable's VectorIndexes, or one CreateVectorIndexAction (the same members).
+Result<VectorIndexDefinition> VectorIndexOf(const json::Value& index);
+Result<std::vector<VectorIndexDefinition>> VectorIndexesOf(const json::Value* list);
 
 std::optional<ProvisionedThroughput> ProvisionedThroughputOf(const json::Value* throughput);
 std::optional<OnDemandThroughput> OnDemandThroughputOf(const json::Value* throughput);

@@ -160,6 +160,51 @@ void EncodeIndexes(wire::out::TableDescription& out, const TableDescription& tab
   }
 }
 
+static_assert(static_cast<int>(VectorDistanceFunction::kDotProduct) ==
+              static_cast<int>(wire::VectorDistanceFunction::kDotProduct));
+
+void EncodeVectorIndex(wire::out::VectorIndexDescription& out, const VectorIndexDescription& index,
+                       const TableDescription& table) {
+  const VectorIndexDefinition& definition = index.definition;
+  out.IndexName(definition.index_name);
+  if (!definition.search_schema.empty()) {
+    out.SearchSchema([&](wire::out::SearchSchema& list) {
+      for (const SearchSchemaElement& element : definition.search_schema) {
+        list.Add([&](wire::out::SearchSchemaElement& described) {
+          described.AttributeName(element.attribute_name);
+          described.SearchSchemaElementType(element.type == SearchSchemaElement::Type::kHash
+                                                ? wire::SearchSchemaElementType::kHash
+                                                : wire::SearchSchemaElementType::kInlineFilter);
+        });
+      }
+    });
+  }
+  out.Projection([&](wire::out::Projection& projection) {
+    EncodeProjection(projection, definition.projection);
+  });
+  out.VectorAttribute([&](wire::out::VectorAttributeDefinition& attribute) {
+    attribute.AttributeName(definition.vector_attribute);
+  });
+  out.Dimensions(definition.dimensions);
+  out.DistanceFunction(static_cast<wire::VectorDistanceFunction>(definition.distance_function));
+  out.IndexStatus(IndexStatusOf(index.index_status));
+  if (index.backfilling) out.Backfilling(true);
+  out.IndexSizeBytes(index.index_size_bytes);
+  out.ItemCount(index.item_count);
+  out.IndexArn(table.table_arn + "/index/" + definition.index_name);
+}
+
+void EncodeVectorIndexes(wire::out::TableDescription& out, const TableDescription& table) {
+  if (table.vector_indexes.empty()) return;
+  out.VectorIndexes([&](wire::out::VectorIndexDescriptionList& list) {
+    for (const VectorIndexDescription& index : table.vector_indexes) {
+      list.Add([&](wire::out::VectorIndexDescription& described) {
+        EncodeVectorIndex(described, index, table);
+      });
+    }
+  });
+}
+
 void EncodeThroughput(wire::out::ProvisionedThroughputDescription& out,
                       const TableDescription& table) {
   if (table.last_increase_date_time_ms > 0) {
@@ -230,6 +275,7 @@ void EncodeDescription(wire::out::TableDescription& out, const TableDescription&
     });
   }
   if (whole) EncodeIndexes(out, table);
+  if (whole) EncodeVectorIndexes(out, table);
   EncodeStream(out, table);
   if (table.sse_description) {
     out.SSEDescription(

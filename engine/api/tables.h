@@ -94,6 +94,34 @@ struct IndexDefinition {
   std::optional<WarmThroughputRequest> warm_throughput = std::nullopt;  // global indexes
 };
 
+// A vector index (issue 41): the attribute holding each item's vector (a list of numbers of
+// `dimensions` elements), how vectors are compared, and the search schema: at most one HASH
+// attribute (a search names its value and reads only those items' vectors) and INLINE_FILTER
+// attributes (a search may name their values). Schema attributes are declared in the table's
+// AttributeDefinitions, like index keys.
+// How vectors are compared (engine/vector/distance.h scores them).
+enum class VectorDistanceFunction : uint8_t { kCosine, kEuclidean, kDotProduct };
+struct SearchSchemaElement {
+  enum class Type { kHash, kInlineFilter };
+  std::string attribute_name;
+  Type type = Type::kHash;
+};
+struct VectorIndexDefinition {
+  std::string index_name;
+  std::string vector_attribute;
+  int64_t dimensions = 0;
+  VectorDistanceFunction distance_function = VectorDistanceFunction::kCosine;
+  std::vector<SearchSchemaElement> search_schema;
+  Projection projection;
+  // The HASH attribute's name, or null.
+  const std::string* hash_attribute() const {
+    for (const SearchSchemaElement& element : search_schema) {
+      if (element.type == SearchSchemaElement::Type::kHash) return &element.attribute_name;
+    }
+    return nullptr;
+  }
+};
+
 // The settings both CreateTable and UpdateTable accept; absent means "not given".
 struct TableSettings {
   std::optional<BillingMode> billing_mode;  // absent on create: PROVISIONED, but not described
@@ -115,6 +143,7 @@ struct CreateTableArgs : TableSettings {
   std::optional<std::string> resource_policy;
   std::vector<IndexDefinition> local_secondary_indexes;
   std::vector<IndexDefinition> global_secondary_indexes;
+  std::vector<VectorIndexDefinition> vector_indexes;
   // Set by the engine's restores only: the table is created CREATING, to be filled.
   std::optional<RestoreSummary> restore;
 };
@@ -155,6 +184,15 @@ struct IndexDescription {
   std::optional<WarmThroughput> warm_throughput;  // global indexes: once set or raised
 };
 
+// A vector index in a table's description.
+struct VectorIndexDescription {
+  VectorIndexDefinition definition;
+  TableStatus index_status = TableStatus::kActive;
+  bool backfilling = false;
+  int64_t item_count = 0;
+  int64_t index_size_bytes = 0;
+};
+
 // A snapshot of a table's description, as DescribeTable reports it. Times are epoch ms.
 struct TableDescription {
   std::string table_name;
@@ -186,6 +224,7 @@ struct TableDescription {
   int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
   int64_t recovery_period_in_days = 35;
   std::vector<IndexDescription> indexes;  // local first, in definition order, then global
+  std::vector<VectorIndexDescription> vector_indexes;  // in definition order
   // A restored table's origin. While its restore is in progress the table is CREATING; a restart
   // that finds one unfinished drops the table, as if the restore had never begun.
   std::optional<RestoreSummary> restore_summary;

@@ -185,6 +185,30 @@ void Catalog::FillCounts(const TableItems& items, TableDescription& description)
   }
 }
 
+void Catalog::FillVectorCounts(const TableItems& items, const TableVectors* vectors,
+                               TableDescription& description) {
+  if (vectors == nullptr) return;
+  items.WhileHeld([&] {
+    for (VectorIndexDescription& index : description.vector_indexes) {
+      const TableVector* held = vectors->Find(index.definition.index_name);
+      if (held == nullptr) continue;
+      index.item_count = static_cast<int64_t>(held->store.size());
+      index.index_size_bytes = held->store.vector_bytes();
+    }
+  });
+}
+
+Result<VectorTable> Catalog::FindVectorTable(std::string_view table_name) const {
+  const int64_t now_ms = clock.NowMs();
+  std::shared_lock lock(mutex);
+  const TableEntry* entry = FindLocked(table_name, now_ms);
+  if (entry == nullptr) {
+    return Error::ResourceNotFound(
+        "Requested resource not found: Table: " + std::string(table_name) + " not found");
+  }
+  return VectorTable{entry->items, entry->vectors, Snapshot(*entry, now_ms)};
+}
+
 TableDescription Catalog::Snapshot(const TableEntry& entry, int64_t now_ms) {
   TableDescription snapshot = entry.description;
   if (snapshot.table_status != TableStatus::kDeleting && now_ms >= entry.transition_done_ms) {
@@ -195,6 +219,10 @@ TableDescription Catalog::Snapshot(const TableEntry& entry, int64_t now_ms) {
       return index.index_status == TableStatus::kDeleting;
     });
     for (IndexDescription& index : snapshot.indexes) {
+      index.index_status = TableStatus::kActive;
+      index.backfilling = false;
+    }
+    for (VectorIndexDescription& index : snapshot.vector_indexes) {
       index.index_status = TableStatus::kActive;
       index.backfilling = false;
     }
@@ -249,6 +277,11 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   }
   entry->indexes = std::move(indexes);
   entry->next_index_slot = slots;
+  if (!table.vector_indexes.empty()) {
+    // Before the first write: the vectors see every change, the log's replay included.
+    entry->vectors = std::make_shared<TableVectors>(table);
+    entry->items->Observe(entry->vectors, {});
+  }
   if (options.enforce_throughput) {
     entry->throughput = std::make_shared<TableThroughput>();
     entry->throughput->Configure(entry->description, clock.NowMs());

@@ -32,6 +32,7 @@
 #include "engine/storage/point_in_time_history.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
+#include "engine/storage/table_vectors.h"
 #include "engine/streams/stream_directory.h"
 #include "engine/streams/table_stream.h"
 
@@ -53,6 +54,15 @@ struct TableEntry {
   std::shared_ptr<TableStream> stream;  // null unless its stream is enabled
   // Null unless point-in-time recovery is enabled (engine/storage/point_in_time_history.h).
   std::shared_ptr<PointInTimeHistory> history;
+  std::shared_ptr<TableVectors> vectors;  // null unless the table has vector indexes
+};
+
+// What a vector search needs of a table: its items (whose lock guards the vectors too), its
+// vector indexes and its description.
+struct VectorTable {
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<TableVectors> vectors;  // null: the table has no vector index
+  TableDescription description;
 };
 
 // What an item operation needs of a table; keeps the items alive if the table is deleted
@@ -121,6 +131,11 @@ struct Catalog final : public TableMetadata {
   // What an item operation needs of a live table; ResourceNotFoundException "Requested resource
   // not found" when it is not here.
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
+  // The same for a vector search; ResourceNotFoundException with DescribeTable's text.
+  Result<VectorTable> FindVectorTable(std::string_view table_name) const;
+  // The live item counts and sizes of the table's vector indexes, under its items' read lock.
+  static void FillVectorCounts(const TableItems& items, const TableVectors* vectors,
+                               TableDescription& description);
   void PurgeGoneLocked(int64_t now_ms);
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's, a restore's and recovery's.

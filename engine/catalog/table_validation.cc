@@ -7,6 +7,7 @@
 #include "engine/catalog/identifiers.h"
 #include "engine/catalog/index_validation.h"
 #include "engine/catalog/parameter_checks.h"
+#include "engine/catalog/vector_index_validation.h"
 
 namespace ddbd {
 namespace {
@@ -258,9 +259,31 @@ Status ApplySse(const SseSpecification& sse, TableDescription& table) {
   return Ok{};
 }
 
-}  // namespace
+// `args` without the definitions only search schemas use (vector indexes declare their schema
+// attributes in AttributeDefinitions too), for the checks that pair definitions with key schemas.
+CreateTableArgs WithoutSearchSchemaDefinitions(const CreateTableArgs& args) {
+  CreateTableArgs keys_only = args;
+  auto in_key = [&](const std::string& name) {
+    auto names = [&](const std::vector<KeySchemaElement>& schema) {
+      return std::any_of(schema.begin(), schema.end(),
+                         [&](const KeySchemaElement& e) { return e.attribute_name == name; });
+    };
+    if (names(args.key_schema)) return true;
+    for (const auto* indexes : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
+      for (const IndexDefinition& index : *indexes) {
+        if (names(index.key_schema)) return true;
+      }
+    }
+    return false;
+  };
+  std::erase_if(keys_only.attribute_definitions, [&](const AttributeDefinition& definition) {
+    return UsedBySearchSchema(args.vector_indexes, definition.attribute_name) &&
+           !in_key(definition.attribute_name);
+  });
+  return keys_only;
+}
 
-Status ValidateCreateTable(const CreateTableArgs& args) {
+Status ValidateKeysAndSettings(const CreateTableArgs& args) {
   if (Status billing = CheckCreateBilling(args); !billing.ok()) return billing;
   const bool has_indexes =
       !args.local_secondary_indexes.empty() || !args.global_secondary_indexes.empty();
@@ -274,6 +297,22 @@ Status ValidateCreateTable(const CreateTableArgs& args) {
   if (Status stream = CheckCreateStream(args); !stream.ok()) return stream;
   if (Status warm = CheckCreateWarmThroughput(args); !warm.ok()) return warm;
   return Ok{};
+}
+
+}  // namespace
+
+Status ValidateCreateTable(const CreateTableArgs& args) {
+  if (args.vector_indexes.empty()) return ValidateKeysAndSettings(args);
+  if (Status keys = ValidateKeysAndSettings(WithoutSearchSchemaDefinitions(args)); !keys.ok()) {
+    return keys;
+  }
+  std::vector<std::string> index_names;
+  for (const auto* indexes : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
+    for (const IndexDefinition& index : *indexes) index_names.push_back(index.index_name);
+  }
+  return ValidateVectorIndexes(args.vector_indexes,
+                               args.billing_mode.value_or(BillingMode::kProvisioned),
+                               args.attribute_definitions, index_names);
 }
 
 WarmThroughput CurrentWarmThroughput(const TableDescription& table) {

@@ -9,18 +9,6 @@ constexpr size_t kMaxPartitionKeyBytes = 2048;
 constexpr size_t kMaxSortKeyBytes = 1024;
 constexpr const char* kSchemaMismatch = "The provided key element does not match the schema";
 
-AttributeType ToAttributeType(ScalarAttributeType type) {
-  switch (type) {
-    case ScalarAttributeType::kS:
-      return AttributeType::kS;
-    case ScalarAttributeType::kN:
-      return AttributeType::kN;
-    case ScalarAttributeType::kB:
-      return AttributeType::kB;
-  }
-  return AttributeType::kS;
-}
-
 // Emptiness and size limits, shared by items and Key parameters.
 Status CheckKeyValue(const std::string& name, const AttributeValue& value, bool partition) {
   if (value.type != AttributeType::kN && value.scalar.empty()) {
@@ -67,6 +55,18 @@ AttributeType DefinedType(const std::vector<AttributeDefinition>& definitions,
 }
 
 }  // namespace
+
+AttributeType ToAttributeType(ScalarAttributeType type) {
+  switch (type) {
+    case ScalarAttributeType::kS:
+      return AttributeType::kS;
+    case ScalarAttributeType::kN:
+      return AttributeType::kN;
+    case ScalarAttributeType::kB:
+      return AttributeType::kB;
+  }
+  return AttributeType::kS;
+}
 
 KeyParts KeyParts::Of(const std::vector<KeySchemaElement>& key_schema,
                       const std::vector<AttributeDefinition>& definitions) {

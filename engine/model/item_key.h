@@ -12,6 +12,9 @@
 
 namespace ddbd {
 
+// The value type a key attribute's declared scalar type stands for.
+AttributeType ToAttributeType(ScalarAttributeType type);
+
 struct KeyShape {
   std::string partition_name;
   AttributeType partition_type = AttributeType::kS;

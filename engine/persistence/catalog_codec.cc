@@ -42,6 +42,7 @@ enum Table : uint32_t {
   kRecoveryPeriodInDays,
   kWarmThroughput,
   kRestoreSummary,
+  kVectorIndex,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -60,6 +61,17 @@ enum Index : uint32_t {
   kIndexItemCount,
   kIndexSizeBytes,
   kIndexWarm,
+};
+enum VectorIndexField : uint32_t {
+  kVectorIndexName = 1,
+  kVectorAttribute,
+  kDimensions,
+  kDistanceFunction,
+  kSearchSchemaElement,  // a Pair: the attribute, its SearchSchemaElement::Type
+  kVectorProjectionType,
+  kVectorNonKey,
+  kVectorIndexStatus,
+  kVectorBackfilling,
 };
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
@@ -115,6 +127,26 @@ std::string IndexOf(const IndexDescription& index) {
     warm.Int(kSecond, index.warm_throughput->write_units_per_second);
     fields.Bytes(kIndexWarm, warm.bytes());
   }
+  return fields.Take();
+}
+
+std::string VectorIndexOf(const VectorIndexDescription& index) {
+  FieldWriter fields;
+  const VectorIndexDefinition& definition = index.definition;
+  fields.Bytes(kVectorIndexName, definition.index_name);
+  fields.Bytes(kVectorAttribute, definition.vector_attribute);
+  fields.Int(kDimensions, definition.dimensions);
+  fields.Int(kDistanceFunction, static_cast<int64_t>(definition.distance_function));
+  for (const SearchSchemaElement& element : definition.search_schema) {
+    fields.Bytes(kSearchSchemaElement,
+                 PairOf(element.attribute_name, static_cast<int64_t>(element.type)));
+  }
+  fields.Int(kVectorProjectionType, static_cast<int64_t>(definition.projection.projection_type));
+  for (const std::string& name : definition.projection.non_key_attributes) {
+    fields.Bytes(kVectorNonKey, name);
+  }
+  fields.Int(kVectorIndexStatus, static_cast<int64_t>(index.index_status));
+  fields.Int(kVectorBackfilling, index.backfilling ? 1 : 0);
   return fields.Take();
 }
 
@@ -209,6 +241,49 @@ struct Decoder {
     ok = ok && fields.ok();
     return index;
   }
+  VectorIndexDescription VectorIndex(std::string_view bytes) {
+    FieldReader fields(bytes);
+    VectorIndexDescription index;
+    VectorIndexDefinition& definition = index.definition;
+    while (fields.Next()) {
+      switch (fields.number()) {
+        case kVectorIndexName:
+          definition.index_name = std::string(fields.text());
+          break;
+        case kVectorAttribute:
+          definition.vector_attribute = std::string(fields.text());
+          break;
+        case kDimensions:
+          definition.dimensions = fields.integer();
+          break;
+        case kDistanceFunction:
+          definition.distance_function = static_cast<VectorDistanceFunction>(fields.integer());
+          break;
+        case kSearchSchemaElement: {
+          auto [name, type] = Pair(fields.text());
+          definition.search_schema.push_back(
+              {std::move(name), static_cast<SearchSchemaElement::Type>(type)});
+          break;
+        }
+        case kVectorProjectionType:
+          definition.projection.projection_type = static_cast<ProjectionType>(fields.integer());
+          break;
+        case kVectorNonKey:
+          definition.projection.non_key_attributes.emplace_back(fields.text());
+          break;
+        case kVectorIndexStatus:
+          index.index_status = static_cast<TableStatus>(fields.integer());
+          break;
+        case kVectorBackfilling:
+          index.backfilling = fields.integer() != 0;
+          break;
+        default:
+          break;  // a later ddbd's field
+      }
+    }
+    ok = ok && fields.ok();
+    return index;
+  }
 };
 
 std::string StreamOf(const StreamSpecification& stream) {
@@ -288,6 +363,9 @@ std::string EncodeTableDescription(const TableDescription& table) {
     fields.Bytes(kRestoreSummary, restore.bytes());
   }
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
+  for (const VectorIndexDescription& index : table.vector_indexes) {
+    fields.Bytes(kVectorIndex, VectorIndexOf(index));
+  }
   fields.Int(kItemCount, table.item_count);
   fields.Int(kSizeBytes, table.table_size_bytes);
   return fields.Take();
@@ -438,6 +516,9 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
       }
       case kIndex:
         table.indexes.push_back(decode.Index(text));
+        break;
+      case kVectorIndex:
+        table.vector_indexes.push_back(decode.VectorIndex(text));
         break;
       case kItemCount:
         table.item_count = integer;

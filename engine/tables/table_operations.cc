@@ -106,6 +106,9 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
       table.indexes.push_back(std::move(index));
     }
   }
+  for (const VectorIndexDefinition& definition : args.vector_indexes) {
+    table.vector_indexes.push_back(VectorIndexDescription{definition, table.table_status});
+  }
   std::unique_ptr<TableEntry> entry = catalog.NewEntry(table);
   entry->transition_done_ms =
       args.restore ? std::numeric_limits<int64_t>::max() : now_ms + catalog.options.table_delay_ms;
@@ -130,8 +133,10 @@ Result<TableDescription> DescribeTable(const Catalog& catalog, std::string_view 
   if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
   TableDescription description = Catalog::Snapshot(*entry, now_ms);
   const std::shared_ptr<TableItems> items = entry->items;
+  const std::shared_ptr<TableVectors> vectors = entry->vectors;
   lock.unlock();  // the counts may wait for a backfill of this table
   Catalog::FillCounts(*items, description);
+  Catalog::FillVectorCounts(*items, vectors.get(), description);
   return description;
 }
 

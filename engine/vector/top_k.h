@@ -1,11 +1,13 @@
 // The k best matches of an exact search, kept while every candidate is scored. Ties are ordered
-// by the candidates' ordinals (their order in the index: by key), so a search answers the same
-// items in the same order every time; DynamoDB, searching approximately, promises no tie order.
+// by the candidates' item keys (their bytes, engine/model/key_codec.h: the order a Scan returns
+// the items in), then ordinals, so a search answers the same items in the same order every time;
+// DynamoDB, searching approximately, promises no tie order.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace ddbd::vector {
@@ -13,6 +15,7 @@ namespace ddbd::vector {
 struct Match {
   double score = 0;
   uint32_t ordinal = 0;
+  std::string_view key;  // the item's key bytes; must outlive the search
 };
 
 class TopK {
@@ -24,6 +27,7 @@ class TopK {
   // Whether `a` is the better match of the two.
   bool Better(const Match& a, const Match& b) const {
     if (a.score != b.score) return larger_is_better_ ? a.score > b.score : a.score < b.score;
+    if (a.key != b.key) return a.key < b.key;
     return a.ordinal < b.ordinal;
   }
 

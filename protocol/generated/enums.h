@@ -49,6 +49,7 @@ inline constexpr std::array<std::string_view, 2> kS3SseAlgorithm = {"AES256", "K
 inline constexpr std::array<std::string_view, 5> kSSEStatus = {"ENABLING", "ENABLED", "DISABLING", "DISABLED", "UPDATING"};
 inline constexpr std::array<std::string_view, 2> kSSEType = {"AES256", "KMS"};
 inline constexpr std::array<std::string_view, 3> kScalarAttributeType = {"B", "N", "S"}; // pinned
+inline constexpr std::array<std::string_view, 2> kSearchSchemaElementType = {"HASH", "INLINE_FILTER"};
 inline constexpr std::array<std::string_view, 4> kSelect = {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"}; // pinned
 inline constexpr std::array<std::string_view, 1> kShardFilterType = {"CHILD_SHARDS"};
 inline constexpr std::array<std::string_view, 4> kShardIteratorType = {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER", "AFTER_SEQUENCE_NUMBER"};
@@ -57,6 +58,7 @@ inline constexpr std::array<std::string_view, 4> kStreamViewType = {"KEYS_ONLY",
 inline constexpr std::array<std::string_view, 2> kTableClass = {"STANDARD", "STANDARD_INFREQUENT_ACCESS"};
 inline constexpr std::array<std::string_view, 8> kTableStatus = {"CREATING", "UPDATING", "DELETING", "ACTIVE", "INACCESSIBLE_ENCRYPTION_CREDENTIALS", "ARCHIVING", "ARCHIVED", "REPLICATION_NOT_AUTHORIZED"};
 inline constexpr std::array<std::string_view, 4> kTimeToLiveStatus = {"ENABLING", "DISABLING", "ENABLED", "DISABLED"};
+inline constexpr std::array<std::string_view, 3> kVectorDistanceFunction = {"COSINE", "EUCLIDEAN", "DOT_PRODUCT"};
 inline constexpr std::array<std::string_view, 3> kWitnessStatus = {"CREATING", "DELETING", "ACTIVE"};
 
 // Each enum as a type, its values in the model's order; Text() is the value as sent.
@@ -250,6 +252,11 @@ inline std::string_view Text(ScalarAttributeType value) {
   static constexpr std::string_view kTexts[] = {"S", "N", "B"};
   return kTexts[static_cast<size_t>(value)];
 }
+enum class SearchSchemaElementType : uint8_t { kHash, kInlineFilter };
+inline std::string_view Text(SearchSchemaElementType value) {
+  static constexpr std::string_view kTexts[] = {"HASH", "INLINE_FILTER"};
+  return kTexts[static_cast<size_t>(value)];
+}
 enum class Select : uint8_t { kAllAttributes, kAllProjectedAttributes, kSpecificAttributes, kCount };
 inline std::string_view Text(Select value) {
   static constexpr std::string_view kTexts[] = {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"};
@@ -288,6 +295,11 @@ inline std::string_view Text(TableStatus value) {
 enum class TimeToLiveStatus : uint8_t { kEnabling, kDisabling, kEnabled, kDisabled };
 inline std::string_view Text(TimeToLiveStatus value) {
   static constexpr std::string_view kTexts[] = {"ENABLING", "DISABLING", "ENABLED", "DISABLED"};
+  return kTexts[static_cast<size_t>(value)];
+}
+enum class VectorDistanceFunction : uint8_t { kCosine, kEuclidean, kDotProduct };
+inline std::string_view Text(VectorDistanceFunction value) {
+  static constexpr std::string_view kTexts[] = {"COSINE", "EUCLIDEAN", "DOT_PRODUCT"};
   return kTexts[static_cast<size_t>(value)];
 }
 enum class WitnessStatus : uint8_t { kCreating, kDeleting, kActive };

@@ -79,6 +79,15 @@ extern const Shape kTableClass;
 extern const Shape kDeletionProtectionEnabled;
 extern const Shape kResourcePolicy;
 extern const Shape kGlobalTableSettingsReplicationMode;
+extern const Shape kVectorAttributeDefinition;
+extern const Shape kVectorDimensions;
+extern const Shape kVectorDistanceFunction;
+extern const Shape kSearchSchemaAttributeName;
+extern const Shape kSearchSchemaElementType;
+extern const Shape kSearchSchemaElement;
+extern const Shape kSearchSchema;
+extern const Shape kVectorIndex;
+extern const Shape kVectorIndexList;
 extern const Shape kCreateTableInput;
 extern const Shape kBackupArn;
 extern const Shape kDeleteBackupInput;
@@ -136,6 +145,10 @@ extern const Shape kRestoreTableToPointInTimeInput;
 extern const Shape kScanTotalSegments;
 extern const Shape kScanSegment;
 extern const Shape kScanInput;
+extern const Shape kSearchVector;
+extern const Shape kSearchTopK;
+extern const Shape kSearchConditionExpression;
+extern const Shape kSearchVectorsInput;
 extern const Shape kTagResourceInput;
 extern const Shape kGet;
 extern const Shape kTransactGetItem;
@@ -178,6 +191,10 @@ extern const Shape kCreateGlobalTableWitnessGroupMemberAction;
 extern const Shape kDeleteGlobalTableWitnessGroupMemberAction;
 extern const Shape kGlobalTableWitnessGroupUpdate;
 extern const Shape kGlobalTableWitnessGroupUpdateList;
+extern const Shape kCreateVectorIndexAction;
+extern const Shape kDeleteVectorIndexAction;
+extern const Shape kVectorIndexUpdate;
+extern const Shape kVectorIndexUpdateList;
 extern const Shape kUpdateTableInput;
 extern const Shape kTimeToLiveEnabled;
 extern const Shape kTimeToLiveAttributeName;
@@ -1060,24 +1077,139 @@ const Shape kGlobalTableSettingsReplicationMode = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
-extern const Member kCreateTableInputMembers[17] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 15, true, false, false, false},
+extern const Member kVectorAttributeDefinitionMembers[1] = {
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false, false},
+};
+const Shape kVectorAttributeDefinition = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.VectorAttributeDefinition",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kVectorAttributeDefinitionMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kVectorDimensions = {
+    .kind = Kind::kLong,
+    .java_type = "java.lang.Long",
+    .min = 1,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kVectorDistanceFunction = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kVectorDistanceFunction,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kSearchSchemaAttributeName = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = 65535,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kSearchSchemaElementType = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kSearchSchemaElementType,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kSearchSchemaElementMembers[2] = {
+    {"AttributeName", "attributeName", &kSearchSchemaAttributeName, 0, true, false, false, false},
+    {"SearchSchemaElementType", "searchSchemaElementType", &kSearchSchemaElementType, 1, true, false, false, false},
+};
+const Shape kSearchSchemaElement = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.SearchSchemaElement",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kSearchSchemaElementMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kSearchSchema = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.SearchSchemaElement>",
+    .min = 1,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kSearchSchemaElement,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kVectorIndexMembers[6] = {
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
+    {"VectorAttribute", "vectorAttribute", &kVectorAttributeDefinition, 3, true, false, false, false},
+    {"Dimensions", "dimensions", &kVectorDimensions, 5, true, false, false, false},
+    {"DistanceFunction", "distanceFunction", &kVectorDistanceFunction, 0, true, false, false, false},
+    {"SearchSchema", "searchSchema", &kSearchSchema, 4, false, false, false, false},
+    {"Projection", "projection", &kProjection, 2, true, false, false, false},
+};
+const Shape kVectorIndex = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.VectorIndex",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kVectorIndexMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kVectorIndexList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.VectorIndex>",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kVectorIndex,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kCreateTableInputMembers[18] = {
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 16, true, false, false, false},
     {"TableName", "tableName", &kTableArn, 9, true, false, true, false},
     {"KeySchema", "keySchema", &kKeySchemaOfCreateTableInput, 6, true, false, false, false},
-    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 16, false, false, false, false},
+    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 17, false, false, false, false},
     {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false},
     {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false},
     {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false, false},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 13, false, false, false, false},
     {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false, false, false, false},
     {"Tags", "tags", &kTagList, 10, false, false, false, false},
     {"TableClass", "tableClass", &kTableClass, 11, false, false, false, false},
     {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false, false},
-    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 14, false, false, false, false},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 14, false, false, false, false},
+    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 15, false, false, false, false},
     {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false, false, false, false},
     {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false, false, false, false},
     {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false, false, false, false},
+    {"VectorIndexes", "vectorIndexes", &kVectorIndexList, 12, false, false, false, false},
 };
 const Shape kCreateTableInput = {
     .kind = Kind::kStructure,
@@ -1877,6 +2009,61 @@ const Shape kScanInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kSearchVector = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.AttributeValue>",
+    .min = 1,
+    .max = 4096,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kAttributeValue,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kSearchTopK = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = 1,
+    .max = 100,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kSearchConditionExpression = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kSearchVectorsInputMembers[9] = {
+    {"TableName", "tableName", &kTableArn, 8, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 3, true, false, false, false},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 2, false, false, false, false},
+    {"SearchVector", "searchVector", &kSearchVector, 7, true, false, false, false},
+    {"TopK", "topK", &kSearchTopK, 0, true, false, false, false},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false, false},
+    {"SearchConditionExpression", "searchConditionExpression", &kSearchConditionExpression, 5, false, false, false, false},
+};
+const Shape kSearchVectorsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.SearchVectorsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kSearchVectorsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 extern const Member kTagResourceInputMembers[2] = {
     {"ResourceArn", "resourceArn", &kResourceArnString, 0, false, false, false, false},
     {"Tags", "tags", &kTagList, 1, true, false, false, false},
@@ -2499,7 +2686,66 @@ const Shape kGlobalTableWitnessGroupUpdateList = {
     .element = &kGlobalTableWitnessGroupUpdate,
     .key = nullptr,
     .plain_name = nullptr};
-extern const Member kUpdateTableInputMembers[15] = {
+extern const Member kCreateVectorIndexActionMembers[6] = {
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
+    {"VectorAttribute", "vectorAttribute", &kVectorAttributeDefinition, 3, true, false, false, false},
+    {"Dimensions", "dimensions", &kVectorDimensions, 5, true, false, false, false},
+    {"DistanceFunction", "distanceFunction", &kVectorDistanceFunction, 0, true, false, false, false},
+    {"SearchSchema", "searchSchema", &kSearchSchema, 4, false, false, false, false},
+    {"Projection", "projection", &kProjection, 2, true, false, false, false},
+};
+const Shape kCreateVectorIndexAction = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.CreateVectorIndexAction",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kCreateVectorIndexActionMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kDeleteVectorIndexActionMembers[1] = {
+    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false},
+};
+const Shape kDeleteVectorIndexAction = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DeleteVectorIndexAction",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDeleteVectorIndexActionMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kVectorIndexUpdateMembers[2] = {
+    {"Create", "create", &kCreateVectorIndexAction, 0, false, false, false, false},
+    {"Delete", "delete", &kDeleteVectorIndexAction, 1, false, false, false, false},
+};
+const Shape kVectorIndexUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.VectorIndexUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kVectorIndexUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kVectorIndexUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.VectorIndexUpdate>",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kVectorIndexUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kUpdateTableInputMembers[16] = {
     {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false, false, false, false},
     {"TableName", "tableName", &kTableArn, 9, true, false, false, false},
     {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false},
@@ -2515,6 +2761,7 @@ extern const Member kUpdateTableInputMembers[15] = {
     {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false, false, false, false},
     {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false, false},
     {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false, false, false, false},
+    {"VectorIndexUpdates", "vectorIndexUpdates", &kVectorIndexUpdateList, 15, false, false, false, false},
 };
 const Shape kUpdateTableInput = {
     .kind = Kind::kStructure,
@@ -2937,8 +3184,32 @@ void View(const json::Value& object, Tag& out) {
   out.value = String(values[1]).value_or(std::string_view{});
 }
 
+void View(const json::Value& object, VectorAttributeDefinition& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kVectorAttributeDefinition, object, values);
+  out.attribute_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, SearchSchemaElement& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kSearchSchemaElement, object, values);
+  out.attribute_name = String(values[0]).value_or(std::string_view{});
+  out.search_schema_element_type = String(values[1]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, VectorIndex& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kVectorIndex, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.vector_attribute = values[1];
+  out.dimensions = Number(values[2]).value_or(int64_t{});
+  out.distance_function = String(values[3]).value_or(std::string_view{});
+  out.search_schema = values[4];
+  out.projection = values[5];
+}
+
 Status Decode(const json::Value& body, CreateTableInput& out, Status* constraints) {
-  const json::Value* values[17] = {};
+  const json::Value* values[18] = {};
   if (Status read = Read(shapes::kCreateTableInput, body, values, constraints); !read.ok()) return read;
   out.attribute_definitions = values[0];
   out.table_name = String(values[1]).value_or(std::string_view{});
@@ -2957,6 +3228,7 @@ Status Decode(const json::Value& body, CreateTableInput& out, Status* constraint
   out.on_demand_throughput = values[14];
   out.global_table_source_arn = String(values[15]);
   out.global_table_settings_replication_mode = String(values[16]);
+  out.vector_indexes = values[17];
   return Ok{};
 }
 
@@ -3236,6 +3508,21 @@ Status Decode(const json::Value& body, ScanInput& out, Status* constraints) {
   return Ok{};
 }
 
+Status Decode(const json::Value& body, SearchVectorsInput& out, Status* constraints) {
+  const json::Value* values[9] = {};
+  if (Status read = Read(shapes::kSearchVectorsInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.index_name = String(values[1]).value_or(std::string_view{});
+  out.return_consumed_capacity = String(values[2]);
+  out.expression_attribute_names = values[3];
+  out.expression_attribute_values = values[4];
+  out.search_vector = values[5];
+  out.top_k = Number(values[6]).value_or(int64_t{});
+  out.projection_expression = String(values[7]);
+  out.search_condition_expression = String(values[8]);
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, TagResourceInput& out, Status* constraints) {
   const json::Value* values[2] = {};
   if (Status read = Read(shapes::kTagResourceInput, body, values, constraints); !read.ok()) return read;
@@ -3489,8 +3776,32 @@ void View(const json::Value& object, GlobalTableWitnessGroupUpdate& out) {
   out.delete_ = values[1];
 }
 
+void View(const json::Value& object, CreateVectorIndexAction& out) {
+  const json::Value* values[6] = {};
+  Collect(shapes::kCreateVectorIndexAction, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.vector_attribute = values[1];
+  out.dimensions = Number(values[2]).value_or(int64_t{});
+  out.distance_function = String(values[3]).value_or(std::string_view{});
+  out.search_schema = values[4];
+  out.projection = values[5];
+}
+
+void View(const json::Value& object, DeleteVectorIndexAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kDeleteVectorIndexAction, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, VectorIndexUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kVectorIndexUpdate, object, values);
+  out.create = values[0];
+  out.delete_ = values[1];
+}
+
 Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraints) {
-  const json::Value* values[15] = {};
+  const json::Value* values[16] = {};
   if (Status read = Read(shapes::kUpdateTableInput, body, values, constraints); !read.ok()) return read;
   out.attribute_definitions = values[0];
   out.table_name = String(values[1]).value_or(std::string_view{});
@@ -3507,6 +3818,7 @@ Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraint
   out.on_demand_throughput = values[12];
   out.warm_throughput = values[13];
   out.global_table_settings_replication_mode = String(values[14]);
+  out.vector_index_updates = values[15];
   return Ok{};
 }
 

@@ -163,6 +163,27 @@ struct Tag {
 };
 void View(const json::Value& object, Tag& out);
 
+struct VectorAttributeDefinition {
+  std::string_view attribute_name = {};
+};
+void View(const json::Value& object, VectorAttributeDefinition& out);
+
+struct SearchSchemaElement {
+  std::string_view attribute_name = {};
+  std::string_view search_schema_element_type = {};
+};
+void View(const json::Value& object, SearchSchemaElement& out);
+
+struct VectorIndex {
+  std::string_view index_name = {};
+  const json::Value* vector_attribute = nullptr;
+  int64_t dimensions = {};
+  std::string_view distance_function = {};
+  const json::Value* search_schema = nullptr;
+  const json::Value* projection = nullptr;
+};
+void View(const json::Value& object, VectorIndex& out);
+
 struct CreateTableInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -183,6 +204,7 @@ struct CreateTableInput {
   const json::Value* on_demand_throughput = nullptr;
   std::optional<std::string_view> global_table_source_arn;
   std::optional<std::string_view> global_table_settings_replication_mode;
+  const json::Value* vector_indexes = nullptr;
 };
 Status Decode(const json::Value& body, CreateTableInput& out, Status* constraints = nullptr);
 
@@ -466,6 +488,22 @@ struct ScanInput {
 };
 Status Decode(const json::Value& body, ScanInput& out, Status* constraints = nullptr);
 
+struct SearchVectorsInput {
+  // Holds attribute values, whose SerializationExceptions come before the constraints'.
+  static constexpr bool kHoldsAttributeValues = true;
+  static constexpr ValueRules kValueRules = {.current_layer = false, .envelope = false};
+  std::string_view table_name = {};
+  std::string_view index_name = {};
+  std::optional<std::string_view> return_consumed_capacity;
+  const json::Value* expression_attribute_names = nullptr;
+  const json::Value* expression_attribute_values = nullptr;
+  const json::Value* search_vector = nullptr;
+  int64_t top_k = {};
+  std::optional<std::string_view> projection_expression;
+  std::optional<std::string_view> search_condition_expression;
+};
+Status Decode(const json::Value& body, SearchVectorsInput& out, Status* constraints = nullptr);
+
 struct TagResourceInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -699,6 +737,27 @@ struct GlobalTableWitnessGroupUpdate {
 };
 void View(const json::Value& object, GlobalTableWitnessGroupUpdate& out);
 
+struct CreateVectorIndexAction {
+  std::string_view index_name = {};
+  const json::Value* vector_attribute = nullptr;
+  int64_t dimensions = {};
+  std::string_view distance_function = {};
+  const json::Value* search_schema = nullptr;
+  const json::Value* projection = nullptr;
+};
+void View(const json::Value& object, CreateVectorIndexAction& out);
+
+struct DeleteVectorIndexAction {
+  std::string_view index_name = {};
+};
+void View(const json::Value& object, DeleteVectorIndexAction& out);
+
+struct VectorIndexUpdate {
+  const json::Value* create = nullptr;
+  const json::Value* delete_ = nullptr;
+};
+void View(const json::Value& object, VectorIndexUpdate& out);
+
 struct UpdateTableInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -717,6 +776,7 @@ struct UpdateTableInput {
   const json::Value* on_demand_throughput = nullptr;
   const json::Value* warm_throughput = nullptr;
   std::optional<std::string_view> global_table_settings_replication_mode;
+  const json::Value* vector_index_updates = nullptr;
 };
 Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraints = nullptr);
 

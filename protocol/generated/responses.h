@@ -159,6 +159,14 @@ class ConsumedCapacity {
     write(inner);
     w_.EndObject();
   }
+  void VectorSearchRequestBytes(int64_t value) {
+    json::Key(w_, "\"VectorSearchRequestBytes\"");
+    w_.Int64(value);
+  }
+  void VectorWriteRequestBytes(int64_t value) {
+    json::Key(w_, "\"VectorWriteRequestBytes\"");
+    w_.Int64(value);
+  }
 
  private:
   json::Writer& w_;
@@ -1306,6 +1314,116 @@ class ArchivalSummary {
   json::Writer& w_;
 };
 
+class SearchSchemaElement {
+ public:
+  explicit SearchSchemaElement(json::Writer& w) : w_(w) {}
+  void AttributeName(std::string_view value) {
+    json::Key(w_, "\"AttributeName\"");
+    json::String(w_, value);
+  }
+  void SearchSchemaElementType(::ddbd::wire::SearchSchemaElementType value) {
+    json::Key(w_, "\"SearchSchemaElementType\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class SearchSchema {
+ public:
+  explicit SearchSchema(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::SearchSchemaElement>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class VectorAttributeDefinition {
+ public:
+  explicit VectorAttributeDefinition(json::Writer& w) : w_(w) {}
+  void AttributeName(std::string_view value) {
+    json::Key(w_, "\"AttributeName\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class VectorIndexDescription {
+ public:
+  explicit VectorIndexDescription(json::Writer& w) : w_(w) {}
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void SearchSchema(F&& write) {
+    json::Key(w_, "\"SearchSchema\"");
+    w_.StartArray();
+    out::SearchSchema inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  template <class F>
+  void Projection(F&& write) {
+    json::Key(w_, "\"Projection\"");
+    ::ddbd::wire::Write<out::Projection>(w_, write);
+  }
+  template <class F>
+  void VectorAttribute(F&& write) {
+    json::Key(w_, "\"VectorAttribute\"");
+    ::ddbd::wire::Write<out::VectorAttributeDefinition>(w_, write);
+  }
+  void Dimensions(int64_t value) {
+    json::Key(w_, "\"Dimensions\"");
+    w_.Int64(value);
+  }
+  void DistanceFunction(::ddbd::wire::VectorDistanceFunction value) {
+    json::Key(w_, "\"DistanceFunction\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void IndexStatus(::ddbd::wire::IndexStatus value) {
+    json::Key(w_, "\"IndexStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void Backfilling(bool value) {
+    json::Key(w_, "\"Backfilling\"");
+    w_.Bool(value);
+  }
+  void IndexSizeBytes(int64_t value) {
+    json::Key(w_, "\"IndexSizeBytes\"");
+    w_.Int64(value);
+  }
+  void ItemCount(int64_t value) {
+    json::Key(w_, "\"ItemCount\"");
+    w_.Int64(value);
+  }
+  void IndexArn(std::string_view value) {
+    json::Key(w_, "\"IndexArn\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class VectorIndexDescriptionList {
+ public:
+  explicit VectorIndexDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::VectorIndexDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class TableDescription {
  public:
   explicit TableDescription(json::Writer& w) : w_(w) {}
@@ -1453,6 +1571,14 @@ class TableDescription {
   void MultiRegionConsistency(::ddbd::wire::MultiRegionConsistency value) {
     json::Key(w_, "\"MultiRegionConsistency\"");
     json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void VectorIndexes(F&& write) {
+    json::Key(w_, "\"VectorIndexes\"");
+    w_.StartArray();
+    out::VectorIndexDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
   }
 
  private:
@@ -2497,6 +2623,56 @@ class ScanOutput {
   void LastEvaluatedKey(F&& write) {
     json::Key(w_, "\"LastEvaluatedKey\"");
     write(w_);
+  }
+  template <class F>
+  void ConsumedCapacity(F&& write) {
+    json::Key(w_, "\"ConsumedCapacity\"");
+    ::ddbd::wire::Write<out::ConsumedCapacity>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class SearchResult {
+ public:
+  explicit SearchResult(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Item(F&& write) {
+    json::Key(w_, "\"Item\"");
+    write(w_);
+  }
+  void Score(double value) {
+    json::Key(w_, "\"Score\"");
+    json::Double(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class SearchResults {
+ public:
+  explicit SearchResults(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::SearchResult>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class SearchVectorsOutput {
+ public:
+  explicit SearchVectorsOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void SearchResults(F&& write) {
+    json::Key(w_, "\"SearchResults\"");
+    w_.StartArray();
+    out::SearchResults inner(w_);
+    write(inner);
+    w_.EndArray();
   }
   template <class F>
   void ConsumedCapacity(F&& write) {

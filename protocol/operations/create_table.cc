@@ -16,6 +16,9 @@ Result<CreateTableArgs> DecodeCreateTable(const wire::CreateTableInput& in) {
   auto global = IndexesOf(in.global_secondary_indexes, true);
   if (!global.ok()) return global.error();
   args.global_secondary_indexes = std::move(global).value();
+  auto vectors = VectorIndexesOf(in.vector_indexes);
+  if (!vectors.ok()) return vectors.error();
+  args.vector_indexes = std::move(vectors).value();
   TableSettingsOf(in, args);
   args.tags = TagsOf(in.tags);
   if (Status characters = CheckTagCharacters(args.tags); !characters.ok())

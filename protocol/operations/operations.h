@@ -72,6 +72,7 @@ Status RestoreTableFromBackup(Engine&, const wire::RestoreTableFromBackupInput&,
 Status RestoreTableToPointInTime(Engine&, const wire::RestoreTableToPointInTimeInput&,
                                  json::Writer&, Ticket&);
 Status Scan(Engine&, const wire::ScanInput&, const Status&, json::Writer&);
+Status SearchVectors(Engine&, const wire::SearchVectorsInput&, const Status&, json::Writer&);
 Status TagResource(Engine&, const wire::TagResourceInput&, json::Writer&, Ticket&);
 Status TransactGetItems(Engine&, const wire::TransactGetItemsInput&, const Status&, json::Writer&);
 void TransactWriteItems(Engine&, const wire::TransactWriteItemsInput&, const Status&, uint64_t,

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "engine/vector/distance.h"
@@ -100,20 +101,24 @@ TEST_CASE("Scores saturate at +-FLT_MAX") {
   CHECK(score(F::kCosine, {big, 0}, {-big, 0}) == Approx(2.0));
 }
 
-TEST_CASE("The k best are kept, ties in ordinal order") {
+TEST_CASE("The k best are kept, ties in key order, then ordinal") {
   std::mt19937 random(7);
   for (const bool larger : {false, true}) {
     for (size_t k : {1u, 3u, 10u, 100u}) {
       std::vector<Match> all;
       TopK top(k, larger);
       std::uniform_int_distribution<int> coarse(0, 20);  // many ties
+      // Keys run against the ordinals (and a few repeat), so ties go by key, then ordinal.
+      std::vector<std::string> keys(500);
+      for (uint32_t i = 0; i < 500; ++i) keys[i] = std::to_string(1000 - i / 2);
       for (uint32_t i = 0; i < 500; ++i) {
-        const Match m{coarse(random) / 4.0, i};
+        const Match m{coarse(random) / 4.0, i, keys[i]};
         all.push_back(m);
         top.Offer(m);
       }
       std::sort(all.begin(), all.end(), [&](const Match& a, const Match& b) {
         if (a.score != b.score) return larger ? a.score > b.score : a.score < b.score;
+        if (a.key != b.key) return a.key < b.key;
         return a.ordinal < b.ordinal;
       });
       all.resize(std::min(k, all.size()));
@@ -126,7 +131,7 @@ TEST_CASE("The k best are kept, ties in ordinal order") {
     }
   }
   TopK none(0, true);
-  none.Offer({1.0, 0});
+  none.Offer({1.0, 0, ""});
   CHECK(none.Take().empty());
 }
 

@@ -27,11 +27,17 @@ namespace {
 
 constexpr size_t kMaxRequests = 8;
 
-// "Hash": a hash key only. "Ranged": hash + range, an LSI and a GSI, so writes maintain indexes.
+// "Hash": a hash key only, and a vector index. "Ranged": hash + range, an LSI and a GSI, so writes
+// maintain indexes.
 constexpr const char* kSetUp[][2] = {
     {"CreateTable",
-     R"({"TableName":"Hash","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+     R"({"TableName":"Hash","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
+     R"({"AttributeName":"c","AttributeType":"S"}],)"
      R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST",)"
+     R"("VectorIndexes":[{"IndexName":"ByV","VectorAttribute":{"AttributeName":"v"},)"
+     R"("Dimensions":2,"DistanceFunction":"DOT_PRODUCT","Projection":{"ProjectionType":)"
+     R"("KEYS_ONLY"},"SearchSchema":[{"AttributeName":"c","SearchSchemaElementType":)"
+     R"("INLINE_FILTER"}]}],)"
      R"("StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}})"},
     {"CreateTable",
      R"({"TableName":"Ranged","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
@@ -50,6 +56,8 @@ constexpr const char* kSetUp[][2] = {
      R"({"TableName":"Hash","Item":{"pk":{"S":"a"},"n":{"N":"1"},"l":{"L":[{"S":"x"},)"
      R"({"M":{"k":{"NS":["1","2"]}}}]},"m":{"M":{"b":{"BOOL":true},"z":{"NULL":true}}}}})"},
     {"PutItem", R"({"TableName":"Hash","Item":{"pk":{"S":"b"},"s":{"SS":["x","y"]}}})"},
+    {"PutItem", R"({"TableName":"Hash","Item":{"pk":{"S":"v"},"c":{"S":"x"},)"
+                R"("v":{"L":[{"N":"1.5"},{"N":"-2"}]}}})"},
     {"PutItem", R"({"TableName":"Ranged","Item":{"pk":{"S":"a"},"sk":{"N":"1"},"l":{"S":"q"},)"
                 R"("g":{"B":"AQI="},"a":{"N":"-3.5"}}})"},
     {"PutItem",

@@ -1,0 +1,71 @@
+// A table's vector indexes as writes keep them (issue 41): which items each holds and the f32
+// copy of their vectors (engine/vector/vector_store.h). It observes the table's commit path
+// (TableItems::Observe), which hands it every change under the table's write lock, so every write
+// path keeps the indexes exact: single-item writes, batches, transactions, PartiQL, Time to Live,
+// restores, seeds and the log's replay.
+//
+// An index holds an item whose vector attribute is a list of exactly `dimensions` numbers, each
+// an f32 (finite once rounded), and, when the index has a HASH search-schema attribute, whose
+// value for it is of the declared type. Any other item is simply not in the index: DynamoDB
+// leaves out an item without the HASH attribute (../shared/aws-semantics.md section 11); for a
+// malformed vector or a mistyped schema value it records nothing, so ddbd does the same.
+//
+// Thread safety: none of its own; the table's lock guards it (writes under the write lock,
+// searches under the read lock: TableItems::WhileHeld).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/api/tables.h"
+#include "engine/model/attribute_value.h"
+#include "engine/storage/change.h"
+#include "engine/vector/vector_store.h"
+
+namespace ddbd {
+
+// The scoring function of a definition's distance function.
+vector::DistanceFunction ScoringOf(VectorDistanceFunction function);
+
+struct TableVector {
+  VectorIndexDefinition definition;
+  std::optional<AttributeType> hash_type;      // the HASH attribute's declared type
+  std::vector<std::string> filter_attributes;  // INLINE_FILTER attributes, in schema order
+  std::vector<AttributeType> filter_types;
+  vector::VectorStore store;
+
+  TableVector(const VectorIndexDefinition& index, const std::vector<AttributeDefinition>& types);
+  // Puts `item`'s vector in the index, or removes the item (stored under `key`) if it has none.
+  void Apply(std::string_view key, const Item& item);
+};
+
+class TableVectors final : public CommitObserver {
+ public:
+  explicit TableVectors(const TableDescription& table);
+
+  void OnCommit(const ChangeRecord& change) override {
+    if (change.kind != ChangeKind::kNone) Apply(change.key, change.new_item);
+  }
+  bool empty() const { return indexes_.empty(); }
+  // Under the table's write lock: the item stored under `key` is now `blob` (empty: removed).
+  void Apply(std::string_view key, std::string_view blob);
+  // The index named `name`, null if none.
+  const TableVector* Find(std::string_view name) const;
+  const std::vector<std::unique_ptr<TableVector>>& list() const { return indexes_; }
+
+ private:
+  std::vector<std::unique_ptr<TableVector>> indexes_;
+};
+
+// The f32 elements of a vector given as a list of numbers, or none if `value` is not such a list
+// of `dimensions` elements (0: any length), each finite once rounded to f32.
+std::optional<std::vector<float>> VectorOf(const AttributeValue& value, size_t dimensions);
+
+// A key-attribute value's bytes as the store compares them (engine/model/key_codec.h), or none if
+// `value` is absent or not of `type`.
+std::optional<std::string> SchemaValueBytes(const AttributeValue* value, AttributeType type);
+
+}  // namespace ddbd

@@ -1,0 +1,290 @@
+"""Vector indexes and SearchVectors (issue 41), sent raw and signed: boto3 1.43 predates them.
+
+Scores are checked against a plain reference (f32 elements, f64 sums); every write path is checked
+to keep the index exact by comparing searches with a recomputation over the items a Scan reads.
+"""
+import json
+import math
+import os
+import struct
+import unittest
+import urllib.error
+import urllib.request
+
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+
+from ddbd_harness import DdbdServer, ServerTestCase, unique_name
+
+
+def signed(endpoint, operation, body):
+    """(HTTP status, answer) of a request signed as an SDK signs it."""
+    data = json.dumps(body).encode()
+    request = AWSRequest(method="POST", url=endpoint + "/", data=data, headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDB_20120810." + operation})
+    SigV4Auth(Credentials("AKIDTEST", "secret"), "dynamodb", "us-east-1").add_auth(request)
+    sent = urllib.request.Request(endpoint + "/", data=data, method="POST",
+                                  headers=dict(request.headers.items()))
+    try:
+        with urllib.request.urlopen(sent, timeout=30) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def f32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def reference_score(function, query, candidate):
+    q = [f32(x) for x in query]
+    c = [f32(x) for x in candidate]
+    if function == "DOT_PRODUCT":
+        return sum(a * b for a, b in zip(q, c))
+    if function == "EUCLIDEAN":
+        return math.sqrt(sum((a - b) ** 2 for a, b in zip(q, c)))
+    qq, cc = sum(a * a for a in q), sum(b * b for b in c)
+    if qq == 0 or cc == 0:
+        return 1.0
+    return 1 - sum(a * b for a, b in zip(q, c)) / math.sqrt(qq * cc)
+
+
+def vector(values):
+    return {"L": [{"N": repr(float(x)) if x != int(x) else str(int(x))} for x in values]}
+
+
+def index(name="emb", dimensions=3, function="COSINE", schema=(), projection="ALL", **extra):
+    definition = {"IndexName": name, "VectorAttribute": {"AttributeName": "v"},
+                  "Dimensions": dimensions, "DistanceFunction": function,
+                  "Projection": {"ProjectionType": projection}, **extra}
+    if schema:
+        definition["SearchSchema"] = [{"AttributeName": a, "SearchSchemaElementType": t}
+                                      for a, t in schema]
+    return definition
+
+
+class VectorSearchTest(ServerTestCase):
+    def call(self, operation, body, status=200):
+        got, answer = signed(self.endpoint, operation, body)
+        self.assertEqual(got, status, answer)
+        return answer
+
+    def refused(self, operation, body, kind, message):
+        got, answer = signed(self.endpoint, operation, body)
+        self.assertEqual((got, answer.get("__type", "").split("#")[-1], answer.get("message")),
+                         (400, kind, message))
+
+    def table(self, *indexes, definitions=(), billing="PAY_PER_REQUEST"):
+        name = unique_name("vectors")
+        body = {"TableName": name, "BillingMode": billing,
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}] +
+                [{"AttributeName": a, "AttributeType": t} for a, t in definitions],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "VectorIndexes": list(indexes)}
+        if billing == "PROVISIONED":
+            body["ProvisionedThroughput"] = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
+        return name, body
+
+    def create(self, *indexes, definitions=()):
+        name, body = self.table(*indexes, definitions=definitions)
+        self.call("CreateTable", body)
+        return name
+
+    def search(self, table, query, top_k=10, **extra):
+        return self.call("SearchVectors", {"TableName": table, "IndexName": "emb",
+                                           "SearchVector": [{"N": str(x)} for x in query],
+                                           "TopK": top_k, **extra})
+
+    def expected(self, table, function, query, top_k, keep=lambda item: True):
+        """The best top_k by a recomputation over every item a Scan reads; ties in the Scan's
+        order (both go by the items' key bytes)."""
+        items = self.call("Scan", {"TableName": table})["Items"]
+        scored = []
+        for item in items:
+            if "v" not in item or not keep(item):
+                continue
+            candidate = [float(x["N"]) for x in item["v"]["L"]]
+            scored.append((item["pk"]["S"], reference_score(function, query, candidate)))
+        larger = function == "DOT_PRODUCT"
+        scored.sort(key=lambda s: -s[1] if larger else s[1])  # stable: ties keep the Scan's order
+        return scored[:top_k]
+
+    def assertSearch(self, table, function, query, top_k=10, keep=lambda item: True, **extra):
+        answer = self.search(table, query, top_k, **extra)
+        got = [(r["Item"]["pk"]["S"], r["Score"]) for r in answer["SearchResults"]]
+        want = self.expected(table, function, query, top_k, keep)
+        self.assertEqual([k for k, _ in got], [k for k, _ in want])
+        for (_, a), (_, b) in zip(got, want):
+            self.assertAlmostEqual(a, b, places=9)
+        return answer
+
+    def test_create_and_describe(self):
+        table = self.create(index(schema=[("cat", "HASH"), ("color", "INLINE_FILTER")]),
+                            definitions=[("cat", "S"), ("color", "S")])
+        described = self.call("DescribeTable", {"TableName": table})["Table"]["VectorIndexes"]
+        self.assertEqual(described, [{
+            "IndexName": "emb",
+            "SearchSchema": [{"AttributeName": "cat", "SearchSchemaElementType": "HASH"},
+                             {"AttributeName": "color", "SearchSchemaElementType": "INLINE_FILTER"}],
+            "Projection": {"ProjectionType": "ALL"}, "VectorAttribute": {"AttributeName": "v"},
+            "Dimensions": 3, "DistanceFunction": "COSINE", "IndexStatus": "ACTIVE",
+            "IndexSizeBytes": 0, "ItemCount": 0,
+            "IndexArn": "arn:aws:dynamodb:us-east-1:000000000000:table/%s/index/emb" % table}])
+        self.call("PutItem", {"TableName": table, "Item": {
+            "pk": {"S": "a"}, "cat": {"S": "x"}, "v": vector([1, 2, 3])}})
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "b"}, "v": vector([1, 2, 3])}})
+        described = self.call("DescribeTable", {"TableName": table})["Table"]["VectorIndexes"][0]
+        # The item without the HASH attribute is not indexed (aws-semantics.md section 11).
+        self.assertEqual((described["ItemCount"], described["IndexSizeBytes"]), (1, 12))
+
+    def test_scores_of_each_function(self):
+        for function in ("COSINE", "EUCLIDEAN", "DOT_PRODUCT"):
+            with self.subTest(function):
+                table = self.create(index(function=function, dimensions=4))
+                rows = [[1, 0, 0, 0], [0.5, 0.25, -1, 2], [0, 0, 0, 0], [3.3, -7.1, 0.1, 1e-3],
+                        [1, 0, 0, 0], [-2, -2, 2, 2], [100, 200, 300, 400]]
+                for i, row in enumerate(rows):
+                    self.call("PutItem", {"TableName": table,
+                                          "Item": {"pk": {"S": "k%02d" % i}, "v": vector(row)}})
+                for query in ([1, 0, 0, 0], [0.1, -0.2, 0.3, -0.4], [0, 0, 0, 0]):
+                    self.assertSearch(table, function, query, top_k=5)
+
+    def test_every_write_path_keeps_the_index_exact(self):
+        table = self.create(index(dimensions=2))
+        put = lambda pk, v: {"PutRequest": {"Item": {"pk": {"S": pk}, "v": vector(v)}}}
+        self.call("BatchWriteItem", {"RequestItems": {table: [put("b1", [1, 1]), put("b2", [2, -1])]}})
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "p1"}, "v": vector([0, 1])}})
+        self.call("UpdateItem", {"TableName": table, "Key": {"pk": {"S": "b2"}},
+                                 "UpdateExpression": "SET v = :v",
+                                 "ExpressionAttributeValues": {":v": vector([-1, 0])}})
+        self.call("UpdateItem", {"TableName": table, "Key": {"pk": {"S": "p1"}},
+                                 "UpdateExpression": "SET v[1] = :x",
+                                 "ExpressionAttributeValues": {":x": {"N": "-3"}}})
+        self.call("TransactWriteItems", {"TransactItems": [
+            {"Put": {"TableName": table, "Item": {"pk": {"S": "t1"}, "v": vector([5, 5])}}},
+            {"Delete": {"TableName": table, "Key": {"pk": {"S": "b1"}}}}]})
+        self.call("ExecuteStatement", {"Statement": "INSERT INTO \"%s\" VALUE {'pk': 's1', 'v': [3, 4]}"
+                                                    % table})
+        # Not indexed: the wrong length, not numbers, removed by an update.
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "x1"}, "v": vector([1, 2, 3])}})
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "x2"},
+                                                           "v": {"L": [{"S": "1"}, {"N": "2"}]}}})
+        self.call("UpdateItem", {"TableName": table, "Key": {"pk": {"S": "t1"}},
+                                 "UpdateExpression": "REMOVE v"})
+        answer = self.assertSearch(table, "COSINE", [1, 0.5], top_k=10,
+                                   keep=lambda item: item["pk"]["S"] not in ("x1", "x2"))
+        self.assertEqual(sorted(r["Item"]["pk"]["S"] for r in answer["SearchResults"]),
+                         ["b2", "p1", "s1"])
+
+    def test_hash_condition_and_inline_filter(self):
+        table = self.create(index(dimensions=2, schema=[("cat", "HASH"), ("color", "INLINE_FILTER")]),
+                            definitions=[("cat", "S"), ("color", "S")])
+        for i in range(30):
+            self.call("PutItem", {"TableName": table, "Item": {
+                "pk": {"S": "i%02d" % i}, "cat": {"S": "c%d" % (i % 3)},
+                "color": {"S": "red" if i % 2 else "blue"}, "v": vector([i, 30 - i])}})
+        self.assertSearch(table, "COSINE", [1, 1], top_k=4,
+                          keep=lambda item: item["cat"]["S"] == "c1",
+                          SearchConditionExpression="cat = :c",
+                          ExpressionAttributeValues={":c": {"S": "c1"}})
+        self.assertSearch(table, "COSINE", [1, 1], top_k=4,
+                          keep=lambda item: item["cat"]["S"] == "c2" and item["color"]["S"] == "red",
+                          SearchConditionExpression=":c = #c AND color = :r",
+                          ExpressionAttributeNames={"#c": "cat"},
+                          ExpressionAttributeValues={":c": {"S": "c2"}, ":r": {"S": "red"}})
+        self.refused("SearchVectors", {"TableName": table, "IndexName": "emb", "TopK": 1,
+                                       "SearchVector": [{"N": "1"}, {"N": "1"}]},
+                     "ValidationException",
+                     "Invalid SearchConditionExpression: The HASH attribute cat of vector index "
+                     "emb must be given a value")
+
+    def test_projection_and_consumed_capacity(self):
+        table = self.create(index(dimensions=2, projection="KEYS_ONLY"))
+        self.call("PutItem", {"TableName": table, "Item": {
+            "pk": {"S": "a"}, "other": {"S": "o"}, "v": vector([1, 0])}})
+        answer = self.search(table, [1, 0], ReturnConsumedCapacity="TOTAL")
+        self.assertEqual(answer["SearchResults"], [{"Item": {"pk": {"S": "a"}}, "Score": 0.0}])
+        # Bytes only, as AWS reports them: no units, no table name.
+        self.assertEqual(list(answer["ConsumedCapacity"]), ["VectorSearchRequestBytes"])
+        answer = self.search(table, [1, 0], ProjectionExpression="#o",
+                             ExpressionAttributeNames={"#o": "pk"})
+        self.assertEqual(answer["SearchResults"][0]["Item"], {"pk": {"S": "a"}})
+
+    def test_refusals(self):
+        table = self.create(index(dimensions=2))
+        base = {"TableName": table, "IndexName": "emb", "TopK": 1,
+                "SearchVector": [{"N": "1"}, {"N": "1"}]}
+        self.refused("SearchVectors", dict(base, SearchVector=[{"N": "1E+39"}, {"N": "0"}]),
+                     "ValidationException",
+                     "Search vector contains invalid values. All values in the search vector must "
+                     "be a 32-bit floating-point number attribute")
+        self.refused("SearchVectors", dict(base, SearchVector=[{"S": "1"}, {"N": "0"}]),
+                     "ValidationException",
+                     "Search vector contains invalid values. All values in the search vector must "
+                     "be a 32-bit floating-point number attribute")
+        self.refused("SearchVectors", dict(base, SearchConditionExpression="pk > :p",
+                                           ExpressionAttributeValues={":p": {"S": "a"}}),
+                     "ValidationException",
+                     "Invalid SearchConditionExpression: Invalid comparator used in "
+                     "SearchConditionExpression")
+        self.refused("SearchVectors", dict(base, TopK=101), "ValidationException",
+                     "1 validation error detected: Value '101' at 'topK' failed to satisfy "
+                     "constraint: Member must have value less than or equal to 100")
+        self.refused("SearchVectors", dict(base, IndexName="nope"), "ValidationException",
+                     "The table does not have the specified index: nope")
+        self.refused("SearchVectors", dict(base, TableName="missing-table"),
+                     "ResourceNotFoundException",
+                     "Requested resource not found: Table: missing-table not found")
+        name, body = self.table(index(), billing="PROVISIONED")
+        self.refused("CreateTable", body, "ValidationException",
+                     "One or more parameter values were invalid: Vector indexes are supported "
+                     "only on tables that use on-demand capacity mode (BillingMode "
+                     "PAY_PER_REQUEST)")
+        name, body = self.table(index(schema=[("cat", "HASH")]))
+        self.refused("CreateTable", body, "ValidationException",
+                     "One or more parameter values were invalid: SearchSchema attribute cat of "
+                     "vector index emb is not defined in AttributeDefinitions")
+        name, body = self.table(index(dimensions=4097))
+        self.refused("CreateTable", body, "ValidationException",
+                     "One or more parameter values were invalid: Dimensions of vector index emb "
+                     "is 4097, more than the maximum of 4096")
+
+
+class VectorIndexRecoveryTest(unittest.TestCase):
+    def test_indexes_and_vectors_survive_a_restart(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            body = {"TableName": "recovered", "BillingMode": "PAY_PER_REQUEST",
+                    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                    "VectorIndexes": [index(dimensions=2, function="EUCLIDEAN")]}
+            search = {"TableName": "recovered", "IndexName": "emb", "TopK": 3,
+                      "SearchVector": [{"N": "0"}, {"N": "0"}]}
+            server = DdbdServer("--db-path", directory).start()
+            try:
+                self.assertEqual(signed(server.endpoint, "CreateTable", body)[0], 200)
+                for i in range(5):
+                    signed(server.endpoint, "PutItem", {"TableName": "recovered", "Item": {
+                        "pk": {"S": "k%d" % i}, "v": vector([i, i])}})
+                signed(server.endpoint, "DeleteItem", {"TableName": "recovered",
+                                                       "Key": {"pk": {"S": "k0"}}})
+                before = signed(server.endpoint, "SearchVectors", search)[1]
+            finally:
+                server.stop()
+            server = DdbdServer("--db-path", directory).start()
+            try:
+                after = signed(server.endpoint, "SearchVectors", search)[1]
+                described = signed(server.endpoint, "DescribeTable", {"TableName": "recovered"})[1]
+            finally:
+                server.stop()
+        self.assertEqual([r["Item"]["pk"]["S"] for r in after["SearchResults"]], ["k1", "k2", "k3"])
+        self.assertEqual(after, before)
+        self.assertEqual(described["Table"]["VectorIndexes"][0]["ItemCount"], 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
