@@ -73,6 +73,11 @@ Result<RestoreOverrides> RestoreOverridesOf(const Input& in) {
   overrides.provisioned_throughput = ProvisionedThroughputOf(in.provisioned_throughput_override);
   overrides.on_demand_throughput = OnDemandThroughputOf(in.on_demand_throughput_override);
   overrides.sse_specification = SseSpecificationOf(in.sse_specification_override);
+  if (in.vector_index_override != nullptr) {
+    auto vectors = VectorIndexesOf(in.vector_index_override);
+    if (!vectors.ok()) return vectors.error();
+    overrides.vector_indexes = std::move(vectors).value();
+  }
   return overrides;
 }
 

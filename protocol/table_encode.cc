@@ -166,27 +166,7 @@ static_assert(static_cast<int>(VectorDistanceFunction::kDotProduct) ==
 void EncodeVectorIndex(wire::out::VectorIndexDescription& out, const VectorIndexDescription& index,
                        const TableDescription& table) {
   const VectorIndexDefinition& definition = index.definition;
-  out.IndexName(definition.index_name);
-  if (!definition.search_schema.empty()) {
-    out.SearchSchema([&](wire::out::SearchSchema& list) {
-      for (const SearchSchemaElement& element : definition.search_schema) {
-        list.Add([&](wire::out::SearchSchemaElement& described) {
-          described.AttributeName(element.attribute_name);
-          described.SearchSchemaElementType(element.type == SearchSchemaElement::Type::kHash
-                                                ? wire::SearchSchemaElementType::kHash
-                                                : wire::SearchSchemaElementType::kInlineFilter);
-        });
-      }
-    });
-  }
-  out.Projection([&](wire::out::Projection& projection) {
-    EncodeProjection(projection, definition.projection);
-  });
-  out.VectorAttribute([&](wire::out::VectorAttributeDefinition& attribute) {
-    attribute.AttributeName(definition.vector_attribute);
-  });
-  out.Dimensions(definition.dimensions);
-  out.DistanceFunction(static_cast<wire::VectorDistanceFunction>(definition.distance_function));
+  EncodeVectorIndexDefinition(out, definition);
   out.IndexStatus(IndexStatusOf(index.index_status));
   if (index.backfilling) out.Backfilling(true);
   out.IndexSizeBytes(index.index_size_bytes);

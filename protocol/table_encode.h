@@ -46,4 +46,30 @@ void EncodeOnDemandThroughput(wire::out::OnDemandThroughput& out,
 wire::StreamViewType StreamViewTypeOf(StreamViewType type);
 wire::BillingMode BillingModeOf(BillingMode mode);
 
+// A vector index's definition, as VectorIndexDescription and a backup's VectorIndexInfo give it.
+template <class Out>
+void EncodeVectorIndexDefinition(Out& out, const VectorIndexDefinition& definition) {
+  out.IndexName(definition.index_name);
+  if (!definition.search_schema.empty()) {
+    out.SearchSchema([&](wire::out::SearchSchema& list) {
+      for (const SearchSchemaElement& element : definition.search_schema) {
+        list.Add([&](wire::out::SearchSchemaElement& described) {
+          described.AttributeName(element.attribute_name);
+          described.SearchSchemaElementType(element.type == SearchSchemaElement::Type::kHash
+                                                ? wire::SearchSchemaElementType::kHash
+                                                : wire::SearchSchemaElementType::kInlineFilter);
+        });
+      }
+    });
+  }
+  out.Projection([&](wire::out::Projection& projection) {
+    EncodeProjection(projection, definition.projection);
+  });
+  out.VectorAttribute([&](wire::out::VectorAttributeDefinition& attribute) {
+    attribute.AttributeName(definition.vector_attribute);
+  });
+  out.Dimensions(definition.dimensions);
+  out.DistanceFunction(static_cast<wire::VectorDistanceFunction>(definition.distance_function));
+}
+
 }  // namespace ddbd

@@ -67,6 +67,9 @@ struct RestoreOverrides {
   std::optional<ProvisionedThroughput> provisioned_throughput;
   std::optional<OnDemandThroughput> on_demand_throughput;
   std::optional<SseSpecification> sse_specification;
+  // VectorIndexOverride: the source's vector indexes to keep (each must match one by name and
+  // definition); absent: all of them.
+  std::optional<std::vector<VectorIndexDefinition>> vector_indexes;
 };
 
 struct RestoreTableFromBackupArgs {

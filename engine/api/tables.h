@@ -74,6 +74,7 @@ enum class ProjectionType { kAll, kKeysOnly, kInclude };
 struct Projection {
   ProjectionType projection_type = ProjectionType::kAll;
   std::vector<std::string> non_key_attributes;  // INCLUDE only
+  bool operator==(const Projection&) const = default;
 };
 
 // Where a restored table came from; described while its restore runs (TableStatus CREATING).
@@ -105,6 +106,7 @@ struct SearchSchemaElement {
   enum class Type { kHash, kInlineFilter };
   std::string attribute_name;
   Type type = Type::kHash;
+  bool operator==(const SearchSchemaElement&) const = default;
 };
 struct VectorIndexDefinition {
   std::string index_name;
@@ -113,6 +115,7 @@ struct VectorIndexDefinition {
   VectorDistanceFunction distance_function = VectorDistanceFunction::kCosine;
   std::vector<SearchSchemaElement> search_schema;
   Projection projection;
+  bool operator==(const VectorIndexDefinition&) const = default;
   // The HASH attribute's name, or null.
   const std::string* hash_attribute() const {
     for (const SearchSchemaElement& element : search_schema) {

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "engine/catalog/vector_index_validation.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/item_key.h"
 #include "engine/storage/write_scope.h"
@@ -53,6 +54,26 @@ Result<std::vector<IndexDefinition>> RestoredIndexes(
     restored.push_back(std::move(index));
   }
   return restored;
+}
+
+// The vector indexes the restored table gets: the source's, or those of `requested`, each the
+// same as a source index of its name (VectorIndexOverride may leave some or all out).
+Result<std::vector<VectorIndexDefinition>> RestoredVectorIndexes(
+    const TableDescription& source,
+    const std::optional<std::vector<VectorIndexDefinition>>& requested) {
+  std::vector<VectorIndexDefinition> existing;
+  for (const VectorIndexDescription& index : source.vector_indexes) {
+    if (index.index_status != TableStatus::kDeleting) existing.push_back(index.definition);
+  }
+  if (!requested) return existing;
+  for (const VectorIndexDefinition& wanted : *requested) {
+    if (std::find(existing.begin(), existing.end(), wanted) == existing.end()) {
+      return InvalidRequest("Vector index " + wanted.index_name +
+                            " does not match a vector index that existed in the source table "
+                            "and cannot be created during the restore operation");
+    }
+  }
+  return *requested;
 }
 
 }  // namespace
@@ -114,7 +135,11 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
   }
   args.local_secondary_indexes = std::move(local).value();
   args.global_secondary_indexes = std::move(global).value();
-  // The definitions of the attributes the keys use, no more (CreateTable refuses unused ones).
+  auto vectors = RestoredVectorIndexes(source, overrides.vector_indexes);
+  if (!vectors.ok()) return vectors.error();
+  args.vector_indexes = std::move(vectors).value();
+  // The definitions of the attributes the keys and search schemas use, no more (CreateTable
+  // refuses unused ones).
   for (const AttributeDefinition& definition : source.attribute_definitions) {
     auto keyed = [&](const std::vector<KeySchemaElement>& keys) {
       return std::any_of(keys.begin(), keys.end(), [&](const KeySchemaElement& key) {
@@ -125,6 +150,7 @@ Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
     for (const auto* indexes : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
       for (const IndexDefinition& index : *indexes) used = used || keyed(index.key_schema);
     }
+    used = used || UsedBySearchSchema(args.vector_indexes, definition.attribute_name);
     if (used) args.attribute_definitions.push_back(definition);
   }
   return args;

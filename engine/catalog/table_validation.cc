@@ -174,6 +174,11 @@ Status ApplyBilling(const UpdateTableArgs& args, int64_t now_ms, TableDescriptio
   if (requested) {
     if (Status bounds = CheckCapacityBounds(*requested); !bounds.ok()) return bounds;
   }
+  if (target == BillingMode::kProvisioned && !table.vector_indexes.empty()) {
+    return InvalidParameter(
+        "Vector indexes are supported only on tables that use on-demand capacity mode "
+        "(BillingMode PAY_PER_REQUEST)");
+  }
   if (target == BillingMode::kPayPerRequest) {
     if (requested && args.billing_mode) {
       return InvalidParameter(

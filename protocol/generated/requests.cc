@@ -1902,15 +1902,16 @@ const Shape kQueryInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
-extern const Member kRestoreTableFromBackupInputMembers[8] = {
-    {"TargetTableName", "targetTableName", &kTableName, 5, true, false, false, false},
+extern const Member kRestoreTableFromBackupInputMembers[9] = {
+    {"TargetTableName", "targetTableName", &kTableName, 6, true, false, false, false},
     {"BackupArn", "backupArn", &kBackupArn, 1, true, false, false, false},
     {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false, false, false, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 7, false, false, false, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 6, false, false, false, false},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 8, false, false, false, false},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 7, false, false, false, false},
     {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false, false, false, false},
     {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 4, false, false, false, false},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false, false, false},
+    {"VectorIndexOverride", "vectorIndexOverride", &kVectorIndexList, 4, false, false, false, false},
 };
 const Shape kRestoreTableFromBackupInput = {
     .kind = Kind::kStructure,
@@ -1934,18 +1935,19 @@ const Shape kDate = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
-extern const Member kRestoreTableToPointInTimeInputMembers[11] = {
+extern const Member kRestoreTableToPointInTimeInputMembers[12] = {
     {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false, false, false, false},
     {"SourceTableName", "sourceTableName", &kTableName, 2, false, false, false, false},
-    {"TargetTableName", "targetTableName", &kTableName, 6, true, false, false, false},
-    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 7, false, false, false, false},
-    {"RestoreDateTime", "restoreDateTime", &kDate, 8, false, false, false, false},
+    {"TargetTableName", "targetTableName", &kTableName, 7, true, false, false, false},
+    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 8, false, false, false, false},
+    {"RestoreDateTime", "restoreDateTime", &kDate, 9, false, false, false, false},
     {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false, false, false, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 10, false, false, false, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 9, false, false, false, false},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 11, false, false, false, false},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 10, false, false, false, false},
     {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false, false, false, false},
     {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false, false, false},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 6, false, false, false, false},
+    {"VectorIndexOverride", "vectorIndexOverride", &kVectorIndexList, 5, false, false, false, false},
 };
 const Shape kRestoreTableToPointInTimeInput = {
     .kind = Kind::kStructure,
@@ -3456,7 +3458,7 @@ Status Decode(const json::Value& body, QueryInput& out, Status* constraints) {
 }
 
 Status Decode(const json::Value& body, RestoreTableFromBackupInput& out, Status* constraints) {
-  const json::Value* values[8] = {};
+  const json::Value* values[9] = {};
   if (Status read = Read(shapes::kRestoreTableFromBackupInput, body, values, constraints); !read.ok()) return read;
   out.target_table_name = String(values[0]).value_or(std::string_view{});
   out.backup_arn = String(values[1]).value_or(std::string_view{});
@@ -3466,11 +3468,12 @@ Status Decode(const json::Value& body, RestoreTableFromBackupInput& out, Status*
   out.provisioned_throughput_override = values[5];
   out.on_demand_throughput_override = values[6];
   out.sse_specification_override = values[7];
+  out.vector_index_override = values[8];
   return Ok{};
 }
 
 Status Decode(const json::Value& body, RestoreTableToPointInTimeInput& out, Status* constraints) {
-  const json::Value* values[11] = {};
+  const json::Value* values[12] = {};
   if (Status read = Read(shapes::kRestoreTableToPointInTimeInput, body, values, constraints); !read.ok()) return read;
   out.source_table_arn = String(values[0]);
   out.source_table_name = String(values[1]);
@@ -3483,6 +3486,7 @@ Status Decode(const json::Value& body, RestoreTableToPointInTimeInput& out, Stat
   out.provisioned_throughput_override = values[8];
   out.on_demand_throughput_override = values[9];
   out.sse_specification_override = values[10];
+  out.vector_index_override = values[11];
   return Ok{};
 }
 

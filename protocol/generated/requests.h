@@ -445,6 +445,7 @@ struct RestoreTableFromBackupInput {
   const json::Value* provisioned_throughput_override = nullptr;
   const json::Value* on_demand_throughput_override = nullptr;
   const json::Value* sse_specification_override = nullptr;
+  const json::Value* vector_index_override = nullptr;
 };
 Status Decode(const json::Value& body, RestoreTableFromBackupInput& out, Status* constraints = nullptr);
 
@@ -462,6 +463,7 @@ struct RestoreTableToPointInTimeInput {
   const json::Value* provisioned_throughput_override = nullptr;
   const json::Value* on_demand_throughput_override = nullptr;
   const json::Value* sse_specification_override = nullptr;
+  const json::Value* vector_index_override = nullptr;
 };
 Status Decode(const json::Value& body, RestoreTableToPointInTimeInput& out, Status* constraints = nullptr);
 

@@ -1780,6 +1780,56 @@ class TimeToLiveDescription {
   json::Writer& w_;
 };
 
+class VectorIndexInfo {
+ public:
+  explicit VectorIndexInfo(json::Writer& w) : w_(w) {}
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void VectorAttribute(F&& write) {
+    json::Key(w_, "\"VectorAttribute\"");
+    ::ddbd::wire::Write<out::VectorAttributeDefinition>(w_, write);
+  }
+  void Dimensions(int64_t value) {
+    json::Key(w_, "\"Dimensions\"");
+    w_.Int64(value);
+  }
+  void DistanceFunction(::ddbd::wire::VectorDistanceFunction value) {
+    json::Key(w_, "\"DistanceFunction\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void SearchSchema(F&& write) {
+    json::Key(w_, "\"SearchSchema\"");
+    w_.StartArray();
+    out::SearchSchema inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  template <class F>
+  void Projection(F&& write) {
+    json::Key(w_, "\"Projection\"");
+    ::ddbd::wire::Write<out::Projection>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class VectorIndexInfoList {
+ public:
+  explicit VectorIndexInfoList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::VectorIndexInfo>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class SourceTableFeatureDetails {
  public:
   explicit SourceTableFeatureDetails(json::Writer& w) : w_(w) {}
@@ -1813,6 +1863,14 @@ class SourceTableFeatureDetails {
   void SSEDescription(F&& write) {
     json::Key(w_, "\"SSEDescription\"");
     ::ddbd::wire::Write<out::SSEDescription>(w_, write);
+  }
+  template <class F>
+  void VectorIndexes(F&& write) {
+    json::Key(w_, "\"VectorIndexes\"");
+    w_.StartArray();
+    out::VectorIndexInfoList inner(w_);
+    write(inner);
+    w_.EndArray();
   }
 
  private:

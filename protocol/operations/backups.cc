@@ -105,6 +105,15 @@ void WriteSourceFeatures(wire::out::SourceTableFeatureDetails& out, const TableD
       }
     });
   }
+  if (!table.vector_indexes.empty()) {
+    out.VectorIndexes([&](wire::out::VectorIndexInfoList& list) {
+      for (const VectorIndexDescription& index : table.vector_indexes) {
+        list.Add([&](wire::out::VectorIndexInfo& info) {
+          EncodeVectorIndexDefinition(info, index.definition);
+        });
+      }
+    });
+  }
   if (table.stream_specification) {
     out.StreamDescription([&](wire::out::StreamSpecification& stream) {
       EncodeStreamSpecification(stream, *table.stream_specification);

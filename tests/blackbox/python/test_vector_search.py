@@ -212,6 +212,51 @@ class VectorSearchTest(ServerTestCase):
                              ExpressionAttributeNames={"#o": "pk"})
         self.assertEqual(answer["SearchResults"][0]["Item"], {"pk": {"S": "a"}})
 
+    def test_backups_and_restores_keep_vector_indexes(self):
+        table = self.create(index(dimensions=2, schema=[("cat", "HASH")]),
+                            index(name="second", dimensions=2, function="DOT_PRODUCT"),
+                            definitions=[("cat", "S")])
+        for i in range(6):
+            self.call("PutItem", {"TableName": table, "Item": {
+                "pk": {"S": "i%d" % i}, "cat": {"S": "c"}, "v": vector([i, 1])}})
+        backup = self.call("CreateBackup", {"TableName": table, "BackupName": "vectors"})
+        arn = backup["BackupDetails"]["BackupArn"]
+        features = self.call("DescribeBackup", {"BackupArn": arn})[
+            "BackupDescription"]["SourceTableFeatureDetails"]
+        self.assertEqual([v["IndexName"] for v in features["VectorIndexes"]], ["emb", "second"])
+        whole = unique_name("restored")
+        self.call("RestoreTableFromBackup", {"TargetTableName": whole, "BackupArn": arn})
+        restored = self.call("DescribeTable", {"TableName": whole})["Table"]
+        self.assertEqual([(v["IndexName"], v["ItemCount"]) for v in restored["VectorIndexes"]],
+                         [("emb", 6), ("second", 6)])
+        self.assertEqual([a["AttributeName"] for a in restored["AttributeDefinitions"]],
+                         ["pk", "cat"])
+        self.assertSearch(whole, "COSINE", [1, 0], top_k=3,
+                          SearchConditionExpression="cat = :c",
+                          ExpressionAttributeValues={":c": {"S": "c"}})
+        # VectorIndexOverride keeps only what it names; each must be a source index as it was.
+        some = unique_name("restored")
+        self.call("RestoreTableFromBackup", {"TargetTableName": some, "BackupArn": arn,
+                                             "VectorIndexOverride": [index(name="second", dimensions=2,
+                                                                           function="DOT_PRODUCT")]})
+        restored = self.call("DescribeTable", {"TableName": some})["Table"]
+        self.assertEqual([v["IndexName"] for v in restored["VectorIndexes"]], ["second"])
+        self.assertEqual([a["AttributeName"] for a in restored["AttributeDefinitions"]], ["pk"])
+        self.refused("RestoreTableFromBackup",
+                     {"TargetTableName": unique_name("restored"), "BackupArn": arn,
+                      "VectorIndexOverride": [index(name="second", dimensions=3)]},
+                     "ValidationException",
+                     "Invalid Request: Vector index second does not match a vector index that "
+                     "existed in the source table and cannot be created during the restore "
+                     "operation")
+        self.refused("UpdateTable", {"TableName": table, "BillingMode": "PROVISIONED",
+                                     "ProvisionedThroughput": {"ReadCapacityUnits": 1,
+                                                               "WriteCapacityUnits": 1}},
+                     "ValidationException",
+                     "One or more parameter values were invalid: Vector indexes are supported "
+                     "only on tables that use on-demand capacity mode (BillingMode "
+                     "PAY_PER_REQUEST)")
+
     def test_refusals(self):
         table = self.create(index(dimensions=2))
         base = {"TableName": table, "IndexName": "emb", "TopK": 1,
