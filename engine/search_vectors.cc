@@ -50,7 +50,9 @@ Result<SearchVectorsOutcome> Engine::SearchVectors(const SearchVectorsArgs& args
   if (index == nullptr || described == nullptr) {
     return Error::Validation("The table does not have the specified index: " + args.index_name);
   }
-  if (described->backfilling) {  // recorded against AWS (aws-semantics.md section 11)
+  // Until it is ACTIVE: allocating or backfilling (the text recorded against AWS for the latter;
+  // aws-semantics.md section 11).
+  if (described->index_status != TableStatus::kActive) {
     return Error::Validation("Cannot search backfilling vector index: " + args.index_name);
   }
   const VectorIndexDefinition& definition = index->definition;

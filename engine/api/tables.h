@@ -159,10 +159,18 @@ struct GlobalSecondaryIndexUpdate {
   IndexDefinition index;
 };
 
+// One entry of UpdateTable's VectorIndexUpdates: a definition to create, or a name to delete.
+struct VectorIndexUpdate {
+  enum class Action { kCreate, kDelete };
+  Action action = Action::kCreate;
+  VectorIndexDefinition index;  // kDelete: the name only
+};
+
 struct UpdateTableArgs : TableSettings {
   std::string table_name;
   std::vector<AttributeDefinition> attribute_definitions;  // for index creation
   std::vector<GlobalSecondaryIndexUpdate> global_secondary_index_updates;
+  std::vector<VectorIndexUpdate> vector_index_updates;
 };
 
 struct ListTablesArgs {
@@ -191,7 +199,10 @@ struct IndexDescription {
 struct VectorIndexDescription {
   VectorIndexDefinition definition;
   TableStatus index_status = TableStatus::kActive;
+  // While CREATING: allocating, then backfilling (Backfilling true); searches are refused until it
+  // is ACTIVE.
   bool backfilling = false;
+  int64_t created_ms = 0;  // when UpdateTable added it (0: with the table)
   int64_t item_count = 0;
   int64_t index_size_bytes = 0;
 };

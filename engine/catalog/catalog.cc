@@ -83,6 +83,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       if (!streamed && streams_now) StartStreamLocked(*it->second, change.now_ms);
       if (streamed && !streams_now) StopStreamLocked(*it->second);
       it->second->transition_done_ms = change.transition_done_ms;
+      SyncVectorsLocked(*it->second);
       // New capacities apply at once.
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
@@ -185,6 +186,37 @@ void Catalog::FillCounts(const TableItems& items, TableDescription& description)
   }
 }
 
+void Catalog::SyncVectorsLocked(TableEntry& entry) {
+  std::vector<std::shared_ptr<TableVector>> wanted;
+  bool changed = false;
+  for (const VectorIndexDescription& index : entry.description.vector_indexes) {
+    if (index.index_status == TableStatus::kDeleting) continue;
+    std::shared_ptr<TableVector> held =
+        entry.vectors ? entry.vectors->Shared(index.definition.index_name) : nullptr;
+    if (held == nullptr) {
+      // Observing first, then filled from the items as they are (TableItems::Observe): searches
+      // find it only once it is full, as it is published after.
+      held =
+          std::make_shared<TableVector>(index.definition, entry.description.attribute_definitions);
+      TableVector* filling = held.get();
+      entry.items->Observe(held, [filling](std::string_view key, std::string_view blob) {
+        filling->Apply(key, blob);
+      });
+      changed = true;
+    }
+    wanted.push_back(std::move(held));
+  }
+  if (entry.vectors != nullptr) {
+    for (const std::shared_ptr<TableVector>& held : entry.vectors->list()) {
+      if (std::find(wanted.begin(), wanted.end(), held) != wanted.end()) continue;
+      entry.items->StopObserving(held.get());
+      changed = true;
+    }
+  }
+  if (!changed) return;
+  entry.vectors = wanted.empty() ? nullptr : std::make_shared<TableVectors>(std::move(wanted));
+}
+
 void Catalog::FillVectorCounts(const TableItems& items, const TableVectors* vectors,
                                TableDescription& description) {
   if (vectors == nullptr) return;
@@ -222,9 +254,20 @@ TableDescription Catalog::Snapshot(const TableEntry& entry, int64_t now_ms) {
       index.index_status = TableStatus::kActive;
       index.backfilling = false;
     }
+    std::erase_if(snapshot.vector_indexes, [](const VectorIndexDescription& index) {
+      return index.index_status == TableStatus::kDeleting;
+    });
     for (VectorIndexDescription& index : snapshot.vector_indexes) {
       index.index_status = TableStatus::kActive;
       index.backfilling = false;
+    }
+  } else {
+    // A vector index added by UpdateTable allocates for the first half of the table's update,
+    // then backfills (DynamoDB's phases: aws-semantics.md section 11).
+    for (VectorIndexDescription& index : snapshot.vector_indexes) {
+      if (index.index_status != TableStatus::kCreating || index.created_ms == 0) continue;
+      index.backfilling =
+          now_ms >= index.created_ms + (entry.transition_done_ms - index.created_ms) / 2;
     }
   }
   return snapshot;
@@ -277,11 +320,8 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   }
   entry->indexes = std::move(indexes);
   entry->next_index_slot = slots;
-  if (!table.vector_indexes.empty()) {
-    // Before the first write: the vectors see every change, the log's replay included.
-    entry->vectors = std::make_shared<TableVectors>(table);
-    entry->items->Observe(entry->vectors, {});
-  }
+  // Before the first write: the vectors see every change, the log's replay included.
+  SyncVectorsLocked(*entry);
   if (options.enforce_throughput) {
     entry->throughput = std::make_shared<TableThroughput>();
     entry->throughput->Configure(entry->description, clock.NowMs());

@@ -133,6 +133,9 @@ struct Catalog final : public TableMetadata {
   Result<ItemTable> FindItemTable(std::string_view table_name) const;
   // The same for a vector search; ResourceNotFoundException with DescribeTable's text.
   Result<VectorTable> FindVectorTable(std::string_view table_name) const;
+  // Under `mutex` exclusively: the entry's vector indexes observe its items exactly as its
+  // description lists them (but those DELETING); one added is filled from the items first.
+  void SyncVectorsLocked(TableEntry& entry);
   // The live item counts and sizes of the table's vector indexes, under its items' read lock.
   static void FillVectorCounts(const TableItems& items, const TableVectors* vectors,
                                TableDescription& description);

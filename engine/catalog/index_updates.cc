@@ -197,7 +197,8 @@ Status CarryBillingMode(const UpdateTableArgs& args, const IndexUpdateContext& c
   return Ok{};
 }
 
-// Keeps exactly the definitions some key (table or remaining index) uses, in their order.
+}  // namespace
+
 void DropUnusedDefinitions(TableDescription& table) {
   std::vector<std::string> used;
   for (const KeySchemaElement& element : table.key_schema) used.push_back(element.attribute_name);
@@ -207,12 +208,16 @@ void DropUnusedDefinitions(TableDescription& table) {
       used.push_back(element.attribute_name);
     }
   }
+  for (const VectorIndexDescription& index : table.vector_indexes) {
+    if (index.index_status == TableStatus::kDeleting) continue;
+    for (const SearchSchemaElement& element : index.definition.search_schema) {
+      used.push_back(element.attribute_name);
+    }
+  }
   std::erase_if(table.attribute_definitions, [&](const AttributeDefinition& definition) {
     return std::find(used.begin(), used.end(), definition.attribute_name) == used.end();
   });
 }
-
-}  // namespace
 
 Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& context,
                          TableDescription& table) {

@@ -26,4 +26,8 @@ struct IndexUpdateContext {
 Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& context,
                          TableDescription& table);
 
+// Keeps exactly the definitions some key (table or remaining index) or vector index search
+// schema uses, in their order.
+void DropUnusedDefinitions(TableDescription& table);
+
 }  // namespace ddbd

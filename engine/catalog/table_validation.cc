@@ -132,7 +132,7 @@ int CountRequestedChanges(const UpdateTableArgs& args) {
          args.stream_specification.has_value() + args.sse_specification.has_value() +
          args.table_class.has_value() + args.deletion_protection_enabled.has_value() +
          args.on_demand_throughput.has_value() + args.warm_throughput.has_value() +
-         !args.global_secondary_index_updates.empty();
+         !args.global_secondary_index_updates.empty() + !args.vector_index_updates.empty();
 }
 
 // Settings DynamoDB insists on changing alone, one UpdateTable call each.

@@ -72,6 +72,7 @@ enum VectorIndexField : uint32_t {
   kVectorNonKey,
   kVectorIndexStatus,
   kVectorBackfilling,
+  kVectorCreated,
 };
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
@@ -147,6 +148,7 @@ std::string VectorIndexOf(const VectorIndexDescription& index) {
   }
   fields.Int(kVectorIndexStatus, static_cast<int64_t>(index.index_status));
   fields.Int(kVectorBackfilling, index.backfilling ? 1 : 0);
+  fields.Int(kVectorCreated, index.created_ms);
   return fields.Take();
 }
 
@@ -276,6 +278,9 @@ struct Decoder {
           break;
         case kVectorBackfilling:
           index.backfilling = fields.integer() != 0;
+          break;
+        case kVectorCreated:
+          index.created_ms = fields.integer();
           break;
         default:
           break;  // a later ddbd's field

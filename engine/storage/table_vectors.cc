@@ -73,7 +73,7 @@ TableVector::TableVector(const VectorIndexDefinition& index,
   store = vector::VectorStore(static_cast<size_t>(index.dimensions), filter_attributes.size());
 }
 
-void TableVector::Apply(std::string_view key, const Item& item) {
+void TableVector::ApplyItem(std::string_view key, const Item& item) {
   const AttributeValue* attribute = FindAttribute(item, definition.vector_attribute);
   std::optional<std::vector<float>> values;
   if (attribute != nullptr)
@@ -94,26 +94,19 @@ void TableVector::Apply(std::string_view key, const Item& item) {
   store.Put(key, *partition, *values, filters);
 }
 
-TableVectors::TableVectors(const TableDescription& table) {
-  for (const VectorIndexDescription& index : table.vector_indexes) {
-    if (index.index_status == TableStatus::kDeleting) continue;
-    indexes_.push_back(
-        std::make_unique<TableVector>(index.definition, table.attribute_definitions));
-  }
-}
-
-void TableVectors::Apply(std::string_view key, std::string_view blob) {
+void TableVector::Apply(std::string_view key, std::string_view blob) {
   if (blob.empty()) {
-    for (const auto& index : indexes_) index->store.Remove(key);
+    store.Remove(key);
     return;
   }
-  const Item item = DecodeItem(blob);
-  for (const auto& index : indexes_) index->Apply(key, item);
+  ApplyItem(key, DecodeItem(blob));
 }
 
-const TableVector* TableVectors::Find(std::string_view name) const {
+const TableVector* TableVectors::Find(std::string_view name) const { return Shared(name).get(); }
+
+std::shared_ptr<TableVector> TableVectors::Shared(std::string_view name) const {
   for (const auto& index : indexes_) {
-    if (index->definition.index_name == name) return index.get();
+    if (index->definition.index_name == name) return index;
   }
   return nullptr;
 }

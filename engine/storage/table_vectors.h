@@ -1,8 +1,9 @@
 // A table's vector indexes as writes keep them (issue 41): which items each holds and the f32
-// copy of their vectors (engine/vector/vector_store.h). It observes the table's commit path
+// copy of their vectors (engine/vector/vector_store.h). Each observes the table's commit path
 // (TableItems::Observe), which hands it every change under the table's write lock, so every write
 // path keeps the indexes exact: single-item writes, batches, transactions, PartiQL, Time to Live,
-// restores, seeds and the log's replay.
+// restores, seeds and the log's replay; an index added later is filled from the items as they
+// are when it starts observing.
 //
 // An index holds an item whose vector attribute is a list of exactly `dimensions` numbers, each
 // an f32 (finite once rounded), and, when the index has a HASH search-schema attribute, whose
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/api/tables.h"
@@ -30,34 +32,41 @@ namespace ddbd {
 // The scoring function of a definition's distance function.
 vector::DistanceFunction ScoringOf(VectorDistanceFunction function);
 
-struct TableVector {
+// One vector index of a table, kept by the table's commit path: it observes every change.
+class TableVector final : public CommitObserver {
+ public:
+  TableVector(const VectorIndexDefinition& index, const std::vector<AttributeDefinition>& types);
+
+  void OnCommit(const ChangeRecord& change) override {
+    if (change.kind != ChangeKind::kNone) Apply(change.key, change.new_item);
+  }
+  // The item stored under `key` is now `blob` (empty: removed). Under the table's write lock, or
+  // (an index being filled, TableItems::Observe) under its read lock before anyone searches it.
+  void Apply(std::string_view key, std::string_view blob);
+
   VectorIndexDefinition definition;
   std::optional<AttributeType> hash_type;      // the HASH attribute's declared type
   std::vector<std::string> filter_attributes;  // INLINE_FILTER attributes, in schema order
   std::vector<AttributeType> filter_types;
   vector::VectorStore store;
 
-  TableVector(const VectorIndexDefinition& index, const std::vector<AttributeDefinition>& types);
-  // Puts `item`'s vector in the index, or removes the item (stored under `key`) if it has none.
-  void Apply(std::string_view key, const Item& item);
+ private:
+  void ApplyItem(std::string_view key, const Item& item);
 };
 
-class TableVectors final : public CommitObserver {
+// A table's vector indexes, by name; replaced whole (under the catalog's lock) when an index is
+// added or dropped, so a search holds the set it found.
+class TableVectors {
  public:
-  explicit TableVectors(const TableDescription& table);
-
-  void OnCommit(const ChangeRecord& change) override {
-    if (change.kind != ChangeKind::kNone) Apply(change.key, change.new_item);
-  }
-  bool empty() const { return indexes_.empty(); }
-  // Under the table's write lock: the item stored under `key` is now `blob` (empty: removed).
-  void Apply(std::string_view key, std::string_view blob);
+  explicit TableVectors(std::vector<std::shared_ptr<TableVector>> indexes)
+      : indexes_(std::move(indexes)) {}
   // The index named `name`, null if none.
   const TableVector* Find(std::string_view name) const;
-  const std::vector<std::unique_ptr<TableVector>>& list() const { return indexes_; }
+  std::shared_ptr<TableVector> Shared(std::string_view name) const;
+  const std::vector<std::shared_ptr<TableVector>>& list() const { return indexes_; }
 
  private:
-  std::vector<std::unique_ptr<TableVector>> indexes_;
+  std::vector<std::shared_ptr<TableVector>> indexes_;
 };
 
 // The f32 elements of a vector given as a list of numbers, or none if `value` is not such a list

@@ -9,6 +9,7 @@
 #include "engine/catalog/identifiers.h"
 #include "engine/catalog/index_updates.h"
 #include "engine/catalog/table_validation.h"
+#include "engine/catalog/vector_index_updates.h"
 #include "engine/policies/resource_policies.h"
 #include "engine/tags/tags.h"
 
@@ -180,7 +181,17 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
   }
   TableEntry& entry = *it->second;
   TableDescription current = Catalog::Snapshot(entry, now_ms);
-  if (current.table_status != TableStatus::kActive) {
+  if (Status during = CheckVectorIndexUpdatesDuringChange(args, current); !during.ok()) {
+    return during.error();
+  }
+  // Past that check, a vector index under way here can only be a backfilling one being deleted.
+  const bool vector_change_during_update =
+      current.table_status == TableStatus::kUpdating && !args.vector_index_updates.empty() &&
+      std::any_of(current.vector_indexes.begin(), current.vector_indexes.end(),
+                  [](const VectorIndexDescription& index) {
+                    return index.index_status == TableStatus::kCreating;
+                  });
+  if (current.table_status != TableStatus::kActive && !vector_change_during_update) {
     return Error::ResourceInUse(InUseMessage(current.table_status, args.table_name));
   }
   const BillingMode billing_mode_before = current.billing_mode;
@@ -188,11 +199,14 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
     return applied.error();
   }
   const bool delayed = catalog.options.table_delay_ms > 0;
+  const IndexUpdateContext context{now_ms, delayed, entry.next_index_slot, billing_mode_before};
   if (reindex) {
-    const IndexUpdateContext context{now_ms, delayed, entry.next_index_slot, billing_mode_before};
     if (Status applied = ApplyIndexUpdates(args, context, current); !applied.ok()) {
       return applied.error();
     }
+  }
+  if (Status applied = ApplyVectorIndexUpdates(args, context, current); !applied.ok()) {
+    return applied.error();
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
   const Ticket ticket{catalog.CommitLocked({CatalogChange::Kind::kUpdateTable,
@@ -205,6 +219,7 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
   current.latest_stream_label = entry.description.latest_stream_label;  // unique per stream
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
+  const std::shared_ptr<TableVectors> vectors = entry.vectors;  // as this update left them
   if (reindex) {
     const IndexChange change = ReindexLocked(entry);
     current = Catalog::Snapshot(entry, now_ms);
@@ -216,6 +231,7 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
     lock.unlock();
   }
   Catalog::FillCounts(*items, current);  // an added index, now full
+  Catalog::FillVectorCounts(*items, vectors.get(), current);
   EchoRemovedCeilings(args, current);
   return TableOutcome(std::move(current), ticket);
 }
@@ -232,6 +248,9 @@ Result<DeletedTable> DeleteTable(Catalog& catalog, std::string_view table_name) 
   if (current.table_status == TableStatus::kCreating ||
       current.table_status == TableStatus::kDeleting) {
     return Error::ResourceInUse(InUseMessage(current.table_status, table_name));
+  }
+  if (Status changing = CheckDeleteDuringVectorIndexChange(current); !changing.ok()) {
+    return changing.error();
   }
   if (current.deletion_protection_enabled) {
     return Error::Validation(

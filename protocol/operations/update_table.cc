@@ -42,6 +42,30 @@ Result<GlobalSecondaryIndexUpdate> IndexUpdateOf(const json::Value& element) {
   return update;
 }
 
+// One VectorIndexUpdate: exactly one of Create and Delete (the GlobalSecondaryIndexUpdate rule,
+// in its wording).
+Result<VectorIndexUpdate> VectorIndexUpdateOf(const json::Value& element) {
+  wire::VectorIndexUpdate in;
+  wire::View(element, in);
+  if ((in.create != nullptr) == (in.delete_ != nullptr)) {
+    return Error::Validation(
+        "One or more parameter values were invalid: Exactly one of Create or Delete must be "
+        "specified in a VectorIndexUpdate");
+  }
+  VectorIndexUpdate update;
+  if (in.create != nullptr) {
+    auto definition = VectorIndexOf(*in.create);
+    if (!definition.ok()) return definition.error();
+    update.index = std::move(definition).value();
+  } else {
+    update.action = VectorIndexUpdate::Action::kDelete;
+    wire::DeleteVectorIndexAction action;
+    wire::View(*in.delete_, action);
+    update.index.index_name = std::string(action.index_name);
+  }
+  return update;
+}
+
 Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTableInput& in) {
   UpdateTableArgs args;
   args.attribute_definitions = AttributeDefinitionsOf(in.attribute_definitions);
@@ -52,6 +76,13 @@ Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTabl
       auto update = IndexUpdateOf(element);
       if (!update.ok()) return update.error();
       args.global_secondary_index_updates.push_back(std::move(update).value());
+    }
+  }
+  if (in.vector_index_updates != nullptr) {
+    for (const json::Value& element : in.vector_index_updates->GetArray()) {
+      auto update = VectorIndexUpdateOf(element);
+      if (!update.ok()) return update.error();
+      args.vector_index_updates.push_back(std::move(update).value());
     }
   }
   TableSettingsOf(in, args);

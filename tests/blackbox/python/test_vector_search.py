@@ -3,6 +3,7 @@
 Scores are checked against a plain reference (f32 elements, f64 sums); every write path is checked
 to keep the index exact by comparing searches with a recomputation over the items a Scan reads.
 """
+import http.client
 import json
 import math
 import os
@@ -257,6 +258,42 @@ class VectorSearchTest(ServerTestCase):
                      "only on tables that use on-demand capacity mode (BillingMode "
                      "PAY_PER_REQUEST)")
 
+    def test_update_table_creates_and_deletes_vector_indexes(self):
+        name, body = self.table()
+        del body["VectorIndexes"]
+        self.call("CreateTable", body)
+        for i in range(8):
+            self.call("PutItem", {"TableName": name, "Item": {
+                "pk": {"S": "i%d" % i}, "cat": {"S": "c%d" % (i % 2)}, "v": vector([i, 8 - i])}})
+        # Without --table-delay-ms the index is there, filled from the items, at once.
+        answer = self.call("UpdateTable", {
+            "TableName": name, "AttributeDefinitions": [{"AttributeName": "cat", "AttributeType": "S"}],
+            "VectorIndexUpdates": [{"Create": index(dimensions=2, schema=[("cat", "HASH")])}]})
+        described = answer["TableDescription"]["VectorIndexes"][0]
+        self.assertEqual((described["IndexName"], described["IndexStatus"], described["ItemCount"]),
+                         ("emb", "ACTIVE", 8))
+        self.assertSearch(name, "COSINE", [1, 1], top_k=3,
+                          keep=lambda item: item["cat"]["S"] == "c1",
+                          SearchConditionExpression="cat = :c",
+                          ExpressionAttributeValues={":c": {"S": "c1"}})
+        self.refused("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Create": index(name="again", dimensions=2)}, {"Delete": {"IndexName": "emb"}}]},
+            "LimitExceededException",
+            "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+            "simultaneously per table")
+        self.refused("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Delete": {"IndexName": "nope"}}]}, "ResourceNotFoundException",
+            "Requested resource not found")
+        answer = self.call("UpdateTable", {"TableName": name, "VectorIndexUpdates": [
+            {"Delete": {"IndexName": "emb"}}]})
+        self.assertNotIn("VectorIndexes", answer["TableDescription"])
+        # The definition only its search schema used goes with it.
+        self.assertEqual([a["AttributeName"] for a in
+                          answer["TableDescription"]["AttributeDefinitions"]], ["pk"])
+        self.refused("SearchVectors", {"TableName": name, "IndexName": "emb", "TopK": 1,
+                                       "SearchVector": [{"N": "1"}, {"N": "1"}]},
+                     "ValidationException", "The table does not have the specified index: emb")
+
     def test_refusals(self):
         table = self.create(index(dimensions=2))
         base = {"TableName": table, "IndexName": "emb", "TopK": 1,
@@ -329,6 +366,85 @@ class VectorIndexRecoveryTest(unittest.TestCase):
         self.assertEqual([r["Item"]["pk"]["S"] for r in after["SearchResults"]], ["k1", "k2", "k3"])
         self.assertEqual(after, before)
         self.assertEqual(described["Table"]["VectorIndexes"][0]["ItemCount"], 4)
+
+
+class VectorIndexLifecycleTest(unittest.TestCase):
+    """With --table-delay-ms, an index added by UpdateTable allocates, then backfills, and is
+    searched once ACTIVE; the admin API's clock walks through the phases without waiting."""
+
+    def setUp(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        self.server = DdbdServer("--table-delay-ms", "60000", "--admin-api").start()
+        self.addCleanup(self.server.stop)
+
+    def advance(self, ms):
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=10)
+        connection.request("POST", "/_ddbd/clock", body=json.dumps({"advanceMillis": ms}))
+        self.assertEqual(connection.getresponse().status, 200)
+        connection.close()
+
+    def call(self, operation, body):
+        return signed(self.server.endpoint, operation, body)
+
+    def described(self, table):
+        answer = self.call("DescribeTable", {"TableName": table})[1]["Table"]
+        return answer["TableStatus"], answer.get("VectorIndexes", [])
+
+    def test_phases_and_refusals_while_an_index_is_added(self):
+        table = "lifecycle"
+        self.call("CreateTable", {"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                                  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                                  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+        self.advance(60001)
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "a"}, "v": vector([1, 2])}})
+        status, answer = self.call("UpdateTable", {"TableName": table, "VectorIndexUpdates": [
+            {"Create": index(dimensions=2)}]})
+        self.assertEqual(status, 200, answer)
+        search = {"TableName": table, "IndexName": "emb", "TopK": 1,
+                  "SearchVector": [{"N": "1"}, {"N": "2"}]}
+        in_use = "Attempt to change a resource which is still in use: "
+        # Allocating: CREATING, not yet backfilling.
+        table_status, indexes = self.described(table)
+        self.assertEqual((table_status, indexes[0]["IndexStatus"], indexes[0].get("Backfilling")),
+                         ("UPDATING", "CREATING", None))
+        self.assertEqual(self.call("SearchVectors", search)[1]["message"],
+                         "Cannot search backfilling vector index: emb")
+        self.assertEqual(self.call("UpdateTable", {"TableName": table, "VectorIndexUpdates": [
+            {"Delete": {"IndexName": "emb"}}]})[1],
+            {"__type": "com.amazonaws.dynamodb.v20120810#ResourceInUseException",
+             "message": in_use + "Index creation is in resource allocation phase. Retry deletion "
+                                 "during backfilling phase or when the index is active."})
+        self.assertEqual(self.call("UpdateTable", {"TableName": table, "VectorIndexUpdates": [
+            {"Create": index(name="second", dimensions=2)}]})[1]["__type"].split("#")[1],
+            "LimitExceededException")
+        self.assertEqual(self.call("DeleteTable", {"TableName": table})[1]["message"],
+                         in_use + "Cannot delete table while indexes are being created, updated, "
+                                  "or deleted.")
+        # Backfilling: shown, still not searchable.
+        self.advance(30001)
+        table_status, indexes = self.described(table)
+        self.assertEqual((indexes[0]["IndexStatus"], indexes[0].get("Backfilling")),
+                         ("CREATING", True))
+        self.assertEqual(self.call("SearchVectors", search)[1]["message"],
+                         "Cannot search backfilling vector index: emb")
+        # Done: ACTIVE, no Backfilling, searchable, and the item written before is in it.
+        self.advance(30001)
+        table_status, indexes = self.described(table)
+        self.assertEqual((table_status, indexes[0]["IndexStatus"], "Backfilling" in indexes[0]),
+                         ("ACTIVE", "ACTIVE", False))
+        status, answer = self.call("SearchVectors", search)
+        self.assertEqual([r["Item"]["pk"]["S"] for r in answer["SearchResults"]], ["a"])
+        # A deletion during backfilling is taken.
+        self.call("UpdateTable", {"TableName": table, "VectorIndexUpdates": [
+            {"Create": index(name="second", dimensions=2)}]})
+        self.advance(30001)
+        status, answer = self.call("UpdateTable", {"TableName": table, "VectorIndexUpdates": [
+            {"Delete": {"IndexName": "second"}}]})
+        self.assertEqual(status, 200, answer)
+        self.assertEqual([(i["IndexName"], i["IndexStatus"]) for i in
+                          answer["TableDescription"]["VectorIndexes"]],
+                         [("emb", "ACTIVE"), ("second", "DELETING")])
 
 
 if __name__ == "__main__":
