@@ -7,6 +7,8 @@
 --   BENCH_CAPACITY  TOTAL or INDEXES: every request also asks for its ConsumedCapacity
 --   BENCH_GSI       single | multi: the table's global index (scripts/bench --gsi); items carry
 --                   its key attributes, and index-query reads one of its partitions
+--   BENCH_VECTORS   dimensions of the items' vectors (scripts/bench --vectors): vector-search
+--                   asks SearchVectors for the 10 nearest of a random vector (COSINE)
 
 local workload = os.getenv("BENCH_WORKLOAD") or "get"
 local table_name = os.getenv("BENCH_TABLE") or "bench"
@@ -155,6 +157,16 @@ builders["transact-get"] = function()
   end
   return string.format('{"TransactItems":[%s]}', table.concat(gets, ","))
 end
+local vector_dimensions = tonumber(os.getenv("BENCH_VECTORS") or "0")
+builders["vector-search"] = function()
+  target("SearchVectors")
+  local elements = {}
+  for d = 1, vector_dimensions do
+    elements[d] = string.format('{"N":"%.6f"}', math.random() * 2 - 1)
+  end
+  return string.format('{"TableName":"%s","IndexName":"emb","TopK":10,"SearchVector":[%s]}',
+    table_name, table.concat(elements, ","))
+end
 builders.mix = function()
   if math.random() < 0.5 then return builders.get() end
   return builders.put()
@@ -185,6 +197,7 @@ end
 local pool = {}
 local pool_size = math.min(items, 131072)
 if workload == "batch" then pool_size = math.min(pool_size, 2048) end  -- ~6 KB each
+if workload == "vector-search" then pool_size = math.min(pool_size, 64) end  -- ~10 KB each
 local next_request = 0
 
 function init(args)

@@ -134,6 +134,17 @@ std::optional<std::string_view> FindScalarAttribute(std::string_view blob, std::
   return std::nullopt;
 }
 
+std::optional<std::string_view> FindAttributeValue(std::string_view blob, std::string_view name) {
+  BlobReader reader(blob);
+  for (size_t count = reader.Count(); count > 0; --count) {
+    const bool found = reader.Bytes() == name;
+    const size_t start = reader.position();
+    SkipValue(reader);
+    if (found) return blob.substr(start, reader.position() - start);
+  }
+  return std::nullopt;
+}
+
 std::string ProjectAttributes(std::string_view blob, std::span<const std::string_view> names) {
   BlobReader reader(blob);
   std::string attributes;

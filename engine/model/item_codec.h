@@ -28,6 +28,9 @@ bool SameItem(std::string_view a, std::string_view b);
 // without decoding the item: what the TTL index reads of every write.
 std::optional<std::string_view> FindScalarAttribute(std::string_view blob, std::string_view name,
                                                     AttributeType type);
+// The encoded value (its type byte, then its payload) of the top-level attribute `name`, without
+// decoding the item: what a vector index reads of every write (a BlobReader reads it).
+std::optional<std::string_view> FindAttributeValue(std::string_view blob, std::string_view name);
 // A blob of the top-level attributes of `blob` named in `names`, copied byte for byte: an item's
 // key attributes, for a stream record's Keys.
 std::string ProjectAttributes(std::string_view blob, std::span<const std::string_view> names);

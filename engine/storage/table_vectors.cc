@@ -32,20 +32,17 @@ vector::DistanceFunction ScoringOf(VectorDistanceFunction function) {
   return vector::DistanceFunction::kCosine;
 }
 
-std::optional<std::vector<float>> VectorOf(const AttributeValue& value, size_t dimensions) {
-  if (value.type != AttributeType::kL) return std::nullopt;
-  if (dimensions != 0 && value.list.size() != dimensions) return std::nullopt;
-  std::vector<float> elements;
-  elements.reserve(value.list.size());
-  for (const AttributeValue& element : value.list) {
-    if (element.type != AttributeType::kN) return std::nullopt;
-    float f = 0;
-    const char* end = element.scalar.data() + element.scalar.size();
-    // Rounded once, from the decimal text to the nearest f32; a number beyond f32's range
-    // either way is refused.
-    auto [at, problem] = std::from_chars(element.scalar.data(), end, f);
-    if (problem != std::errc() || at != end || !std::isfinite(f)) return std::nullopt;
-    elements.push_back(f);
+std::optional<std::vector<float>> StoredVector(std::string_view encoded, size_t dimensions) {
+  BlobReader reader(encoded);
+  if (reader.Type() != AttributeType::kL || reader.Count() != dimensions) return std::nullopt;
+  std::vector<float> elements(dimensions);
+  for (float& element : elements) {
+    if (reader.Type() != AttributeType::kN) return std::nullopt;
+    const std::string_view text = reader.Bytes();
+    auto [at, problem] = std::from_chars(text.data(), text.data() + text.size(), element);
+    if (problem != std::errc() || at != text.data() + text.size() || !std::isfinite(element)) {
+      return std::nullopt;
+    }
   }
   return elements;
 }
@@ -73,33 +70,40 @@ TableVector::TableVector(const VectorIndexDefinition& index,
   store = vector::VectorStore(static_cast<size_t>(index.dimensions), filter_attributes.size());
 }
 
-void TableVector::ApplyItem(std::string_view key, const Item& item) {
-  const AttributeValue* attribute = FindAttribute(item, definition.vector_attribute);
+namespace {
+
+// The key bytes of top-level attribute `name` of `blob` if it is there with type `type`.
+std::optional<std::string> SchemaBytesOf(std::string_view blob, const std::string& name,
+                                         AttributeType type) {
+  const std::optional<std::string_view> payload = FindScalarAttribute(blob, name, type);
+  if (!payload) return std::nullopt;
+  AttributeValue value;
+  value.type = type;
+  value.scalar = std::string(*payload);
+  return SchemaValueBytes(&value, type);
+}
+
+}  // namespace
+
+void TableVector::Apply(std::string_view key, std::string_view blob) {
   std::optional<std::vector<float>> values;
-  if (attribute != nullptr)
-    values = VectorOf(*attribute, static_cast<size_t>(definition.dimensions));
-  std::optional<std::string> partition = std::string();
-  if (values && hash_type) {
-    partition = SchemaValueBytes(FindAttribute(item, *definition.hash_attribute()), *hash_type);
+  if (!blob.empty()) {
+    if (auto encoded = FindAttributeValue(blob, definition.vector_attribute)) {
+      values = StoredVector(*encoded, static_cast<size_t>(definition.dimensions));
+    }
   }
+  std::optional<std::string> partition = std::string();
+  if (values && hash_type)
+    partition = SchemaBytesOf(blob, *definition.hash_attribute(), *hash_type);
   if (!values || !partition) {
     store.Remove(key);
     return;
   }
   std::vector<std::string> filters(filter_attributes.size());
   for (size_t i = 0; i < filter_attributes.size(); ++i) {
-    filters[i] = SchemaValueBytes(FindAttribute(item, filter_attributes[i]), filter_types[i])
-                     .value_or(std::string());
+    filters[i] = SchemaBytesOf(blob, filter_attributes[i], filter_types[i]).value_or("");
   }
   store.Put(key, *partition, *values, filters);
-}
-
-void TableVector::Apply(std::string_view key, std::string_view blob) {
-  if (blob.empty()) {
-    store.Remove(key);
-    return;
-  }
-  ApplyItem(key, DecodeItem(blob));
 }
 
 const TableVector* TableVectors::Find(std::string_view name) const { return Shared(name).get(); }

@@ -49,9 +49,6 @@ class TableVector final : public CommitObserver {
   std::vector<std::string> filter_attributes;  // INLINE_FILTER attributes, in schema order
   std::vector<AttributeType> filter_types;
   vector::VectorStore store;
-
- private:
-  void ApplyItem(std::string_view key, const Item& item);
 };
 
 // A table's vector indexes, by name; replaced whole (under the catalog's lock) when an index is
@@ -69,9 +66,10 @@ class TableVectors {
   std::vector<std::shared_ptr<TableVector>> indexes_;
 };
 
-// The f32 elements of a vector given as a list of numbers, or none if `value` is not such a list
-// of `dimensions` elements (0: any length), each finite once rounded to f32.
-std::optional<std::vector<float>> VectorOf(const AttributeValue& value, size_t dimensions);
+// The f32 elements of a stored value (item_codec.h FindAttributeValue) that is a list of exactly
+// `dimensions` numbers, each finite once rounded from its decimal text to f32; none otherwise.
+// Read from the stored bytes, without decoding the item.
+std::optional<std::vector<float>> StoredVector(std::string_view encoded, size_t dimensions);
 
 // A key-attribute value's bytes as the store compares them (engine/model/key_codec.h), or none if
 // `value` is absent or not of `type`.

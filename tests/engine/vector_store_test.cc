@@ -96,20 +96,29 @@ TEST_CASE("A vector store answers as a full recomputation after random writes") 
   }
 }
 
-TEST_CASE("Only well-formed vectors are read from items") {
+TEST_CASE("Only well-formed vectors are read from stored items") {
   auto number_list = [](std::vector<std::string> numbers) {
     AttributeValue list;
     list.type = AttributeType::kL;
     for (std::string& n : numbers) list.list.push_back(AttributeValue::Number(std::move(n)));
     return list;
   };
-  CHECK(VectorOf(number_list({"1", "-2.5", "3E+2"}), 3) == std::vector<float>{1, -2.5f, 300});
-  CHECK_FALSE(VectorOf(number_list({"1", "2"}), 3));           // the wrong length
-  CHECK_FALSE(VectorOf(number_list({"1", "1E+39", "0"}), 3));  // beyond f32
-  CHECK_FALSE(VectorOf(AttributeValue::String("1,2,3"), 3));   // not a list
+  // The vector as the item stores it, found without decoding the item.
+  auto stored = [](const AttributeValue& value) {
+    static std::string blob;
+    blob = EncodeItem({{"pk", AttributeValue::String("a")}, {"v", value}});
+    return *FindAttributeValue(blob, "v");
+  };
+  CHECK(StoredVector(stored(number_list({"1", "-2.5", "3E+2"})), 3) ==
+        std::vector<float>{1, -2.5f, 300});
+  CHECK(StoredVector(stored(number_list({"0.1"})), 1) == std::vector<float>{0.1f});  // rounded once
+  CHECK_FALSE(StoredVector(stored(number_list({"1", "2"})), 3));           // the wrong length
+  CHECK_FALSE(StoredVector(stored(number_list({"1", "1E+39", "0"})), 3));  // beyond f32
+  CHECK_FALSE(StoredVector(stored(AttributeValue::String("1,2,3")), 3));   // not a list
   AttributeValue mixed = number_list({"1", "2"});
   mixed.list.push_back(AttributeValue::String("3"));
-  CHECK_FALSE(VectorOf(mixed, 3));  // not all numbers
+  CHECK_FALSE(StoredVector(stored(mixed), 3));  // not all numbers
+  CHECK_FALSE(FindAttributeValue(EncodeItem({{"pk", AttributeValue::String("a")}}), "v"));
 }
 
 }  // namespace
