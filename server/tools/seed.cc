@@ -111,6 +111,19 @@ Value CreateTableFromDescription(const Value& table, Document::AllocatorType& al
     }
     create.AddMember(Value(kind, allocator), list, allocator);
   }
+  if (const Value* vectors = Member(table, "VectorIndexes"); vectors && vectors->IsArray()) {
+    Value list(rapidjson::kArrayType);
+    for (const Value& index : vectors->GetArray()) {
+      if (!index.IsObject()) continue;
+      Value made(rapidjson::kObjectType);
+      for (const char* name : {"IndexName", "VectorAttribute", "Dimensions", "DistanceFunction",
+                               "SearchSchema", "Projection"}) {
+        Copy(made, index, name, allocator);
+      }
+      list.PushBack(made, allocator);
+    }
+    create.AddMember("VectorIndexes", list, allocator);
+  }
   if (const Value* stream = Member(table, "StreamSpecification"); stream && stream->IsObject()) {
     const Value* enabled = Member(*stream, "StreamEnabled");
     if (enabled != nullptr && enabled->IsBool() && enabled->GetBool()) {

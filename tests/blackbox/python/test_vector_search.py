@@ -447,5 +447,55 @@ class VectorIndexLifecycleTest(unittest.TestCase):
                          [("emb", "ACTIVE"), ("second", "DELETING")])
 
 
+class VectorIndexDumpLoadTest(unittest.TestCase):
+    """`ddbd dump` keeps a table's vector indexes in its definition; `load` and `--seed` make them
+    again, filled from the items."""
+
+    def test_dump_load_and_seed_keep_vector_indexes(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        import subprocess
+        import tempfile
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        env = dict(os.environ, AWS_ACCESS_KEY_ID="AKIDTEST", AWS_SECRET_ACCESS_KEY="secret",
+                   AWS_REGION="us-east-1")
+        run = lambda *args: subprocess.run([os.environ["DDBD_BIN"], *args], capture_output=True,
+                                           text=True, timeout=120, env=env)
+        servers = [DdbdServer().start() for _ in range(2)]
+        for server in servers:
+            self.addCleanup(server.stop)
+        first, second = servers
+        signed(first.endpoint, "CreateTable", {
+            "TableName": "docs", "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "lang", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "VectorIndexes": [index(dimensions=3, function="DOT_PRODUCT",
+                                    schema=[("lang", "INLINE_FILTER")])]})
+        for i in range(5):
+            signed(first.endpoint, "PutItem", {"TableName": "docs", "Item": {
+                "pk": {"S": "d%d" % i}, "lang": {"S": "en" if i % 2 else "fr"},
+                "v": vector([i, 1, -i])}})
+        out = os.path.join(directory.name, "dump")
+        dumped = run("dump", "--endpoint", first.endpoint, "--out", out)
+        self.assertEqual(dumped.returncode, 0, dumped.stderr)
+        loaded = run("load", "--endpoint", second.endpoint, out)
+        self.assertEqual(loaded.returncode, 0, loaded.stderr)
+        seeded = DdbdServer("--seed", out).start()
+        self.addCleanup(seeded.stop)
+        search = {"TableName": "docs", "IndexName": "emb", "TopK": 2,
+                  "SearchVector": [{"N": "1"}, {"N": "0"}, {"N": "0"}],
+                  "SearchConditionExpression": "lang = :l",
+                  "ExpressionAttributeValues": {":l": {"S": "en"}}}
+        expected = signed(first.endpoint, "SearchVectors", search)[1]
+        self.assertEqual([r["Item"]["pk"]["S"] for r in expected["SearchResults"]], ["d3", "d1"])
+        for server in (second, seeded):
+            described = signed(server.endpoint, "DescribeTable", {"TableName": "docs"})[1]["Table"]
+            self.assertEqual([(v["IndexName"], v["DistanceFunction"], v["ItemCount"])
+                              for v in described["VectorIndexes"]], [("emb", "DOT_PRODUCT", 5)])
+            self.assertEqual(signed(server.endpoint, "SearchVectors", search)[1], expected)
+
+
 if __name__ == "__main__":
     unittest.main()
