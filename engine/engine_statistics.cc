@@ -15,6 +15,7 @@ EngineStatistics Engine::Statistics() const {
     std::shared_ptr<CapacityUsage> usage;
     std::shared_ptr<TableStream> stream;
     std::vector<size_t> slots;  // of figures.indexes, in order
+    std::shared_ptr<TableVectors> vectors;
   };
   std::vector<Gathered> gathered;
   {
@@ -28,6 +29,7 @@ EngineStatistics Engine::Statistics() const {
       table.items = entry->items;
       table.usage = entry->usage;
       table.stream = entry->stream;
+      table.vectors = entry->vectors;
       for (const IndexDescription& index : Catalog::Snapshot(*entry, now_ms).indexes) {
         table.figures.indexes.push_back({index.definition.index_name, index.is_global, 0, 0});
         table.slots.push_back(index.slot);
@@ -44,6 +46,15 @@ EngineStatistics Engine::Statistics() const {
     for (size_t i = 0; i < figures.indexes.size(); ++i) {
       figures.indexes[i].item_count = table.items->index_item_count(table.slots[i]);
       figures.indexes[i].size_bytes = table.items->index_size_bytes(table.slots[i]);
+    }
+    if (table.vectors) {
+      table.items->WhileHeld([&] {
+        for (const auto& index : table.vectors->list()) {
+          figures.vector_indexes.push_back({index->definition.index_name, false,
+                                            static_cast<int64_t>(index->store.size()),
+                                            index->store.vector_bytes()});
+        }
+      });
     }
     for (const CapacityUsage::Part& part : table.usage->Read()) {
       figures.consumed.push_back({part.index, part.read_units, part.write_units});

@@ -180,6 +180,22 @@ void RenderTables(Writer& out, const RequestHandler::NamedStatistics& databases)
                  static_cast<double>(index.size_bytes));
     }
   });
+  out.Family("ddbd_vector_index_vectors", "gauge", "Vectors a vector index holds.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    for (const IndexStatistics& index : table.vector_indexes) {
+      out.Sample("ddbd_vector_index_vectors",
+                 TableLabels(space, table.name) + "," + Label("index", index.name),
+                 static_cast<double>(index.item_count));
+    }
+  });
+  out.Family("ddbd_vector_index_bytes", "gauge", "The f32 bytes of a vector index's vectors.");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    for (const IndexStatistics& index : table.vector_indexes) {
+      out.Sample("ddbd_vector_index_bytes",
+                 TableLabels(space, table.name) + "," + Label("index", index.name),
+                 static_cast<double>(index.size_bytes));
+    }
+  });
   for (const bool write : {false, true}) {
     const std::string name = write ? "ddbd_consumed_write_capacity_units_total"
                                    : "ddbd_consumed_read_capacity_units_total";

@@ -55,6 +55,8 @@ struct TableStatistics {
   int64_t item_count = 0;
   int64_t size_bytes = 0;
   std::vector<IndexStatistics> indexes = {};
+  // Vector indexes: the vectors each holds and their f32 bytes (`global` unused).
+  std::vector<IndexStatistics> vector_indexes = {};
   std::vector<CapacityStatistics> consumed = {};  // the table first, then indexes that consumed
   uint64_t inserts = 0;                           // changes the commit path made, by kind
   uint64_t modifies = 0;

@@ -139,6 +139,11 @@ class VectorSearchTest(ServerTestCase):
         described = self.call("DescribeTable", {"TableName": table})["Table"]["VectorIndexes"][0]
         # The item without the HASH attribute is not indexed (aws-semantics.md section 11).
         self.assertEqual((described["ItemCount"], described["IndexSizeBytes"]), (1, 12))
+        with urllib.request.urlopen(self.endpoint + "/metrics", timeout=10) as response:
+            metrics = response.read().decode()
+        labels = '{table="%s",index="emb"}' % table
+        self.assertIn("ddbd_vector_index_vectors%s 1\n" % labels, metrics)
+        self.assertIn("ddbd_vector_index_bytes%s 12\n" % labels, metrics)
 
     def test_scores_of_each_function(self):
         for function in ("COSINE", "EUCLIDEAN", "DOT_PRODUCT"):
