@@ -372,6 +372,44 @@ class VectorIndexRecoveryTest(unittest.TestCase):
         self.assertEqual(after, before)
         self.assertEqual(described["Table"]["VectorIndexes"][0]["ItemCount"], 4)
 
+    def test_acknowledged_vectors_survive_a_crash(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            server = DdbdServer("--db-path", directory).start()
+            try:
+                signed(server.endpoint, "CreateTable", {
+                    "TableName": "crashed", "BillingMode": "PAY_PER_REQUEST",
+                    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})
+                for i in range(20):
+                    signed(server.endpoint, "PutItem", {"TableName": "crashed", "Item": {
+                        "pk": {"S": "k%02d" % i}, "v": vector([i, 20 - i, 1])}})
+                # An index added to a table with items, then more writes, then no clean stop.
+                signed(server.endpoint, "UpdateTable", {"TableName": "crashed", "VectorIndexUpdates": [
+                    {"Create": index(dimensions=3, function="DOT_PRODUCT")}]})
+                signed(server.endpoint, "PutItem", {"TableName": "crashed", "Item": {
+                    "pk": {"S": "late"}, "v": vector([100, 100, 100])}})
+                signed(server.endpoint, "DeleteItem", {"TableName": "crashed",
+                                                       "Key": {"pk": {"S": "k19"}}})
+            finally:
+                server.process.kill()  # SIGKILL: no checkpoint, no flush beyond what was acknowledged
+                server.process.wait()
+                server.stop()
+            server = DdbdServer("--db-path", directory).start()
+            try:
+                answer = signed(server.endpoint, "SearchVectors", {
+                    "TableName": "crashed", "IndexName": "emb", "TopK": 3,
+                    "SearchVector": [{"N": "0"}, {"N": "1"}, {"N": "0"}]})[1]
+                described = signed(server.endpoint, "DescribeTable",
+                                   {"TableName": "crashed"})[1]["Table"]
+            finally:
+                server.stop()
+        self.assertEqual([r["Item"]["pk"]["S"] for r in answer["SearchResults"]],
+                         ["late", "k00", "k01"])
+        self.assertEqual(described["VectorIndexes"][0]["ItemCount"], 20)
+
 
 class VectorIndexLifecycleTest(unittest.TestCase):
     """With --table-delay-ms, an index added by UpdateTable allocates, then backfills, and is
