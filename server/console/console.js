@@ -1,5 +1,6 @@
-// ddbd's web console: tables, indexes, items, Query and Scan, Time to Live and streams, through
-// the DynamoDB API of the server that serves it (POST / with X-Amz-Target), as any SDK would.
+// ddbd's web console: tables, indexes, items, Query and Scan, vector search, Time to Live and
+// streams, through the DynamoDB API of the server that serves it (POST / with X-Amz-Target), as
+// any SDK would.
 // It never reads a whole table: every listing is a page (Limit) with a next-page key.
 import { canSign, signedHeaders } from "./sigv4.js";
 import { fromDynamoDbText, fromPlainText, hasPlainForm, preview, toPlainText } from "./dynamodb_json.js";
@@ -331,6 +332,7 @@ async function showTable(name, token, tab, search) {
     getByKeyForm(table),
     h("div", { id: "results" }),
     h("h2", {}, "Indexes"), indexSection(table),
+    ...(table.VectorIndexes ? [h("h2", {}, "Vector indexes"), vectorSection(table)] : []),
     h("h2", {}, "Time to Live"), h("div", { id: "ttl" }),
     h("h2", {}, "Stream"), h("div", { id: "stream" }, streamSection(table)));
   showTimeToLive(table);
@@ -708,6 +710,87 @@ function indexSection(table) {
                 GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: i.IndexName } }] }));
               route(true);
             } }, "Delete") : null))))),
+    form);
+}
+
+// ---- Vector indexes: their definitions, and a search box (SearchVectors, TopK nearest first).
+
+function vectorSection(table) {
+  const indexes = table.VectorIndexes;
+  const schemaText = (i) => (i.SearchSchema || [])
+    .map((e) => `${e.AttributeName} (${e.SearchSchemaElementType})`).join(", ") || "—";
+  const index = h("select", { name: "IndexName", id: "vector-index" },
+    indexes.map((i) => h("option", { value: i.IndexName }, i.IndexName)));
+  const conditions = h("div", { class: "row", id: "vector-conditions" });
+  // One field a search-schema attribute: the HASH one must be given, filters may be.
+  const showConditions = () => {
+    const chosen = indexes.find((i) => i.IndexName === index.value);
+    conditions.replaceChildren(...(chosen.SearchSchema || []).map((e) => h("label", {},
+      `${e.AttributeName} =`, h("input", { name: `condition:${e.AttributeName}`,
+        required: e.SearchSchemaElementType === "HASH" }))));
+  };
+  index.addEventListener("change", showConditions);
+  const form = h("form", { id: "vector-search-form" },
+    h("div", { class: "row" }, h("label", {}, "Index", index),
+      h("label", {}, "TopK", h("input", { name: "TopK", type: "number", min: 1, max: 100, value: 10 }))),
+    h("label", {}, "Search vector (numbers, as a JSON list)",
+      h("textarea", { name: "SearchVector", rows: 2, required: true, placeholder: "[0.12, -0.5, 0.33]" })),
+    conditions,
+    h("div", { class: "row" }, h("button", { type: "submit" }, "Search")),
+    h("div", { id: "vector-results" }));
+  showConditions();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    let numbers;
+    try {
+      numbers = JSON.parse(data.get("SearchVector"));
+      if (!Array.isArray(numbers) || !numbers.every((n) => typeof n === "number")) throw new Error();
+    } catch {
+      toast("The search vector is a JSON list of numbers", true);
+      return;
+    }
+    const chosen = indexes.find((i) => i.IndexName === index.value);
+    const request = { TableName: table.TableName, IndexName: chosen.IndexName,
+      TopK: Number(data.get("TopK")), SearchVector: numbers.map((n) => ({ N: String(n) })) };
+    const terms = [];
+    const names = {};
+    const values = {};
+    (chosen.SearchSchema || []).forEach((e, n) => {
+      const text = String(data.get(`condition:${e.AttributeName}`) || "");
+      if (text === "") return;
+      const type = table.AttributeDefinitions.find((d) => d.AttributeName === e.AttributeName)
+        ?.AttributeType || "S";
+      names[`#s${n}`] = e.AttributeName;
+      values[`:s${n}`] = { [type]: text };
+      terms.push(`#s${n} = :s${n}`);
+    });
+    if (terms.length > 0) {
+      Object.assign(request, { SearchConditionExpression: terms.join(" AND "),
+        ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+    }
+    const answer = await attempt(() => api("SearchVectors", request));
+    const keys = keyNamesOf(table);
+    document.getElementById("vector-results").replaceChildren(
+      answer.SearchResults.length === 0 ? h("p", { class: "muted" }, "No matches.") :
+        h("table", { class: "grid", id: "vector-matches" },
+          h("thead", {}, h("tr", {}, ["Score", "Item"].map((c) => h("th", {}, c)))),
+          h("tbody", {}, answer.SearchResults.map((result) => {
+            const open = () => openItemLink(Object.fromEntries(keys.map((n) => [n, result.Item[n]])));
+            return h("tr", { class: "item", tabindex: 0, onclick: open,
+              onkeydown: (e) => { if (e.key === "Enter") open(); } },
+              h("td", {}, String(result.Score)), h("td", {}, preview({ M: result.Item }, 200)));
+          }))));
+  });
+  return h("div", {},
+    h("table", { class: "grid", id: "vector-indexes" },
+      h("thead", {}, h("tr", {}, ["Name", "Status", "Vector attribute", "Dimensions", "Distance",
+        "Search schema", "Projection", "Vectors"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, indexes.map((i) => h("tr", {},
+        h("td", {}, i.IndexName), h("td", {}, i.Backfilling ? `${i.IndexStatus} (backfilling)` : i.IndexStatus),
+        h("td", {}, i.VectorAttribute.AttributeName), h("td", {}, String(i.Dimensions)),
+        h("td", {}, i.DistanceFunction), h("td", {}, schemaText(i)), h("td", {}, i.Projection.ProjectionType),
+        h("td", {}, String(i.ItemCount ?? "")))))),
     form);
 }
 

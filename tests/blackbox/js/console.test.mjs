@@ -292,6 +292,39 @@ describe('console', () => {
     assert.deepEqual(ttl.TimeToLiveDescription, { TimeToLiveStatus: 'ENABLED', AttributeName: 'expires' });
   });
 
+  test('shows a table\'s vector indexes and searches one', async () => {
+    const table = uniqueName('console-vectors');
+    await client.send(new CreateTableCommand(hashTable(table, {
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'tenant', AttributeType: 'S' }],
+      VectorIndexes: [{ IndexName: 'embedding', VectorAttribute: { AttributeName: 'v' }, Dimensions: 2,
+        DistanceFunction: 'EUCLIDEAN', Projection: { ProjectionType: 'ALL' },
+        SearchSchema: [{ AttributeName: 'tenant', SearchSchemaElementType: 'HASH' }] }],
+    })));
+    for (const [pk, tenant, x, y] of [['near', 'a', 1, 1], ['far', 'a', 9, 9], ['other', 'b', 1, 1]]) {
+      await client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: pk }, tenant: { S: tenant },
+        v: { L: [{ N: String(x) }, { N: String(y) }] } } }));
+    }
+    await inPage('vectors', server.endpoint, async (page) => {
+      await page.goto(`${server.endpoint}/console/#/table/${table}`);
+      const row = page.locator('#vector-indexes tbody tr');
+      await row.waitFor();
+      assert.deepEqual(await row.locator('td').allInnerTexts(),
+        ['embedding', 'ACTIVE', 'v', '2', 'EUCLIDEAN', 'tenant (HASH)', 'ALL', '3']);
+      const form = page.locator('#vector-search-form');
+      await form.getByLabel('Search vector').fill('[0, 0]');
+      await form.getByLabel('tenant =').fill('a');
+      await form.getByRole('button', { name: 'Search' }).click();
+      const matches = page.locator('#vector-matches tbody tr');
+      await matches.nth(1).waitFor();
+      assert.equal(await matches.count(), 2);
+      assert.match(await matches.nth(0).innerText(), /^1\.414\d*\s+\{pk: near/);
+      assert.match(await matches.nth(1).innerText(), /far/);
+      await matches.nth(0).click();
+      await page.waitForURL(/\/item\//);
+    });
+  });
+
   test('asks for a key and signs in the browser when the server verifies signatures', async () => {
     const verified = await startDdbd('--auth-keys', 'AKIDCONSOLE:s3cret');
     try {
