@@ -11,6 +11,7 @@
 #include "protocol/json_writer.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/table.h"
+#include "protocol/whole_numbers.h"
 
 namespace ddbd {
 namespace {
@@ -114,9 +115,14 @@ void Dispatcher::HandleAsync(std::string_view target, std::string body, const Re
   // Taken before the body is parsed in place: the bytes as sent.
   const uint64_t fingerprint =
       operation != nullptr && operation->async != nullptr ? std::hash<std::string>{}(body) : 0;
+  // Read before the body is parsed in place; answered where the body's shape is (after Accept).
+  const std::optional<std::string> fraction =
+      operation != nullptr ? FractionWhereIntegerGoes(target.substr(target.find('.') + 1), body)
+                           : std::nullopt;
   rapidjson::Document document;
   DispatchResult refused;
   if (!Accept(operation, body, info, document, refused)) return done(std::move(refused));
+  if (fraction) return done(ErrorResponse(Error::Serialization(*fraction)));
   if (operation->with_info != nullptr) {  // reads nothing the log holds: answered at once
     return done(Answer([&](json::Writer& writer) {
       return operation->with_info(engine_, info, document, writer);

@@ -20,8 +20,9 @@ from ddbd_harness import DdbdServer, ServerTestCase, unique_name
 
 
 def signed(endpoint, operation, body):
-    """(HTTP status, answer) of a request signed as an SDK signs it."""
-    data = json.dumps(body).encode()
+    """(HTTP status, answer) of a request signed as an SDK signs it; `body` a dict, or the JSON
+    text to send as it is."""
+    data = (body if isinstance(body, str) else json.dumps(body)).encode()
     request = AWSRequest(method="POST", url=endpoint + "/", data=data, headers={
         "Content-Type": "application/x-amz-json-1.0",
         "X-Amz-Target": "DynamoDB_20120810." + operation})
@@ -74,8 +75,8 @@ class VectorSearchTest(ServerTestCase):
 
     def refused(self, operation, body, kind, message):
         got, answer = signed(self.endpoint, operation, body)
-        self.assertEqual((got, answer.get("__type", "").split("#")[-1], answer.get("message")),
-                         (400, kind, message))
+        self.assertEqual((got, answer.get("__type", "").split("#")[-1],
+                          answer.get("message", answer.get("Message"))), (400, kind, message))
 
     def table(self, *indexes, definitions=(), billing="PAY_PER_REQUEST"):
         name = unique_name("vectors")
@@ -316,6 +317,15 @@ class VectorSearchTest(ServerTestCase):
                      "ValidationException",
                      "Invalid SearchConditionExpression: Invalid comparator used in "
                      "SearchConditionExpression")
+        # As AWS's newer front end words it (serde): the number, then where its reader stood.
+        text = ('{"TableName":"%s","IndexName":"emb","TopK":3.50,'
+                '"SearchVector":[{"N":"1"},{"N":"1"}]}' % table)
+        self.refused("SearchVectors", text, "SerializationException",
+                     "invalid type: floating point `3.5`, expected i32 at line 1 column %d"
+                     % (text.index("3.50") + 4))
+        self.refused("SearchVectors", '{\n  "TopK": 1e1,\n  "TableName": "%s"\n}' % table,
+                     "SerializationException",
+                     "invalid type: floating point `10`, expected i32 at line 2 column 13")
         self.refused("SearchVectors", dict(base, TopK=101), "ValidationException",
                      "1 validation error detected: Value '101' at 'topK' failed to satisfy "
                      "constraint: Member must have value less than or equal to 100")
