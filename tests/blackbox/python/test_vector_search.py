@@ -8,6 +8,7 @@ import json
 import math
 import os
 import struct
+import time
 import unittest
 import urllib.error
 import urllib.request
@@ -67,7 +68,9 @@ def index(name="emb", dimensions=3, function="COSINE", schema=(), projection="AL
     return definition
 
 
-class VectorSearchTest(ServerTestCase):
+class VectorCase(ServerTestCase):
+    """Raw signed calls, tables with vector indexes, and searches checked against a recomputation."""
+
     def call(self, operation, body, status=200):
         got, answer = signed(self.endpoint, operation, body)
         self.assertEqual(got, status, answer)
@@ -122,6 +125,9 @@ class VectorSearchTest(ServerTestCase):
             self.assertAlmostEqual(a, b, places=9)
         return answer
 
+
+
+class VectorSearchTest(VectorCase):
     def test_create_and_describe(self):
         table = self.create(index(schema=[("cat", "HASH"), ("color", "INLINE_FILTER")]),
                             definitions=[("cat", "S"), ("color", "S")])
@@ -300,6 +306,16 @@ class VectorSearchTest(ServerTestCase):
                                        "SearchVector": [{"N": "1"}, {"N": "1"}]},
                      "ValidationException", "The table does not have the specified index: emb")
 
+    def test_a_table_arn_names_the_table(self):
+        table = self.create(index(dimensions=2))
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "a"}, "v": vector([1, 2])}})
+        arn = self.call("DescribeTable", {"TableName": table})["Table"]["TableArn"]
+        answer = self.call("SearchVectors", {"TableName": arn, "IndexName": "emb", "TopK": 1,
+                                             "SearchVector": [{"N": "1"}, {"N": "2"}]})
+        [result] = answer["SearchResults"]
+        self.assertEqual(result["Item"], {"pk": {"S": "a"}, "v": vector([1, 2])})
+        self.assertAlmostEqual(result["Score"], 0.0, places=12)  # 1 - 5/sqrt(5*5) in f64
+
     def test_refusals(self):
         table = self.create(index(dimensions=2))
         base = {"TableName": table, "IndexName": "emb", "TopK": 1,
@@ -347,6 +363,27 @@ class VectorSearchTest(ServerTestCase):
         self.refused("CreateTable", body, "ValidationException",
                      "One or more parameter values were invalid: Dimensions of vector index emb "
                      "is 4097, more than the maximum of 4096")
+
+
+class VectorPointInTimeTest(VectorCase):
+    server_args = ("--pitr-lag-ms", "0")
+
+    def test_point_in_time_restore_keeps_vector_indexes(self):
+        table = self.create(index(dimensions=2))
+        self.call("UpdateContinuousBackups", {
+            "TableName": table,
+            "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True}})
+        for i in range(4):
+            self.call("PutItem", {"TableName": table, "Item": {
+                "pk": {"S": "i%d" % i}, "v": vector([i, 1])}})
+        restored = unique_name("restored")
+        self.call("RestoreTableToPointInTime", {"SourceTableName": table,
+                                                "TargetTableName": restored,
+                                                "UseLatestRestorableTime": True})
+        described = self.call("DescribeTable", {"TableName": restored})["Table"]
+        self.assertEqual([(v["IndexName"], v["ItemCount"]) for v in described["VectorIndexes"]],
+                         [("emb", 4)])
+        self.assertSearch(restored, "COSINE", [1, 0], top_k=2)
 
 
 class VectorIndexRecoveryTest(unittest.TestCase):
@@ -443,6 +480,30 @@ class VectorIndexLifecycleTest(unittest.TestCase):
     def described(self, table):
         answer = self.call("DescribeTable", {"TableName": table})[1]["Table"]
         return answer["TableStatus"], answer.get("VectorIndexes", [])
+
+    def test_time_to_live_deletes_leave_the_index(self):
+        table = "expiring"
+        self.call("CreateTable", {"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                                  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                                  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                                  "VectorIndexes": [index(dimensions=2)]})
+        self.advance(60001)
+        self.call("UpdateTimeToLive", {"TableName": table, "TimeToLiveSpecification": {
+            "AttributeName": "expires", "Enabled": True}})
+        soon = int(time.time()) + 3600
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "old"}, "v": vector([1, 0]),
+                                                           "expires": {"N": str(soon)}}})
+        self.call("PutItem", {"TableName": table, "Item": {"pk": {"S": "new"}, "v": vector([0, 1])}})
+        search = {"TableName": table, "IndexName": "emb", "TopK": 5,
+                  "SearchVector": [{"N": "1"}, {"N": "0"}]}
+        found = lambda: [r["Item"]["pk"]["S"] for r in self.call("SearchVectors", search)[1]["SearchResults"]]
+        self.assertEqual(found(), ["old", "new"])
+        self.advance(2 * 3600 * 1000)
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=10)
+        connection.request("POST", "/_ddbd/ttl/sweep")
+        self.assertEqual(json.loads(connection.getresponse().read()), {"deleted": 1})
+        connection.close()
+        self.assertEqual(found(), ["new"])
 
     def test_phases_and_refusals_while_an_index_is_added(self):
         table = "lifecycle"
