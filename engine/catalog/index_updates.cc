@@ -28,31 +28,13 @@ IndexDescription* FindGlobalIndex(TableDescription& table, const std::string& na
 // The attribute definitions after adding those the new index's keys use. A definition the new
 // index does not use is ignored, whatever its type (measured: stale or conflicting extra
 // definitions are accepted); one it uses must agree with the table's.
-Result<std::vector<AttributeDefinition>> MergeDefinitions(const TableDescription& table,
-                                                          const UpdateTableArgs& args,
-                                                          const IndexDefinition& index) {
-  std::vector<AttributeDefinition> merged = table.attribute_definitions;
-  std::vector<std::string> seen;
-  for (const AttributeDefinition& definition : args.attribute_definitions) {
-    if (std::find(seen.begin(), seen.end(), definition.attribute_name) != seen.end()) {
-      return Error::Validation("Attribute Name is duplicated: " + definition.attribute_name);
-    }
-    seen.push_back(definition.attribute_name);
-    const bool keyed = std::any_of(index.key_schema.begin(), index.key_schema.end(),
-                                   [&](const KeySchemaElement& key) {
-                                     return key.attribute_name == definition.attribute_name;
-                                   });
-    if (!keyed) continue;
-    auto existing = std::find_if(merged.begin(), merged.end(), [&](const auto& known) {
-      return known.attribute_name == definition.attribute_name;
-    });
-    if (existing == merged.end()) {
-      merged.push_back(definition);
-    } else if (existing->attribute_type != definition.attribute_type) {
-      return InvalidParameter("Attributes cannot be redefined");
-    }
-  }
-  return merged;
+Result<std::vector<AttributeDefinition>> MergeKeyDefinitions(const TableDescription& table,
+                                                             const UpdateTableArgs& args,
+                                                             const IndexDefinition& index) {
+  return MergeDefinitions(table, args, [&](const std::string& name) {
+    return std::any_of(index.key_schema.begin(), index.key_schema.end(),
+                       [&](const KeySchemaElement& key) { return key.attribute_name == name; });
+  });
 }
 
 Status CheckCreate(const UpdateTableArgs& args, const IndexDefinition& index,
@@ -199,6 +181,29 @@ Status CarryBillingMode(const UpdateTableArgs& args, const IndexUpdateContext& c
 
 }  // namespace
 
+Result<std::vector<AttributeDefinition>> MergeDefinitions(
+    const TableDescription& table, const UpdateTableArgs& args,
+    const std::function<bool(const std::string&)>& used_by_index) {
+  std::vector<AttributeDefinition> merged = table.attribute_definitions;
+  std::vector<std::string> seen;
+  for (const AttributeDefinition& definition : args.attribute_definitions) {
+    if (std::find(seen.begin(), seen.end(), definition.attribute_name) != seen.end()) {
+      return Error::Validation("Attribute Name is duplicated: " + definition.attribute_name);
+    }
+    seen.push_back(definition.attribute_name);
+    if (!used_by_index(definition.attribute_name)) continue;
+    auto existing = std::find_if(merged.begin(), merged.end(), [&](const auto& known) {
+      return known.attribute_name == definition.attribute_name;
+    });
+    if (existing == merged.end()) {
+      merged.push_back(definition);
+    } else if (existing->attribute_type != definition.attribute_type) {
+      return InvalidParameter("Attributes cannot be redefined");
+    }
+  }
+  return merged;
+}
+
 void DropUnusedDefinitions(TableDescription& table) {
   std::vector<std::string> used;
   for (const KeySchemaElement& element : table.key_schema) used.push_back(element.attribute_name);
@@ -263,7 +268,7 @@ Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& 
                         [](const IndexDescription& index) { return index.is_global; });
       if (static_cast<size_t>(globals) >= kMaxGlobalIndexes) return GlobalIndexLimitExceeded();
       if (Status valid = CheckCreate(args, update.index, updated); !valid.ok()) return valid;
-      auto merged = MergeDefinitions(updated, args, update.index);
+      auto merged = MergeKeyDefinitions(updated, args, update.index);
       if (!merged.ok()) return merged.error();
       updated.attribute_definitions = std::move(merged).value();
       IndexDescription index;

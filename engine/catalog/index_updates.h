@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "engine/api/tables.h"
 #include "engine/error.h"
@@ -25,6 +28,13 @@ struct IndexUpdateContext {
 // end up as exactly the attributes the table's and its indexes' keys use. Nothing changes on error.
 Status ApplyIndexUpdates(const UpdateTableArgs& args, const IndexUpdateContext& context,
                          TableDescription& table);
+
+// The table's definitions with those of the call's AttributeDefinitions that the index being
+// created uses (`used_by_index`) added: "Attribute Name is duplicated" for a name given twice,
+// "Attributes cannot be redefined" for one of another type than the table's.
+Result<std::vector<AttributeDefinition>> MergeDefinitions(
+    const TableDescription& table, const UpdateTableArgs& args,
+    const std::function<bool(const std::string&)>& used_by_index);
 
 // Keeps exactly the definitions some key (table or remaining index) or vector index search
 // schema uses, in their order.

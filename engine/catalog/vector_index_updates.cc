@@ -30,26 +30,6 @@ VectorIndexDescription* FindVectorIndex(TableDescription& table, const std::stri
   return nullptr;
 }
 
-// The table's definitions with those of the created index's search schema added from the call's
-// AttributeDefinitions.
-Result<std::vector<AttributeDefinition>> MergeSchemaDefinitions(
-    const TableDescription& table, const UpdateTableArgs& args,
-    const VectorIndexDefinition& index) {
-  std::vector<AttributeDefinition> merged = table.attribute_definitions;
-  for (const AttributeDefinition& definition : args.attribute_definitions) {
-    if (!UsedBySearchSchema({index}, definition.attribute_name)) continue;
-    auto existing = std::find_if(merged.begin(), merged.end(), [&](const auto& known) {
-      return known.attribute_name == definition.attribute_name;
-    });
-    if (existing == merged.end()) {
-      merged.push_back(definition);
-    } else if (existing->attribute_type != definition.attribute_type) {
-      return InvalidParameter("Attributes cannot be redefined");
-    }
-  }
-  return merged;
-}
-
 }  // namespace
 
 Status CheckVectorIndexUpdatesDuringChange(const UpdateTableArgs& args,
@@ -105,7 +85,9 @@ Status ApplyVectorIndexUpdates(const UpdateTableArgs& args, const IndexUpdateCon
       });
     }
   } else {
-    auto merged = MergeSchemaDefinitions(updated, args, update.index);
+    auto merged = MergeDefinitions(updated, args, [&](const std::string& attribute) {
+      return UsedBySearchSchema({update.index}, attribute);
+    });
     if (!merged.ok()) return merged.error();
     std::vector<VectorIndexDefinition> all;
     for (const VectorIndexDescription& index : updated.vector_indexes) {
