@@ -52,7 +52,8 @@ Result<SearchVectorsOutcome> Engine::SearchVectors(const SearchVectorsArgs& args
   }
   // Until it is ACTIVE: allocating or backfilling (the text recorded against AWS for the latter;
   // aws-semantics.md section 11).
-  if (described->index_status != TableStatus::kActive) {
+  if (described->index_status != TableStatus::kActive ||
+      !index->filled.load(std::memory_order_acquire)) {
     return Error::Validation("Cannot search backfilling vector index: " + args.index_name);
   }
   const VectorIndexDefinition& definition = index->definition;

@@ -83,7 +83,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       if (!streamed && streams_now) StartStreamLocked(*it->second, change.now_ms);
       if (streamed && !streams_now) StopStreamLocked(*it->second);
       it->second->transition_done_ms = change.transition_done_ms;
-      SyncVectorsLocked(*it->second);
+      SyncVectorsLocked(*it->second, change.vectors_to_fill);
       // New capacities apply at once.
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
@@ -186,7 +186,8 @@ void Catalog::FillCounts(const TableItems& items, TableDescription& description)
   }
 }
 
-void Catalog::SyncVectorsLocked(TableEntry& entry) {
+void Catalog::SyncVectorsLocked(TableEntry& entry,
+                                std::vector<std::shared_ptr<TableVector>>* to_fill) {
   std::vector<std::shared_ptr<TableVector>> wanted;
   bool changed = false;
   for (const VectorIndexDescription& index : entry.description.vector_indexes) {
@@ -194,14 +195,21 @@ void Catalog::SyncVectorsLocked(TableEntry& entry) {
     std::shared_ptr<TableVector> held =
         entry.vectors ? entry.vectors->Shared(index.definition.index_name) : nullptr;
     if (held == nullptr) {
-      // Observing first, then filled from the items as they are (TableItems::Observe): searches
-      // find it only once it is full, as it is published after.
       held =
           std::make_shared<TableVector>(index.definition, entry.description.attribute_definitions);
-      TableVector* filling = held.get();
-      entry.items->Observe(held, [filling](std::string_view key, std::string_view blob) {
-        filling->Apply(key, blob);
-      });
+      if (to_fill != nullptr) {
+        // Observing from now; the caller fills it from the items (FillVectorIndex).
+        held->filled.store(false, std::memory_order_release);
+        entry.items->Observe(held, {});
+        to_fill->push_back(held);
+      } else {
+        // Observing first, then filled from the items as they are (TableItems::Observe):
+        // searches find it only once it is full, as it is published after.
+        TableVector* filling = held.get();
+        entry.items->Observe(held, [filling](std::string_view key, std::string_view blob) {
+          filling->Apply(key, blob);
+        });
+      }
       changed = true;
     }
     wanted.push_back(std::move(held));
@@ -215,6 +223,17 @@ void Catalog::SyncVectorsLocked(TableEntry& entry) {
   }
   if (!changed) return;
   entry.vectors = wanted.empty() ? nullptr : std::make_shared<TableVectors>(std::move(wanted));
+}
+
+void Catalog::FillVectorIndex(const TableItems& items, TableVector& index) {
+  // Writers wait meanwhile (the read lock); what they wrote before is in the items walked, what
+  // they write after reaches the index through the commit path.
+  items.WalkAllThen(
+      [&index](std::string_view key, std::string_view blob, uint32_t) {
+        index.Apply(key, blob);
+        return true;
+      },
+      [&index] { index.filled.store(true, std::memory_order_release); });
 }
 
 void Catalog::FillVectorCounts(const TableItems& items, const TableVectors* vectors,

@@ -100,6 +100,9 @@ struct CatalogChange {
   int64_t transition_done_ms = 0;  // when its CREATING/UPDATING/DELETING status ends
   int64_t now_ms = 0;
   std::shared_ptr<ExpiryIndex> expiry;  // kUpdateTimeToLive: the new index (null: disabled)
+  // kUpdateTable: if set, vector indexes it adds are attached but left for the caller to fill
+  // (FillVectorIndex), after it releases the catalog; else filled at once (replay).
+  std::vector<std::shared_ptr<TableVector>>* vectors_to_fill = nullptr;
 };
 
 // What a kTableMetadata change carries from one description to another: tags, resource policies
@@ -134,8 +137,14 @@ struct Catalog final : public TableMetadata {
   // The same for a vector search; ResourceNotFoundException with DescribeTable's text.
   Result<VectorTable> FindVectorTable(std::string_view table_name) const;
   // Under `mutex` exclusively: the entry's vector indexes observe its items exactly as its
-  // description lists them (but those DELETING); one added is filled from the items first.
-  void SyncVectorsLocked(TableEntry& entry);
+  // description lists them (but those DELETING). One added is filled from the items before it is
+  // published, or, given `to_fill`, attached and listed there for FillVectorIndex: a large
+  // table's fill then holds up its own table's writers only, not the catalog.
+  void SyncVectorsLocked(TableEntry& entry,
+                         std::vector<std::shared_ptr<TableVector>>* to_fill = nullptr);
+  // Fills `index` (attached by SyncVectorsLocked) from every item of `items`, under their read
+  // lock; searches refuse it until then.
+  static void FillVectorIndex(const TableItems& items, TableVector& index);
   // The live item counts and sizes of the table's vector indexes, under its items' read lock.
   static void FillVectorCounts(const TableItems& items, const TableVectors* vectors,
                                TableDescription& description);

@@ -15,6 +15,7 @@
 // searches under the read lock: TableItems::WhileHeld).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,8 @@ class TableVector final : public CommitObserver {
   void Apply(std::string_view key, std::string_view blob);
 
   VectorIndexDefinition definition;
+  // False while an index UpdateTable added is being filled from the items: searches refuse it.
+  std::atomic<bool> filled = true;
   std::optional<AttributeType> hash_type;      // the HASH attribute's declared type
   std::vector<std::string> filter_attributes;  // INLINE_FILTER attributes, in schema order
   std::vector<AttributeType> filter_types;

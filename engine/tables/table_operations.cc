@@ -209,13 +209,17 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
     return applied.error();
   }
   current.table_status = delayed ? TableStatus::kUpdating : TableStatus::kActive;
+  // A vector index added here is filled after the catalog is released (a large table's vectors
+  // take seconds), before this call answers.
+  std::vector<std::shared_ptr<TableVector>> vectors_to_fill;
   const Ticket ticket{catalog.CommitLocked({CatalogChange::Kind::kUpdateTable,
                                             args.table_name,
                                             nullptr,
                                             current,
                                             now_ms + catalog.options.table_delay_ms,
                                             now_ms,
-                                            {}})};
+                                            {},
+                                            &vectors_to_fill})};
   current.latest_stream_label = entry.description.latest_stream_label;  // unique per stream
   // `entry` may be gone once the catalog is released; the items stay alive through this.
   const std::shared_ptr<TableItems> items = entry.items;
@@ -229,6 +233,9 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
                          [&lock] { lock.unlock(); });
   } else {
     lock.unlock();
+  }
+  for (const std::shared_ptr<TableVector>& index : vectors_to_fill) {
+    Catalog::FillVectorIndex(*items, *index);
   }
   Catalog::FillCounts(*items, current);  // an added index, now full
   Catalog::FillVectorCounts(*items, vectors.get(), current);
