@@ -316,6 +316,19 @@ class VectorSearchTest(VectorCase):
         self.assertEqual(result["Item"], {"pk": {"S": "a"}, "v": vector([1, 2])})
         self.assertAlmostEqual(result["Score"], 0.0, places=12)  # 1 - 5/sqrt(5*5) in f64
 
+    def test_answers_stop_at_16_mb(self):
+        table = self.create(index(dimensions=2))
+        padding = "x" * (300 * 1024)  # ~300 KB items: 16 MB holds 54 of them
+        for i in range(60):
+            self.call("PutItem", {"TableName": table, "Item": {
+                "pk": {"S": "i%02d" % i}, "v": vector([1, i]), "pad": {"S": padding}}})
+        answer = self.search(table, [1, 0], top_k=100)
+        results = answer["SearchResults"]
+        # Each item is 307,200 bytes of padding and a few dozen more: 54 fit in 16 MB, not 55.
+        self.assertEqual(len(results), 54)
+        # The best first: the nearest to [1, 0] are the smallest i.
+        self.assertEqual([r["Item"]["pk"]["S"] for r in results[:3]], ["i00", "i01", "i02"])
+
     def test_refusals(self):
         table = self.create(index(dimensions=2))
         base = {"TableName": table, "IndexName": "emb", "TopK": 1,
