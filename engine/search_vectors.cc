@@ -112,14 +112,13 @@ Result<SearchVectorsOutcome> Engine::SearchVectors(const SearchVectorsArgs& args
       std::string_view blob;
       uint32_t size = 0;
       if (!table.items->FindDuringWalk(match.key, &blob, &size)) continue;
-      // DynamoDB's answers stop at 16 MB.
-      if (answer_bytes + size > kMaxSearchResponseBytes) break;
-      answer_bytes += size;
-      SearchResult& result = outcome.results.emplace_back();
-      result.score = match.score;
       Item item = IndexProjection(table.description, definition, DecodeItem(blob));
-      result.item.projected =
-          args.projection != nullptr ? ProjectItem(item, *args.projection) : std::move(item);
+      if (args.projection != nullptr) item = ProjectItem(item, *args.projection);
+      // DynamoDB's answers stop at 16 MB, of the items as answered.
+      const size_t answered = ItemSize(item);
+      if (answer_bytes + answered > kMaxSearchResponseBytes) break;
+      answer_bytes += answered;
+      outcome.results.push_back({ReadItem{std::nullopt, std::move(item)}, match.score});
     }
   });
   if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {

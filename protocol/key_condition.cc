@@ -106,19 +106,24 @@ Result<KeyTerm> TermOf(const Condition& condition) {
 }
 
 // Flattens nested ANDs into their conditions.
-void Flatten(const Condition& condition, std::vector<const Condition*>& out) {
+void AddAnded(const Condition& condition, std::vector<const Condition*>& out) {
   if (condition.kind != Condition::Kind::kAnd) {
     out.push_back(&condition);
     return;
   }
-  for (const Condition& child : condition.children) Flatten(child, out);
+  for (const Condition& child : condition.children) AddAnded(child, out);
 }
 
 }  // namespace
 
-Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition) {
+std::vector<const Condition*> AndedConditions(const Condition& condition) {
   std::vector<const Condition*> parts;
-  Flatten(condition, parts);
+  AddAnded(condition, parts);
+  return parts;
+}
+
+Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition) {
+  const std::vector<const Condition*> parts = AndedConditions(condition);
   std::vector<KeyTerm> terms;
   std::set<std::string> attributes;
   for (const Condition* part : parts) {

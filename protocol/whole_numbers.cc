@@ -68,14 +68,14 @@ class Finder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Finder> {
 }  // namespace
 
 std::optional<std::string> FractionWhereIntegerGoes(std::string_view operation,
-                                                    std::string_view body) {
+                                                    const std::string& body) {
   const auto* integer =
       std::find_if(std::begin(kIntegerMembers), std::end(kIntegerMembers),
                    [&](const IntegerMember& m) { return m.operation == operation; });
   if (integer == std::end(kIntegerMembers)) return std::nullopt;
-  // The body is a NUL-free JSON text here or it fails its own parse later; StringStream needs the
-  // terminator a std::string has.
-  const std::string text(body);
+  // StringStream reads up to the terminator a std::string has (a NUL inside the body ends the
+  // text early; the body's own parse refuses it).
+  const std::string& text = body;
   rapidjson::StringStream stream(text.c_str());
   Finder finder(integer->member, stream);
   rapidjson::Reader reader;

@@ -14,6 +14,6 @@ namespace ddbd {
 // The refusal of `body` for `operation` (its name, as the target gives it), or none: only the
 // newer front end's operations and integer members are checked (SearchVectors' TopK).
 std::optional<std::string> FractionWhereIntegerGoes(std::string_view operation,
-                                                    std::string_view body);
+                                                    const std::string& body);
 
 }  // namespace ddbd

@@ -1,6 +1,8 @@
 #include "engine/model/number.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 
 namespace ddbd {
 namespace {
@@ -217,6 +219,14 @@ void Number::AppendOrderedBytes(std::string& out) const {
   out.push_back(static_cast<char>(static_cast<uint8_t>(255 - biased)));
   for (char digit : digits_) out.push_back(static_cast<char>('9' - digit + '0'));
   out.push_back('\xFF');
+}
+
+std::optional<float> NumberAsF32(std::string_view text) {
+  float value = 0;
+  const char* end = text.data() + text.size();
+  auto [at, problem] = std::from_chars(text.data(), end, value);
+  if (problem != std::errc() || at != end || !std::isfinite(value)) return std::nullopt;
+  return value;
 }
 
 }  // namespace ddbd

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -53,5 +54,10 @@ class Number {
   int32_t exponent_ = 0;
   std::string digits_;  // '1'..'9' first and last, at most 38
 };
+
+// A number's text as an f32 (vector search: aws-semantics.md section 11), rounded once from the
+// decimal text to the nearest f32; none if it is not a number or is beyond f32's range once
+// rounded (underflow included).
+std::optional<float> NumberAsF32(std::string_view text);
 
 }  // namespace ddbd

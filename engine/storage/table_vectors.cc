@@ -1,11 +1,11 @@
 #include "engine/storage/table_vectors.h"
 
-#include <charconv>
-#include <cmath>
+#include <algorithm>
 
 #include "engine/model/item_codec.h"
 #include "engine/model/item_key.h"
 #include "engine/model/key_codec.h"
+#include "engine/model/number.h"
 
 namespace ddbd {
 namespace {
@@ -38,11 +38,9 @@ std::optional<std::vector<float>> StoredVector(std::string_view encoded, size_t 
   std::vector<float> elements(dimensions);
   for (float& element : elements) {
     if (reader.Type() != AttributeType::kN) return std::nullopt;
-    const std::string_view text = reader.Bytes();
-    auto [at, problem] = std::from_chars(text.data(), text.data() + text.size(), element);
-    if (problem != std::errc() || at != text.data() + text.size() || !std::isfinite(element)) {
-      return std::nullopt;
-    }
+    const std::optional<float> number = NumberAsF32(reader.Bytes());
+    if (!number) return std::nullopt;
+    element = *number;
   }
   return elements;
 }
@@ -56,7 +54,13 @@ std::optional<std::string> SchemaValueBytes(const AttributeValue* value, Attribu
 
 TableVector::TableVector(const VectorIndexDefinition& index,
                          const std::vector<AttributeDefinition>& types)
-    : definition(index), store(static_cast<size_t>(index.dimensions), 0) {
+    : definition(index),
+      store(static_cast<size_t>(index.dimensions),
+            static_cast<size_t>(
+                std::count_if(index.search_schema.begin(), index.search_schema.end(),
+                              [](const SearchSchemaElement& e) {
+                                return e.type == SearchSchemaElement::Type::kInlineFilter;
+                              }))) {
   for (const SearchSchemaElement& element : index.search_schema) {
     const AttributeType type =
         DeclaredType(types, element.attribute_name).value_or(AttributeType::kS);
@@ -67,7 +71,6 @@ TableVector::TableVector(const VectorIndexDefinition& index,
       filter_types.push_back(type);
     }
   }
-  store = vector::VectorStore(static_cast<size_t>(index.dimensions), filter_attributes.size());
 }
 
 namespace {
@@ -104,6 +107,18 @@ void TableVector::Apply(std::string_view key, std::string_view blob) {
     filters[i] = SchemaBytesOf(blob, filter_attributes[i], filter_types[i]).value_or("");
   }
   store.Put(key, *partition, *values, filters);
+}
+
+bool TableVector::Unchanged(const ChangeRecord& change) const {
+  if (change.kind != ChangeKind::kModify) return false;
+  auto same = [&](const std::string& name) {
+    return FindAttributeValue(change.old_item, name) == FindAttributeValue(change.new_item, name);
+  };
+  if (!same(definition.vector_attribute)) return false;
+  for (const SearchSchemaElement& element : definition.search_schema) {
+    if (!same(element.attribute_name)) return false;
+  }
+  return true;
 }
 
 const TableVector* TableVectors::Find(std::string_view name) const { return Shared(name).get(); }

@@ -39,7 +39,8 @@ class TableVector final : public CommitObserver {
   TableVector(const VectorIndexDefinition& index, const std::vector<AttributeDefinition>& types);
 
   void OnCommit(const ChangeRecord& change) override {
-    if (change.kind != ChangeKind::kNone) Apply(change.key, change.new_item);
+    if (change.kind == ChangeKind::kNone || Unchanged(change)) return;
+    Apply(change.key, change.new_item);
   }
   // The item stored under `key` is now `blob` (empty: removed). Under the table's write lock, or
   // (an index being filled, TableItems::Observe) under its read lock before anyone searches it.
@@ -52,6 +53,11 @@ class TableVector final : public CommitObserver {
   std::vector<std::string> filter_attributes;  // INLINE_FILTER attributes, in schema order
   std::vector<AttributeType> filter_types;
   vector::VectorStore store;
+
+ private:
+  // Whether a modification left the vector and the search-schema values as they were (their
+  // stored bytes compared): the index then has nothing to do, and no number is read again.
+  bool Unchanged(const ChangeRecord& change) const;
 };
 
 // A table's vector indexes, by name; replaced whole (under the catalog's lock) when an index is

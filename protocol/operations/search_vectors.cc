@@ -1,12 +1,11 @@
 // SearchVectors (issue 41): the vector, the condition (equalities ANDed), the projection; the
 // engine scores; the answer lists items with their scores, best first.
-#include <charconv>
-#include <cmath>
-
+#include "engine/model/number.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/capacity_json.h"
 #include "protocol/expression/condition_parser.h"
 #include "protocol/item_request.h"
+#include "protocol/key_condition.h"
 #include "protocol/operations/operations.h"
 #include "protocol/projection.h"
 #include "protocol/table_decode.h"
@@ -21,31 +20,11 @@ constexpr const char* kInvalidSearchVector =
 constexpr const char* kInvalidComparator =
     "Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression";
 
-// The f32 of a number's canonical text, if it is finite once rounded.
-std::optional<float> F32Of(const AttributeValue& value) {
-  if (value.type != AttributeType::kN) return std::nullopt;
-  float f = 0;
-  const char* end = value.scalar.data() + value.scalar.size();
-  auto [at, problem] = std::from_chars(value.scalar.data(), end, f);
-  if (problem != std::errc() || at != end || !std::isfinite(f)) return std::nullopt;
-  return f;
-}
-
-void Flatten(const Condition& condition, std::vector<const Condition*>& parts) {
-  if (condition.kind == Condition::Kind::kAnd) {
-    for (const Condition& child : condition.children) Flatten(child, parts);
-    return;
-  }
-  parts.push_back(&condition);
-}
-
 // `attribute = :value` (either way round), ANDed: anything else is DynamoDB's refusal.
 Result<std::vector<std::pair<std::string, AttributeValue>>> EqualitiesOf(
     const Condition& condition) {
-  std::vector<const Condition*> parts;
-  Flatten(condition, parts);
   std::vector<std::pair<std::string, AttributeValue>> equalities;
-  for (const Condition* part : parts) {
+  for (const Condition* part : AndedConditions(condition)) {
     if (part->kind != Condition::Kind::kCompare || part->comparator != Condition::Comparator::kEq) {
       return Error::Validation(kInvalidComparator);
     }
@@ -75,7 +54,8 @@ Status SearchVectors(Engine& engine, const wire::SearchVectorsInput& in, const S
   }
   if (Status problem = FirstProblem(decoder, constraints); !problem.ok()) return problem;
   for (const AttributeValue& element : elements) {
-    std::optional<float> f = F32Of(element);
+    std::optional<float> f =
+        element.type == AttributeType::kN ? NumberAsF32(element.scalar) : std::nullopt;
     if (!f) return Error::Validation(kInvalidSearchVector);
     args.search_vector.push_back(*f);
   }

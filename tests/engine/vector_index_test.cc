@@ -1,5 +1,6 @@
 // Vector indexes through the engine (issue 41): random writes on every write path (PutItem,
-// UpdateItem's SET and REMOVE, DeleteItem, BatchWriteItem, TransactWriteItems), some with vectors
+// UpdateItem's SET of the vector, of a filter value and of another attribute, REMOVE, DeleteItem,
+// BatchWriteItem, TransactWriteItems), some with vectors
 // the index must leave out; after each, SearchVectors must answer what a full recomputation over a
 // Scan of the table gives, with and without its HASH and filter conditions. Then an index added
 // by UpdateTable to the filled table answers the same.
@@ -142,7 +143,7 @@ TEST_CASE("Every write path keeps a vector index exact") {
     for (int step = 0; step < 400; ++step) {
       const std::string pk = "k" + std::to_string(random() % 40);
       const Item key = {{"pk", AttributeValue::String(pk)}};
-      switch (random() % 6) {
+      switch (random() % 8) {
         case 0:
           REQUIRE(testing::Put(engine, "vectors", item(pk)).ok());
           break;
@@ -155,6 +156,16 @@ TEST_CASE("Every write path keeps a vector index exact") {
           set.value.operand.kind = Operand::Kind::kValue;
           set.value.operand.value = AttributeValue::Number(number());
           (void)testing::Update(engine, "vectors", key, {set});
+          break;
+        }
+        case 6:    // SET color: a filter value changes, the vector does not
+        case 7: {  // SET note: neither changes (the index has nothing to do)
+          UpdateAction set;
+          const bool color = random() % 2 == 0;
+          set.path = {{color ? "color" : "note", -1}};
+          set.value.operand.kind = Operand::Kind::kValue;
+          set.value.operand.value = AttributeValue::String(random() % 2 ? "red" : "blue");
+          REQUIRE(testing::Update(engine, "vectors", key, {set}).ok());
           break;
         }
         case 3: {  // REMOVE v
