@@ -3,6 +3,7 @@
 Scores are checked against a plain reference (f32 elements, f64 sums); every write path is checked
 to keep the index exact by comparing searches with a recomputation over the items a Scan reads.
 """
+import gzip
 import http.client
 import json
 import math
@@ -20,19 +21,29 @@ from botocore.credentials import Credentials
 from ddbd_harness import DdbdServer, ServerTestCase, unique_name
 
 
-def signed(endpoint, operation, body):
+def signed(endpoint, operation, body, key="AKIDTEST", secret="secret", gzip_body=False,
+           accept=None, context=None):
     """(HTTP status, answer) of a request signed as an SDK signs it; `body` a dict, or the JSON
-    text to send as it is."""
+    text to send as it is. `gzip_body` sends it compressed; `accept` an Accept-Encoding (a gzip
+    answer is decompressed); `context` the TLS context of an https endpoint."""
     data = (body if isinstance(body, str) else json.dumps(body)).encode()
-    request = AWSRequest(method="POST", url=endpoint + "/", data=data, headers={
-        "Content-Type": "application/x-amz-json-1.0",
-        "X-Amz-Target": "DynamoDB_20120810." + operation})
-    SigV4Auth(Credentials("AKIDTEST", "secret"), "dynamodb", "us-east-1").add_auth(request)
+    headers = {"Content-Type": "application/x-amz-json-1.0",
+               "X-Amz-Target": "DynamoDB_20120810." + operation}
+    if gzip_body:
+        data = gzip.compress(data)
+        headers["Content-Encoding"] = "gzip"
+    if accept:
+        headers["Accept-Encoding"] = accept
+    request = AWSRequest(method="POST", url=endpoint + "/", data=data, headers=headers)
+    SigV4Auth(Credentials(key, secret), "dynamodb", "us-east-1").add_auth(request)
     sent = urllib.request.Request(endpoint + "/", data=data, method="POST",
                                   headers=dict(request.headers.items()))
     try:
-        with urllib.request.urlopen(sent, timeout=30) as response:
-            return response.status, json.loads(response.read() or b"{}")
+        with urllib.request.urlopen(sent, timeout=30, context=context) as response:
+            raw = response.read()
+            if response.headers.get("Content-Encoding") == "gzip":
+                raw = gzip.decompress(raw)
+            return response.status, json.loads(raw or b"{}")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"{}")
 
@@ -622,6 +633,72 @@ class VectorIndexDumpLoadTest(unittest.TestCase):
             self.assertEqual([(v["IndexName"], v["DistanceFunction"], v["ItemCount"])
                               for v in described["VectorIndexes"]], [("emb", "DOT_PRODUCT", 5)])
             self.assertEqual(signed(server.endpoint, "SearchVectors", search)[1], expected)
+
+
+class VectorSearchModesTest(unittest.TestCase):
+    """Vector search where the combinations live: a database per access key on disk
+    (--namespaces credentials --db-path), verified signatures (--auth-keys), gzip both ways, and
+    answers over 16 KiB through TLS."""
+
+    def setUp(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+
+    def make_table(self, endpoint, **signing):
+        body = {"TableName": "modes", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                "VectorIndexes": [index(dimensions=2)]}
+        self.assertEqual(signed(endpoint, "CreateTable", body, **signing)[0], 200)
+        for i in range(40):  # ~1 KB items: an answer of 40 is over 16 KiB
+            status, answer = signed(endpoint, "PutItem", {"TableName": "modes", "Item": {
+                "pk": {"S": "k%02d" % i}, "v": vector([1, i]), "pad": {"S": "p" * 1000}}},
+                gzip_body=i % 2 == 0, **signing)
+            self.assertEqual(status, 200, answer)
+
+    def test_namespaces_on_disk_with_verified_signatures_and_gzip(self):
+        import tempfile
+        search = {"TableName": "modes", "IndexName": "emb", "TopK": 40,
+                  "SearchVector": [{"N": "1"}, {"N": "0"}]}
+        keys = ("--auth-keys", "AKIDTEST:secret,SECOND:second-secret")
+        with tempfile.TemporaryDirectory() as directory:
+            server = DdbdServer("--namespaces", "credentials", "--db-path", directory, *keys).start()
+            try:
+                self.make_table(server.endpoint)
+                status, answer = signed(server.endpoint, "SearchVectors", search, gzip_body=True,
+                                        accept="gzip")
+                self.assertEqual(status, 200, answer)
+                self.assertEqual(len(answer["SearchResults"]), 40)
+                # Another access key's database has no such table; a wrong secret is refused.
+                self.assertEqual(signed(server.endpoint, "SearchVectors", search, key="SECOND",
+                                        secret="second-secret")[1]["__type"].split("#")[1],
+                                 "ResourceNotFoundException")
+                self.assertEqual(signed(server.endpoint, "SearchVectors", search,
+                                        secret="wrong")[0], 400)
+            finally:
+                server.stop()
+            server = DdbdServer("--namespaces", "credentials", "--db-path", directory, *keys).start()
+            try:
+                again = signed(server.endpoint, "SearchVectors", search, accept="gzip")[1]
+            finally:
+                server.stop()
+        self.assertEqual(again, answer)
+
+    def test_answers_over_16_kib_through_tls(self):
+        import ssl
+        from test_tls import CERT, KEY
+        server = DdbdServer("--tls-cert", CERT, "--tls-key", KEY).start()
+        self.addCleanup(server.stop)
+        endpoint = "https://127.0.0.1:%d" % server.port
+        context = ssl.create_default_context(cafile=CERT)
+        self.make_table(endpoint, context=context)
+        status, answer = signed(endpoint, "SearchVectors", {
+            "TableName": "modes", "IndexName": "emb", "TopK": 40,
+            "SearchVector": [{"N": "1"}, {"N": "0"}]}, context=context)
+        self.assertEqual(status, 200, answer)
+        self.assertEqual([r["Item"]["pk"]["S"] for r in answer["SearchResults"]][:3],
+                         ["k00", "k01", "k02"])
+        self.assertGreater(len(json.dumps(answer)), 16 * 1024)
 
 
 if __name__ == "__main__":
