@@ -145,6 +145,21 @@ std::optional<std::string_view> FindAttributeValue(std::string_view blob, std::s
   return std::nullopt;
 }
 
+bool AttributeValueIs(std::string_view blob, std::string_view name,
+                      std::optional<std::string_view> encoded) {
+  BlobReader reader(blob);
+  for (size_t count = reader.Count(); count > 0; --count) {
+    if (reader.Bytes() != name) {
+      SkipValue(reader);
+      continue;
+    }
+    // A value's encoding is self-delimiting: if the blob goes on with all of `encoded`, its value
+    // is exactly that, and a differing value usually differs in its first bytes.
+    return encoded && blob.substr(reader.position()).starts_with(*encoded);
+  }
+  return !encoded;
+}
+
 std::string ProjectAttributes(std::string_view blob, std::span<const std::string_view> names) {
   BlobReader reader(blob);
   std::string attributes;

@@ -31,6 +31,11 @@ std::optional<std::string_view> FindScalarAttribute(std::string_view blob, std::
 // The encoded value (its type byte, then its payload) of the top-level attribute `name`, without
 // decoding the item: what a vector index reads of every write (a BlobReader reads it).
 std::optional<std::string_view> FindAttributeValue(std::string_view blob, std::string_view name);
+// Whether the top-level attribute `name` of `blob` is encoded exactly as `encoded` (a value
+// FindAttributeValue gave; none: the attribute is absent), comparing bytes without walking the
+// value: a write that left an attribute alone is told from one that changed it cheaply.
+bool AttributeValueIs(std::string_view blob, std::string_view name,
+                      std::optional<std::string_view> encoded);
 // A blob of the top-level attributes of `blob` named in `names`, copied byte for byte: an item's
 // key attributes, for a stream record's Keys.
 std::string ProjectAttributes(std::string_view blob, std::span<const std::string_view> names);

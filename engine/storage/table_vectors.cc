@@ -88,13 +88,35 @@ std::optional<std::string> SchemaBytesOf(std::string_view blob, const std::strin
 
 }  // namespace
 
-void TableVector::Apply(std::string_view key, std::string_view blob) {
-  std::optional<std::vector<float>> values;
-  if (!blob.empty()) {
-    if (auto encoded = FindAttributeValue(blob, definition.vector_attribute)) {
-      values = StoredVector(*encoded, static_cast<size_t>(definition.dimensions));
-    }
+void TableVector::OnCommit(const ChangeRecord& change) {
+  if (change.kind == ChangeKind::kNone) return;
+  if (change.kind == ChangeKind::kRemove) return store.Remove(change.key);
+  const std::optional<std::string_view> vector =
+      FindAttributeValue(change.new_item, definition.vector_attribute);
+  if (change.kind == ChangeKind::kModify &&
+      AttributeValueIs(change.old_item, definition.vector_attribute, vector)) {
+    // The vector's stored bytes are as they were: unless a search-schema value changed too, the
+    // index has nothing to do, and no number is read again.
+    const bool schema_same = std::all_of(
+        definition.search_schema.begin(), definition.search_schema.end(),
+        [&](const SearchSchemaElement& element) {
+          return AttributeValueIs(change.old_item, element.attribute_name,
+                                  FindAttributeValue(change.new_item, element.attribute_name));
+        });
+    if (schema_same) return;
   }
+  ApplyFound(change.key, change.new_item, vector);
+}
+
+void TableVector::Apply(std::string_view key, std::string_view blob) {
+  if (blob.empty()) return store.Remove(key);
+  ApplyFound(key, blob, FindAttributeValue(blob, definition.vector_attribute));
+}
+
+void TableVector::ApplyFound(std::string_view key, std::string_view blob,
+                             std::optional<std::string_view> encoded) {
+  std::optional<std::vector<float>> values;
+  if (encoded) values = StoredVector(*encoded, static_cast<size_t>(definition.dimensions));
   std::optional<std::string> partition = std::string();
   if (values && hash_type)
     partition = SchemaBytesOf(blob, *definition.hash_attribute(), *hash_type);
@@ -107,18 +129,6 @@ void TableVector::Apply(std::string_view key, std::string_view blob) {
     filters[i] = SchemaBytesOf(blob, filter_attributes[i], filter_types[i]).value_or("");
   }
   store.Put(key, *partition, *values, filters);
-}
-
-bool TableVector::Unchanged(const ChangeRecord& change) const {
-  if (change.kind != ChangeKind::kModify) return false;
-  auto same = [&](const std::string& name) {
-    return FindAttributeValue(change.old_item, name) == FindAttributeValue(change.new_item, name);
-  };
-  if (!same(definition.vector_attribute)) return false;
-  for (const SearchSchemaElement& element : definition.search_schema) {
-    if (!same(element.attribute_name)) return false;
-  }
-  return true;
 }
 
 const TableVector* TableVectors::Find(std::string_view name) const { return Shared(name).get(); }

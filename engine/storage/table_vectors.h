@@ -38,10 +38,9 @@ class TableVector final : public CommitObserver {
  public:
   TableVector(const VectorIndexDefinition& index, const std::vector<AttributeDefinition>& types);
 
-  void OnCommit(const ChangeRecord& change) override {
-    if (change.kind == ChangeKind::kNone || Unchanged(change)) return;
-    Apply(change.key, change.new_item);
-  }
+  // A modification that leaves the vector's and the search-schema values' stored bytes as they
+  // were costs the index nothing.
+  void OnCommit(const ChangeRecord& change) override;
   // The item stored under `key` is now `blob` (empty: removed). Under the table's write lock, or
   // (an index being filled, TableItems::Observe) under its read lock before anyone searches it.
   void Apply(std::string_view key, std::string_view blob);
@@ -55,9 +54,9 @@ class TableVector final : public CommitObserver {
   vector::VectorStore store;
 
  private:
-  // Whether a modification left the vector and the search-schema values as they were (their
-  // stored bytes compared): the index then has nothing to do, and no number is read again.
-  bool Unchanged(const ChangeRecord& change) const;
+  // Apply, with the vector's stored value already found in `blob` (none: it has none).
+  void ApplyFound(std::string_view key, std::string_view blob,
+                  std::optional<std::string_view> encoded);
 };
 
 // A table's vector indexes, by name; replaced whole (under the catalog's lock) when an index is

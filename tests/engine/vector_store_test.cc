@@ -121,5 +121,20 @@ TEST_CASE("Only well-formed vectors are read from stored items") {
   CHECK_FALSE(FindAttributeValue(EncodeItem({{"pk", AttributeValue::String("a")}}), "v"));
 }
 
+TEST_CASE("A stored attribute is told unchanged by its bytes") {
+  const std::string before = EncodeItem({{"pk", AttributeValue::String("a")},
+                                         {"v", AttributeValue::Number("1")},
+                                         {"w", AttributeValue::String("x")}});
+  const std::string after = EncodeItem({{"pk", AttributeValue::String("a")},
+                                        {"v", AttributeValue::Number("1")},
+                                        {"w", AttributeValue::String("xy")}});
+  CHECK(AttributeValueIs(before, "v", FindAttributeValue(after, "v")));
+  CHECK_FALSE(AttributeValueIs(before, "w", FindAttributeValue(after, "w")));  // "x" vs "xy"
+  CHECK_FALSE(AttributeValueIs(after, "w", FindAttributeValue(before, "w")));
+  CHECK(AttributeValueIs(before, "z", std::nullopt));                          // absent both
+  CHECK_FALSE(AttributeValueIs(before, "v", std::nullopt));                    // removed
+  CHECK_FALSE(AttributeValueIs(before, "z", FindAttributeValue(after, "v")));  // added
+}
+
 }  // namespace
 }  // namespace ddbd::vector
