@@ -15,6 +15,7 @@
 
 #include "engine/api/backups.h"
 #include "engine/api/continuous_backups.h"
+#include "engine/api/exports.h"
 #include "engine/api/items.h"
 #include "engine/api/options.h"
 #include "engine/api/policies.h"
@@ -34,6 +35,7 @@
 namespace ddbd {
 
 class CommitObserver;  // engine/storage/change.h
+class ItemLines;       // engine/api/item_lines.h
 struct EngineState;    // engine/engine_state.h: what the engine holds
 
 class Engine {
@@ -173,6 +175,22 @@ class Engine {
   // PointInTimeRecoveryUnavailableException when it has point-in-time recovery disabled,
   // InvalidRestoreTimeException for a moment outside the window, then as RestoreTableFromBackup.
   Result<TableOutcome> RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args);
+
+  // Exports (engine/exports/exports.h): the table as it was at ExportTime (now if absent) written
+  // into bucket S3Bucket in the background, DynamoDB's files and layout; the answer describes it
+  // IN_PROGRESS. ValidationException for an ARN that is not a table's, TableNotFoundException,
+  // PointInTimeRecoveryUnavailableException, InvalidExportTimeException for a time outside the
+  // restorable window (or ahead of now), ExportConflictException for a ClientToken used within 8
+  // hours with other parameters (the same parameters answer the first export). A bucket that is
+  // not there fails the export (FAILED, S3NoSuchBucket), as in DynamoDB. DescribeExport:
+  // ValidationException "Invalid Export ARN", ExportNotFoundException.
+  Result<ExportDescription> ExportTableToPointInTime(const ExportTableArgs& args);
+  Result<ExportDescription> DescribeExport(const std::string& export_arn) const;
+  Result<ListExportsResult> ListExports(const ListExportsArgs& args) const;
+  // How exports write items (protocol/item_lines.h). Call before the first request.
+  void UseItemLines(std::shared_ptr<const ItemLines> lines);
+  // Returns once no export is waiting or running (tests, tools).
+  void WaitForExports() const;
 
   // Deletes up to `max_items` items that are due (engine/storage/expiry_index.h) at the clock's
   // now, each a commit with origin kTimeToLive (indexes and streams follow, no capacity is

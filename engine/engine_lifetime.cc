@@ -24,6 +24,7 @@ void StartSweeper(EngineState& state, Engine& engine) {
 }
 
 Engine::~Engine() {
+  state_->exports.Stop();  // an export running stays IN_PROGRESS on disk: failed at the next start
   state_->store.StopCheckpointer();
   state_->sweeper.reset();
   state_->transactions.StopHolding();  // commits what is held while the tables are all there

@@ -16,6 +16,7 @@
 #include "engine/backups/backups.h"
 #include "engine/catalog/catalog.h"
 #include "engine/clock.h"
+#include "engine/exports/exports.h"
 #include "engine/periodic_task.h"
 #include "engine/store/store.h"
 #include "engine/tables/table_operations.h"
@@ -38,6 +39,10 @@ struct EngineState {
   Backups backups{catalog,
                   [this](const CreateTableArgs& args) { return CreateTable(catalog, args); }};
   TimeToLive time_to_live{catalog, transactions.held()};
+  // Its thread stops before the tables go.
+  Exports exports{catalog, catalog.options.s3_dir.empty()
+                               ? NewAbsentObjectStore()
+                               : NewDirectoryObjectStore(catalog.options.s3_dir)};
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;
   // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and

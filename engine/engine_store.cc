@@ -20,6 +20,10 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   if (Status loaded = state.backups.Load(*state.store.files()); !loaded.ok()) {
     return loaded.error();
   }
+  // The exports' records, beside them.
+  if (Status loaded = state.exports.Load(*state.store.files()); !loaded.ok()) {
+    return loaded.error();
+  }
   engine->options_.ttl_interval_ms = ttl_interval_ms;
   StartSweeper(*engine->state_, *engine);
   engine->state_->store.StartCheckpointer();

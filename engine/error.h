@@ -46,6 +46,11 @@ enum class ErrorCode {
   kPointInTimeRecoveryUnavailable,   // ...v20120810#PointInTimeRecoveryUnavailableException
   kInvalidRestoreTime,               // ...v20120810#InvalidRestoreTimeException
   kDuplicateItem,                    // ...v20120810#DuplicateItemException (PartiQL INSERT)
+  kExportNotFound,                   // ...v20120810#ExportNotFoundException
+  kExportConflict,                   // ...v20120810#ExportConflictException
+  kInvalidExportTime,                // ...v20120810#InvalidExportTimeException
+  kImportNotFound,                   // ...v20120810#ImportNotFoundException
+  kImportConflict,                   // ...v20120810#ImportConflictException
   kAccessDenied,                     // com.amazon.coral.service#AccessDeniedException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "protocol/error_response.h"
+#include "protocol/item_lines.h"
 #include "protocol/json_writer.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/table.h"
@@ -157,5 +158,7 @@ RequestHandler::NamedStatistics Dispatcher::Statistics() const {
 DispatchResult Dispatcher::InternalServerError() {
   return ErrorResponse(Error::Internal("Internal server error"));
 }
+
+Dispatcher::Dispatcher(Engine& engine) : engine_(engine) { engine.UseItemLines(NewItemLines()); }
 
 }  // namespace ddbd

@@ -71,7 +71,8 @@ class RequestHandler {
 class Dispatcher final : public RequestHandler {
  public:
   // `engine` must outlive the dispatcher.
-  explicit Dispatcher(Engine& engine) : engine_(engine) {}
+  // Hands `engine` the item formats its exports write (protocol/item_lines.h).
+  explicit Dispatcher(Engine& engine);
 
   // Never throws for client input: every failure becomes a DynamoDB error body.
   DispatchResult Handle(std::string_view target, std::string_view body,

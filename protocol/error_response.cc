@@ -76,6 +76,16 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", "message", 400};
     case ErrorCode::kDuplicateItem:
       return {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", "message", 400};
+    case ErrorCode::kExportNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ExportNotFoundException", "message", 400};
+    case ErrorCode::kExportConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ExportConflictException", "message", 400};
+    case ErrorCode::kInvalidExportTime:
+      return {"com.amazonaws.dynamodb.v20120810#InvalidExportTimeException", "message", 400};
+    case ErrorCode::kImportNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ImportNotFoundException", "message", 400};
+    case ErrorCode::kImportConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ImportConflictException", "message", 400};
     case ErrorCode::kAccessDenied:
       return {"com.amazon.coral.service#AccessDeniedException", "message", 400};
     case ErrorCode::kInternalServerError:

@@ -168,6 +168,7 @@ int main(int argc, char** argv) {
   engine_options.pitr_history_ms = options.pitr_history_ms;
   engine_options.pitr_lag_ms = options.pitr_lag_ms;
   engine_options.db_path = options.db_path;
+  engine_options.s3_dir = options.s3_dir;
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
   engine_options.wal_recovery_mode = options.wal_point_in_time

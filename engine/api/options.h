@@ -53,6 +53,9 @@ struct EngineOptions {
   int64_t pitr_history_bytes = int64_t{256} << 20;
   int64_t pitr_history_ms = 0;
   int64_t pitr_lag_ms = 5 * 60'000;
+  // Where ExportTableToPointInTime writes and ImportTable reads: bucket `b` is the directory
+  // <s3_dir>/b (engine/exports/object_store.h). Empty: no buckets (exports fail S3NoSuchBucket).
+  std::string s3_dir = "";
   // Persistence (Engine::Open): with a directory, every change is logged there and replayed at
   // the next start. Empty: memory only. `file_system` null: the real one.
   std::string db_path = "";

@@ -32,12 +32,14 @@ void PointInTimeHistory::OnCommit(const ChangeRecord& change) {
   while (!entries_.empty() && entries_.front().ms < oldest_kept) {
     bytes_ -= BytesOf(entries_.front());
     entries_.pop_front();
+    ++first_number_;
   }
   int64_t trimmed_through = 0;
   while (bytes_ > static_cast<size_t>(max_bytes_) && !entries_.empty()) {
     trimmed_through = entries_.front().ms;
     bytes_ -= BytesOf(entries_.front());
     entries_.pop_front();
+    ++first_number_;
   }
   // Changes up to the last one dropped can no longer be undone.
   if (trimmed_through > earliest_ms_.load(std::memory_order_relaxed)) {
@@ -51,6 +53,16 @@ std::vector<PointInTimeHistory::Undo> PointInTimeHistory::UndosAfter(int64_t mom
     undos.push_back(it->undo);
   }
   return undos;
+}
+
+uint64_t PointInTimeHistory::ChangesAfter(int64_t moment_ms, uint64_t from,
+                                          const VisitChange& visit) const {
+  const uint64_t next = first_number_ + entries_.size();
+  for (uint64_t number = std::max(from, first_number_); number < next; ++number) {
+    const Entry& entry = entries_[number - first_number_];
+    if (entry.ms > moment_ms) visit(entry.ms, entry.undo);
+  }
+  return next;
 }
 
 }  // namespace ddbd

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ class PointInTimeHistory final : public CommitObserver {
   };
   // Under the table's read lock: the undos of every change made after `moment_ms`, newest first.
   std::vector<Undo> UndosAfter(int64_t moment_ms) const;
+  // Under the table's read lock: calls `visit` with the time and undo of each change made after
+  // `moment_ms` and numbered `from` or later, oldest first; returns the number the next change
+  // will get. Numbers count every change ever recorded, so a reader that calls again with what it
+  // got back sees each change once (an export's walk, engine/exports/table_at_moment.h).
+  using VisitChange = std::function<void(int64_t ms, const Undo& undo)>;
+  uint64_t ChangesAfter(int64_t moment_ms, uint64_t from, const VisitChange& visit) const;
 
   size_t bytes() const { return bytes_; }
 
@@ -58,6 +65,7 @@ class PointInTimeHistory final : public CommitObserver {
   const int64_t max_bytes_;
   std::atomic<int64_t> max_age_ms_;
   std::deque<Entry> entries_;
+  uint64_t first_number_ = 0;  // the number of entries_.front(): how many were dropped
   size_t bytes_ = 0;
   std::atomic<int64_t> earliest_ms_;
 };

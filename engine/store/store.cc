@@ -285,7 +285,8 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       return Ok{};
     }
     case JournalKind::kBackup:
-      return MalformedRecord("a backup's record in the log");
+    case JournalKind::kExport:
+      return MalformedRecord("a backup's or export's record in the log");
     case JournalKind::kGroup: {
       FieldReader records(payload);
       while (records.Next()) {

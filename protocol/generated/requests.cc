@@ -109,6 +109,8 @@ extern const Shape kDeleteTableInput;
 extern const Shape kDescribeBackupInput;
 extern const Shape kDescribeContinuousBackupsInput;
 extern const Shape kDescribeEndpointsRequest;
+extern const Shape kExportArn;
+extern const Shape kDescribeExportInput;
 extern const Shape kDescribeLimitsInput;
 extern const Shape kDescribeTableInput;
 extern const Shape kDescribeTimeToLiveInput;
@@ -119,6 +121,20 @@ extern const Shape kParameterizedStatement;
 extern const Shape kParameterizedStatements;
 extern const Shape kClientRequestToken;
 extern const Shape kExecuteTransactionInput;
+extern const Shape kExportTime;
+extern const Shape kClientToken;
+extern const Shape kS3Bucket;
+extern const Shape kS3BucketOwner;
+extern const Shape kS3Prefix;
+extern const Shape kS3SseAlgorithm;
+extern const Shape kS3SseKmsKeyId;
+extern const Shape kExportFormat;
+extern const Shape kExportType;
+extern const Shape kExportFromTime;
+extern const Shape kExportToTime;
+extern const Shape kExportViewType;
+extern const Shape kIncrementalExportSpecification;
+extern const Shape kExportTableToPointInTimeInput;
 extern const Shape kGetItemInput;
 extern const Shape kGetResourcePolicyInput;
 extern const Shape kBackupsInputLimit;
@@ -126,6 +142,9 @@ extern const Shape kTimeRangeLowerBound;
 extern const Shape kTimeRangeUpperBound;
 extern const Shape kBackupTypeFilter;
 extern const Shape kListBackupsInput;
+extern const Shape kListExportsMaxLimit;
+extern const Shape kExportNextToken;
+extern const Shape kListExportsInput;
 extern const Shape kListTablesInputLimit;
 extern const Shape kListTablesInput;
 extern const Shape kNextTokenString;
@@ -1477,6 +1496,31 @@ const Shape kDescribeEndpointsRequest = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kExportArn = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 37,
+    .max = 1024,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kDescribeExportInputMembers[1] = {
+    {"ExportArn", "exportArn", &kExportArn, 0, true, false, false, false},
+};
+const Shape kDescribeExportInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeExportInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeExportInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kDescribeLimitsInput = {
     .kind = Kind::kStructure,
     .java_type = "com.amazonaws.dynamodb.v20120810.DescribeLimitsInput",
@@ -1612,6 +1656,178 @@ const Shape kExecuteTransactionInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kExportTime = {
+    .kind = Kind::kTimestamp,
+    .java_type = "java.util.Date",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kClientToken = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kClientToken,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kS3Bucket = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = 255,
+    .pattern = Pattern::kS3Bucket,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kS3BucketOwner = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kS3BucketOwner,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kS3Prefix = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = 1024,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kS3SseAlgorithm = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kS3SseAlgorithm,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kS3SseKmsKeyId = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 2048,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kExportFormat = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kExportFormat,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kExportType = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kExportType,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kExportFromTime = {
+    .kind = Kind::kTimestamp,
+    .java_type = "java.util.Date",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kExportToTime = {
+    .kind = Kind::kTimestamp,
+    .java_type = "java.util.Date",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kExportViewType = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kExportViewType,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kIncrementalExportSpecificationMembers[3] = {
+    {"ExportFromTime", "exportFromTime", &kExportFromTime, 0, false, false, false, false},
+    {"ExportToTime", "exportToTime", &kExportToTime, 2, false, false, false, false},
+    {"ExportViewType", "exportViewType", &kExportViewType, 1, false, false, false, false},
+};
+const Shape kIncrementalExportSpecification = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.IncrementalExportSpecification",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kIncrementalExportSpecificationMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kExportTableToPointInTimeInputMembers[11] = {
+    {"TableArn", "tableArn", &kTableArn, 10, true, false, false, false},
+    {"ExportTime", "exportTime", &kExportTime, 0, false, false, false, false},
+    {"ClientToken", "clientToken", &kClientToken, 1, false, false, false, false},
+    {"S3Bucket", "s3Bucket", &kS3Bucket, 7, true, false, false, false},
+    {"S3BucketOwner", "s3BucketOwner", &kS3BucketOwner, 5, false, false, false, false},
+    {"S3Prefix", "s3Prefix", &kS3Prefix, 6, false, false, false, false},
+    {"S3SseAlgorithm", "s3SseAlgorithm", &kS3SseAlgorithm, 3, false, false, false, false},
+    {"S3SseKmsKeyId", "s3SseKmsKeyId", &kS3SseKmsKeyId, 8, false, false, false, false},
+    {"ExportFormat", "exportFormat", &kExportFormat, 9, false, false, false, false},
+    {"ExportType", "exportType", &kExportType, 2, false, false, false, false},
+    {"IncrementalExportSpecification", "incrementalExportSpecification", &kIncrementalExportSpecification, 4, false, false, false, false},
+};
+const Shape kExportTableToPointInTimeInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ExportTableToPointInTimeInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kExportTableToPointInTimeInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 extern const Member kGetItemInputMembers[7] = {
     {"TableName", "tableName", &kTableArn, 6, true, false, false, false},
     {"Key", "key", &kKey, 5, true, false, false, false},
@@ -1706,6 +1922,44 @@ const Shape kListBackupsInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kListBackupsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kListExportsMaxLimit = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = 1,
+    .max = 25,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kExportNextToken = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kListExportsInputMembers[3] = {
+    {"TableArn", "tableArn", &kTableArn, 2, false, false, false, false},
+    {"MaxResults", "maxResults", &kListExportsMaxLimit, 0, false, false, false, false},
+    {"NextToken", "nextToken", &kExportNextToken, 1, false, false, false, false},
+};
+const Shape kListExportsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ListExportsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kListExportsInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -3302,6 +3556,13 @@ Status Decode(const json::Value& body, DescribeEndpointsRequest& /*out*/, Status
   return Ok{};
 }
 
+Status Decode(const json::Value& body, DescribeExportInput& out, Status* constraints) {
+  const json::Value* values[1] = {};
+  if (Status read = Read(shapes::kDescribeExportInput, body, values, constraints); !read.ok()) return read;
+  out.export_arn = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, DescribeLimitsInput& /*out*/, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeLimitsInput, body, values, constraints); !read.ok()) return read;
@@ -3352,6 +3613,31 @@ Status Decode(const json::Value& body, ExecuteTransactionInput& out, Status* con
   return Ok{};
 }
 
+void View(const json::Value& object, IncrementalExportSpecification& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kIncrementalExportSpecification, object, values);
+  out.export_from_time = TimestampMs(values[0]);
+  out.export_to_time = TimestampMs(values[1]);
+  out.export_view_type = String(values[2]);
+}
+
+Status Decode(const json::Value& body, ExportTableToPointInTimeInput& out, Status* constraints) {
+  const json::Value* values[11] = {};
+  if (Status read = Read(shapes::kExportTableToPointInTimeInput, body, values, constraints); !read.ok()) return read;
+  out.table_arn = String(values[0]).value_or(std::string_view{});
+  out.export_time = TimestampMs(values[1]);
+  out.client_token = String(values[2]);
+  out.s3_bucket = String(values[3]).value_or(std::string_view{});
+  out.s3_bucket_owner = String(values[4]);
+  out.s3_prefix = String(values[5]);
+  out.s3_sse_algorithm = String(values[6]);
+  out.s3_sse_kms_key_id = String(values[7]);
+  out.export_format = String(values[8]);
+  out.export_type = String(values[9]);
+  out.incremental_export_specification = values[10];
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, GetItemInput& out, Status* constraints) {
   const json::Value* values[7] = {};
   if (Status read = Read(shapes::kGetItemInput, body, values, constraints); !read.ok()) return read;
@@ -3381,6 +3667,15 @@ Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraint
   out.time_range_upper_bound = TimestampMs(values[3]);
   out.exclusive_start_backup_arn = String(values[4]);
   out.backup_type = String(values[5]);
+  return Ok{};
+}
+
+Status Decode(const json::Value& body, ListExportsInput& out, Status* constraints) {
+  const json::Value* values[3] = {};
+  if (Status read = Read(shapes::kListExportsInput, body, values, constraints); !read.ok()) return read;
+  out.table_arn = String(values[0]);
+  out.max_results = Number(values[1]);
+  out.next_token = String(values[2]);
   return Ok{};
 }
 

@@ -276,6 +276,13 @@ struct DescribeEndpointsRequest {
 };
 Status Decode(const json::Value& body, DescribeEndpointsRequest& out, Status* constraints = nullptr);
 
+struct DescribeExportInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view export_arn = {};
+};
+Status Decode(const json::Value& body, DescribeExportInput& out, Status* constraints = nullptr);
+
 struct DescribeLimitsInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -327,6 +334,30 @@ struct ExecuteTransactionInput {
 };
 Status Decode(const json::Value& body, ExecuteTransactionInput& out, Status* constraints = nullptr);
 
+struct IncrementalExportSpecification {
+  std::optional<int64_t> export_from_time;
+  std::optional<int64_t> export_to_time;
+  std::optional<std::string_view> export_view_type;
+};
+void View(const json::Value& object, IncrementalExportSpecification& out);
+
+struct ExportTableToPointInTimeInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_arn = {};
+  std::optional<int64_t> export_time;
+  std::optional<std::string_view> client_token;
+  std::string_view s3_bucket = {};
+  std::optional<std::string_view> s3_bucket_owner;
+  std::optional<std::string_view> s3_prefix;
+  std::optional<std::string_view> s3_sse_algorithm;
+  std::optional<std::string_view> s3_sse_kms_key_id;
+  std::optional<std::string_view> export_format;
+  std::optional<std::string_view> export_type;
+  const json::Value* incremental_export_specification = nullptr;
+};
+Status Decode(const json::Value& body, ExportTableToPointInTimeInput& out, Status* constraints = nullptr);
+
 struct GetItemInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
   static constexpr bool kHoldsAttributeValues = true;
@@ -359,6 +390,15 @@ struct ListBackupsInput {
   std::optional<std::string_view> backup_type;
 };
 Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraints = nullptr);
+
+struct ListExportsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::optional<std::string_view> table_arn;
+  std::optional<int64_t> max_results;
+  std::optional<std::string_view> next_token;
+};
+Status Decode(const json::Value& body, ListExportsInput& out, Status* constraints = nullptr);
 
 struct ListTablesInput {
   // Holds no attribute value: the constraints' answer stands at once.

@@ -2125,6 +2125,144 @@ class DescribeEndpointsResponse {
   json::Writer& w_;
 };
 
+class IncrementalExportSpecification {
+ public:
+  explicit IncrementalExportSpecification(json::Writer& w) : w_(w) {}
+  void ExportFromTime(int64_t epoch_ms) {
+    json::Key(w_, "\"ExportFromTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void ExportToTime(int64_t epoch_ms) {
+    json::Key(w_, "\"ExportToTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void ExportViewType(::ddbd::wire::ExportViewType value) {
+    json::Key(w_, "\"ExportViewType\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ExportDescription {
+ public:
+  explicit ExportDescription(json::Writer& w) : w_(w) {}
+  void ExportArn(std::string_view value) {
+    json::Key(w_, "\"ExportArn\"");
+    json::String(w_, value);
+  }
+  void ExportStatus(::ddbd::wire::ExportStatus value) {
+    json::Key(w_, "\"ExportStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void StartTime(int64_t epoch_ms) {
+    json::Key(w_, "\"StartTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void EndTime(int64_t epoch_ms) {
+    json::Key(w_, "\"EndTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void ExportManifest(std::string_view value) {
+    json::Key(w_, "\"ExportManifest\"");
+    json::String(w_, value);
+  }
+  void TableArn(std::string_view value) {
+    json::Key(w_, "\"TableArn\"");
+    json::String(w_, value);
+  }
+  void TableId(std::string_view value) {
+    json::Key(w_, "\"TableId\"");
+    json::String(w_, value);
+  }
+  void ExportTime(int64_t epoch_ms) {
+    json::Key(w_, "\"ExportTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void ClientToken(std::string_view value) {
+    json::Key(w_, "\"ClientToken\"");
+    json::String(w_, value);
+  }
+  void S3Bucket(std::string_view value) {
+    json::Key(w_, "\"S3Bucket\"");
+    json::String(w_, value);
+  }
+  void S3BucketOwner(std::string_view value) {
+    json::Key(w_, "\"S3BucketOwner\"");
+    json::String(w_, value);
+  }
+  void S3Prefix(std::string_view value) {
+    json::Key(w_, "\"S3Prefix\"");
+    json::String(w_, value);
+  }
+  void S3SseAlgorithm(::ddbd::wire::S3SseAlgorithm value) {
+    json::Key(w_, "\"S3SseAlgorithm\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void S3SseKmsKeyId(std::string_view value) {
+    json::Key(w_, "\"S3SseKmsKeyId\"");
+    json::String(w_, value);
+  }
+  void FailureCode(std::string_view value) {
+    json::Key(w_, "\"FailureCode\"");
+    json::String(w_, value);
+  }
+  void FailureMessage(std::string_view value) {
+    json::Key(w_, "\"FailureMessage\"");
+    json::String(w_, value);
+  }
+  void ExportFormat(::ddbd::wire::ExportFormat value) {
+    json::Key(w_, "\"ExportFormat\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void BilledSizeBytes(int64_t value) {
+    json::Key(w_, "\"BilledSizeBytes\"");
+    w_.Int64(value);
+  }
+  void ItemCount(int64_t value) {
+    json::Key(w_, "\"ItemCount\"");
+    w_.Int64(value);
+  }
+  void ExportType(::ddbd::wire::ExportType value) {
+    json::Key(w_, "\"ExportType\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void IncrementalExportSpecification(F&& write) {
+    json::Key(w_, "\"IncrementalExportSpecification\"");
+    ::ddbd::wire::Write<out::IncrementalExportSpecification>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class DescribeExportOutput {
+ public:
+  explicit DescribeExportOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ExportDescription(F&& write) {
+    json::Key(w_, "\"ExportDescription\"");
+    ::ddbd::wire::Write<out::ExportDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ExportNotFoundException {
+ public:
+  explicit ExportNotFoundException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class DescribeLimitsOutput {
  public:
   explicit DescribeLimitsOutput(json::Writer& w) : w_(w) {}
@@ -2340,6 +2478,55 @@ class IdempotentParameterMismatchException {
   json::Writer& w_;
 };
 
+class ExportTableToPointInTimeOutput {
+ public:
+  explicit ExportTableToPointInTimeOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ExportDescription(F&& write) {
+    json::Key(w_, "\"ExportDescription\"");
+    ::ddbd::wire::Write<out::ExportDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class PointInTimeRecoveryUnavailableException {
+ public:
+  explicit PointInTimeRecoveryUnavailableException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class InvalidExportTimeException {
+ public:
+  explicit InvalidExportTimeException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ExportConflictException {
+ public:
+  explicit ExportConflictException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class GetItemOutput {
  public:
   explicit GetItemOutput(json::Writer& w) : w_(w) {}
@@ -2447,6 +2634,58 @@ class ListBackupsOutput {
   }
   void LastEvaluatedBackupArn(std::string_view value) {
     json::Key(w_, "\"LastEvaluatedBackupArn\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ExportSummary {
+ public:
+  explicit ExportSummary(json::Writer& w) : w_(w) {}
+  void ExportArn(std::string_view value) {
+    json::Key(w_, "\"ExportArn\"");
+    json::String(w_, value);
+  }
+  void ExportStatus(::ddbd::wire::ExportStatus value) {
+    json::Key(w_, "\"ExportStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void ExportType(::ddbd::wire::ExportType value) {
+    json::Key(w_, "\"ExportType\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ExportSummaries {
+ public:
+  explicit ExportSummaries(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ExportSummary>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ListExportsOutput {
+ public:
+  explicit ListExportsOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ExportSummaries(F&& write) {
+    json::Key(w_, "\"ExportSummaries\"");
+    w_.StartArray();
+    out::ExportSummaries inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void NextToken(std::string_view value) {
+    json::Key(w_, "\"NextToken\"");
     json::String(w_, value);
   }
 
@@ -2640,18 +2879,6 @@ class RestoreTableToPointInTimeOutput {
 class InvalidRestoreTimeException {
  public:
   explicit InvalidRestoreTimeException(json::Writer& w) : w_(w) {}
-  void message(std::string_view value) {
-    json::Key(w_, "\"message\"");
-    json::String(w_, value);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class PointInTimeRecoveryUnavailableException {
- public:
-  explicit PointInTimeRecoveryUnavailableException(json::Writer& w) : w_(w) {}
   void message(std::string_view value) {
     json::Key(w_, "\"message\"");
     json::String(w_, value);

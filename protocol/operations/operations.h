@@ -55,6 +55,9 @@ Status DescribeEndpoints(const Engine&, const RequestInfo&, const wire::Describe
 Status DescribeLimits(Engine&, const wire::DescribeLimitsInput&, json::Writer&);
 Status DescribeTable(Engine&, const wire::DescribeTableInput&, json::Writer&);
 Status DescribeTimeToLive(Engine&, const wire::DescribeTimeToLiveInput&, json::Writer&);
+Status ExportTableToPointInTime(Engine&, const wire::ExportTableToPointInTimeInput&, json::Writer&);
+Status DescribeExport(Engine&, const wire::DescribeExportInput&, json::Writer&);
+Status ListExports(Engine&, const wire::ListExportsInput&, json::Writer&);
 Status ExecuteStatement(Engine&, const wire::ExecuteStatementInput&, const Status&, json::Writer&,
                         Ticket&);
 void ExecuteTransaction(Engine&, const wire::ExecuteTransactionInput&, const Status&, uint64_t,

@@ -48,12 +48,37 @@ bool MatchesName(std::string_view text) {  // [a-zA-Z0-9_.-]+
   return IsValidTableNameCharacters(text);
 }
 
+bool IsAlphanumeric(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 bool Matches(Pattern pattern, std::string_view text) {
   switch (pattern) {
     case Pattern::kNone:
       return true;
     case Pattern::kName:
       return MatchesName(text);
+    case Pattern::kClientToken:
+      return !text.empty() && text.find('$') == std::string_view::npos;
+    case Pattern::kCsvDelimiter:
+      return text.size() == 1 &&
+             std::string_view(",;:|\t ").find(text[0]) != std::string_view::npos;
+    case Pattern::kCsvHeader:
+      return std::all_of(text.begin(), text.end(),
+                         [](char c) { return c >= 0x20 && c <= 0x7E && c != '"' && c != ','; });
+    case Pattern::kImportNextToken:
+      return !text.empty() && text.size() % 16 == 0 &&
+             std::all_of(text.begin(), text.end(),
+                         [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+    case Pattern::kS3Bucket:
+      // Alphanumeric at both ends (two characters at least), [.\-\w] between.
+      return text.size() >= 2 && IsAlphanumeric(text.front()) && IsAlphanumeric(text.back()) &&
+             std::all_of(text.begin(), text.end(), [](char c) {
+               return IsAlphanumeric(c) || c == '.' || c == '-' || c == '_';
+             });
+    case Pattern::kS3BucketOwner:
+      return text.size() == 12 &&
+             std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   }
   return true;
 }

@@ -25,6 +25,18 @@ std::string_view PatternText(Pattern pattern) {
       return "";
     case Pattern::kName:
       return kTableNamePattern;
+    case Pattern::kClientToken:
+      return "^[^\\$]+$";
+    case Pattern::kCsvDelimiter:
+      return "[,;:|\\t ]";
+    case Pattern::kCsvHeader:
+      return "[\\x20-\\x21\\x23-\\x2B\\x2D-\\x7E]*";
+    case Pattern::kImportNextToken:
+      return "([0-9a-f]{16})+";
+    case Pattern::kS3Bucket:
+      return "^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$";
+    case Pattern::kS3BucketOwner:
+      return "[0-9]{12}";
   }
   return "";
 }

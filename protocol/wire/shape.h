@@ -29,7 +29,16 @@ enum class Kind : uint8_t {
 
 // The model's patterns, each with a hand-written matcher (scripts/generate-wire refuses a shape
 // whose pattern has none).
-enum class Pattern : uint8_t { kNone, kName /* [a-zA-Z0-9_.-]+ */ };
+enum class Pattern : uint8_t {
+  kNone,
+  kName,             // [a-zA-Z0-9_.-]+
+  kClientToken,      // ^[^\$]+$
+  kCsvDelimiter,     // [,;:|\t ]
+  kCsvHeader,        // [\x20-\x21\x23-\x2B\x2D-\x7E]*
+  kImportNextToken,  // ([0-9a-f]{16})+
+  kS3Bucket,         // ^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$
+  kS3BucketOwner,    // [0-9]{12}
+};
 
 inline constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::min();
 

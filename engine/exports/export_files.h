@@ -1,0 +1,46 @@
+// An export's objects, in DynamoDB's layout under <prefix>/AWSDynamoDB/<export id>/: `_started`
+// (empty, written first: the bucket takes writes), data/<name>.json.gz or .ion.gz (one item per
+// line, gzip), manifest-files.json (a line per data file: itemCount, md5Checksum, etag,
+// dataFileS3Key) and manifest-summary.json (the export's summary), each manifest followed by its
+// .md5 (base64 MD5 of the manifest's bytes). The summary goes last: a reader that finds it finds
+// every file it lists whole (each object is published whole, engine/exports/object_store.h).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/api/exports.h"
+#include "engine/api/item_lines.h"
+#include "engine/exports/object_store.h"
+#include "engine/storage/point_in_time_history.h"
+#include "engine/storage/table_items.h"
+
+namespace ddbd {
+
+// "AWSDynamoDB/<id>/" under the export's prefix ("" or "<prefix>/").
+std::string ExportFolder(const ExportDescription& description);
+
+// The data files hold at most this many items each (DynamoDB writes one or more per partition).
+inline constexpr int64_t kItemsPerDataFile = 250'000;
+
+struct ExportWritten {
+  int64_t item_count = 0;
+  int64_t billed_size_bytes = 0;  // the items' DynamoDB sizes
+  std::string manifest_key;       // the summary's key
+  int64_t end_ms = 0;             // when the data was written, as the summary records it
+};
+
+// Writes the full export `description` names: `items` as of its export time. `end_ms` gives the
+// end time the summary records (called once the data is written); `stopping` cuts it short.
+std::optional<ObjectFailure> WriteFullExport(ObjectStore& store, const ItemLines& lines,
+                                             const ExportDescription& description,
+                                             const TableItems& items,
+                                             const PointInTimeHistory& history,
+                                             const std::function<int64_t()>& end_ms,
+                                             const std::atomic<bool>& stopping,
+                                             ExportWritten& written);
+
+}  // namespace ddbd

@@ -1,0 +1,297 @@
+"""ExportTableToPointInTime, DescribeExport and ListExports through boto3, with --s3-dir: the files
+in DynamoDB's layout, read back by a reader written here from AWS's documentation of the export
+format (manifests, their MD5s, gzip JSON lines, Ion text), the table as of ExportTime, exports
+across a restart, and the refusals."""
+import base64
+import datetime
+import gzip
+import hashlib
+import json
+import os
+import tempfile
+import time
+import unittest
+
+from ddbd_harness import DdbdServer, ServerTestCase, client, hash_table, unique_name
+
+S = lambda v: {"S": v}
+
+
+def enable_pitr(ddb, table):
+    ddb.update_continuous_backups(TableName=table, PointInTimeRecoverySpecification={
+        "PointInTimeRecoveryEnabled": True})
+
+
+def wait(ddb, arn):
+    deadline = time.monotonic() + 60
+    while True:
+        described = ddb.describe_export(ExportArn=arn)["ExportDescription"]
+        if described["ExportStatus"] != "IN_PROGRESS" or time.monotonic() > deadline:
+            return described
+        time.sleep(0.02)
+
+
+def read(path, mode="r"):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def md5_base64(data):
+    return base64.b64encode(hashlib.md5(data).digest()).decode()
+
+
+def read_export(bucket_dir, described):
+    """The export's items (the lines' parsed JSON, or Ion text) after checking every manifest,
+    checksum and count against the files, as AWS documents them."""
+    summary_key = described["ExportManifest"]
+    folder = os.path.dirname(summary_key)
+    root = os.path.join(bucket_dir, folder)
+    names = set(os.listdir(root))
+    assert names == {"_started", "data", "manifest-files.json", "manifest-files.md5",
+                     "manifest-summary.json", "manifest-summary.md5"}, names
+    assert os.path.getsize(os.path.join(root, "_started")) == 0
+    for manifest in ("manifest-files", "manifest-summary"):
+        data = read(os.path.join(root, manifest + ".json"), "rb")
+        assert read(os.path.join(root, manifest + ".md5")).strip() == md5_base64(data)
+    summary = json.loads(read(os.path.join(bucket_dir, summary_key)))
+    lines = []
+    total = 0
+    listed = set()
+    for entry in read(os.path.join(bucket_dir, summary["manifestFilesS3Key"])).splitlines():
+        entry = json.loads(entry)
+        raw = read(os.path.join(bucket_dir, entry["dataFileS3Key"]), "rb")
+        assert entry["md5Checksum"] == md5_base64(raw)
+        inner = hashlib.md5(hashlib.md5(raw).digest()).hexdigest()
+        assert entry["etag"] == inner + "-1"
+        text = gzip.decompress(raw).decode()
+        file_lines = text.splitlines()
+        assert entry["itemCount"] == len(file_lines)
+        total += entry["itemCount"]
+        lines += file_lines
+        listed.add(os.path.basename(entry["dataFileS3Key"]))
+    assert listed == set(os.listdir(os.path.join(root, "data")))
+    assert summary["itemCount"] == total == described["ItemCount"]
+    return summary, lines
+
+
+def sorted_sets(value):
+    """A DynamoDB JSON value with its sets in one order (set order is not an item's)."""
+    if isinstance(value, dict):
+        return {k: sorted(v) if k in ("SS", "NS", "BS") else sorted_sets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [sorted_sets(v) for v in value]
+    return value
+
+
+class ExportCase(ServerTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.s3 = tempfile.TemporaryDirectory()
+        os.mkdir(os.path.join(cls.s3.name, "bucket"))
+        cls.bucket_dir = os.path.join(cls.s3.name, "bucket")
+        cls.server_args = ("--s3-dir", cls.s3.name, "--pitr-lag-ms", "0")
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.s3.cleanup()
+
+    def table_with_pitr(self, items=()):
+        table = unique_name("export")
+        self.ddb.create_table(**hash_table(table))
+        for item in items:
+            self.ddb.put_item(TableName=table, Item=item)
+        enable_pitr(self.ddb, table)
+        return table, self.ddb.describe_table(TableName=table)["Table"]["TableArn"]
+
+
+class ExportTest(ExportCase):
+    ITEMS = [
+        {"pk": S("k%d" % i), "s": S("line\n\"quoted\" é"), "n": {"N": str(i * 100)},
+         "f": {"N": "-1.5"}, "b": {"B": b"\x00\xffbin"}, "ss": {"SS": ["b", "a"]},
+         "ns": {"NS": ["1", "2.5"]}, "bs": {"BS": [b"x", b"y"]}, "bool": {"BOOL": i % 2 == 0},
+         "null": {"NULL": True}, "l": {"L": [{"N": "1"}, S("two"), {"M": {}}]},
+         "m": {"M": {"weird name": {"M": {"x": {"L": []}}}}}}
+        for i in range(25)
+    ]
+
+    def test_a_full_export_in_dynamodb_json_holds_every_item(self):
+        table, arn = self.table_with_pitr(self.ITEMS)
+        started = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket",
+                                                         S3Prefix="exports/one")["ExportDescription"]
+        self.assertEqual(started["ExportStatus"], "IN_PROGRESS")
+        self.assertEqual(started["ExportFormat"], "DYNAMODB_JSON")
+        self.assertNotIn("ExportType", started)  # DynamoDB describes it only when asked
+        self.assertTrue(started["ClientToken"])
+        self.assertTrue(started["ExportArn"].startswith(arn + "/export/"))
+        described = wait(self.ddb, started["ExportArn"])
+        self.assertEqual(described["ExportStatus"], "COMPLETED")
+        self.assertEqual(described["ItemCount"], len(self.ITEMS))
+        self.assertTrue(described["ExportManifest"].startswith("exports/one/AWSDynamoDB/"))
+        summary, lines = read_export(self.bucket_dir, described)
+        self.assertEqual(summary["version"], "2020-06-30")
+        self.assertEqual(summary["exportArn"], started["ExportArn"])
+        self.assertEqual(summary["tableArn"], arn)
+        self.assertEqual(summary["s3Bucket"], "bucket")
+        self.assertEqual(summary["s3Prefix"], "exports/one")
+        self.assertEqual(summary["outputFormat"], "DYNAMODB_JSON")
+        self.assertEqual(summary["billedSizeBytes"], described["BilledSizeBytes"])
+        self.assertGreater(summary["billedSizeBytes"], 0)
+        exported = sorted((sorted_sets(json.loads(line)["Item"]) for line in lines),
+                          key=lambda item: item["pk"]["S"])
+        scanned = self.raw.scan(TableName=table)["Items"]
+        expected = sorted((sorted_sets(json.loads(json.dumps(item, default=lambda b: base64.b64encode(b).decode())))
+                           for item in scanned), key=lambda item: item["pk"]["S"])
+        self.assertEqual(exported, expected)
+
+    def test_an_ion_export_writes_ion_text(self):
+        item = {"pk": S("a"), "n": {"N": "600"}, "i": {"N": "103"}, "z": {"N": "0"},
+                "f": {"N": "1.5"}, "b": {"B": b"xy"}, "ss": {"SS": ["one"]}, "l": {"L": [{"NULL": True}]},
+                "m": {"M": {"two words": {"BOOL": False}}}}
+        table, arn = self.table_with_pitr([item])
+        started = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket",
+                                                         ExportFormat="ION")["ExportDescription"]
+        described = wait(self.ddb, started["ExportArn"])
+        summary, lines = read_export(self.bucket_dir, described)
+        self.assertEqual(summary["outputFormat"], "ION")
+        self.assertEqual(lines, ['$ion_1_0 {Item:{pk:"a",n:6d2,i:103.,z:0.,f:1.5,b:{{eHk=}},'
+                                 'ss:$dynamodb_SS::["one"],l:[null],m:{"two words":false}}}'])
+        data = os.listdir(os.path.join(self.bucket_dir, os.path.dirname(described["ExportManifest"]), "data"))
+        self.assertTrue(all(name.endswith(".ion.gz") for name in data))
+
+    def test_an_export_is_the_table_at_its_export_time(self):
+        table, arn = self.table_with_pitr([{"pk": S(k), "v": S("old")} for k in "abc"])
+        time.sleep(1.1)
+        moment = int(time.time())
+        time.sleep(moment + 1.1 - time.time())
+        self.ddb.put_item(TableName=table, Item={"pk": S("a"), "v": S("new")})
+        self.ddb.delete_item(TableName=table, Key={"pk": S("b")})
+        self.ddb.put_item(TableName=table, Item={"pk": S("d"), "v": S("new")})
+        at = datetime.datetime.fromtimestamp(moment, datetime.timezone.utc)
+        started = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket",
+                                                         ExportTime=at)["ExportDescription"]
+        self.assertEqual(started["ExportTime"], at)
+        described = wait(self.ddb, started["ExportArn"])
+        _, lines = read_export(self.bucket_dir, described)
+        self.assertEqual(sorted((i["Item"]["pk"]["S"], i["Item"]["v"]["S"]) for i in map(json.loads, lines)),
+                         [("a", "old"), ("b", "old"), ("c", "old")])
+
+    def test_an_empty_table_exports_one_empty_file(self):
+        table, arn = self.table_with_pitr()
+        started = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")["ExportDescription"]
+        described = wait(self.ddb, started["ExportArn"])
+        _, lines = read_export(self.bucket_dir, described)
+        self.assertEqual((described["ItemCount"], lines), (0, []))
+
+    def test_a_missing_bucket_fails_the_export(self):
+        table, arn = self.table_with_pitr()
+        started = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="no-such-bucket")
+        described = wait(self.ddb, started["ExportDescription"]["ExportArn"])
+        self.assertEqual((described["ExportStatus"], described["FailureCode"], described["FailureMessage"]),
+                         ("FAILED", "S3NoSuchBucket", "The specified bucket does not exist: no-such-bucket"))
+        self.assertNotIn("ItemCount", described)
+
+    def test_client_tokens(self):
+        table, arn = self.table_with_pitr()
+        first = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", ClientToken="tok-1")
+        again = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket", ClientToken="tok-1")
+        self.assertEqual(first["ExportDescription"]["ExportArn"], again["ExportDescription"]["ExportArn"])
+        self.assertEqual(again["ExportDescription"]["ClientToken"], "tok-1")
+        self.assertError(self.ddb.export_table_to_point_in_time, "ExportConflictException",
+                         "Duplicate request detected: ClientToken tok-1 was used for an export with "
+                         "other parameters", TableArn=arn, S3Bucket="bucket", ClientToken="tok-1",
+                         ExportFormat="ION")
+        other = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")
+        self.assertNotEqual(other["ExportDescription"]["ExportArn"], first["ExportDescription"]["ExportArn"])
+
+    def test_refusals(self):
+        table = unique_name("export")
+        self.ddb.create_table(**hash_table(table))
+        arn = self.ddb.describe_table(TableName=table)["Table"]["TableArn"]
+        export = self.ddb.export_table_to_point_in_time
+        self.assertError(export, "PointInTimeRecoveryUnavailableException",
+                         "Point in time recovery is not enabled for table '%s'" % table,
+                         TableArn=arn, S3Bucket="bucket")
+        missing = arn + "-missing"
+        self.assertError(export, "TableNotFoundException", "Table not found: " + missing,
+                         TableArn=missing, S3Bucket="bucket")
+        enable_pitr(self.ddb, table)
+        future = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
+        with self.assertRaises(Exception) as caught:
+            export(TableArn=arn, S3Bucket="bucket", ExportTime=future)
+        self.assertEqual(caught.exception.response["Error"]["Code"], "InvalidExportTimeException")
+        self.assertError(self.ddb.describe_export, "ValidationException", "Invalid Export ARN",
+                         ExportArn=arn + "/backup/01234567890123-abcdefab")
+        unknown = arn + "/export/01234567890123-abcdefab"
+        self.assertError(self.ddb.describe_export, "ExportNotFoundException", "Export not found: " + unknown,
+                         ExportArn=unknown)
+        self.assertError(self.ddb.list_exports, "ValidationException",
+                         "The provided NextToken is not valid for ListExports",
+                         NextToken="0123456789abcdef" * 4)
+
+    def test_list_exports_newest_first_in_pages(self):
+        table, arn = self.table_with_pitr()
+        arns = [self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")
+                ["ExportDescription"]["ExportArn"] for _ in range(3)]
+        for one in arns:
+            wait(self.ddb, one)
+        first = self.ddb.list_exports(TableArn=arn, MaxResults=2)
+        self.assertEqual([s["ExportArn"] for s in first["ExportSummaries"]], arns[::-1][:2])
+        self.assertEqual({s["ExportType"] for s in first["ExportSummaries"]}, {"FULL_EXPORT"})
+        rest = self.ddb.list_exports(TableArn=arn, MaxResults=2, NextToken=first["NextToken"])
+        self.assertEqual([s["ExportArn"] for s in rest["ExportSummaries"]], arns[::-1][2:])
+        self.assertNotIn("NextToken", rest)
+        everything = [s["ExportArn"] for s in self.ddb.list_exports()["ExportSummaries"]]
+        self.assertTrue(set(arns) <= set(everything))
+        # A deleted table's exports are described, not listed by its ARN.
+        self.ddb.delete_table(TableName=table)
+        self.assertEqual(self.ddb.list_exports(TableArn=arn)["ExportSummaries"], [])
+        self.assertEqual(self.ddb.describe_export(ExportArn=arns[0])["ExportDescription"]["ExportStatus"],
+                         "COMPLETED")
+
+
+class ExportWithoutBucketsTest(ServerTestCase):
+    def test_without_s3_dir_an_export_fails_naming_the_option(self):
+        table = unique_name("export")
+        self.ddb.create_table(**hash_table(table))
+        enable_pitr(self.ddb, table)
+        arn = self.ddb.describe_table(TableName=table)["Table"]["TableArn"]
+        started = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")
+        described = wait(self.ddb, started["ExportDescription"]["ExportArn"])
+        self.assertEqual(described["FailureCode"], "S3NoSuchBucket")
+        self.assertIn("--s3-dir", described["FailureMessage"])
+
+
+class ExportRestartTest(unittest.TestCase):
+    def test_exports_are_described_after_a_restart(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        with tempfile.TemporaryDirectory() as db, tempfile.TemporaryDirectory() as s3:
+            os.mkdir(os.path.join(s3, "bucket"))
+            args = ("--db-path", db, "--s3-dir", s3)
+            server = DdbdServer(*args).start()
+            try:
+                ddb = client(server.endpoint)
+                table = unique_name("export")
+                ddb.create_table(**hash_table(table))
+                ddb.put_item(TableName=table, Item={"pk": S("a")})
+                enable_pitr(ddb, table)
+                arn = ddb.describe_table(TableName=table)["Table"]["TableArn"]
+                export_arn = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")[
+                    "ExportDescription"]["ExportArn"]
+                before = wait(ddb, export_arn)
+            finally:
+                server.stop()
+            server = DdbdServer(*args).start()
+            try:
+                ddb = client(server.endpoint)
+                self.assertEqual(ddb.describe_export(ExportArn=export_arn)["ExportDescription"], before)
+                self.assertEqual([s["ExportArn"] for s in ddb.list_exports(TableArn=arn)["ExportSummaries"]],
+                                 [export_arn])
+            finally:
+                server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()

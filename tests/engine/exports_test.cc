@@ -1,0 +1,141 @@
+// Exports' parts: the walk of a table as of a moment while writers run (engine/exports/
+// table_at_moment.h), compared with the table as it was; a history that no longer reaches the
+// moment; and an export a restart cut short, failed when its record is loaded.
+#include "engine/exports/exports.h"
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/catalog/catalog.h"
+#include "engine/exports/export_record.h"
+#include "engine/exports/table_at_moment.h"
+#include "engine/persistence/file_system.h"
+#include "engine/storage/point_in_time_history.h"
+#include "tests/engine/engine_calls.h"
+
+namespace ddbd {
+namespace {
+
+std::string KeyOf(int i) {
+  // Two bytes of "partition" first: partitioned tables find a key's partition by them.
+  return std::string(1, static_cast<char>('a' + i % 7)) + "-" + std::to_string(i);
+}
+
+void RunWalkWhileWriting(bool partitioned, size_t slice, uint32_t seed) {
+  ManualClock clock;
+  TableItems items;
+  if (partitioned) items.UsePartitions([](std::string_view) { return size_t{2}; });
+  auto history = std::make_shared<PointInTimeHistory>(clock, clock.NowMs(), int64_t{1} << 40,
+                                                      int64_t{1} << 40);
+  items.Observe(history, {});
+  std::mt19937 random(seed);
+  std::map<std::string, std::string> at_moment;
+  for (int i = 0; i < 400; ++i) {
+    if (random() % 4 == 0) continue;
+    const std::string key = KeyOf(i);
+    const std::string blob = "old " + key;
+    REQUIRE(testing::PutInto(items, key, {blob, 1}).ok());
+    at_moment[key] = blob;
+  }
+  const int64_t moment = clock.NowMs();
+  clock.AdvanceMs(5);
+  std::atomic<bool> done = false;
+  std::thread writer([&] {
+    std::mt19937 own(seed + 1);
+    for (int n = 0; !done.load(); ++n) {
+      const std::string key = KeyOf(static_cast<int>(own() % 500));
+      if (own() % 3 == 0) {
+        testing::EraseFrom(items, key);
+      } else {
+        (void)testing::PutInto(items, key, {"new " + key + " " + std::to_string(n), 1});
+      }
+      if (n % 16 == 0) std::this_thread::yield();
+    }
+  });
+  std::map<std::string, std::string> walked;
+  std::string failure;
+  const bool ok = WalkTableAtMoment(
+      items, *history, moment,
+      [&](std::string_view blob, uint32_t) {
+        const std::string key(blob.substr(blob.find(' ') + 1));
+        CHECK(walked.emplace(key, std::string(blob)).second);  // each item once
+        return true;
+      },
+      failure, slice);
+  done = true;
+  writer.join();
+  REQUIRE(ok);
+  CHECK(walked == at_moment);
+}
+
+TEST_CASE("An export's walk is the table as of its moment while writers run") {
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    RunWalkWhileWriting(false, 1 + seed % 4, seed);
+    RunWalkWhileWriting(true, 1 + seed % 4, seed);
+  }
+}
+
+TEST_CASE("An export's walk fails when the history no longer reaches its moment") {
+  ManualClock clock;
+  TableItems items;
+  auto history = std::make_shared<PointInTimeHistory>(clock, clock.NowMs(), 200, int64_t{1} << 40);
+  items.Observe(history, {});
+  REQUIRE(testing::PutInto(items, "a", {"old a", 1}).ok());
+  const int64_t moment = clock.NowMs();
+  clock.AdvanceMs(1);
+  for (int i = 0; i < 10; ++i) {  // past 200 bytes: the oldest changes go
+    REQUIRE(testing::PutInto(items, "a", {"new a " + std::to_string(i), 1}).ok());
+  }
+  std::string failure;
+  CHECK_FALSE(WalkTableAtMoment(
+      items, *history, moment, [](std::string_view, uint32_t) { return true; }, failure));
+  CHECK(failure == "the point-in-time history no longer reaches back to the export time");
+}
+
+TEST_CASE("An export a restart cut short is FAILED once its record is loaded") {
+  MemoryFileSystem files;
+  EngineOptions options;
+  options.db_path = "/db";
+  ManualClock clock;
+  Catalog catalog(options, clock);
+  ExportDescription running;
+  running.export_arn =
+      "arn:aws:dynamodb:us-east-1:000000000000:table/T/export/01700000000000-0badcafe";
+  running.export_status = ExportStatus::kInProgress;
+  running.table_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/T";
+  running.s3_bucket = "b";
+  running.s3_prefix = "p";
+  running.client_token = "token";
+  const std::string encoded = EncodeExportFile(running);
+  auto decoded = DecodeExportFile("x.export", encoded);
+  REQUIRE(decoded.ok());
+  CHECK(decoded.value().s3_prefix == std::optional<std::string>("p"));
+  CHECK(decoded.value().client_token == "token");
+  REQUIRE(files.CreateDirectory("/db").ok());
+  REQUIRE(files.CreateDirectory("/db/exports").ok());
+  auto file = files.OpenAppendable("/db/exports/" + ExportFileName(running.export_arn));
+  REQUIRE(file.ok());
+  REQUIRE(file.value()->Append(encoded).ok());
+  REQUIRE(file.value()->Sync().ok());
+  // A damaged record is refused, never half-read.
+  CHECK_FALSE(DecodeExportFile("x.export", encoded.substr(0, encoded.size() - 1)).ok());
+
+  Exports exports(catalog, NewAbsentObjectStore());
+  REQUIRE(exports.Load(files).ok());
+  auto described = exports.Describe(running.export_arn);
+  REQUIRE(described.ok());
+  CHECK(described.value().export_status == ExportStatus::kFailed);
+  CHECK(described.value().failure_code == "ExportInterrupted");
+  // And it stays so: the failure was written back.
+  Exports again(catalog, NewAbsentObjectStore());
+  REQUIRE(again.Load(files).ok());
+  CHECK(again.Describe(running.export_arn).value().failure_code == "ExportInterrupted");
+}
+
+}  // namespace
+}  // namespace ddbd
