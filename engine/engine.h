@@ -180,10 +180,11 @@ class Engine {
   // into bucket S3Bucket in the background, DynamoDB's files and layout; the answer describes it
   // IN_PROGRESS. ValidationException for an ARN that is not a table's, TableNotFoundException,
   // PointInTimeRecoveryUnavailableException, InvalidExportTimeException for a time outside the
-  // restorable window (or ahead of now), ExportConflictException for a ClientToken used within 8
-  // hours with other parameters (the same parameters answer the first export). A bucket that is
-  // not there fails the export (FAILED, S3NoSuchBucket), as in DynamoDB. DescribeExport:
-  // ValidationException "Invalid Export ARN", ExportNotFoundException.
+  // restorable window (EarliestRestorableDateTime to LatestRestorableDateTime),
+  // ExportConflictException for a ClientToken used within 8 hours with other parameters (the
+  // same parameters answer the first export). A bucket that is not there fails the export
+  // (FAILED, S3NoSuchBucket), as in DynamoDB. DescribeExport: ValidationException "Invalid
+  // Export ARN", ExportNotFoundException.
   Result<ExportDescription> ExportTableToPointInTime(const ExportTableArgs& args);
   Result<ExportDescription> DescribeExport(const std::string& export_arn) const;
   Result<ListExportsResult> ListExports(const ListExportsArgs& args) const;

@@ -185,12 +185,16 @@ Result<ExportDescription> Exports::Start(const ExportTableArgs& args) {
           source, entry->history->earliest_ms(), catalog_.HistoryAgeMs(source),
           catalog_.options.pitr_lag_ms, now_ms);
       export_time_ms = *args.export_time_ms;
-      if (export_time_ms < window.earliest_restorable_ms || export_time_ms > now_ms) {
+      // DynamoDB's window, as for a restore: ExportTime a moment ago (within --pitr-lag-ms) is
+      // refused too.
+      if (export_time_ms < window.earliest_restorable_ms ||
+          export_time_ms > window.latest_restorable_ms) {
         return Error{ErrorCode::kInvalidExportTime,
                      "ExportTime '" + IsoSeconds(export_time_ms) +
                          "' must be within EarliestRestorableDateTime '" +
-                         IsoSeconds(window.earliest_restorable_ms) + "' and now '" +
-                         IsoSeconds(now_ms) + "'"};
+                         IsoSeconds(window.earliest_restorable_ms) +
+                         "' and LatestRestorableDateTime '" +
+                         IsoSeconds(window.latest_restorable_ms) + "'"};
       }
     }
     description.table_arn = source.table_arn;

@@ -21,9 +21,9 @@
 #include <thread>
 
 #include "engine/api/exports.h"
+#include "engine/api/item_lines.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
-#include "engine/api/item_lines.h"
 #include "engine/exports/object_store.h"
 #include "engine/persistence/file_system.h"
 
