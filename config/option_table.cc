@@ -324,8 +324,8 @@ const std::array kOptions = {
       return Integer<int64_t>(v, 0, 86'400'000, o.pitr_lag_ms);
     }},
 
-  Option{"s3-dir", "", "DIR", "none: exports fail S3NoSuchBucket", Group::kBackups,
-    "keep S3 buckets in DIR for ExportTableToPointInTime: bucket b is the "
+  Option{"s3-dir", "", "DIR", "none: exports and imports fail S3NoSuchBucket", Group::kBackups,
+    "keep S3 buckets in DIR for ExportTableToPointInTime and ImportTable: bucket b is the "
     "directory DIR/b (create it first), key x/y the file DIR/b/x/y",
     [](Options& o, std::string_view v) {
       return NotEmpty(v, o.s3_dir, "expected a directory");

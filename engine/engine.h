@@ -16,6 +16,7 @@
 #include "engine/api/backups.h"
 #include "engine/api/continuous_backups.h"
 #include "engine/api/exports.h"
+#include "engine/api/imports.h"
 #include "engine/api/items.h"
 #include "engine/api/options.h"
 #include "engine/api/policies.h"
@@ -188,7 +189,18 @@ class Engine {
   Result<ExportDescription> ExportTableToPointInTime(const ExportTableArgs& args);
   Result<ExportDescription> DescribeExport(const std::string& export_arn) const;
   Result<ListExportsResult> ListExports(const ListExportsArgs& args) const;
-  // How exports write items (protocol/item_lines.h). Call before the first request.
+  // Imports (engine/exports/imports.h): a new table from the bucket's files, created at once
+  // (CREATING: CreateTable's checks and errors, ResourceInUseException for a name in use) and
+  // loaded in the background; the answer describes the import IN_PROGRESS. Lines that are not
+  // items are counted (ErrorCount) and skipped. ImportConflictException for a ClientToken used
+  // within 8 hours with other parameters; ValidationException for InputFormat ION or ZSTD (not
+  // yet). DescribeImport: ValidationException "Invalid Import ARN", ImportNotFoundException.
+  Result<ImportTableDescription> ImportTable(const ImportTableArgs& args);
+  Result<ImportTableDescription> DescribeImport(const std::string& import_arn) const;
+  Result<ListImportsResult> ListImports(const ListImportsArgs& args) const;
+  void WaitForImports() const;
+  // How exports write items and imports read them (protocol/item_lines.h). Call before the
+  // first request.
   void UseItemLines(std::shared_ptr<const ItemLines> lines);
   // Returns once no export is waiting or running (tests, tools).
   void WaitForExports() const;

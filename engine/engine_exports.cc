@@ -17,7 +17,8 @@ Result<ListExportsResult> Engine::ListExports(const ListExportsArgs& args) const
 }
 
 void Engine::UseItemLines(std::shared_ptr<const ItemLines> lines) {
-  state_->exports.UseItemLines(std::move(lines));
+  state_->exports.UseItemLines(lines);
+  state_->imports.UseItemLines(std::move(lines));
 }
 
 void Engine::WaitForExports() const { state_->exports.WaitIdle(); }

@@ -24,7 +24,10 @@ void StartSweeper(EngineState& state, Engine& engine) {
 }
 
 Engine::~Engine() {
-  state_->exports.Stop();  // an export running stays IN_PROGRESS on disk: failed at the next start
+  state_->exports.Stop();
+  state_->imports
+      .Stop();  // an import running stays IN_PROGRESS: failed, its table dropped, at the next start
+                // // an export running stays IN_PROGRESS on disk: failed at the next start
   state_->store.StopCheckpointer();
   state_->sweeper.reset();
   state_->transactions.StopHolding();  // commits what is held while the tables are all there

@@ -17,6 +17,7 @@
 #include "engine/catalog/catalog.h"
 #include "engine/clock.h"
 #include "engine/exports/exports.h"
+#include "engine/exports/imports.h"
 #include "engine/periodic_task.h"
 #include "engine/store/store.h"
 #include "engine/tables/table_operations.h"
@@ -39,10 +40,14 @@ struct EngineState {
   Backups backups{catalog,
                   [this](const CreateTableArgs& args) { return CreateTable(catalog, args); }};
   TimeToLive time_to_live{catalog, transactions.held()};
-  // Its thread stops before the tables go.
-  Exports exports{catalog, catalog.options.s3_dir.empty()
-                               ? NewAbsentObjectStore()
-                               : NewDirectoryObjectStore(catalog.options.s3_dir)};
+  // Where exports and imports find buckets (--s3-dir, or none).
+  std::unique_ptr<ObjectStore> buckets = catalog.options.s3_dir.empty()
+                                             ? NewAbsentObjectStore()
+                                             : NewDirectoryObjectStore(catalog.options.s3_dir);
+  // Their threads stop (~Engine) before the store and the tables go.
+  Exports exports{catalog, *buckets};
+  Imports imports{catalog, *buckets,
+                  [this](const CreateTableArgs& args) { return CreateTable(catalog, args); }};
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;
   // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and

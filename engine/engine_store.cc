@@ -24,6 +24,9 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   if (Status loaded = state.exports.Load(*state.store.files()); !loaded.ok()) {
     return loaded.error();
   }
+  if (Status loaded = state.imports.Load(*state.store.files()); !loaded.ok()) {
+    return loaded.error();
+  }
   engine->options_.ttl_interval_ms = ttl_interval_ms;
   StartSweeper(*engine->state_, *engine);
   engine->state_->store.StartCheckpointer();

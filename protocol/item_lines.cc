@@ -1,5 +1,7 @@
 #include "protocol/item_lines.h"
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -170,8 +172,36 @@ class IonWriter {
   std::vector<std::string_view> members_;
 };
 
+// RapidJSON's in-place parse reads past a lead byte at the very end (protocol/dispatcher.cc):
+// such a line is never JSON.
+bool EndsInLeadByte(std::string_view line) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(line.data());
+  const size_t size = line.size();
+  return (size >= 1 && bytes[size - 1] >= 0xC0) || (size >= 2 && bytes[size - 2] >= 0xE0) ||
+         (size >= 3 && bytes[size - 3] >= 0xF0);
+}
+
 class ExportItemLines final : public ItemLines {
  public:
+  std::optional<Item> ReadItem(InputFormat format, std::string_view line) const override {
+    if (format != InputFormat::kDynamoDbJson || EndsInLeadByte(line)) return std::nullopt;
+    std::string text(line);
+    rapidjson::Document document;
+    constexpr unsigned kFlags =
+        rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+    document.ParseInsitu<kFlags>(text.data());
+    if (document.HasParseError() || !document.IsObject()) return std::nullopt;
+    const auto found = document.FindMember("Item");
+    if (found == document.MemberEnd() || !found->value.IsObject() || document.MemberCount() != 1) {
+      return std::nullopt;
+    }
+    // The current layer's value rules, as a PutItem's item is read.
+    AttributeDecoder decoder(wire::ValueRules{.current_layer = true, .envelope = false});
+    Item item = decoder.DecodeItem(&found->value);
+    if (decoder.failed()) return std::nullopt;
+    return item;
+  }
+
   void AppendItem(ExportFormat format, std::string_view blob, std::string& out) const override {
     if (format == ExportFormat::kIon) {
       out += "$ion_1_0 {Item:";

@@ -149,6 +149,8 @@ struct CreateTableArgs : TableSettings {
   std::vector<VectorIndexDefinition> vector_indexes;
   // Set by the engine's restores only: the table is created CREATING, to be filled.
   std::optional<RestoreSummary> restore;
+  // Set by ImportTable only: the same, without a restore summary.
+  bool importing = false;
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates.
@@ -242,6 +244,9 @@ struct TableDescription {
   // A restored table's origin. While its restore is in progress the table is CREATING; a restart
   // that finds one unfinished drops the table, as if the restore had never begun.
   std::optional<RestoreSummary> restore_summary;
+  // An imported table while its import runs (engine/exports/imports.h): CREATING, and dropped by
+  // a restart that finds it so, as an unfinished restore is. Not on the wire.
+  bool import_in_progress = false;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

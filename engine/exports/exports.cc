@@ -82,8 +82,7 @@ bool SameRequest(const ExportDescription& kept, const ExportTableArgs& args,
 
 }  // namespace
 
-Exports::Exports(Catalog& catalog, std::unique_ptr<ObjectStore> store)
-    : catalog_(catalog), store_(std::move(store)) {}
+Exports::Exports(Catalog& catalog, ObjectStore& store) : catalog_(catalog), store_(store) {}
 
 Exports::~Exports() { Stop(); }
 
@@ -351,7 +350,7 @@ void Exports::Execute(const std::string& export_arn) {
     failure = ObjectFailure{"InternalError", "no item format is installed"};
   } else {
     failure = WriteFullExport(
-        *store_, *lines_, description, *items, *history, [this] { return catalog_.clock.NowMs(); },
+        store_, *lines_, description, *items, *history, [this] { return catalog_.clock.NowMs(); },
         stop_, written);
   }
   if (stop_.load()) return;  // stays IN_PROGRESS on disk: failed at the next start

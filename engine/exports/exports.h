@@ -31,8 +31,8 @@ namespace ddbd {
 
 class Exports {
  public:
-  // `store`: where buckets are.
-  Exports(Catalog& catalog, std::unique_ptr<ObjectStore> store);
+  // `store`: where buckets are; it must outlive the exports.
+  Exports(Catalog& catalog, ObjectStore& store);
   ~Exports();  // Stop()
   // Stops the thread; an export it was running stays IN_PROGRESS on disk. Before the store goes.
   void Stop();
@@ -57,7 +57,7 @@ class Exports {
   void KeepLocked(const ExportDescription& description);
 
   Catalog& catalog_;
-  std::unique_ptr<ObjectStore> store_;
+  ObjectStore& store_;
   std::shared_ptr<const ItemLines> lines_;
   FileSystem* files_ = nullptr;
   mutable std::mutex mutex_;

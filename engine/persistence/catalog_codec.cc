@@ -43,6 +43,7 @@ enum Table : uint32_t {
   kWarmThroughput,
   kRestoreSummary,
   kVectorIndex,
+  kImporting,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -367,6 +368,7 @@ std::string EncodeTableDescription(const TableDescription& table) {
     restore.Int(kRestoring, table.restore_summary->restore_in_progress ? 1 : 0);
     fields.Bytes(kRestoreSummary, restore.bytes());
   }
+  if (table.import_in_progress) fields.Int(kImporting, 1);
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   for (const VectorIndexDescription& index : table.vector_indexes) {
     fields.Bytes(kVectorIndex, VectorIndexOf(index));
@@ -519,6 +521,9 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         }
         break;
       }
+      case kImporting:
+        table.import_in_progress = integer != 0;
+        break;
       case kIndex:
         table.indexes.push_back(decode.Index(text));
         break;

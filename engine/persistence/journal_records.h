@@ -25,6 +25,7 @@ enum class JournalKind : uint8_t {
   kStreamClosed = 10,  // payload: a stream's closing: disabled, or its table deleted
   kBackup = 11,  // payload: a backup's details; only in backup files (engine/backups/backup_file.h)
   kExport = 12,  // payload: an export's description; only in export files (engine/exports/)
+  kImport = 13,  // payload: an import's description; only in import files (engine/exports/)
 };
 
 struct ItemRecordFields {

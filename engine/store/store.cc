@@ -122,11 +122,14 @@ Status Store::Open() {
     journal_->Register(entry->items->id(), entry->description.table_id);
   }
   catalog_.log.Subscribe(journal_.get());
-  // A restore a crash cut short never answered: its table goes, logged like any deletion.
+  // A restore a crash cut short never answered, an import it cut short was never done: the
+  // table goes, logged like any deletion (the import's record says FAILED, imports.h).
   std::vector<std::string> unfinished;
   for (const auto& [name, entry] : catalog_.tables) {
     const auto& restore = entry->description.restore_summary;
-    if (restore && restore->restore_in_progress) unfinished.push_back(name);
+    if ((restore && restore->restore_in_progress) || entry->description.import_in_progress) {
+      unfinished.push_back(name);
+    }
   }
   for (const std::string& name : unfinished) {
     catalog_.CommitLocked(
@@ -286,7 +289,8 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
     }
     case JournalKind::kBackup:
     case JournalKind::kExport:
-      return MalformedRecord("a backup's or export's record in the log");
+    case JournalKind::kImport:
+      return MalformedRecord("a backup's, export's or import's record in the log");
     case JournalKind::kGroup: {
       FieldReader records(payload);
       while (records.Next()) {

@@ -90,6 +90,10 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
     table.restore_summary->restore_in_progress = true;
     table.table_status = TableStatus::kCreating;
   }
+  if (args.importing) {  // CREATING until its import is done (engine/exports/imports.h)
+    table.import_in_progress = true;
+    table.table_status = TableStatus::kCreating;
+  }
   for (const auto* definitions : {&args.local_secondary_indexes, &args.global_secondary_indexes}) {
     for (const IndexDefinition& definition : *definitions) {
       IndexDescription index;
@@ -111,8 +115,9 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
     table.vector_indexes.push_back(VectorIndexDescription{definition, table.table_status});
   }
   std::unique_ptr<TableEntry> entry = catalog.NewEntry(table);
-  entry->transition_done_ms =
-      args.restore ? std::numeric_limits<int64_t>::max() : now_ms + catalog.options.table_delay_ms;
+  entry->transition_done_ms = args.restore || args.importing
+                                  ? std::numeric_limits<int64_t>::max()
+                                  : now_ms + catalog.options.table_delay_ms;
 
   std::unique_lock lock(catalog.mutex);
   catalog.PurgeGoneLocked(now_ms);

@@ -111,6 +111,8 @@ extern const Shape kDescribeContinuousBackupsInput;
 extern const Shape kDescribeEndpointsRequest;
 extern const Shape kExportArn;
 extern const Shape kDescribeExportInput;
+extern const Shape kImportArn;
+extern const Shape kDescribeImportInput;
 extern const Shape kDescribeLimitsInput;
 extern const Shape kDescribeTableInput;
 extern const Shape kDescribeTimeToLiveInput;
@@ -137,6 +139,16 @@ extern const Shape kIncrementalExportSpecification;
 extern const Shape kExportTableToPointInTimeInput;
 extern const Shape kGetItemInput;
 extern const Shape kGetResourcePolicyInput;
+extern const Shape kS3BucketSource;
+extern const Shape kInputFormat;
+extern const Shape kCsvDelimiter;
+extern const Shape kCsvHeader;
+extern const Shape kCsvHeaderList;
+extern const Shape kCsvOptions;
+extern const Shape kInputFormatOptions;
+extern const Shape kInputCompressionType;
+extern const Shape kTableCreationParameters;
+extern const Shape kImportTableInput;
 extern const Shape kBackupsInputLimit;
 extern const Shape kTimeRangeLowerBound;
 extern const Shape kTimeRangeUpperBound;
@@ -145,6 +157,9 @@ extern const Shape kListBackupsInput;
 extern const Shape kListExportsMaxLimit;
 extern const Shape kExportNextToken;
 extern const Shape kListExportsInput;
+extern const Shape kListImportsMaxLimit;
+extern const Shape kImportNextToken;
+extern const Shape kListImportsInput;
 extern const Shape kListTablesInputLimit;
 extern const Shape kListTablesInput;
 extern const Shape kNextTokenString;
@@ -1521,6 +1536,31 @@ const Shape kDescribeExportInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kImportArn = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 37,
+    .max = 1024,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kDescribeImportInputMembers[1] = {
+    {"ImportArn", "importArn", &kImportArn, 0, true, false, false, false},
+};
+const Shape kDescribeImportInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeImportInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeImportInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kDescribeLimitsInput = {
     .kind = Kind::kStructure,
     .java_type = "com.amazonaws.dynamodb.v20120810.DescribeLimitsInput",
@@ -1862,6 +1902,146 @@ const Shape kGetResourcePolicyInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kS3BucketSourceMembers[3] = {
+    {"S3BucketOwner", "s3BucketOwner", &kS3BucketOwner, 0, false, false, false, false},
+    {"S3Bucket", "s3Bucket", &kS3Bucket, 2, true, false, false, false},
+    {"S3KeyPrefix", "s3KeyPrefix", &kS3Prefix, 1, false, false, false, false},
+};
+const Shape kS3BucketSource = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.S3BucketSource",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kS3BucketSourceMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kInputFormat = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kInputFormat,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kCsvDelimiter = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 1,
+    .pattern = Pattern::kCsvDelimiter,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kCsvHeader = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 65536,
+    .pattern = Pattern::kCsvHeader,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kCsvHeaderList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<java.lang.String>",
+    .min = 1,
+    .max = 255,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kCsvHeader,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kCsvOptionsMembers[2] = {
+    {"Delimiter", "delimiter", &kCsvDelimiter, 1, false, false, false, false},
+    {"HeaderList", "headerList", &kCsvHeaderList, 0, false, false, false, false},
+};
+const Shape kCsvOptions = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.CsvOptions",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kCsvOptionsMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kInputFormatOptionsMembers[1] = {
+    {"Csv", "csv", &kCsvOptions, 0, false, false, false, false},
+};
+const Shape kInputFormatOptions = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.InputFormatOptions",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kInputFormatOptionsMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kInputCompressionType = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kInputCompressionType,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kTableCreationParametersMembers[8] = {
+    {"TableName", "tableName", &kTableName, 7, true, false, false, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 4, true, false, false, false},
+    {"KeySchema", "keySchema", &kKeySchema, 5, true, false, false, false},
+    {"BillingMode", "billingMode", &kBillingMode, 1, false, false, false, false},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 6, false, false, false, false},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 2, false, false, false, false},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false, false},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false},
+};
+const Shape kTableCreationParameters = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.TableCreationParameters",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kTableCreationParametersMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kImportTableInputMembers[6] = {
+    {"ClientToken", "clientToken", &kClientToken, 2, false, false, false, false},
+    {"S3BucketSource", "s3BucketSource", &kS3BucketSource, 4, true, false, false, false},
+    {"InputFormat", "inputFormat", &kInputFormat, 5, true, false, false, false},
+    {"InputFormatOptions", "inputFormatOptions", &kInputFormatOptions, 3, false, false, false, false},
+    {"InputCompressionType", "inputCompressionType", &kInputCompressionType, 1, false, false, false, false},
+    {"TableCreationParameters", "tableCreationParameters", &kTableCreationParameters, 0, true, false, false, false},
+};
+const Shape kImportTableInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ImportTableInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kImportTableInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kBackupsInputLimit = {
     .kind = Kind::kInteger,
     .java_type = "java.lang.Integer",
@@ -1960,6 +2140,44 @@ const Shape kListExportsInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kListExportsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kListImportsMaxLimit = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = 1,
+    .max = 25,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kImportNextToken = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 112,
+    .max = 1024,
+    .pattern = Pattern::kImportNextToken,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kListImportsInputMembers[3] = {
+    {"TableArn", "tableArn", &kTableArn, 2, false, false, false, false},
+    {"PageSize", "pageSize", &kListImportsMaxLimit, 1, false, false, false, false},
+    {"NextToken", "nextToken", &kImportNextToken, 0, false, false, false, false},
+};
+const Shape kListImportsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ListImportsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kListImportsInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -3563,6 +3781,13 @@ Status Decode(const json::Value& body, DescribeExportInput& out, Status* constra
   return Ok{};
 }
 
+Status Decode(const json::Value& body, DescribeImportInput& out, Status* constraints) {
+  const json::Value* values[1] = {};
+  if (Status read = Read(shapes::kDescribeImportInput, body, values, constraints); !read.ok()) return read;
+  out.import_arn = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, DescribeLimitsInput& /*out*/, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeLimitsInput, body, values, constraints); !read.ok()) return read;
@@ -3658,6 +3883,52 @@ Status Decode(const json::Value& body, GetResourcePolicyInput& out, Status* cons
   return Ok{};
 }
 
+void View(const json::Value& object, S3BucketSource& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kS3BucketSource, object, values);
+  out.s3_bucket_owner = String(values[0]);
+  out.s3_bucket = String(values[1]).value_or(std::string_view{});
+  out.s3_key_prefix = String(values[2]);
+}
+
+void View(const json::Value& object, CsvOptions& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kCsvOptions, object, values);
+  out.delimiter = String(values[0]);
+  out.header_list = values[1];
+}
+
+void View(const json::Value& object, InputFormatOptions& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kInputFormatOptions, object, values);
+  out.csv = values[0];
+}
+
+void View(const json::Value& object, TableCreationParameters& out) {
+  const json::Value* values[8] = {};
+  Collect(shapes::kTableCreationParameters, object, values);
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.attribute_definitions = values[1];
+  out.key_schema = values[2];
+  out.billing_mode = String(values[3]);
+  out.provisioned_throughput = values[4];
+  out.on_demand_throughput = values[5];
+  out.sse_specification = values[6];
+  out.global_secondary_indexes = values[7];
+}
+
+Status Decode(const json::Value& body, ImportTableInput& out, Status* constraints) {
+  const json::Value* values[6] = {};
+  if (Status read = Read(shapes::kImportTableInput, body, values, constraints); !read.ok()) return read;
+  out.client_token = String(values[0]);
+  out.s3_bucket_source = values[1];
+  out.input_format = String(values[2]).value_or(std::string_view{});
+  out.input_format_options = values[3];
+  out.input_compression_type = String(values[4]);
+  out.table_creation_parameters = values[5];
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraints) {
   const json::Value* values[6] = {};
   if (Status read = Read(shapes::kListBackupsInput, body, values, constraints); !read.ok()) return read;
@@ -3675,6 +3946,15 @@ Status Decode(const json::Value& body, ListExportsInput& out, Status* constraint
   if (Status read = Read(shapes::kListExportsInput, body, values, constraints); !read.ok()) return read;
   out.table_arn = String(values[0]);
   out.max_results = Number(values[1]);
+  out.next_token = String(values[2]);
+  return Ok{};
+}
+
+Status Decode(const json::Value& body, ListImportsInput& out, Status* constraints) {
+  const json::Value* values[3] = {};
+  if (Status read = Read(shapes::kListImportsInput, body, values, constraints); !read.ok()) return read;
+  out.table_arn = String(values[0]);
+  out.page_size = Number(values[1]);
   out.next_token = String(values[2]);
   return Ok{};
 }

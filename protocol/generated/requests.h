@@ -283,6 +283,13 @@ struct DescribeExportInput {
 };
 Status Decode(const json::Value& body, DescribeExportInput& out, Status* constraints = nullptr);
 
+struct DescribeImportInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view import_arn = {};
+};
+Status Decode(const json::Value& body, DescribeImportInput& out, Status* constraints = nullptr);
+
 struct DescribeLimitsInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -379,6 +386,48 @@ struct GetResourcePolicyInput {
 };
 Status Decode(const json::Value& body, GetResourcePolicyInput& out, Status* constraints = nullptr);
 
+struct S3BucketSource {
+  std::optional<std::string_view> s3_bucket_owner;
+  std::string_view s3_bucket = {};
+  std::optional<std::string_view> s3_key_prefix;
+};
+void View(const json::Value& object, S3BucketSource& out);
+
+struct CsvOptions {
+  std::optional<std::string_view> delimiter;
+  const json::Value* header_list = nullptr;
+};
+void View(const json::Value& object, CsvOptions& out);
+
+struct InputFormatOptions {
+  const json::Value* csv = nullptr;
+};
+void View(const json::Value& object, InputFormatOptions& out);
+
+struct TableCreationParameters {
+  std::string_view table_name = {};
+  const json::Value* attribute_definitions = nullptr;
+  const json::Value* key_schema = nullptr;
+  std::optional<std::string_view> billing_mode;
+  const json::Value* provisioned_throughput = nullptr;
+  const json::Value* on_demand_throughput = nullptr;
+  const json::Value* sse_specification = nullptr;
+  const json::Value* global_secondary_indexes = nullptr;
+};
+void View(const json::Value& object, TableCreationParameters& out);
+
+struct ImportTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::optional<std::string_view> client_token;
+  const json::Value* s3_bucket_source = nullptr;
+  std::string_view input_format = {};
+  const json::Value* input_format_options = nullptr;
+  std::optional<std::string_view> input_compression_type;
+  const json::Value* table_creation_parameters = nullptr;
+};
+Status Decode(const json::Value& body, ImportTableInput& out, Status* constraints = nullptr);
+
 struct ListBackupsInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -399,6 +448,15 @@ struct ListExportsInput {
   std::optional<std::string_view> next_token;
 };
 Status Decode(const json::Value& body, ListExportsInput& out, Status* constraints = nullptr);
+
+struct ListImportsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::optional<std::string_view> table_arn;
+  std::optional<int64_t> page_size;
+  std::optional<std::string_view> next_token;
+};
+Status Decode(const json::Value& body, ListImportsInput& out, Status* constraints = nullptr);
 
 struct ListTablesInput {
   // Holds no attribute value: the constraints' answer stands at once.

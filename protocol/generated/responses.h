@@ -2263,6 +2263,325 @@ class ExportNotFoundException {
   json::Writer& w_;
 };
 
+class S3BucketSource {
+ public:
+  explicit S3BucketSource(json::Writer& w) : w_(w) {}
+  void S3BucketOwner(std::string_view value) {
+    json::Key(w_, "\"S3BucketOwner\"");
+    json::String(w_, value);
+  }
+  void S3Bucket(std::string_view value) {
+    json::Key(w_, "\"S3Bucket\"");
+    json::String(w_, value);
+  }
+  void S3KeyPrefix(std::string_view value) {
+    json::Key(w_, "\"S3KeyPrefix\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class CsvHeaderList {
+ public:
+  explicit CsvHeaderList(json::Writer& w) : w_(w) {}
+  void Add(std::string_view value) {
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class CsvOptions {
+ public:
+  explicit CsvOptions(json::Writer& w) : w_(w) {}
+  void Delimiter(std::string_view value) {
+    json::Key(w_, "\"Delimiter\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void HeaderList(F&& write) {
+    json::Key(w_, "\"HeaderList\"");
+    w_.StartArray();
+    out::CsvHeaderList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class InputFormatOptions {
+ public:
+  explicit InputFormatOptions(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Csv(F&& write) {
+    json::Key(w_, "\"Csv\"");
+    ::ddbd::wire::Write<out::CsvOptions>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class SSESpecification {
+ public:
+  explicit SSESpecification(json::Writer& w) : w_(w) {}
+  void Enabled(bool value) {
+    json::Key(w_, "\"Enabled\"");
+    w_.Bool(value);
+  }
+  void SSEType(::ddbd::wire::SSEType value) {
+    json::Key(w_, "\"SSEType\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void KMSMasterKeyId(std::string_view value) {
+    json::Key(w_, "\"KMSMasterKeyId\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class WarmThroughput {
+ public:
+  explicit WarmThroughput(json::Writer& w) : w_(w) {}
+  void ReadUnitsPerSecond(int64_t value) {
+    json::Key(w_, "\"ReadUnitsPerSecond\"");
+    w_.Int64(value);
+  }
+  void WriteUnitsPerSecond(int64_t value) {
+    json::Key(w_, "\"WriteUnitsPerSecond\"");
+    w_.Int64(value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalSecondaryIndex {
+ public:
+  explicit GlobalSecondaryIndex(json::Writer& w) : w_(w) {}
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void KeySchema(F&& write) {
+    json::Key(w_, "\"KeySchema\"");
+    w_.StartArray();
+    out::KeySchema inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  template <class F>
+  void Projection(F&& write) {
+    json::Key(w_, "\"Projection\"");
+    ::ddbd::wire::Write<out::Projection>(w_, write);
+  }
+  template <class F>
+  void ProvisionedThroughput(F&& write) {
+    json::Key(w_, "\"ProvisionedThroughput\"");
+    ::ddbd::wire::Write<out::ProvisionedThroughput>(w_, write);
+  }
+  template <class F>
+  void OnDemandThroughput(F&& write) {
+    json::Key(w_, "\"OnDemandThroughput\"");
+    ::ddbd::wire::Write<out::OnDemandThroughput>(w_, write);
+  }
+  template <class F>
+  void WarmThroughput(F&& write) {
+    json::Key(w_, "\"WarmThroughput\"");
+    ::ddbd::wire::Write<out::WarmThroughput>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalSecondaryIndexList {
+ public:
+  explicit GlobalSecondaryIndexList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::GlobalSecondaryIndex>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class TableCreationParameters {
+ public:
+  explicit TableCreationParameters(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void AttributeDefinitions(F&& write) {
+    json::Key(w_, "\"AttributeDefinitions\"");
+    w_.StartArray();
+    out::AttributeDefinitions inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  template <class F>
+  void KeySchema(F&& write) {
+    json::Key(w_, "\"KeySchema\"");
+    w_.StartArray();
+    out::KeySchema inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void BillingMode(::ddbd::wire::BillingMode value) {
+    json::Key(w_, "\"BillingMode\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void ProvisionedThroughput(F&& write) {
+    json::Key(w_, "\"ProvisionedThroughput\"");
+    ::ddbd::wire::Write<out::ProvisionedThroughput>(w_, write);
+  }
+  template <class F>
+  void OnDemandThroughput(F&& write) {
+    json::Key(w_, "\"OnDemandThroughput\"");
+    ::ddbd::wire::Write<out::OnDemandThroughput>(w_, write);
+  }
+  template <class F>
+  void SSESpecification(F&& write) {
+    json::Key(w_, "\"SSESpecification\"");
+    ::ddbd::wire::Write<out::SSESpecification>(w_, write);
+  }
+  template <class F>
+  void GlobalSecondaryIndexes(F&& write) {
+    json::Key(w_, "\"GlobalSecondaryIndexes\"");
+    w_.StartArray();
+    out::GlobalSecondaryIndexList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ImportTableDescription {
+ public:
+  explicit ImportTableDescription(json::Writer& w) : w_(w) {}
+  void ImportArn(std::string_view value) {
+    json::Key(w_, "\"ImportArn\"");
+    json::String(w_, value);
+  }
+  void ImportStatus(::ddbd::wire::ImportStatus value) {
+    json::Key(w_, "\"ImportStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void TableArn(std::string_view value) {
+    json::Key(w_, "\"TableArn\"");
+    json::String(w_, value);
+  }
+  void TableId(std::string_view value) {
+    json::Key(w_, "\"TableId\"");
+    json::String(w_, value);
+  }
+  void ClientToken(std::string_view value) {
+    json::Key(w_, "\"ClientToken\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void S3BucketSource(F&& write) {
+    json::Key(w_, "\"S3BucketSource\"");
+    ::ddbd::wire::Write<out::S3BucketSource>(w_, write);
+  }
+  void ErrorCount(int64_t value) {
+    json::Key(w_, "\"ErrorCount\"");
+    w_.Int64(value);
+  }
+  void CloudWatchLogGroupArn(std::string_view value) {
+    json::Key(w_, "\"CloudWatchLogGroupArn\"");
+    json::String(w_, value);
+  }
+  void InputFormat(::ddbd::wire::InputFormat value) {
+    json::Key(w_, "\"InputFormat\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void InputFormatOptions(F&& write) {
+    json::Key(w_, "\"InputFormatOptions\"");
+    ::ddbd::wire::Write<out::InputFormatOptions>(w_, write);
+  }
+  void InputCompressionType(::ddbd::wire::InputCompressionType value) {
+    json::Key(w_, "\"InputCompressionType\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void TableCreationParameters(F&& write) {
+    json::Key(w_, "\"TableCreationParameters\"");
+    ::ddbd::wire::Write<out::TableCreationParameters>(w_, write);
+  }
+  void StartTime(int64_t epoch_ms) {
+    json::Key(w_, "\"StartTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void EndTime(int64_t epoch_ms) {
+    json::Key(w_, "\"EndTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void ProcessedSizeBytes(int64_t value) {
+    json::Key(w_, "\"ProcessedSizeBytes\"");
+    w_.Int64(value);
+  }
+  void ProcessedItemCount(int64_t value) {
+    json::Key(w_, "\"ProcessedItemCount\"");
+    w_.Int64(value);
+  }
+  void ImportedItemCount(int64_t value) {
+    json::Key(w_, "\"ImportedItemCount\"");
+    w_.Int64(value);
+  }
+  void FailureCode(std::string_view value) {
+    json::Key(w_, "\"FailureCode\"");
+    json::String(w_, value);
+  }
+  void FailureMessage(std::string_view value) {
+    json::Key(w_, "\"FailureMessage\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class DescribeImportOutput {
+ public:
+  explicit DescribeImportOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ImportTableDescription(F&& write) {
+    json::Key(w_, "\"ImportTableDescription\"");
+    ::ddbd::wire::Write<out::ImportTableDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ImportNotFoundException {
+ public:
+  explicit ImportNotFoundException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class DescribeLimitsOutput {
  public:
   explicit DescribeLimitsOutput(json::Writer& w) : w_(w) {}
@@ -2561,6 +2880,31 @@ class GetResourcePolicyOutput {
   json::Writer& w_;
 };
 
+class ImportTableOutput {
+ public:
+  explicit ImportTableOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ImportTableDescription(F&& write) {
+    json::Key(w_, "\"ImportTableDescription\"");
+    ::ddbd::wire::Write<out::ImportTableDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ImportConflictException {
+ public:
+  explicit ImportConflictException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class BackupSummary {
  public:
   explicit BackupSummary(json::Writer& w) : w_(w) {}
@@ -2681,6 +3025,79 @@ class ListExportsOutput {
     json::Key(w_, "\"ExportSummaries\"");
     w_.StartArray();
     out::ExportSummaries inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void NextToken(std::string_view value) {
+    json::Key(w_, "\"NextToken\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ImportSummary {
+ public:
+  explicit ImportSummary(json::Writer& w) : w_(w) {}
+  void ImportArn(std::string_view value) {
+    json::Key(w_, "\"ImportArn\"");
+    json::String(w_, value);
+  }
+  void ImportStatus(::ddbd::wire::ImportStatus value) {
+    json::Key(w_, "\"ImportStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void TableArn(std::string_view value) {
+    json::Key(w_, "\"TableArn\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void S3BucketSource(F&& write) {
+    json::Key(w_, "\"S3BucketSource\"");
+    ::ddbd::wire::Write<out::S3BucketSource>(w_, write);
+  }
+  void CloudWatchLogGroupArn(std::string_view value) {
+    json::Key(w_, "\"CloudWatchLogGroupArn\"");
+    json::String(w_, value);
+  }
+  void InputFormat(::ddbd::wire::InputFormat value) {
+    json::Key(w_, "\"InputFormat\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void StartTime(int64_t epoch_ms) {
+    json::Key(w_, "\"StartTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void EndTime(int64_t epoch_ms) {
+    json::Key(w_, "\"EndTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ImportSummaryList {
+ public:
+  explicit ImportSummaryList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ImportSummary>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ListImportsOutput {
+ public:
+  explicit ListImportsOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ImportSummaryList(F&& write) {
+    json::Key(w_, "\"ImportSummaryList\"");
+    w_.StartArray();
+    out::ImportSummaryList inner(w_);
     write(inner);
     w_.EndArray();
   }

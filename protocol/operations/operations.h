@@ -58,6 +58,9 @@ Status DescribeTimeToLive(Engine&, const wire::DescribeTimeToLiveInput&, json::W
 Status ExportTableToPointInTime(Engine&, const wire::ExportTableToPointInTimeInput&, json::Writer&);
 Status DescribeExport(Engine&, const wire::DescribeExportInput&, json::Writer&);
 Status ListExports(Engine&, const wire::ListExportsInput&, json::Writer&);
+Status ImportTable(Engine&, const wire::ImportTableInput&, json::Writer&);
+Status DescribeImport(Engine&, const wire::DescribeImportInput&, json::Writer&);
+Status ListImports(Engine&, const wire::ListImportsInput&, json::Writer&);
 Status ExecuteStatement(Engine&, const wire::ExecuteStatementInput&, const Status&, json::Writer&,
                         Ticket&);
 void ExecuteTransaction(Engine&, const wire::ExecuteTransactionInput&, const Status&, uint64_t,

@@ -1,6 +1,7 @@
-// Exports' parts: the walk of a table as of a moment while writers run (engine/exports/
-// table_at_moment.h), compared with the table as it was; a history that no longer reaches the
-// moment; and an export a restart cut short, failed when its record is loaded.
+// Exports' and imports' parts: the walk of a table as of a moment while writers run
+// (engine/exports/ table_at_moment.h), compared with the table as it was; a history that no longer
+// reaches the moment; an export a restart cut short, failed when its record is loaded; an import's
+// lines, its CSV and its record.
 #include "engine/exports/exports.h"
 
 #include <atomic>
@@ -12,7 +13,10 @@
 #include <vector>
 
 #include "engine/catalog/catalog.h"
+#include "engine/exports/csv_items.h"
 #include "engine/exports/export_record.h"
+#include "engine/exports/import_lines.h"
+#include "engine/exports/import_record.h"
 #include "engine/exports/table_at_moment.h"
 #include "engine/persistence/file_system.h"
 #include "engine/storage/point_in_time_history.h"
@@ -125,16 +129,102 @@ TEST_CASE("An export a restart cut short is FAILED once its record is loaded") {
   // A damaged record is refused, never half-read.
   CHECK_FALSE(DecodeExportFile("x.export", encoded.substr(0, encoded.size() - 1)).ok());
 
-  Exports exports(catalog, NewAbsentObjectStore());
+  std::unique_ptr<ObjectStore> buckets = NewAbsentObjectStore();
+  Exports exports(catalog, *buckets);
   REQUIRE(exports.Load(files).ok());
   auto described = exports.Describe(running.export_arn);
   REQUIRE(described.ok());
   CHECK(described.value().export_status == ExportStatus::kFailed);
   CHECK(described.value().failure_code == "ExportInterrupted");
   // And it stays so: the failure was written back.
-  Exports again(catalog, NewAbsentObjectStore());
+  Exports again(catalog, *buckets);
   REQUIRE(again.Load(files).ok());
   CHECK(again.Describe(running.export_arn).value().failure_code == "ExportInterrupted");
+}
+
+}  // namespace
+}  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+std::vector<std::string> Lines(std::string_view bytes, InputCompressionType compression,
+                               bool* ok = nullptr) {
+  std::vector<std::string> lines;
+  std::string failure;
+  const bool read = ForEachLine(
+      bytes, compression,
+      [&](std::string_view line) {
+        lines.emplace_back(line);
+        return true;
+      },
+      failure);
+  if (ok != nullptr) *ok = read;
+  return lines;
+}
+
+TEST_CASE("An import's lines: newlines, CRLF, a last line without one, blank lines") {
+  CHECK(Lines("a\r\nb\n\nc", InputCompressionType::kNone) ==
+        std::vector<std::string>{"a", "b", "c"});
+  bool ok = true;
+  CHECK(Lines("\x1f\x8b not gzip", InputCompressionType::kGzip, &ok).empty());
+  CHECK_FALSE(ok);
+}
+
+TEST_CASE("CSV: quotes, the delimiter, a header line or list, keys typed by their definitions") {
+  CreateTableArgs table;
+  table.attribute_definitions = {{"pk", ScalarAttributeType::kN}, {"sk", ScalarAttributeType::kB}};
+  table.key_schema = {{"pk", KeyType::kHash}, {"sk", KeyType::kRange}};
+  CsvItems items(CsvOptions{";", std::nullopt}, table);
+  bool header = false;
+  CHECK_FALSE(items.Read("pk;sk;note", header).has_value());
+  CHECK(header);
+  auto item = items.Read("007;eHk=;\"a;\"\"b\"\"\"", header);
+  REQUIRE(item.has_value());
+  CHECK_FALSE(header);
+  CHECK(item->size() == 3);
+  CHECK((*item)[0].second == AttributeValue::Number("7"));
+  CHECK((*item)[1].second == AttributeValue::Binary("xy"));
+  CHECK((*item)[2].second == AttributeValue::String("a;\"b\""));
+  CHECK_FALSE(items.Read("x;eHk=;n", header).has_value());        // N key not a number
+  CHECK_FALSE(items.Read("1;e;n", header).has_value());           // B key not base64
+  CHECK_FALSE(items.Read("1;eHk=;n;extra", header).has_value());  // a field too many
+  CHECK_FALSE(items.Read("1;\"open", header).has_value());        // a quote never closed
+  auto sparse = items.Read("1;;", header);
+  REQUIRE(sparse.has_value());
+  CHECK(sparse->size() == 1);  // empty fields are no attributes
+  // A HeaderList: no header line in any file.
+  CsvItems listed(CsvOptions{std::nullopt, std::vector<std::string>{"pk", "v"}}, table);
+  auto first = listed.Read("1,x", header);
+  REQUIRE(first.has_value());
+  CHECK_FALSE(header);
+  listed.StartFile();
+  CHECK(listed.Read("2,y", header).has_value());
+}
+
+TEST_CASE("An import's record reads back whole, its table's description with it") {
+  ImportTableDescription d;
+  d.import_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/T/import/01700000000000-0badcafe";
+  d.import_status = ImportStatus::kCompleted;
+  d.s3_bucket = "b";
+  d.s3_key_prefix = "p/";
+  d.input_format = InputFormat::kCsv;
+  d.csv = CsvOptions{";", std::vector<std::string>{"pk", "v"}};
+  d.input_compression_type = InputCompressionType::kGzip;
+  d.table.table_name = "T";
+  d.table.key_schema = {{"pk", KeyType::kHash}};
+  d.error_count = 3;
+  d.imported_item_count = 7;
+  auto back = DecodeImportFile("x.import", EncodeImportFile(d));
+  REQUIRE(back.ok());
+  CHECK(back.value().csv->header_list ==
+        std::optional<std::vector<std::string>>(std::vector<std::string>{"pk", "v"}));
+  CHECK(back.value().csv->delimiter == std::optional<std::string>(";"));
+  CHECK(back.value().table.table_name == "T");
+  CHECK(back.value().error_count == 3);
+  CHECK(back.value().imported_item_count == 7);
+  CHECK(back.value().input_compression_type == InputCompressionType::kGzip);
+  CHECK(ImportFileName(d.import_arn) == "01700000000000-0badcafe.import");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// Exports through the AWS SDK for JavaScript v3: ExportTableToPointInTimeCommand into an --s3-dir
-// bucket, DescribeExportCommand until COMPLETED, the data file's lines read back (gzip, DynamoDB
-// JSON), ListExportsCommand, and the SDK's view of a refusal.
+// Exports and imports through the AWS SDK for JavaScript v3: ExportTableToPointInTimeCommand into
+// an --s3-dir bucket, DescribeExportCommand until COMPLETED, the data file's lines read back (gzip,
+// DynamoDB JSON), ListExportsCommand, the SDK's view of a refusal; then ImportTableCommand from
+// that export's folder, DescribeImportCommand and ListImportsCommand.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import {
-  CreateTableCommand, DescribeExportCommand, DescribeTableCommand, ExportTableToPointInTimeCommand,
-  ListExportsCommand, PutItemCommand, UpdateContinuousBackupsCommand,
+  CreateTableCommand, DescribeExportCommand, DescribeImportCommand, DescribeTableCommand,
+  ExportTableToPointInTimeCommand, ImportTableCommand, ListExportsCommand, ListImportsCommand,
+  PutItemCommand, ScanCommand, UpdateContinuousBackupsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { clientFor, expectError, startDdbd, uniqueName } from './harness.mjs';
 
@@ -67,5 +69,30 @@ describe('exports with the JS SDK v3', () => {
     const listed = await ddb.send(new ListExportsCommand({ TableArn: arn }));
     assert.deepEqual(listed.ExportSummaries, [{ ExportArn: exportArn, ExportStatus: 'COMPLETED',
       ExportType: 'FULL_EXPORT' }]);
+
+    // The export's folder imports into a new table, item for item.
+    const target = uniqueName('js-import');
+    const prefix = `${dirname(described.ExportManifest)}/`;
+    const imported = await ddb.send(new ImportTableCommand({
+      S3BucketSource: { S3Bucket: 'bucket', S3KeyPrefix: prefix },
+      InputFormat: 'DYNAMODB_JSON', InputCompressionType: 'GZIP',
+      TableCreationParameters: { TableName: target, BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] },
+    }));
+    const importArn = imported.ImportTableDescription.ImportArn;
+    let done;
+    for (let tries = 0; tries < 500; tries++) {
+      done = (await ddb.send(new DescribeImportCommand({ ImportArn: importArn }))).ImportTableDescription;
+      if (done.ImportStatus !== 'IN_PROGRESS') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(done.ImportStatus, 'COMPLETED');
+    assert.equal(done.ImportedItemCount, 10);
+    assert.equal(done.ErrorCount, 0);
+    const scanned = (await ddb.send(new ScanCommand({ TableName: target }))).Items;
+    assert.deepEqual(scanned.sort((a, b) => Number(a.n.N) - Number(b.n.N)), items);
+    const imports = await ddb.send(new ListImportsCommand({ TableArn: done.TableArn }));
+    assert.deepEqual(imports.ImportSummaryList.map((s) => s.ImportArn), [importArn]);
   });
 });

@@ -1,0 +1,93 @@
+#include "engine/exports/import_lines.h"
+
+#include <isa-l/igzip_lib.h>
+
+#include <memory>
+
+namespace ddbd {
+namespace {
+
+constexpr size_t kBlockBytes = 1 << 20;
+
+// Gathers decompressed bytes and hands out whole lines; what follows the last newline waits for
+// more.
+class LineSplitter {
+ public:
+  explicit LineSplitter(const std::function<bool(std::string_view)>& line) : line_(line) {}
+  bool Add(std::string_view bytes) {
+    pending_.append(bytes);
+    size_t start = 0;
+    for (size_t end; (end = pending_.find('\n', start)) != std::string::npos; start = end + 1) {
+      if (!Emit(std::string_view(pending_).substr(start, end - start))) return false;
+    }
+    pending_.erase(0, start);
+    return true;
+  }
+  bool Finish() { return pending_.empty() || Emit(pending_); }
+
+ private:
+  bool Emit(std::string_view text) {
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    if (text.empty()) return true;  // blank lines are no items and no errors
+    return line_(text);
+  }
+  const std::function<bool(std::string_view)>& line_;
+  std::string pending_;
+};
+
+bool Gunzip(std::string_view bytes, LineSplitter& lines, std::string& failure) {
+  auto state = std::make_unique<inflate_state>();
+  isal_inflate_init(state.get());
+  state->crc_flag = ISAL_GZIP;
+  state->next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(bytes.data()));
+  state->avail_in = static_cast<uint32_t>(bytes.size());
+  std::string out(kBlockBytes, '\0');
+  while (true) {
+    state->next_out = reinterpret_cast<uint8_t*>(out.data());
+    state->avail_out = static_cast<uint32_t>(out.size());
+    const int result = isal_inflate(state.get());
+    if (result < 0) {
+      failure = "the file is not gzip";
+      return false;
+    }
+    const size_t produced = out.size() - state->avail_out;
+    if (!lines.Add(std::string_view(out).substr(0, produced))) return true;
+    if (state->block_state == ISAL_BLOCK_FINISH) {
+      if (state->avail_in == 0) return true;
+      uint8_t* const next = state->next_in;  // the next gzip member
+      const uint32_t left = state->avail_in;
+      isal_inflate_reset(state.get());
+      state->crc_flag = ISAL_GZIP;
+      state->next_in = next;
+      state->avail_in = left;
+      continue;
+    }
+    if (produced == 0 && state->avail_in == 0) {
+      failure = "the gzip file is cut short";
+      return false;
+    }
+  }
+}
+
+}  // namespace
+
+bool ForEachLine(std::string_view bytes, InputCompressionType compression,
+                 const std::function<bool(std::string_view line)>& line, std::string& failure) {
+  LineSplitter lines(line);
+  switch (compression) {
+    case InputCompressionType::kGzip:
+      if (!Gunzip(bytes, lines, failure)) return false;
+      break;
+    case InputCompressionType::kZstd:  // refused by ImportTable until served
+      failure = "ZSTD is not served yet";
+      return false;
+    case InputCompressionType::kNone:
+      for (size_t at = 0; at < bytes.size(); at += kBlockBytes) {
+        if (!lines.Add(bytes.substr(at, kBlockBytes))) return true;
+      }
+      break;
+  }
+  return lines.Finish();
+}
+
+}  // namespace ddbd
