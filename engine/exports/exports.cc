@@ -1,11 +1,11 @@
 #include "engine/exports/exports.h"
 
 #include <algorithm>
-#include <random>
 
 #include "engine/api/continuous_backups.h"
 #include "engine/exports/export_files.h"
 #include "engine/exports/export_record.h"
+#include "engine/exports/job_ids.h"
 #include "engine/persistence/journal_records.h"
 
 namespace ddbd {
@@ -17,21 +17,6 @@ constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
 constexpr int64_t kDefaultMaxResults = 25;
 
 std::string ExportsDirectory(const EngineOptions& options) { return options.db_path + "/exports"; }
-
-std::string RandomHex(size_t digits) {
-  thread_local std::mt19937_64 random{std::random_device{}()};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < digits; ++i) out += kHex[random() % 16];
-  return out;
-}
-
-// "<14 digits of ms>-<8 hex digits>", as DynamoDB's export ids look.
-std::string NewExportId(int64_t now_ms) {
-  std::string ms = std::to_string(now_ms);
-  if (ms.size() < 14) ms.insert(0, 14 - ms.size(), '0');
-  return ms + "-" + RandomHex(8);
-}
 
 std::string HexOf(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -214,12 +199,10 @@ Result<ExportDescription> Exports::Start(const ExportTableArgs& args) {
       return kept;
     }
   }
-  description.export_arn = description.table_arn + "/export/" + NewExportId(now_ms);
+  description.export_arn = description.table_arn + "/export/" + NewJobId(now_ms);
   description.export_status = ExportStatus::kInProgress;
   description.start_ms = now_ms;
-  description.client_token =
-      args.client_token.value_or(RandomHex(8) + "-" + RandomHex(4) + "-" + RandomHex(4) + "-" +
-                                 RandomHex(4) + "-" + RandomHex(12));
+  description.client_token = args.client_token.value_or(NewClientToken());
   description.s3_bucket = args.s3_bucket;
   description.s3_bucket_owner = args.s3_bucket_owner;
   description.s3_prefix = args.s3_prefix;

@@ -1,11 +1,11 @@
 #include "engine/exports/imports.h"
 
 #include <algorithm>
-#include <random>
 
 #include "engine/exports/csv_items.h"
 #include "engine/exports/import_lines.h"
 #include "engine/exports/import_record.h"
+#include "engine/exports/job_ids.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/item_key.h"
 #include "engine/storage/write_scope.h"
@@ -18,20 +18,6 @@ constexpr int64_t kDefaultPageSize = 25;
 constexpr size_t kBatchItems = 1000;  // items committed under one write scope
 
 std::string ImportsDirectory(const EngineOptions& options) { return options.db_path + "/imports"; }
-
-std::string RandomHex(size_t digits) {
-  thread_local std::mt19937_64 random{std::random_device{}()};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < digits; ++i) out += kHex[random() % 16];
-  return out;
-}
-
-std::string NewImportId(int64_t now_ms) {
-  std::string ms = std::to_string(now_ms);
-  if (ms.size() < 14) ms.insert(0, 14 - ms.size(), '0');
-  return ms + "-" + RandomHex(8);
-}
 
 // ListImports' NextToken: 16 hex digits per byte pair... the ARN of the last import listed, in hex
 // (the model's ImportNextToken is ([0-9a-f]{16})+: padded with zeros to a multiple of 16).
@@ -186,13 +172,11 @@ Result<ImportTableDescription> Imports::Start(const ImportTableArgs& args) {
   auto created = create_table_(table);
   if (!created.ok()) return created.error();
   ImportTableDescription description;
-  description.import_arn = created.value().table_arn + "/import/" + NewImportId(now_ms);
+  description.import_arn = created.value().table_arn + "/import/" + NewJobId(now_ms);
   description.import_status = ImportStatus::kInProgress;
   description.table_arn = created.value().table_arn;
   description.table_id = created.value().table_id;
-  description.client_token =
-      args.client_token.value_or(RandomHex(8) + "-" + RandomHex(4) + "-" + RandomHex(4) + "-" +
-                                 RandomHex(4) + "-" + RandomHex(12));
+  description.client_token = args.client_token.value_or(NewClientToken());
   description.s3_bucket = args.s3_bucket;
   description.s3_bucket_owner = args.s3_bucket_owner;
   description.s3_key_prefix = args.s3_key_prefix;

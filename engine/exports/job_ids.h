@@ -1,0 +1,13 @@
+// The identifiers exports and imports mint: their ids ("<14 digits of ms>-<8 hex digits>", as
+// DynamoDB's look) and the ClientToken described when a request gave none (a random UUID).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ddbd {
+
+std::string NewJobId(int64_t now_ms);
+std::string NewClientToken();
+
+}  // namespace ddbd
