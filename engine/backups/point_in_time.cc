@@ -14,11 +14,6 @@
 #include "engine/backups/restore.h"
 
 namespace ddbd {
-namespace {
-
-constexpr int64_t kDayMs = 24 * 3'600'000;
-
-}  // namespace
 
 Result<TableOutcome> RestoreTableToPointInTime(Catalog& catalog,
                                                const CreateTableCall& create_table,

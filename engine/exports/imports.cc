@@ -322,7 +322,10 @@ void Imports::Execute(const std::string& import_arn) {
   std::vector<std::pair<std::string, StoredItem>> batch;
   auto commit_batch = [&]() -> Status {
     WriteScope scope(*items);
-    for (const auto& [key, stored] : batch) {
+    for (const auto& pair : batch) {
+      // Named, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+      const std::string& key = pair.first;
+      const StoredItem& stored = pair.second;
       IndexEntries entries;
       if (!indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(stored.blob));
       auto committed =
