@@ -205,8 +205,7 @@ class ExportItemLines final : public ItemLines {
   void AppendItem(ExportFormat format, std::string_view blob, std::string& out) const override {
     if (format == ExportFormat::kIon) {
       out += "$ion_1_0 {Item:";
-      IonWriter writer(out);
-      VisitItemBlob(blob, writer);
+      AppendIonItem(blob, out);
       out += "}\n";
       return;
     }
@@ -218,6 +217,57 @@ class ExportItemLines final : public ItemLines {
     writer.EndObject();
     out.append(buffer.GetString(), buffer.GetSize());
     out += '\n';
+  }
+
+  void AppendChange(ExportFormat format, const ItemChange& change,
+                    std::string& out) const override {
+    const std::string micros = std::to_string(change.write_micros);
+    if (format == ExportFormat::kIon) {
+      out += "$ion_1_0 {Metadata:{WriteTimestampMicros:";
+      AppendIonDecimal(micros, out);
+      out += "},Keys:";
+      AppendIonItem(change.keys, out);
+      if (change.new_image) {
+        out += ",NewImage:";
+        AppendIonItem(*change.new_image, out);
+      }
+      if (change.old_image) {
+        out += ",OldImage:";
+        AppendIonItem(*change.old_image, out);
+      }
+      out += "}\n";
+      return;
+    }
+    json::Buffer buffer;
+    json::Writer writer(buffer);
+    writer.StartObject();
+    json::Key(writer, "\"Metadata\"");
+    writer.StartObject();
+    json::Key(writer, "\"WriteTimestampMicros\"");
+    writer.StartObject();
+    json::Key(writer, "\"N\"");
+    json::String(writer, micros);
+    writer.EndObject();
+    writer.EndObject();
+    json::Key(writer, "\"Keys\"");
+    EncodeItemBlob(writer, change.keys);
+    if (change.new_image) {
+      json::Key(writer, "\"NewImage\"");
+      EncodeItemBlob(writer, *change.new_image);
+    }
+    if (change.old_image) {
+      json::Key(writer, "\"OldImage\"");
+      EncodeItemBlob(writer, *change.old_image);
+    }
+    writer.EndObject();
+    out.append(buffer.GetString(), buffer.GetSize());
+    out += '\n';
+  }
+
+ private:
+  static void AppendIonItem(std::string_view blob, std::string& out) {
+    IonWriter writer(out);
+    VisitItemBlob(blob, writer);
   }
 };
 

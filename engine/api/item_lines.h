@@ -4,6 +4,7 @@
 // is handed them (Engine::UseItemLines), as LevelDB is handed a comparator: part of its contract.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,12 +15,27 @@
 
 namespace ddbd {
 
+// One line of an incremental export: an item's keys, its image at the window's end (none: it was
+// deleted) and, in NEW_AND_OLD_IMAGES, at the window's start (none: it was made in the window);
+// each a stored item's blob.
+struct ItemChange {
+  int64_t write_micros = 0;
+  std::string_view keys;
+  std::optional<std::string_view> new_image;
+  std::optional<std::string_view> old_image;
+};
+
 class ItemLines {
  public:
   virtual ~ItemLines() = default;
   // Appends the line of the stored item `blob`, newline included: {"Item":{...}} in DYNAMODB_JSON,
   // $ion_1_0 {Item:{...}} in ION.
   virtual void AppendItem(ExportFormat format, std::string_view blob, std::string& out) const = 0;
+  // Appends an incremental export's line, newline included:
+  // {"Metadata":{"WriteTimestampMicros":{"N":"..."}},"Keys":{...},"NewImage":{...},"OldImage":{...}}
+  // in DYNAMODB_JSON, the same fields as an Ion struct after $ion_1_0 in ION.
+  virtual void AppendChange(ExportFormat format, const ItemChange& change,
+                            std::string& out) const = 0;
   // The item of one line of an import's data file ({"Item":{...}} in DYNAMODB_JSON, an Ion
   // struct with an Item field in ION), or nullopt for a line that is not one (counted an error).
   virtual std::optional<Item> ReadItem(InputFormat format, std::string_view line) const = 0;

@@ -1,6 +1,8 @@
 #include "engine/exports/exports.h"
 
 #include <algorithm>
+#include <limits>
+#include <vector>
 
 #include "engine/api/continuous_backups.h"
 #include "engine/exports/export_files.h"
@@ -13,8 +15,11 @@ namespace {
 
 // How long a ClientToken binds its parameters, as DynamoDB documents.
 constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
-// ListExports' page when MaxResults is absent (its maximum).
-constexpr int64_t kDefaultMaxResults = 25;
+// ListExports' page when MaxResults is absent, as DynamoDB pages it.
+constexpr int64_t kDefaultMaxResults = 10;
+// An incremental export's window, as DynamoDB bounds it.
+constexpr int64_t kIncrementalShortestMs = 15 * 60'000;
+constexpr int64_t kIncrementalLongestMs = 24 * 3'600'000;
 
 std::string ExportsDirectory(const EngineOptions& options) { return options.db_path + "/exports"; }
 
@@ -51,9 +56,12 @@ bool SameRequest(const ExportDescription& kept, const ExportTableArgs& args,
   auto same_incremental = [&] {
     if (kept.incremental.has_value() != args.incremental.has_value()) return false;
     if (!kept.incremental) return true;
-    return kept.incremental->export_from_ms == args.incremental->export_from_ms &&
-           kept.incremental->export_to_ms == args.incremental->export_to_ms &&
-           kept.incremental->export_view_type == args.incremental->export_view_type;
+    // The kept window has its end and view filled in: a replay that leaves them out matches.
+    const IncrementalExportSpecification& asked = *args.incremental;
+    return kept.incremental->export_from_ms == asked.export_from_ms &&
+           (!asked.export_to_ms || kept.incremental->export_to_ms == asked.export_to_ms) &&
+           kept.incremental->export_view_type ==
+               asked.export_view_type.value_or(ExportViewType::kNewAndOldImages);
   };
   return kept.table_arn == table_arn && kept.s3_bucket == args.s3_bucket &&
          kept.s3_bucket_owner == args.s3_bucket_owner && kept.s3_prefix == args.s3_prefix &&
@@ -135,55 +143,142 @@ void Exports::KeepLocked(const ExportDescription& description) {
   }
 }
 
+namespace {
+
+// The table name a TableArn names, as DynamoDB reads it: the account must be ours; the region is
+// not looked at (the name is looked up here, as DynamoDB looks it up in the endpoint's region).
+Result<std::string> TableNameOf(const std::string& arn, const Catalog& catalog) {
+  // arn:<partition>:dynamodb:<region>:<account>:table/<name>
+  std::vector<std::string_view> parts;
+  std::string_view rest = arn;
+  for (int i = 0; i < 5; ++i) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) break;
+    parts.push_back(rest.substr(0, colon));
+    rest.remove_prefix(colon + 1);
+  }
+  if (parts.size() != 5 || parts[0] != "arn" || rest.empty()) {
+    return Error::Validation(
+        "One or more parameter values were invalid: tableArn is not a valid ARN");
+  }
+  if (parts[2] != "dynamodb" || !rest.starts_with("table/") ||
+      rest.find('/', 6) != std::string_view::npos || rest.size() == 6) {
+    return Error::Validation("Invalid Request: Table ARN is invalid.");
+  }
+  if (parts[4] != catalog.account_id()) return Error{ErrorCode::kAccessDenied, "Access is denied"};
+  return std::string(rest.substr(6));
+}
+
+// ExportType and IncrementalExportSpecification, and the encryption settings, as DynamoDB checks
+// them before it looks at the table.
+Status CheckRequestShape(const ExportTableArgs& args) {
+  const bool incremental = args.export_type == ExportType::kIncrementalExport;
+  if (args.incremental && !args.export_type) {
+    return Error::Validation(
+        "Invalid Request: Export Type expected to be Incremental Export when incremental export "
+        "specification is provided");
+  }
+  if (args.incremental && !incremental) {
+    return Error::Validation(
+        "Invalid Request: When Export Type is Full Export , Incremental Export Specification "
+        "should not be provided");
+  }
+  if (incremental && !args.incremental) {
+    return Error::Validation(
+        "Invalid Request: Incremental Export Specification expected when export type is set as "
+        "Incremental Export");
+  }
+  if (incremental && !args.incremental->export_from_ms) {
+    return Error::Validation(
+        "Invalid Request: ExportFromTime must be provided in IncrementalExportSpecification");
+  }
+  if (args.s3_sse_kms_key_id && args.s3_sse_algorithm != "KMS") {
+    return Error::Validation(
+        "Invalid Request: KMS Key Id is not supported for this encryption type");
+  }
+  return Ok{};
+}
+
+// An incremental export's window: from no earlier than the history reaches (DynamoDB's "table
+// creation time": when point-in-time recovery began), to no later than now, 15 minutes to 24 hours
+// long, checked in DynamoDB's order. `earliest_ms` is INT64_MAX without point-in-time recovery.
+Result<IncrementalExportSpecification> CheckWindow(const IncrementalExportSpecification& asked,
+                                                   int64_t earliest_ms, int64_t now_ms) {
+  IncrementalExportSpecification window = asked;
+  const int64_t from_ms = *asked.export_from_ms;
+  const int64_t to_ms = asked.export_to_ms.value_or(now_ms);
+  if (from_ms < earliest_ms) {
+    return Error{ErrorCode::kInvalidExportTime,
+                 "Incremental export period from time cannot be less than the table creation "
+                 "time : " +
+                     IsoSeconds(from_ms)};
+  }
+  if (to_ms > now_ms) {
+    return Error{ErrorCode::kInvalidExportTime,
+                 "Incremental export period to time cannot be greater than the current time : " +
+                     IsoSeconds(to_ms)};
+  }
+  if (to_ms - from_ms < kIncrementalShortestMs) {
+    return Error{ErrorCode::kInvalidExportTime,
+                 "Difference between export period from time and export period to time is less "
+                 "than 15 minutes"};
+  }
+  if (to_ms - from_ms > kIncrementalLongestMs) {
+    return Error{ErrorCode::kInvalidExportTime,
+                 "Difference between export period from time and export period to time is more "
+                 "than 24 hours"};
+  }
+  window.export_to_ms = to_ms;
+  window.export_view_type = asked.export_view_type.value_or(ExportViewType::kNewAndOldImages);
+  return window;
+}
+
+}  // namespace
+
 Result<ExportDescription> Exports::Start(const ExportTableArgs& args) {
   const int64_t now_ms = catalog_.clock.NowMs();
-  const std::string arn_prefix = catalog_.TableArn("");
-  if (!args.table_arn.starts_with("arn:")) {
-    return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " +
-                             args.table_arn);
-  }
-  const std::string table_name =
-      args.table_arn.starts_with(arn_prefix) ? args.table_arn.substr(arn_prefix.size()) : "";
-  if (args.export_type == ExportType::kIncrementalExport || args.incremental) {
-    return Error::Validation(
-        "ddbd does not yet serve INCREMENTAL_EXPORT exports (IncrementalExportSpecification): "
-        "only FULL_EXPORT");
-  }
+  auto table_name = TableNameOf(args.table_arn, catalog_);
+  if (!table_name.ok()) return table_name.error();
+  if (auto shape = CheckRequestShape(args); !shape.ok()) return shape.error();
+  const bool incremental = args.export_type == ExportType::kIncrementalExport;
   ExportDescription description;
   {
     std::shared_lock lock(catalog_.mutex);
-    const TableEntry* entry = table_name.empty() || table_name.find('/') != std::string::npos
-                                  ? nullptr
-                                  : catalog_.FindLocked(table_name, now_ms);
+    const TableEntry* entry = catalog_.FindLocked(table_name.value(), now_ms);
     if (entry == nullptr) {
       return Error{ErrorCode::kTableNotFound, "Table not found: " + args.table_arn};
     }
     const TableDescription source = Catalog::Snapshot(*entry, now_ms);
-    if (source.point_in_time_recovery_since_ms == 0 || !entry->history) {
+    const bool recovering = source.point_in_time_recovery_since_ms != 0 && entry->history;
+    const ContinuousBackupsDescription window =
+        recovering ? DescribeRestorableWindow(source, entry->history->earliest_ms(),
+                                              catalog_.HistoryAgeMs(source),
+                                              catalog_.options.pitr_lag_ms, now_ms)
+                   : ContinuousBackupsDescription{};
+    if (incremental) {
+      auto checked = CheckWindow(
+          *args.incremental,
+          recovering ? window.earliest_restorable_ms : std::numeric_limits<int64_t>::max(), now_ms);
+      if (!checked.ok()) return checked.error();
+      description.incremental = checked.value();
+    } else if (!recovering) {
       return Error{ErrorCode::kPointInTimeRecoveryUnavailable,
-                   "Point in time recovery is not enabled for table '" + table_name + "'"};
-    }
-    int64_t export_time_ms = now_ms;
-    if (args.export_time_ms) {
-      const ContinuousBackupsDescription window = DescribeRestorableWindow(
-          source, entry->history->earliest_ms(), catalog_.HistoryAgeMs(source),
-          catalog_.options.pitr_lag_ms, now_ms);
-      export_time_ms = *args.export_time_ms;
-      // DynamoDB's window, as for a restore: ExportTime a moment ago (within --pitr-lag-ms) is
-      // refused too.
-      if (export_time_ms < window.earliest_restorable_ms ||
-          export_time_ms > window.latest_restorable_ms) {
+                   "Point in time recovery is not enabled for table '" + table_name.value() + "'"};
+    } else if (args.export_time_ms) {
+      // DynamoDB's words: a moment outside the window is invalid; one within --pitr-lag-ms of
+      // now is not restorable yet.
+      const int64_t export_time_ms = *args.export_time_ms;
+      if (export_time_ms > now_ms || export_time_ms < window.earliest_restorable_ms) {
+        return Error{ErrorCode::kInvalidExportTime, "Export Time is invalid"};
+      }
+      if (export_time_ms > window.latest_restorable_ms) {
         return Error{ErrorCode::kInvalidExportTime,
-                     "ExportTime '" + IsoSeconds(export_time_ms) +
-                         "' must be within EarliestRestorableDateTime '" +
-                         IsoSeconds(window.earliest_restorable_ms) +
-                         "' and LatestRestorableDateTime '" +
-                         IsoSeconds(window.latest_restorable_ms) + "'"};
+                     "Point in Time Recovery is not available for specified export time"};
       }
     }
     description.table_arn = source.table_arn;
     description.table_id = source.table_id;
-    description.export_time_ms = export_time_ms;
+    description.export_time_ms = incremental ? 0 : args.export_time_ms.value_or(now_ms);
   }
   std::lock_guard lock(mutex_);
   if (args.client_token) {
@@ -193,8 +288,7 @@ Result<ExportDescription> Exports::Start(const ExportTableArgs& args) {
       }
       if (!SameRequest(kept, args, description.table_arn)) {
         return Error{ErrorCode::kExportConflict,
-                     "Duplicate request detected: ClientToken " + *args.client_token +
-                         " was used for an export with other parameters"};
+                     "Export conflict: Duplicate request detected with conflicting parameters"};
       }
       return kept;
     }
@@ -210,7 +304,6 @@ Result<ExportDescription> Exports::Start(const ExportTableArgs& args) {
   description.s3_sse_kms_key_id = args.s3_sse_kms_key_id;
   description.export_format = args.export_format.value_or(ExportFormat::kDynamoDbJson);
   description.export_type = args.export_type;
-  description.incremental = args.incremental;
   KeepLocked(description);
   // The thread starts with the first export: an engine that never exports has none.
   if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
@@ -226,7 +319,8 @@ Result<ExportDescription> Exports::Describe(const std::string& export_arn) const
   std::lock_guard lock(mutex_);
   auto it = exports_.find(export_arn);
   if (it == exports_.end()) {
-    return Error{ErrorCode::kExportNotFound, "Export not found: " + export_arn};
+    // DynamoDB's words, "Export not found" twice.
+    return Error{ErrorCode::kExportNotFound, "Export not found: Export not found: " + export_arn};
   }
   return it->second;
 }
@@ -238,7 +332,8 @@ Result<ListExportsResult> Exports::List(const ListExportsArgs& args) const {
     after = FromHex(*args.next_token);
     std::lock_guard lock(mutex_);
     if (!after || !exports_.contains(*after)) {
-      return Error::Validation("The provided NextToken is not valid for ListExports");
+      return Error::Validation("Invalid Request: Provided nextToken is invalid: " +
+                               *args.next_token);
     }
   }
   // Exports of a table that is deleted are not listed by its ARN, as DynamoDB lists them.
@@ -313,6 +408,7 @@ void Exports::Execute(const std::string& export_arn) {
   }
   std::shared_ptr<TableItems> items;
   std::shared_ptr<PointInTimeHistory> history;
+  std::vector<std::string> key_names;
   {
     std::shared_lock lock(catalog_.mutex);
     const std::string prefix = catalog_.TableArn("");
@@ -321,6 +417,9 @@ void Exports::Execute(const std::string& export_arn) {
     if (entry != nullptr && entry->description.table_id == description.table_id) {
       items = entry->items;
       history = entry->history;
+      for (const KeySchemaElement& key : entry->description.key_schema) {
+        key_names.push_back(key.attribute_name);
+      }
     }
   }
   std::optional<ObjectFailure> failure;
@@ -331,6 +430,10 @@ void Exports::Execute(const std::string& export_arn) {
                             "before the export ran"};
   } else if (!lines_) {
     failure = ObjectFailure{"InternalError", "no item format is installed"};
+  } else if (description.incremental) {
+    failure = WriteIncrementalExport(
+        store_, *lines_, description, key_names, *items, *history,
+        [this] { return catalog_.clock.NowMs(); }, stop_, written);
   } else {
     failure = WriteFullExport(
         store_, *lines_, description, *items, *history, [this] { return catalog_.clock.NowMs(); },

@@ -9,7 +9,10 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include <algorithm>
 #include <optional>
+
+#include "engine/storage/write_scope.h"
 
 namespace ddbd {
 namespace {
@@ -88,6 +91,44 @@ bool WalkTableAtMoment(const TableItems& items, const PointInTimeHistory& histor
     failure = "the point-in-time history no longer reaches back to the export time";
     return false;
   }
+  return true;
+}
+
+bool ChangesInWindow(const TableItems& items, const PointInTimeHistory& history, int64_t from_ms,
+                     int64_t to_ms, std::vector<WindowChange>& changes, std::string& failure) {
+  struct Seen {
+    std::optional<StoredItem> at_from;
+    std::optional<StoredItem> at_to;
+    bool to_known = false;  // a change at or after to_ms replaced at_to
+    int64_t write_ms = 0;
+  };
+  absl::flat_hash_map<std::string, Seen> seen;
+  const TableItems* tables[] = {&items};
+  ReadScope scope(tables);
+  if (history.earliest_ms() > from_ms) {
+    failure = "the point-in-time history no longer reaches back to the export's from time";
+    return false;
+  }
+  // Oldest first: a key's first change in the window replaced its state at from_ms; its first
+  // change at or after to_ms replaced its state at to_ms.
+  history.ChangesAfter(from_ms - 1, 0, [&](int64_t ms, const PointInTimeHistory::Undo& undo) {
+    if (ms < to_ms) {
+      auto [it, added] = seen.try_emplace(undo.key);
+      if (added) it->second.at_from = undo.before;
+      it->second.write_ms = ms;
+    } else if (auto it = seen.find(undo.key); it != seen.end() && !it->second.to_known) {
+      it->second.at_to = undo.before;
+      it->second.to_known = true;
+    }
+  });
+  changes.reserve(seen.size());
+  for (auto& [key, item] : seen) {
+    if (!item.to_known) item.at_to = items.Read(scope, key);
+    if (!item.at_from && !item.at_to) continue;
+    changes.push_back({key, std::move(item.at_from), std::move(item.at_to), item.write_ms});
+  }
+  std::sort(changes.begin(), changes.end(),
+            [](const WindowChange& a, const WindowChange& b) { return a.key < b.key; });
   return true;
 }
 

@@ -18,7 +18,7 @@ void WriteDescription(wire::out::ExportDescription& out, const ExportDescription
   if (!d.export_manifest.empty()) out.ExportManifest(d.export_manifest);
   out.TableArn(d.table_arn);
   out.TableId(d.table_id);
-  out.ExportTime(d.export_time_ms);
+  if (!d.incremental) out.ExportTime(d.export_time_ms);
   out.ClientToken(d.client_token);
   out.S3Bucket(d.s3_bucket);
   if (d.s3_bucket_owner) out.S3BucketOwner(*d.s3_bucket_owner);

@@ -101,6 +101,55 @@ TEST_CASE("An export's walk fails when the history no longer reaches its moment"
   CHECK(failure == "the point-in-time history no longer reaches back to the export time");
 }
 
+TEST_CASE("An incremental export's changes: one per item, as at the window's start and end") {
+  ManualClock clock;
+  TableItems items;
+  auto history = std::make_shared<PointInTimeHistory>(clock, clock.NowMs(), int64_t{1} << 40,
+                                                      int64_t{1} << 40);
+  items.Observe(history, {});
+  auto put = [&](const std::string& key, const std::string& blob) {
+    REQUIRE(testing::PutInto(items, key, {blob, 1}).ok());
+    clock.AdvanceMs(10);
+  };
+  put("kept", "kept v1");        // before the window, never changed again
+  put("updated", "updated v1");  // changed twice in the window
+  put("deleted", "deleted v1");  // deleted in the window
+  put("late", "late v1");        // changed only after the window
+  const int64_t from = clock.NowMs();
+  put("updated", "updated v2");
+  put("made", "made v1");          // made in the window
+  put("fleeting", "fleeting v1");  // made and deleted in the window: none
+  testing::EraseFrom(items, "fleeting");
+  clock.AdvanceMs(10);
+  testing::EraseFrom(items, "deleted");
+  clock.AdvanceMs(10);
+  put("updated", "updated v3");
+  const int64_t last_update = clock.NowMs() - 10;
+  const int64_t to = clock.NowMs();
+  put("updated", "updated v4");  // after the window: the export shows v3
+  put("made", "made v2");
+  put("late", "late v2");
+  testing::EraseFrom(items, "made");
+
+  std::vector<WindowChange> changes;
+  std::string failure;
+  REQUIRE(ChangesInWindow(items, *history, from, to, changes, failure));
+  auto blob = [](const std::optional<StoredItem>& item) {
+    return item ? item->blob : std::string("(none)");
+  };
+  std::vector<std::string> seen;
+  for (const WindowChange& change : changes) {
+    seen.push_back(change.key + ": " + blob(change.old_image) + " -> " + blob(change.new_image));
+  }
+  CHECK(seen == std::vector<std::string>{"deleted: deleted v1 -> (none)", "made: (none) -> made v1",
+                                         "updated: updated v1 -> updated v3"});
+  CHECK(changes.back().write_ms == last_update);
+
+  // From a moment the history does not reach back to: refused.
+  CHECK_FALSE(ChangesInWindow(items, *history, from - 1'000'000, to, changes, failure));
+  CHECK(failure.find("no longer reaches back") != std::string::npos);
+}
+
 TEST_CASE("An export a restart cut short is FAILED once its record is loaded") {
   MemoryFileSystem files;
   EngineOptions options;

@@ -1,7 +1,8 @@
 """ExportTableToPointInTime, DescribeExport and ListExports through boto3, with --s3-dir: the files
 in DynamoDB's layout, read back by a reader written here from AWS's documentation of the export
-format (manifests, their MD5s, gzip JSON lines, Ion text), the table as of ExportTime, exports
-across a restart, and the refusals."""
+format (manifests, their MD5s, gzip JSON lines, Ion text), the table as of ExportTime, incremental
+exports of a window (the admin API's clock moves past DynamoDB's 15-minute minimum), exports
+across a restart, and the refusals in DynamoDB's recorded words."""
 import base64
 import datetime
 import gzip
@@ -12,7 +13,8 @@ import tempfile
 import time
 import unittest
 
-from ddbd_harness import DdbdServer, ServerTestCase, client, hash_table, unique_name
+from ddbd_harness import DdbdServer, ServerTestCase, client, composite_table, hash_table, unique_name
+from test_admin_api import call
 
 S = lambda v: {"S": v}
 
@@ -84,12 +86,14 @@ def sorted_sets(value):
 
 
 class ExportCase(ServerTestCase):
+    extra_args = ()
+
     @classmethod
     def setUpClass(cls):
         cls.s3 = tempfile.TemporaryDirectory()
         os.mkdir(os.path.join(cls.s3.name, "bucket"))
         cls.bucket_dir = os.path.join(cls.s3.name, "bucket")
-        cls.server_args = ("--s3-dir", cls.s3.name, "--pitr-lag-ms", "0")
+        cls.server_args = ("--s3-dir", cls.s3.name, "--pitr-lag-ms", "0") + cls.extra_args
         super().setUpClass()
 
     @classmethod
@@ -199,9 +203,8 @@ class ExportTest(ExportCase):
         self.assertEqual(first["ExportDescription"]["ExportArn"], again["ExportDescription"]["ExportArn"])
         self.assertEqual(again["ExportDescription"]["ClientToken"], "tok-1")
         self.assertError(self.ddb.export_table_to_point_in_time, "ExportConflictException",
-                         "Duplicate request detected: ClientToken tok-1 was used for an export with "
-                         "other parameters", TableArn=arn, S3Bucket="bucket", ClientToken="tok-1",
-                         ExportFormat="ION")
+                         "Export conflict: Duplicate request detected with conflicting parameters",
+                         TableArn=arn, S3Bucket="bucket", ClientToken="tok-1", ExportFormat="ION")
         other = self.ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")
         self.assertNotEqual(other["ExportDescription"]["ExportArn"], first["ExportDescription"]["ExportArn"])
 
@@ -216,19 +219,29 @@ class ExportTest(ExportCase):
         missing = arn + "-missing"
         self.assertError(export, "TableNotFoundException", "Table not found: " + missing,
                          TableArn=missing, S3Bucket="bucket")
+        self.assertError(export, "ValidationException",
+                         "One or more parameter values were invalid: tableArn is not a valid ARN",
+                         TableArn=table, S3Bucket="bucket")
+        self.assertError(export, "ValidationException", "Invalid Request: Table ARN is invalid.",
+                         TableArn=arn + "/index/gsi", S3Bucket="bucket")
+        self.assertError(export, "AccessDeniedException", "Access is denied",
+                         TableArn=arn.replace(":000000000000:", ":111111111111:"), S3Bucket="bucket")
+        self.assertError(export, "ValidationException",
+                         "Invalid Request: KMS Key Id is not supported for this encryption type",
+                         TableArn=arn, S3Bucket="bucket", S3SseKmsKeyId="alias/aws/s3")
         enable_pitr(self.ddb, table)
-        future = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
-        with self.assertRaises(Exception) as caught:
-            export(TableArn=arn, S3Bucket="bucket", ExportTime=future)
-        self.assertEqual(caught.exception.response["Error"]["Code"], "InvalidExportTimeException")
+        now = datetime.datetime.now(datetime.timezone.utc)
+        for when in (now + datetime.timedelta(hours=1), now - datetime.timedelta(hours=1)):
+            self.assertError(export, "InvalidExportTimeException", "Export Time is invalid",
+                             TableArn=arn, S3Bucket="bucket", ExportTime=when)
         self.assertError(self.ddb.describe_export, "ValidationException", "Invalid Export ARN",
                          ExportArn=arn + "/backup/01234567890123-abcdefab")
         unknown = arn + "/export/01234567890123-abcdefab"
-        self.assertError(self.ddb.describe_export, "ExportNotFoundException", "Export not found: " + unknown,
-                         ExportArn=unknown)
+        self.assertError(self.ddb.describe_export, "ExportNotFoundException",
+                         "Export not found: Export not found: " + unknown, ExportArn=unknown)
+        token = "0123456789abcdef" * 4
         self.assertError(self.ddb.list_exports, "ValidationException",
-                         "The provided NextToken is not valid for ListExports",
-                         NextToken="0123456789abcdef" * 4)
+                         "Invalid Request: Provided nextToken is invalid: " + token, NextToken=token)
 
     def test_list_exports_newest_first_in_pages(self):
         table, arn = self.table_with_pitr()
@@ -249,6 +262,174 @@ class ExportTest(ExportCase):
         self.assertEqual(self.ddb.list_exports(TableArn=arn)["ExportSummaries"], [])
         self.assertEqual(self.ddb.describe_export(ExportArn=arns[0])["ExportDescription"]["ExportStatus"],
                          "COMPLETED")
+
+
+def read_incremental(bucket_dir, described):
+    """An incremental export's summary and lines: manifests under AWSDynamoDB/<id>/, data files in
+    the prefix's shared AWSDynamoDB/data/, each checked against the files manifest."""
+    root = os.path.join(bucket_dir, os.path.dirname(described["ExportManifest"]))
+    assert set(os.listdir(root)) == {"_started", "manifest-files.json", "manifest-files.md5",
+                                     "manifest-summary.json", "manifest-summary.md5"}
+    summary = json.loads(read(os.path.join(bucket_dir, described["ExportManifest"])))
+    lines = []
+    for entry in map(json.loads, read(os.path.join(bucket_dir, summary["manifestFilesS3Key"])).splitlines()):
+        assert "/AWSDynamoDB/data/" in "/" + entry["dataFileS3Key"], entry
+        raw = read(os.path.join(bucket_dir, entry["dataFileS3Key"]), "rb")
+        assert entry["md5Checksum"] == md5_base64(raw)
+        file_lines = gzip.decompress(raw).decode().splitlines()
+        assert entry["itemCount"] == len(file_lines)
+        lines += file_lines
+    assert summary["itemCount"] == len(lines) == described["ItemCount"]
+    return summary, lines
+
+
+class ExportIncrementalTest(ExportCase):
+    extra_args = ("--admin-api",)
+
+    def now_ms(self):
+        return call(self.server.port, "GET", "/_ddbd/clock")[2]["epochMillis"]
+
+    def advance(self, seconds):
+        status, _, _ = call(self.server.port, "POST", "/_ddbd/clock", json.dumps({"advanceSeconds": seconds}))
+        self.assertEqual(status, 200)
+
+    def next_second(self):
+        """A whole second of the server's clock just ahead, then the clock moved past it."""
+        second = self.now_ms() // 1000 + 1
+        self.advance(2)
+        return second
+
+    def test_an_incremental_export_holds_each_changed_item_once(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("moves its own ddbd's clock")
+        table = unique_name("incremental")
+        self.ddb.create_table(**composite_table(table))
+        for pk in "abcf":
+            self.ddb.put_item(TableName=table, Item={"pk": S(pk), "sk": S("1"), "v": S("v1")})
+        enable_pitr(self.ddb, table)
+        arn = self.ddb.describe_table(TableName=table)["Table"]["TableArn"]
+        start = self.next_second()
+        self.ddb.put_item(TableName=table, Item={"pk": S("a"), "sk": S("1"), "v": S("v2")})
+        self.ddb.delete_item(TableName=table, Key={"pk": S("b"), "sk": S("1")})
+        self.ddb.put_item(TableName=table, Item={"pk": S("d"), "sk": S("1"), "v": S("v1")})
+        self.ddb.put_item(TableName=table, Item={"pk": S("e"), "sk": S("1"), "v": S("v1")})
+        self.ddb.delete_item(TableName=table, Key={"pk": S("e"), "sk": S("1")})
+        self.advance(16 * 60)
+        end = self.next_second()
+        self.ddb.put_item(TableName=table, Item={"pk": S("a"), "sk": S("1"), "v": S("v3")})
+        self.ddb.put_item(TableName=table, Item={"pk": S("f"), "sk": S("1"), "v": S("v2")})
+        window = {"ExportFromTime": start, "ExportToTime": end}
+        started = self.ddb.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket="bucket", S3Prefix="inc", ExportType="INCREMENTAL_EXPORT",
+            IncrementalExportSpecification=window)["ExportDescription"]
+        self.assertNotIn("ExportTime", started)
+        self.assertEqual(started["ExportType"], "INCREMENTAL_EXPORT")
+        utc = lambda second: datetime.datetime.fromtimestamp(second, datetime.timezone.utc)
+        self.assertEqual(started["IncrementalExportSpecification"],
+                         {"ExportFromTime": utc(start), "ExportToTime": utc(end),
+                          "ExportViewType": "NEW_AND_OLD_IMAGES"})
+        described = wait(self.ddb, started["ExportArn"])
+        self.assertEqual((described["ExportStatus"], described["ItemCount"], described["BilledSizeBytes"]),
+                         ("COMPLETED", 3, 10_000_000))
+        summary, lines = read_incremental(self.bucket_dir, described)
+        self.assertEqual((summary["version"], summary["exportType"], summary["outputView"],
+                          summary["outputFormat"]),
+                         ("2023-08-01", "INCREMENTAL_EXPORT", "NEW_AND_OLD_IMAGES", "DYNAMODB_JSON"))
+        self.assertNotIn("exportTime", summary)
+        self.assertEqual((summary["exportFromTime"], summary["exportToTime"]),
+                         (utc(start).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                          utc(end).strftime("%Y-%m-%dT%H:%M:%S.000Z")))
+        records = {}
+        for line in map(json.loads, lines):
+            micros = int(line["Metadata"]["WriteTimestampMicros"]["N"])
+            self.assertTrue(start * 1_000_000 <= micros < end * 1_000_000, micros)
+            records[line["Keys"]["pk"]["S"]] = line
+        self.assertEqual(sorted(records), ["a", "b", "d"])
+        self.assertEqual(records["a"]["Keys"], {"pk": S("a"), "sk": S("1")})
+        self.assertEqual((records["a"]["OldImage"]["v"], records["a"]["NewImage"]["v"]), (S("v1"), S("v2")))
+        self.assertEqual(set(records["b"]), {"Metadata", "Keys", "OldImage"})
+        self.assertEqual(set(records["d"]), {"Metadata", "Keys", "NewImage"})
+
+        # NEW_IMAGE: no old images; a deleted item is its keys alone. ION lines.
+        started = self.ddb.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket="bucket", S3Prefix="inc", ExportType="INCREMENTAL_EXPORT",
+            ExportFormat="ION", IncrementalExportSpecification=dict(window, ExportViewType="NEW_IMAGE"))
+        described = wait(self.ddb, started["ExportDescription"]["ExportArn"])
+        summary, lines = read_incremental(self.bucket_dir, described)
+        self.assertEqual(summary["outputView"], "NEW_IMAGE")
+        self.assertEqual(sorted(lines), sorted([
+            '$ion_1_0 {Metadata:{WriteTimestampMicros:%s},Keys:{pk:"a",sk:"1"},NewImage:{pk:"a",sk:"1",v:"v2"}}'
+            % ion_micros(records["a"]),
+            '$ion_1_0 {Metadata:{WriteTimestampMicros:%s},Keys:{pk:"b",sk:"1"}}' % ion_micros(records["b"]),
+            '$ion_1_0 {Metadata:{WriteTimestampMicros:%s},Keys:{pk:"d",sk:"1"},NewImage:{pk:"d",sk:"1",v:"v1"}}'
+            % ion_micros(records["d"]),
+        ]))
+        # Both exports' data files share one folder.
+        self.assertEqual(len(os.listdir(os.path.join(self.bucket_dir, "inc", "AWSDynamoDB", "data"))), 2)
+
+    def test_incremental_refusals(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("moves its own ddbd's clock")
+        table = unique_name("incremental")
+        self.ddb.create_table(**hash_table(table))
+        arn = self.ddb.describe_table(TableName=table)["Table"]["TableArn"]
+        export = self.ddb.export_table_to_point_in_time
+        now = self.now_ms() // 1000
+        spec = {"ExportFromTime": now - 3600}
+        self.assertError(export, "ValidationException",
+                         "Invalid Request: Export Type expected to be Incremental Export when incremental "
+                         "export specification is provided",
+                         TableArn=arn, S3Bucket="bucket", IncrementalExportSpecification=spec)
+        self.assertError(export, "ValidationException",
+                         "Invalid Request: When Export Type is Full Export , Incremental Export "
+                         "Specification should not be provided",
+                         TableArn=arn, S3Bucket="bucket", ExportType="FULL_EXPORT",
+                         IncrementalExportSpecification=spec)
+        self.assertError(export, "ValidationException",
+                         "Invalid Request: Incremental Export Specification expected when export type is "
+                         "set as Incremental Export",
+                         TableArn=arn, S3Bucket="bucket", ExportType="INCREMENTAL_EXPORT")
+        self.assertError(export, "ValidationException",
+                         "Invalid Request: ExportFromTime must be provided in IncrementalExportSpecification",
+                         TableArn=arn, S3Bucket="bucket", ExportType="INCREMENTAL_EXPORT",
+                         IncrementalExportSpecification={"ExportViewType": "NEW_IMAGE"})
+        iso = lambda second: datetime.datetime.fromtimestamp(second, datetime.timezone.utc).strftime(
+            "%Y-%m-%dT%H:%M:%SZ")
+        incremental = lambda **window: export(TableArn=arn, S3Bucket="bucket", ExportType="INCREMENTAL_EXPORT",
+                                              IncrementalExportSpecification=window)
+        # Without point-in-time recovery, every from time is before "the table creation time".
+        self.assertError(incremental, "InvalidExportTimeException",
+                         "Incremental export period from time cannot be less than the table creation "
+                         "time : " + iso(now - 3600), ExportFromTime=now - 3600)
+        enable_pitr(self.ddb, table)
+        start = self.next_second()
+        self.assertError(incremental, "InvalidExportTimeException",
+                         "Incremental export period from time cannot be less than the table creation "
+                         "time : " + iso(start - 60), ExportFromTime=start - 60)
+        self.assertError(incremental, "InvalidExportTimeException",
+                         "Difference between export period from time and export period to time is less "
+                         "than 15 minutes", ExportFromTime=start)
+        self.advance(25 * 3600)
+        future = self.now_ms() // 1000 + 3600
+        self.assertError(incremental, "InvalidExportTimeException",
+                         "Incremental export period to time cannot be greater than the current time : "
+                         + iso(future), ExportFromTime=start, ExportToTime=future)
+        self.assertError(incremental, "InvalidExportTimeException",
+                         "Difference between export period from time and export period to time is more "
+                         "than 24 hours", ExportFromTime=start, ExportToTime=start + 25 * 3600)
+        fine = incremental(ExportFromTime=start, ExportToTime=start + 3600)["ExportDescription"]
+        self.assertEqual(wait(self.ddb, fine["ExportArn"])["ExportStatus"], "COMPLETED")
+        summaries = self.ddb.list_exports(TableArn=arn)["ExportSummaries"]
+        self.assertEqual([(s["ExportArn"], s["ExportType"]) for s in summaries],
+                         [(fine["ExportArn"], "INCREMENTAL_EXPORT")])
+
+
+def ion_micros(record):
+    """An incremental line's WriteTimestampMicros as Ion writes the number: trailing zeros as an
+    exponent."""
+    digits = record["Metadata"]["WriteTimestampMicros"]["N"]
+    stripped = digits.rstrip("0")
+    return "%sd%d" % (stripped, len(digits) - len(stripped))
 
 
 class ExportWithoutBucketsTest(ServerTestCase):
