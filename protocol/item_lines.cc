@@ -183,23 +183,28 @@ bool EndsInLeadByte(std::string_view line) {
 
 class ExportItemLines final : public ItemLines {
  public:
-  std::optional<Item> ReadItem(InputFormat format, std::string_view line) const override {
-    if (format != InputFormat::kDynamoDbJson || EndsInLeadByte(line)) return std::nullopt;
+  LineItem ItemOfLine(InputFormat format, std::string_view line) const override {
+    LineItem read;
+    if (format != InputFormat::kDynamoDbJson || EndsInLeadByte(line)) return read;
     std::string text(line);
     rapidjson::Document document;
     constexpr unsigned kFlags =
         rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
     document.ParseInsitu<kFlags>(text.data());
-    if (document.HasParseError() || !document.IsObject()) return std::nullopt;
+    if (document.HasParseError()) return read;
+    read.kind = LineItem::Kind::kNotAnItem;
+    if (!document.IsObject()) return read;
     const auto found = document.FindMember("Item");
     if (found == document.MemberEnd() || !found->value.IsObject() || document.MemberCount() != 1) {
-      return std::nullopt;
+      return read;
     }
     // The current layer's value rules, as a PutItem's item is read.
     AttributeDecoder decoder(wire::ValueRules{.current_layer = true, .envelope = false});
     Item item = decoder.DecodeItem(&found->value);
-    if (decoder.failed()) return std::nullopt;
-    return item;
+    if (decoder.failed()) return read;
+    read.kind = LineItem::Kind::kItem;
+    read.item = std::move(item);
+    return read;
   }
 
   void AppendItem(ExportFormat format, std::string_view blob, std::string& out) const override {

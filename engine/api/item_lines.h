@@ -25,6 +25,12 @@ struct ItemChange {
   std::optional<std::string_view> old_image;
 };
 
+struct LineItem {
+  enum class Kind { kItem, kNotAnItem, kUnreadable };
+  Kind kind = Kind::kUnreadable;
+  Item item;  // kItem only
+};
+
 class ItemLines {
  public:
   virtual ~ItemLines() = default;
@@ -36,9 +42,11 @@ class ItemLines {
   // in DYNAMODB_JSON, the same fields as an Ion struct after $ion_1_0 in ION.
   virtual void AppendChange(ExportFormat format, const ItemChange& change,
                             std::string& out) const = 0;
-  // The item of one line of an import's data file ({"Item":{...}} in DYNAMODB_JSON, an Ion
-  // struct with an Item field in ION), or nullopt for a line that is not one (counted an error).
-  virtual std::optional<Item> ReadItem(InputFormat format, std::string_view line) const = 0;
+  // What one line of an import's data file holds ({"Item":{...}} in DYNAMODB_JSON): an item; a
+  // line that reads but is no valid item (no Item, other members, a bad value: one error, the file
+  // goes on); or one that does not read at all (not JSON: one error, and the rest of the file is
+  // skipped, as DynamoDB skips it).
+  virtual LineItem ItemOfLine(InputFormat format, std::string_view line) const = 0;
 };
 
 }  // namespace ddbd

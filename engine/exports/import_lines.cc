@@ -15,6 +15,7 @@ class LineSplitter {
  public:
   explicit LineSplitter(const std::function<bool(std::string_view)>& line) : line_(line) {}
   bool Add(std::string_view bytes) {
+    if (stopped_) return false;
     pending_.append(bytes);
     size_t start = 0;
     for (size_t end; (end = pending_.find('\n', start)) != std::string::npos; start = end + 1) {
@@ -23,14 +24,19 @@ class LineSplitter {
     pending_.erase(0, start);
     return true;
   }
-  bool Finish() { return pending_.empty() || Emit(pending_); }
+  // Hands out the last line, if it has no newline after it.
+  void Finish() {
+    if (!stopped_ && !pending_.empty()) Emit(pending_);
+  }
 
  private:
   bool Emit(std::string_view text) {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (text.empty()) return true;  // blank lines are no items and no errors
-    return line_(text);
+    if (!line_(text)) stopped_ = true;
+    return !stopped_;
   }
+  bool stopped_ = false;
   const std::function<bool(std::string_view)>& line_;
   std::string pending_;
 };
@@ -87,7 +93,8 @@ bool ForEachLine(std::string_view bytes, InputCompressionType compression,
       }
       break;
   }
-  return lines.Finish();
+  lines.Finish();
+  return true;
 }
 
 }  // namespace ddbd

@@ -14,8 +14,8 @@ namespace ddbd {
 namespace {
 
 constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
-constexpr int64_t kDefaultPageSize = 25;
-constexpr size_t kBatchItems = 1000;  // items committed under one write scope
+constexpr int64_t kDefaultPageSize = 10;  // as DynamoDB pages ListImports
+constexpr size_t kBatchItems = 1000;      // items committed under one write scope
 
 std::string ImportsDirectory(const EngineOptions& options) { return options.db_path + "/imports"; }
 
@@ -43,36 +43,10 @@ std::optional<std::string> ArnOf(std::string_view token) {
   return out;
 }
 
-// The data files an export's manifest-files.json lists: each line's "dataFileS3Key" (S3 keys
-// as exports write them need no JSON escapes; one that has some is taken as written).
-std::vector<std::string> ManifestDataFiles(std::string_view manifest) {
-  std::vector<std::string> keys;
-  constexpr std::string_view kMember = "\"dataFileS3Key\"";
-  auto skip_spaces = [&](size_t at) {
-    while (at < manifest.size() && (manifest[at] == ' ' || manifest[at] == '\t')) ++at;
-    return at;
-  };
-  for (size_t at = manifest.find(kMember); at != std::string_view::npos;
-       at = manifest.find(kMember, at)) {
-    at = skip_spaces(at + kMember.size());
-    if (at >= manifest.size() || manifest[at] != ':') continue;
-    at = skip_spaces(at + 1);
-    if (at >= manifest.size() || manifest[at] != '"') continue;
-    const size_t end = manifest.find('"', ++at);
-    if (end == std::string_view::npos) break;
-    keys.emplace_back(manifest.substr(at, end - at));
-    at = end;
-  }
-  return keys;
-}
-
-bool SameRequest(const ImportTableDescription& kept, const ImportTableArgs& args) {
-  return kept.s3_bucket == args.s3_bucket && kept.s3_key_prefix == args.s3_key_prefix &&
-         kept.s3_bucket_owner == args.s3_bucket_owner && kept.input_format == args.input_format &&
-         kept.input_compression_type ==
-             args.input_compression_type.value_or(InputCompressionType::kNone) &&
-         kept.table.table_name == args.table.table_name;
-}
+// What DynamoDB says of an import with lines it could not take (the valid ones are imported).
+constexpr std::string_view kItemValidationMessage =
+    "Some of the items failed validation checks and were not imported. Please check CloudWatch "
+    "error logs for more details.";
 
 }  // namespace
 
@@ -151,20 +125,30 @@ Result<ImportTableDescription> Imports::Start(const ImportTableArgs& args) {
         "ddbd does not yet import InputCompressionType ZSTD: use GZIP or NONE");
   }
   const int64_t now_ms = catalog_.clock.NowMs();
-  {
-    std::lock_guard lock(mutex_);
-    if (args.client_token) {
+  // A ClientToken binds the table's name (DynamoDB ignores another S3KeyPrefix under it); while
+  // its import runs it answers that import, and after, unless the table is there, as well.
+  if (args.client_token) {
+    std::optional<ImportTableDescription> same;
+    {
+      std::lock_guard lock(mutex_);
       for (const auto& [arn, kept] : imports_) {
         if (kept.client_token != *args.client_token || now_ms - kept.start_ms > kClientTokenMs) {
           continue;
         }
-        if (!SameRequest(kept, args)) {
+        if (kept.table.table_name != args.table.table_name) {
           return Error{ErrorCode::kImportConflict,
-                       "Duplicate request detected: ClientToken " + *args.client_token +
-                           " was used for an import with other parameters"};
+                       "Import conflict: Duplicate request detected with conflicting parameters"};
         }
-        return kept;
+        same = kept;
+        break;
       }
+    }
+    if (same) {
+      if (same->import_status != ImportStatus::kInProgress &&
+          catalog_.Describe(args.table.table_name)) {
+        return Error{ErrorCode::kResourceInUse, "Table already exists: " + args.table.table_name};
+      }
+      return *same;
     }
   }
   CreateTableArgs table = args.table;
@@ -214,7 +198,8 @@ Result<ListImportsResult> Imports::List(const ListImportsArgs& args) const {
   if (args.next_token) {
     after = ArnOf(*args.next_token);
     if (!after || !imports_.contains(*after)) {
-      return Error::Validation("The provided NextToken is not valid for ListImports");
+      return Error::Validation("Invalid Request: Provided nextToken is invalid: " +
+                               *args.next_token);
     }
   }
   std::vector<const ImportTableDescription*> listed;
@@ -293,26 +278,16 @@ void Imports::Execute(const std::string& import_arn) {
   std::optional<ObjectFailure> failure;
   if (!items) failure = ObjectFailure{"TableNotFound", "The table was deleted while importing"};
 
-  // The data files: an export's, by its manifest, or every object under the prefix.
+  // The data files: every object whose key starts with the prefix, as S3 lists them (a raw
+  // prefix: "data" also names data2/x and data.bak); empty ones hold no lines.
   std::vector<std::string> keys;
-  const std::string prefix = args.s3_key_prefix.value_or("");
   if (!failure) {
     ObjectFailure listed_failure;
-    auto listed = store_.List(args.s3_bucket, prefix, listed_failure);
+    auto listed = store_.List(args.s3_bucket, args.s3_key_prefix.value_or(""), listed_failure);
     if (!listed) {
       failure = listed_failure;
     } else {
       for (const ObjectInfo& object : *listed) {
-        if (object.key.ends_with("manifest-files.json")) {
-          ObjectFailure read_failure;
-          auto manifest = store_.Read(args.s3_bucket, object.key, read_failure);
-          if (!manifest) {
-            failure = read_failure;
-            break;
-          }
-          keys = ManifestDataFiles(*manifest);
-          break;
-        }
         if (object.size > 0) keys.push_back(object.key);
       }
     }
@@ -358,7 +333,14 @@ void Imports::Execute(const std::string& import_arn) {
             item = csv.Read(line, header);
             if (header) return true;
           } else {
-            item = lines_ ? lines_->ReadItem(args.input_format, line) : std::nullopt;
+            LineItem of_line = lines_ ? lines_->ItemOfLine(args.input_format, line) : LineItem{};
+            if (of_line.kind == LineItem::Kind::kUnreadable) {
+              // DynamoDB skips the rest of a file once a line does not read.
+              ++description.processed_item_count;
+              ++description.error_count;
+              return false;
+            }
+            if (of_line.kind == LineItem::Kind::kItem) item = std::move(of_line.item);
           }
           ++description.processed_item_count;
           if (!item) {
@@ -383,7 +365,10 @@ void Imports::Execute(const std::string& import_arn) {
           return !stop_.load();
         },
         line_failure);
-    if (!read) ++description.error_count;  // a file that does not decompress
+    if (!read) {  // a file that does not decompress: one line read, one error
+      ++description.processed_item_count;
+      ++description.error_count;
+    }
   }
   if (!failure && !batch.empty()) {
     if (Status committed = commit_batch(); !committed.ok()) {
@@ -418,6 +403,11 @@ void Imports::Execute(const std::string& import_arn) {
     description.failure_code = failure->code;
     description.failure_message = failure->message;
     description.imported_item_count = 0;
+  } else if (description.error_count > 0) {
+    // DynamoDB's outcome: the table stays, with the items that were valid; the import FAILED.
+    description.import_status = ImportStatus::kFailed;
+    description.failure_code = "ItemValidationError";
+    description.failure_message = std::string(kItemValidationMessage);
   } else {
     description.import_status = ImportStatus::kCompleted;
   }

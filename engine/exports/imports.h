@@ -1,12 +1,12 @@
 // Imports, as engine/engine.h states their calls: ImportTable creates its table at once
 // (CREATING, through CreateTable's path and checks) and records the import IN_PROGRESS; the
-// imports' own thread (started by the first) reads the bucket's objects under the prefix (or, for
-// an export's folder, the data files its manifest-files.json lists), decompresses them, reads
-// each line as an item (DynamoDB JSON or CSV) and loads the items through the commit path in
-// batches, then lets the table go ACTIVE and the import COMPLETED. A line that is not an item, or
-// whose item the table refuses (keys missing or mistyped, over 400 KB), is counted (ErrorCount)
-// and skipped, as DynamoDB does. A failure (a bucket or file that cannot be read) FAILS the
-// import and deletes its table.
+// imports' own thread (started by the first) reads the bucket's objects under the prefix (a raw
+// key prefix, as S3 lists), decompresses them, reads each line as an item (DynamoDB JSON or CSV)
+// and loads the items through the commit path in batches, then lets the table go ACTIVE and the
+// import COMPLETED. A line that is not an item, or whose item the table refuses (keys missing or
+// mistyped, over 400 KB), is counted (ErrorCount) and skipped, and the import ends FAILED
+// (ItemValidationError) with the valid items in the table, as DynamoDB ends one. A bucket or file
+// that cannot be read FAILS the import and deletes its table.
 //
 // With a store, each import is a file under <db-path>/imports; one a restart cut short is FAILED
 // (the store drops its table: engine/store/store.cc).

@@ -1,7 +1,7 @@
 // Exports and imports through the AWS SDK for JavaScript v3: ExportTableToPointInTimeCommand into
 // an --s3-dir bucket, DescribeExportCommand until COMPLETED, the data file's lines read back (gzip,
 // DynamoDB JSON), ListExportsCommand, the SDK's view of a refusal; then ImportTableCommand from
-// that export's folder, DescribeImportCommand and ListImportsCommand.
+// that export's data folder, DescribeImportCommand and ListImportsCommand.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,9 +70,10 @@ describe('exports with the JS SDK v3', () => {
     assert.deepEqual(listed.ExportSummaries, [{ ExportArn: exportArn, ExportStatus: 'COMPLETED',
       ExportType: 'FULL_EXPORT' }]);
 
-    // The export's folder imports into a new table, item for item.
+    // The export's data folder imports into a new table, item for item (as in DynamoDB, its root
+    // would not: the manifests are no items).
     const target = uniqueName('js-import');
-    const prefix = `${dirname(described.ExportManifest)}/`;
+    const prefix = `${dirname(described.ExportManifest)}/data/`;
     const imported = await ddb.send(new ImportTableCommand({
       S3BucketSource: { S3Bucket: 'bucket', S3KeyPrefix: prefix },
       InputFormat: 'DYNAMODB_JSON', InputCompressionType: 'GZIP',

@@ -1,7 +1,8 @@
 """ImportTable, DescribeImport and ListImports through boto3, with --s3-dir: ddbd's own export
-imported back (both formats' round trip where the import reads it: DYNAMODB_JSON), a folder built
-by hand in AWS's documented export layout, CSV with a header line or HeaderList, malformed lines
-counted and skipped, a missing bucket, the refusals, and imports across a restart."""
+imported back from its data/ folder, and, as AWS answers (recorded 2026-10-09), FAILED with the
+manifests counted as errors from the export's root or uncompressed; bad lines FAILED with the valid
+items kept; a raw key prefix; CSV with a header line or HeaderList; a missing bucket; the refusals
+and ClientTokens; and imports across a restart."""
 import base64
 import gzip
 import json
@@ -14,6 +15,8 @@ from ddbd_harness import DdbdServer, ServerTestCase, client, hash_table, unique_
 from test_exports import enable_pitr, sorted_sets, wait as wait_export
 
 S = lambda v: {"S": v}
+ITEM_VALIDATION = ("Some of the items failed validation checks and were not imported. Please check "
+                   "CloudWatch error logs for more details.")
 
 
 def wait(ddb, arn):
@@ -71,48 +74,70 @@ class ImportTest(ImportCase):
         export = wait_export(self.ddb, self.ddb.export_table_to_point_in_time(
             TableArn=arn, S3Bucket="bucket", S3Prefix="round")["ExportDescription"]["ExportArn"])
         folder = os.path.dirname(export["ExportManifest"]) + "/"
-        for prefix in (folder, folder + "data/"):  # the export's folder (by its manifest), or its data
+        data_files = len(os.listdir(os.path.join(self.bucket_dir, folder, "data")))
+
+        def import_from(prefix, compression):
             target = unique_name("imported")
             started = self.ddb.import_table(
                 S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": prefix}, InputFormat="DYNAMODB_JSON",
-                InputCompressionType="GZIP", TableCreationParameters=creation(target))["ImportTableDescription"]
+                InputCompressionType=compression, TableCreationParameters=creation(target))["ImportTableDescription"]
             self.assertEqual(started["ImportStatus"], "IN_PROGRESS")
             self.assertTrue(started["ImportArn"].startswith(started["TableArn"] + "/import/"))
             self.assertEqual(started["TableCreationParameters"]["TableName"], target)
-            self.assertEqual(self.ddb.describe_table(TableName=target)["Table"]["TableStatus"] in
-                             ("CREATING", "ACTIVE"), True)
             done = wait(self.ddb, started["ImportArn"])
-            self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ProcessedItemCount"],
-                              done["ErrorCount"]), ("COMPLETED", 300, 300, 0), done)
-            self.assertGreater(done["ProcessedSizeBytes"], 0)
             self.assertEqual(self.ddb.describe_table(TableName=target)["Table"]["TableStatus"], "ACTIVE")
-            self.assertEqual(scan(self.raw, target), scan(self.raw, source))
+            return target, done
 
-    def test_a_folder_in_aws_layout_with_bad_lines(self):
-        # Built by hand from AWS's documentation of the export format: JSON lines of {"Item": ...},
-        # gzip, under AWSDynamoDB/<id>/data/, with a manifest listing them.
+        counts = lambda done: (done["ImportStatus"], done.get("FailureCode"), done["ImportedItemCount"],
+                               done["ProcessedItemCount"], done["ErrorCount"])
+        target, done = import_from(folder + "data/", "GZIP")
+        self.assertEqual(counts(done), ("COMPLETED", None, 300, 300, 0), done)
+        self.assertGreater(done["ProcessedSizeBytes"], 0)
+        self.assertEqual(scan(self.raw, target), scan(self.raw, source))
+        # From the export's root: the four manifests are no gzip, an error each; the items go in.
+        target, done = import_from(folder, "GZIP")
+        self.assertEqual(counts(done), ("FAILED", "ItemValidationError", 300, 304, 4), done)
+        self.assertEqual(done["FailureMessage"], ITEM_VALIDATION)
+        self.assertEqual(scan(self.raw, target), scan(self.raw, source))
+        # Gzip read as text: each data file's first line does not read, and the rest is skipped.
+        target, done = import_from(folder + "data/", "NONE")
+        self.assertEqual(counts(done), ("FAILED", "ItemValidationError", 0, data_files, data_files), done)
+
+    def test_bad_lines_fail_the_import_and_the_valid_items_stay(self):
         lines = [json.dumps({"Item": {"pk": S("a"), "v": {"N": "1"}}}),
-                 "not json at all",
                  json.dumps({"Item": {"other": S("no key")}}),
                  json.dumps({"Item": {"pk": {"N": "5"}}}),  # the key's type is wrong
                  "",
-                 json.dumps({"Item": {"pk": S("b"), "set": {"NS": ["1", "2"]}}})]
-        data = gzip.compress(("\n".join(lines) + "\n").encode())
-        self.put_object("hand/AWSDynamoDB/01700000000000-abcdef01/data/part1.json.gz", data)
-        self.put_object("hand/AWSDynamoDB/01700000000000-abcdef01/manifest-files.json",
-                        (json.dumps({"itemCount": 5, "md5Checksum": "x", "etag": "y",
-                                     "dataFileS3Key": "hand/AWSDynamoDB/01700000000000-abcdef01/data/part1.json.gz"})
-                         + "\n").encode())
-        self.put_object("hand/AWSDynamoDB/01700000000000-abcdef01/_started", b"")
+                 json.dumps({"Item": {"pk": S("b"), "set": {"NS": ["1", "2"]}}}),
+                 "not json at all",  # the rest of this file is skipped
+                 json.dumps({"Item": {"pk": S("c")}})]
+        self.put_object("hand/part1.json.gz", gzip.compress(("\n".join(lines) + "\n").encode()))
+        self.put_object("hand/part2.json.gz", gzip.compress(json.dumps({"Item": {"pk": S("d")}}).encode()))
+        self.put_object("hand/_started", b"")
         target = unique_name("hand")
         started = self.ddb.import_table(
-            S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "hand/AWSDynamoDB/01700000000000-abcdef01/"},
+            S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "hand/"},
             InputFormat="DYNAMODB_JSON", InputCompressionType="GZIP",
             TableCreationParameters=creation(target))["ImportTableDescription"]
         done = wait(self.ddb, started["ImportArn"])
-        self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ProcessedItemCount"],
-                          done["ErrorCount"]), ("COMPLETED", 2, 5, 3), done)
-        self.assertEqual(sorted(i["pk"]["S"] for i in self.ddb.scan(TableName=target)["Items"]), ["a", "b"])
+        self.assertEqual((done["ImportStatus"], done["FailureCode"], done["FailureMessage"],
+                          done["ImportedItemCount"], done["ProcessedItemCount"], done["ErrorCount"]),
+                         ("FAILED", "ItemValidationError", ITEM_VALIDATION, 3, 6, 3), done)
+        self.assertEqual(self.ddb.describe_table(TableName=target)["Table"]["TableStatus"], "ACTIVE")
+        self.assertEqual(sorted(i["pk"]["S"] for i in self.ddb.scan(TableName=target)["Items"]), ["a", "b", "d"])
+
+    def test_the_key_prefix_is_a_raw_prefix(self):
+        self.put_object("raw/data/1.json", json.dumps({"Item": {"pk": S("one")}}).encode())
+        self.put_object("raw/data2/x.json", b"garbage")
+        self.put_object("raw/data.bak", b"garbage")
+        for prefix, expected in (("raw/data", ("FAILED", 1, 3, 2)), ("raw/data/1.json", ("COMPLETED", 1, 1, 0))):
+            started = self.ddb.import_table(
+                S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": prefix}, InputFormat="DYNAMODB_JSON",
+                TableCreationParameters=creation(unique_name("raw")))["ImportTableDescription"]
+            self.assertEqual(started["S3BucketSource"]["S3KeyPrefix"], prefix)
+            done = wait(self.ddb, started["ImportArn"])
+            self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ProcessedItemCount"],
+                              done["ErrorCount"]), expected, done)
 
     def test_csv_with_a_header_line_or_a_header_list(self):
         self.put_object("csv1/items.csv", b'pk;n;note\n1;one;"semi;colon"\n2;two;"say ""hi"""\n3;;\n')
@@ -138,7 +163,8 @@ class ImportTest(ImportCase):
             InputCompressionType="GZIP", InputFormatOptions={"Csv": {"HeaderList": ["pk", "v"]}},
             TableCreationParameters=creation(target))["ImportTableDescription"]
         done = wait(self.ddb, started["ImportArn"])
-        self.assertEqual((done["ImportedItemCount"], done["ErrorCount"]), (2, 1))  # no key: an error
+        self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ErrorCount"]),
+                         ("FAILED", 2, 1))  # no key: an error
         self.assertEqual(sorted(i["v"]["S"] for i in self.ddb.scan(TableName=target)["Items"]), ["1", "2"])
 
     def test_a_missing_bucket_fails_the_import_and_its_table_goes(self):
@@ -163,18 +189,47 @@ class ImportTest(ImportCase):
                          "ddbd does not yet import InputFormat ION: use DYNAMODB_JSON or CSV",
                          S3BucketSource=source, InputFormat="ION",
                          TableCreationParameters=creation(unique_name("ion")))
+        # Imports run one at a time: a big one first keeps the token's import waiting (IN_PROGRESS)
+        # while it is replayed.
+        self.put_object("slow/items.json", "".join(
+            '{"Item":{"pk":{"S":"k%d"}}}\n' % i for i in range(200_000)).encode())
+        slow = self.ddb.import_table(S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "slow/"},
+                                     InputFormat="DYNAMODB_JSON",
+                                     TableCreationParameters=creation(unique_name("slow")))
         target = unique_name("token")
         first = self.ddb.import_table(S3BucketSource=source, InputFormat="DYNAMODB_JSON", ClientToken="imp-1",
                                       TableCreationParameters=creation(target))["ImportTableDescription"]
         again = self.ddb.import_table(S3BucketSource=source, InputFormat="DYNAMODB_JSON", ClientToken="imp-1",
                                       TableCreationParameters=creation(target))["ImportTableDescription"]
         self.assertEqual(first["ImportArn"], again["ImportArn"])
+        # Another S3KeyPrefix under the token is ignored, as DynamoDB ignores it; another table is a
+        # conflict.
+        moved = self.ddb.import_table(S3BucketSource=dict(source, S3KeyPrefix="elsewhere/"),
+                                      InputFormat="DYNAMODB_JSON", ClientToken="imp-1",
+                                      TableCreationParameters=creation(target))["ImportTableDescription"]
+        self.assertEqual(moved["ImportArn"], first["ImportArn"])
         self.assertError(self.ddb.import_table, "ImportConflictException",
-                         "Duplicate request detected: ClientToken imp-1 was used for an import with other "
-                         "parameters", S3BucketSource=source, InputFormat="CSV", ClientToken="imp-1",
-                         TableCreationParameters=creation(target))
+                         "Import conflict: Duplicate request detected with conflicting parameters",
+                         S3BucketSource=source, InputFormat="DYNAMODB_JSON", ClientToken="imp-1",
+                         TableCreationParameters=creation(target + "-other"))
+        self.assertEqual(again["ImportStatus"], "IN_PROGRESS")
         done = wait(self.ddb, first["ImportArn"])
         self.assertEqual((done["ImportStatus"], done["ImportedItemCount"]), ("COMPLETED", 0))
+        self.assertEqual(wait(self.ddb, slow["ImportTableDescription"]["ImportArn"])["ImportedItemCount"], 200_000)
+        # Done, its table there: the replay is the table's ResourceInUseException; once the table is
+        # deleted, the replay answers the old import and makes nothing.
+        self.assertError(self.ddb.import_table, "ResourceInUseException", "Table already exists: " + target,
+                         S3BucketSource=source, InputFormat="DYNAMODB_JSON", ClientToken="imp-1",
+                         TableCreationParameters=creation(target))
+        self.ddb.delete_table(TableName=target)
+        replay = self.ddb.import_table(S3BucketSource=source, InputFormat="DYNAMODB_JSON", ClientToken="imp-1",
+                                       TableCreationParameters=creation(target))["ImportTableDescription"]
+        self.assertEqual(replay["ImportArn"], first["ImportArn"])
+        self.assertError(self.ddb.describe_table, "ResourceNotFoundException",
+                         "Requested resource not found: Table: %s not found" % target, TableName=target)
+        token = "0123456789abcdef" * 8  # the model's least: 112 characters
+        self.assertError(self.ddb.list_imports, "ValidationException",
+                         "Invalid Request: Provided nextToken is invalid: " + token, NextToken=token)
         self.assertError(self.ddb.describe_import, "ValidationException", "Invalid Import ARN",
                          ImportArn=first["TableArn"] + "/export/01700000000000-00000000")
         unknown = first["TableArn"] + "/import/01700000000000-00000000"
