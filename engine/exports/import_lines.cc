@@ -1,6 +1,7 @@
 #include "engine/exports/import_lines.h"
 
 #include <isa-l/igzip_lib.h>
+#include <zstd.h>
 
 #include <memory>
 
@@ -75,6 +76,34 @@ bool Gunzip(std::string_view bytes, LineSplitter& lines, std::string& failure) {
   }
 }
 
+// Every Zstandard frame in `bytes`, a block at a time.
+bool Unzstd(std::string_view bytes, LineSplitter& lines, std::string& failure) {
+  std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
+  std::string out(kBlockBytes, '\0');
+  size_t last = 0;
+  while (in.pos < in.size) {
+    ZSTD_outBuffer buffer{out.data(), out.size(), 0};
+    last = ZSTD_decompressStream(context.get(), &buffer, &in);
+    if (ZSTD_isError(last)) {
+      failure = std::string("the file is not zstd: ") + ZSTD_getErrorName(last);
+      return false;
+    }
+    if (!lines.Add(std::string_view(out).substr(0, buffer.pos))) return true;
+  }
+  // Output the last frame may still hold, until it says it is done.
+  while (last != 0) {
+    ZSTD_outBuffer buffer{out.data(), out.size(), 0};
+    last = ZSTD_decompressStream(context.get(), &buffer, &in);
+    if (ZSTD_isError(last) || buffer.pos == 0) {
+      failure = "the zstd file is cut short";
+      return false;
+    }
+    if (!lines.Add(std::string_view(out).substr(0, buffer.pos))) return true;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool ForEachLine(std::string_view bytes, InputCompressionType compression,
@@ -84,9 +113,9 @@ bool ForEachLine(std::string_view bytes, InputCompressionType compression,
     case InputCompressionType::kGzip:
       if (!Gunzip(bytes, lines, failure)) return false;
       break;
-    case InputCompressionType::kZstd:  // refused by ImportTable until served
-      failure = "ZSTD is not served yet";
-      return false;
+    case InputCompressionType::kZstd:
+      if (!Unzstd(bytes, lines, failure)) return false;
+      break;
     case InputCompressionType::kNone:
       for (size_t at = 0; at < bytes.size(); at += kBlockBytes) {
         if (!lines.Add(bytes.substr(at, kBlockBytes))) return true;

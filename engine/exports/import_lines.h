@@ -1,5 +1,5 @@
 // The lines of an import's data file: decompressed as ImportTable's InputCompressionType says
-// (GZIP: every gzip member, by ISA-L's igzip; NONE; ZSTD not yet), split at
+// (GZIP: every gzip member, by ISA-L's igzip; ZSTD: every frame, by libzstd; NONE), split at
 // newlines (a "\r" before one dropped, a last line without one kept), a block at a time.
 #pragma once
 

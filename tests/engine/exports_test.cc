@@ -4,6 +4,8 @@
 // lines, its CSV and its record.
 #include "engine/exports/exports.h"
 
+#include <zstd.h>
+
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <map>
@@ -217,6 +219,29 @@ TEST_CASE("An import's lines: newlines, CRLF, a last line without one, blank lin
         std::vector<std::string>{"a", "b", "c"});
   bool ok = true;
   CHECK(Lines("\x1f\x8b not gzip", InputCompressionType::kGzip, &ok).empty());
+  CHECK_FALSE(ok);
+}
+
+TEST_CASE("An import's ZSTD lines: frames one after another, a line across them, big ones") {
+  auto frame = [](const std::string& text, int level) {
+    std::string out(ZSTD_compressBound(text.size()), '\0');
+    out.resize(ZSTD_compress(out.data(), out.size(), text.data(), text.size(), level));
+    return out;
+  };
+  CHECK(Lines(frame("a\nb", 1) + frame("c\nd\n", 19), InputCompressionType::kZstd) ==
+        std::vector<std::string>{"a", "bc", "d"});
+  // More than the 1 MB block decompressed at a time, from a few bytes.
+  const std::string long_line(3 << 20, 'x');
+  const std::vector<std::string> lines =
+      Lines(frame(long_line + "\nend", 3), InputCompressionType::kZstd);
+  REQUIRE(lines.size() == 2);
+  CHECK((lines[0] == long_line && lines[1] == "end"));
+  bool ok = true;
+  const std::string whole = frame("cut\nshort\n", 1);
+  Lines(whole.substr(0, whole.size() - 4), InputCompressionType::kZstd, &ok);
+  CHECK_FALSE(ok);
+  ok = true;
+  CHECK(Lines("not zstd at all", InputCompressionType::kZstd, &ok).empty());
   CHECK_FALSE(ok);
 }
 

@@ -7,6 +7,7 @@ import base64
 import gzip
 import json
 import os
+import subprocess
 import tempfile
 import time
 import unittest
@@ -138,6 +139,23 @@ class ImportTest(ImportCase):
             done = wait(self.ddb, started["ImportArn"])
             self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ProcessedItemCount"],
                               done["ErrorCount"]), expected, done)
+
+    def test_zstd_files(self):
+        lines = "".join(json.dumps({"Item": {"pk": S("z%d" % i)}}) + "\n" for i in range(1000)).encode()
+        # Two frames in one file, as a multi-part upload of zstd data has them.
+        data = b"".join(subprocess.run(["zstd", "-q", "-c"], input=half, check=True,
+                                       stdout=subprocess.PIPE).stdout
+                        for half in (lines[:len(lines) // 2], lines[len(lines) // 2:]))
+        self.put_object("zstd/items.json.zst", data)
+        target = unique_name("zstd")
+        started = self.ddb.import_table(
+            S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "zstd/"}, InputFormat="DYNAMODB_JSON",
+            InputCompressionType="ZSTD", TableCreationParameters=creation(target))["ImportTableDescription"]
+        self.assertEqual(started["InputCompressionType"], "ZSTD")
+        done = wait(self.ddb, started["ImportArn"])
+        self.assertEqual((done["ImportStatus"], done["ImportedItemCount"], done["ErrorCount"]),
+                         ("COMPLETED", 1000, 0), done)
+        self.assertEqual(self.ddb.scan(TableName=target, Select="COUNT")["Count"], 1000)
 
     def test_csv_with_a_header_line_or_a_header_list(self):
         self.put_object("csv1/items.csv", b'pk;n;note\n1;one;"semi;colon"\n2;two;"say ""hi"""\n3;;\n')
