@@ -8,6 +8,7 @@
 #include "engine/model/item_codec.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/base64.h"
+#include "protocol/ion_text.h"
 #include "protocol/json_writer.h"
 
 namespace ddbd {
@@ -184,8 +185,19 @@ bool EndsInLeadByte(std::string_view line) {
 class ExportItemLines final : public ItemLines {
  public:
   LineItem ItemOfLine(InputFormat format, std::string_view line) const override {
+    if (format == InputFormat::kIon) {
+      // Ion read as the DynamoDB JSON it stands for, then taken by the same rules.
+      std::optional<std::string> json = IonToDynamoDbJson(line);
+      return json ? ItemOfJson(*json) : LineItem{};
+    }
+    if (format != InputFormat::kDynamoDbJson) return LineItem{};
+    return ItemOfJson(line);
+  }
+
+ private:
+  static LineItem ItemOfJson(std::string_view line) {
     LineItem read;
-    if (format != InputFormat::kDynamoDbJson || EndsInLeadByte(line)) return read;
+    if (EndsInLeadByte(line)) return read;
     std::string text(line);
     rapidjson::Document document;
     constexpr unsigned kFlags =
@@ -207,6 +219,7 @@ class ExportItemLines final : public ItemLines {
     return read;
   }
 
+ public:
   void AppendItem(ExportFormat format, std::string_view blob, std::string& out) const override {
     if (format == ExportFormat::kIon) {
       out += "$ion_1_0 {Item:";

@@ -117,9 +117,6 @@ void Imports::KeepLocked(const ImportTableDescription& description) {
 }
 
 Result<ImportTableDescription> Imports::Start(const ImportTableArgs& args) {
-  if (args.input_format == InputFormat::kIon) {
-    return Error::Validation("ddbd does not yet import InputFormat ION: use DYNAMODB_JSON or CSV");
-  }
   const int64_t now_ms = catalog_.clock.NowMs();
   // A ClientToken binds the table's name (DynamoDB ignores another S3KeyPrefix under it); while
   // its import runs it answers that import, and after, unless the table is there, as well.
