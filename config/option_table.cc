@@ -330,6 +330,21 @@ const std::array kOptions = {
     [](Options& o, std::string_view v) {
       return NotEmpty(v, o.s3_dir, "expected a directory");
     }},
+  Option{"s3-endpoint", "", "URL", "none", Group::kBackups,
+    "keep the buckets of exports and imports on an S3-compatible server instead (MinIO, "
+    "LocalStack, AWS: http(s)://host[:port], path-style), signed with AWS_ACCESS_KEY_ID, "
+    "AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN",
+    [](Options& o, std::string_view v) {
+      if (!v.starts_with("http://") && !v.starts_with("https://")) {
+        return Got("expected http://host[:port] or https://host[:port]", v);
+      }
+      return NotEmpty(v, o.s3_endpoint, "expected a URL");
+    }},
+  Option{"s3-region", "", "REGION", "--region's", Group::kBackups,
+    "the region --s3-endpoint's requests are signed for",
+    [](Options& o, std::string_view v) {
+      return NotEmpty(v, o.s3_region, "expected a region");
+    }},
 
   // Observability
   Option{"log-level", "", "LEVEL", "info", Group::kObservability,

@@ -183,6 +183,9 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
     // Without -inMemory, DynamoDB Local keeps its files in -dbPath, else the working directory.
     if (!options.dynamodb_local_in_memory && options.db_path.empty()) options.db_path = ".";
   }
+  if (!options.s3_dir.empty() && !options.s3_endpoint.empty()) {
+    return {{}, "--s3-dir and --s3-endpoint: give one, buckets live in one place"};
+  }
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return {{}, "--tls-cert and --tls-key: give both, or neither"};
   }

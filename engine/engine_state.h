@@ -40,9 +40,10 @@ struct EngineState {
   Backups backups{catalog,
                   [this](const CreateTableArgs& args) { return CreateTable(catalog, args); }};
   TimeToLive time_to_live{catalog, transactions.held()};
-  // Where exports and imports find buckets (--s3-dir, or none).
-  std::unique_ptr<ObjectStore> buckets = catalog.options.s3_dir.empty()
-                                             ? NewAbsentObjectStore()
+  // Where exports and imports find buckets (--s3-endpoint's store, --s3-dir, or none).
+  std::shared_ptr<ObjectStore> buckets = catalog.options.buckets ? catalog.options.buckets
+                                         : catalog.options.s3_dir.empty()
+                                             ? std::shared_ptr<ObjectStore>(NewAbsentObjectStore())
                                              : NewDirectoryObjectStore(catalog.options.s3_dir);
   // Their threads stop (~Engine) before the store and the tables go.
   Exports exports{catalog, *buckets};

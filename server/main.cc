@@ -24,6 +24,7 @@
 #include "server/local_origins.h"
 #include "server/name_lookup.h"
 #include "server/router.h"
+#include "server/s3_buckets.h"
 #include "server/tools/dump_load.h"
 #include "server/tools/health_check.h"
 #include "server/tools/seed_files.h"
@@ -135,6 +136,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const ddbd::Options& options = *parsed.options;
+  if (!options.s3_endpoint.empty() && !ddbd::Endpoint::Parse(options.s3_endpoint)) {
+    std::fprintf(stderr, "ddbd: --s3-endpoint: expected http(s)://host[:port], got %s\n",
+                 options.s3_endpoint.c_str());
+    return 2;
+  }
   if (options.show_help) {
     std::fputs(ddbd::HelpText().c_str(), stdout);
     return 0;
@@ -169,6 +175,12 @@ int main(int argc, char** argv) {
   engine_options.pitr_lag_ms = options.pitr_lag_ms;
   engine_options.db_path = options.db_path;
   engine_options.s3_dir = options.s3_dir;
+  if (!options.s3_endpoint.empty()) {
+    // One store for every namespace's engine: it holds no state but the endpoint.
+    engine_options.buckets = ddbd::NewS3Buckets(
+        *ddbd::Endpoint::Parse(options.s3_endpoint), ddbd::AwsCredentials::FromEnvironment(),
+        options.s3_region.empty() ? options.region : options.s3_region);
+  }
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
   engine_options.wal_recovery_mode = options.wal_point_in_time

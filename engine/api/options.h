@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "engine/api/object_store.h"
 #include "engine/api/sync_policy.h"
 #include "engine/log_sink.h"
 
@@ -56,6 +58,9 @@ struct EngineOptions {
   // Where ExportTableToPointInTime writes and ImportTable reads: bucket `b` is the directory
   // <s3_dir>/b (engine/exports/object_store.h). Empty: no buckets (exports fail S3NoSuchBucket).
   std::string s3_dir = "";
+  // Or buckets on an S3-compatible server (--s3-endpoint: server/s3_buckets.h), given by the
+  // server; one store may serve every engine. Set, it is used and s3_dir is not.
+  std::shared_ptr<ObjectStore> buckets = nullptr;
   // Persistence (Engine::Open): with a directory, every change is logged there and replayed at
   // the next start. Empty: memory only. `file_system` null: the real one.
   std::string db_path = "";

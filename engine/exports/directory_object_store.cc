@@ -226,7 +226,7 @@ class AbsentObjectStore final : public ObjectStore {
     return {"S3NoSuchBucket", "The specified bucket does not exist: " + bucket +
                                   " (ddbd keeps buckets in a directory: start it with --s3-dir "
                                   "DIR to use DIR/" +
-                                  bucket + "/)"};
+                                  bucket + "/, or on an S3-compatible server: --s3-endpoint URL)"};
   }
 };
 

@@ -35,6 +35,18 @@ TEST_CASE("Defaults serve on 127.0.0.1:8000 in memory") {
   CHECK(parsed.options->db_path.empty());
 }
 
+TEST_CASE("Buckets live in a directory or on an S3 server, not both") {
+  ParsedOptions parsed =
+      Parse({"--s3-endpoint", "http://127.0.0.1:9000", "--s3-region", "eu-west-3"});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->s3_endpoint == "http://127.0.0.1:9000");
+  CHECK(parsed.options->s3_region == "eu-west-3");
+  CHECK(Parse({"--s3-endpoint", "localhost:9000"}).error ==
+        "--s3-endpoint: expected http://host[:port] or https://host[:port], got 'localhost:9000'");
+  CHECK(Parse({"--s3-dir", "/tmp", "--s3-endpoint", "http://x"}).error ==
+        "--s3-dir and --s3-endpoint: give one, buckets live in one place");
+}
+
 TEST_CASE("Flags take values separately or after '='; flags beat the environment") {
   ParsedOptions parsed = Parse({"--port=0", "--host", "0.0.0.0", "--region", "eu-west-1"},
                                {{"DDBD_PORT", "9000"}, {"DDBD_ACCOUNT_ID", "123456789012"}});
