@@ -474,5 +474,76 @@ class ExportRestartTest(unittest.TestCase):
                 server.stop()
 
 
+class KilledMidJobTest(unittest.TestCase):
+    """kill -9 while an export or an import runs: after the restart the job is FAILED
+    (ExportInterrupted, ImportInterrupted), an export's folder has no summary manifest (no reader
+    takes its files for a whole export), an import's table is gone; a job that had finished
+    before the kill is whole."""
+
+    ITEMS = 100_000
+
+    def test_a_killed_export_or_import_fails_cleanly(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        with tempfile.TemporaryDirectory() as db, tempfile.TemporaryDirectory() as s3:
+            bucket = os.path.join(s3, "bucket")
+            os.makedirs(os.path.join(bucket, "big"))
+            with open(os.path.join(bucket, "big", "items.json"), "w") as f:
+                for i in range(self.ITEMS):
+                    f.write('{"Item":{"pk":{"S":"k%d"},"v":{"S":"%s"}}}\n' % (i, "x" * 100))
+            args = ("--db-path", db, "--s3-dir", s3)
+            source = {"S3Bucket": "bucket", "S3KeyPrefix": "big/"}
+            server = DdbdServer(*args).start()
+            try:
+                ddb = client(server.endpoint)
+                table = unique_name("big")
+                import_arn = ddb.import_table(S3BucketSource=source, InputFormat="DYNAMODB_JSON",
+                                              TableCreationParameters=dict(hash_table(table)))[
+                    "ImportTableDescription"]["ImportArn"]
+                deadline = time.monotonic() + 120
+                while ddb.describe_import(ImportArn=import_arn)["ImportTableDescription"]["ImportStatus"] \
+                        == "IN_PROGRESS" and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                enable_pitr(ddb, table)
+                arn = ddb.describe_table(TableName=table)["Table"]["TableArn"]
+                export_arn = ddb.export_table_to_point_in_time(TableArn=arn, S3Bucket="bucket")[
+                    "ExportDescription"]["ExportArn"]
+                server.process.kill()
+                server.process.wait()
+            finally:
+                server.stop()
+            server = DdbdServer(*args).start()
+            try:
+                ddb = client(server.endpoint)
+                described = ddb.describe_export(ExportArn=export_arn)["ExportDescription"]
+                folder = os.path.join(bucket, "AWSDynamoDB", export_arn.rsplit("/", 1)[1])
+                if described["ExportStatus"] == "FAILED":
+                    self.assertEqual(described["FailureCode"], "ExportInterrupted")
+                    self.assertFalse(os.path.exists(os.path.join(folder, "manifest-summary.json")))
+                else:
+                    _, lines = read_export(bucket, described)
+                    self.assertEqual(len(lines), self.ITEMS)
+                # An import killed as it starts: FAILED, its table gone.
+                target = unique_name("killed")
+                import_arn = ddb.import_table(S3BucketSource=source, InputFormat="DYNAMODB_JSON",
+                                              TableCreationParameters=dict(hash_table(target)))[
+                    "ImportTableDescription"]["ImportArn"]
+                server.process.kill()
+                server.process.wait()
+            finally:
+                server.stop()
+            server = DdbdServer(*args).start()
+            try:
+                ddb = client(server.endpoint)
+                described = ddb.describe_import(ImportArn=import_arn)["ImportTableDescription"]
+                if described["ImportStatus"] == "FAILED":
+                    self.assertEqual(described["FailureCode"], "ImportInterrupted")
+                    self.assertNotIn(target, ddb.list_tables()["TableNames"])
+                else:
+                    self.assertEqual(ddb.scan(TableName=target, Select="COUNT")["Count"], self.ITEMS)
+            finally:
+                server.stop()
+
+
 if __name__ == "__main__":
     unittest.main()
