@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "protocol/utf8.h"
 #include "server/sigv4.h"
 
 namespace ddbd {
@@ -77,21 +78,7 @@ std::optional<std::string> Element(std::string_view xml, std::string_view tag, s
       const bool hex = entity.size() > 1 && (entity[1] == 'x' || entity[1] == 'X');
       const unsigned long code =
           std::strtoul(std::string(entity.substr(hex ? 2 : 1)).c_str(), nullptr, hex ? 16 : 10);
-      if (code < 0x80) {
-        text += static_cast<char>(code);
-      } else if (code < 0x800) {
-        text += static_cast<char>(0xC0 | (code >> 6));
-        text += static_cast<char>(0x80 | (code & 0x3F));
-      } else if (code < 0x10000) {
-        text += static_cast<char>(0xE0 | (code >> 12));
-        text += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-        text += static_cast<char>(0x80 | (code & 0x3F));
-      } else {
-        text += static_cast<char>(0xF0 | (code >> 18));
-        text += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-        text += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-        text += static_cast<char>(0x80 | (code & 0x3F));
-      }
+      if (code <= 0x10FFFF) AppendUtf8(static_cast<uint32_t>(code), text);
     } else {
       text += raw.substr(i, semicolon - i + 1);
     }
