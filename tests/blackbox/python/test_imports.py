@@ -125,6 +125,39 @@ class ImportTest(ImportCase):
                          ("COMPLETED", "ION", 50, 0), done)
         self.assertEqual(scan(self.raw, target), scan(self.raw, source))
 
+    def test_aws_layout_built_by_hand_from_the_guide(self):
+        # The Developer Guide's export output page: its DynamoDB JSON and Ion examples of one item
+        # (on one line each, as the files hold them), gzip, under AWSDynamoDB/<id>/data/, beside
+        # the manifests and _started.
+        folder = "guide/AWSDynamoDB/01234567890123-a1b2c3d4/"
+        json_item = {"Item": {"Authors": {"SS": ["Author1", "Author2"]}, "Dimensions": S("8.5 x 11.0 x 1.5"),
+                              "ISBN": S("333-3333333333"), "Id": {"N": "103"}, "InPublication": {"BOOL": False},
+                              "PageCount": {"N": "600"}, "Price": {"N": "2000"}, "ProductCategory": S("Book"),
+                              "Title": S("Book 103 Title")}}
+        ion_line = ('$ion_1_0 {Item:{Authors:$dynamodb_SS::["Author1","Author2"],Dimensions:"8.5 x 11.0 x 1.5",'
+                    'ISBN:"333-3333333333",Id:103.,InPublication:false,PageCount:6d2,Price:2d3,'
+                    'ProductCategory:"Book",Title:"Book 103 Title"}}')
+        self.put_object(folder + "_started", b"")
+        self.put_object(folder + "manifest-summary.json", b'{"version":"2020-06-30","itemCount":1}')
+        self.put_object(folder + "data/bafybeiczss3yxay3o4abnabbb.json.gz",
+                        gzip.compress((json.dumps(json_item) + "\n").encode()))
+        self.put_object("guide-ion/AWSDynamoDB/01234567890123-a1b2c3d4/data/gkes5o3lnrhoznhnkyax3hxvya.ion.gz",
+                        gzip.compress((ion_line + "\n").encode()))
+        tables = {}
+        for prefix, input_format in ((folder + "data/", "DYNAMODB_JSON"),
+                                     ("guide-ion/AWSDynamoDB/01234567890123-a1b2c3d4/data/", "ION")):
+            target = unique_name("guide")
+            started = self.ddb.import_table(
+                S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": prefix}, InputFormat=input_format,
+                InputCompressionType="GZIP", TableCreationParameters=creation(target, AttributeDefinitions=[
+                    {"AttributeName": "Id", "AttributeType": "N"}], KeySchema=[
+                    {"AttributeName": "Id", "KeyType": "HASH"}]))["ImportTableDescription"]
+            done = wait(self.ddb, started["ImportArn"])
+            self.assertEqual((done["ImportStatus"], done["ImportedItemCount"]), ("COMPLETED", 1), done)
+            tables[input_format] = [sorted_sets(i) for i in self.raw.scan(TableName=target)["Items"]]
+        self.assertEqual(tables["DYNAMODB_JSON"], tables["ION"])
+        self.assertEqual(tables["ION"], [sorted_sets(json_item["Item"])])
+
     def test_bad_lines_fail_the_import_and_the_valid_items_stay(self):
         lines = [json.dumps({"Item": {"pk": S("a"), "v": {"N": "1"}}}),
                  json.dumps({"Item": {"other": S("no key")}}),
