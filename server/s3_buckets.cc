@@ -43,7 +43,10 @@ std::string AmzDate() {
 
 // The text of the first <tag>...</tag> after `from` (S3's answers are flat XML: a scan for the
 // few elements read here is enough; keys come back with XML's five escapes and &#N; undone).
-std::optional<std::string> Element(std::string_view xml, std::string_view tag, size_t& from) {
+// `decode` false: the element's raw XML, for one that holds elements (whose text is decoded once,
+// when they are read).
+std::optional<std::string> Element(std::string_view xml, std::string_view tag, size_t& from,
+                                   bool decode = true) {
   const std::string open = "<" + std::string(tag) + ">";
   const std::string close = "</" + std::string(tag) + ">";
   const size_t start = xml.find(open, from);
@@ -52,6 +55,7 @@ std::optional<std::string> Element(std::string_view xml, std::string_view tag, s
   if (end == std::string_view::npos) return std::nullopt;
   from = end + close.size();
   const std::string_view raw = xml.substr(start + open.size(), end - start - open.size());
+  if (!decode) return std::string(raw);
   std::string text;
   for (size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] != '&') {
@@ -116,7 +120,7 @@ class S3Buckets final : public ObjectStore {
       HttpAnswer answer;
       if (!Send("GET", bucket, "", query, "", answer, failure)) return std::nullopt;
       size_t at = 0;
-      while (auto contents = Element(answer.body, "Contents", at)) {
+      while (auto contents = Element(answer.body, "Contents", at, false)) {
         size_t inner = 0;
         auto key = Element(*contents, "Key", inner);
         inner = 0;

@@ -152,7 +152,7 @@ class S3EndpointTest(unittest.TestCase):
 
         # Five objects listed two a page, each read with a signed GET.
         for i in range(5):
-            stored["in/put &%d.json" % i] = json.dumps({"Item": {"pk": S("p%d" % i)}}).encode()
+            stored["in/put &%d&lt;.json" % i] = json.dumps({"Item": {"pk": S("p%d" % i)}}).encode()
         target = unique_name("s3-imported")
         started = ddb.import_table(S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "in/put &"},
                                    InputFormat="DYNAMODB_JSON", TableCreationParameters=creation(target))
