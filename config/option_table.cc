@@ -197,13 +197,16 @@ const std::array kOptions = {
     [](Options& o, std::string_view v) {
       return Integer<int64_t>(v, 0, int64_t{1} << 40, o.checkpoint_log_bytes);
     }},
-  Option{"namespaces", "", "credentials|shared", "shared", Group::kStorage,
+  Option{"namespaces", "", "credentials|region|shared", "shared", Group::kStorage,
     "credentials: a database for each access key id and region requests are signed with "
-    "(DynamoDB Local without -sharedDb; with --db-path each in DIR/<key>_<region>); shared: one "
-    "for all. Unset, credentials when a DynamoDB Local flag is given without -sharedDb",
+    "(DynamoDB Local without -sharedDb; with --db-path each in DIR/<key>_<region>); region: one "
+    "for each region, shared by every key (global tables replicate between regions in both); "
+    "shared: one for all. Unset, credentials when a DynamoDB Local flag is given without -sharedDb",
     [](Options& o, std::string_view v) {
-      o.namespaces_by_credentials = v == "credentials";
-      return Choice(v, {"credentials", "shared"}, "expected credentials or shared");
+      o.namespaces_by_credentials = v == "credentials" || v == "region";
+      o.namespaces_by_region = v == "region";
+      return Choice(v, {"credentials", "region", "shared"},
+                    "expected credentials, region or shared");
     }},
 
   // DynamoDB Local's own switches (its -port, -dbPath, -cors, -help and -version are aliases of
@@ -374,6 +377,12 @@ const std::array kOptions = {
     "<Table>.table.json and <Table>.items.jsonl[.gz], or one such file); repeatable, or "
     "several separated by ':'. A bad file stops the start with FILE:LINE: reason",
     ApplySeed},
+  Option{"replication-delay-ms", "", "N", "500", Group::kTesting,
+    "global tables: a change reaches the other regions' replicas N ms after it commits (0: at "
+    "once); the admin API can pause and resume replication",
+    [](Options& o, std::string_view v) {
+      return Integer<int64_t>(v, 0, 3'600'000, o.replication_delay_ms);
+    }},
   Option{"table-delay-ms", "", "N", "0", Group::kTesting,
     "keep tables CREATING, UPDATING or DELETING for N ms, to exercise waiters",
     [](Options& o, std::string_view v) {

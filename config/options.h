@@ -92,6 +92,11 @@ struct Options {
   // credentials|shared; without it, true when a single-dash DynamoDB Local flag was given and
   // -sharedDb was not.
   bool namespaces_by_credentials = false;
+  // --namespaces region: one database per region, shared by every access key id (global tables
+  // replicate between them).
+  bool namespaces_by_region = false;
+  // Global tables: how long a change takes to reach the other replicas (0: as soon as it commits).
+  int64_t replication_delay_ms = 500;
   // Signature Version 4 verification: access key id -> secret (--auth-keys, --auth-keys-file).
   // Empty: any well-formed signature is accepted.
   std::map<std::string, std::string> auth_keys;

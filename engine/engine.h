@@ -21,6 +21,7 @@
 #include "engine/api/options.h"
 #include "engine/api/policies.h"
 #include "engine/api/reads.h"
+#include "engine/api/replicas.h"
 #include "engine/api/search.h"
 #include "engine/api/statistics.h"
 #include "engine/api/streams.h"
@@ -65,6 +66,10 @@ class Engine {
   ListTablesResult ListTables(const ListTablesArgs& args) const;
   // ValidationException for an invalid or empty update, ResourceNotFoundException,
   // ResourceInUseException while the table is not ACTIVE.
+  // With ReplicaUpdates (global tables, engine/replicas/replica_updates.h): one replica created in
+  // another region (its items copied there), updated or deleted, through
+  // EngineOptions::replication; ValidationException and ResourceInUseException with DynamoDB's
+  // texts for what it refuses.
   Result<TableOutcome> UpdateTable(const UpdateTableArgs& args);
   // ResourceNotFoundException, ResourceInUseException while CREATING, ValidationException when
   // deletion protection is enabled.
@@ -232,6 +237,15 @@ class Engine {
   Result<DescribeStreamResult> DescribeStream(const DescribeStreamArgs& args) const;
   Result<std::string> GetShardIterator(const GetShardIteratorArgs& args) const;
   Result<GetRecordsResult> GetRecords(const GetRecordsArgs& args) const;
+
+  // Global tables, for the server's ReplicationLink (engine/api/replication_link.h). Apply: another
+  // region's change, unless the item here has a later version (false: not applied, or the table
+  // is not a replica here). SetReplicas: the table's replica set as another region announces it.
+  // SetReplicaStatus: one member's status (ACTIVE once its copy is complete).
+  Result<bool> ApplyReplicatedWrite(const ReplicatedWrite& write);
+  Status SetReplicas(const std::string& table_name, std::vector<ReplicaDescription> replicas);
+  Status SetReplicaStatus(const std::string& table_name, const std::string& region,
+                          ReplicaStatus status);
 
   // Adds an observer of every committed change (engine/storage/change.h). Call before the first
   // write, from the thread that made the engine; `observer` must outlive the engine.

@@ -1,9 +1,11 @@
 // The Engine's table calls, which only delegate to engine/tables/ (and keep a deleted table's
-// SYSTEM backup under point-in-time recovery, engine/backups/).
+// SYSTEM backup under point-in-time recovery, engine/backups/), and to engine/replicas/ for
+// global tables.
 #include <utility>
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/replicas/replica_updates.h"
 #include "engine/tables/table_operations.h"
 
 namespace ddbd {
@@ -21,6 +23,7 @@ ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
 }
 
 Result<TableOutcome> Engine::UpdateTable(const UpdateTableArgs& args) {
+  if (!args.replica_updates.empty()) return UpdateReplicas(state_->catalog, args);
   return ddbd::UpdateTable(state_->catalog, args);
 }
 
@@ -28,10 +31,25 @@ Result<TableOutcome> Engine::DeleteTable(std::string_view table_name) {
   auto deleted = ddbd::DeleteTable(state_->catalog, table_name);
   if (!deleted.ok()) return deleted.error();
   TableOutcome& outcome = deleted.value().outcome;
+  AnnounceDeparture(state_->catalog, outcome);  // a global table's other members carry on
   if (outcome.point_in_time_recovery_since_ms != 0) {
     state_->backups.KeepDeletedTable(outcome, *deleted.value().items, deleted.value().deleted_ms);
   }
   return std::move(outcome);
+}
+
+Result<bool> Engine::ApplyReplicatedWrite(const ReplicatedWrite& write) {
+  return ddbd::ApplyReplicatedWrite(state_->catalog, write);
+}
+
+Status Engine::SetReplicas(const std::string& table_name,
+                           std::vector<ReplicaDescription> replicas) {
+  return ddbd::SetReplicas(state_->catalog, table_name, std::move(replicas));
+}
+
+Status Engine::SetReplicaStatus(const std::string& table_name, const std::string& region,
+                                ReplicaStatus status) {
+  return ddbd::SetReplicaStatus(state_->catalog, table_name, region, status);
 }
 
 }  // namespace ddbd

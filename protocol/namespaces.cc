@@ -72,20 +72,30 @@ std::optional<std::pair<std::string, std::string>> Namespaces::ParseDirectoryNam
 Result<const Dispatcher*> Namespaces::Find(const RequestInfo& info) const {
   Key key{std::string(), default_region_};
   if (const std::optional<Authorization> parsed = ParseAuthorization(info.authorization)) {
-    key = {std::string(parsed->access_key_id), std::string(parsed->region)};
+    key = {by_region_ ? std::string() : std::string(parsed->access_key_id),
+           std::string(parsed->region)};
   }
   {
     std::shared_lock lock(mutex_);
     auto it = namespaces_.find(key);
     if (it != namespaces_.end()) return it->second.dispatcher.get();
   }
-  return FindOrAdd(key);
+  auto found = FindOrAdd(key);
+  if (!found.ok()) return found.error();
+  return found.value()->dispatcher.get();
 }
 
-Result<const Dispatcher*> Namespaces::FindOrAdd(const Key& key) const {
+Result<Engine*> Namespaces::EngineOf(const std::string& access_key_id,
+                                     const std::string& region) const {
+  auto found = FindOrAdd({by_region_ ? std::string() : access_key_id, region});
+  if (!found.ok()) return found.error();
+  return found.value()->engine.get();
+}
+
+Result<const Namespaces::Namespace*> Namespaces::FindOrAdd(const Key& key) const {
   std::unique_lock lock(mutex_);
   auto it = namespaces_.find(key);
-  if (it != namespaces_.end()) return it->second.dispatcher.get();
+  if (it != namespaces_.end()) return &it->second;
   if (namespaces_.size() >= kMaxNamespaces) {
     return Error::Internal("ddbd keeps at most " + std::to_string(kMaxNamespaces) +
                            " namespaces (access key id and region pairs); start it with "
@@ -96,9 +106,7 @@ Result<const Dispatcher*> Namespaces::FindOrAdd(const Key& key) const {
   Namespace made;
   made.engine = std::move(engine.value());
   made.dispatcher = std::make_unique<Dispatcher>(*made.engine);
-  const Dispatcher* dispatcher = made.dispatcher.get();
-  namespaces_.emplace(key, std::move(made));
-  return dispatcher;
+  return &namespaces_.emplace(key, std::move(made)).first->second;
 }
 
 Status Namespaces::Add(const std::string& access_key_id, const std::string& region) const {

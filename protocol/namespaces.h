@@ -4,7 +4,9 @@
 // engine and a dispatcher of its own, made on first use by `open` (which decides where its data
 // lives and that its ARNs carry the request's region), and hands each request to its own.
 // A request whose Authorization has no credential scope goes to the namespace of no key in the
-// default region (it is refused there unless it has an AWS4 header at all).
+// default region (it is refused there unless it has an AWS4 header at all). Made `by_region`, the
+// access key id is not looked at: one database per region, shared by every key (--namespaces
+// region, for global tables across regions).
 //
 // Thread safety: HandleAsync may be called concurrently; namespaces are made under a lock.
 #pragma once
@@ -30,8 +32,8 @@ class Namespaces final : public RequestHandler {
   // one answers InternalServerError, saying so.
   static constexpr size_t kMaxNamespaces = 256;
 
-  Namespaces(std::string default_region, Open open)
-      : default_region_(std::move(default_region)), open_(std::move(open)) {}
+  Namespaces(std::string default_region, Open open, bool by_region = false)
+      : default_region_(std::move(default_region)), open_(std::move(open)), by_region_(by_region) {}
 
   DispatchResult Handle(std::string_view target, std::string_view body,
                         const RequestInfo& info) const override;
@@ -45,6 +47,9 @@ class Namespaces final : public RequestHandler {
       std::string_view name);
   // Makes a namespace now (at start, for those a data directory already holds).
   Status Add(const std::string& access_key_id, const std::string& region) const;
+  // The engine of the namespace an access key id uses in a region, made if needed (global
+  // tables reach a replica's region through it).
+  Result<Engine*> EngineOf(const std::string& access_key_id, const std::string& region) const;
   size_t size() const;
   NamedStatistics Statistics() const override;
   std::string Unhealthy() const override;
@@ -57,10 +62,11 @@ class Namespaces final : public RequestHandler {
   };
   using Key = std::pair<std::string, std::string>;  // access key id, region
   Result<const Dispatcher*> Find(const RequestInfo& info) const;
-  Result<const Dispatcher*> FindOrAdd(const Key& key) const;
+  Result<const Namespace*> FindOrAdd(const Key& key) const;
 
   const std::string default_region_;
   const Open open_;
+  const bool by_region_;
   mutable std::shared_mutex mutex_;
   mutable std::map<Key, Namespace, std::less<>> namespaces_;
 };

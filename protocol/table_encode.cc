@@ -221,6 +221,40 @@ void EncodeRestoreSummary(wire::out::RestoreSummary& out, const TableDescription
 
 // `whole`: DescribeTable's shape; otherwise DeleteTable's, which has no AttributeDefinitions,
 // KeySchema, CreationDateTime or index lists.
+// A global table's members (version 2019.11.21), this region among them.
+void EncodeReplicas(wire::out::TableDescription& out, const TableDescription& table) {
+  out.GlobalTableVersion("2019.11.21");
+  out.Replicas([&](wire::out::ReplicaDescriptionList& list) {
+    for (const ReplicaDescription& replica : table.replicas) {
+      list.Add([&](wire::out::ReplicaDescription& described) {
+        described.RegionName(replica.region_name);
+        static constexpr wire::ReplicaStatus kStatus[] = {
+            wire::ReplicaStatus::kCreating, wire::ReplicaStatus::kUpdating,
+            wire::ReplicaStatus::kDeleting, wire::ReplicaStatus::kActive};
+        described.ReplicaStatus(kStatus[static_cast<size_t>(replica.status)]);
+        if (replica.kms_master_key_id) described.KMSMasterKeyId(*replica.kms_master_key_id);
+        if (replica.read_capacity_units_override) {
+          described.ProvisionedThroughputOverride([&](auto& override) {
+            override.ReadCapacityUnits(*replica.read_capacity_units_override);
+          });
+        }
+        if (replica.max_read_request_units_override) {
+          described.OnDemandThroughputOverride([&](auto& override) {
+            override.MaxReadRequestUnits(*replica.max_read_request_units_override);
+          });
+        }
+        if (replica.table_class_override) {
+          described.ReplicaTableClassSummary([&](wire::out::TableClassSummary& summary) {
+            summary.TableClass(*replica.table_class_override == "STANDARD"
+                                   ? wire::TableClass::kStandard
+                                   : wire::TableClass::kStandardInfrequentAccess);
+          });
+        }
+      });
+    }
+  });
+}
+
 void EncodeDescription(wire::out::TableDescription& out, const TableDescription& table,
                        const EngineOptions& options, bool whole) {
   if (whole) {
@@ -257,6 +291,7 @@ void EncodeDescription(wire::out::TableDescription& out, const TableDescription&
   if (whole) EncodeIndexes(out, table);
   if (whole) EncodeVectorIndexes(out, table);
   EncodeStream(out, table);
+  if (!table.replicas.empty()) EncodeReplicas(out, table);
   if (table.sse_description) {
     out.SSEDescription(
         [&](wire::out::SSEDescription& sse) { EncodeSseDescription(sse, table, options); });

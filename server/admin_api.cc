@@ -3,7 +3,9 @@
 #include <cmath>
 
 #include "protocol/clock_request.h"
+#include "protocol/replication_request.h"
 #include "server/json_line.h"
+#include "server/replication.h"
 
 namespace ddbd {
 namespace {
@@ -30,8 +32,55 @@ AdminAnswer AdminApi::Answer(std::string_view method, std::string_view path,
     if (post) return MoveClock(body);
     return Refuse(405, "GET /_ddbd/clock reads the clock, POST moves it forward");
   }
+  if (path == "/_ddbd/replication" || path == "/_ddbd/replication/pause" ||
+      path == "/_ddbd/replication/resume") {
+    if (replication_ == nullptr) {
+      return Refuse(404,
+                    "replication needs a database per region: start ddbd with --namespaces "
+                    "region (or credentials)");
+    }
+    if (path == "/_ddbd/replication") {
+      if (!get) return Refuse(405, "GET /_ddbd/replication reads the replication queues");
+      return ReplicationQueues();
+    }
+    if (!post) return Refuse(405, "POST " + std::string(path) + " with {\"source\", \"target\"}");
+    return ChangeReplication(path, body);
+  }
   return Refuse(404, "no admin call " + std::string(path.substr(0, 256)) +
-                         " (there are POST /_ddbd/ttl/sweep, GET and POST /_ddbd/clock)");
+                         " (there are POST /_ddbd/ttl/sweep, GET and POST /_ddbd/clock, GET "
+                         "/_ddbd/replication, POST /_ddbd/replication/pause and /resume)");
+}
+
+AdminAnswer AdminApi::ReplicationQueues() const {
+  std::string body = "{\"queues\":[";
+  bool first = true;
+  for (const Replication::QueueFigures& queue : replication_->Figures()) {
+    body += first ? "" : ",";
+    first = false;
+    body += "{\"source\":\"";
+    AppendJsonEscaped(body, queue.source);
+    body += "\",\"target\":\"";
+    AppendJsonEscaped(body, queue.target);
+    body += "\",\"pending\":" + std::to_string(queue.pending) +
+            ",\"lagMillis\":" + std::to_string(queue.lag_ms) +
+            ",\"applied\":" + std::to_string(queue.applied) +
+            ",\"paused\":" + (queue.paused ? "true" : "false") + "}";
+  }
+  return {200, body + "]}"};
+}
+
+AdminAnswer AdminApi::ChangeReplication(std::string_view path, std::string_view body) const {
+  const auto regions = ReplicationRegionsOf(body);
+  if (!regions) {
+    return Refuse(
+        400, R"(expected {"source": REGION, "target": REGION}, either left out for every region)");
+  }
+  if (path.ends_with("/pause")) {
+    replication_->Pause(regions->first, regions->second);
+  } else {
+    replication_->Resume(regions->first, regions->second);
+  }
+  return ReplicationQueues();
 }
 
 AdminAnswer AdminApi::ClockNow() const {

@@ -6,6 +6,11 @@
 //   GET  /_ddbd/clock       the server's clock: {"now": ISO, "epochMillis": N, "offsetMillis": N}
 //   POST /_ddbd/clock       moves it forward by {"advanceSeconds": N} (or "advanceMillis"), or to
 //                           {"epochSeconds": N}; never back. The SigV4 date check keeps real time.
+//   GET  /_ddbd/replication global tables' queues between regions (server/replication.h):
+//                           {"queues": [{"source", "target", "pending", "lagMillis", "applied",
+//                           "paused"}]}
+//   POST /_ddbd/replication/pause   holds the changes from {"source": R} to {"target": R} (either
+//   POST /_ddbd/replication/resume  left out: every region) until resumed; answers as GET.
 // Every answer is JSON; a refusal is {"message": ...} with an HTTP 4xx status.
 //
 // Thread safety: Answer may be called concurrently.
@@ -18,6 +23,8 @@
 #include "protocol/dispatcher.h"
 
 namespace ddbd {
+
+class Replication;  // server/replication.h
 
 struct AdminAnswer {
   int status = 200;
@@ -33,15 +40,21 @@ class AdminApi {
   AdminApi(const RequestHandler& handler, AdjustableClock& clock)
       : handler_(handler), clock_(clock) {}
 
+  // Global tables' replication (null: none; its calls answer 404 saying why). Outlives the API.
+  void UseReplication(Replication* replication) { replication_ = replication; }
+
   // `path` starts with "/_ddbd/".
   AdminAnswer Answer(std::string_view method, std::string_view path, std::string_view body) const;
 
  private:
   AdminAnswer MoveClock(std::string_view body) const;
   AdminAnswer ClockNow() const;
+  AdminAnswer ReplicationQueues() const;
+  AdminAnswer ChangeReplication(std::string_view path, std::string_view body) const;
 
   const RequestHandler& handler_;
   AdjustableClock& clock_;
+  Replication* replication_ = nullptr;
 };
 
 }  // namespace ddbd

@@ -23,6 +23,7 @@
 #include "server/json_log.h"
 #include "server/local_origins.h"
 #include "server/name_lookup.h"
+#include "server/replication.h"
 #include "server/router.h"
 #include "server/s3_buckets.h"
 #include "server/tools/dump_load.h"
@@ -196,11 +197,36 @@ int main(int argc, char** argv) {
         return spdlog::error("{}", message);
     }
   };
-  // One database, or one for each access key id and region (DynamoDB Local's namespaces).
+  // Global tables: the queues between the regions' databases (server/replication.h). Made before
+  // the databases (each is given a link to it); its thread stops before they go (below).
+  std::unique_ptr<ddbd::Namespaces> namespaces;
+  ddbd::Replication replication(
+      options.replication_delay_ms,
+      [&namespaces](const std::string& key,
+                    const std::string& region) -> ddbd::Result<ddbd::Engine*> {
+        if (!namespaces) return ddbd::Error::Internal("no database per region");
+        return namespaces->EngineOf(key, region);
+      },
+      options.namespaces_by_credentials
+          ? ""
+          : "Replicas need a database per region: start ddbd with --namespaces region (or "
+            "credentials); it keeps one database for every region (--namespaces shared)");
+  engine_options.replication = replication.LinkFor("");
+  // One database, or one for each access key id and region (DynamoDB Local's namespaces), or
+  // for each region.
   ddbd::Engine::DirectoryLock directory_lock;
   std::unique_ptr<ddbd::Engine> engine;
   std::unique_ptr<ddbd::Dispatcher> dispatcher;
-  std::unique_ptr<ddbd::Namespaces> namespaces;
+  // Declared after the databases, so it goes first: replication stops, then the namespaces'
+  // databases go while the queues their links reach are still there.
+  struct StopReplication {
+    ddbd::Replication& replication;
+    std::unique_ptr<ddbd::Namespaces>& namespaces;
+    ~StopReplication() {
+      replication.Stop();
+      namespaces.reset();
+    }
+  } stop_replication{replication, namespaces};
   if (!options.namespaces_by_credentials) {
     auto opened = ddbd::Engine::Open(engine_options, clock);
     if (!opened.ok()) {
@@ -213,14 +239,16 @@ int main(int argc, char** argv) {
   } else {
     namespaces = std::make_unique<ddbd::Namespaces>(
         options.region,
-        [engine_options, &clock](const std::string& key, const std::string& region) {
+        [engine_options, &clock, &replication](const std::string& key, const std::string& region) {
           ddbd::EngineOptions own = engine_options;
           own.region = region;  // its ARNs carry the region its requests are signed for
+          own.replication = replication.LinkFor(key);
           if (!own.db_path.empty()) {
             own.db_path += "/" + ddbd::Namespaces::DirectoryName(key, region);
           }
           return ddbd::Engine::Open(std::move(own), clock);
-        });
+        },
+        options.namespaces_by_region);
     if (const std::string& directory = options.db_path; !directory.empty()) {
       // The directory's own lock, then every namespace it holds, opened now: their TTL sweepers
       // run from the start, and a bad store stops the server here rather than at a request.
@@ -238,6 +266,11 @@ int main(int argc, char** argv) {
         if (auto added = namespaces->Add(key->first, key->second); !added.ok()) {
           return refuse(name + ": " + added.error().message());
         }
+      }
+      // Global tables' changes a stop left pending, queued again (server/replication.h).
+      if (ddbd::Status loaded = replication.Load(directory + "/replication.pending");
+          !loaded.ok()) {
+        return refuse(loaded.error().message());
       }
     }
   }
@@ -277,10 +310,14 @@ int main(int argc, char** argv) {
   router_options.metrics = &metrics;
   router_options.access_log = access_log.get();
   router_options.console = options.console;
+  if (namespaces) {
+    router_options.replication_metrics = [&replication] { return replication.RenderMetrics(); };
+  }
   router_options.dynamodb_local_root = options.dynamodb_local;
   std::unique_ptr<ddbd::AdminApi> admin_api;
   if (options.admin_api != ddbd::AdminApiAccess::kOff) {
     admin_api = std::make_unique<ddbd::AdminApi>(handler, clock);
+    if (namespaces) admin_api->UseReplication(&replication);
     router_options.admin_api = admin_api.get();
     router_options.admin_any_caller = options.admin_api == ddbd::AdminApiAccess::kAny;
     spdlog::info("admin API on under /_ddbd/ for {}",

@@ -60,23 +60,6 @@ std::string_view NameOfSlot(size_t slot) {
   return slot < std::size(kServed) ? kServed[slot].name : kUnknown;
 }
 
-// A label value as the text format writes it: backslash, quote and newline escaped.
-std::string Escaped(std::string_view value) {
-  std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
-    if (c == '\\' || c == '"') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 // The shortest text that reads back as `value` (fixed: without an exponent, for bucket bounds).
 std::string Number(double value, bool fixed = false) {
   char text[400];
@@ -120,7 +103,7 @@ class Writer {
 };
 
 std::string Label(std::string_view name, std::string_view value) {
-  return std::string(name) + "=\"" + Escaped(value) + "\"";
+  return std::string(name) + "=\"" + Metrics::Escaped(value) + "\"";
 }
 
 // `namespace="..."` first when the server keeps a database per access key id and region.
@@ -288,6 +271,23 @@ void RenderStores(Writer& out, const RequestHandler::NamedStatistics& databases)
 }
 
 }  // namespace
+
+// A label value as the text format writes it: backslash, quote and newline escaped.
+std::string Metrics::Escaped(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 std::string_view Metrics::OperationOf(std::string_view target) {
   static_assert(std::size(kServed) == kOperations, "kOperations counts the served operations");

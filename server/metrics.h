@@ -46,6 +46,9 @@ class Metrics {
   // UnknownOperationException for the router's bare 404, else ErrorTypeOf.
   static std::string_view ErrorOf(int http_status, std::string_view body);
 
+  // A label value as the text format writes it: backslash, quote and newline escaped.
+  static std::string Escaped(std::string_view value);
+
   static constexpr std::string_view kContentType = "text/plain; version=0.0.4; charset=utf-8";
 
  private:

@@ -142,6 +142,7 @@ void Router::ServeMetrics(const HttpRequest& request, HttpResponse& response) co
   }
   response.body =
       metrics_->Render(names ? handler_.Statistics() : RequestHandler::NamedStatistics{});
+  if (names && options_.replication_metrics) response.body += options_.replication_metrics();
   AddStandardHeaders(response, Metrics::kContentType, response.request_id);
 }
 

@@ -48,6 +48,9 @@ struct RouterOptions {
   // with an Origin); a valid signature when auth_keys are set.
   const AdminApi* admin_api = nullptr;
   bool admin_any_caller = false;
+  // Global tables' replication figures for /metrics (server/replication.h), shown where table
+  // names are (null: none).
+  std::function<std::string()> replication_metrics = nullptr;
 };
 
 class Router {

@@ -13,7 +13,8 @@
 
 namespace ddbd {
 
-class FileSystem;  // engine/persistence/file_system.h
+class FileSystem;       // engine/persistence/file_system.h
+class ReplicationLink;  // engine/api/replication_link.h
 
 // The provisioned-capacity quotas DescribeLimits reports.
 struct ThroughputLimits {
@@ -61,6 +62,9 @@ struct EngineOptions {
   // Or buckets on an S3-compatible server (--s3-endpoint: server/s3_buckets.h), given by the
   // server; one store may serve every engine. Set, it is used and s3_dir is not.
   std::shared_ptr<ObjectStore> buckets = nullptr;
+  // Global tables: how this engine reaches the other regions' (engine/api/replication_link.h),
+  // given by the server. Null: replicas are refused.
+  std::shared_ptr<ReplicationLink> replication = nullptr;
   // Persistence (Engine::Open): with a directory, every change is logged there and replayed at
   // the next start. Empty: memory only. `file_system` null: the real one.
   std::string db_path = "";

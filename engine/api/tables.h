@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/api/durability.h"
+#include "engine/api/replicas.h"
 #include "engine/model/key_schema.h"
 
 namespace ddbd {
@@ -151,6 +152,8 @@ struct CreateTableArgs : TableSettings {
   std::optional<RestoreSummary> restore;
   // Set by ImportTable only: the same, without a restore summary.
   bool importing = false;
+  // Set by a ReplicationLink only: the table is a new replica, member of this replica set.
+  std::vector<ReplicaDescription> replicas;
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates.
@@ -173,6 +176,10 @@ struct UpdateTableArgs : TableSettings {
   std::vector<AttributeDefinition> attribute_definitions;  // for index creation
   std::vector<GlobalSecondaryIndexUpdate> global_secondary_index_updates;
   std::vector<VectorIndexUpdate> vector_index_updates;
+  std::vector<ReplicaUpdate> replica_updates;  // global tables (engine/api/replicas.h)
+  // Whether anything but the table's name and the replica updates was given: ReplicaUpdates must
+  // come alone.
+  bool other_updates_given = false;
 };
 
 struct ListTablesArgs {
@@ -247,6 +254,9 @@ struct TableDescription {
   // An imported table while its import runs (engine/exports/imports.h): CREATING, and dropped by
   // a restart that finds it so, as an unfinished restore is. Not on the wire.
   bool import_in_progress = false;
+  // A global table's members, this region among them, in the order they joined; empty: a table of
+  // this region alone (no GlobalTableVersion, no Replicas).
+  std::vector<ReplicaDescription> replicas;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

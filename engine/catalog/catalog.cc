@@ -74,6 +74,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       TableEntry& created = *change.created;
       tables.emplace(change.table_name, std::move(change.created));
       if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
+      if (!replaying) SyncReplicasLocked(created);
       return journal ? journal->TableCreated(created.items->id(), created.description) : 0;
     }
     case CatalogChange::Kind::kUpdateTable: {
@@ -84,6 +85,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       if (streamed && !streams_now) StopStreamLocked(*it->second);
       it->second->transition_done_ms = change.transition_done_ms;
       SyncVectorsLocked(*it->second, change.vectors_to_fill);
+      if (!replaying) SyncReplicasLocked(*it->second);
       // New capacities apply at once.
       if (it->second->throughput) {
         it->second->throughput->Configure(it->second->description, change.now_ms);
@@ -92,6 +94,8 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
     }
     case CatalogChange::Kind::kDeleteTable:
       StopStreamLocked(*it->second);
+      if (it->second->replicas) it->second->items->StopObserving(it->second->replicas.get());
+      it->second->replicas = nullptr;
       {
         const uint64_t ticket = journal ? journal->TableDeleted(it->second->items->id()) : 0;
         // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
@@ -108,6 +112,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       // Enabled now: the history restores to the moment recovery was enabled.
       if (!replaying) {
         SyncHistoryLocked(*it->second, it->second->description.point_in_time_recovery_since_ms);
+        SyncReplicasLocked(*it->second);
       }
       return journal ? journal->TableUpdated(it->second->items->id(), it->second->description) : 0;
     case CatalogChange::Kind::kUpdateTimeToLive:
@@ -124,6 +129,36 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.resource_policies = from.resource_policies;
   to.point_in_time_recovery_since_ms = from.point_in_time_recovery_since_ms;
   to.recovery_period_in_days = from.recovery_period_in_days;
+  to.replicas = from.replicas;
+}
+
+void Catalog::SyncReplicasLocked(TableEntry& entry) {
+  const std::vector<ReplicaDescription>& replicas = entry.description.replicas;
+  if (replicas.empty() || !options.replication) {
+    if (entry.replicas) entry.items->StopObserving(entry.replicas.get());
+    entry.replicas = nullptr;
+    return;
+  }
+  if (!entry.replicas) {
+    entry.replicas = std::make_shared<ReplicaLog>(entry.description.table_name, options.region,
+                                                  *options.replication, clock);
+    entry.items->Observe(entry.replicas, {});
+  }
+  // A replica still being copied to receives this table's changes once its copy is queued
+  // (ReplicaLog::CopyTo), not before.
+  std::vector<std::string> targets;
+  std::vector<std::string> sourced;
+  const std::vector<std::string> before = entry.replicas->targets();
+  for (const ReplicaDescription& replica : replicas) {
+    if (replica.region_name == options.region) continue;
+    const bool mine = replica.source_region == options.region;
+    const bool copying =
+        replica.status == ReplicaStatus::kCreating && mine &&
+        std::find(before.begin(), before.end(), replica.region_name) == before.end();
+    if (!copying) targets.push_back(replica.region_name);
+    if (mine && !copying) sourced.push_back(replica.region_name);
+  }
+  entry.replicas->SetTargets(std::move(targets), std::move(sourced));
 }
 
 TableStream::Settings Catalog::StreamSettings() const {

@@ -30,6 +30,7 @@
 #include "engine/storage/change.h"
 #include "engine/storage/expiry_index.h"
 #include "engine/storage/point_in_time_history.h"
+#include "engine/storage/replica_log.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
 #include "engine/storage/table_vectors.h"
@@ -55,6 +56,8 @@ struct TableEntry {
   // Null unless point-in-time recovery is enabled (engine/storage/point_in_time_history.h).
   std::shared_ptr<PointInTimeHistory> history;
   std::shared_ptr<TableVectors> vectors;  // null unless the table has vector indexes
+  // Null unless the table has replicas in other regions (engine/storage/replica_log.h).
+  std::shared_ptr<ReplicaLog> replicas;
 };
 
 // What a vector search needs of a table: its items (whose lock guards the vectors too), its
@@ -165,6 +168,9 @@ struct Catalog final : public TableMetadata {
   // exactly while its description enables point-in-time recovery; a new one restores to
   // `start_ms` at the earliest.
   void SyncHistoryLocked(TableEntry& entry, int64_t start_ms);
+  // Under `mutex` exclusively, once the log is replayed: the entry's replica log observes its
+  // items exactly while its description lists replicas, and sends to every other member.
+  void SyncReplicasLocked(TableEntry& entry);
   // How old a history entry of `table` may grow: its recovery period, capped by the options.
   int64_t HistoryAgeMs(const TableDescription& table) const;
   // Checkpoints, under `mutex`: the bytes the store holds (items and stream records), and every

@@ -250,6 +250,10 @@ Status ApplyStream(const StreamSpecification& stream, int64_t now_ms, TableDescr
   if (!enabled_now) {
     return Error::Validation("Table has no stream to disable: TableName: " + table.table_name);
   }
+  // Replication reads the stream (AWS-recorded, DDB-TABLE-227).
+  if (!table.replicas.empty()) {
+    return Error::Validation("Disabling Stream is not allowed for a Global Table replica.");
+  }
   table.stream_specification.reset();
   return Ok{};
 }

@@ -44,6 +44,7 @@ enum Table : uint32_t {
   kRestoreSummary,
   kVectorIndex,
   kImporting,
+  kReplica,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -75,6 +76,16 @@ enum VectorIndexField : uint32_t {
   kVectorBackfilling,
   kVectorCreated,
 };
+enum Replica : uint32_t {
+  kReplicaRegion = 1,
+  kReplicaStatus,
+  kReplicaKmsKey,
+  kReplicaReadOverride,
+  kReplicaMaxReadOverride,
+  kReplicaTableClass,
+  kReplicaSource,
+  kReplicaCreated,
+};
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
 std::string PairOf(std::string_view first, int64_t second) {
@@ -98,6 +109,59 @@ std::string OnDemandOf(const OnDemandThroughput& throughput) {
     fields.Int(kSecond, *throughput.max_write_request_units);
   }
   return fields.Take();
+}
+
+std::string ReplicaOf(const ReplicaDescription& replica) {
+  FieldWriter fields;
+  fields.Bytes(kReplicaRegion, replica.region_name);
+  fields.Int(kReplicaStatus, static_cast<int64_t>(replica.status));
+  if (replica.kms_master_key_id) fields.Bytes(kReplicaKmsKey, *replica.kms_master_key_id);
+  if (replica.read_capacity_units_override) {
+    fields.Int(kReplicaReadOverride, *replica.read_capacity_units_override);
+  }
+  if (replica.max_read_request_units_override) {
+    fields.Int(kReplicaMaxReadOverride, *replica.max_read_request_units_override);
+  }
+  if (replica.table_class_override) fields.Bytes(kReplicaTableClass, *replica.table_class_override);
+  fields.Bytes(kReplicaSource, replica.source_region);
+  fields.Int(kReplicaCreated, replica.created_ms);
+  return fields.Take();
+}
+
+ReplicaDescription ReplicaFrom(std::string_view bytes) {
+  ReplicaDescription replica;
+  FieldReader fields(bytes);
+  while (fields.Next()) {
+    switch (fields.number()) {
+      case kReplicaRegion:
+        replica.region_name = fields.text();
+        break;
+      case kReplicaStatus:
+        replica.status = static_cast<ReplicaStatus>(fields.integer());
+        break;
+      case kReplicaKmsKey:
+        replica.kms_master_key_id = std::string(fields.text());
+        break;
+      case kReplicaReadOverride:
+        replica.read_capacity_units_override = fields.integer();
+        break;
+      case kReplicaMaxReadOverride:
+        replica.max_read_request_units_override = fields.integer();
+        break;
+      case kReplicaTableClass:
+        replica.table_class_override = std::string(fields.text());
+        break;
+      case kReplicaSource:
+        replica.source_region = fields.text();
+        break;
+      case kReplicaCreated:
+        replica.created_ms = fields.integer();
+        break;
+      default:
+        break;
+    }
+  }
+  return replica;
 }
 
 std::string IndexOf(const IndexDescription& index) {
@@ -369,6 +433,8 @@ std::string EncodeTableDescription(const TableDescription& table) {
     fields.Bytes(kRestoreSummary, restore.bytes());
   }
   if (table.import_in_progress) fields.Int(kImporting, 1);
+  for (const ReplicaDescription& replica : table.replicas)
+    fields.Bytes(kReplica, ReplicaOf(replica));
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   for (const VectorIndexDescription& index : table.vector_indexes) {
     fields.Bytes(kVectorIndex, VectorIndexOf(index));
@@ -523,6 +589,9 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
       }
       case kImporting:
         table.import_in_progress = integer != 0;
+        break;
+      case kReplica:
+        table.replicas.push_back(ReplicaFrom(text));
         break;
       case kIndex:
         table.indexes.push_back(decode.Index(text));

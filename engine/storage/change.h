@@ -22,7 +22,8 @@
 namespace ddbd {
 
 // Who made the change.
-enum class ChangeOrigin : uint8_t { kUser, kTransaction, kTimeToLive, kBackfill };
+// kReplication: a change another region made, applied here (global tables: engine/replicas/).
+enum class ChangeOrigin : uint8_t { kUser, kTransaction, kTimeToLive, kBackfill, kReplication };
 
 // One secondary index's part of a change: the item's entry in it before and after. Sizes are the
 // projected entries' DynamoDB sizes (what index write units are counted on).

@@ -141,6 +141,7 @@ Status Store::Open() {
     if (entry->stream) catalog_.AttachStreamLocked(*entry);
     // Point-in-time history starts anew: it is not logged.
     catalog_.SyncHistoryLocked(*entry, clock_.NowMs());
+    catalog_.SyncReplicasLocked(*entry);
     entry->items->SetItemCollectionLimit(options_.item_collection_limit_bytes);
   }
   catalog.unlock();

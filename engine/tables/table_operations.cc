@@ -11,6 +11,7 @@
 #include "engine/catalog/table_validation.h"
 #include "engine/catalog/vector_index_updates.h"
 #include "engine/policies/resource_policies.h"
+#include "engine/replicas/replica_updates.h"
 #include "engine/tags/tags.h"
 
 namespace ddbd {
@@ -90,7 +91,8 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
     table.restore_summary->restore_in_progress = true;
     table.table_status = TableStatus::kCreating;
   }
-  if (args.importing) {  // CREATING until its import is done (engine/exports/imports.h)
+  table.replicas = args.replicas;  // a new replica of a global table (engine/api/replicas.h)
+  if (args.importing) {            // CREATING until its import is done (engine/exports/imports.h)
     table.import_in_progress = true;
     table.table_status = TableStatus::kCreating;
   }
@@ -268,6 +270,10 @@ Result<DeletedTable> DeleteTable(Catalog& catalog, std::string_view table_name) 
     return Error::Validation(
         "Resource cannot be deleted as it is currently protected against deletion. Disable "
         "deletion protection first.");
+  }
+  if (Status leaving = CheckReplicaDeletion(current, catalog.options.region, now_ms);
+      !leaving.ok()) {
+    return leaving.error();
   }
   current.table_status = TableStatus::kDeleting;
   const std::shared_ptr<TableItems> items = entry.items;

@@ -66,6 +66,52 @@ Result<VectorIndexUpdate> VectorIndexUpdateOf(const json::Value& element) {
   return update;
 }
 
+// A replica's overrides, as Create and Update give them.
+template <typename Action>
+ReplicaDescription ReplicaOf(const Action& action) {
+  ReplicaDescription replica;
+  replica.region_name = std::string(action.region_name);
+  if (action.kms_master_key_id) replica.kms_master_key_id = std::string(*action.kms_master_key_id);
+  if (action.provisioned_throughput_override != nullptr) {
+    wire::ProvisionedThroughputOverride override;
+    wire::View(*action.provisioned_throughput_override, override);
+    replica.read_capacity_units_override = override.read_capacity_units;
+  }
+  if (action.on_demand_throughput_override != nullptr) {
+    wire::OnDemandThroughputOverride override;
+    wire::View(*action.on_demand_throughput_override, override);
+    replica.max_read_request_units_override = override.max_read_request_units;
+  }
+  if (action.table_class_override) {
+    replica.table_class_override = std::string(*action.table_class_override);
+  }
+  return replica;
+}
+
+// One ReplicationGroupUpdate; how many actions it names is the engine's to judge (its texts).
+ReplicaUpdate ReplicaUpdateOf(const json::Value& element) {
+  wire::ReplicationGroupUpdate in;
+  wire::View(element, in);
+  ReplicaUpdate update;
+  update.actions_given = (in.create != nullptr) + (in.update != nullptr) + (in.delete_ != nullptr);
+  if (in.create != nullptr) {
+    wire::CreateReplicationGroupMemberAction action;
+    wire::View(*in.create, action);
+    update.replica = ReplicaOf(action);
+  } else if (in.update != nullptr) {
+    update.action = ReplicaUpdate::Action::kUpdate;
+    wire::UpdateReplicationGroupMemberAction action;
+    wire::View(*in.update, action);
+    update.replica = ReplicaOf(action);
+  } else if (in.delete_ != nullptr) {
+    update.action = ReplicaUpdate::Action::kDelete;
+    wire::DeleteReplicationGroupMemberAction action;
+    wire::View(*in.delete_, action);
+    update.replica.region_name = std::string(action.region_name);
+  }
+  return update;
+}
+
 Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTableInput& in) {
   UpdateTableArgs args;
   args.attribute_definitions = AttributeDefinitionsOf(in.attribute_definitions);
@@ -85,7 +131,18 @@ Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTabl
       args.vector_index_updates.push_back(std::move(update).value());
     }
   }
+  if (in.replica_updates != nullptr) {
+    for (const json::Value& element : in.replica_updates->GetArray()) {
+      args.replica_updates.push_back(ReplicaUpdateOf(element));
+    }
+  }
   TableSettingsOf(in, args);
+  args.other_updates_given =
+      in.attribute_definitions != nullptr || in.billing_mode || in.provisioned_throughput ||
+      in.global_secondary_index_updates != nullptr || in.stream_specification != nullptr ||
+      in.sse_specification != nullptr || in.table_class || in.deletion_protection_enabled ||
+      in.on_demand_throughput != nullptr || in.warm_throughput != nullptr ||
+      in.vector_index_updates != nullptr;
   return args;
 }
 

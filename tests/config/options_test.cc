@@ -154,7 +154,14 @@ TEST_CASE("Namespaces: DynamoDB Local's rule, or --namespaces") {
   CHECK_FALSE(
       Parse({"-inMemory"}, {{"DDBD_NAMESPACES", "shared"}}).options->namespaces_by_credentials);
   CHECK(Parse({"--namespaces", "keys"}).error ==
-        "--namespaces: expected credentials or shared, got 'keys'");
+        "--namespaces: expected credentials, region or shared, got 'keys'");
+  // One database per region, shared by every key (global tables).
+  const auto by_region = Parse({"--namespaces", "region"});
+  CHECK(by_region.options->namespaces_by_credentials);
+  CHECK(by_region.options->namespaces_by_region);
+  CHECK_FALSE(Parse({"--namespaces", "credentials"}).options->namespaces_by_region);
+  CHECK(Parse({}).options->replication_delay_ms == 500);
+  CHECK(Parse({"--replication-delay-ms", "0"}).options->replication_delay_ms == 0);
 }
 
 TEST_CASE("Persistence: a directory, and how durable an answer is") {

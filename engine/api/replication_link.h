@@ -1,0 +1,41 @@
+// The link through which one region's engine reaches the others' (global tables, issue 43): the
+// server gives each engine one (EngineOptions::replication; server/replication.h), which knows
+// where the other regions' engines are and applies changes there after the replication delay.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/replicas.h"
+#include "engine/api/tables.h"
+#include "engine/error.h"
+
+namespace ddbd {
+
+// What an engine asks of the other regions (EngineOptions::replication). Calls come from request
+// threads; Replicate comes from inside a commit and must only queue.
+class ReplicationLink {
+ public:
+  virtual ~ReplicationLink() = default;
+  // Empty when replicas can be made here; else why not (one database for every region).
+  virtual std::string Unavailable() const = 0;
+  // Makes `table` (its schema, indexes and settings) in `region`, empty, as a member of the
+  // replica set `replicas`. ValidationException "Failed to create a the new replica ..." when
+  // that region holds a table of the name.
+  virtual Status CreateReplica(const std::string& region, const TableDescription& table,
+                               const std::vector<ReplicaDescription>& replicas) = 0;
+  // Deletes the table in `region` (a replica leaving the set).
+  virtual Status DeleteReplica(const std::string& region, const std::string& table_name) = 0;
+  // Sets the replica set every member other than `from_region` describes.
+  virtual void Announce(const std::string& from_region, const std::string& table_name,
+                        const std::vector<ReplicaDescription>& replicas) = 0;
+  // Queues `write` for each region in `to`, after the replication delay, in order per region.
+  virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
+                         ReplicatedWrite write) = 0;
+  // Queues, after the writes queued to `to` so far, the news that `to`'s copy of the table is
+  // complete: its replica turns ACTIVE everywhere.
+  virtual void CopyQueued(const std::string& from_region, const std::string& to,
+                          const std::string& table_name) = 0;
+};
+
+}  // namespace ddbd

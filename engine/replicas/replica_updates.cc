@@ -1,0 +1,317 @@
+#include "engine/replicas/replica_updates.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <utility>
+
+#include "engine/api/replication_link.h"
+#include "engine/catalog/identifiers.h"
+#include "engine/model/item_codec.h"
+
+namespace ddbd {
+namespace {
+
+constexpr int64_t kDayMs = 24 * 3'600'000;
+
+// The texts below are DynamoDB's as recorded against it (ack-api-quirks, DDB-TABLE-223, -224,
+// -227, -266, -267; ../shared/aws-semantics.md "Global tables").
+constexpr char kNoActions[] =
+    "There are no actions specified in the Replica Update Action of the request.";
+constexpr char kSeveralTypes[] =
+    "Update table operation with more than one type of replica actions not allowed.";
+constexpr char kSeveralCreatesOrDeletes[] =
+    "Update table operation with more than one create or delete replica actions not allowed";
+constexpr char kLocalRegion[] =
+    "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, DeleteTable, "
+    "or UpdateTable as required.";
+constexpr char kInUse[] = "The resource which you are attempting to change is in use.";
+constexpr char kSourceWithin24Hours[] =
+    "Replica cannot be deleted because it has acted as a source region for new replica(s) being "
+    "added to the table in the last 24 hours.";
+
+std::string NotMembers(const std::vector<std::string>& regions) {
+  std::string list;
+  for (const std::string& region : regions) list += (list.empty() ? "" : ", ") + region;
+  return "Update global table operation failed because one or more replicas were not part of the "
+         "global table. Please retry the request without these replicas: [" +
+         list + "].";
+}
+
+bool HasOverride(const ReplicaDescription& replica) {
+  return replica.kms_master_key_id || replica.read_capacity_units_override ||
+         replica.max_read_request_units_override || replica.table_class_override;
+}
+
+const ReplicaDescription* Member(const std::vector<ReplicaDescription>& replicas,
+                                 const std::string& region) {
+  for (const ReplicaDescription& replica : replicas) {
+    if (replica.region_name == region) return &replica;
+  }
+  return nullptr;
+}
+
+// The request's shape, checked before any state, as DynamoDB does.
+Status CheckShape(const UpdateTableArgs& args, const std::string& here) {
+  if (args.other_updates_given) {
+    return Error::Validation(
+        "One or more parameter values were invalid: ReplicaUpdates cannot be combined with other "
+        "updates of the table");
+  }
+  int creates_or_deletes = 0;
+  std::vector<std::string> created;
+  for (const ReplicaUpdate& update : args.replica_updates) {
+    if (update.actions_given == 0) return Error::Validation(kNoActions);
+    if (update.actions_given > 1) return Error::Validation(kSeveralTypes);
+    if (update.action == ReplicaUpdate::Action::kUpdate && !HasOverride(update.replica)) {
+      return Error::Validation(kNoActions);
+    }
+    if (update.action == ReplicaUpdate::Action::kUpdate) continue;
+    // Two Creates of one region are one (AWS-recorded).
+    const std::string& region = update.replica.region_name;
+    if (update.action == ReplicaUpdate::Action::kCreate) {
+      if (std::find(created.begin(), created.end(), region) != created.end()) continue;
+      created.push_back(region);
+    }
+    ++creates_or_deletes;
+  }
+  if (creates_or_deletes > 1) return Error::Validation(kSeveralCreatesOrDeletes);
+  for (const ReplicaUpdate& update : args.replica_updates) {
+    if (update.replica.region_name == here) return Error::Validation(kLocalRegion);
+  }
+  return Ok{};
+}
+
+// The set a table of one region starts from: itself.
+std::vector<ReplicaDescription> CurrentSet(const TableDescription& table, const std::string& here) {
+  if (!table.replicas.empty()) return table.replicas;
+  ReplicaDescription self;
+  self.region_name = here;
+  self.created_ms = table.creation_date_time_ms;
+  return {self};
+}
+
+// Commits the table's new replica set here (enabling its stream if it has none: replication
+// reads it, and DynamoDB enables NEW_AND_OLD_IMAGES), answering the table as described after.
+Result<TableOutcome> CommitSet(Catalog& catalog, const std::string& table_name,
+                               std::vector<ReplicaDescription> replicas,
+                               std::shared_ptr<TableItems>* items,
+                               std::shared_ptr<ReplicaLog>* log) {
+  const int64_t now_ms = catalog.clock.NowMs();
+  std::unique_lock lock(catalog.mutex);
+  auto it = catalog.tables.find(table_name);
+  if (it == catalog.tables.end() || Catalog::IsGone(*it->second, now_ms)) {
+    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
+                                   " not found");
+  }
+  TableEntry& entry = *it->second;
+  TableDescription table = Catalog::Snapshot(entry, now_ms);
+  if (!replicas.empty() && !table.stream_specification) {
+    table.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+    table.latest_stream_label = StreamLabel(now_ms);
+  }
+  if (replicas.size() == 1 && replicas.front().region_name == catalog.options.region) {
+    replicas.clear();  // no other member: a table of this region alone
+  }
+  table.replicas = std::move(replicas);
+  const Ticket ticket{catalog.CommitLocked({CatalogChange::Kind::kUpdateTable,
+                                            table_name,
+                                            nullptr,
+                                            table,
+                                            entry.transition_done_ms,
+                                            now_ms,
+                                            {}})};
+  table.latest_stream_label = entry.description.latest_stream_label;
+  if (items != nullptr) *items = entry.items;
+  if (log != nullptr) *log = entry.replicas;
+  const std::shared_ptr<TableItems> counted = entry.items;
+  lock.unlock();
+  Catalog::FillCounts(*counted, table);
+  return TableOutcome(std::move(table), ticket);
+}
+
+}  // namespace
+
+Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
+                            int64_t now_ms) {
+  for (const ReplicaDescription& replica : table.replicas) {
+    if (replica.region_name != region && replica.source_region == region &&
+        now_ms - replica.created_ms < kDayMs) {
+      return Error::Validation(kSourceWithin24Hours);
+    }
+  }
+  return Ok{};
+}
+
+Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& args) {
+  const std::string& here = catalog.options.region;
+  if (Status shape = CheckShape(args, here); !shape.ok()) return shape.error();
+  ReplicationLink* link = catalog.options.replication.get();
+  if (link == nullptr) {
+    return Error::Validation("Global tables need a database per region: this server keeps one");
+  }
+  if (std::string why = link->Unavailable(); !why.empty()) return Error::Validation(why);
+
+  const int64_t now_ms = catalog.clock.NowMs();
+  TableDescription table;
+  {
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(args.table_name, now_ms);
+    if (entry == nullptr) {
+      return Error::ResourceNotFound("Requested resource not found: Table: " + args.table_name +
+                                     " not found");
+    }
+    table = Catalog::Snapshot(*entry, now_ms);
+  }
+  const bool settled = std::all_of(
+      table.replicas.begin(), table.replicas.end(),
+      [](const ReplicaDescription& replica) { return replica.status == ReplicaStatus::kActive; });
+  if (table.table_status != TableStatus::kActive || !settled) {
+    return Error::ResourceInUse(kInUse);
+  }
+  std::vector<ReplicaDescription> replicas = CurrentSet(table, here);
+  std::vector<std::string> strangers;
+  for (const ReplicaUpdate& update : args.replica_updates) {
+    const std::string& region = update.replica.region_name;
+    if (update.action != ReplicaUpdate::Action::kCreate && Member(replicas, region) == nullptr &&
+        std::find(strangers.begin(), strangers.end(), region) == strangers.end()) {
+      strangers.push_back(region);
+    }
+  }
+  if (!strangers.empty()) return Error::Validation(NotMembers(strangers));
+
+  for (const ReplicaUpdate& update : args.replica_updates) {
+    const std::string& region = update.replica.region_name;
+    switch (update.action) {
+      case ReplicaUpdate::Action::kCreate: {
+        if (Member(replicas, region) != nullptr) {
+          return Error::Validation(ReplicaExistsMessage(args.table_name));
+        }
+        ReplicaDescription added = update.replica;
+        added.status = ReplicaStatus::kCreating;
+        added.source_region = here;
+        added.created_ms = now_ms;
+        replicas.push_back(std::move(added));
+        TableDescription copied = table;
+        if (!copied.stream_specification) {
+          copied.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+        }
+        if (Status made = link->CreateReplica(region, copied, replicas); !made.ok()) {
+          return made.error();
+        }
+        break;
+      }
+      case ReplicaUpdate::Action::kUpdate:
+        for (ReplicaDescription& replica : replicas) {
+          if (replica.region_name != region) continue;
+          const ReplicaDescription& given = update.replica;
+          if (given.kms_master_key_id) replica.kms_master_key_id = given.kms_master_key_id;
+          if (given.read_capacity_units_override) {
+            replica.read_capacity_units_override = given.read_capacity_units_override;
+          }
+          if (given.max_read_request_units_override) {
+            replica.max_read_request_units_override = given.max_read_request_units_override;
+          }
+          if (given.table_class_override) replica.table_class_override = given.table_class_override;
+        }
+        break;
+      case ReplicaUpdate::Action::kDelete: {
+        if (Status allowed = CheckReplicaDeletion(table, region, now_ms); !allowed.ok()) {
+          return allowed.error();
+        }
+        if (Status deleted = link->DeleteReplica(region, args.table_name); !deleted.ok()) {
+          return deleted.error();
+        }
+        std::erase_if(replicas, [&](const ReplicaDescription& replica) {
+          return replica.region_name == region;
+        });
+        break;
+      }
+    }
+  }
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<ReplicaLog> log;
+  auto outcome = CommitSet(catalog, args.table_name, replicas, &items, &log);
+  if (!outcome.ok()) return outcome.error();
+  link->Announce(here, args.table_name, outcome.value().replicas);
+  // The new replica's copy: every item as it is now, then the changes after it, in order.
+  for (const ReplicaDescription& replica : outcome.value().replicas) {
+    if (replica.status == ReplicaStatus::kCreating && replica.source_region == here && log) {
+      log->CopyTo(*items, replica.region_name);
+    }
+  }
+  return outcome;
+}
+
+Status SetReplicas(Catalog& catalog, const std::string& table_name,
+                   std::vector<ReplicaDescription> replicas) {
+  auto set = CommitSet(catalog, table_name, std::move(replicas), nullptr, nullptr);
+  if (!set.ok()) return set.error();
+  return Ok{};
+}
+
+Status SetReplicaStatus(Catalog& catalog, const std::string& table_name, const std::string& region,
+                        ReplicaStatus status) {
+  std::vector<ReplicaDescription> replicas;
+  {
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(table_name, catalog.clock.NowMs());
+    if (entry == nullptr) return Ok{};
+    replicas = entry->description.replicas;
+  }
+  bool changed = false;
+  for (ReplicaDescription& replica : replicas) {
+    if (replica.region_name == region && replica.status != status) {
+      replica.status = status;
+      changed = true;
+    }
+  }
+  if (!changed) return Ok{};
+  return SetReplicas(catalog, table_name, std::move(replicas));
+}
+
+Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write) {
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<const TableIndexes> indexes;
+  std::shared_ptr<ReplicaLog> log;
+  uint64_t generation = 0;
+  {
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(write.table_name, catalog.clock.NowMs());
+    if (entry == nullptr || !entry->replicas) return false;
+    items = entry->items;
+    indexes = entry->indexes;
+    log = entry->replicas;
+    generation = items->index_generation();
+  }
+  const bool put = !write.item.empty();
+  const StoredItem stored{write.item, write.item_size};
+  IndexEntries entries;
+  if (put && !indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(write.item));
+  bool newer = false;
+  WriteScope scope(*items);
+  auto committed = items->Commit(
+      scope, write.key,
+      [&](const TableItems::Current*) -> Result<TableItems::Write> {
+        newer = log->Admit(write.key, write.version);
+        if (!newer) return Error::Internal("an older write");  // nothing changes
+        if (!put) return TableItems::Write{TableItems::Write::Kind::kDelete};
+        return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries, generation};
+      },
+      {ChangeOrigin::kReplication, 0});
+  if (!newer) return false;
+  if (!committed.ok()) return committed.error();
+  return true;
+}
+
+void AnnounceDeparture(const Catalog& catalog, const TableDescription& table) {
+  if (table.replicas.empty() || !catalog.options.replication) return;
+  std::vector<ReplicaDescription> rest = table.replicas;
+  std::erase_if(rest, [&](const ReplicaDescription& replica) {
+    return replica.region_name == catalog.options.region;
+  });
+  catalog.options.replication->Announce(catalog.options.region, table.table_name, rest);
+}
+
+}  // namespace ddbd

@@ -1,0 +1,42 @@
+// Global tables, version 2019.11.21 (issue 43), over the catalog: UpdateTable's ReplicaUpdates,
+// the replica set the other regions announce, and the changes they send (applied when newer than
+// what is here: last writer wins). The other regions are reached through the catalog's options'
+// ReplicationLink, never while the catalog's lock is held (their engines may be calling here).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/replicas.h"
+#include "engine/api/tables.h"
+#include "engine/catalog/catalog.h"
+#include "engine/error.h"
+
+namespace ddbd {
+
+// UpdateTable with ReplicaUpdates: one replica created (the table made in its region, its items
+// copied there through the link), updated or deleted; DynamoDB's refusals with its texts.
+Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& args);
+
+// The table's replica set as another region announces it; one member left (this one) or none
+// makes it a table of this region alone again.
+Status SetReplicas(Catalog& catalog, const std::string& table_name,
+                   std::vector<ReplicaDescription> replicas);
+
+// `region`'s replica of the table is now `status` (a copy complete: ACTIVE).
+Status SetReplicaStatus(Catalog& catalog, const std::string& table_name, const std::string& region,
+                        ReplicaStatus status);
+
+// Applies another region's change unless the item here has a later version. False when it was
+// not applied (older, or the table is not a replica here any more).
+Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write);
+
+// ValidationException when `region` created one of the table's replicas within 24 hours and that
+// replica is still there: it cannot leave the set yet (AWS-recorded, DDB-TABLE-266/267).
+Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
+                            int64_t now_ms);
+
+// After the table left this region (DeleteTable): the other members' set without it.
+void AnnounceDeparture(const Catalog& catalog, const TableDescription& table);
+
+}  // namespace ddbd

@@ -1,0 +1,410 @@
+#include "server/replication.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <system_error>
+
+#include "server/metrics.h"
+
+namespace ddbd {
+namespace {
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// CreateTable's arguments for a new replica of `table`: its schema, indexes and capacity; its
+// stream (replication reads it); not what stays regional (tags, policies, deletion protection,
+// Time to Live, point-in-time recovery).
+CreateTableArgs ReplicaTableArgs(const TableDescription& table,
+                                 const std::vector<ReplicaDescription>& replicas) {
+  CreateTableArgs args;
+  args.table_name = table.table_name;
+  args.attribute_definitions = table.attribute_definitions;
+  args.key_schema = table.key_schema;
+  if (table.billing_mode_described) args.billing_mode = table.billing_mode;
+  if (table.billing_mode == BillingMode::kProvisioned) {
+    args.provisioned_throughput = table.provisioned_throughput;
+  } else if (!table.on_demand_throughput.empty()) {
+    args.on_demand_throughput = table.on_demand_throughput;
+  }
+  args.stream_specification = table.stream_specification;
+  args.table_class = table.table_class;
+  for (const IndexDescription& index : table.indexes) {
+    (index.is_global ? args.global_secondary_indexes : args.local_secondary_indexes)
+        .push_back(index.definition);
+  }
+  for (const VectorIndexDescription& index : table.vector_indexes) {
+    args.vector_indexes.push_back(index.definition);
+  }
+  args.replicas = replicas;
+  return args;
+}
+
+// The state file: netstrings ("<length>:<bytes>,"), ten per pending change, in queue order.
+constexpr size_t kFieldsPerEntry = 10;
+
+void PutField(std::string& out, std::string_view field) {
+  out += std::to_string(field.size());
+  out += ':';
+  out += field;
+  out += ',';
+}
+
+// The next field at `at`, or nullopt for bytes that are not one.
+std::optional<std::string_view> NextField(std::string_view bytes, size_t& at) {
+  const size_t colon = bytes.find(':', at);
+  if (colon == std::string_view::npos) return std::nullopt;
+  size_t length = 0;
+  const auto parsed = std::from_chars(bytes.data() + at, bytes.data() + colon, length);
+  if (parsed.ec != std::errc() || parsed.ptr != bytes.data() + colon ||
+      length > bytes.size() - colon - 1 || bytes.size() - colon - 1 - length < 1 ||
+      bytes[colon + 1 + length] != ',') {
+    return std::nullopt;
+  }
+  at = colon + 2 + length;
+  return bytes.substr(colon + 1, length);
+}
+
+std::optional<int64_t> IntegerOf(std::string_view text) {
+  int64_t value = 0;
+  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+class Replication::Link final : public ReplicationLink {
+ public:
+  Link(Replication& replication, std::string access_key_id)
+      : replication_(replication), access_key_id_(std::move(access_key_id)) {}
+
+  std::string Unavailable() const override { return replication_.unavailable_; }
+
+  Status CreateReplica(const std::string& region, const TableDescription& table,
+                       const std::vector<ReplicaDescription>& replicas) override {
+    auto engine = replication_.engine_for_(access_key_id_, region);
+    if (!engine.ok()) return engine.error();
+    if (engine.value()->DescribeTable(table.table_name).ok()) {
+      return Error::Validation(ReplicaExistsMessage(table.table_name));
+    }
+    auto made = engine.value()->CreateTable(ReplicaTableArgs(table, replicas));
+    if (!made.ok()) {
+      if (made.error().code() == ErrorCode::kResourceInUse) {
+        return Error::Validation(ReplicaExistsMessage(table.table_name));
+      }
+      return made.error();
+    }
+    return Ok{};
+  }
+
+  Status DeleteReplica(const std::string& region, const std::string& table_name) override {
+    auto engine = replication_.engine_for_(access_key_id_, region);
+    if (!engine.ok()) return engine.error();
+    auto table = engine.value()->DescribeTable(table_name);
+    if (!table.ok()) return Ok{};  // gone already
+    // A replica's own deletion protection refuses its removal (AWS-recorded, DDB-TABLE-297).
+    if (table.value().deletion_protection_enabled) {
+      return Error::Validation(
+          "Resource cannot be deleted as it is currently protected against deletion. Disable "
+          "deletion protection first.");
+    }
+    // Out of the set first, so its deletion announces nothing: the caller does.
+    if (Status left = engine.value()->SetReplicas(table_name, {}); !left.ok()) return left;
+    auto deleted = engine.value()->DeleteTable(table_name);
+    if (!deleted.ok() && deleted.error().code() != ErrorCode::kResourceNotFound) {
+      return deleted.error();
+    }
+    return Ok{};
+  }
+
+  void Announce(const std::string& from_region, const std::string& table_name,
+                const std::vector<ReplicaDescription>& replicas) override {
+    for (const ReplicaDescription& replica : replicas) {
+      if (replica.region_name == from_region) continue;
+      auto engine = replication_.engine_for_(access_key_id_, replica.region_name);
+      if (engine.ok()) (void)engine.value()->SetReplicas(table_name, replicas);
+    }
+  }
+
+  void Replicate(const std::string& from_region, const std::vector<std::string>& to,
+                 ReplicatedWrite write) override {
+    for (size_t i = 0; i < to.size(); ++i) {
+      replication_.Enqueue(access_key_id_, from_region, to[i],
+                           i + 1 == to.size() ? std::move(write) : write, false);
+    }
+  }
+
+  void CopyQueued(const std::string& from_region, const std::string& to,
+                  const std::string& table_name) override {
+    ReplicatedWrite marker;
+    marker.table_name = table_name;
+    replication_.Enqueue(access_key_id_, from_region, to, std::move(marker), true);
+  }
+
+ private:
+  Replication& replication_;
+  const std::string access_key_id_;
+};
+
+Replication::Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable)
+    : delay_ms_(delay_ms),
+      engine_for_(std::move(engine_for)),
+      unavailable_(std::move(unavailable)),
+      worker_([this] { Run(); }) {}
+
+Replication::~Replication() { Stop(); }
+
+void Replication::Stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  if (!worker_.joinable()) return;
+  worker_.join();
+  if (Status saved = Save(); !saved.ok()) {
+    std::fprintf(stderr, "ddbd: %s\n", saved.error().message().c_str());
+  }
+}
+
+Status Replication::Save() const {
+  if (state_path_.empty()) return Ok{};
+  std::string bytes;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, queue] : queues_) {
+      for (const Entry& entry : queue.entries) {
+        const ReplicatedWrite& write = entry.write;
+        for (std::string_view field :
+             {std::string_view(std::get<0>(key)), std::string_view(std::get<1>(key)),
+              std::string_view(std::get<2>(key)), std::string_view(write.table_name),
+              std::string_view(write.key), std::string_view(write.item)}) {
+          PutField(bytes, field);
+        }
+        PutField(bytes, std::to_string(write.item_size));
+        PutField(bytes, std::to_string(write.version.time_us));
+        PutField(bytes, write.version.region);
+        PutField(bytes, entry.copy_done ? "1" : "0");
+      }
+    }
+  }
+  std::error_code error;
+  if (bytes.empty()) {
+    std::filesystem::remove(state_path_, error);  // nothing pending: nothing to apply next time
+    return Ok{};
+  }
+  const std::string aside = state_path_ + ".new";
+  std::FILE* file = std::fopen(aside.c_str(), "wb");
+  bool written =
+      file != nullptr && std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  if (file != nullptr) written = std::fflush(file) == 0 && fsync(fileno(file)) == 0 && written;
+  if (file != nullptr) written = std::fclose(file) == 0 && written;
+  if (written) std::filesystem::rename(aside, state_path_, error);
+  if (!written || error) {
+    return Error::Internal("cannot keep the pending replication in " + state_path_);
+  }
+  return Ok{};
+}
+
+Status Replication::Load(const std::string& path) {
+  state_path_ = path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Ok{};  // nothing was pending
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t at = 0;
+  while (at < bytes.size()) {
+    std::string_view fields[kFieldsPerEntry];
+    for (std::string_view& field : fields) {
+      auto next = NextField(bytes, at);
+      if (!next)
+        return Error::Internal(path + ": not a pending replication file (offset " +
+                               std::to_string(at) + ")");
+      field = *next;
+    }
+    ReplicatedWrite write;
+    write.table_name = fields[3];
+    write.key = fields[4];
+    write.item = fields[5];
+    const auto size = IntegerOf(fields[6]);
+    const auto time = IntegerOf(fields[7]);
+    if (!size || !time || *size < 0 || *size > UINT32_MAX) {
+      return Error::Internal(path + ": not a pending replication file");
+    }
+    write.item_size = static_cast<uint32_t>(*size);
+    write.version = {*time, std::string(fields[8])};
+    Enqueue(std::string(fields[0]), std::string(fields[1]), std::string(fields[2]),
+            std::move(write), fields[9] == "1");
+  }
+  // Kept until the next Stop replaces it: a crash meanwhile queues it again rather than losing it.
+  return Ok{};
+}
+
+std::shared_ptr<ReplicationLink> Replication::LinkFor(const std::string& access_key_id) {
+  return std::make_shared<Link>(*this, access_key_id);
+}
+
+void Replication::Enqueue(const std::string& access_key_id, const std::string& from,
+                          const std::string& to, ReplicatedWrite write, bool copy_done) {
+  const int64_t now = SteadyMs();
+  {
+    std::lock_guard lock(mutex_);
+    queues_[{access_key_id, from, to}].entries.push_back(
+        Entry{now + delay_ms_, now, std::move(write), copy_done});
+  }
+  changed_.notify_all();
+}
+
+bool Replication::PausedLocked(const std::string& source, const std::string& target) const {
+  return paused_.contains({source, target}) || paused_.contains({source, ""}) ||
+         paused_.contains({"", target}) || paused_.contains({"", ""});
+}
+
+void Replication::Pause(const std::string& source, const std::string& target) {
+  std::lock_guard lock(mutex_);
+  paused_.emplace(source, target);
+}
+
+void Replication::Resume(const std::string& source, const std::string& target) {
+  {
+    std::lock_guard lock(mutex_);
+    // Resuming "every region" lifts every pause; else the pause named, and those it covers.
+    std::erase_if(paused_, [&](const std::pair<std::string, std::string>& pause) {
+      return (source.empty() || pause.first == source) &&
+             (target.empty() || pause.second == target);
+    });
+  }
+  changed_.notify_all();
+}
+
+void Replication::Run() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    // The earliest change due among the queues not paused.
+    std::map<QueueKey, Queue>::iterator next = queues_.end();
+    for (auto it = queues_.begin(); it != queues_.end(); ++it) {
+      if (it->second.entries.empty() ||
+          PausedLocked(std::get<1>(it->first), std::get<2>(it->first))) {
+        continue;
+      }
+      if (next == queues_.end() ||
+          it->second.entries.front().due_ms < next->second.entries.front().due_ms) {
+        next = it;
+      }
+    }
+    if (next == queues_.end()) {
+      changed_.wait(lock);
+      continue;
+    }
+    const int64_t wait_ms = next->second.entries.front().due_ms - SteadyMs();
+    if (wait_ms > 0) {
+      changed_.wait_for(lock, std::chrono::milliseconds(wait_ms));
+      continue;
+    }
+    const QueueKey key = next->first;
+    Entry entry = std::move(next->second.entries.front());
+    next->second.entries.pop_front();
+    ++applying_;
+    lock.unlock();
+    Apply(key, entry);
+    lock.lock();
+    --applying_;
+    ++queues_[key].applied;
+    changed_.notify_all();
+  }
+}
+
+void Replication::Apply(const QueueKey& key, const Entry& entry) {
+  const auto& [access_key_id, from, to] = key;
+  auto engine = engine_for_(access_key_id, to);
+  if (!engine.ok()) return;
+  if (!entry.copy_done) {
+    (void)engine.value()->ApplyReplicatedWrite(entry.write);  // older, or no longer a replica
+    return;
+  }
+  // The copy is complete: the replica is ACTIVE in every member's description.
+  auto table = engine.value()->DescribeTable(entry.write.table_name);
+  if (!table.ok()) return;
+  for (const ReplicaDescription& replica : table.value().replicas) {
+    auto member = engine_for_(access_key_id, replica.region_name);
+    if (member.ok()) {
+      (void)member.value()->SetReplicaStatus(entry.write.table_name, to, ReplicaStatus::kActive);
+    }
+  }
+}
+
+std::vector<Replication::QueueFigures> Replication::Figures() const {
+  const int64_t now = SteadyMs();
+  std::lock_guard lock(mutex_);
+  // Figures per region pair: the access key ids' queues added up.
+  std::map<std::pair<std::string, std::string>, QueueFigures> pairs;
+  for (const auto& [key, queue] : queues_) {
+    const auto& [access_key_id, source, target] = key;
+    QueueFigures& figures = pairs[{source, target}];
+    figures.source = source;
+    figures.target = target;
+    figures.pending += queue.entries.size();
+    figures.applied += queue.applied;
+    figures.paused = PausedLocked(source, target);
+    if (!queue.entries.empty()) {
+      figures.lag_ms = std::max(figures.lag_ms, now - queue.entries.front().queued_ms);
+    }
+  }
+  std::vector<QueueFigures> out;
+  for (auto& [pair, figures] : pairs) out.push_back(std::move(figures));
+  return out;
+}
+
+std::string Replication::RenderMetrics() const {
+  const std::vector<QueueFigures> figures = Figures();
+  std::string out =
+      "# HELP ddbd_replication_pending Changes of global tables waiting to reach another "
+      "region.\n# TYPE ddbd_replication_pending gauge\n";
+  auto labels = [](const QueueFigures& queue) {
+    return "{source=\"" + Metrics::Escaped(queue.source) + "\",target=\"" +
+           Metrics::Escaped(queue.target) + "\"} ";
+  };
+  for (const QueueFigures& queue : figures) {
+    out += "ddbd_replication_pending" + labels(queue) + std::to_string(queue.pending) + "\n";
+  }
+  out +=
+      "# HELP ddbd_replication_lag_seconds How long the oldest pending change has waited.\n"
+      "# TYPE ddbd_replication_lag_seconds gauge\n";
+  for (const QueueFigures& queue : figures) {
+    out += "ddbd_replication_lag_seconds" + labels(queue) +
+           std::to_string(static_cast<double>(queue.lag_ms) / 1000.0) + "\n";
+  }
+  out +=
+      "# HELP ddbd_replication_applied_total Changes of global tables applied in another "
+      "region.\n# TYPE ddbd_replication_applied_total counter\n";
+  for (const QueueFigures& queue : figures) {
+    out += "ddbd_replication_applied_total" + labels(queue) + std::to_string(queue.applied) + "\n";
+  }
+  return out;
+}
+
+void Replication::WaitIdle() const {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] {
+    if (applying_ > 0) return false;
+    for (const auto& [key, queue] : queues_) {
+      if (!queue.entries.empty() && !PausedLocked(std::get<1>(key), std::get<2>(key))) {
+        return false;
+      }
+    }
+    return true;
+  });
+}
+
+}  // namespace ddbd

@@ -1,0 +1,113 @@
+// Global tables between the server's regions (issue 43): the ReplicationLink each engine is given
+// (engine/api/replication_link.h), and the queues that carry a replicated table's changes from one
+// region's engine to another's after --replication-delay-ms, one queue per (access key id, source
+// region, target region), each applied in order by one thread. A test may pause and resume the
+// queues between two regions (the admin API's /_ddbd/replication/pause and /resume), so writes
+// pile up unseen in the other region, and read what is pending and how late it is (/metrics,
+// GET /_ddbd/replication).
+//
+// Changes are applied with last writer wins (Engine::ApplyReplicatedWrite), so the order in which
+// different queues reach one region never matters: every replica settles on the same item.
+// Pending changes live in memory; with a state file (--db-path) Stop writes what is still pending
+// there and Load queues it again at the next start, so a restart applies it. A crash loses it
+// (the README says so).
+//
+// Thread safety: every member may be called from any thread; Replicate (through a link) is called
+// inside commits and only queues.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "engine/api/replication_link.h"
+#include "engine/engine.h"
+
+namespace ddbd {
+
+class Replication {
+ public:
+  // The engine of the database an access key id uses in a region, made if needed.
+  using EngineFor =
+      std::function<Result<Engine*>(const std::string& access_key_id, const std::string& region)>;
+  // `unavailable`: empty when each region has a database of its own; else why replicas are
+  // refused (the ValidationException's text).
+  Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable);
+  ~Replication();  // Stop()
+  // Stops applying (once the change being applied is); with a state file, writes what is still
+  // pending there (synced, then renamed into place). Call before the engines go.
+  void Stop();
+  // Queues again what the state file at `path` holds (a previous Stop's), then removes it; from
+  // now on Stop writes there. InternalServerError naming the file if it cannot be read.
+  Status Load(const std::string& path);
+  Replication(const Replication&) = delete;
+  Replication& operator=(const Replication&) = delete;
+
+  // The link for the engines an access key id uses (one per namespace; all share the queues).
+  std::shared_ptr<ReplicationLink> LinkFor(const std::string& access_key_id);
+
+  // Holds (or releases) the queues from `source` to `target`; an empty name is every region.
+  void Pause(const std::string& source, const std::string& target);
+  void Resume(const std::string& source, const std::string& target);
+
+  struct QueueFigures {
+    std::string source;
+    std::string target;
+    uint64_t pending = 0;
+    int64_t lag_ms = 0;  // how long the oldest pending change has waited (0: none)
+    uint64_t applied = 0;
+    bool paused = false;
+  };
+  std::vector<QueueFigures> Figures() const;
+  // Prometheus lines for /metrics: pending changes and lag per source and target region.
+  std::string RenderMetrics() const;
+  // Returns once nothing is pending that is not paused (tests, tools).
+  void WaitIdle() const;
+
+ private:
+  class Link;
+  struct Entry {
+    int64_t due_ms = 0;     // steady clock
+    int64_t queued_ms = 0;  // steady clock
+    ReplicatedWrite write;
+    bool copy_done = false;  // no write: the target's copy of write.table_name is complete
+  };
+  struct Queue {
+    std::deque<Entry> entries;
+    uint64_t applied = 0;
+  };
+  // (access key id, source region, target region)
+  using QueueKey = std::tuple<std::string, std::string, std::string>;
+
+  void Enqueue(const std::string& access_key_id, const std::string& from, const std::string& to,
+               ReplicatedWrite write, bool copy_done);
+  bool PausedLocked(const std::string& source, const std::string& target) const;
+  void Run();
+  void Apply(const QueueKey& key, const Entry& entry);
+
+  Status Save() const;
+
+  const int64_t delay_ms_;
+  std::string state_path_;  // empty: pending changes are not kept across a restart
+  const EngineFor engine_for_;
+  const std::string unavailable_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  std::map<QueueKey, Queue> queues_;
+  std::set<std::pair<std::string, std::string>> paused_;  // (source, target); "" is any
+  size_t applying_ = 0;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace ddbd

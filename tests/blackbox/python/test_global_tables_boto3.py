@@ -1,0 +1,303 @@
+"""Global tables, version 2019.11.21 (issue 43), with the real binary and boto3 clients of two and
+three regions: --namespaces region gives each region a database; UpdateTable ReplicaUpdates makes a
+replica in another region (its items copied), writes in any region reach the others after
+--replication-delay-ms, conflicting writes settle on the last writer everywhere, the admin API
+pauses and resumes replication, and a stop with changes pending applies them after the restart.
+Refusals carry DynamoDB's types and texts (AWS-recorded, docs/global-tables.md)."""
+import json
+import os
+import tempfile
+import time
+import unittest
+import urllib.request
+
+import boto3
+from botocore.config import Config
+
+from ddbd_harness import DdbdServer, hash_table
+
+CONFIG = Config(retries={"max_attempts": 1})
+DELAY_MS = 300
+EAST, WEST, EU = "us-east-1", "us-west-2", "eu-west-1"
+
+
+def region_client(endpoint, region, service="dynamodb"):
+    return boto3.client(service, endpoint_url=endpoint, config=CONFIG, region_name=region,
+                        aws_access_key_id="global", aws_secret_access_key="secret")
+
+
+def eventually(check, seconds=10):
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+class GlobalTables(unittest.TestCase):
+    def setUp(self):
+        if os.environ.get("DDBD_ENDPOINT"):
+            raise unittest.SkipTest("starts its own ddbd")
+        self.servers = []
+        self.start()
+
+    def tearDown(self):
+        for server in self.servers:
+            server.stop()
+
+    def start(self, *extra):
+        server = DdbdServer("--namespaces", "region", "--admin-api", "--replication-delay-ms",
+                            str(DELAY_MS), *extra).start()
+        self.servers.append(server)
+        self.endpoint = server.endpoint
+        self.east, self.west, self.eu = (region_client(server.endpoint, r) for r in (EAST, WEST, EU))
+        return server
+
+    def admin(self, path, body=None):
+        request = urllib.request.Request(self.endpoint + path, method="GET" if body is None else "POST",
+                                         data=None if body is None else json.dumps(body).encode())
+        with urllib.request.urlopen(request) as answer:
+            return json.loads(answer.read())
+
+    def global_table(self, name="Orders", **extra):
+        self.east.create_table(**hash_table(name, **extra))
+        self.east.update_table(TableName=name, ReplicaUpdates=[{"Create": {"RegionName": WEST}}])
+        self.wait_active(name)
+
+    def wait_active(self, name):
+        def active():
+            for client in (self.east, self.west):
+                replicas = client.describe_table(TableName=name)["Table"]["Replicas"]
+                self.assertEqual({r["ReplicaStatus"] for r in replicas}, {"ACTIVE"})
+        eventually(active)
+
+    def item(self, client, name, key):
+        return client.get_item(TableName=name, Key={"pk": {"S": key}}).get("Item")
+
+    def assertRefused(self, call, code, message, **kwargs):
+        with self.assertRaises(Exception) as caught:
+            call(**kwargs)
+        error = caught.exception.response["Error"]
+        self.assertEqual((error["Code"], error["Message"]), (code, message))
+
+    def test_a_replica_is_made_with_the_items_and_described_in_both_regions(self):
+        self.east.create_table(**hash_table("Orders"))
+        for n in range(50):
+            self.east.put_item(TableName="Orders", Item={"pk": {"S": "k%d" % n}, "n": {"N": str(n)}})
+        answer = self.east.update_table(TableName="Orders",
+                                        ReplicaUpdates=[{"Create": {"RegionName": WEST}}])
+        table = answer["TableDescription"]
+        self.assertEqual(table["GlobalTableVersion"], "2019.11.21")
+        self.assertEqual([(r["RegionName"], r["ReplicaStatus"]) for r in table["Replicas"]],
+                         [(EAST, "ACTIVE"), (WEST, "CREATING")])
+        # Replication reads the stream: DynamoDB enables one with both images.
+        self.assertEqual(table["StreamSpecification"],
+                         {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        self.wait_active("Orders")
+        west = self.west.describe_table(TableName="Orders")["Table"]
+        self.assertEqual(west["GlobalTableVersion"], "2019.11.21")
+        self.assertEqual(west["KeySchema"], table["KeySchema"])
+        self.assertTrue(west["TableArn"].startswith("arn:aws:dynamodb:us-west-2:"))
+        self.assertEqual(self.west.scan(TableName="Orders", Select="COUNT")["Count"], 50)
+        self.assertEqual(self.item(self.west, "Orders", "k7"), {"pk": {"S": "k7"}, "n": {"N": "7"}})
+        # A table of one region describes no replicas at all.
+        self.east.create_table(**hash_table("Alone"))
+        self.assertNotIn("Replicas", self.east.describe_table(TableName="Alone")["Table"])
+        self.assertNotIn("GlobalTableVersion", self.east.describe_table(TableName="Alone")["Table"])
+
+    def test_writes_reach_the_other_region_after_the_delay_both_ways(self):
+        self.global_table()
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "a"}, "v": {"N": "1"}})
+        # Eventually consistent: not there at once...
+        self.assertIsNone(self.item(self.west, "Orders", "a"))
+        # ...and there after the delay.
+        eventually(lambda: self.assertEqual(self.item(self.west, "Orders", "a"),
+                                            {"pk": {"S": "a"}, "v": {"N": "1"}}))
+        self.west.update_item(TableName="Orders", Key={"pk": {"S": "a"}},
+                              UpdateExpression="SET v = v + :one",
+                              ExpressionAttributeValues={":one": {"N": "1"}})
+        eventually(lambda: self.assertEqual(self.item(self.east, "Orders", "a")["v"], {"N": "2"}))
+        # Transactions are atomic in their region and replicate as separate writes.
+        self.west.transact_write_items(TransactItems=[
+            {"Put": {"TableName": "Orders", "Item": {"pk": {"S": "t1"}}}},
+            {"Delete": {"TableName": "Orders", "Key": {"pk": {"S": "a"}}}}])
+        eventually(lambda: self.assertIsNone(self.item(self.east, "Orders", "a")))
+        self.assertIsNotNone(self.item(self.east, "Orders", "t1"))
+        # Each replica's stream carries the changes replicated into it.
+        stream = self.west.describe_table(TableName="Orders")["Table"]["LatestStreamArn"]
+        streams = region_client(self.endpoint, WEST, "dynamodbstreams")
+        shard = streams.describe_stream(StreamArn=stream)["StreamDescription"]["Shards"][0]
+        iterator = streams.get_shard_iterator(StreamArn=stream, ShardId=shard["ShardId"],
+                                              ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+        records = streams.get_records(ShardIterator=iterator)["Records"]
+        self.assertEqual(records[0]["eventName"], "INSERT")
+        self.assertEqual(records[0]["dynamodb"]["NewImage"], {"pk": {"S": "a"}, "v": {"N": "1"}})
+
+    def test_conflicting_writes_settle_on_the_last_writer_everywhere(self):
+        self.global_table()
+        # Divergence: each region writes the item while replication between them is held.
+        self.admin("/_ddbd/replication/pause", {})
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "x"}, "by": {"S": "east"}})
+        time.sleep(0.01)
+        self.west.put_item(TableName="Orders", Item={"pk": {"S": "x"}, "by": {"S": "west"}})
+        queues = {(q["source"], q["target"]): q for q in self.admin("/_ddbd/replication")["queues"]}
+        self.assertEqual(queues[(EAST, WEST)]["pending"], 1)
+        self.assertTrue(queues[(EAST, WEST)]["paused"])
+        with urllib.request.urlopen(self.endpoint + "/metrics") as answer:
+            metrics = answer.read().decode()
+        self.assertIn('ddbd_replication_pending{source="us-east-1",target="us-west-2"} 1', metrics)
+        time.sleep(DELAY_MS / 1000 + 0.2)
+        self.assertEqual(self.item(self.east, "Orders", "x")["by"], {"S": "east"})  # stale
+        self.admin("/_ddbd/replication/resume", {})
+        # The west's write came last: both regions settle on it.
+        for client in (self.east, self.west):
+            eventually(lambda c=client: self.assertEqual(self.item(c, "Orders", "x")["by"],
+                                                         {"S": "west"}))
+        # A delete that comes last wins too, in both.
+        self.admin("/_ddbd/replication/pause", {"source": WEST})
+        self.west.put_item(TableName="Orders", Item={"pk": {"S": "y"}, "by": {"S": "west"}})
+        time.sleep(0.01)
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "y"}, "by": {"S": "east"}})
+        time.sleep(0.01)
+        self.east.delete_item(TableName="Orders", Key={"pk": {"S": "y"}})
+        eventually(lambda: self.assertEqual(
+            self.admin("/_ddbd/replication")["queues"][0]["pending"], 0))
+        self.admin("/_ddbd/replication/resume", {"source": WEST})
+        time.sleep(DELAY_MS / 1000 + 0.3)
+        self.assertIsNone(self.item(self.east, "Orders", "y"))
+        self.assertIsNone(self.item(self.west, "Orders", "y"))
+
+    def test_a_third_region_and_a_replica_leaving(self):
+        self.global_table()
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "a"}})
+        # One replica change at a time, from any member's endpoint.
+        self.west.update_table(TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": EU}}])
+        eventually(lambda: self.assertEqual(
+            {r["ReplicaStatus"] for r in self.east.describe_table(TableName="Orders")["Table"]["Replicas"]},
+            {"ACTIVE"}))
+        self.assertEqual(sorted(r["RegionName"] for r in
+                                self.eu.describe_table(TableName="Orders")["Table"]["Replicas"]),
+                         sorted([EAST, EU, WEST]))
+        eventually(lambda: self.assertIsNotNone(self.item(self.eu, "Orders", "a")))
+        self.eu.put_item(TableName="Orders", Item={"pk": {"S": "from-eu"}})
+        eventually(lambda: self.assertIsNotNone(self.item(self.east, "Orders", "from-eu")))
+        eventually(lambda: self.assertIsNotNone(self.item(self.west, "Orders", "from-eu")))
+        # West sourced the EU replica within 24 hours: it cannot leave while that replica is there.
+        source_rule = ("Replica cannot be deleted because it has acted as a source region for new "
+                       "replica(s) being added to the table in the last 24 hours.")
+        self.assertRefused(self.east.update_table, "ValidationException", source_rule,
+                           TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": WEST}}])
+        self.assertRefused(self.west.delete_table, "ValidationException", source_rule,
+                           TableName="Orders")
+        # Leaf first: the EU replica goes (its table with it), then the west one.
+        self.east.update_table(TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": EU}}])
+        with self.assertRaises(self.eu.exceptions.ResourceNotFoundException):
+            self.eu.describe_table(TableName="Orders")
+        self.assertEqual(sorted(r["RegionName"] for r in
+                                self.west.describe_table(TableName="Orders")["Table"]["Replicas"]),
+                         [EAST, WEST])
+        # East sourced west within 24 hours: east stays, west may go now that EU has.
+        self.assertRefused(self.west.update_table, "ValidationException", source_rule,
+                           TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": EAST}}])
+        self.east.update_table(TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": WEST}}])
+        with self.assertRaises(self.west.exceptions.ResourceNotFoundException):
+            self.west.describe_table(TableName="Orders")
+        # Alone again: no replicas described, the stream stays, and may now be disabled.
+        east = self.east.describe_table(TableName="Orders")["Table"]
+        self.assertNotIn("Replicas", east)
+        self.assertNotIn("GlobalTableVersion", east)
+        self.assertEqual(east["StreamSpecification"]["StreamViewType"], "NEW_AND_OLD_IMAGES")
+        self.east.update_table(TableName="Orders", StreamSpecification={"StreamEnabled": False})
+
+    def test_refusals_carry_dynamodbs_texts(self):
+        self.global_table()
+        self.east.create_table(**hash_table("Taken"))
+        self.west.create_table(**hash_table("Taken"))
+        invalid = "ValidationException"
+        cases = [
+            ([{"Create": {"RegionName": EAST}}], "Orders",
+             "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, "
+             "DeleteTable, or UpdateTable as required."),
+            ([{"Create": {"RegionName": WEST}}], "Orders",
+             "Failed to create a the new replica of table with name: \u2018Orders\u2019 because one "
+             "or more replicas already existed as tables."),
+            ([{"Create": {"RegionName": WEST}}], "Taken",
+             "Failed to create a the new replica of table with name: \u2018Taken\u2019 because one "
+             "or more replicas already existed as tables."),
+            ([{"Delete": {"RegionName": EU}}], "Orders",
+             "Update global table operation failed because one or more replicas were not part of "
+             "the global table. Please retry the request without these replicas: [eu-west-1]."),
+            ([{"Create": {"RegionName": EU}}, {"Create": {"RegionName": "eu-west-2"}}], "Orders",
+             "Update table operation with more than one create or delete replica actions not "
+             "allowed"),
+            ([{"Create": {"RegionName": EU}, "Delete": {"RegionName": EU}}], "Orders",
+             "Update table operation with more than one type of replica actions not allowed."),
+            ([{"Update": {"RegionName": WEST}}], "Orders",
+             "There are no actions specified in the Replica Update Action of the request."),
+            ([{}], "Orders",
+             "There are no actions specified in the Replica Update Action of the request."),
+        ]
+        for updates, table, message in cases:
+            with self.subTest(updates=updates):
+                self.assertRefused(self.east.update_table, invalid, message, TableName=table,
+                                   ReplicaUpdates=updates)
+        self.assertRefused(self.east.update_table, invalid,
+                           "Disabling Stream is not allowed for a Global Table replica.",
+                           TableName="Orders", StreamSpecification={"StreamEnabled": False})
+        self.assertRefused(self.east.delete_table, invalid,
+                           "Replica cannot be deleted because it has acted as a source region "
+                           "for new replica(s) being added to the table in the last 24 hours.",
+                           TableName="Orders")
+        # While a replica is being made, the table takes no other change.
+        self.admin("/_ddbd/replication/pause", {"target": EU})
+        self.east.update_table(TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": EU}}])
+        self.assertRefused(self.west.update_table, "ResourceInUseException",
+                           "The resource which you are attempting to change is in use.",
+                           TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": EU}}])
+        # A replica's own deletion protection keeps it.
+        self.admin("/_ddbd/replication/resume", {})
+        eventually(lambda: self.assertEqual(
+            {r["ReplicaStatus"] for r in self.west.describe_table(TableName="Orders")["Table"]["Replicas"]},
+            {"ACTIVE"}))
+        self.eu.update_table(TableName="Orders", DeletionProtectionEnabled=True)
+        self.assertRefused(self.east.update_table, invalid,
+                           "Resource cannot be deleted as it is currently protected against "
+                           "deletion. Disable deletion protection first.",
+                           TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": EU}}])
+
+    def test_one_database_for_every_region_refuses_replicas(self):
+        shared = DdbdServer("--namespaces", "shared").start()
+        self.servers.append(shared)
+        client = region_client(shared.endpoint, EAST)
+        client.create_table(**hash_table("Orders"))
+        self.assertRefused(client.update_table, "ValidationException",
+                           "Replicas need a database per region: start ddbd with --namespaces "
+                           "region (or credentials); it keeps one database for every region "
+                           "(--namespaces shared)",
+                           TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": WEST}}])
+
+    def test_a_restart_applies_what_a_stop_left_pending(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        server = self.start("--db-path", directory.name)
+        self.global_table()
+        self.admin("/_ddbd/replication/pause", {"target": WEST})
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "pending"}})
+        time.sleep(DELAY_MS / 1000 + 0.1)
+        self.assertIsNone(self.item(self.west, "Orders", "pending"))
+        server.stop()
+        self.servers.remove(server)
+        self.start("--db-path", directory.name)  # not paused any more
+        self.assertEqual(self.west.describe_table(TableName="Orders")["Table"]["GlobalTableVersion"],
+                         "2019.11.21")
+        eventually(lambda: self.assertIsNotNone(self.item(self.west, "Orders", "pending")))
+        # Replication goes on after the restart, both ways.
+        self.west.put_item(TableName="Orders", Item={"pk": {"S": "after"}})
+        eventually(lambda: self.assertIsNotNone(self.item(self.east, "Orders", "after")))
+
+
+if __name__ == "__main__":
+    unittest.main()
