@@ -32,6 +32,8 @@ void ReplicaLog::OnCommit(const ChangeRecord& change) {
     write.version = version;
     to = made_here ? targets_ : sourced_;
   }
+  // Never back to the region that made it.
+  if (!made_here) std::erase(to, write.version.region);
   if (to.empty()) return;
   write.table_name = table_name_;
   write.key = std::string(change.key);
