@@ -1,0 +1,64 @@
+// Global tables (issue 43) through the JavaScript SDK v3 and its document client: with
+// --namespaces region each region is a database; UpdateTable ReplicaUpdates makes a replica in
+// another region and writes in either reach the other after --replication-delay-ms.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { clientConfig, hashTable, startDdbd } from './harness.mjs';
+
+const inRegion = (endpoint, region) => new DynamoDBClient({ ...clientConfig(endpoint), region });
+
+async function eventually(check, seconds = 10) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+test('a replica in another region, and writes replicated both ways', async () => {
+  if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
+  const server = await startDdbd('--namespaces', 'region', '--replication-delay-ms', '200');
+  try {
+    const east = inRegion(server.endpoint, 'us-east-1');
+    const west = inRegion(server.endpoint, 'us-west-2');
+    await east.send(new CreateTableCommand(hashTable('Orders')));
+    const updated = await east.send(new UpdateTableCommand({
+      TableName: 'Orders', ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+    }));
+    assert.equal(updated.TableDescription.GlobalTableVersion, '2019.11.21');
+    await eventually(async () => {
+      const { Table } = await west.send(new DescribeTableCommand({ TableName: 'Orders' }));
+      assert.deepEqual(Table.Replicas.map((r) => [r.RegionName, r.ReplicaStatus]),
+        [['us-east-1', 'ACTIVE'], ['us-west-2', 'ACTIVE']]);
+    });
+    const eastDocs = DynamoDBDocumentClient.from(east);
+    const westDocs = DynamoDBDocumentClient.from(west);
+    await eastDocs.send(new PutCommand({ TableName: 'Orders', Item: { pk: 'a', n: 1 } }));
+    assert.equal((await westDocs.send(new GetCommand({ TableName: 'Orders', Key: { pk: 'a' } }))).Item,
+      undefined);
+    await eventually(async () => assert.deepEqual(
+      (await westDocs.send(new GetCommand({ TableName: 'Orders', Key: { pk: 'a' } }))).Item,
+      { pk: 'a', n: 1 }));
+    await westDocs.send(new PutCommand({ TableName: 'Orders', Item: { pk: 'b', from: 'west' } }));
+    await eventually(async () => assert.deepEqual(
+      (await eastDocs.send(new GetCommand({ TableName: 'Orders', Key: { pk: 'b' } }))).Item,
+      { pk: 'b', from: 'west' }));
+    await assert.rejects(
+      east.send(new UpdateTableCommand({
+        TableName: 'Orders', ReplicaUpdates: [{ Create: { RegionName: 'us-east-1' } }],
+      })),
+      { name: 'ValidationException',
+        message: 'Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, '
+          + 'DeleteTable, or UpdateTable as required.' });
+  } finally {
+    await server.stop();
+  }
+});
