@@ -41,8 +41,12 @@ CreateTableArgs ReplicaTableArgs(const TableDescription& table,
   args.stream_specification = table.stream_specification;
   args.table_class = table.table_class;
   for (const IndexDescription& index : table.indexes) {
+    IndexDefinition definition = index.definition;
+    // Described as zeros on an on-demand table; CreateTable takes none there.
+    if (table.billing_mode == BillingMode::kPayPerRequest)
+      definition.provisioned_throughput.reset();
     (index.is_global ? args.global_secondary_indexes : args.local_secondary_indexes)
-        .push_back(index.definition);
+        .push_back(std::move(definition));
   }
   for (const VectorIndexDescription& index : table.vector_indexes) {
     args.vector_indexes.push_back(index.definition);

@@ -84,7 +84,13 @@ class GlobalTables(unittest.TestCase):
         self.assertEqual((error["Code"], error["Message"]), (code, message))
 
     def test_a_replica_is_made_with_the_items_and_described_in_both_regions(self):
-        self.east.create_table(**hash_table("Orders"))
+        self.east.create_table(
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "n", "AttributeType": "N"}],
+            GlobalSecondaryIndexes=[{"IndexName": "by-n",
+                                     "KeySchema": [{"AttributeName": "n", "KeyType": "HASH"}],
+                                     "Projection": {"ProjectionType": "ALL"}}],
+            **{k: v for k, v in hash_table("Orders").items() if k != "AttributeDefinitions"})
         for n in range(50):
             self.east.put_item(TableName="Orders", Item={"pk": {"S": "k%d" % n}, "n": {"N": str(n)}})
         answer = self.east.update_table(TableName="Orders",
@@ -103,6 +109,11 @@ class GlobalTables(unittest.TestCase):
         self.assertTrue(west["TableArn"].startswith("arn:aws:dynamodb:us-west-2:"))
         self.assertEqual(self.west.scan(TableName="Orders", Select="COUNT")["Count"], 50)
         self.assertEqual(self.item(self.west, "Orders", "k7"), {"pk": {"S": "k7"}, "n": {"N": "7"}})
+        # The replica has the table's indexes, filled.
+        self.assertEqual(self.west.query(TableName="Orders", IndexName="by-n",
+                                         KeyConditionExpression="n = :n",
+                                         ExpressionAttributeValues={":n": {"N": "7"}})["Items"],
+                         [{"pk": {"S": "k7"}, "n": {"N": "7"}}])
         # A table of one region describes no replicas at all.
         self.east.create_table(**hash_table("Alone"))
         self.assertNotIn("Replicas", self.east.describe_table(TableName="Alone")["Table"])
@@ -126,6 +137,14 @@ class GlobalTables(unittest.TestCase):
             {"Delete": {"TableName": "Orders", "Key": {"pk": {"S": "a"}}}}])
         eventually(lambda: self.assertIsNone(self.item(self.east, "Orders", "a")))
         self.assertIsNotNone(self.item(self.east, "Orders", "t1"))
+        # A Time to Live deletion is a write too: it reaches the other region.
+        self.east.update_time_to_live(TableName="Orders", TimeToLiveSpecification={
+            "Enabled": True, "AttributeName": "expires"})
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "old"},
+                                                         "expires": {"N": str(int(time.time()) - 60)}})
+        eventually(lambda: self.assertIsNotNone(self.item(self.west, "Orders", "old")))
+        self.assertEqual(self.admin("/_ddbd/ttl/sweep", {})["deleted"], 1)
+        eventually(lambda: self.assertIsNone(self.item(self.west, "Orders", "old")))
         # Each replica's stream carries the changes replicated into it.
         stream = self.west.describe_table(TableName="Orders")["Table"]["LatestStreamArn"]
         streams = region_client(self.endpoint, WEST, "dynamodbstreams")
