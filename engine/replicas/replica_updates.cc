@@ -202,20 +202,39 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
         }
         break;
       }
-      case ReplicaUpdate::Action::kUpdate:
+      case ReplicaUpdate::Action::kUpdate: {
+        const ReplicaDescription& given = update.replica;
+        // AWS-recorded (DDB-TABLE-223): an Update may not give an on-demand table provisioned
+        // reads (a Create may).
+        if (given.read_capacity_units_override &&
+            table.billing_mode == BillingMode::kPayPerRequest) {
+          return Error::Validation(
+              "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode "
+              "is PAY_PER_REQUEST");
+        }
         for (ReplicaDescription& replica : replicas) {
           if (replica.region_name != region) continue;
-          const ReplicaDescription& given = update.replica;
           if (given.kms_master_key_id) replica.kms_master_key_id = given.kms_master_key_id;
+          // The table's own figure clears an override: the replica inherits it again
+          // (AWS-recorded, DDB-TABLE-250).
           if (given.read_capacity_units_override) {
             replica.read_capacity_units_override = given.read_capacity_units_override;
+            if (*given.read_capacity_units_override ==
+                table.provisioned_throughput.read_capacity_units) {
+              replica.read_capacity_units_override.reset();
+            }
           }
           if (given.max_read_request_units_override) {
             replica.max_read_request_units_override = given.max_read_request_units_override;
+            if (given.max_read_request_units_override ==
+                table.on_demand_throughput.max_read_request_units) {
+              replica.max_read_request_units_override.reset();
+            }
           }
           if (given.table_class_override) replica.table_class_override = given.table_class_override;
         }
         break;
+      }
       case ReplicaUpdate::Action::kDelete: {
         if (Status allowed = CheckReplicaDeletion(table, region, now_ms); !allowed.ok()) {
           return allowed.error();

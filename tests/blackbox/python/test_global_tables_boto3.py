@@ -264,6 +264,12 @@ class GlobalTables(unittest.TestCase):
                 self.assertRefused(self.east.update_table, invalid, message, TableName=table,
                                    ReplicaUpdates=updates)
         self.assertRefused(self.east.update_table, invalid,
+                           "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when "
+                           "BillingMode is PAY_PER_REQUEST", TableName="Orders",
+                           ReplicaUpdates=[{"Update": {"RegionName": WEST,
+                                                       "ProvisionedThroughputOverride": {
+                                                           "ReadCapacityUnits": 5}}}])
+        self.assertRefused(self.east.update_table, invalid,
                            "Disabling Stream is not allowed for a Global Table replica.",
                            TableName="Orders", StreamSpecification={"StreamEnabled": False})
         self.assertRefused(self.east.delete_table, invalid,
@@ -286,6 +292,35 @@ class GlobalTables(unittest.TestCase):
                            "Resource cannot be deleted as it is currently protected against "
                            "deletion. Disable deletion protection first.",
                            TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": EU}}])
+
+    def test_a_replicas_overrides_are_kept_and_described_everywhere(self):
+        self.global_table()
+        self.east.update_table(TableName="Orders", ReplicaUpdates=[{"Update": {
+            "RegionName": WEST, "TableClassOverride": "STANDARD_INFREQUENT_ACCESS",
+            "OnDemandThroughputOverride": {"MaxReadRequestUnits": 100}}}])
+        for client in (self.east, self.west):
+            west = next(r for r in client.describe_table(TableName="Orders")["Table"]["Replicas"]
+                        if r["RegionName"] == WEST)
+            self.assertEqual(west["ReplicaTableClassSummary"]["TableClass"],
+                             "STANDARD_INFREQUENT_ACCESS")
+            self.assertEqual(west["OnDemandThroughputOverride"], {"MaxReadRequestUnits": 100})
+
+    def test_credentials_namespaces_replicate_within_one_access_key(self):
+        server = DdbdServer("--namespaces", "credentials", "--replication-delay-ms", "0").start()
+        self.servers.append(server)
+        def as_key(key, region):
+            return boto3.client("dynamodb", endpoint_url=server.endpoint, config=CONFIG,
+                                region_name=region, aws_access_key_id=key,
+                                aws_secret_access_key="secret")
+        alice_east, alice_west = as_key("alice", EAST), as_key("alice", WEST)
+        alice_east.create_table(**hash_table("Orders"))
+        alice_east.update_table(TableName="Orders",
+                                ReplicaUpdates=[{"Create": {"RegionName": WEST}}])
+        alice_east.put_item(TableName="Orders", Item={"pk": {"S": "a"}})
+        eventually(lambda: self.assertIn("Item", alice_west.get_item(
+            TableName="Orders", Key={"pk": {"S": "a"}})))
+        # Another key's database in that region is another world.
+        self.assertEqual(as_key("bob", WEST).list_tables()["TableNames"], [])
 
     def test_one_database_for_every_region_refuses_replicas(self):
         shared = DdbdServer("--namespaces", "shared").start()
