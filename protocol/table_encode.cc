@@ -243,6 +243,23 @@ void EncodeReplicas(wire::out::TableDescription& out, const TableDescription& ta
             override.MaxReadRequestUnits(*replica.max_read_request_units_override);
           });
         }
+        if (!replica.index_overrides.empty()) {
+          described.GlobalSecondaryIndexes([&](auto& indexes) {
+            for (const ReplicaIndexOverride& index : replica.index_overrides) {
+              indexes.Add([&](auto& entry) {
+                entry.IndexName(index.index_name);
+                if (index.read_capacity_units) {
+                  entry.ProvisionedThroughputOverride(
+                      [&](auto& read) { read.ReadCapacityUnits(*index.read_capacity_units); });
+                }
+                if (index.max_read_request_units) {
+                  entry.OnDemandThroughputOverride(
+                      [&](auto& read) { read.MaxReadRequestUnits(*index.max_read_request_units); });
+                }
+              });
+            }
+          });
+        }
         if (replica.table_class_override) {
           described.ReplicaTableClassSummary([&](wire::out::TableClassSummary& summary) {
             summary.TableClass(*replica.table_class_override == "STANDARD"

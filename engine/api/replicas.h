@@ -13,6 +13,14 @@ namespace ddbd {
 
 enum class ReplicaStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive };
 
+// A replica's own read capacity for one global index (ReplicaGlobalSecondaryIndex).
+struct ReplicaIndexOverride {
+  std::string index_name;
+  std::optional<int64_t> read_capacity_units;
+  std::optional<int64_t> max_read_request_units;
+  bool operator==(const ReplicaIndexOverride&) const = default;
+};
+
 // One region of a global table, as every member describes it.
 struct ReplicaDescription {
   std::string region_name;
@@ -20,7 +28,8 @@ struct ReplicaDescription {
   std::optional<std::string> kms_master_key_id;
   std::optional<int64_t> read_capacity_units_override;     // ProvisionedThroughputOverride
   std::optional<int64_t> max_read_request_units_override;  // OnDemandThroughputOverride
-  std::optional<std::string> table_class_override;  // "STANDARD" or "STANDARD_INFREQUENT_ACCESS"
+  std::optional<std::string> table_class_override;    // "STANDARD" or "STANDARD_INFREQUENT_ACCESS"
+  std::vector<ReplicaIndexOverride> index_overrides;  // by index, as given
   // Not on the wire: the region whose UpdateTable created it ("" for the first), and when: a
   // region that sourced a replica within 24 hours cannot be deleted while that replica exists.
   std::string source_region;

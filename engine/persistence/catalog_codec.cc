@@ -85,6 +85,12 @@ enum Replica : uint32_t {
   kReplicaTableClass,
   kReplicaSource,
   kReplicaCreated,
+  kReplicaIndex,  // a ReplicaIndexOverride (ReplicaIndexField)
+};
+enum ReplicaIndexField : uint32_t {
+  kReplicaIndexName = 1,
+  kReplicaIndexRead,
+  kReplicaIndexMaxRead
 };
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
@@ -125,6 +131,15 @@ std::string ReplicaOf(const ReplicaDescription& replica) {
   if (replica.table_class_override) fields.Bytes(kReplicaTableClass, *replica.table_class_override);
   fields.Bytes(kReplicaSource, replica.source_region);
   fields.Int(kReplicaCreated, replica.created_ms);
+  for (const ReplicaIndexOverride& index : replica.index_overrides) {
+    FieldWriter nested;
+    nested.Bytes(kReplicaIndexName, index.index_name);
+    if (index.read_capacity_units) nested.Int(kReplicaIndexRead, *index.read_capacity_units);
+    if (index.max_read_request_units) {
+      nested.Int(kReplicaIndexMaxRead, *index.max_read_request_units);
+    }
+    fields.Bytes(kReplicaIndex, nested.bytes());
+  }
   return fields.Take();
 }
 
@@ -157,6 +172,18 @@ ReplicaDescription ReplicaFrom(std::string_view bytes) {
       case kReplicaCreated:
         replica.created_ms = fields.integer();
         break;
+      case kReplicaIndex: {
+        ReplicaIndexOverride& index = replica.index_overrides.emplace_back();
+        FieldReader nested(fields.text());
+        while (nested.Next()) {
+          if (nested.number() == kReplicaIndexName) index.index_name = nested.text();
+          if (nested.number() == kReplicaIndexRead) index.read_capacity_units = nested.integer();
+          if (nested.number() == kReplicaIndexMaxRead) {
+            index.max_read_request_units = nested.integer();
+          }
+        }
+        break;
+      }
       default:
         break;
     }

@@ -41,7 +41,8 @@ std::string NotMembers(const std::vector<std::string>& regions) {
 
 bool HasOverride(const ReplicaDescription& replica) {
   return replica.kms_master_key_id || replica.read_capacity_units_override ||
-         replica.max_read_request_units_override || replica.table_class_override;
+         replica.max_read_request_units_override || replica.table_class_override ||
+         !replica.index_overrides.empty();
 }
 
 const ReplicaDescription* Member(const std::vector<ReplicaDescription>& replicas,
@@ -232,6 +233,18 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
             }
           }
           if (given.table_class_override) replica.table_class_override = given.table_class_override;
+          // Per index: one named takes what is given, the others keep theirs (DDB-TABLE-252).
+          for (const ReplicaIndexOverride& index : given.index_overrides) {
+            auto it = std::find_if(replica.index_overrides.begin(), replica.index_overrides.end(),
+                                   [&](const ReplicaIndexOverride& had) {
+                                     return had.index_name == index.index_name;
+                                   });
+            if (it == replica.index_overrides.end()) {
+              replica.index_overrides.push_back(index);
+            } else {
+              *it = index;
+            }
+          }
         }
         break;
       }

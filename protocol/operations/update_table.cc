@@ -85,6 +85,24 @@ ReplicaDescription ReplicaOf(const Action& action) {
   if (action.table_class_override) {
     replica.table_class_override = std::string(*action.table_class_override);
   }
+  if (action.global_secondary_indexes != nullptr) {
+    for (const json::Value& element : action.global_secondary_indexes->GetArray()) {
+      wire::ReplicaGlobalSecondaryIndex index;
+      wire::View(element, index);
+      ReplicaIndexOverride override{std::string(index.index_name), {}, {}};
+      if (index.provisioned_throughput_override != nullptr) {
+        wire::ProvisionedThroughputOverride read;
+        wire::View(*index.provisioned_throughput_override, read);
+        override.read_capacity_units = read.read_capacity_units;
+      }
+      if (index.on_demand_throughput_override != nullptr) {
+        wire::OnDemandThroughputOverride read;
+        wire::View(*index.on_demand_throughput_override, read);
+        override.max_read_request_units = read.max_read_request_units;
+      }
+      replica.index_overrides.push_back(std::move(override));
+    }
+  }
   return replica;
 }
 

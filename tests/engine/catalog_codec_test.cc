@@ -63,6 +63,19 @@ TableDescription EveryField() {
   global.item_count = 9;
   global.index_size_bytes = 900;
   table.indexes = {local, global};
+  ReplicaDescription east;
+  east.region_name = "us-east-1";
+  ReplicaDescription west;
+  west.region_name = "us-west-2";
+  west.status = ReplicaStatus::kCreating;
+  west.kms_master_key_id = "alias/west";
+  west.read_capacity_units_override = 7;
+  west.max_read_request_units_override = 70;
+  west.table_class_override = "STANDARD_INFREQUENT_ACCESS";
+  west.index_overrides = {{"by-status", 3, std::nullopt}, {"other", std::nullopt, 30}};
+  west.source_region = "us-east-1";
+  west.created_ms = 1'700'000'000'500;
+  table.replicas = {east, west};
   table.item_count = 42;
   table.table_size_bytes = -1;  // negatives survive (zigzag)
   return table;
@@ -89,6 +102,7 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   CHECK(back.table_size_bytes == -1);
   REQUIRE(back.resource_policies.size() == 2);
   CHECK(back.resource_policies[1].revision_id == "1700000000124");
+  CHECK(back.replicas == table.replicas);
   // Absent optionals stay absent.
   TableDescription plain;
   plain.table_name = "Plain";

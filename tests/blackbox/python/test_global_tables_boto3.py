@@ -297,13 +297,18 @@ class GlobalTables(unittest.TestCase):
         self.global_table()
         self.east.update_table(TableName="Orders", ReplicaUpdates=[{"Update": {
             "RegionName": WEST, "TableClassOverride": "STANDARD_INFREQUENT_ACCESS",
-            "OnDemandThroughputOverride": {"MaxReadRequestUnits": 100}}}])
+            "OnDemandThroughputOverride": {"MaxReadRequestUnits": 100},
+            "GlobalSecondaryIndexes": [{"IndexName": "by-v", "OnDemandThroughputOverride": {
+                "MaxReadRequestUnits": 50}}]}}])
         for client in (self.east, self.west):
             west = next(r for r in client.describe_table(TableName="Orders")["Table"]["Replicas"]
                         if r["RegionName"] == WEST)
             self.assertEqual(west["ReplicaTableClassSummary"]["TableClass"],
                              "STANDARD_INFREQUENT_ACCESS")
             self.assertEqual(west["OnDemandThroughputOverride"], {"MaxReadRequestUnits": 100})
+            self.assertEqual(west["GlobalSecondaryIndexes"],
+                             [{"IndexName": "by-v",
+                               "OnDemandThroughputOverride": {"MaxReadRequestUnits": 50}}])
 
     def test_credentials_namespaces_replicate_within_one_access_key(self):
         server = DdbdServer("--namespaces", "credentials", "--replication-delay-ms", "0").start()
