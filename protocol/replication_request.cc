@@ -10,7 +10,9 @@ std::optional<std::pair<std::string, std::string>> ReplicationRegionsOf(std::str
   rapidjson::Document request;
   request.Parse(body.data(), body.size());
   if (request.HasParseError() || !request.IsObject()) return std::nullopt;
-  for (const auto& member : request.GetObject()) {
+  // By index: clang reads a C++20 range-for's iterator comparison over RapidJSON as ambiguous.
+  for (rapidjson::SizeType i = 0; i < request.MemberCount(); ++i) {
+    const auto& member = request.MemberBegin()[i];
     const std::string_view name(member.name.GetString(), member.name.GetStringLength());
     if ((name != "source" && name != "target") || !member.value.IsString()) return std::nullopt;
     std::string value(member.value.GetString(), member.value.GetStringLength());
