@@ -49,8 +49,9 @@ class GlobalTables(unittest.TestCase):
             server.stop()
 
     def start(self, *extra):
+        # No TTL sweeper of its own: only the admin call deletes expired items.
         server = DdbdServer("--namespaces", "region", "--admin-api", "--replication-delay-ms",
-                            str(DELAY_MS), *extra).start()
+                            str(DELAY_MS), "--ttl-interval-ms", "0", *extra).start()
         self.servers.append(server)
         self.endpoint = server.endpoint
         self.east, self.west, self.eu = (region_client(server.endpoint, r) for r in (EAST, WEST, EU))
