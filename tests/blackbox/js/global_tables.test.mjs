@@ -25,7 +25,7 @@ async function eventually(check, seconds = 10) {
 
 test('a replica in another region, and writes replicated both ways', async () => {
   if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
-  const server = await startDdbd('--namespaces', 'region', '--replication-delay-ms', '200');
+  const server = await startDdbd('--namespaces', 'region', '--replication-delay-ms', '1000');
   try {
     const east = inRegion(server.endpoint, 'us-east-1');
     const west = inRegion(server.endpoint, 'us-west-2');

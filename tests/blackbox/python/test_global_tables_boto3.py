@@ -17,7 +17,7 @@ from botocore.config import Config
 from ddbd_harness import DdbdServer, hash_table
 
 CONFIG = Config(retries={"max_attempts": 1})
-DELAY_MS = 300
+DELAY_MS = 1000  # long enough that a read right after a write, even under ASan, comes first
 EAST, WEST, EU = "us-east-1", "us-west-2", "eu-west-1"
 
 
