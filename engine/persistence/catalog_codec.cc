@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/persistence/fields.h"
+#include "engine/persistence/replica_codec.h"
 
 namespace ddbd {
 namespace {
@@ -76,22 +77,6 @@ enum VectorIndexField : uint32_t {
   kVectorBackfilling,
   kVectorCreated,
 };
-enum Replica : uint32_t {
-  kReplicaRegion = 1,
-  kReplicaStatus,
-  kReplicaKmsKey,
-  kReplicaReadOverride,
-  kReplicaMaxReadOverride,
-  kReplicaTableClass,
-  kReplicaSource,
-  kReplicaCreated,
-  kReplicaIndex,  // a ReplicaIndexOverride (ReplicaIndexField)
-};
-enum ReplicaIndexField : uint32_t {
-  kReplicaIndexName = 1,
-  kReplicaIndexRead,
-  kReplicaIndexMaxRead
-};
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
 std::string PairOf(std::string_view first, int64_t second) {
@@ -115,80 +100,6 @@ std::string OnDemandOf(const OnDemandThroughput& throughput) {
     fields.Int(kSecond, *throughput.max_write_request_units);
   }
   return fields.Take();
-}
-
-std::string ReplicaOf(const ReplicaDescription& replica) {
-  FieldWriter fields;
-  fields.Bytes(kReplicaRegion, replica.region_name);
-  fields.Int(kReplicaStatus, static_cast<int64_t>(replica.status));
-  if (replica.kms_master_key_id) fields.Bytes(kReplicaKmsKey, *replica.kms_master_key_id);
-  if (replica.read_capacity_units_override) {
-    fields.Int(kReplicaReadOverride, *replica.read_capacity_units_override);
-  }
-  if (replica.max_read_request_units_override) {
-    fields.Int(kReplicaMaxReadOverride, *replica.max_read_request_units_override);
-  }
-  if (replica.table_class_override) fields.Bytes(kReplicaTableClass, *replica.table_class_override);
-  fields.Bytes(kReplicaSource, replica.source_region);
-  fields.Int(kReplicaCreated, replica.created_ms);
-  for (const ReplicaIndexOverride& index : replica.index_overrides) {
-    FieldWriter nested;
-    nested.Bytes(kReplicaIndexName, index.index_name);
-    if (index.read_capacity_units) nested.Int(kReplicaIndexRead, *index.read_capacity_units);
-    if (index.max_read_request_units) {
-      nested.Int(kReplicaIndexMaxRead, *index.max_read_request_units);
-    }
-    fields.Bytes(kReplicaIndex, nested.bytes());
-  }
-  return fields.Take();
-}
-
-ReplicaDescription ReplicaFrom(std::string_view bytes) {
-  ReplicaDescription replica;
-  FieldReader fields(bytes);
-  while (fields.Next()) {
-    switch (fields.number()) {
-      case kReplicaRegion:
-        replica.region_name = fields.text();
-        break;
-      case kReplicaStatus:
-        replica.status = static_cast<ReplicaStatus>(fields.integer());
-        break;
-      case kReplicaKmsKey:
-        replica.kms_master_key_id = std::string(fields.text());
-        break;
-      case kReplicaReadOverride:
-        replica.read_capacity_units_override = fields.integer();
-        break;
-      case kReplicaMaxReadOverride:
-        replica.max_read_request_units_override = fields.integer();
-        break;
-      case kReplicaTableClass:
-        replica.table_class_override = std::string(fields.text());
-        break;
-      case kReplicaSource:
-        replica.source_region = fields.text();
-        break;
-      case kReplicaCreated:
-        replica.created_ms = fields.integer();
-        break;
-      case kReplicaIndex: {
-        ReplicaIndexOverride& index = replica.index_overrides.emplace_back();
-        FieldReader nested(fields.text());
-        while (nested.Next()) {
-          if (nested.number() == kReplicaIndexName) index.index_name = nested.text();
-          if (nested.number() == kReplicaIndexRead) index.read_capacity_units = nested.integer();
-          if (nested.number() == kReplicaIndexMaxRead) {
-            index.max_read_request_units = nested.integer();
-          }
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return replica;
 }
 
 std::string IndexOf(const IndexDescription& index) {
@@ -461,7 +372,7 @@ std::string EncodeTableDescription(const TableDescription& table) {
   }
   if (table.import_in_progress) fields.Int(kImporting, 1);
   for (const ReplicaDescription& replica : table.replicas)
-    fields.Bytes(kReplica, ReplicaOf(replica));
+    fields.Bytes(kReplica, EncodeReplica(replica));
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   for (const VectorIndexDescription& index : table.vector_indexes) {
     fields.Bytes(kVectorIndex, VectorIndexOf(index));
@@ -618,7 +529,7 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         table.import_in_progress = integer != 0;
         break;
       case kReplica:
-        table.replicas.push_back(ReplicaFrom(text));
+        table.replicas.push_back(DecodeReplica(text));
         break;
       case kIndex:
         table.indexes.push_back(decode.Index(text));
