@@ -270,6 +270,12 @@ class GlobalTables(unittest.TestCase):
                            ReplicaUpdates=[{"Update": {"RegionName": WEST,
                                                        "ProvisionedThroughputOverride": {
                                                            "ReadCapacityUnits": 5}}}])
+        # DynamoDB takes ReplicaUpdates alone, checked first; its text is not recorded: ddbd's.
+        self.assertRefused(self.east.update_table, invalid,
+                           "One or more parameter values were invalid: ReplicaUpdates cannot be "
+                           "combined with other updates of the table", TableName="Orders",
+                           DeletionProtectionEnabled=True,
+                           ReplicaUpdates=[{"Create": {"RegionName": EU}}])
         self.assertRefused(self.east.update_table, invalid,
                            "Disabling Stream is not allowed for a Global Table replica.",
                            TableName="Orders", StreamSpecification={"StreamEnabled": False})
