@@ -262,12 +262,16 @@ std::shared_ptr<ReplicationLink> Replication::LinkFor(const std::string& access_
 void Replication::Enqueue(const std::string& access_key_id, const std::string& from,
                           const std::string& to, ReplicatedWrite write, bool copy_done) {
   const int64_t now = SteadyMs();
+  bool first = false;
   {
     std::lock_guard lock(mutex_);
-    queues_[{access_key_id, from, to}].entries.push_back(
-        Entry{now + delay_ms_, now, std::move(write), copy_done});
+    std::deque<Entry>& entries = queues_[{access_key_id, from, to}].entries;
+    first = entries.empty();
+    entries.push_back(Entry{now + delay_ms_, now, std::move(write), copy_done});
   }
-  changed_.notify_all();
+  // Called inside commits: wake the thread only when this queue had nothing. Behind an earlier
+  // entry (the delay is the same for all), it is never the next one due.
+  if (first) changed_.notify_all();
 }
 
 bool Replication::PausedLocked(const std::string& source, const std::string& target) const {
@@ -319,13 +323,10 @@ void Replication::Run() {
     const QueueKey key = next->first;
     Entry entry = std::move(next->second.entries.front());
     next->second.entries.pop_front();
-    ++applying_;
     lock.unlock();
     Apply(key, entry);
     lock.lock();
-    --applying_;
     ++queues_[key].applied;
-    changed_.notify_all();
   }
 }
 
@@ -396,19 +397,6 @@ std::string Replication::RenderMetrics() const {
     out += "ddbd_replication_applied_total" + labels(queue) + std::to_string(queue.applied) + "\n";
   }
   return out;
-}
-
-void Replication::WaitIdle() const {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] {
-    if (applying_ > 0) return false;
-    for (const auto& [key, queue] : queues_) {
-      if (!queue.entries.empty() && !PausedLocked(std::get<1>(key), std::get<2>(key))) {
-        return false;
-      }
-    }
-    return true;
-  });
 }
 
 }  // namespace ddbd

@@ -71,8 +71,6 @@ class Replication {
   std::vector<QueueFigures> Figures() const;
   // Prometheus lines for /metrics: pending changes and lag per source and target region.
   std::string RenderMetrics() const;
-  // Returns once nothing is pending that is not paused (tests, tools).
-  void WaitIdle() const;
 
  private:
   class Link;
@@ -102,10 +100,9 @@ class Replication {
   const EngineFor engine_for_;
   const std::string unavailable_;
   mutable std::mutex mutex_;
-  mutable std::condition_variable changed_;
+  std::condition_variable changed_;
   std::map<QueueKey, Queue> queues_;
   std::set<std::pair<std::string, std::string>> paused_;  // (source, target); "" is any
-  size_t applying_ = 0;
   bool stopping_ = false;
   std::thread worker_;
 };

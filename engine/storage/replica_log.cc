@@ -22,7 +22,10 @@ void ReplicaLog::OnCommit(const ChangeRecord& change) {
   std::vector<std::string> to;
   {
     std::lock_guard lock(mutex_);
-    WriteVersion& version = versions_[std::string(change.key)];
+    // The key is copied only for an item met for the first time.
+    auto found = versions_.find(absl::string_view(change.key.data(), change.key.size()));
+    if (found == versions_.end()) found = versions_.try_emplace(std::string(change.key)).first;
+    WriteVersion& version = found->second;
     if (made_here) {
       // Later than anything the item had, even if the clock was moved or another region's write
       // carried a later time: every region then orders this write after what it overwrote.

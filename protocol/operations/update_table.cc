@@ -66,22 +66,31 @@ Result<VectorIndexUpdate> VectorIndexUpdateOf(const json::Value& element) {
   return update;
 }
 
+// The read capacity a replica (or one of its indexes) overrides: ProvisionedThroughputOverride's
+// and OnDemandThroughputOverride's, where given.
+template <typename Source>
+void ReadOverridesOf(const Source& source, std::optional<int64_t>& read_capacity_units,
+                     std::optional<int64_t>& max_read_request_units) {
+  if (source.provisioned_throughput_override != nullptr) {
+    wire::ProvisionedThroughputOverride override;
+    wire::View(*source.provisioned_throughput_override, override);
+    read_capacity_units = override.read_capacity_units;
+  }
+  if (source.on_demand_throughput_override != nullptr) {
+    wire::OnDemandThroughputOverride override;
+    wire::View(*source.on_demand_throughput_override, override);
+    max_read_request_units = override.max_read_request_units;
+  }
+}
+
 // A replica's overrides, as Create and Update give them.
 template <typename Action>
 ReplicaDescription ReplicaOf(const Action& action) {
   ReplicaDescription replica;
   replica.region_name = std::string(action.region_name);
   if (action.kms_master_key_id) replica.kms_master_key_id = std::string(*action.kms_master_key_id);
-  if (action.provisioned_throughput_override != nullptr) {
-    wire::ProvisionedThroughputOverride override;
-    wire::View(*action.provisioned_throughput_override, override);
-    replica.read_capacity_units_override = override.read_capacity_units;
-  }
-  if (action.on_demand_throughput_override != nullptr) {
-    wire::OnDemandThroughputOverride override;
-    wire::View(*action.on_demand_throughput_override, override);
-    replica.max_read_request_units_override = override.max_read_request_units;
-  }
+  ReadOverridesOf(action, replica.read_capacity_units_override,
+                  replica.max_read_request_units_override);
   if (action.table_class_override) {
     replica.table_class_override = std::string(*action.table_class_override);
   }
@@ -89,18 +98,9 @@ ReplicaDescription ReplicaOf(const Action& action) {
     for (const json::Value& element : action.global_secondary_indexes->GetArray()) {
       wire::ReplicaGlobalSecondaryIndex index;
       wire::View(element, index);
-      ReplicaIndexOverride override{std::string(index.index_name), {}, {}};
-      if (index.provisioned_throughput_override != nullptr) {
-        wire::ProvisionedThroughputOverride read;
-        wire::View(*index.provisioned_throughput_override, read);
-        override.read_capacity_units = read.read_capacity_units;
-      }
-      if (index.on_demand_throughput_override != nullptr) {
-        wire::OnDemandThroughputOverride read;
-        wire::View(*index.on_demand_throughput_override, read);
-        override.max_read_request_units = read.max_read_request_units;
-      }
-      replica.index_overrides.push_back(std::move(override));
+      ReplicaIndexOverride& override = replica.index_overrides.emplace_back();
+      override.index_name = std::string(index.index_name);
+      ReadOverridesOf(index, override.read_capacity_units, override.max_read_request_units);
     }
   }
   return replica;
