@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/api/backups.h"
@@ -246,6 +247,16 @@ class Engine {
   Status SetReplicas(const std::string& table_name, std::vector<ReplicaDescription> replicas);
   Status SetReplicaStatus(const std::string& table_name, const std::string& region,
                           ReplicaStatus status);
+  // After a restart, to bring the regions level (server/replication.h Reconcile): the tables
+  // with replicas here; a table's items' and deletions' write versions (the zero version for an
+  // item written before the table had replicas); its items with `keys` queued for `region` as
+  // they are now (deleted ones as deletions); each copy to a new replica created from here that
+  // a stop cut short, queued again whole.
+  std::vector<std::string> ReplicatedTables() const;
+  ReplicaVersionList ReplicaVersions(const std::string& table_name) const;
+  void ResendReplicaItems(const std::string& table_name, const std::string& region,
+                          const std::vector<std::string>& keys);
+  void ResumeReplicaCopies();
 
   // Adds an observer of every committed change (engine/storage/change.h). Call before the first
   // write, from the thread that made the engine; `observer` must outlive the engine.

@@ -52,4 +52,19 @@ Status Engine::SetReplicaStatus(const std::string& table_name, const std::string
   return ddbd::SetReplicaStatus(state_->catalog, table_name, region, status);
 }
 
+std::vector<std::string> Engine::ReplicatedTables() const {
+  return ddbd::ReplicatedTables(state_->catalog);
+}
+
+ReplicaVersionList Engine::ReplicaVersions(const std::string& table_name) const {
+  return ReplicaVersionsOf(state_->catalog, table_name);
+}
+
+void Engine::ResendReplicaItems(const std::string& table_name, const std::string& region,
+                                const std::vector<std::string>& keys) {
+  ddbd::ResendReplicaItems(state_->catalog, table_name, region, keys);
+}
+
+void Engine::ResumeReplicaCopies() { ddbd::ResumeReplicaCopies(state_->catalog); }
+
 }  // namespace ddbd

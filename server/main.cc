@@ -260,17 +260,18 @@ int main(int argc, char** argv) {
       auto lock = ddbd::Engine::LockDirectory(directory, names);
       if (!lock.ok()) return refuse(lock.error().message());
       directory_lock = std::move(lock.value());
+      std::vector<std::pair<std::string, std::string>> opened;
       for (const std::string& name : names) {
         const auto key = ddbd::Namespaces::ParseDirectoryName(name);
         if (!key || !std::filesystem::is_directory(directory + "/" + name)) continue;
         if (auto added = namespaces->Add(key->first, key->second); !added.ok()) {
           return refuse(name + ": " + added.error().message());
         }
+        opened.emplace_back(key->first, key->second);
       }
-      // Global tables' changes a stop left pending, queued again (server/replication.h).
-      if (ddbd::Status loaded = replication.Load(directory + "/replication.pending");
-          !loaded.ok()) {
-        return refuse(loaded.error().message());
+      // Global tables' changes a stop or a crash left on their way (server/replication.h).
+      if (const size_t queued = replication.Reconcile(opened); queued > 0) {
+        spdlog::info("global tables: {} changes queued again for other regions", queued);
       }
     }
   }

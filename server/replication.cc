@@ -1,16 +1,7 @@
 #include "server/replication.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <charconv>
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <optional>
-#include <system_error>
 
 #include "server/metrics.h"
 
@@ -53,38 +44,6 @@ CreateTableArgs ReplicaTableArgs(const TableDescription& table,
   }
   args.replicas = replicas;
   return args;
-}
-
-// The state file: netstrings ("<length>:<bytes>,"), ten per pending change, in queue order.
-constexpr size_t kFieldsPerEntry = 10;
-
-void PutField(std::string& out, std::string_view field) {
-  out += std::to_string(field.size());
-  out += ':';
-  out += field;
-  out += ',';
-}
-
-// The next field at `at`, or nullopt for bytes that are not one.
-std::optional<std::string_view> NextField(std::string_view bytes, size_t& at) {
-  const size_t colon = bytes.find(':', at);
-  if (colon == std::string_view::npos) return std::nullopt;
-  size_t length = 0;
-  const auto parsed = std::from_chars(bytes.data() + at, bytes.data() + colon, length);
-  if (parsed.ec != std::errc() || parsed.ptr != bytes.data() + colon ||
-      length > bytes.size() - colon - 1 || bytes.size() - colon - 1 - length < 1 ||
-      bytes[colon + 1 + length] != ',') {
-    return std::nullopt;
-  }
-  at = colon + 2 + length;
-  return bytes.substr(colon + 1, length);
-}
-
-std::optional<int64_t> IntegerOf(std::string_view text) {
-  int64_t value = 0;
-  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size()) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -176,83 +135,40 @@ void Replication::Stop() {
     stopping_ = true;
   }
   changed_.notify_all();
-  if (!worker_.joinable()) return;
-  worker_.join();
-  if (Status saved = Save(); !saved.ok()) {
-    std::fprintf(stderr, "ddbd: %s\n", saved.error().message().c_str());
-  }
+  if (worker_.joinable()) worker_.join();
 }
 
-Status Replication::Save() const {
-  if (state_path_.empty()) return Ok{};
-  std::string bytes;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, queue] : queues_) {
-      for (const Entry& entry : queue.entries) {
-        const ReplicatedWrite& write = entry.write;
-        for (std::string_view field :
-             {std::string_view(std::get<0>(key)), std::string_view(std::get<1>(key)),
-              std::string_view(std::get<2>(key)), std::string_view(write.table_name),
-              std::string_view(write.key), std::string_view(write.item)}) {
-          PutField(bytes, field);
+size_t Replication::Reconcile(const std::vector<std::pair<std::string, std::string>>& databases) {
+  size_t queued = 0;
+  for (const auto& [access_key_id, region] : databases) {
+    auto engine = engine_for_(access_key_id, region);
+    if (!engine.ok()) continue;
+    for (const std::string& table_name : engine.value()->ReplicatedTables()) {
+      auto table = engine.value()->DescribeTable(table_name);
+      if (!table.ok()) continue;
+      ReplicaVersionList here;  // taken once, for every member
+      bool taken = false;
+      for (const ReplicaDescription& replica : table.value().replicas) {
+        if (replica.region_name == region) continue;
+        // A copy from here cut short is queued again whole (below).
+        if (replica.status == ReplicaStatus::kCreating && replica.source_region == region) continue;
+        auto member = engine_for_(access_key_id, replica.region_name);
+        if (!member.ok()) continue;
+        if (!taken) {
+          here = engine.value()->ReplicaVersions(table_name);
+          taken = true;
         }
-        PutField(bytes, std::to_string(write.item_size));
-        PutField(bytes, std::to_string(write.version.time_us));
-        PutField(bytes, write.version.region);
-        PutField(bytes, entry.copy_done ? "1" : "0");
+        const std::vector<std::string> newer =
+            KeysNewerThan(here, member.value()->ReplicaVersions(table_name));
+        queued += newer.size();
+        if (!newer.empty()) {
+          engine.value()->ResendReplicaItems(table_name, replica.region_name, newer);
+        }
       }
     }
+    engine.value()->ResumeReplicaCopies();
   }
-  std::error_code error;
-  if (bytes.empty()) {
-    std::filesystem::remove(state_path_, error);  // nothing pending: nothing to apply next time
-    return Ok{};
-  }
-  const std::string aside = state_path_ + ".new";
-  std::FILE* file = std::fopen(aside.c_str(), "wb");
-  bool written =
-      file != nullptr && std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-  if (file != nullptr) written = std::fflush(file) == 0 && fsync(fileno(file)) == 0 && written;
-  if (file != nullptr) written = std::fclose(file) == 0 && written;
-  if (written) std::filesystem::rename(aside, state_path_, error);
-  if (!written || error) {
-    return Error::Internal("cannot keep the pending replication in " + state_path_);
-  }
-  return Ok{};
-}
-
-Status Replication::Load(const std::string& path) {
-  state_path_ = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Ok{};  // nothing was pending
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  size_t at = 0;
-  while (at < bytes.size()) {
-    std::string_view fields[kFieldsPerEntry];
-    for (std::string_view& field : fields) {
-      auto next = NextField(bytes, at);
-      if (!next)
-        return Error::Internal(path + ": not a pending replication file (offset " +
-                               std::to_string(at) + ")");
-      field = *next;
-    }
-    ReplicatedWrite write;
-    write.table_name = fields[3];
-    write.key = fields[4];
-    write.item = fields[5];
-    const auto size = IntegerOf(fields[6]);
-    const auto time = IntegerOf(fields[7]);
-    if (!size || !time || *size < 0 || *size > UINT32_MAX) {
-      return Error::Internal(path + ": not a pending replication file");
-    }
-    write.item_size = static_cast<uint32_t>(*size);
-    write.version = {*time, std::string(fields[8])};
-    Enqueue(std::string(fields[0]), std::string(fields[1]), std::string(fields[2]),
-            std::move(write), fields[9] == "1");
-  }
-  // Kept until the next Stop replaces it: a crash meanwhile queues it again rather than losing it.
-  return Ok{};
+  return queued;
 }
 
 std::shared_ptr<ReplicationLink> Replication::LinkFor(const std::string& access_key_id) {

@@ -8,9 +8,10 @@
 //
 // Changes are applied with last writer wins (Engine::ApplyReplicatedWrite), so the order in which
 // different queues reach one region never matters: every replica settles on the same item.
-// Pending changes live in memory; with a state file (--db-path) Stop writes what is still pending
-// there and Load queues it again at the next start, so a restart applies it. A crash loses it
-// (the README says so).
+// Pending changes live in memory only. What a stop or a crash leaves pending is not lost: each
+// region's log keeps every change with its write version (engine/storage/replica_versions.h), so
+// at the next start Reconcile compares the regions' versions item by item and queues whatever one
+// region has newer than another.
 //
 // Thread safety: every member may be called from any thread; Replicate (through a link) is called
 // inside commits and only queues.
@@ -44,12 +45,13 @@ class Replication {
   // refused (the ValidationException's text).
   Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable);
   ~Replication();  // Stop()
-  // Stops applying (once the change being applied is); with a state file, writes what is still
-  // pending there (synced, then renamed into place). Call before the engines go.
+  // Stops applying (once the change being applied is). Call before the engines go.
   void Stop();
-  // Queues again what the state file at `path` holds (a previous Stop's), then removes it; from
-  // now on Stop writes there. InternalServerError naming the file if it cannot be read.
-  Status Load(const std::string& path);
+  // At start, before requests are served, for the databases opened from disk (access key id,
+  // region): each replicated table's items and deletions whose version in one member is newer
+  // than in another (or that another lacks) are queued for it, and copies to new replicas that
+  // a stop cut short are queued again. Returns how many changes were queued.
+  size_t Reconcile(const std::vector<std::pair<std::string, std::string>>& databases);
   Replication(const Replication&) = delete;
   Replication& operator=(const Replication&) = delete;
 
@@ -93,10 +95,7 @@ class Replication {
   void Run();
   void Apply(const QueueKey& key, const Entry& entry);
 
-  Status Save() const;
-
   const int64_t delay_ms_;
-  std::string state_path_;  // empty: pending changes are not kept across a restart
   const EngineFor engine_for_;
   const std::string unavailable_;
   mutable std::mutex mutex_;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ddbd {
@@ -54,6 +55,14 @@ struct WriteVersion {
   std::string region;
   auto operator<=>(const WriteVersion&) const = default;
 };
+
+// One table's items and deletions in one region, each with its version (Engine::ReplicaVersions).
+using ReplicaVersionList = std::vector<std::pair<std::string, WriteVersion>>;
+
+// The keys whose version `here` is newer than `there`, or that `there` lacks: the changes that
+// never reached it (bringing regions level after a restart, server/replication.h Reconcile).
+std::vector<std::string> KeysNewerThan(const ReplicaVersionList& here,
+                                       const ReplicaVersionList& there);
 
 // A committed change to a replicated table, as another region's engine applies it. `key` and
 // `item` are the engine's own encodings (engine/model/key_codec.h, item_codec.h), passed between

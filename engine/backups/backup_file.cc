@@ -40,7 +40,7 @@ std::string EncodeBackupFile(const Backup& backup) {
                   EncodeTableDescription(source));
   for (const StoredItem& item : backup.items) {
     AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kItemPut),
-                    EncodeItemRecord({source.table_id, "", item.blob, item.size_bytes}));
+                    EncodeItemRecord({source.table_id, "", item.blob, item.size_bytes, 0, {}}));
   }
   return out;
 }

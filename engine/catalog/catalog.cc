@@ -96,6 +96,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       StopStreamLocked(*it->second);
       if (it->second->replicas) it->second->items->StopObserving(it->second->replicas.get());
       it->second->replicas = nullptr;
+      it->second->versions = nullptr;
       {
         const uint64_t ticket = journal ? journal->TableDeleted(it->second->items->id()) : 0;
         // A DELETING table is gone once its period ends (IsGone); without one it goes at once.
@@ -137,11 +138,14 @@ void Catalog::SyncReplicasLocked(TableEntry& entry) {
   if (replicas.empty() || !options.replication) {
     if (entry.replicas) entry.items->StopObserving(entry.replicas.get());
     entry.replicas = nullptr;
+    entry.versions = nullptr;
     return;
   }
   if (!entry.replicas) {
+    // Versions the log kept, if it was replayed; else none yet.
+    if (!entry.versions) entry.versions = std::make_shared<ReplicaVersions>();
     entry.replicas = std::make_shared<ReplicaLog>(entry.description.table_name, options.region,
-                                                  *options.replication, clock);
+                                                  *options.replication, clock, entry.versions);
     entry.items->Observe(entry.replicas, {});
   }
   // A replica still being copied to receives this table's changes once its copy is queued

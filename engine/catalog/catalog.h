@@ -31,6 +31,7 @@
 #include "engine/storage/expiry_index.h"
 #include "engine/storage/point_in_time_history.h"
 #include "engine/storage/replica_log.h"
+#include "engine/storage/replica_versions.h"
 #include "engine/storage/table_indexes.h"
 #include "engine/storage/table_items.h"
 #include "engine/storage/table_vectors.h"
@@ -58,6 +59,9 @@ struct TableEntry {
   std::shared_ptr<TableVectors> vectors;  // null unless the table has vector indexes
   // Null unless the table has replicas in other regions (engine/storage/replica_log.h).
   std::shared_ptr<ReplicaLog> replicas;
+  // Its items' write versions: with `replicas`, and while the log is replayed, from the records
+  // that carry one (engine/storage/replica_versions.h).
+  std::shared_ptr<ReplicaVersions> versions;
 };
 
 // What a vector search needs of a table: its items (whose lock guards the vectors too), its

@@ -1,6 +1,7 @@
 #include "engine/persistence/journal.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "engine/persistence/catalog_codec.h"
@@ -61,7 +62,7 @@ uint64_t Journal::TableDeleted(uint64_t items_id) {
     table_id = std::move(it->second);
     table_ids_.erase(it);
   }
-  return Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0}));
+  return Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0, 0, {}}));
 }
 
 void Journal::Recorded(const ChangeRecord& change, std::string_view stream_arn,
@@ -75,7 +76,11 @@ void Journal::StreamClosed(std::string_view stream_arn, int64_t closed_ms) {
 
 void Journal::OnCommit(const ChangeRecord& change) {
   std::string streamed;
-  if (change.log != nullptr) streamed.swap(change.log->stream_record);
+  std::optional<WriteVersion> version;
+  if (change.log != nullptr) {
+    streamed.swap(change.log->stream_record);
+    version.swap(change.log->replica_version);
+  }
   if (change.kind == ChangeKind::kNone) return;
   std::string table_id;
   {
@@ -89,15 +94,18 @@ void Journal::OnCommit(const ChangeRecord& change) {
   LogGroup* outer = change.log != nullptr ? change.log->group : nullptr;
   LogGroup pair(streamed.empty() || outer != nullptr ? nullptr : this);
   LogGroup* into = outer != nullptr ? outer : streamed.empty() ? nullptr : &pair;
-  uint64_t ticket = 0;
-  if (change.kind == ChangeKind::kRemove) {
-    ticket =
-        Append(JournalKind::kItemDeleted, EncodeItemRecord({table_id, change.key, {}, 0}), into);
-  } else {
-    ticket =
-        Append(JournalKind::kItemPut,
-               EncodeItemRecord({table_id, change.key, change.new_item, change.new_size}), into);
+  ItemRecordFields fields{table_id, change.key, {}, 0, 0, {}};
+  if (change.kind != ChangeKind::kRemove) {
+    fields.blob = change.new_item;
+    fields.size = change.new_size;
   }
+  if (version) {
+    fields.version_time_us = version->time_us;
+    fields.version_region = version->region;
+  }
+  uint64_t ticket =
+      Append(change.kind == ChangeKind::kRemove ? JournalKind::kItemDeleted : JournalKind::kItemPut,
+             EncodeItemRecord(fields), into);
   if (!streamed.empty()) Append(JournalKind::kStreamRecord, streamed, into);
   if (into == &pair) ticket = pair.Close();
   if (change.log != nullptr && ticket != 0) change.log->ticket = ticket;

@@ -5,7 +5,7 @@
 namespace ddbd {
 namespace {
 
-enum Field : uint32_t { kTableId = 1, kKey, kBlob, kSize };
+enum Field : uint32_t { kTableId = 1, kKey, kBlob, kSize, kVersionTime, kVersionRegion };
 enum TokenField : uint32_t { kToken = 1, kFingerprint, kCompletedMs };
 
 }  // namespace
@@ -17,6 +17,10 @@ std::string EncodeItemRecord(const ItemRecordFields& fields) {
   if (!fields.blob.empty()) {
     writer.Bytes(kBlob, fields.blob);
     writer.Int(kSize, fields.size);
+  }
+  if (!fields.version_region.empty()) {
+    writer.Int(kVersionTime, fields.version_time_us);
+    writer.Bytes(kVersionRegion, fields.version_region);
   }
   return writer.Take();
 }
@@ -37,6 +41,12 @@ Result<ItemRecordFields> DecodeItemRecord(std::string_view payload) {
         break;
       case kSize:
         fields.size = static_cast<uint32_t>(reader.integer());
+        break;
+      case kVersionTime:
+        fields.version_time_us = reader.integer();
+        break;
+      case kVersionRegion:
+        fields.version_region = reader.text();
         break;
       default:
         break;

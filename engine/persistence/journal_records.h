@@ -33,6 +33,10 @@ struct ItemRecordFields {
   std::string_view key;
   std::string_view blob;  // kItemPut only
   uint32_t size = 0;      // kItemPut only
+  // A replicated table's change: its write version (global tables, last writer wins), the time
+  // and the region; none (0, "") for any other.
+  int64_t version_time_us = 0;
+  std::string_view version_region;
 };
 
 std::string EncodeItemRecord(const ItemRecordFields& fields);

@@ -337,6 +337,76 @@ Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write
   return true;
 }
 
+std::vector<std::string> ReplicatedTables(const Catalog& catalog) {
+  std::vector<std::string> names;
+  const int64_t now_ms = catalog.clock.NowMs();
+  std::shared_lock lock(catalog.mutex);
+  for (const auto& [name, entry] : catalog.tables) {
+    if (entry->replicas && !Catalog::IsGone(*entry, now_ms)) names.push_back(name);
+  }
+  return names;
+}
+
+ReplicaVersionList ReplicaVersionsOf(const Catalog& catalog, const std::string& table_name) {
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<ReplicaVersions> versions;
+  {
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(table_name, catalog.clock.NowMs());
+    if (entry == nullptr || !entry->versions) return {};
+    items = entry->items;
+    versions = entry->versions;
+  }
+  ReplicaVersionList out;
+  // Under one hold of the read lock: the items and the deletions as of one moment.
+  items->WalkAllThen(
+      [&](std::string_view key, std::string_view, uint32_t) {
+        out.emplace_back(std::string(key), versions->Find(key).value_or(WriteVersion{}));
+        return true;
+      },
+      [&] {
+        for (auto& tombstone : versions->Tombstones()) out.push_back(std::move(tombstone));
+      });
+  return out;
+}
+
+void ResendReplicaItems(const Catalog& catalog, const std::string& table_name,
+                        const std::string& region, const std::vector<std::string>& keys) {
+  std::shared_ptr<TableItems> items;
+  std::shared_ptr<ReplicaLog> log;
+  {
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(table_name, catalog.clock.NowMs());
+    if (entry == nullptr || !entry->replicas) return;
+    items = entry->items;
+    log = entry->replicas;
+  }
+  log->Resend(*items, region, keys);
+}
+
+void ResumeReplicaCopies(const Catalog& catalog) {
+  struct Copy {
+    std::shared_ptr<TableItems> items;
+    std::shared_ptr<ReplicaLog> log;
+    std::string region;
+  };
+  std::vector<Copy> copies;
+  {
+    const int64_t now_ms = catalog.clock.NowMs();
+    std::shared_lock lock(catalog.mutex);
+    for (const auto& [name, entry] : catalog.tables) {
+      if (!entry->replicas || Catalog::IsGone(*entry, now_ms)) continue;
+      for (const ReplicaDescription& replica : entry->description.replicas) {
+        if (replica.status == ReplicaStatus::kCreating &&
+            replica.source_region == catalog.options.region) {
+          copies.push_back({entry->items, entry->replicas, replica.region_name});
+        }
+      }
+    }
+  }
+  for (const Copy& copy : copies) copy.log->CopyTo(*copy.items, copy.region);
+}
+
 void AnnounceDeparture(const Catalog& catalog, const TableDescription& table) {
   if (table.replicas.empty() || !catalog.options.replication) return;
   std::vector<ReplicaDescription> rest = table.replicas;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/api/replicas.h"
@@ -30,6 +31,17 @@ Status SetReplicaStatus(Catalog& catalog, const std::string& table_name, const s
 // Applies another region's change unless the item here has a later version. False when it was
 // not applied (older, or the table is not a replica here any more).
 Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write);
+
+// After a restart, to bring the regions level (server/replication.h Reconcile). The replicated
+// tables here; a table's items' and deletions' versions (the zero version for an item written
+// before the table had replicas; none for a table that is not replicated here); its items with
+// `keys` queued for `region` as they are now; and each copy to a new replica created from here
+// that a stop cut short, queued again whole.
+std::vector<std::string> ReplicatedTables(const Catalog& catalog);
+ReplicaVersionList ReplicaVersionsOf(const Catalog& catalog, const std::string& table_name);
+void ResendReplicaItems(const Catalog& catalog, const std::string& table_name,
+                        const std::string& region, const std::vector<std::string>& keys);
+void ResumeReplicaCopies(const Catalog& catalog);
 
 // ValidationException when `region` created one of the table's replicas within 24 hours and that
 // replica is still there: it cannot leave the set yet (AWS-recorded, DDB-TABLE-266/267).

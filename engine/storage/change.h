@@ -12,11 +12,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/api/replicas.h"
 #include "engine/api/streams.h"
 
 namespace ddbd {
@@ -58,6 +60,9 @@ struct LogSlot {
   // What the table's stream made of the change being committed, until the log takes it with
   // the change (one group: after a crash both are there or neither).
   std::string stream_record;
+  // The write version global tables gave it (engine/storage/replica_log.h), until the log takes
+  // it with the change: after a restart each region still knows which write is newer.
+  std::optional<WriteVersion> replica_version;
 };
 
 // One committed change, as observers see it. The views are valid only during the observer call.

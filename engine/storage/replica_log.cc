@@ -19,20 +19,13 @@ void ReplicaLog::OnCommit(const ChangeRecord& change) {
   if (change.kind == ChangeKind::kNone || change.origin == ChangeOrigin::kBackfill) return;
   const bool made_here = change.origin != ChangeOrigin::kReplication;
   ReplicatedWrite write;
+  write.version = versions_->Committed(change.key, made_here, clock_.NowMs() * 1000, region_,
+                                       change.kind == ChangeKind::kRemove);
+  // The log keeps it with the change: a restart knows which region's write is newer.
+  if (change.log != nullptr) change.log->replica_version = write.version;
   std::vector<std::string> to;
   {
     std::lock_guard lock(mutex_);
-    // The key is copied only for an item met for the first time.
-    auto found = versions_.find(absl::string_view(change.key.data(), change.key.size()));
-    if (found == versions_.end()) found = versions_.try_emplace(std::string(change.key)).first;
-    WriteVersion& version = found->second;
-    if (made_here) {
-      // Later than anything the item had, even if the clock was moved or another region's write
-      // carried a later time: every region then orders this write after what it overwrote.
-      version.time_us = std::max(clock_.NowMs() * 1000, version.time_us + 1);
-      version.region = region_;
-    }  // else Admit gave it the version it came with
-    write.version = version;
     to = made_here ? targets_ : sourced_;
   }
   // Never back to the region that made it.
@@ -48,12 +41,28 @@ void ReplicaLog::OnCommit(const ChangeRecord& change) {
 }
 
 bool ReplicaLog::Admit(std::string_view key, const WriteVersion& version) {
-  std::lock_guard lock(mutex_);
-  auto [it, added] = versions_.try_emplace(std::string(key), version);
-  if (added) return true;
-  if (!(it->second < version)) return false;
-  it->second = version;
-  return true;
+  return versions_->Admit(key, version);
+}
+
+void ReplicaLog::Resend(const TableItems& items, const std::string& region,
+                        const std::vector<std::string>& keys) {
+  const std::vector<std::string> to{region};
+  items.WhileHeld([&] {
+    for (const std::string& key : keys) {
+      ReplicatedWrite write;
+      write.table_name = table_name_;
+      write.key = key;
+      std::string_view blob;
+      uint32_t size = 0;
+      if (items.FindDuringWalk(key, &blob, &size)) {
+        write.item = std::string(blob);
+        write.item_size = size;
+      }
+      // An item without one (written before the table had replicas) goes with the zero version.
+      if (std::optional<WriteVersion> version = versions_->Find(key)) write.version = *version;
+      link_.Replicate(region_, to, std::move(write));
+    }
+  });
 }
 
 void ReplicaLog::CopyTo(const TableItems& items, const std::string& region) {
@@ -65,13 +74,7 @@ void ReplicaLog::CopyTo(const TableItems& items, const std::string& region) {
         write.key = std::string(key);
         write.item = std::string(blob);
         write.item_size = size;
-        {
-          std::lock_guard lock(mutex_);
-          if (auto it = versions_.find(absl::string_view(key.data(), key.size()));
-              it != versions_.end()) {
-            write.version = it->second;
-          }
-        }
+        if (std::optional<WriteVersion> version = versions_->Find(key)) write.version = *version;
         link_.Replicate(region_, to, std::move(write));
         return true;
       },

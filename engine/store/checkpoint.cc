@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -100,14 +101,33 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
                             more = true;
                             return false;
                           }
+                          ItemRecordFields fields{table_id, key, blob, size, 0, {}};
+                          std::optional<WriteVersion> version;
+                          if (table.versions) version = table.versions->Find(key);
+                          if (version) {
+                            fields.version_time_us = version->time_us;
+                            fields.version_region = version->region;
+                          }
                           AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kItemPut),
-                                          EncodeItemRecord({table_id, key, blob, size}));
+                                          EncodeItemRecord(fields));
                           range.lower.assign(key);
                           range.lower_inclusive = false;
                           ++walked;
                           return true;
                         });
       flush(kWriteBytes);
+    }
+    // A replicated table's deletions, with their versions: an older write from another region
+    // must not bring an item back after a restart.
+    if (table.versions) {
+      for (const auto& [key, version] : table.versions->Tombstones()) {
+        ItemRecordFields fields{table_id, key, {}, 0, 0, {}};
+        fields.version_time_us = version.time_us;
+        fields.version_region = version.region;
+        AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kItemDeleted),
+                        EncodeItemRecord(fields));
+        flush(kWriteBytes);
+      }
     }
   }
   flush(0);
@@ -162,7 +182,7 @@ Result<bool> Store::Checkpoint(bool always) {
     std::shared_lock catalog(catalog_.mutex);
     for (const auto& [name, entry] : catalog_.tables) {
       if (entry->description.table_status == TableStatus::kDeleting) continue;
-      tables.push_back({entry->description, entry->items});
+      tables.push_back({entry->description, entry->items, entry->versions});
     }
     auto rolled = journal->Roll();
     if (!rolled.ok()) return rolled.error();

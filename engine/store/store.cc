@@ -100,7 +100,7 @@ Status Store::Open() {
        segment_count > 16)) {
     std::vector<CheckpointTable> tables;
     for (const auto& [name, entry] : catalog_.tables) {
-      tables.push_back({entry->description, entry->items});
+      tables.push_back({entry->description, entry->items, entry->versions});
     }
     if (Status written = WriteCheckpoint(last_segment + 1, tables, catalog_.DumpStreamsLocked(),
                                          [] { return Status(Ok{}); });
@@ -225,6 +225,7 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
     case JournalKind::kItemDeleted: {
       auto fields = DecodeItemRecord(payload);
       if (!fields.ok()) return fields.error();
+      const bool put = static_cast<JournalKind>(kind) == JournalKind::kItemPut;
       std::shared_ptr<TableItems> items;
       std::shared_ptr<const TableIndexes> indexes;
       {
@@ -233,8 +234,14 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
         if (entry == nullptr) return MalformedRecord("an item of an unknown table");
         items = entry->items;
         indexes = entry->indexes;
+        // A replicated table's change: its write version, known again (replay is one thread).
+        if (!fields.value().version_region.empty()) {
+          if (!entry->versions) entry->versions = std::make_shared<ReplicaVersions>();
+          entry->versions->Restore(
+              fields.value().key,
+              {fields.value().version_time_us, std::string(fields.value().version_region)}, !put);
+        }
       }
-      const bool put = static_cast<JournalKind>(kind) == JournalKind::kItemPut;
       const StoredItem item{std::string(fields.value().blob), fields.value().size};
       IndexEntries entries;
       if (put && !indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(item.blob));

@@ -57,6 +57,7 @@ class Store {
   struct CheckpointTable {
     TableDescription description;
     std::shared_ptr<const TableItems> items;
+    std::shared_ptr<const ReplicaVersions> versions;  // a replicated table's; else null
   };
 
   Status Replay(uint8_t kind, std::string_view payload);

@@ -14,6 +14,7 @@
 #include "engine/api/replication_link.h"
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
+#include "engine/persistence/file_system.h"
 
 namespace ddbd {
 namespace {
@@ -32,12 +33,50 @@ CreateTableArgs Orders() {
 // The regions and the queues between them.
 class World final : public ReplicationLink {
  public:
-  explicit World(const std::vector<std::string>& regions) {
+  // `on_disk`: each region's engine keeps a store (on a file system in memory), so it can be
+  // restarted.
+  explicit World(const std::vector<std::string>& regions, bool on_disk = false) {
     for (const std::string& region : regions) {
-      EngineOptions options;
-      options.region = region;
-      options.replication = std::shared_ptr<ReplicationLink>(this, [](ReplicationLink*) {});
+      if (on_disk) files[region] = std::make_unique<MemoryFileSystem>();
+      Open(region);
+    }
+  }
+
+  void Open(const std::string& region) {
+    EngineOptions options;
+    options.region = region;
+    options.replication = std::shared_ptr<ReplicationLink>(this, [](ReplicationLink*) {});
+    if (files.contains(region)) {
+      options.db_path = "db";
+      options.file_system = files.at(region).get();
+      auto opened = Engine::Open(std::move(options), clock);
+      REQUIRE(opened.ok());
+      engines[region] = std::move(opened.value());
+    } else {
       engines[region] = std::make_unique<Engine>(std::move(options), clock);
+    }
+  }
+
+  // Every engine stops and starts again from its store; the queues (memory only, as the
+  // server's) are lost. Then, as the server's Reconcile does at start: whatever one region has
+  // newer than another is queued for it, and cut-short copies again.
+  void Restart() {
+    queues.clear();
+    engines.clear();
+    for (const auto& [region, store] : files) Open(region);
+    for (auto& [region, engine] : engines) {
+      for (const std::string& table_name : engine->ReplicatedTables()) {
+        auto table = engine->DescribeTable(table_name);
+        REQUIRE(table.ok());
+        for (const ReplicaDescription& replica : table.value().replicas) {
+          if (replica.region_name == region) continue;
+          const std::vector<std::string> newer =
+              KeysNewerThan(engine->ReplicaVersions(table_name),
+                            engines.at(replica.region_name)->ReplicaVersions(table_name));
+          engine->ResendReplicaItems(table_name, replica.region_name, newer);
+        }
+      }
+      engine->ResumeReplicaCopies();
     }
   }
 
@@ -115,6 +154,7 @@ class World final : public ReplicationLink {
   }
 
   ManualClock clock;
+  std::map<std::string, std::unique_ptr<MemoryFileSystem>> files;  // by region, when on disk
   std::map<std::string, std::unique_ptr<Engine>> engines;
   std::map<std::pair<std::string, std::string>, std::deque<std::pair<ReplicatedWrite, bool>>>
       queues;
@@ -131,6 +171,44 @@ void AddReplica(World& world, const std::string& from, const std::string& region
   world.DeliverAll(random);
 }
 
+// The table in us-east-1 with 30 items, then its replicas in us-west-2 (made from us-east-1) and
+// eu-west-1 (made from us-west-2).
+void ThreeRegions(World& world, std::mt19937& random) {
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  for (int n = 0; n < 30; ++n) {  // items before the replicas exist
+    PutItemArgs put;
+    put.table_name = "Orders";
+    put.item = {{"pk", S("k" + std::to_string(n))}, {"v", S("before")}};
+    REQUIRE(world.engines.at("us-east-1")->PutItem(put).ok());
+  }
+  AddReplica(world, "us-east-1", "us-west-2", random);
+  AddReplica(world, "us-west-2", "eu-west-1", random);
+}
+
+// `steps` puts and deletes of 40 keys in random regions. Time moves unevenly (often not at all:
+// writes in one millisecond meet), and the queues are delivered a few at a time, in random
+// interleavings.
+void WriteAtRandom(World& world, const std::vector<std::string>& regions, int steps,
+                   std::mt19937& random) {
+  for (int step = 0; step < steps; ++step) {
+    const std::string& region = regions[random() % regions.size()];
+    const std::string key = "k" + std::to_string(random() % 40);
+    if (random() % 5 == 0) {
+      DeleteItemArgs del;
+      del.table_name = "Orders";
+      del.key = {{"pk", S(key)}};
+      REQUIRE(world.engines.at(region)->DeleteItem(del).ok());
+    } else {
+      PutItemArgs put;
+      put.table_name = "Orders";
+      put.item = {{"pk", S(key)}, {"v", S(region + std::to_string(step))}};
+      REQUIRE(world.engines.at(region)->PutItem(put).ok());
+    }
+    if (random() % 3 == 0) world.clock.AdvanceMs(static_cast<int64_t>(random() % 3));
+    for (uint32_t deliver = random() % 4; deliver > 0; --deliver) world.DeliverOne(random);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("Random writes in random regions, delivered in any order, end with identical replicas") {
@@ -138,34 +216,8 @@ TEST_CASE("Random writes in random regions, delivered in any order, end with ide
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     std::mt19937 random(seed);
     World world(regions);
-    REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
-    for (int n = 0; n < 30; ++n) {  // items before the replicas exist
-      PutItemArgs put;
-      put.table_name = "Orders";
-      put.item = {{"pk", S("k" + std::to_string(n))}, {"v", S("before")}};
-      REQUIRE(world.engines.at("us-east-1")->PutItem(put).ok());
-    }
-    AddReplica(world, "us-east-1", "us-west-2", random);
-    AddReplica(world, "us-west-2", "eu-west-1", random);
-    for (int step = 0; step < 600; ++step) {
-      const std::string& region = regions[random() % regions.size()];
-      const std::string key = "k" + std::to_string(random() % 40);
-      if (random() % 5 == 0) {
-        DeleteItemArgs del;
-        del.table_name = "Orders";
-        del.key = {{"pk", S(key)}};
-        REQUIRE(world.engines.at(region)->DeleteItem(del).ok());
-      } else {
-        PutItemArgs put;
-        put.table_name = "Orders";
-        put.item = {{"pk", S(key)}, {"v", S(region + std::to_string(step))}};
-        REQUIRE(world.engines.at(region)->PutItem(put).ok());
-      }
-      // Time moves unevenly (often not at all: writes in one millisecond meet), and the queues
-      // are delivered a few at a time, in random interleavings.
-      if (random() % 3 == 0) world.clock.AdvanceMs(static_cast<int64_t>(random() % 3));
-      for (uint32_t deliver = random() % 4; deliver > 0; --deliver) world.DeliverOne(random);
-    }
+    ThreeRegions(world, random);
+    WriteAtRandom(world, regions, 600, random);
     world.DeliverAll(random);
     INFO("seed " << seed);
     const auto east = world.Items("us-east-1");
@@ -203,6 +255,89 @@ TEST_CASE("A change older than the item's is not applied; the replica set is des
   REQUIRE(applied.ok());
   CHECK_FALSE(applied.value());
   CHECK(FindAttribute(world.Items("us-west-2").at("a"), "v")->scalar == "new");
+}
+
+TEST_CASE("A restart loses the queues, not the changes: the regions are brought level") {
+  // Every write's version is logged with it (and kept by checkpoints, deletions too), so after a
+  // restart the regions can be compared item by item; without the versions, or without the
+  // comparison, the changes pending at the restart would never arrive.
+  const std::vector<std::string> regions{"us-east-1", "us-west-2", "eu-west-1"};
+  for (uint32_t seed = 1; seed <= 10; ++seed) {
+    INFO("seed " << seed);
+    std::mt19937 random(seed);
+    World world(regions, true);
+    ThreeRegions(world, random);
+    WriteAtRandom(world, regions, 300, random);
+    // Some regions' logs are rewritten as checkpoints: the versions and deletions are there.
+    for (const std::string& region : regions) {
+      if (random() % 2 == 0) REQUIRE(world.engines.at(region)->Checkpoint(true).ok());
+    }
+    WriteAtRandom(world, regions, 100, random);
+    bool pending = false;
+    for (const auto& [pair, queue] : world.queues) pending = pending || !queue.empty();
+    REQUIRE(pending);
+    world.Restart();
+    WriteAtRandom(world, regions, 100, random);
+    world.DeliverAll(random);
+    const auto east = world.Items("us-east-1");
+    CHECK(world.Items("us-west-2") == east);
+    CHECK(world.Items("eu-west-1") == east);
+    CHECK(!east.empty());
+  }
+}
+
+TEST_CASE("A copy to a new replica that a restart cut short is made again") {
+  std::mt19937 random(3);
+  World world({"us-east-1", "us-west-2"}, true);
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  for (int n = 0; n < 20; ++n) {
+    PutItemArgs put;
+    put.table_name = "Orders";
+    put.item = {{"pk", S("k" + std::to_string(n))}, {"v", S("before")}};
+    REQUIRE(world.engines.at("us-east-1")->PutItem(put).ok());
+  }
+  UpdateTableArgs update;
+  update.table_name = "Orders";
+  ReplicaUpdate create;
+  create.replica.region_name = "us-west-2";
+  update.replica_updates = {create};
+  REQUIRE(world.engines.at("us-east-1")->UpdateTable(update).ok());
+  for (int n = 0; n < 5; ++n) world.DeliverOne(random);  // part of the copy
+  world.Restart();
+  auto creating = world.engines.at("us-west-2")->DescribeTable("Orders");
+  REQUIRE(creating.ok());
+  CHECK(creating.value().replicas.at(1).status == ReplicaStatus::kCreating);
+  world.DeliverAll(random);
+  CHECK(world.Items("us-west-2") == world.Items("us-east-1"));
+  CHECK(world.Items("us-west-2").size() == 20);
+  for (const auto& [region, engine] : world.engines) {
+    auto table = engine->DescribeTable("Orders");
+    REQUIRE(table.ok());
+    CHECK(table.value().replicas.at(1).status == ReplicaStatus::kActive);
+  }
+}
+
+TEST_CASE("A deletion kept by a checkpoint still beats an older write pending at a restart") {
+  std::mt19937 random(5);
+  World world({"us-east-1", "us-west-2"}, true);
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  AddReplica(world, "us-east-1", "us-west-2", random);
+  PutItemArgs put;
+  put.table_name = "Orders";
+  put.item = {{"pk", S("k")}, {"v", S("older")}};
+  REQUIRE(world.engines.at("us-east-1")->PutItem(put).ok());  // on its way west, never arrives
+  world.clock.AdvanceMs(5);
+  DeleteItemArgs del;
+  del.table_name = "Orders";
+  del.key = {{"pk", S("k")}};
+  put.item = {{"pk", S("k")}, {"v", S("west")}};
+  REQUIRE(world.engines.at("us-west-2")->PutItem(put).ok());
+  REQUIRE(world.engines.at("us-west-2")->DeleteItem(del).ok());  // the later write: a deletion
+  REQUIRE(world.engines.at("us-west-2")->Checkpoint(true).ok());
+  world.Restart();
+  world.DeliverAll(random);
+  CHECK(world.Items("us-west-2").empty());
+  CHECK(world.Items("us-east-1").empty());
 }
 
 }  // namespace ddbd

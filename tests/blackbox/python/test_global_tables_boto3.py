@@ -2,10 +2,12 @@
 three regions: --namespaces region gives each region a database; UpdateTable ReplicaUpdates makes a
 replica in another region (its items copied), writes in any region reach the others after
 --replication-delay-ms, conflicting writes settle on the last writer everywhere, the admin API
-pauses and resumes replication, and a stop with changes pending applies them after the restart.
+pauses and resumes replication, and a stop or a crash (SIGKILL) with changes pending applies them
+after the restart, the later write still winning.
 Refusals carry DynamoDB's types and texts (AWS-recorded, docs/global-tables.md)."""
 import json
 import os
+import signal
 import tempfile
 import time
 import unittest
@@ -363,6 +365,42 @@ class GlobalTables(unittest.TestCase):
         # Replication goes on after the restart, both ways.
         self.west.put_item(TableName="Orders", Item={"pk": {"S": "after"}})
         eventually(lambda: self.assertIsNotNone(self.item(self.east, "Orders", "after")))
+
+    def test_a_crash_loses_no_pending_change_and_the_later_write_still_wins(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        server = self.start("--db-path", directory.name)
+        self.global_table()
+        for key in ("stale", "gone"):
+            self.east.put_item(TableName="Orders", Item={"pk": {"S": key}, "v": {"S": "first"}})
+        eventually(lambda: self.assertIsNotNone(self.item(self.west, "Orders", "gone")))
+        self.admin("/_ddbd/replication/pause", {"target": WEST})
+        # Acknowledged in the east, never sent west before the crash: a put, an update, a delete.
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "pending"}, "v": {"S": "east"}})
+        self.east.update_item(TableName="Orders", Key={"pk": {"S": "stale"}},
+                              UpdateExpression="SET v = :v",
+                              ExpressionAttributeValues={":v": {"S": "east"}})
+        self.east.delete_item(TableName="Orders", Key={"pk": {"S": "gone"}})
+        # A write in the west after the east's: it wins everywhere, before and after the crash.
+        time.sleep(0.01)
+        self.west.put_item(TableName="Orders", Item={"pk": {"S": "stale"}, "v": {"S": "west"}})
+        eventually(lambda: self.assertEqual(self.item(self.east, "Orders", "stale")["v"]["S"], "west"))
+        self.assertIsNone(self.item(self.west, "Orders", "pending"))
+        self.assertEqual(self.admin("/_ddbd/replication")["queues"][0]["pending"] > 0, True)
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait()
+        self.start("--db-path", directory.name)
+
+        def level():
+            for client in (self.east, self.west):
+                self.assertEqual(self.item(client, "Orders", "pending"),
+                                 {"pk": {"S": "pending"}, "v": {"S": "east"}})
+                self.assertIsNone(self.item(client, "Orders", "gone"))
+                self.assertEqual(self.item(client, "Orders", "stale")["v"]["S"], "west")
+        eventually(level)
+        # After it, the older east write stays beaten: nothing queued again undoes the west's.
+        time.sleep(DELAY_MS / 1000 + 0.2)
+        self.assertEqual(self.item(self.west, "Orders", "stale")["v"]["S"], "west")
 
 
 if __name__ == "__main__":
