@@ -24,7 +24,9 @@ ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
 
 Result<TableOutcome> Engine::UpdateTable(const UpdateTableArgs& args) {
   if (!args.replica_updates.empty()) return UpdateReplicas(state_->catalog, args);
-  return ddbd::UpdateTable(state_->catalog, args);
+  auto updated = ddbd::UpdateTable(state_->catalog, args);
+  if (updated.ok()) SyncTableUpdate(state_->catalog, args);  // a global table's other members
+  return updated;
 }
 
 Result<TableOutcome> Engine::DeleteTable(std::string_view table_name) {

@@ -1,11 +1,15 @@
-// The Engine's Time to Live calls, which only delegate to engine/ttl/.
+// The Engine's Time to Live calls, which delegate to engine/ttl/ (and, for a global table, pass
+// the change on to its other members: engine/replicas/).
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/replicas/replica_updates.h"
 
 namespace ddbd {
 
 Result<TimeToLiveOutcome> Engine::UpdateTimeToLive(const UpdateTimeToLiveArgs& args) {
-  return state_->time_to_live.Update(args);
+  auto updated = state_->time_to_live.Update(args);
+  if (updated.ok()) SyncTimeToLive(state_->catalog, args);  // a global table's other members
+  return updated;
 }
 
 Result<TimeToLiveDescription> Engine::DescribeTimeToLive(std::string_view table_name) const {

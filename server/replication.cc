@@ -16,7 +16,7 @@ int64_t SteadyMs() {
 
 // CreateTable's arguments for a new replica of `table`: its schema, indexes and capacity; its
 // stream (replication reads it); not what stays regional (tags, policies, deletion protection,
-// Time to Live, point-in-time recovery).
+// point-in-time recovery). Time to Live follows the table's creation (CreateReplica).
 CreateTableArgs ReplicaTableArgs(const TableDescription& table,
                                  const std::vector<ReplicaDescription>& replicas) {
   CreateTableArgs args;
@@ -69,7 +69,31 @@ class Replication::Link final : public ReplicationLink {
       }
       return made.error();
     }
+    // Time to Live is kept alike in every member (CreateTable takes none).
+    if (!table.time_to_live_attribute.empty()) {
+      UpdateTimeToLiveArgs time_to_live{
+          table.table_name, {table.time_to_live_attribute, true}, true};
+      (void)engine.value()->UpdateTimeToLive(time_to_live);
+    }
     return Ok{};
+  }
+
+  void SyncTimeToLive(const std::string&, const std::vector<std::string>& to,
+                      const UpdateTimeToLiveArgs& args) override {
+    for (const std::string& region : to) {
+      auto engine = replication_.engine_for_(access_key_id_, region);
+      UpdateTimeToLiveArgs here = args;
+      here.from_replica = true;
+      if (engine.ok()) (void)engine.value()->UpdateTimeToLive(here);
+    }
+  }
+
+  void SyncTableUpdate(const std::string&, const std::vector<std::string>& to,
+                       const UpdateTableArgs& args) override {
+    for (const std::string& region : to) {
+      auto engine = replication_.engine_for_(access_key_id_, region);
+      if (engine.ok()) (void)engine.value()->UpdateTable(args);
+    }
   }
 
   Status DeleteReplica(const std::string& region, const std::string& table_name) override {

@@ -8,6 +8,7 @@
 
 #include "engine/api/replicas.h"
 #include "engine/api/tables.h"
+#include "engine/api/time_to_live.h"
 #include "engine/error.h"
 
 namespace ddbd {
@@ -29,6 +30,14 @@ class ReplicationLink {
   // Sets the replica set every member other than `from_region` describes.
   virtual void Announce(const std::string& from_region, const std::string& table_name,
                         const std::vector<ReplicaDescription>& replicas) = 0;
+  // A change of the settings DynamoDB keeps alike in every member (Time to Live; the billing
+  // mode, capacities and global indexes of UpdateTable) made in `from_region`: made at once in
+  // each region of `to`, as that region's own call with `from_replica` set (so it goes no
+  // further). A member that refuses it is left as it is.
+  virtual void SyncTimeToLive(const std::string& from_region, const std::vector<std::string>& to,
+                              const UpdateTimeToLiveArgs& args) = 0;
+  virtual void SyncTableUpdate(const std::string& from_region, const std::vector<std::string>& to,
+                               const UpdateTableArgs& args) = 0;
   // Queues `write` for each region in `to`, after the replication delay, in order per region.
   virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
                          ReplicatedWrite write) = 0;

@@ -180,6 +180,9 @@ struct UpdateTableArgs : TableSettings {
   // Whether anything but the table's name and the replica updates was given: ReplicaUpdates must
   // come alone.
   bool other_updates_given = false;
+  // Set by a ReplicationLink only: another member of the global table made this change, which
+  // DynamoDB makes in every member; made here, it is not passed on again.
+  bool from_replica = false;
 };
 
 struct ListTablesArgs {

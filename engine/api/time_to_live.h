@@ -15,6 +15,9 @@ struct TimeToLiveSpecification {
 struct UpdateTimeToLiveArgs {
   std::string table_name;
   TimeToLiveSpecification specification;
+  // Set by a ReplicationLink only: another member of the global table made this change (DynamoDB
+  // makes it in every member); made here, it is not passed on again.
+  bool from_replica = false;
 };
 
 // DescribeTimeToLive: ENABLED with the attribute, or DISABLED. DynamoDB's ENABLING and DISABLING

@@ -337,6 +337,48 @@ Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write
   return true;
 }
 
+namespace {
+
+// The other members of the table's replica set here (none: not a global table).
+std::vector<std::string> OtherMembers(const Catalog& catalog, const std::string& table_name) {
+  std::vector<std::string> regions;
+  std::shared_lock lock(catalog.mutex);
+  const TableEntry* entry = catalog.FindLocked(table_name, catalog.clock.NowMs());
+  if (entry == nullptr) return regions;
+  for (const ReplicaDescription& replica : entry->description.replicas) {
+    if (replica.region_name != catalog.options.region) regions.push_back(replica.region_name);
+  }
+  return regions;
+}
+
+}  // namespace
+
+void SyncTimeToLive(const Catalog& catalog, const UpdateTimeToLiveArgs& args) {
+  if (args.from_replica || !catalog.options.replication) return;
+  const std::vector<std::string> to = OtherMembers(catalog, args.table_name);
+  if (!to.empty()) catalog.options.replication->SyncTimeToLive(catalog.options.region, to, args);
+}
+
+void SyncTableUpdate(const Catalog& catalog, const UpdateTableArgs& args) {
+  if (args.from_replica || !catalog.options.replication) return;
+  UpdateTableArgs shared;
+  shared.table_name = args.table_name;
+  shared.billing_mode = args.billing_mode;
+  shared.provisioned_throughput = args.provisioned_throughput;
+  shared.on_demand_throughput = args.on_demand_throughput;
+  shared.warm_throughput = args.warm_throughput;
+  shared.global_secondary_index_updates = args.global_secondary_index_updates;
+  if (!shared.billing_mode && !shared.provisioned_throughput && !shared.on_demand_throughput &&
+      !shared.warm_throughput && shared.global_secondary_index_updates.empty()) {
+    return;  // nothing DynamoDB keeps alike changed
+  }
+  shared.attribute_definitions = args.attribute_definitions;
+  shared.other_updates_given = true;
+  shared.from_replica = true;
+  const std::vector<std::string> to = OtherMembers(catalog, args.table_name);
+  if (!to.empty()) catalog.options.replication->SyncTableUpdate(catalog.options.region, to, shared);
+}
+
 std::vector<std::string> ReplicatedTables(const Catalog& catalog) {
   std::vector<std::string> names;
   const int64_t now_ms = catalog.clock.NowMs();

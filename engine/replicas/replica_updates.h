@@ -10,6 +10,7 @@
 
 #include "engine/api/replicas.h"
 #include "engine/api/tables.h"
+#include "engine/api/time_to_live.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 
@@ -31,6 +32,15 @@ Status SetReplicaStatus(Catalog& catalog, const std::string& table_name, const s
 // Applies another region's change unless the item here has a later version. False when it was
 // not applied (older, or the table is not a replica here any more).
 Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write);
+
+// After a change made here by the table's own call (not one another member passed on): the
+// settings DynamoDB keeps alike in every member of a global table made in the other members
+// through the link. Time to Live; of UpdateTable, the billing mode, provisioned and on-demand
+// throughput, warm throughput and global secondary indexes (with the attribute definitions they
+// name); the rest (stream, encryption, table class, deletion protection, vector indexes) stays
+// this region's.
+void SyncTimeToLive(const Catalog& catalog, const UpdateTimeToLiveArgs& args);
+void SyncTableUpdate(const Catalog& catalog, const UpdateTableArgs& args);
 
 // After a restart, to bring the regions level (server/replication.h Reconcile). The replicated
 // tables here; a table's items' and deletions' versions (the zero version for an item written

@@ -104,6 +104,18 @@ class World final : public ReplicationLink {
       }
     }
   }
+  void SyncTimeToLive(const std::string&, const std::vector<std::string>& to,
+                      const UpdateTimeToLiveArgs& args) override {
+    for (const std::string& region : to) {
+      UpdateTimeToLiveArgs here = args;
+      here.from_replica = true;
+      (void)engines.at(region)->UpdateTimeToLive(here);
+    }
+  }
+  void SyncTableUpdate(const std::string&, const std::vector<std::string>& to,
+                       const UpdateTableArgs& args) override {
+    for (const std::string& region : to) (void)engines.at(region)->UpdateTable(args);
+  }
   void Replicate(const std::string& from, const std::vector<std::string>& to,
                  ReplicatedWrite write) override {
     for (const std::string& region : to) queues[{from, region}].push_back({write, false});

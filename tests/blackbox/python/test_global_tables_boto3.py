@@ -146,7 +146,8 @@ class GlobalTables(unittest.TestCase):
         self.east.put_item(TableName="Orders", Item={"pk": {"S": "old"},
                                                          "expires": {"N": str(int(time.time()) - 60)}})
         eventually(lambda: self.assertIsNotNone(self.item(self.west, "Orders", "old")))
-        self.assertEqual(self.admin("/_ddbd/ttl/sweep", {})["deleted"], 1)
+        # Time to Live is enabled in every member: each region's sweep deletes its copy.
+        self.assertEqual(self.admin("/_ddbd/ttl/sweep", {})["deleted"], 2)
         eventually(lambda: self.assertIsNone(self.item(self.west, "Orders", "old")))
         # Each replica's stream carries the changes replicated into it.
         stream = self.west.describe_table(TableName="Orders")["Table"]["LatestStreamArn"]
@@ -233,6 +234,55 @@ class GlobalTables(unittest.TestCase):
         self.assertNotIn("GlobalTableVersion", east)
         self.assertEqual(east["StreamSpecification"]["StreamViewType"], "NEW_AND_OLD_IMAGES")
         self.east.update_table(TableName="Orders", StreamSpecification={"StreamEnabled": False})
+
+    def test_the_settings_dynamodb_keeps_alike_reach_every_member(self):
+        self.global_table()
+        # Time to Live, changed in either region.
+        self.east.update_time_to_live(TableName="Orders", TimeToLiveSpecification={
+            "Enabled": True, "AttributeName": "expires"})
+        self.assertEqual(self.west.describe_time_to_live(TableName="Orders")["TimeToLiveDescription"],
+                         {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"})
+        # A global index made in the west is made, filled, and queried in the east.
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "a"}, "status": {"S": "open"}})
+        eventually(lambda: self.assertIsNotNone(self.item(self.west, "Orders", "a")))
+        self.west.update_table(
+            TableName="Orders",
+            AttributeDefinitions=[{"AttributeName": "status", "AttributeType": "S"}],
+            GlobalSecondaryIndexUpdates=[{"Create": {
+                "IndexName": "by-status", "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"}}}])
+        def indexed():
+            for client in (self.east, self.west):
+                indexes = client.describe_table(TableName="Orders")["Table"].get("GlobalSecondaryIndexes", [])
+                self.assertEqual([(i["IndexName"], i["IndexStatus"]) for i in indexes],
+                                 [("by-status", "ACTIVE")])
+        eventually(indexed)
+        found = self.east.query(TableName="Orders", IndexName="by-status",
+                                KeyConditionExpression="#s = :s",
+                                ExpressionAttributeNames={"#s": "status"},
+                                ExpressionAttributeValues={":s": {"S": "open"}})["Items"]
+        self.assertEqual(found, [{"pk": {"S": "a"}, "status": {"S": "open"}}])
+        # The table's on-demand write ceiling.
+        self.east.update_table(TableName="Orders", OnDemandThroughput={"MaxWriteRequestUnits": 50})
+        self.assertEqual(self.west.describe_table(TableName="Orders")["Table"]["OnDemandThroughput"]
+                         ["MaxWriteRequestUnits"], 50)
+        # What stays regional: deletion protection.
+        self.east.update_table(TableName="Orders", DeletionProtectionEnabled=True)
+        self.assertFalse(self.west.describe_table(TableName="Orders")["Table"]["DeletionProtectionEnabled"])
+        self.east.update_table(TableName="Orders", DeletionProtectionEnabled=False)
+        # Disabled in the west: disabled everywhere (an hour later: DynamoDB allows one change an
+        # hour, in every member); a replica made while it is enabled has it from the start.
+        self.admin("/_ddbd/clock", {"advanceSeconds": 3601})
+        self.west.update_time_to_live(TableName="Orders", TimeToLiveSpecification={
+            "Enabled": False, "AttributeName": "expires"})
+        self.assertEqual(self.east.describe_time_to_live(TableName="Orders")["TimeToLiveDescription"],
+                         {"TimeToLiveStatus": "DISABLED"})
+        self.admin("/_ddbd/clock", {"advanceSeconds": 3601})
+        self.east.update_time_to_live(TableName="Orders", TimeToLiveSpecification={
+            "Enabled": True, "AttributeName": "ttl"})
+        self.east.update_table(TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": EU}}])
+        self.assertEqual(self.eu.describe_time_to_live(TableName="Orders")["TimeToLiveDescription"],
+                         {"TimeToLiveStatus": "ENABLED", "AttributeName": "ttl"})
 
     def test_refusals_carry_dynamodbs_texts(self):
         self.global_table()
