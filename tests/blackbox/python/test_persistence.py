@@ -246,6 +246,7 @@ class Persistence(unittest.TestCase):
         acknowledged, pairs, hot, deleted = [], [], {}, set()
         # Per writer: increments of its counter sent, and acknowledged (updates, ADD).
         counted = {t: [0, 0] for t in range(4)}
+        puts = [0]  # acknowledged puts of new keys, ever (the deletes take some back)
         lock = threading.Lock()
         for cycle in range(cycles):
             stop = threading.Event()
@@ -288,6 +289,7 @@ class Persistence(unittest.TestCase):
                             mine.put_item(TableName="Crash", Item={"pk": S(key), "v": N(i)})
                             with lock:
                                 acknowledged.append(key)
+                                puts[0] += 1
                     except Exception:
                         return  # the server went: this write was not acknowledged
 
@@ -317,7 +319,9 @@ class Persistence(unittest.TestCase):
                 self.assertIn(key + "-b", present, "cycle %d" % cycle)
             halves = {k[:-2] for k in present if k.endswith("-a")} ^ {k[:-2] for k in present if k.endswith("-b")}
             self.assertEqual(halves, set(), "cycle %d: a transaction half there" % cycle)
-        self.assertGreater(len(acknowledged), cycles)
+        # The cycles did work: more acknowledged new keys than cycles (counted whole: under a
+        # loaded machine's ASan, the deletes left too few in `acknowledged` once).
+        self.assertGreater(puts[0], cycles)
         # Checkpoints replace the log before them: the first segment goes. The cycles' random
         # lengths may all have been too short to write one (CI saw that once), so the server the
         # last cycle started keeps taking overwrites, which grow the log and not the data, until
