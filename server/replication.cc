@@ -82,9 +82,7 @@ class Replication::Link final : public ReplicationLink {
                       const UpdateTimeToLiveArgs& args) override {
     for (const std::string& region : to) {
       auto engine = replication_.engine_for_(access_key_id_, region);
-      UpdateTimeToLiveArgs here = args;
-      here.from_replica = true;
-      if (engine.ok()) (void)engine.value()->UpdateTimeToLive(here);
+      if (engine.ok()) (void)engine.value()->UpdateTimeToLive(args);
     }
   }
 

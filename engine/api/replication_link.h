@@ -32,8 +32,8 @@ class ReplicationLink {
                         const std::vector<ReplicaDescription>& replicas) = 0;
   // A change of the settings DynamoDB keeps alike in every member (Time to Live; the billing
   // mode, capacities and global indexes of UpdateTable) made in `from_region`: made at once in
-  // each region of `to`, as that region's own call with `from_replica` set (so it goes no
-  // further). A member that refuses it is left as it is.
+  // each region of `to`, as that region's own call with these arguments (`from_replica` set, so
+  // it goes no further). A member that refuses it is left as it is.
   virtual void SyncTimeToLive(const std::string& from_region, const std::vector<std::string>& to,
                               const UpdateTimeToLiveArgs& args) = 0;
   virtual void SyncTableUpdate(const std::string& from_region, const std::vector<std::string>& to,

@@ -356,27 +356,30 @@ std::vector<std::string> OtherMembers(const Catalog& catalog, const std::string&
 void SyncTimeToLive(const Catalog& catalog, const UpdateTimeToLiveArgs& args) {
   if (args.from_replica || !catalog.options.replication) return;
   const std::vector<std::string> to = OtherMembers(catalog, args.table_name);
-  if (!to.empty()) catalog.options.replication->SyncTimeToLive(catalog.options.region, to, args);
+  if (to.empty()) return;
+  UpdateTimeToLiveArgs shared = args;
+  shared.from_replica = true;
+  catalog.options.replication->SyncTimeToLive(catalog.options.region, to, shared);
 }
 
 void SyncTableUpdate(const Catalog& catalog, const UpdateTableArgs& args) {
   if (args.from_replica || !catalog.options.replication) return;
+  if (!args.billing_mode && !args.provisioned_throughput && !args.on_demand_throughput &&
+      !args.warm_throughput && args.global_secondary_index_updates.empty()) {
+    return;  // nothing DynamoDB keeps alike changed
+  }
+  const std::vector<std::string> to = OtherMembers(catalog, args.table_name);
+  if (to.empty()) return;
   UpdateTableArgs shared;
   shared.table_name = args.table_name;
+  shared.attribute_definitions = args.attribute_definitions;
   shared.billing_mode = args.billing_mode;
   shared.provisioned_throughput = args.provisioned_throughput;
   shared.on_demand_throughput = args.on_demand_throughput;
   shared.warm_throughput = args.warm_throughput;
   shared.global_secondary_index_updates = args.global_secondary_index_updates;
-  if (!shared.billing_mode && !shared.provisioned_throughput && !shared.on_demand_throughput &&
-      !shared.warm_throughput && shared.global_secondary_index_updates.empty()) {
-    return;  // nothing DynamoDB keeps alike changed
-  }
-  shared.attribute_definitions = args.attribute_definitions;
-  shared.other_updates_given = true;
   shared.from_replica = true;
-  const std::vector<std::string> to = OtherMembers(catalog, args.table_name);
-  if (!to.empty()) catalog.options.replication->SyncTableUpdate(catalog.options.region, to, shared);
+  catalog.options.replication->SyncTableUpdate(catalog.options.region, to, shared);
 }
 
 std::vector<std::string> ReplicatedTables(const Catalog& catalog) {

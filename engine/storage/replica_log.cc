@@ -44,23 +44,27 @@ bool ReplicaLog::Admit(std::string_view key, const WriteVersion& version) {
   return versions_->Admit(key, version);
 }
 
+ReplicatedWrite ReplicaLog::StoredWrite(std::string_view key, std::string_view blob,
+                                        uint32_t size) const {
+  ReplicatedWrite write;
+  write.table_name = table_name_;
+  write.key = std::string(key);
+  write.item = std::string(blob);
+  write.item_size = size;
+  // An item without one (written before the table had replicas) goes with the zero version.
+  if (std::optional<WriteVersion> version = versions_->Find(key)) write.version = *version;
+  return write;
+}
+
 void ReplicaLog::Resend(const TableItems& items, const std::string& region,
                         const std::vector<std::string>& keys) {
   const std::vector<std::string> to{region};
   items.WhileHeld([&] {
     for (const std::string& key : keys) {
-      ReplicatedWrite write;
-      write.table_name = table_name_;
-      write.key = key;
-      std::string_view blob;
+      std::string_view blob;  // none: deleted
       uint32_t size = 0;
-      if (items.FindDuringWalk(key, &blob, &size)) {
-        write.item = std::string(blob);
-        write.item_size = size;
-      }
-      // An item without one (written before the table had replicas) goes with the zero version.
-      if (std::optional<WriteVersion> version = versions_->Find(key)) write.version = *version;
-      link_.Replicate(region_, to, std::move(write));
+      (void)items.FindDuringWalk(key, &blob, &size);
+      link_.Replicate(region_, to, StoredWrite(key, blob, size));
     }
   });
 }
@@ -69,13 +73,7 @@ void ReplicaLog::CopyTo(const TableItems& items, const std::string& region) {
   const std::vector<std::string> to{region};
   items.WalkAllThen(
       [&](std::string_view key, std::string_view blob, uint32_t size) {
-        ReplicatedWrite write;
-        write.table_name = table_name_;
-        write.key = std::string(key);
-        write.item = std::string(blob);
-        write.item_size = size;
-        if (std::optional<WriteVersion> version = versions_->Find(key)) write.version = *version;
-        link_.Replicate(region_, to, std::move(write));
+        link_.Replicate(region_, to, StoredWrite(key, blob, size));
         return true;
       },
       [&] {

@@ -57,6 +57,10 @@ class ReplicaLog final : public CommitObserver {
   void CopyTo(const TableItems& items, const std::string& region);
 
  private:
+  // The item at `key` as stored here (`blob` empty: deleted), with its version, as a change
+  // for another region. Under the table's lock.
+  ReplicatedWrite StoredWrite(std::string_view key, std::string_view blob, uint32_t size) const;
+
   const std::string table_name_;
   const std::string region_;
   ReplicationLink& link_;

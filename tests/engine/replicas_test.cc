@@ -106,11 +106,7 @@ class World final : public ReplicationLink {
   }
   void SyncTimeToLive(const std::string&, const std::vector<std::string>& to,
                       const UpdateTimeToLiveArgs& args) override {
-    for (const std::string& region : to) {
-      UpdateTimeToLiveArgs here = args;
-      here.from_replica = true;
-      (void)engines.at(region)->UpdateTimeToLive(here);
-    }
+    for (const std::string& region : to) (void)engines.at(region)->UpdateTimeToLive(args);
   }
   void SyncTableUpdate(const std::string&, const std::vector<std::string>& to,
                        const UpdateTableArgs& args) override {
