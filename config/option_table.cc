@@ -384,7 +384,8 @@ const std::array kOptions = {
       return Integer<int64_t>(v, 0, 3'600'000, o.replication_delay_ms);
     }},
   Option{"table-delay-ms", "", "N", "0", Group::kTesting,
-    "keep tables CREATING, UPDATING or DELETING for N ms, to exercise waiters",
+    "keep tables (and global tables' replicas) CREATING, UPDATING or DELETING for N ms, to "
+    "exercise waiters",
     [](Options& o, std::string_view v) {
       return Integer<int64_t>(v, 0, 3'600'000, o.table_delay_ms);
     }},

@@ -117,7 +117,9 @@ class Replication::Link final : public ReplicationLink {
   void Announce(const std::string& from_region, const std::string& table_name,
                 const std::vector<ReplicaDescription>& replicas) override {
     for (const ReplicaDescription& replica : replicas) {
-      if (replica.region_name == from_region) continue;
+      if (replica.region_name == from_region || replica.status == ReplicaStatus::kDeleting) {
+        continue;
+      }
       auto engine = replication_.engine_for_(access_key_id_, replica.region_name);
       if (engine.ok()) (void)engine.value()->SetReplicas(table_name, replicas);
     }

@@ -35,6 +35,10 @@ struct ReplicaDescription {
   // region that sourced a replica within 24 hours cannot be deleted while that replica exists.
   std::string source_region;
   int64_t created_ms = 0;
+  // Not on the wire: when an UPDATING or DELETING status ends (--table-delay-ms after the change;
+  // Catalog::Snapshot then shows the replica ACTIVE, or no longer lists it). CREATING ends when
+  // the copy has arrived instead.
+  int64_t status_until_ms = 0;
   bool operator==(const ReplicaDescription&) const = default;
 };
 

@@ -27,7 +27,8 @@ class ReplicationLink {
                                const std::vector<ReplicaDescription>& replicas) = 0;
   // Deletes the table in `region` (a replica leaving the set).
   virtual Status DeleteReplica(const std::string& region, const std::string& table_name) = 0;
-  // Sets the replica set every member other than `from_region` describes.
+  // Sets the replica set every member other than `from_region` describes (a member being
+  // removed, DELETING, has left already: its table is going).
   virtual void Announce(const std::string& from_region, const std::string& table_name,
                         const std::vector<ReplicaDescription>& replicas) = 0;
   // A change of the settings DynamoDB keeps alike in every member (Time to Live; the billing

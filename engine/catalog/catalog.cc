@@ -135,7 +135,12 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
 
 void Catalog::SyncReplicasLocked(TableEntry& entry) {
   const std::vector<ReplicaDescription>& replicas = entry.description.replicas;
-  if (replicas.empty() || !options.replication) {
+  // Only members being removed beside this one: nothing to replicate to, no versions to keep.
+  const bool alone =
+      std::none_of(replicas.begin(), replicas.end(), [this](const ReplicaDescription& replica) {
+        return replica.region_name != options.region && replica.status != ReplicaStatus::kDeleting;
+      });
+  if (alone || !options.replication) {
     if (entry.replicas) entry.items->StopObserving(entry.replicas.get());
     entry.replicas = nullptr;
     entry.versions = nullptr;
@@ -154,7 +159,10 @@ void Catalog::SyncReplicasLocked(TableEntry& entry) {
   std::vector<std::string> sourced;
   const std::vector<std::string> before = entry.replicas->targets();
   for (const ReplicaDescription& replica : replicas) {
-    if (replica.region_name == options.region) continue;
+    // A replica being removed receives nothing more.
+    if (replica.region_name == options.region || replica.status == ReplicaStatus::kDeleting) {
+      continue;
+    }
     const bool mine = replica.source_region == options.region;
     const bool copying =
         replica.status == ReplicaStatus::kCreating && mine &&
@@ -328,7 +336,27 @@ TableDescription Catalog::Snapshot(const TableEntry& entry, int64_t now_ms) {
           now_ms >= index.created_ms + (entry.transition_done_ms - index.created_ms) / 2;
     }
   }
+  SettleReplicas(snapshot, now_ms);
   return snapshot;
+}
+
+void Catalog::SettleReplicas(TableDescription& table, int64_t now_ms) {
+  if (table.replicas.empty()) return;
+  std::erase_if(table.replicas, [now_ms](const ReplicaDescription& replica) {
+    return replica.status == ReplicaStatus::kDeleting && now_ms >= replica.status_until_ms;
+  });
+  // The members' lists name every member: one left is the region describing it.
+  if (table.replicas.size() == 1) table.replicas.clear();
+  bool changing = false;
+  for (ReplicaDescription& replica : table.replicas) {
+    if (replica.status == ReplicaStatus::kUpdating && now_ms >= replica.status_until_ms) {
+      replica.status = ReplicaStatus::kActive;
+    }
+    changing = changing || replica.status != ReplicaStatus::kActive;
+  }
+  if (changing && table.table_status == TableStatus::kActive) {
+    table.table_status = TableStatus::kUpdating;
+  }
 }
 
 bool Catalog::IsGone(const TableEntry& entry, int64_t now_ms) {

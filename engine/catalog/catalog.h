@@ -132,6 +132,11 @@ struct Catalog final : public TableMetadata {
   // (FillCounts) take the table's items lock, which a backfill holds for seconds, so callers
   // fill them in after releasing `mutex`.
   static TableDescription Snapshot(const TableEntry& entry, int64_t now_ms);
+  // A global table's replica transitions as of `now_ms`: an UPDATING replica whose period has
+  // ended is ACTIVE, a DELETING one is no longer listed (a table left alone is this region's
+  // alone again), and while any member is not ACTIVE the table is UPDATING, as DynamoDB's is
+  // while a replica is made, changed or removed. Part of Snapshot.
+  static void SettleReplicas(TableDescription& table, int64_t now_ms);
   // True once a DELETING table's deletion has completed: it no longer exists.
   static bool IsGone(const TableEntry& entry, int64_t now_ms);
   // The live item counts and sizes of the table and its indexes.

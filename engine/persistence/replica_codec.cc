@@ -16,6 +16,7 @@ enum Replica : uint32_t {
   kReplicaSource,
   kReplicaCreated,
   kReplicaIndex,  // a ReplicaIndexOverride (ReplicaIndexField)
+  kReplicaStatusUntil,
 };
 enum ReplicaIndexField : uint32_t {
   kReplicaIndexName = 1,
@@ -39,6 +40,7 @@ std::string EncodeReplica(const ReplicaDescription& replica) {
   if (replica.table_class_override) fields.Bytes(kReplicaTableClass, *replica.table_class_override);
   fields.Bytes(kReplicaSource, replica.source_region);
   fields.Int(kReplicaCreated, replica.created_ms);
+  if (replica.status_until_ms != 0) fields.Int(kReplicaStatusUntil, replica.status_until_ms);
   for (const ReplicaIndexOverride& index : replica.index_overrides) {
     FieldWriter nested;
     nested.Bytes(kReplicaIndexName, index.index_name);
@@ -79,6 +81,9 @@ ReplicaDescription DecodeReplica(std::string_view bytes) {
         break;
       case kReplicaCreated:
         replica.created_ms = fields.integer();
+        break;
+      case kReplicaStatusUntil:
+        replica.status_until_ms = fields.integer();
         break;
       case kReplicaIndex: {
         ReplicaIndexOverride& index = replica.index_overrides.emplace_back();

@@ -128,6 +128,7 @@ Result<TableOutcome> CommitSet(Catalog& catalog, const std::string& table_name,
   if (log != nullptr) *log = entry.replicas;
   const std::shared_ptr<TableItems> counted = entry.items;
   lock.unlock();
+  Catalog::SettleReplicas(table, now_ms);  // as DescribeTable would show it now
   Catalog::FillCounts(*counted, table);
   return TableOutcome(std::move(table), ticket);
 }
@@ -215,6 +216,9 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
         }
         for (ReplicaDescription& replica : replicas) {
           if (replica.region_name != region) continue;
+          // UPDATING for --table-delay-ms (Catalog::SettleReplicas ends it).
+          replica.status = ReplicaStatus::kUpdating;
+          replica.status_until_ms = now_ms + catalog.options.table_delay_ms;
           if (given.kms_master_key_id) replica.kms_master_key_id = given.kms_master_key_id;
           // The table's own figure clears an override: the replica inherits it again
           // (AWS-recorded, DDB-TABLE-250).
@@ -255,9 +259,18 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
         if (Status deleted = link->DeleteReplica(region, args.table_name); !deleted.ok()) {
           return deleted.error();
         }
-        std::erase_if(replicas, [&](const ReplicaDescription& replica) {
-          return replica.region_name == region;
-        });
+        // Listed DELETING for --table-delay-ms (Catalog::SettleReplicas then drops it), and
+        // sent nothing more meanwhile (Catalog::SyncReplicasLocked).
+        for (ReplicaDescription& replica : replicas) {
+          if (replica.region_name != region) continue;
+          replica.status = ReplicaStatus::kDeleting;
+          replica.status_until_ms = now_ms + catalog.options.table_delay_ms;
+        }
+        if (catalog.options.table_delay_ms == 0) {
+          std::erase_if(replicas, [&](const ReplicaDescription& replica) {
+            return replica.region_name == region;
+          });
+        }
         break;
       }
     }
@@ -454,10 +467,19 @@ void ResumeReplicaCopies(const Catalog& catalog) {
 
 void AnnounceDeparture(const Catalog& catalog, const TableDescription& table) {
   if (table.replicas.empty() || !catalog.options.replication) return;
+  // The others list it DELETING for --table-delay-ms, as its own table is (none: gone at once).
   std::vector<ReplicaDescription> rest = table.replicas;
-  std::erase_if(rest, [&](const ReplicaDescription& replica) {
-    return replica.region_name == catalog.options.region;
-  });
+  const int64_t delay_ms = catalog.options.table_delay_ms;
+  for (ReplicaDescription& replica : rest) {
+    if (replica.region_name != catalog.options.region) continue;
+    replica.status = ReplicaStatus::kDeleting;
+    replica.status_until_ms = catalog.clock.NowMs() + delay_ms;
+  }
+  if (delay_ms == 0) {
+    std::erase_if(rest, [&](const ReplicaDescription& replica) {
+      return replica.region_name == catalog.options.region;
+    });
+  }
   catalog.options.replication->Announce(catalog.options.region, table.table_name, rest);
 }
 

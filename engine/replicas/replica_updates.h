@@ -58,7 +58,8 @@ void ResumeReplicaCopies(const Catalog& catalog);
 Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
                             int64_t now_ms);
 
-// After the table left this region (DeleteTable): the other members' set without it.
+// After the table left this region (DeleteTable): the other members list it DELETING for
+// --table-delay-ms (Catalog::SettleReplicas then drops it), or at once without it.
 void AnnounceDeparture(const Catalog& catalog, const TableDescription& table);
 
 }  // namespace ddbd

@@ -75,6 +75,7 @@ TableDescription EveryField() {
   west.index_overrides = {{"by-status", 3, std::nullopt}, {"other", std::nullopt, 30}};
   west.source_region = "us-east-1";
   west.created_ms = 1'700'000'000'500;
+  west.status_until_ms = 1'700'000'001'500;
   table.replicas = {east, west};
   table.item_count = 42;
   table.table_size_bytes = -1;  // negatives survive (zigzag)

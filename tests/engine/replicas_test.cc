@@ -35,7 +35,10 @@ class World final : public ReplicationLink {
  public:
   // `on_disk`: each region's engine keeps a store (on a file system in memory), so it can be
   // restarted.
-  explicit World(const std::vector<std::string>& regions, bool on_disk = false) {
+  // `table_delay_ms`: each engine's --table-delay-ms.
+  explicit World(const std::vector<std::string>& regions, bool on_disk = false,
+                 int64_t table_delay_ms = 0)
+      : delay_ms(table_delay_ms) {
     for (const std::string& region : regions) {
       if (on_disk) files[region] = std::make_unique<MemoryFileSystem>();
       Open(region);
@@ -45,6 +48,7 @@ class World final : public ReplicationLink {
   void Open(const std::string& region) {
     EngineOptions options;
     options.region = region;
+    options.table_delay_ms = delay_ms;
     options.replication = std::shared_ptr<ReplicationLink>(this, [](ReplicationLink*) {});
     if (files.contains(region)) {
       options.db_path = "db";
@@ -99,7 +103,7 @@ class World final : public ReplicationLink {
   void Announce(const std::string& from, const std::string& table_name,
                 const std::vector<ReplicaDescription>& replicas) override {
     for (const ReplicaDescription& replica : replicas) {
-      if (replica.region_name != from) {
+      if (replica.region_name != from && replica.status != ReplicaStatus::kDeleting) {
         (void)engines.at(replica.region_name)->SetReplicas(table_name, replicas);
       }
     }
@@ -161,6 +165,7 @@ class World final : public ReplicationLink {
     return items;
   }
 
+  int64_t delay_ms = 0;
   ManualClock clock;
   std::map<std::string, std::unique_ptr<MemoryFileSystem>> files;  // by region, when on disk
   std::map<std::string, std::unique_ptr<Engine>> engines;
@@ -346,6 +351,110 @@ TEST_CASE("A deletion kept by a checkpoint still beats an older write pending at
   world.DeliverAll(random);
   CHECK(world.Items("us-west-2").empty());
   CHECK(world.Items("us-east-1").empty());
+}
+
+}  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+// The replica statuses each region describes, in the set's order ("" for none: not a global
+// table), then the table's own status.
+std::string Statuses(World& world, const std::string& region) {
+  auto table = world.engines.at(region)->DescribeTable("Orders");
+  if (!table.ok()) return "gone";
+  // Both enums run CREATING, UPDATING, DELETING, ACTIVE.
+  constexpr const char* kNames[] = {"CREATING", "UPDATING", "DELETING", "ACTIVE"};
+  std::string out;
+  for (const ReplicaDescription& replica : table.value().replicas) {
+    out += replica.region_name + ":" + kNames[static_cast<int>(replica.status)] + " ";
+  }
+  out += std::string("table:") + kNames[static_cast<int>(table.value().table_status)];
+  return out;
+}
+
+UpdateTableArgs OneReplicaUpdate(ReplicaUpdate::Action action, const std::string& region) {
+  UpdateTableArgs update;
+  update.table_name = "Orders";
+  ReplicaUpdate change;
+  change.action = action;
+  change.replica.region_name = region;
+  if (action == ReplicaUpdate::Action::kUpdate) {
+    change.replica.table_class_override = "STANDARD_INFREQUENT_ACCESS";
+  }
+  update.replica_updates = {change};
+  return update;
+}
+
+}  // namespace
+
+TEST_CASE("Under --table-delay-ms a replica is UPDATING and DELETING a while, its table UPDATING") {
+  std::mt19937 random(11);
+  World world({"us-east-1", "us-west-2", "eu-west-1"}, false, 1000);
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  world.clock.AdvanceMs(1000);
+  Engine& east = *world.engines.at("us-east-1");
+
+  // Made: the new replica CREATING (its table too) until its copy has arrived.
+  auto made = east.UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kCreate, "us-west-2"));
+  REQUIRE(made.ok());
+  CHECK(made.value().table_status == TableStatus::kUpdating);
+  CHECK(Statuses(world, "us-east-1") == "us-east-1:ACTIVE us-west-2:CREATING table:UPDATING");
+  CHECK(Statuses(world, "us-west-2") == "us-east-1:ACTIVE us-west-2:CREATING table:CREATING");
+  world.clock.AdvanceMs(1000);
+  world.DeliverAll(random);
+  CHECK(Statuses(world, "us-east-1") == "us-east-1:ACTIVE us-west-2:ACTIVE table:ACTIVE");
+  REQUIRE(east.UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kCreate, "eu-west-1")).ok());
+  world.clock.AdvanceMs(1000);
+  world.DeliverAll(random);
+  const std::string all_active = "us-east-1:ACTIVE us-west-2:ACTIVE eu-west-1:ACTIVE table:ACTIVE";
+  for (const char* region : {"us-east-1", "us-west-2", "eu-west-1"}) {
+    CHECK(Statuses(world, region) == all_active);
+  }
+
+  // Changed: UPDATING everywhere for the delay; no other replica change meanwhile.
+  auto changed = east.UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kUpdate, "eu-west-1"));
+  REQUIRE(changed.ok());
+  CHECK(changed.value().replicas.at(2).status == ReplicaStatus::kUpdating);
+  CHECK(changed.value().table_status == TableStatus::kUpdating);
+  CHECK(Statuses(world, "us-west-2") ==
+        "us-east-1:ACTIVE us-west-2:ACTIVE eu-west-1:UPDATING table:UPDATING");
+  auto busy = world.engines.at("us-west-2")
+                  ->UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kDelete, "eu-west-1"));
+  REQUIRE_FALSE(busy.ok());
+  CHECK(busy.error().code() == ErrorCode::kResourceInUse);
+  world.clock.AdvanceMs(999);
+  CHECK(Statuses(world, "eu-west-1") ==
+        "us-east-1:ACTIVE us-west-2:ACTIVE eu-west-1:UPDATING table:UPDATING");
+  world.clock.AdvanceMs(1);
+  CHECK(Statuses(world, "eu-west-1") == all_active);
+
+  // Removed: DELETING in the others' sets (its own table DELETING), sent nothing more.
+  auto removed = east.UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kDelete, "eu-west-1"));
+  REQUIRE(removed.ok());
+  CHECK(removed.value().replicas.at(2).status == ReplicaStatus::kDeleting);
+  CHECK(Statuses(world, "us-west-2") ==
+        "us-east-1:ACTIVE us-west-2:ACTIVE eu-west-1:DELETING table:UPDATING");
+  CHECK(Statuses(world, "eu-west-1") == "table:DELETING");
+  PutItemArgs put;
+  put.table_name = "Orders";
+  put.item = {{"pk", S("after")}};
+  REQUIRE(east.PutItem(put).ok());
+  CHECK(world.queues[{"us-east-1", "eu-west-1"}].empty());
+  CHECK(world.queues[{"us-east-1", "us-west-2"}].size() == 1);
+  world.clock.AdvanceMs(1000);
+  world.DeliverAll(random);
+  CHECK(Statuses(world, "us-east-1") == "us-east-1:ACTIVE us-west-2:ACTIVE table:ACTIVE");
+  CHECK(Statuses(world, "eu-west-1") == "gone");
+
+  // A member's DeleteTable: DELETING in the other's set, then a table of one region again.
+  REQUIRE(world.engines.at("us-west-2")->DeleteTable("Orders").ok());
+  CHECK(Statuses(world, "us-east-1") == "us-east-1:ACTIVE us-west-2:DELETING table:UPDATING");
+  REQUIRE(east.PutItem(put).ok());
+  CHECK(world.queues[{"us-east-1", "us-west-2"}].empty());
+  world.clock.AdvanceMs(1000);
+  CHECK(Statuses(world, "us-east-1") == "table:ACTIVE");
+  CHECK(Statuses(world, "us-west-2") == "gone");
 }
 
 }  // namespace ddbd

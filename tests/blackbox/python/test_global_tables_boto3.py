@@ -235,6 +235,53 @@ class GlobalTables(unittest.TestCase):
         self.assertEqual(east["StreamSpecification"]["StreamViewType"], "NEW_AND_OLD_IMAGES")
         self.east.update_table(TableName="Orders", StreamSpecification={"StreamEnabled": False})
 
+    def test_under_table_delay_a_replica_is_updating_and_deleting_a_while(self):
+        self.start("--table-delay-ms", "600")
+        replicas = lambda table: [(r["RegionName"], r["ReplicaStatus"]) for r in table["Replicas"]]
+        status = lambda client: client.describe_table(TableName="Orders")["Table"]["TableStatus"]
+        self.east.create_table(**hash_table("Orders"))
+        eventually(lambda: self.assertEqual(status(self.east), "ACTIVE"))
+        # Made: the table UPDATING, the new replica (and its own table) CREATING.
+        made = self.east.update_table(TableName="Orders",
+                                      ReplicaUpdates=[{"Create": {"RegionName": WEST}}])
+        self.assertEqual(made["TableDescription"]["TableStatus"], "UPDATING")
+        self.assertEqual(replicas(made["TableDescription"]), [(EAST, "ACTIVE"), (WEST, "CREATING")])
+        self.assertEqual(status(self.west), "CREATING")
+        eventually(lambda: self.assertEqual((status(self.east), status(self.west)),
+                                            ("ACTIVE", "ACTIVE")))
+        self.wait_active("Orders")
+        # Changed: UPDATING in every member for the delay; another change waits.
+        changed = self.east.update_table(TableName="Orders", ReplicaUpdates=[
+            {"Update": {"RegionName": WEST, "TableClassOverride": "STANDARD_INFREQUENT_ACCESS"}}])
+        self.assertEqual(changed["TableDescription"]["TableStatus"], "UPDATING")
+        self.assertEqual(replicas(changed["TableDescription"]), [(EAST, "ACTIVE"), (WEST, "UPDATING")])
+        self.assertEqual(replicas(self.west.describe_table(TableName="Orders")["Table"]),
+                         [(EAST, "ACTIVE"), (WEST, "UPDATING")])
+        self.assertRefused(self.west.update_table, "ResourceInUseException",
+                           "The resource which you are attempting to change is in use.",
+                           TableName="Orders", ReplicaUpdates=[{"Delete": {"RegionName": EAST}}])
+        self.wait_active("Orders")
+        eventually(lambda: self.assertEqual(status(self.east), "ACTIVE"))
+        # Removed: DELETING in the other member, its own table DELETING, then gone.
+        removed = self.east.update_table(TableName="Orders",
+                                         ReplicaUpdates=[{"Delete": {"RegionName": WEST}}])
+        self.assertEqual(replicas(removed["TableDescription"]), [(EAST, "ACTIVE"), (WEST, "DELETING")])
+        self.assertEqual(status(self.west), "DELETING")
+        self.assertNotIn("Replicas", self.west.describe_table(TableName="Orders")["Table"])
+        self.east.put_item(TableName="Orders", Item={"pk": {"S": "after"}})
+        # Sent nothing more: the west queue holds no change (the replication delay is 1 s).
+        queues = self.admin("/_ddbd/replication")["queues"]
+        self.assertEqual(sum(q["pending"] for q in queues if q["target"] == WEST), 0)
+
+        def alone():
+            table = self.east.describe_table(TableName="Orders")["Table"]
+            self.assertEqual(table["TableStatus"], "ACTIVE")
+            self.assertNotIn("Replicas", table)
+            self.assertNotIn("GlobalTableVersion", table)
+        eventually(alone)
+        with self.assertRaises(self.west.exceptions.ResourceNotFoundException):
+            self.west.describe_table(TableName="Orders")
+
     def test_the_settings_dynamodb_keeps_alike_reach_every_member(self):
         self.global_table()
         # Time to Live, changed in either region.
