@@ -244,6 +244,15 @@ class Engine {
   // is not a replica here). SetReplicas: the table's replica set as another region announces it.
   // SetReplicaStatus: one member's status (ACTIVE once its copy is complete).
   Result<bool> ApplyReplicatedWrite(const ReplicatedWrite& write);
+  // A table's auto scaling settings (engine/api/auto_scaling.h): kept, checked and described,
+  // the same in every member; nothing scales. ResourceNotFoundException for a missing table;
+  // ValidationException for an on-demand table, an index or region the table lacks, or units
+  // out of order. SetReplicaAutoScaling: as another member sets them.
+  Result<TableAutoScalingDescription> UpdateTableReplicaAutoScaling(
+      const UpdateTableReplicaAutoScalingArgs& args);
+  Result<TableAutoScalingDescription> DescribeTableReplicaAutoScaling(
+      const std::string& table_name) const;
+  Status SetReplicaAutoScaling(const std::string& table_name, TableAutoScaling settings);
   Status SetReplicas(const std::string& table_name, std::vector<ReplicaDescription> replicas);
   Status SetReplicaStatus(const std::string& table_name, const std::string& region,
                           ReplicaStatus status);

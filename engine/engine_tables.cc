@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/replicas/replica_auto_scaling.h"
 #include "engine/replicas/replica_updates.h"
 #include "engine/tables/table_operations.h"
 
@@ -42,6 +43,20 @@ Result<TableOutcome> Engine::DeleteTable(std::string_view table_name) {
 
 Result<bool> Engine::ApplyReplicatedWrite(const ReplicatedWrite& write) {
   return ddbd::ApplyReplicatedWrite(state_->catalog, write);
+}
+
+Result<TableAutoScalingDescription> Engine::UpdateTableReplicaAutoScaling(
+    const UpdateTableReplicaAutoScalingArgs& args) {
+  return UpdateReplicaAutoScaling(state_->catalog, args);
+}
+
+Result<TableAutoScalingDescription> Engine::DescribeTableReplicaAutoScaling(
+    const std::string& table_name) const {
+  return DescribeReplicaAutoScaling(state_->catalog, table_name);
+}
+
+Status Engine::SetReplicaAutoScaling(const std::string& table_name, TableAutoScaling settings) {
+  return ddbd::SetReplicaAutoScaling(state_->catalog, table_name, std::move(settings));
 }
 
 Status Engine::SetReplicas(const std::string& table_name,

@@ -69,11 +69,14 @@ class Replication::Link final : public ReplicationLink {
       }
       return made.error();
     }
-    // Time to Live is kept alike in every member (CreateTable takes none).
+    // Time to Live and auto scaling are kept alike in every member (CreateTable takes neither).
     if (!table.time_to_live_attribute.empty()) {
       UpdateTimeToLiveArgs time_to_live{
           table.table_name, {table.time_to_live_attribute, true}, true};
       (void)engine.value()->UpdateTimeToLive(time_to_live);
+    }
+    if (!table.auto_scaling.empty()) {
+      (void)engine.value()->SetReplicaAutoScaling(table.table_name, table.auto_scaling);
     }
     return Ok{};
   }
@@ -91,6 +94,14 @@ class Replication::Link final : public ReplicationLink {
     for (const std::string& region : to) {
       auto engine = replication_.engine_for_(access_key_id_, region);
       if (engine.ok()) (void)engine.value()->UpdateTable(args);
+    }
+  }
+
+  void SyncAutoScaling(const std::string&, const std::vector<std::string>& to,
+                       const std::string& table_name, const TableAutoScaling& settings) override {
+    for (const std::string& region : to) {
+      auto engine = replication_.engine_for_(access_key_id_, region);
+      if (engine.ok()) (void)engine.value()->SetReplicaAutoScaling(table_name, settings);
     }
   }
 

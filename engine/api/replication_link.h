@@ -39,6 +39,10 @@ class ReplicationLink {
                               const UpdateTimeToLiveArgs& args) = 0;
   virtual void SyncTableUpdate(const std::string& from_region, const std::vector<std::string>& to,
                                const UpdateTableArgs& args) = 0;
+  // The table's auto scaling settings as UpdateTableReplicaAutoScaling left them in
+  // `from_region`: set in each member of `to` (Engine::SetReplicaAutoScaling).
+  virtual void SyncAutoScaling(const std::string& from_region, const std::vector<std::string>& to,
+                               const std::string& table_name, const TableAutoScaling& settings) = 0;
   // Queues `write` for each region in `to`, after the replication delay, in order per region.
   virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
                          ReplicatedWrite write) = 0;

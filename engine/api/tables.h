@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/api/auto_scaling.h"
 #include "engine/api/durability.h"
 #include "engine/api/replicas.h"
 #include "engine/model/key_schema.h"
@@ -260,6 +261,8 @@ struct TableDescription {
   // A global table's members, this region among them, in the order they joined; empty: a table of
   // this region alone (no GlobalTableVersion, no Replicas).
   std::vector<ReplicaDescription> replicas;
+  // UpdateTableReplicaAutoScaling's settings (engine/api/auto_scaling.h); not on DescribeTable.
+  TableAutoScaling auto_scaling;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };

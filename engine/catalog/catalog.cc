@@ -131,6 +131,7 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.point_in_time_recovery_since_ms = from.point_in_time_recovery_since_ms;
   to.recovery_period_in_days = from.recovery_period_in_days;
   to.replicas = from.replicas;
+  to.auto_scaling = from.auto_scaling;
 }
 
 void Catalog::SyncReplicasLocked(TableEntry& entry) {

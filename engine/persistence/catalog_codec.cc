@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "engine/persistence/auto_scaling_codec.h"
 #include "engine/persistence/fields.h"
 #include "engine/persistence/replica_codec.h"
 
@@ -46,6 +47,7 @@ enum Table : uint32_t {
   kVectorIndex,
   kImporting,
   kReplica,
+  kAutoScaling,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -373,6 +375,9 @@ std::string EncodeTableDescription(const TableDescription& table) {
   if (table.import_in_progress) fields.Int(kImporting, 1);
   for (const ReplicaDescription& replica : table.replicas)
     fields.Bytes(kReplica, EncodeReplica(replica));
+  if (!table.auto_scaling.empty()) {
+    fields.Bytes(kAutoScaling, EncodeTableAutoScaling(table.auto_scaling));
+  }
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   for (const VectorIndexDescription& index : table.vector_indexes) {
     fields.Bytes(kVectorIndex, VectorIndexOf(index));
@@ -530,6 +535,9 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         break;
       case kReplica:
         table.replicas.push_back(DecodeReplica(text));
+        break;
+      case kAutoScaling:
+        table.auto_scaling = DecodeTableAutoScaling(text);
         break;
       case kIndex:
         table.indexes.push_back(decode.Index(text));

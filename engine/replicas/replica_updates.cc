@@ -9,6 +9,7 @@
 #include "engine/api/replication_link.h"
 #include "engine/catalog/identifiers.h"
 #include "engine/model/item_codec.h"
+#include "engine/replicas/replica_auto_scaling.h"
 
 namespace ddbd {
 namespace {
@@ -30,14 +31,6 @@ constexpr char kInUse[] = "The resource which you are attempting to change is in
 constexpr char kSourceWithin24Hours[] =
     "Replica cannot be deleted because it has acted as a source region for new replica(s) being "
     "added to the table in the last 24 hours.";
-
-std::string NotMembers(const std::vector<std::string>& regions) {
-  std::string list;
-  for (const std::string& region : regions) list += (list.empty() ? "" : ", ") + region;
-  return "Update global table operation failed because one or more replicas were not part of the "
-         "global table. Please retry the request without these replicas: [" +
-         list + "].";
-}
 
 bool HasOverride(const ReplicaDescription& replica) {
   return replica.kms_master_key_id || replica.read_capacity_units_override ||
@@ -135,6 +128,14 @@ Result<TableOutcome> CommitSet(Catalog& catalog, const std::string& table_name,
 
 }  // namespace
 
+std::string NotMembersMessage(const std::vector<std::string>& regions) {
+  std::string list;
+  for (const std::string& region : regions) list += (list.empty() ? "" : ", ") + region;
+  return "Update global table operation failed because one or more replicas were not part of the "
+         "global table. Please retry the request without these replicas: [" +
+         list + "].";
+}
+
 Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
                             int64_t now_ms) {
   for (const ReplicaDescription& replica : table.replicas) {
@@ -181,7 +182,7 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
       strangers.push_back(region);
     }
   }
-  if (!strangers.empty()) return Error::Validation(NotMembers(strangers));
+  if (!strangers.empty()) return Error::Validation(NotMembersMessage(strangers));
 
   for (const ReplicaUpdate& update : args.replica_updates) {
     const std::string& region = update.replica.region_name;
@@ -189,6 +190,13 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
       case ReplicaUpdate::Action::kCreate: {
         if (Member(replicas, region) != nullptr) {
           return Error::Validation(ReplicaExistsMessage(args.table_name));
+        }
+        // A global table's writes are on-demand or auto scaled, so that every region can take
+        // the others' (AWS: "Best practices and requirements for managing global tables"; the
+        // text as AWS answers, quoted in terraform-aws-modules/terraform-aws-dynamodb-table#109).
+        if (!WriteCapacityScales(table)) {
+          return Error::Validation(
+              "Table write capacity should either be Pay-Per-Request or AutoScaled.");
         }
         ReplicaDescription added = update.replica;
         added.status = ReplicaStatus::kCreating;

@@ -58,6 +58,9 @@ void ResumeReplicaCopies(const Catalog& catalog);
 Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
                             int64_t now_ms);
 
+// ValidationException's text for regions that are not members of the table (AWS-recorded).
+std::string NotMembersMessage(const std::vector<std::string>& regions);
+
 // After the table left this region (DeleteTable): the other members list it DELETING for
 // --table-delay-ms (Catalog::SettleReplicas then drops it), or at once without it.
 void AnnounceDeparture(const Catalog& catalog, const TableDescription& table);

@@ -115,6 +115,7 @@ extern const Shape kImportArn;
 extern const Shape kDescribeImportInput;
 extern const Shape kDescribeLimitsInput;
 extern const Shape kDescribeTableInput;
+extern const Shape kDescribeTableReplicaAutoScalingInput;
 extern const Shape kDescribeTimeToLiveInput;
 extern const Shape kPartiQLNextToken;
 extern const Shape kPositiveIntegerObject;
@@ -230,6 +231,20 @@ extern const Shape kDeleteVectorIndexAction;
 extern const Shape kVectorIndexUpdate;
 extern const Shape kVectorIndexUpdateList;
 extern const Shape kUpdateTableInput;
+extern const Shape kAutoScalingRoleArn;
+extern const Shape kAutoScalingPolicyName;
+extern const Shape kIntegerObject;
+extern const Shape kDoubleObject;
+extern const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate;
+extern const Shape kAutoScalingPolicyUpdate;
+extern const Shape kAutoScalingSettingsUpdate;
+extern const Shape kGlobalSecondaryIndexAutoScalingUpdate;
+extern const Shape kGlobalSecondaryIndexAutoScalingUpdateList;
+extern const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdate;
+extern const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdateList;
+extern const Shape kReplicaAutoScalingUpdate;
+extern const Shape kReplicaAutoScalingUpdateList;
+extern const Shape kUpdateTableReplicaAutoScalingInput;
 extern const Shape kTimeToLiveEnabled;
 extern const Shape kTimeToLiveAttributeName;
 extern const Shape kTimeToLiveSpecification;
@@ -1583,6 +1598,20 @@ const Shape kDescribeTableInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kDescribeTableInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kDescribeTableReplicaAutoScalingInputMembers[1] = {
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
+};
+const Shape kDescribeTableReplicaAutoScalingInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeTableReplicaAutoScalingInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeTableReplicaAutoScalingInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -3248,6 +3277,196 @@ const Shape kUpdateTableInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kAutoScalingRoleArn = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 1600,
+    .pattern = Pattern::kXmlText,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kAutoScalingPolicyName = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 256,
+    .pattern = Pattern::kPrint,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kIntegerObject = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kDoubleObject = {
+    .kind = Kind::kDouble,
+    .java_type = "java.lang.Double",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers[4] = {
+    {"DisableScaleIn", "disableScaleIn", &kBooleanObject, 0, false, false, false, false},
+    {"ScaleInCooldown", "scaleInCooldown", &kIntegerObject, 2, false, false, false, false},
+    {"ScaleOutCooldown", "scaleOutCooldown", &kIntegerObject, 1, false, false, false, false},
+    {"TargetValue", "targetValue", &kDoubleObject, 3, true, false, false, false},
+};
+const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kAutoScalingPolicyUpdateMembers[2] = {
+    {"PolicyName", "policyName", &kAutoScalingPolicyName, 1, false, false, false, false},
+    {"TargetTrackingScalingPolicyConfiguration", "targetTrackingScalingPolicyConfiguration", &kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, 0, true, false, false, false},
+};
+const Shape kAutoScalingPolicyUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingPolicyUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kAutoScalingPolicyUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kAutoScalingSettingsUpdateMembers[5] = {
+    {"MinimumUnits", "minimumUnits", &kPositiveLongObject, 2, false, false, false, false},
+    {"MaximumUnits", "maximumUnits", &kPositiveLongObject, 3, false, false, false, false},
+    {"AutoScalingDisabled", "autoScalingDisabled", &kBooleanObject, 4, false, false, false, false},
+    {"AutoScalingRoleArn", "autoScalingRoleArn", &kAutoScalingRoleArn, 1, false, false, false, false},
+    {"ScalingPolicyUpdate", "scalingPolicyUpdate", &kAutoScalingPolicyUpdate, 0, false, false, false, false},
+};
+const Shape kAutoScalingSettingsUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingSettingsUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kAutoScalingSettingsUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kGlobalSecondaryIndexAutoScalingUpdateMembers[2] = {
+    {"IndexName", "indexName", &kIndexName, 1, false, false, false, false},
+    {"ProvisionedWriteCapacityAutoScalingUpdate", "provisionedWriteCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 0, false, false, false, false},
+};
+const Shape kGlobalSecondaryIndexAutoScalingUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndexAutoScalingUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kGlobalSecondaryIndexAutoScalingUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kGlobalSecondaryIndexAutoScalingUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.GlobalSecondaryIndexAutoScalingUpdate>",
+    .min = 1,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kGlobalSecondaryIndexAutoScalingUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kReplicaGlobalSecondaryIndexAutoScalingUpdateMembers[2] = {
+    {"IndexName", "indexName", &kIndexName, 0, false, false, false, false},
+    {"ProvisionedReadCapacityAutoScalingUpdate", "provisionedReadCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 1, false, false, false, false},
+};
+const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ReplicaGlobalSecondaryIndexAutoScalingUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kReplicaGlobalSecondaryIndexAutoScalingUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.ReplicaGlobalSecondaryIndexAutoScalingUpdate>",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kReplicaGlobalSecondaryIndexAutoScalingUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kReplicaAutoScalingUpdateMembers[3] = {
+    {"RegionName", "regionName", &kRegionName, 1, true, false, false, false},
+    {"ReplicaGlobalSecondaryIndexUpdates", "replicaGlobalSecondaryIndexUpdates", &kReplicaGlobalSecondaryIndexAutoScalingUpdateList, 0, false, false, false, false},
+    {"ReplicaProvisionedReadCapacityAutoScalingUpdate", "replicaProvisionedReadCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+};
+const Shape kReplicaAutoScalingUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ReplicaAutoScalingUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kReplicaAutoScalingUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kReplicaAutoScalingUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.ReplicaAutoScalingUpdate>",
+    .min = 1,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kReplicaAutoScalingUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kUpdateTableReplicaAutoScalingInputMembers[4] = {
+    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexAutoScalingUpdateList, 0, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 3, true, false, false, false},
+    {"ProvisionedWriteCapacityAutoScalingUpdate", "provisionedWriteCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicaAutoScalingUpdateList, 1, false, false, false, false},
+};
+const Shape kUpdateTableReplicaAutoScalingInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.UpdateTableReplicaAutoScalingInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kUpdateTableReplicaAutoScalingInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kTimeToLiveEnabled = {
     .kind = Kind::kBoolean,
     .java_type = "java.lang.Boolean",
@@ -3797,6 +4016,13 @@ Status Decode(const json::Value& body, DescribeLimitsInput& /*out*/, Status* con
 Status Decode(const json::Value& body, DescribeTableInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeTableInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
+Status Decode(const json::Value& body, DescribeTableReplicaAutoScalingInput& out, Status* constraints) {
+  const json::Value* values[1] = {};
+  if (Status read = Read(shapes::kDescribeTableReplicaAutoScalingInput, body, values, constraints); !read.ok()) return read;
   out.table_name = String(values[0]).value_or(std::string_view{});
   return Ok{};
 }
@@ -4398,6 +4624,64 @@ Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraint
   out.warm_throughput = values[13];
   out.global_table_settings_replication_mode = String(values[14]);
   out.vector_index_updates = values[15];
+  return Ok{};
+}
+
+void View(const json::Value& object, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, object, values);
+  out.disable_scale_in = Boolean(values[0]);
+  out.scale_in_cooldown = Number(values[1]);
+  out.scale_out_cooldown = Number(values[2]);
+  out.target_value = Double(values[3]).value_or(double{});
+}
+
+void View(const json::Value& object, AutoScalingPolicyUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kAutoScalingPolicyUpdate, object, values);
+  out.policy_name = String(values[0]);
+  out.target_tracking_scaling_policy_configuration = values[1];
+}
+
+void View(const json::Value& object, AutoScalingSettingsUpdate& out) {
+  const json::Value* values[5] = {};
+  Collect(shapes::kAutoScalingSettingsUpdate, object, values);
+  out.minimum_units = Number(values[0]);
+  out.maximum_units = Number(values[1]);
+  out.auto_scaling_disabled = Boolean(values[2]);
+  out.auto_scaling_role_arn = String(values[3]);
+  out.scaling_policy_update = values[4];
+}
+
+void View(const json::Value& object, GlobalSecondaryIndexAutoScalingUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kGlobalSecondaryIndexAutoScalingUpdate, object, values);
+  out.index_name = String(values[0]);
+  out.provisioned_write_capacity_auto_scaling_update = values[1];
+}
+
+void View(const json::Value& object, ReplicaGlobalSecondaryIndexAutoScalingUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kReplicaGlobalSecondaryIndexAutoScalingUpdate, object, values);
+  out.index_name = String(values[0]);
+  out.provisioned_read_capacity_auto_scaling_update = values[1];
+}
+
+void View(const json::Value& object, ReplicaAutoScalingUpdate& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kReplicaAutoScalingUpdate, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+  out.replica_global_secondary_index_updates = values[1];
+  out.replica_provisioned_read_capacity_auto_scaling_update = values[2];
+}
+
+Status Decode(const json::Value& body, UpdateTableReplicaAutoScalingInput& out, Status* constraints) {
+  const json::Value* values[4] = {};
+  if (Status read = Read(shapes::kUpdateTableReplicaAutoScalingInput, body, values, constraints); !read.ok()) return read;
+  out.global_secondary_index_updates = values[0];
+  out.table_name = String(values[1]).value_or(std::string_view{});
+  out.provisioned_write_capacity_auto_scaling_update = values[2];
+  out.replica_updates = values[3];
   return Ok{};
 }
 

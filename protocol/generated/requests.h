@@ -303,6 +303,13 @@ struct DescribeTableInput {
 };
 Status Decode(const json::Value& body, DescribeTableInput& out, Status* constraints = nullptr);
 
+struct DescribeTableReplicaAutoScalingInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_name = {};
+};
+Status Decode(const json::Value& body, DescribeTableReplicaAutoScalingInput& out, Status* constraints = nullptr);
+
 struct DescribeTimeToLiveInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -879,6 +886,58 @@ struct UpdateTableInput {
   const json::Value* vector_index_updates = nullptr;
 };
 Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraints = nullptr);
+
+struct AutoScalingTargetTrackingScalingPolicyConfigurationUpdate {
+  std::optional<bool> disable_scale_in;
+  std::optional<int64_t> scale_in_cooldown;
+  std::optional<int64_t> scale_out_cooldown;
+  double target_value = {};
+};
+void View(const json::Value& object, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate& out);
+
+struct AutoScalingPolicyUpdate {
+  std::optional<std::string_view> policy_name;
+  const json::Value* target_tracking_scaling_policy_configuration = nullptr;
+};
+void View(const json::Value& object, AutoScalingPolicyUpdate& out);
+
+struct AutoScalingSettingsUpdate {
+  std::optional<int64_t> minimum_units;
+  std::optional<int64_t> maximum_units;
+  std::optional<bool> auto_scaling_disabled;
+  std::optional<std::string_view> auto_scaling_role_arn;
+  const json::Value* scaling_policy_update = nullptr;
+};
+void View(const json::Value& object, AutoScalingSettingsUpdate& out);
+
+struct GlobalSecondaryIndexAutoScalingUpdate {
+  std::optional<std::string_view> index_name;
+  const json::Value* provisioned_write_capacity_auto_scaling_update = nullptr;
+};
+void View(const json::Value& object, GlobalSecondaryIndexAutoScalingUpdate& out);
+
+struct ReplicaGlobalSecondaryIndexAutoScalingUpdate {
+  std::optional<std::string_view> index_name;
+  const json::Value* provisioned_read_capacity_auto_scaling_update = nullptr;
+};
+void View(const json::Value& object, ReplicaGlobalSecondaryIndexAutoScalingUpdate& out);
+
+struct ReplicaAutoScalingUpdate {
+  std::string_view region_name = {};
+  const json::Value* replica_global_secondary_index_updates = nullptr;
+  const json::Value* replica_provisioned_read_capacity_auto_scaling_update = nullptr;
+};
+void View(const json::Value& object, ReplicaAutoScalingUpdate& out);
+
+struct UpdateTableReplicaAutoScalingInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  const json::Value* global_secondary_index_updates = nullptr;
+  std::string_view table_name = {};
+  const json::Value* provisioned_write_capacity_auto_scaling_update = nullptr;
+  const json::Value* replica_updates = nullptr;
+};
+Status Decode(const json::Value& body, UpdateTableReplicaAutoScalingInput& out, Status* constraints = nullptr);
 
 struct TimeToLiveSpecification {
   bool enabled = {};

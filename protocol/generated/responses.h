@@ -2619,6 +2619,212 @@ class DescribeTableOutput {
   json::Writer& w_;
 };
 
+class AutoScalingTargetTrackingScalingPolicyConfigurationDescription {
+ public:
+  explicit AutoScalingTargetTrackingScalingPolicyConfigurationDescription(json::Writer& w) : w_(w) {}
+  void DisableScaleIn(bool value) {
+    json::Key(w_, "\"DisableScaleIn\"");
+    w_.Bool(value);
+  }
+  void ScaleInCooldown(int64_t value) {
+    json::Key(w_, "\"ScaleInCooldown\"");
+    w_.Int64(value);
+  }
+  void ScaleOutCooldown(int64_t value) {
+    json::Key(w_, "\"ScaleOutCooldown\"");
+    w_.Int64(value);
+  }
+  void TargetValue(double value) {
+    json::Key(w_, "\"TargetValue\"");
+    json::Double(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class AutoScalingPolicyDescription {
+ public:
+  explicit AutoScalingPolicyDescription(json::Writer& w) : w_(w) {}
+  void PolicyName(std::string_view value) {
+    json::Key(w_, "\"PolicyName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void TargetTrackingScalingPolicyConfiguration(F&& write) {
+    json::Key(w_, "\"TargetTrackingScalingPolicyConfiguration\"");
+    ::ddbd::wire::Write<out::AutoScalingTargetTrackingScalingPolicyConfigurationDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class AutoScalingPolicyDescriptionList {
+ public:
+  explicit AutoScalingPolicyDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::AutoScalingPolicyDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class AutoScalingSettingsDescription {
+ public:
+  explicit AutoScalingSettingsDescription(json::Writer& w) : w_(w) {}
+  void MinimumUnits(int64_t value) {
+    json::Key(w_, "\"MinimumUnits\"");
+    w_.Int64(value);
+  }
+  void MaximumUnits(int64_t value) {
+    json::Key(w_, "\"MaximumUnits\"");
+    w_.Int64(value);
+  }
+  void AutoScalingDisabled(bool value) {
+    json::Key(w_, "\"AutoScalingDisabled\"");
+    w_.Bool(value);
+  }
+  void AutoScalingRoleArn(std::string_view value) {
+    json::Key(w_, "\"AutoScalingRoleArn\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ScalingPolicies(F&& write) {
+    json::Key(w_, "\"ScalingPolicies\"");
+    w_.StartArray();
+    out::AutoScalingPolicyDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaGlobalSecondaryIndexAutoScalingDescription {
+ public:
+  explicit ReplicaGlobalSecondaryIndexAutoScalingDescription(json::Writer& w) : w_(w) {}
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  void IndexStatus(::ddbd::wire::IndexStatus value) {
+    json::Key(w_, "\"IndexStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void ProvisionedReadCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ProvisionedReadCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+  template <class F>
+  void ProvisionedWriteCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ProvisionedWriteCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaGlobalSecondaryIndexAutoScalingDescriptionList {
+ public:
+  explicit ReplicaGlobalSecondaryIndexAutoScalingDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ReplicaGlobalSecondaryIndexAutoScalingDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaAutoScalingDescription {
+ public:
+  explicit ReplicaAutoScalingDescription(json::Writer& w) : w_(w) {}
+  void RegionName(std::string_view value) {
+    json::Key(w_, "\"RegionName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void GlobalSecondaryIndexes(F&& write) {
+    json::Key(w_, "\"GlobalSecondaryIndexes\"");
+    w_.StartArray();
+    out::ReplicaGlobalSecondaryIndexAutoScalingDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  template <class F>
+  void ReplicaProvisionedReadCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ReplicaProvisionedReadCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+  template <class F>
+  void ReplicaProvisionedWriteCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ReplicaProvisionedWriteCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+  void ReplicaStatus(::ddbd::wire::ReplicaStatus value) {
+    json::Key(w_, "\"ReplicaStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaAutoScalingDescriptionList {
+ public:
+  explicit ReplicaAutoScalingDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ReplicaAutoScalingDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class TableAutoScalingDescription {
+ public:
+  explicit TableAutoScalingDescription(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  void TableStatus(::ddbd::wire::TableStatus value) {
+    json::Key(w_, "\"TableStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void Replicas(F&& write) {
+    json::Key(w_, "\"Replicas\"");
+    w_.StartArray();
+    out::ReplicaAutoScalingDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class DescribeTableReplicaAutoScalingOutput {
+ public:
+  explicit DescribeTableReplicaAutoScalingOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void TableAutoScalingDescription(F&& write) {
+    json::Key(w_, "\"TableAutoScalingDescription\"");
+    ::ddbd::wire::Write<out::TableAutoScalingDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class DescribeTimeToLiveOutput {
  public:
   explicit DescribeTimeToLiveOutput(json::Writer& w) : w_(w) {}
@@ -3477,6 +3683,19 @@ class UpdateTableOutput {
   void TableDescription(F&& write) {
     json::Key(w_, "\"TableDescription\"");
     ::ddbd::wire::Write<out::TableDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class UpdateTableReplicaAutoScalingOutput {
+ public:
+  explicit UpdateTableReplicaAutoScalingOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void TableAutoScalingDescription(F&& write) {
+    json::Key(w_, "\"TableAutoScalingDescription\"");
+    ::ddbd::wire::Write<out::TableAutoScalingDescription>(w_, write);
   }
 
  private:

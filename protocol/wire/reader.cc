@@ -79,6 +79,19 @@ bool Matches(Pattern pattern, std::string_view text) {
     case Pattern::kS3BucketOwner:
       return text.size() == 12 &&
              std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    case Pattern::kXmlText:
+      // XML's characters: no control character but tab, line feed and carriage return, and
+      // neither U+FFFE nor U+FFFF (EF BF BE, EF BF BF in the UTF-8 the reader has checked).
+      return std::all_of(text.begin(), text.end(),
+                         [](char c) {
+                           const auto byte = static_cast<unsigned char>(c);
+                           return byte >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+                         }) &&
+             text.find("\xEF\xBF\xBE") == std::string_view::npos &&
+             text.find("\xEF\xBF\xBF") == std::string_view::npos;
+    case Pattern::kPrint:
+      return !text.empty() &&
+             std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
   }
   return true;
 }

@@ -37,6 +37,10 @@ std::string_view PatternText(Pattern pattern) {
       return "^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$";
     case Pattern::kS3BucketOwner:
       return "[0-9]{12}";
+    case Pattern::kXmlText:
+      return "[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*";
+    case Pattern::kPrint:
+      return "\\p{Print}+";
   }
   return "";
 }

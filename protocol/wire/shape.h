@@ -38,6 +38,8 @@ enum class Pattern : uint8_t {
   kImportNextToken,  // ([0-9a-f]{16})+
   kS3Bucket,         // ^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$
   kS3BucketOwner,    // [0-9]{12}
+  kXmlText,          // [\u0020-\uD7FF\uE000-\uFFFD\uD800\uDC00-\uDBFF\uDFFF\r\n\t]*
+  kPrint,            // \p{Print}+ (Java's: printable ASCII)
 };
 
 inline constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::min();

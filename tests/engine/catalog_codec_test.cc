@@ -77,6 +77,12 @@ TableDescription EveryField() {
   west.created_ms = 1'700'000'000'500;
   west.status_until_ms = 1'700'000'001'500;
   table.replicas = {east, west};
+  AutoScalingSettings scaled{5, 50, false, "arn:aws:iam::1:role/scaling", {}};
+  scaled.policies = {{"writes", true, 60, std::nullopt, 70.5}};
+  table.auto_scaling.write = scaled;
+  table.auto_scaling.index_writes = {{"by-status", {1, 2, true, std::nullopt, {}}}};
+  table.auto_scaling.regions = {{"us-west-2", scaled, {{"by-status", scaled}}},
+                                {"us-east-1", std::nullopt, {}}};
   table.item_count = 42;
   table.table_size_bytes = -1;  // negatives survive (zigzag)
   return table;
@@ -104,6 +110,8 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   REQUIRE(back.resource_policies.size() == 2);
   CHECK(back.resource_policies[1].revision_id == "1700000000124");
   CHECK(back.replicas == table.replicas);
+  CHECK(back.auto_scaling == table.auto_scaling);
+  CHECK(back.auto_scaling.write->policies.at(0).target_value == 70.5);
   // Absent optionals stay absent.
   TableDescription plain;
   plain.table_name = "Plain";

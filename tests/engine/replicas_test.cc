@@ -108,6 +108,12 @@ class World final : public ReplicationLink {
       }
     }
   }
+  void SyncAutoScaling(const std::string&, const std::vector<std::string>& to,
+                       const std::string& table_name, const TableAutoScaling& settings) override {
+    for (const std::string& region : to) {
+      (void)engines.at(region)->SetReplicaAutoScaling(table_name, settings);
+    }
+  }
   void SyncTimeToLive(const std::string&, const std::vector<std::string>& to,
                       const UpdateTimeToLiveArgs& args) override {
     for (const std::string& region : to) (void)engines.at(region)->UpdateTimeToLive(args);

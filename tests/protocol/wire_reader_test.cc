@@ -92,6 +92,30 @@ TEST_CASE("A plain table name is held to 3-255 characters of [a-zA-Z0-9_.-]; an 
   }
 }
 
+TEST_CASE("Auto scaling's role ARN is XML text and its policy name printable ASCII") {
+  // The patterns are the model's: [\u0020-\uD7FF...\r\n\t]* and \p{Print}+ (Java's POSIX class).
+  const Case cases[] = {
+      {"model",
+       R"({"TableName":"abc","ProvisionedWriteCapacityAutoScalingUpdate":{"AutoScalingRoleArn":"arn:\u00e9\t","ScalingPolicyUpdate":{"PolicyName":"p q~","TargetTrackingScalingPolicyConfiguration":{"TargetValue":1}}}})",
+       "ok"},
+      {"model",
+       R"({"TableName":"abc","ProvisionedWriteCapacityAutoScalingUpdate":{"AutoScalingRoleArn":"a\u0001"}})",
+       "Validation: 1 validation error detected: Value 'a\x01' at "
+       "'provisionedWriteCapacityAutoScalingUpdate.autoScalingRoleArn' failed to satisfy "
+       "constraint: Member must satisfy regular expression pattern: "
+       "[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*"},
+      {"model",
+       R"({"TableName":"abc","ProvisionedWriteCapacityAutoScalingUpdate":{"ScalingPolicyUpdate":{"PolicyName":"caf\u00e9","TargetTrackingScalingPolicyConfiguration":{"TargetValue":1}}}})",
+       "Validation: 1 validation error detected: Value 'caf\xC3\xA9' at "
+       "'provisionedWriteCapacityAutoScalingUpdate.scalingPolicyUpdate.policyName' failed to "
+       "satisfy constraint: Member must satisfy regular expression pattern: \\p{Print}+"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.source << ": " << c.body.substr(0, 200));
+    CHECK(Answer<wire::UpdateTableReplicaAutoScalingInput>(c.body) == c.answer);
+  }
+}
+
 TEST_CASE("A wrong JSON type anywhere wins over every constraint, the first as sent") {
   const Case cases[] = {
       {"pinned", R"({"ReturnConsumedCapacity":"BAD","TableName":5})",

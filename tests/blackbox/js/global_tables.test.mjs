@@ -1,10 +1,12 @@
 // Global tables (issue 43) through the JavaScript SDK v3 and its document client: with
 // --namespaces region each region is a database; UpdateTable ReplicaUpdates makes a replica in
-// another region and writes in either reach the other after --replication-delay-ms.
+// another region and writes in either reach the other after --replication-delay-ms; a provisioned
+// table needs write auto scaling first (UpdateTableReplicaAutoScaling), kept in every member.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand,
+  CreateTableCommand, DescribeTableCommand, DescribeTableReplicaAutoScalingCommand, DynamoDBClient,
+  UpdateTableCommand, UpdateTableReplicaAutoScalingCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, hashTable, startDdbd } from './harness.mjs';
@@ -58,6 +60,53 @@ test('a replica in another region, and writes replicated both ways', async () =>
       { name: 'ValidationException',
         message: 'Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, '
           + 'DeleteTable, or UpdateTable as required.' });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a provisioned table takes a replica once its writes are auto scaled', async () => {
+  if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
+  const server = await startDdbd('--namespaces', 'region', '--replication-delay-ms', '0');
+  try {
+    const east = inRegion(server.endpoint, 'us-east-1');
+    const west = inRegion(server.endpoint, 'us-west-2');
+    await east.send(new CreateTableCommand(hashTable('Orders', {
+      BillingMode: 'PROVISIONED',
+      ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
+    })));
+    const createWest = { TableName: 'Orders', ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }] };
+    await assert.rejects(east.send(new UpdateTableCommand(createWest)), {
+      name: 'ValidationException',
+      message: 'Table write capacity should either be Pay-Per-Request or AutoScaled.',
+    });
+    const answer = await east.send(new UpdateTableReplicaAutoScalingCommand({
+      TableName: 'Orders',
+      ProvisionedWriteCapacityAutoScalingUpdate: {
+        MinimumUnits: 5, MaximumUnits: 40,
+        ScalingPolicyUpdate: {
+          PolicyName: 'writes', TargetTrackingScalingPolicyConfiguration: { TargetValue: 65 },
+        },
+      },
+    }));
+    const write = {
+      MinimumUnits: 5, MaximumUnits: 40, AutoScalingDisabled: false,
+      ScalingPolicies: [{
+        PolicyName: 'writes', TargetTrackingScalingPolicyConfiguration: { TargetValue: 65 },
+      }],
+    };
+    assert.deepEqual(answer.TableAutoScalingDescription.Replicas[0]
+      .ReplicaProvisionedWriteCapacityAutoScalingSettings, write);
+    await east.send(new UpdateTableCommand(createWest));
+    await eventually(async () => {
+      const { TableAutoScalingDescription: table } = await west.send(
+        new DescribeTableReplicaAutoScalingCommand({ TableName: 'Orders' }));
+      assert.deepEqual(table.Replicas.map((r) => [r.RegionName, r.ReplicaStatus]),
+        [['us-east-1', 'ACTIVE'], ['us-west-2', 'ACTIVE']]);
+      for (const replica of table.Replicas) {
+        assert.deepEqual(replica.ReplicaProvisionedWriteCapacityAutoScalingSettings, write);
+      }
+    });
   } finally {
     await server.stop();
   }

@@ -282,6 +282,105 @@ class GlobalTables(unittest.TestCase):
         with self.assertRaises(self.west.exceptions.ResourceNotFoundException):
             self.west.describe_table(TableName="Orders")
 
+    def test_a_provisioned_table_takes_replicas_only_with_write_auto_scaling(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        server = self.start("--db-path", directory.name)
+        throughput = {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}
+        self.east.create_table(
+            TableName="Orders", ProvisionedThroughput=throughput,
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "n", "AttributeType": "N"}],
+            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            GlobalSecondaryIndexes=[{"IndexName": "by-n", "ProvisionedThroughput": throughput,
+                                     "KeySchema": [{"AttributeName": "n", "KeyType": "HASH"}],
+                                     "Projection": {"ProjectionType": "ALL"}}])
+        # A table of one region: itself, its index, no settings yet.
+        described = self.east.describe_table_replica_auto_scaling(TableName="Orders")
+        self.assertEqual(described["TableAutoScalingDescription"], {
+            "TableName": "Orders", "TableStatus": "ACTIVE",
+            "Replicas": [{"RegionName": EAST, "ReplicaStatus": "ACTIVE", "GlobalSecondaryIndexes": [
+                {"IndexName": "by-n", "IndexStatus": "ACTIVE"}]}]})
+        create_west = dict(TableName="Orders", ReplicaUpdates=[{"Create": {"RegionName": WEST}}])
+        self.assertRefused(self.east.update_table, "ValidationException",
+                           "Table write capacity should either be Pay-Per-Request or AutoScaled.",
+                           **create_west)
+        # ddbd's own words where DynamoDB's are not recorded.
+        invalid = "One or more parameter values were invalid: "
+        self.assertRefused(
+            self.east.update_table_replica_auto_scaling, "ValidationException",
+            invalid + "MinimumUnits and MaximumUnits must both be given when auto scaling is first set",
+            TableName="Orders", ProvisionedWriteCapacityAutoScalingUpdate={"MinimumUnits": 5})
+        self.assertRefused(
+            self.east.update_table_replica_auto_scaling, "ValidationException",
+            invalid + "MinimumUnits (9) must not be greater than MaximumUnits (4)",
+            TableName="Orders",
+            ProvisionedWriteCapacityAutoScalingUpdate={"MinimumUnits": 9, "MaximumUnits": 4})
+        self.assertRefused(
+            self.east.update_table_replica_auto_scaling, "ValidationException",
+            invalid + "the table has no global secondary index named nope", TableName="Orders",
+            GlobalSecondaryIndexUpdates=[{"IndexName": "nope", "ProvisionedWriteCapacityAutoScalingUpdate":
+                                          {"MinimumUnits": 1, "MaximumUnits": 2}}])
+        self.assertRefused(
+            self.east.update_table_replica_auto_scaling, "ValidationException",
+            "Update global table operation failed because one or more replicas were not part of the "
+            "global table. Please retry the request without these replicas: [eu-west-1].",
+            TableName="Orders", ReplicaUpdates=[{"RegionName": EU}])
+        self.assertRefused(self.east.describe_table_replica_auto_scaling,
+                           "ResourceNotFoundException",
+                           "Requested resource not found: Table: Missing not found",
+                           TableName="Missing")
+        write = {"MinimumUnits": 5, "MaximumUnits": 50,
+                 "ScalingPolicyUpdate": {"TargetTrackingScalingPolicyConfiguration": {"TargetValue": 70}}}
+        answer = self.east.update_table_replica_auto_scaling(
+            TableName="Orders", ProvisionedWriteCapacityAutoScalingUpdate=write,
+            GlobalSecondaryIndexUpdates=[{"IndexName": "by-n", "ProvisionedWriteCapacityAutoScalingUpdate": {
+                "MinimumUnits": 2, "MaximumUnits": 20, "AutoScalingDisabled": True}}])
+        expected_write = {"MinimumUnits": 5, "MaximumUnits": 50, "AutoScalingDisabled": False,
+                          "ScalingPolicies": [{
+                              "PolicyName": "DynamoDBWriteCapacityUtilization:table/Orders",
+                              "TargetTrackingScalingPolicyConfiguration": {"TargetValue": 70.0}}]}
+        replica = answer["TableAutoScalingDescription"]["Replicas"][0]
+        self.assertEqual(replica["ReplicaProvisionedWriteCapacityAutoScalingSettings"], expected_write)
+        self.assertEqual(replica["GlobalSecondaryIndexes"][0]["ProvisionedWriteCapacityAutoScalingSettings"],
+                         {"MinimumUnits": 2, "MaximumUnits": 20, "AutoScalingDisabled": True,
+                          "ScalingPolicies": []})
+        # Auto scaled: the replica is made, with the same settings; each region's reads its own.
+        self.east.update_table(**create_west)
+        self.wait_active("Orders")
+        self.west.update_table_replica_auto_scaling(TableName="Orders", ReplicaUpdates=[{
+            "RegionName": WEST, "ReplicaProvisionedReadCapacityAutoScalingUpdate": {
+                "MinimumUnits": 3, "MaximumUnits": 30, "ScalingPolicyUpdate": {
+                    "PolicyName": "reads", "TargetTrackingScalingPolicyConfiguration": {
+                        "TargetValue": 55.5, "ScaleInCooldown": 60, "DisableScaleIn": False}}}}])
+
+        def check(client):
+            table = client.describe_table_replica_auto_scaling(TableName="Orders")["TableAutoScalingDescription"]
+            replicas = {r["RegionName"]: r for r in table["Replicas"]}
+            self.assertEqual(sorted(replicas), [EAST, WEST])
+            for region in (EAST, WEST):
+                self.assertEqual(replicas[region]["ReplicaProvisionedWriteCapacityAutoScalingSettings"],
+                                 expected_write)
+            self.assertNotIn("ReplicaProvisionedReadCapacityAutoScalingSettings", replicas[EAST])
+            self.assertEqual(replicas[WEST]["ReplicaProvisionedReadCapacityAutoScalingSettings"], {
+                "MinimumUnits": 3, "MaximumUnits": 30, "AutoScalingDisabled": False,
+                "ScalingPolicies": [{"PolicyName": "reads", "TargetTrackingScalingPolicyConfiguration": {
+                    "DisableScaleIn": False, "ScaleInCooldown": 60, "TargetValue": 55.5}}]})
+        check(self.east)
+        check(self.west)
+        # Kept across a restart.
+        server.stop()
+        self.servers.remove(server)
+        self.start("--db-path", directory.name)
+        check(self.east)
+        check(self.west)
+        # An on-demand table has no capacity to scale.
+        self.east.create_table(**hash_table("OnDemand"))
+        self.assertRefused(
+            self.east.update_table_replica_auto_scaling, "ValidationException",
+            invalid + "auto scaling settings cannot be given for a table whose BillingMode is "
+            "PAY_PER_REQUEST", TableName="OnDemand", ProvisionedWriteCapacityAutoScalingUpdate=write)
+
     def test_the_settings_dynamodb_keeps_alike_reach_every_member(self):
         self.global_table()
         # Time to Live, changed in either region.
