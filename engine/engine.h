@@ -19,6 +19,7 @@
 #include "engine/api/exports.h"
 #include "engine/api/imports.h"
 #include "engine/api/items.h"
+#include "engine/api/legacy_global_tables.h"
 #include "engine/api/options.h"
 #include "engine/api/policies.h"
 #include "engine/api/reads.h"
@@ -253,6 +254,18 @@ class Engine {
   Result<TableAutoScalingDescription> DescribeTableReplicaAutoScaling(
       const std::string& table_name) const;
   Status SetReplicaAutoScaling(const std::string& table_name, TableAutoScaling settings);
+  // Global tables of version 2017.11.29 (engine/api/legacy_global_tables.h), the other regions
+  // reached through the link. TableNotFoundException for a region without the table;
+  // GlobalTableAlreadyExistsException, GlobalTableNotFoundException,
+  // ReplicaAlreadyExistsException, ReplicaNotFoundException; ValidationException for a region
+  // outside the version's, or a table unlike the others or not empty. SetLegacyGlobalTable: the
+  // membership another region sets.
+  Result<GlobalTableDescription> CreateGlobalTable(const CreateGlobalTableArgs& args);
+  Result<GlobalTableDescription> UpdateGlobalTable(const UpdateGlobalTableArgs& args);
+  Result<GlobalTableDescription> DescribeGlobalTable(const std::string& global_table_name) const;
+  ListGlobalTablesResult ListGlobalTables(const ListGlobalTablesArgs& args) const;
+  Status SetLegacyGlobalTable(const std::string& table_name, const std::vector<std::string>& group,
+                              int64_t created_ms);
   Status SetReplicas(const std::string& table_name, std::vector<ReplicaDescription> replicas);
   Status SetReplicaStatus(const std::string& table_name, const std::string& region,
                           ReplicaStatus status);

@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "engine/engine_state.h"
+#include "engine/replicas/legacy_global_tables.h"
 #include "engine/replicas/replica_auto_scaling.h"
 #include "engine/replicas/replica_updates.h"
 #include "engine/tables/table_operations.h"
@@ -57,6 +58,28 @@ Result<TableAutoScalingDescription> Engine::DescribeTableReplicaAutoScaling(
 
 Status Engine::SetReplicaAutoScaling(const std::string& table_name, TableAutoScaling settings) {
   return ddbd::SetReplicaAutoScaling(state_->catalog, table_name, std::move(settings));
+}
+
+Result<GlobalTableDescription> Engine::CreateGlobalTable(const CreateGlobalTableArgs& args) {
+  return ddbd::CreateGlobalTable(state_->catalog, args);
+}
+
+Result<GlobalTableDescription> Engine::UpdateGlobalTable(const UpdateGlobalTableArgs& args) {
+  return ddbd::UpdateGlobalTable(state_->catalog, args);
+}
+
+Result<GlobalTableDescription> Engine::DescribeGlobalTable(
+    const std::string& global_table_name) const {
+  return ddbd::DescribeGlobalTable(state_->catalog, global_table_name);
+}
+
+ListGlobalTablesResult Engine::ListGlobalTables(const ListGlobalTablesArgs& args) const {
+  return ddbd::ListGlobalTables(state_->catalog, args);
+}
+
+Status Engine::SetLegacyGlobalTable(const std::string& table_name,
+                                    const std::vector<std::string>& group, int64_t created_ms) {
+  return ddbd::SetLegacyGlobalTable(state_->catalog, table_name, group, created_ms);
 }
 
 Status Engine::SetReplicas(const std::string& table_name,

@@ -51,6 +51,10 @@ enum class ErrorCode {
   kInvalidExportTime,                // ...v20120810#InvalidExportTimeException
   kImportNotFound,                   // ...v20120810#ImportNotFoundException
   kImportConflict,                   // ...v20120810#ImportConflictException
+  kGlobalTableAlreadyExists,         // ...v20120810#GlobalTableAlreadyExistsException
+  kGlobalTableNotFound,              // ...v20120810#GlobalTableNotFoundException
+  kReplicaAlreadyExists,             // ...v20120810#ReplicaAlreadyExistsException
+  kReplicaNotFound,                  // ...v20120810#ReplicaNotFoundException
   kAccessDenied,                     // com.amazon.coral.service#AccessDeniedException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };

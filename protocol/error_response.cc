@@ -86,6 +86,14 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#ImportNotFoundException", "message", 400};
     case ErrorCode::kImportConflict:
       return {"com.amazonaws.dynamodb.v20120810#ImportConflictException", "message", 400};
+    case ErrorCode::kGlobalTableAlreadyExists:
+      return {"com.amazonaws.dynamodb.v20120810#GlobalTableAlreadyExistsException", "message", 400};
+    case ErrorCode::kGlobalTableNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#GlobalTableNotFoundException", "message", 400};
+    case ErrorCode::kReplicaAlreadyExists:
+      return {"com.amazonaws.dynamodb.v20120810#ReplicaAlreadyExistsException", "message", 400};
+    case ErrorCode::kReplicaNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ReplicaNotFoundException", "message", 400};
     case ErrorCode::kAccessDenied:
       return {"com.amazon.coral.service#AccessDeniedException", "message", 400};
     case ErrorCode::kInternalServerError:

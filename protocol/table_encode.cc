@@ -308,7 +308,11 @@ void EncodeDescription(wire::out::TableDescription& out, const TableDescription&
   if (whole) EncodeIndexes(out, table);
   if (whole) EncodeVectorIndexes(out, table);
   EncodeStream(out, table);
-  if (!table.replicas.empty()) EncodeReplicas(out, table);
+  if (table.legacy_global_table_created_ms != 0) {
+    out.GlobalTableVersion("2017.11.29");  // its group: DescribeGlobalTable's
+  } else if (!table.replicas.empty()) {
+    EncodeReplicas(out, table);
+  }
   if (table.sse_description) {
     out.SSEDescription(
         [&](wire::out::SSEDescription& sse) { EncodeSseDescription(sse, table, options); });

@@ -105,6 +105,22 @@ class Replication::Link final : public ReplicationLink {
     }
   }
 
+  Result<TableDescription> DescribeMember(const std::string& region,
+                                          const std::string& table_name) override {
+    auto engine = replication_.engine_for_(access_key_id_, region);
+    if (!engine.ok()) return engine.error();
+    auto table = engine.value()->DescribeTable(table_name);
+    if (!table.ok()) return table.error();
+    return static_cast<TableDescription>(std::move(table.value()));
+  }
+
+  Status SetLegacyGlobalTable(const std::string& region, const std::string& table_name,
+                              const std::vector<std::string>& group, int64_t created_ms) override {
+    auto engine = replication_.engine_for_(access_key_id_, region);
+    if (!engine.ok()) return engine.error();
+    return engine.value()->SetLegacyGlobalTable(table_name, group, created_ms);
+  }
+
   Status DeleteReplica(const std::string& region, const std::string& table_name) override {
     auto engine = replication_.engine_for_(access_key_id_, region);
     if (!engine.ok()) return engine.error();

@@ -43,6 +43,14 @@ class ReplicationLink {
   // `from_region`: set in each member of `to` (Engine::SetReplicaAutoScaling).
   virtual void SyncAutoScaling(const std::string& from_region, const std::vector<std::string>& to,
                                const std::string& table_name, const TableAutoScaling& settings) = 0;
+  // Version 2017.11.29 (legacy global tables): `region`'s table of the name as DescribeTable
+  // answers there (ResourceNotFoundException when it has none); and its membership of a global
+  // table set there, `group` since `created_ms` (an empty group and 0: it leaves).
+  virtual Result<TableDescription> DescribeMember(const std::string& region,
+                                                  const std::string& table_name) = 0;
+  virtual Status SetLegacyGlobalTable(const std::string& region, const std::string& table_name,
+                                      const std::vector<std::string>& group,
+                                      int64_t created_ms) = 0;
   // Queues `write` for each region in `to`, after the replication delay, in order per region.
   virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
                          ReplicatedWrite write) = 0;

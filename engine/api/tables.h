@@ -261,6 +261,9 @@ struct TableDescription {
   // A global table's members, this region among them, in the order they joined; empty: a table of
   // this region alone (no GlobalTableVersion, no Replicas).
   std::vector<ReplicaDescription> replicas;
+  // A member of a global table of version 2017.11.29 (CreateGlobalTable) since this time (0:
+  // not): `replicas` is its replication group, described by DescribeGlobalTable, not here.
+  int64_t legacy_global_table_created_ms = 0;
   // UpdateTableReplicaAutoScaling's settings (engine/api/auto_scaling.h); not on DescribeTable.
   TableAutoScaling auto_scaling;
   int64_t item_count = 0;

@@ -132,6 +132,7 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.recovery_period_in_days = from.recovery_period_in_days;
   to.replicas = from.replicas;
   to.auto_scaling = from.auto_scaling;
+  to.legacy_global_table_created_ms = from.legacy_global_table_created_ms;
 }
 
 void Catalog::SyncReplicasLocked(TableEntry& entry) {
@@ -346,8 +347,11 @@ void Catalog::SettleReplicas(TableDescription& table, int64_t now_ms) {
   std::erase_if(table.replicas, [now_ms](const ReplicaDescription& replica) {
     return replica.status == ReplicaStatus::kDeleting && now_ms >= replica.status_until_ms;
   });
-  // The members' lists name every member: one left is the region describing it.
-  if (table.replicas.size() == 1) table.replicas.clear();
+  // The members' lists name every member: one left is the region describing it, a table of its
+  // region alone again (a global table of version 2017.11.29 may have one replica).
+  if (table.replicas.size() == 1 && table.legacy_global_table_created_ms == 0) {
+    table.replicas.clear();
+  }
   bool changing = false;
   for (ReplicaDescription& replica : table.replicas) {
     if (replica.status == ReplicaStatus::kUpdating && now_ms >= replica.status_until_ms) {

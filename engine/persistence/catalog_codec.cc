@@ -48,6 +48,7 @@ enum Table : uint32_t {
   kImporting,
   kReplica,
   kAutoScaling,
+  kLegacyGlobalTable,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -375,6 +376,9 @@ std::string EncodeTableDescription(const TableDescription& table) {
   if (table.import_in_progress) fields.Int(kImporting, 1);
   for (const ReplicaDescription& replica : table.replicas)
     fields.Bytes(kReplica, EncodeReplica(replica));
+  if (table.legacy_global_table_created_ms != 0) {
+    fields.Int(kLegacyGlobalTable, table.legacy_global_table_created_ms);
+  }
   if (!table.auto_scaling.empty()) {
     fields.Bytes(kAutoScaling, EncodeTableAutoScaling(table.auto_scaling));
   }
@@ -535,6 +539,9 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         break;
       case kReplica:
         table.replicas.push_back(DecodeReplica(text));
+        break;
+      case kLegacyGlobalTable:
+        table.legacy_global_table_created_ms = integer;
         break;
       case kAutoScaling:
         table.auto_scaling = DecodeTableAutoScaling(text);

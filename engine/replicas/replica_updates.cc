@@ -105,7 +105,8 @@ Result<TableOutcome> CommitSet(Catalog& catalog, const std::string& table_name,
     table.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
     table.latest_stream_label = StreamLabel(now_ms);
   }
-  if (replicas.size() == 1 && replicas.front().region_name == catalog.options.region) {
+  if (replicas.size() == 1 && replicas.front().region_name == catalog.options.region &&
+      table.legacy_global_table_created_ms == 0) {
     replicas.clear();  // no other member: a table of this region alone
   }
   table.replicas = std::move(replicas);
@@ -166,6 +167,11 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
                                      " not found");
     }
     table = Catalog::Snapshot(*entry, now_ms);
+  }
+  if (table.legacy_global_table_created_ms != 0) {
+    return Error::Validation(
+        "One or more parameter values were invalid: the table is a replica of a global table of "
+        "version 2017.11.29: UpdateGlobalTable changes its replicas");
   }
   const bool settled = std::all_of(
       table.replicas.begin(), table.replicas.end(),
@@ -365,7 +371,8 @@ std::vector<std::string> OtherMembers(const Catalog& catalog, const std::string&
   std::vector<std::string> regions;
   std::shared_lock lock(catalog.mutex);
   const TableEntry* entry = catalog.FindLocked(table_name, catalog.clock.NowMs());
-  if (entry == nullptr) return regions;
+  // Version 2017.11.29 keeps no setting alike: each region's table is set on its own.
+  if (entry == nullptr || entry->description.legacy_global_table_created_ms != 0) return regions;
   for (const ReplicaDescription& replica : entry->description.replicas) {
     if (replica.region_name != catalog.options.region) regions.push_back(replica.region_name);
   }

@@ -40,6 +40,10 @@ extern const Shape kReturnItemCollectionMetrics;
 extern const Shape kBatchWriteItemInput;
 extern const Shape kBackupName;
 extern const Shape kCreateBackupInput;
+extern const Shape kRegionName;
+extern const Shape kReplica;
+extern const Shape kReplicaList;
+extern const Shape kCreateGlobalTableInput;
 extern const Shape kKeySchemaAttributeName;
 extern const Shape kScalarAttributeType;
 extern const Shape kAttributeDefinition;
@@ -111,6 +115,7 @@ extern const Shape kDescribeContinuousBackupsInput;
 extern const Shape kDescribeEndpointsRequest;
 extern const Shape kExportArn;
 extern const Shape kDescribeExportInput;
+extern const Shape kDescribeGlobalTableInput;
 extern const Shape kImportArn;
 extern const Shape kDescribeImportInput;
 extern const Shape kDescribeLimitsInput;
@@ -158,6 +163,7 @@ extern const Shape kListBackupsInput;
 extern const Shape kListExportsMaxLimit;
 extern const Shape kExportNextToken;
 extern const Shape kListExportsInput;
+extern const Shape kListGlobalTablesInput;
 extern const Shape kListImportsMaxLimit;
 extern const Shape kImportNextToken;
 extern const Shape kListImportsInput;
@@ -202,6 +208,11 @@ extern const Shape kUntagResourceInput;
 extern const Shape kRecoveryPeriodInDays;
 extern const Shape kPointInTimeRecoverySpecification;
 extern const Shape kUpdateContinuousBackupsInput;
+extern const Shape kCreateReplicaAction;
+extern const Shape kDeleteReplicaAction;
+extern const Shape kReplicaUpdate;
+extern const Shape kReplicaUpdateList;
+extern const Shape kUpdateGlobalTableInput;
 extern const Shape kAttributeAction;
 extern const Shape kAttributeValueUpdate;
 extern const Shape kAttributeUpdates;
@@ -211,7 +222,6 @@ extern const Shape kCreateGlobalSecondaryIndexAction;
 extern const Shape kDeleteGlobalSecondaryIndexAction;
 extern const Shape kGlobalSecondaryIndexUpdate;
 extern const Shape kGlobalSecondaryIndexUpdateList;
-extern const Shape kRegionName;
 extern const Shape kProvisionedThroughputOverride;
 extern const Shape kOnDemandThroughputOverride;
 extern const Shape kReplicaGlobalSecondaryIndex;
@@ -644,6 +654,57 @@ const Shape kCreateBackupInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kCreateBackupInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kRegionName = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kReplicaMembers[1] = {
+    {"RegionName", "regionName", &kRegionName, 0, false, false, false, false},
+};
+const Shape kReplica = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.Replica",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kReplicaMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kReplicaList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.Replica>",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kReplica,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kCreateGlobalTableInputMembers[2] = {
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+    {"ReplicationGroup", "replicationGroup", &kReplicaList, 1, true, false, false, false},
+};
+const Shape kCreateGlobalTableInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.CreateGlobalTableInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kCreateGlobalTableInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -1551,6 +1612,20 @@ const Shape kDescribeExportInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kDescribeGlobalTableInputMembers[1] = {
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+};
+const Shape kDescribeGlobalTableInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeGlobalTableInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeGlobalTableInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kImportArn = {
     .kind = Kind::kString,
     .java_type = "java.lang.String",
@@ -2169,6 +2244,22 @@ const Shape kListExportsInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kListExportsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kListGlobalTablesInputMembers[3] = {
+    {"ExclusiveStartGlobalTableName", "exclusiveStartGlobalTableName", &kTableName, 2, false, false, false, false},
+    {"Limit", "limit", &kPositiveIntegerObject, 1, false, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, false, false, false, false},
+};
+const Shape kListGlobalTablesInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ListGlobalTablesInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kListGlobalTablesInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -2839,6 +2930,75 @@ const Shape kUpdateContinuousBackupsInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kCreateReplicaActionMembers[1] = {
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+};
+const Shape kCreateReplicaAction = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.CreateReplicaAction",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kCreateReplicaActionMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kDeleteReplicaActionMembers[1] = {
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+};
+const Shape kDeleteReplicaAction = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DeleteReplicaAction",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDeleteReplicaActionMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kReplicaUpdateMembers[2] = {
+    {"Create", "create", &kCreateReplicaAction, 0, false, false, false, false},
+    {"Delete", "delete", &kDeleteReplicaAction, 1, false, false, false, false},
+};
+const Shape kReplicaUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ReplicaUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kReplicaUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kReplicaUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.ReplicaUpdate>",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kReplicaUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kUpdateGlobalTableInputMembers[2] = {
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicaUpdateList, 1, true, false, false, false},
+};
+const Shape kUpdateGlobalTableInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.UpdateGlobalTableInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kUpdateGlobalTableInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kAttributeAction = {
     .kind = Kind::kString,
     .java_type = "java.lang.String",
@@ -2977,17 +3137,6 @@ const Shape kGlobalSecondaryIndexUpdateList = {
     .enum_values = {},
     .members = {},
     .element = &kGlobalSecondaryIndexUpdate,
-    .key = nullptr,
-    .plain_name = nullptr};
-const Shape kRegionName = {
-    .kind = Kind::kString,
-    .java_type = "java.lang.String",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = {},
-    .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputOverrideMembers[1] = {
@@ -3794,6 +3943,20 @@ Status Decode(const json::Value& body, CreateBackupInput& out, Status* constrain
   return Ok{};
 }
 
+void View(const json::Value& object, Replica& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kReplica, object, values);
+  out.region_name = String(values[0]);
+}
+
+Status Decode(const json::Value& body, CreateGlobalTableInput& out, Status* constraints) {
+  const json::Value* values[2] = {};
+  if (Status read = Read(shapes::kCreateGlobalTableInput, body, values, constraints); !read.ok()) return read;
+  out.global_table_name = String(values[0]).value_or(std::string_view{});
+  out.replication_group = values[1];
+  return Ok{};
+}
+
 void View(const json::Value& object, AttributeDefinition& out) {
   const json::Value* values[2] = {};
   Collect(shapes::kAttributeDefinition, object, values);
@@ -4000,6 +4163,13 @@ Status Decode(const json::Value& body, DescribeExportInput& out, Status* constra
   return Ok{};
 }
 
+Status Decode(const json::Value& body, DescribeGlobalTableInput& out, Status* constraints) {
+  const json::Value* values[1] = {};
+  if (Status read = Read(shapes::kDescribeGlobalTableInput, body, values, constraints); !read.ok()) return read;
+  out.global_table_name = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, DescribeImportInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeImportInput, body, values, constraints); !read.ok()) return read;
@@ -4173,6 +4343,15 @@ Status Decode(const json::Value& body, ListExportsInput& out, Status* constraint
   out.table_arn = String(values[0]);
   out.max_results = Number(values[1]);
   out.next_token = String(values[2]);
+  return Ok{};
+}
+
+Status Decode(const json::Value& body, ListGlobalTablesInput& out, Status* constraints) {
+  const json::Value* values[3] = {};
+  if (Status read = Read(shapes::kListGlobalTablesInput, body, values, constraints); !read.ok()) return read;
+  out.exclusive_start_global_table_name = String(values[0]);
+  out.limit = Number(values[1]);
+  out.region_name = String(values[2]);
   return Ok{};
 }
 
@@ -4443,6 +4622,33 @@ Status Decode(const json::Value& body, UpdateContinuousBackupsInput& out, Status
   if (Status read = Read(shapes::kUpdateContinuousBackupsInput, body, values, constraints); !read.ok()) return read;
   out.table_name = String(values[0]).value_or(std::string_view{});
   out.point_in_time_recovery_specification = values[1];
+  return Ok{};
+}
+
+void View(const json::Value& object, CreateReplicaAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kCreateReplicaAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, DeleteReplicaAction& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kDeleteReplicaAction, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+}
+
+void View(const json::Value& object, ReplicaUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kReplicaUpdate, object, values);
+  out.create = values[0];
+  out.delete_ = values[1];
+}
+
+Status Decode(const json::Value& body, UpdateGlobalTableInput& out, Status* constraints) {
+  const json::Value* values[2] = {};
+  if (Status read = Read(shapes::kUpdateGlobalTableInput, body, values, constraints); !read.ok()) return read;
+  out.global_table_name = String(values[0]).value_or(std::string_view{});
+  out.replica_updates = values[1];
   return Ok{};
 }
 

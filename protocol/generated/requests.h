@@ -91,6 +91,19 @@ struct CreateBackupInput {
 };
 Status Decode(const json::Value& body, CreateBackupInput& out, Status* constraints = nullptr);
 
+struct Replica {
+  std::optional<std::string_view> region_name;
+};
+void View(const json::Value& object, Replica& out);
+
+struct CreateGlobalTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view global_table_name = {};
+  const json::Value* replication_group = nullptr;
+};
+Status Decode(const json::Value& body, CreateGlobalTableInput& out, Status* constraints = nullptr);
+
 struct AttributeDefinition {
   std::string_view attribute_name = {};
   std::string_view attribute_type = {};
@@ -283,6 +296,13 @@ struct DescribeExportInput {
 };
 Status Decode(const json::Value& body, DescribeExportInput& out, Status* constraints = nullptr);
 
+struct DescribeGlobalTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view global_table_name = {};
+};
+Status Decode(const json::Value& body, DescribeGlobalTableInput& out, Status* constraints = nullptr);
+
 struct DescribeImportInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -455,6 +475,15 @@ struct ListExportsInput {
   std::optional<std::string_view> next_token;
 };
 Status Decode(const json::Value& body, ListExportsInput& out, Status* constraints = nullptr);
+
+struct ListGlobalTablesInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::optional<std::string_view> exclusive_start_global_table_name;
+  std::optional<int64_t> limit;
+  std::optional<std::string_view> region_name;
+};
+Status Decode(const json::Value& body, ListGlobalTablesInput& out, Status* constraints = nullptr);
 
 struct ListImportsInput {
   // Holds no attribute value: the constraints' answer stands at once.
@@ -722,6 +751,30 @@ struct UpdateContinuousBackupsInput {
   const json::Value* point_in_time_recovery_specification = nullptr;
 };
 Status Decode(const json::Value& body, UpdateContinuousBackupsInput& out, Status* constraints = nullptr);
+
+struct CreateReplicaAction {
+  std::string_view region_name = {};
+};
+void View(const json::Value& object, CreateReplicaAction& out);
+
+struct DeleteReplicaAction {
+  std::string_view region_name = {};
+};
+void View(const json::Value& object, DeleteReplicaAction& out);
+
+struct ReplicaUpdate {
+  const json::Value* create = nullptr;
+  const json::Value* delete_ = nullptr;
+};
+void View(const json::Value& object, ReplicaUpdate& out);
+
+struct UpdateGlobalTableInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view global_table_name = {};
+  const json::Value* replica_updates = nullptr;
+};
+Status Decode(const json::Value& body, UpdateGlobalTableInput& out, Status* constraints = nullptr);
 
 struct AttributeValueUpdate {
   const json::Value* value = nullptr;

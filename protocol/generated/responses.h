@@ -735,6 +735,262 @@ class LimitExceededException {
   json::Writer& w_;
 };
 
+class ProvisionedThroughputOverride {
+ public:
+  explicit ProvisionedThroughputOverride(json::Writer& w) : w_(w) {}
+  void ReadCapacityUnits(int64_t value) {
+    json::Key(w_, "\"ReadCapacityUnits\"");
+    w_.Int64(value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class OnDemandThroughputOverride {
+ public:
+  explicit OnDemandThroughputOverride(json::Writer& w) : w_(w) {}
+  void MaxReadRequestUnits(int64_t value) {
+    json::Key(w_, "\"MaxReadRequestUnits\"");
+    w_.Int64(value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class TableWarmThroughputDescription {
+ public:
+  explicit TableWarmThroughputDescription(json::Writer& w) : w_(w) {}
+  void ReadUnitsPerSecond(int64_t value) {
+    json::Key(w_, "\"ReadUnitsPerSecond\"");
+    w_.Int64(value);
+  }
+  void WriteUnitsPerSecond(int64_t value) {
+    json::Key(w_, "\"WriteUnitsPerSecond\"");
+    w_.Int64(value);
+  }
+  void Status(::ddbd::wire::TableStatus value) {
+    json::Key(w_, "\"Status\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalSecondaryIndexWarmThroughputDescription {
+ public:
+  explicit GlobalSecondaryIndexWarmThroughputDescription(json::Writer& w) : w_(w) {}
+  void ReadUnitsPerSecond(int64_t value) {
+    json::Key(w_, "\"ReadUnitsPerSecond\"");
+    w_.Int64(value);
+  }
+  void WriteUnitsPerSecond(int64_t value) {
+    json::Key(w_, "\"WriteUnitsPerSecond\"");
+    w_.Int64(value);
+  }
+  void Status(::ddbd::wire::IndexStatus value) {
+    json::Key(w_, "\"Status\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaGlobalSecondaryIndexDescription {
+ public:
+  explicit ReplicaGlobalSecondaryIndexDescription(json::Writer& w) : w_(w) {}
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ProvisionedThroughputOverride(F&& write) {
+    json::Key(w_, "\"ProvisionedThroughputOverride\"");
+    ::ddbd::wire::Write<out::ProvisionedThroughputOverride>(w_, write);
+  }
+  template <class F>
+  void OnDemandThroughputOverride(F&& write) {
+    json::Key(w_, "\"OnDemandThroughputOverride\"");
+    ::ddbd::wire::Write<out::OnDemandThroughputOverride>(w_, write);
+  }
+  template <class F>
+  void WarmThroughput(F&& write) {
+    json::Key(w_, "\"WarmThroughput\"");
+    ::ddbd::wire::Write<out::GlobalSecondaryIndexWarmThroughputDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaGlobalSecondaryIndexDescriptionList {
+ public:
+  explicit ReplicaGlobalSecondaryIndexDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ReplicaGlobalSecondaryIndexDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class TableClassSummary {
+ public:
+  explicit TableClassSummary(json::Writer& w) : w_(w) {}
+  void TableClass(::ddbd::wire::TableClass value) {
+    json::Key(w_, "\"TableClass\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void LastUpdateDateTime(int64_t epoch_ms) {
+    json::Key(w_, "\"LastUpdateDateTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaDescription {
+ public:
+  explicit ReplicaDescription(json::Writer& w) : w_(w) {}
+  void RegionName(std::string_view value) {
+    json::Key(w_, "\"RegionName\"");
+    json::String(w_, value);
+  }
+  void ReplicaStatus(::ddbd::wire::ReplicaStatus value) {
+    json::Key(w_, "\"ReplicaStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void ReplicaArn(std::string_view value) {
+    json::Key(w_, "\"ReplicaArn\"");
+    json::String(w_, value);
+  }
+  void ReplicaStatusDescription(std::string_view value) {
+    json::Key(w_, "\"ReplicaStatusDescription\"");
+    json::String(w_, value);
+  }
+  void ReplicaStatusPercentProgress(std::string_view value) {
+    json::Key(w_, "\"ReplicaStatusPercentProgress\"");
+    json::String(w_, value);
+  }
+  void KMSMasterKeyId(std::string_view value) {
+    json::Key(w_, "\"KMSMasterKeyId\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ProvisionedThroughputOverride(F&& write) {
+    json::Key(w_, "\"ProvisionedThroughputOverride\"");
+    ::ddbd::wire::Write<out::ProvisionedThroughputOverride>(w_, write);
+  }
+  template <class F>
+  void OnDemandThroughputOverride(F&& write) {
+    json::Key(w_, "\"OnDemandThroughputOverride\"");
+    ::ddbd::wire::Write<out::OnDemandThroughputOverride>(w_, write);
+  }
+  template <class F>
+  void WarmThroughput(F&& write) {
+    json::Key(w_, "\"WarmThroughput\"");
+    ::ddbd::wire::Write<out::TableWarmThroughputDescription>(w_, write);
+  }
+  template <class F>
+  void GlobalSecondaryIndexes(F&& write) {
+    json::Key(w_, "\"GlobalSecondaryIndexes\"");
+    w_.StartArray();
+    out::ReplicaGlobalSecondaryIndexDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void ReplicaInaccessibleDateTime(int64_t epoch_ms) {
+    json::Key(w_, "\"ReplicaInaccessibleDateTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  template <class F>
+  void ReplicaTableClassSummary(F&& write) {
+    json::Key(w_, "\"ReplicaTableClassSummary\"");
+    ::ddbd::wire::Write<out::TableClassSummary>(w_, write);
+  }
+  void GlobalTableSettingsReplicationMode(::ddbd::wire::GlobalTableSettingsReplicationMode value) {
+    json::Key(w_, "\"GlobalTableSettingsReplicationMode\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaDescriptionList {
+ public:
+  explicit ReplicaDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ReplicaDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalTableDescription {
+ public:
+  explicit GlobalTableDescription(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ReplicationGroup(F&& write) {
+    json::Key(w_, "\"ReplicationGroup\"");
+    w_.StartArray();
+    out::ReplicaDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void GlobalTableArn(std::string_view value) {
+    json::Key(w_, "\"GlobalTableArn\"");
+    json::String(w_, value);
+  }
+  void CreationDateTime(int64_t epoch_ms) {
+    json::Key(w_, "\"CreationDateTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  void GlobalTableStatus(::ddbd::wire::GlobalTableStatus value) {
+    json::Key(w_, "\"GlobalTableStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void GlobalTableName(std::string_view value) {
+    json::Key(w_, "\"GlobalTableName\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class CreateGlobalTableOutput {
+ public:
+  explicit CreateGlobalTableOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void GlobalTableDescription(F&& write) {
+    json::Key(w_, "\"GlobalTableDescription\"");
+    ::ddbd::wire::Write<out::GlobalTableDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalTableAlreadyExistsException {
+ public:
+  explicit GlobalTableAlreadyExistsException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class AttributeDefinition {
  public:
   explicit AttributeDefinition(json::Writer& w) : w_(w) {}
@@ -931,26 +1187,6 @@ class OnDemandThroughput {
   json::Writer& w_;
 };
 
-class GlobalSecondaryIndexWarmThroughputDescription {
- public:
-  explicit GlobalSecondaryIndexWarmThroughputDescription(json::Writer& w) : w_(w) {}
-  void ReadUnitsPerSecond(int64_t value) {
-    json::Key(w_, "\"ReadUnitsPerSecond\"");
-    w_.Int64(value);
-  }
-  void WriteUnitsPerSecond(int64_t value) {
-    json::Key(w_, "\"WriteUnitsPerSecond\"");
-    w_.Int64(value);
-  }
-  void Status(::ddbd::wire::IndexStatus value) {
-    json::Key(w_, "\"Status\"");
-    json::String(w_, ::ddbd::wire::Text(value));
-  }
-
- private:
-  json::Writer& w_;
-};
-
 class GlobalSecondaryIndexDescription {
  public:
   explicit GlobalSecondaryIndexDescription(json::Writer& w) : w_(w) {}
@@ -1033,185 +1269,6 @@ class StreamSpecification {
   void StreamViewType(::ddbd::wire::StreamViewType value) {
     json::Key(w_, "\"StreamViewType\"");
     json::String(w_, ::ddbd::wire::Text(value));
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class ProvisionedThroughputOverride {
- public:
-  explicit ProvisionedThroughputOverride(json::Writer& w) : w_(w) {}
-  void ReadCapacityUnits(int64_t value) {
-    json::Key(w_, "\"ReadCapacityUnits\"");
-    w_.Int64(value);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class OnDemandThroughputOverride {
- public:
-  explicit OnDemandThroughputOverride(json::Writer& w) : w_(w) {}
-  void MaxReadRequestUnits(int64_t value) {
-    json::Key(w_, "\"MaxReadRequestUnits\"");
-    w_.Int64(value);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class TableWarmThroughputDescription {
- public:
-  explicit TableWarmThroughputDescription(json::Writer& w) : w_(w) {}
-  void ReadUnitsPerSecond(int64_t value) {
-    json::Key(w_, "\"ReadUnitsPerSecond\"");
-    w_.Int64(value);
-  }
-  void WriteUnitsPerSecond(int64_t value) {
-    json::Key(w_, "\"WriteUnitsPerSecond\"");
-    w_.Int64(value);
-  }
-  void Status(::ddbd::wire::TableStatus value) {
-    json::Key(w_, "\"Status\"");
-    json::String(w_, ::ddbd::wire::Text(value));
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class ReplicaGlobalSecondaryIndexDescription {
- public:
-  explicit ReplicaGlobalSecondaryIndexDescription(json::Writer& w) : w_(w) {}
-  void IndexName(std::string_view value) {
-    json::Key(w_, "\"IndexName\"");
-    json::String(w_, value);
-  }
-  template <class F>
-  void ProvisionedThroughputOverride(F&& write) {
-    json::Key(w_, "\"ProvisionedThroughputOverride\"");
-    ::ddbd::wire::Write<out::ProvisionedThroughputOverride>(w_, write);
-  }
-  template <class F>
-  void OnDemandThroughputOverride(F&& write) {
-    json::Key(w_, "\"OnDemandThroughputOverride\"");
-    ::ddbd::wire::Write<out::OnDemandThroughputOverride>(w_, write);
-  }
-  template <class F>
-  void WarmThroughput(F&& write) {
-    json::Key(w_, "\"WarmThroughput\"");
-    ::ddbd::wire::Write<out::GlobalSecondaryIndexWarmThroughputDescription>(w_, write);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class ReplicaGlobalSecondaryIndexDescriptionList {
- public:
-  explicit ReplicaGlobalSecondaryIndexDescriptionList(json::Writer& w) : w_(w) {}
-  template <class F>
-  void Add(F&& write) {
-    ::ddbd::wire::Write<out::ReplicaGlobalSecondaryIndexDescription>(w_, write);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class TableClassSummary {
- public:
-  explicit TableClassSummary(json::Writer& w) : w_(w) {}
-  void TableClass(::ddbd::wire::TableClass value) {
-    json::Key(w_, "\"TableClass\"");
-    json::String(w_, ::ddbd::wire::Text(value));
-  }
-  void LastUpdateDateTime(int64_t epoch_ms) {
-    json::Key(w_, "\"LastUpdateDateTime\"");
-    json::EpochSeconds(w_, epoch_ms);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class ReplicaDescription {
- public:
-  explicit ReplicaDescription(json::Writer& w) : w_(w) {}
-  void RegionName(std::string_view value) {
-    json::Key(w_, "\"RegionName\"");
-    json::String(w_, value);
-  }
-  void ReplicaStatus(::ddbd::wire::ReplicaStatus value) {
-    json::Key(w_, "\"ReplicaStatus\"");
-    json::String(w_, ::ddbd::wire::Text(value));
-  }
-  void ReplicaArn(std::string_view value) {
-    json::Key(w_, "\"ReplicaArn\"");
-    json::String(w_, value);
-  }
-  void ReplicaStatusDescription(std::string_view value) {
-    json::Key(w_, "\"ReplicaStatusDescription\"");
-    json::String(w_, value);
-  }
-  void ReplicaStatusPercentProgress(std::string_view value) {
-    json::Key(w_, "\"ReplicaStatusPercentProgress\"");
-    json::String(w_, value);
-  }
-  void KMSMasterKeyId(std::string_view value) {
-    json::Key(w_, "\"KMSMasterKeyId\"");
-    json::String(w_, value);
-  }
-  template <class F>
-  void ProvisionedThroughputOverride(F&& write) {
-    json::Key(w_, "\"ProvisionedThroughputOverride\"");
-    ::ddbd::wire::Write<out::ProvisionedThroughputOverride>(w_, write);
-  }
-  template <class F>
-  void OnDemandThroughputOverride(F&& write) {
-    json::Key(w_, "\"OnDemandThroughputOverride\"");
-    ::ddbd::wire::Write<out::OnDemandThroughputOverride>(w_, write);
-  }
-  template <class F>
-  void WarmThroughput(F&& write) {
-    json::Key(w_, "\"WarmThroughput\"");
-    ::ddbd::wire::Write<out::TableWarmThroughputDescription>(w_, write);
-  }
-  template <class F>
-  void GlobalSecondaryIndexes(F&& write) {
-    json::Key(w_, "\"GlobalSecondaryIndexes\"");
-    w_.StartArray();
-    out::ReplicaGlobalSecondaryIndexDescriptionList inner(w_);
-    write(inner);
-    w_.EndArray();
-  }
-  void ReplicaInaccessibleDateTime(int64_t epoch_ms) {
-    json::Key(w_, "\"ReplicaInaccessibleDateTime\"");
-    json::EpochSeconds(w_, epoch_ms);
-  }
-  template <class F>
-  void ReplicaTableClassSummary(F&& write) {
-    json::Key(w_, "\"ReplicaTableClassSummary\"");
-    ::ddbd::wire::Write<out::TableClassSummary>(w_, write);
-  }
-  void GlobalTableSettingsReplicationMode(::ddbd::wire::GlobalTableSettingsReplicationMode value) {
-    json::Key(w_, "\"GlobalTableSettingsReplicationMode\"");
-    json::String(w_, ::ddbd::wire::Text(value));
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class ReplicaDescriptionList {
- public:
-  explicit ReplicaDescriptionList(json::Writer& w) : w_(w) {}
-  template <class F>
-  void Add(F&& write) {
-    ::ddbd::wire::Write<out::ReplicaDescription>(w_, write);
   }
 
  private:
@@ -2263,6 +2320,31 @@ class ExportNotFoundException {
   json::Writer& w_;
 };
 
+class DescribeGlobalTableOutput {
+ public:
+  explicit DescribeGlobalTableOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void GlobalTableDescription(F&& write) {
+    json::Key(w_, "\"GlobalTableDescription\"");
+    ::ddbd::wire::Write<out::GlobalTableDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalTableNotFoundException {
+ public:
+  explicit GlobalTableNotFoundException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class S3BucketSource {
  public:
   explicit S3BucketSource(json::Writer& w) : w_(w) {}
@@ -3243,6 +3325,82 @@ class ListExportsOutput {
   json::Writer& w_;
 };
 
+class Replica {
+ public:
+  explicit Replica(json::Writer& w) : w_(w) {}
+  void RegionName(std::string_view value) {
+    json::Key(w_, "\"RegionName\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaList {
+ public:
+  explicit ReplicaList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::Replica>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalTable {
+ public:
+  explicit GlobalTable(json::Writer& w) : w_(w) {}
+  void GlobalTableName(std::string_view value) {
+    json::Key(w_, "\"GlobalTableName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ReplicationGroup(F&& write) {
+    json::Key(w_, "\"ReplicationGroup\"");
+    w_.StartArray();
+    out::ReplicaList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class GlobalTableList {
+ public:
+  explicit GlobalTableList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::GlobalTable>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ListGlobalTablesOutput {
+ public:
+  explicit ListGlobalTablesOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void GlobalTables(F&& write) {
+    json::Key(w_, "\"GlobalTables\"");
+    w_.StartArray();
+    out::GlobalTableList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void LastEvaluatedGlobalTableName(std::string_view value) {
+    json::Key(w_, "\"LastEvaluatedGlobalTableName\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class ImportSummary {
  public:
   explicit ImportSummary(json::Writer& w) : w_(w) {}
@@ -3647,6 +3805,43 @@ class UpdateContinuousBackupsOutput {
   void ContinuousBackupsDescription(F&& write) {
     json::Key(w_, "\"ContinuousBackupsDescription\"");
     ::ddbd::wire::Write<out::ContinuousBackupsDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class UpdateGlobalTableOutput {
+ public:
+  explicit UpdateGlobalTableOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void GlobalTableDescription(F&& write) {
+    json::Key(w_, "\"GlobalTableDescription\"");
+    ::ddbd::wire::Write<out::GlobalTableDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaAlreadyExistsException {
+ public:
+  explicit ReplicaAlreadyExistsException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaNotFoundException {
+ public:
+  explicit ReplicaNotFoundException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
   }
 
  private:

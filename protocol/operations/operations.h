@@ -55,6 +55,8 @@ Status DescribeEndpoints(const Engine&, const RequestInfo&, const wire::Describe
 Status DescribeLimits(Engine&, const wire::DescribeLimitsInput&, json::Writer&);
 Status DescribeTable(Engine&, const wire::DescribeTableInput&, json::Writer&);
 Status DescribeTimeToLive(Engine&, const wire::DescribeTimeToLiveInput&, json::Writer&);
+Status DescribeGlobalTable(Engine&, const wire::DescribeGlobalTableInput&, json::Writer&);
+Status ListGlobalTables(Engine&, const wire::ListGlobalTablesInput&, json::Writer&);
 Status DescribeTableReplicaAutoScaling(Engine&, const wire::DescribeTableReplicaAutoScalingInput&,
                                        json::Writer&);
 Status ExportTableToPointInTime(Engine&, const wire::ExportTableToPointInTimeInput&, json::Writer&);
@@ -91,6 +93,8 @@ Status UpdateContinuousBackups(Engine&, const wire::UpdateContinuousBackupsInput
 Status UpdateItem(Engine&, const wire::UpdateItemInput&, const Status&, json::Writer&, Ticket&);
 Status UpdateTable(Engine&, const wire::UpdateTableInput&, json::Writer&, Ticket&);
 Status UpdateTimeToLive(Engine&, const wire::UpdateTimeToLiveInput&, json::Writer&, Ticket&);
+Status CreateGlobalTable(Engine&, const wire::CreateGlobalTableInput&, json::Writer&, Ticket&);
+Status UpdateGlobalTable(Engine&, const wire::UpdateGlobalTableInput&, json::Writer&, Ticket&);
 Status UpdateTableReplicaAutoScaling(Engine&, const wire::UpdateTableReplicaAutoScalingInput&,
                                      json::Writer&, Ticket&);
 

@@ -108,6 +108,16 @@ class World final : public ReplicationLink {
       }
     }
   }
+  Result<TableDescription> DescribeMember(const std::string& region,
+                                          const std::string& table_name) override {
+    auto table = engines.at(region)->DescribeTable(table_name);
+    if (!table.ok()) return table.error();
+    return static_cast<TableDescription>(table.value());
+  }
+  Status SetLegacyGlobalTable(const std::string& region, const std::string& table_name,
+                              const std::vector<std::string>& group, int64_t created_ms) override {
+    return engines.at(region)->SetLegacyGlobalTable(table_name, group, created_ms);
+  }
   void SyncAutoScaling(const std::string&, const std::vector<std::string>& to,
                        const std::string& table_name, const TableAutoScaling& settings) override {
     for (const std::string& region : to) {

@@ -1,0 +1,28 @@
+// Global tables, version 2017.11.29 (engine/api/legacy_global_tables.h) over the catalog: the
+// other regions' tables are read and joined through the catalog's options' ReplicationLink,
+// never while the catalog's lock is held.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/api/legacy_global_tables.h"
+#include "engine/catalog/catalog.h"
+#include "engine/error.h"
+
+namespace ddbd {
+
+Result<GlobalTableDescription> CreateGlobalTable(Catalog& catalog,
+                                                 const CreateGlobalTableArgs& args);
+Result<GlobalTableDescription> UpdateGlobalTable(Catalog& catalog,
+                                                 const UpdateGlobalTableArgs& args);
+Result<GlobalTableDescription> DescribeGlobalTable(const Catalog& catalog,
+                                                   const std::string& global_table_name);
+ListGlobalTablesResult ListGlobalTables(const Catalog& catalog, const ListGlobalTablesArgs& args);
+
+// The table's membership here as the region that changed it sets it (an empty group: it leaves,
+// a table of this region alone again).
+Status SetLegacyGlobalTable(Catalog& catalog, const std::string& table_name,
+                            const std::vector<std::string>& group, int64_t created_ms);
+
+}  // namespace ddbd
