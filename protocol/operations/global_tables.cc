@@ -93,11 +93,12 @@ Status ListGlobalTables(Engine& engine, const wire::ListGlobalTablesInput& in,
   const ListGlobalTablesResult listed = engine.ListGlobalTables(args);
   wire::Write<wire::out::ListGlobalTablesOutput>(response, [&](auto& out) {
     out.GlobalTables([&](auto& list) {
-      for (const auto& [name, group] : listed.global_tables) {
+      // Not a structured binding: clang 14 (the fuzz build) refuses one captured by a lambda.
+      for (const auto& global_table : listed.global_tables) {
         list.Add([&](wire::out::GlobalTable& table) {
-          table.GlobalTableName(name);
+          table.GlobalTableName(global_table.first);
           table.ReplicationGroup([&](wire::out::ReplicaList& replicas) {
-            for (const std::string& region : group) {
+            for (const std::string& region : global_table.second) {
               replicas.Add([&](wire::out::Replica& replica) { replica.RegionName(region); });
             }
           });

@@ -474,3 +474,52 @@ TEST_CASE("Under --table-delay-ms a replica is UPDATING and DELETING a while, it
 }
 
 }  // namespace ddbd
+
+namespace ddbd {
+
+TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, and lets one go") {
+  std::mt19937 random(13);
+  World world({"us-east-1", "us-west-2", "eu-west-1"});
+  for (const auto& [region, engine] : world.engines) {
+    CreateTableArgs args = Orders();
+    args.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+    REQUIRE(engine->CreateTable(args).ok());
+  }
+  Engine& east = *world.engines.at("us-east-1");
+  auto made = east.CreateGlobalTable({"Orders", {"us-east-1", "us-west-2"}});
+  REQUIRE(made.ok());
+  CHECK(made.value().replication_group == std::vector<std::string>{"us-east-1", "us-west-2"});
+  auto west_view = world.engines.at("us-west-2")->DescribeGlobalTable("Orders");
+  REQUIRE(west_view.ok());
+  CHECK(west_view.value().creation_date_time_ms == made.value().creation_date_time_ms);
+  CHECK(world.engines.at("eu-west-1")->DescribeGlobalTable("Orders").error().code() ==
+        ErrorCode::kGlobalTableNotFound);
+  PutItemArgs put;
+  put.table_name = "Orders";
+  put.item = {{"pk", S("a")}};
+  REQUIRE(world.engines.at("us-west-2")->PutItem(put).ok());
+  world.DeliverAll(random);
+  CHECK(world.Items("us-east-1").size() == 1);
+  CHECK(world.Items("eu-west-1").empty());
+
+  // Not empty any more: no region joins; one may leave, keeping its table and items.
+  UpdateGlobalTableArgs add{"Orders", {{"eu-west-1", std::nullopt}}};
+  CHECK(east.UpdateGlobalTable(add).error().code() == ErrorCode::kValidation);
+  UpdateGlobalTableArgs leave{"Orders", {{std::nullopt, "us-west-2"}}};
+  auto left = east.UpdateGlobalTable(leave);
+  REQUIRE(left.ok());
+  CHECK(left.value().replication_group == std::vector<std::string>{"us-east-1"});
+  CHECK(world.engines.at("us-west-2")->DescribeGlobalTable("Orders").error().code() ==
+        ErrorCode::kGlobalTableNotFound);
+  CHECK(world.Items("us-west-2").size() == 1);
+  put.item = {{"pk", S("b")}};
+  REQUIRE(east.PutItem(put).ok());
+  world.DeliverAll(random);
+  CHECK(world.Items("us-west-2").size() == 1);
+  auto alone = east.DescribeGlobalTable("Orders");
+  REQUIRE(alone.ok());  // a global table of one region
+  CHECK(alone.value().replication_group == std::vector<std::string>{"us-east-1"});
+  CHECK(east.ListGlobalTables({}).global_tables.size() == 1);
+}
+
+}  // namespace ddbd

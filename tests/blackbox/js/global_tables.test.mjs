@@ -1,12 +1,14 @@
 // Global tables (issue 43) through the JavaScript SDK v3 and its document client: with
 // --namespaces region each region is a database; UpdateTable ReplicaUpdates makes a replica in
 // another region and writes in either reach the other after --replication-delay-ms; a provisioned
-// table needs write auto scaling first (UpdateTableReplicaAutoScaling), kept in every member.
+// table needs write auto scaling first (UpdateTableReplicaAutoScaling), kept in every member; and
+// version 2017.11.29's CreateGlobalTable joins tables made in each region.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CreateTableCommand, DescribeTableCommand, DescribeTableReplicaAutoScalingCommand, DynamoDBClient,
-  UpdateTableCommand, UpdateTableReplicaAutoScalingCommand,
+  CreateGlobalTableCommand, CreateTableCommand, DescribeGlobalTableCommand, DescribeTableCommand,
+  DescribeTableReplicaAutoScalingCommand, DynamoDBClient, ListGlobalTablesCommand,
+  UpdateGlobalTableCommand, UpdateTableCommand, UpdateTableReplicaAutoScalingCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, hashTable, startDdbd } from './harness.mjs';
@@ -106,6 +108,44 @@ test('a provisioned table takes a replica once its writes are auto scaled', asyn
       for (const replica of table.Replicas) {
         assert.deepEqual(replica.ReplicaProvisionedWriteCapacityAutoScalingSettings, write);
       }
+    });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('version 2017.11.29: a global table of tables made in each region', async () => {
+  if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
+  const server = await startDdbd('--namespaces', 'region', '--replication-delay-ms', '0');
+  try {
+    const east = inRegion(server.endpoint, 'us-east-1');
+    const west = inRegion(server.endpoint, 'us-west-2');
+    const stream = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' };
+    for (const client of [east, west]) {
+      await client.send(new CreateTableCommand(hashTable('Music', { StreamSpecification: stream })));
+    }
+    const { GlobalTableDescription: made } = await east.send(new CreateGlobalTableCommand({
+      GlobalTableName: 'Music', ReplicationGroup: [{ RegionName: 'us-east-1' }],
+    }));
+    assert.equal(made.GlobalTableStatus, 'ACTIVE');
+    assert.ok(made.CreationDateTime instanceof Date);
+    await east.send(new UpdateGlobalTableCommand({
+      GlobalTableName: 'Music', ReplicaUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+    }));
+    const { GlobalTableDescription: described } = await west.send(
+      new DescribeGlobalTableCommand({ GlobalTableName: 'Music' }));
+    assert.deepEqual(described.ReplicationGroup, [{ RegionName: 'us-east-1' }, { RegionName: 'us-west-2' }]);
+    const { Table } = await west.send(new DescribeTableCommand({ TableName: 'Music' }));
+    assert.equal(Table.GlobalTableVersion, '2017.11.29');
+    const listed = await east.send(new ListGlobalTablesCommand({ RegionName: 'us-west-2' }));
+    assert.deepEqual(listed.GlobalTables.map((t) => t.GlobalTableName), ['Music']);
+    const eastDocs = DynamoDBDocumentClient.from(east);
+    await eastDocs.send(new PutCommand({ TableName: 'Music', Item: { pk: 'a' } }));
+    await eventually(async () => assert.deepEqual(
+      (await DynamoDBDocumentClient.from(west).send(
+        new GetCommand({ TableName: 'Music', Key: { pk: 'a' } }))).Item, { pk: 'a' }));
+    await assert.rejects(west.send(new DescribeGlobalTableCommand({ GlobalTableName: 'Nope' })), {
+      name: 'GlobalTableNotFoundException', message: 'Global table not found: Nope',
     });
   } finally {
     await server.stop();
