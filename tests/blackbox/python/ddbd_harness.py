@@ -89,6 +89,25 @@ def client(endpoint, validate=True):
     return boto3.client("dynamodb", endpoint_url=endpoint, config=config, **CREDENTIALS)
 
 
+
+def region_client(endpoint, region, access_key="global", service="dynamodb"):
+    """A client of one region (--namespaces region keeps a database for each), no retries."""
+    return boto3.client(service, endpoint_url=endpoint, region_name=region,
+                        config=Config(retries={"max_attempts": 1}),
+                        aws_access_key_id=access_key, aws_secret_access_key="secret")
+
+
+def eventually(check, seconds=10):
+    """Runs `check` until it stops raising AssertionError, for at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
 class ServerTestCase(unittest.TestCase):
     """One ddbd for the whole class; self.ddb validates like a normal client, self.raw does not."""
     server_args = ()

@@ -9,31 +9,11 @@ import tempfile
 import time
 import unittest
 
-import boto3
-from botocore.config import Config
+from ddbd_harness import DdbdServer, eventually, hash_table, region_client
 
-from ddbd_harness import DdbdServer, hash_table
-
-CONFIG = Config(retries={"max_attempts": 1})
 EAST, WEST, EU, SYDNEY = "us-east-1", "us-west-2", "eu-west-1", "ap-southeast-2"
 INVALID = "One or more parameter values were invalid: "
 STREAM = {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
-
-
-def region_client(endpoint, region):
-    return boto3.client("dynamodb", endpoint_url=endpoint, config=CONFIG, region_name=region,
-                        aws_access_key_id="legacy", aws_secret_access_key="secret")
-
-
-def eventually(check, seconds=10):
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            return check()
-        except AssertionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 class LegacyGlobalTables(unittest.TestCase):

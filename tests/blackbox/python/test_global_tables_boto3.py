@@ -16,27 +16,11 @@ import urllib.request
 import boto3
 from botocore.config import Config
 
-from ddbd_harness import DdbdServer, hash_table
+from ddbd_harness import DdbdServer, eventually, hash_table, region_client
 
 CONFIG = Config(retries={"max_attempts": 1})
 DELAY_MS = 1000  # long enough that a read right after a write, even under ASan, comes first
 EAST, WEST, EU = "us-east-1", "us-west-2", "eu-west-1"
-
-
-def region_client(endpoint, region, service="dynamodb"):
-    return boto3.client(service, endpoint_url=endpoint, config=CONFIG, region_name=region,
-                        aws_access_key_id="global", aws_secret_access_key="secret")
-
-
-def eventually(check, seconds=10):
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            return check()
-        except AssertionError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 class GlobalTables(unittest.TestCase):
@@ -151,7 +135,7 @@ class GlobalTables(unittest.TestCase):
         eventually(lambda: self.assertIsNone(self.item(self.west, "Orders", "old")))
         # Each replica's stream carries the changes replicated into it.
         stream = self.west.describe_table(TableName="Orders")["Table"]["LatestStreamArn"]
-        streams = region_client(self.endpoint, WEST, "dynamodbstreams")
+        streams = region_client(self.endpoint, WEST, service="dynamodbstreams")
         shard = streams.describe_stream(StreamArn=stream)["StreamDescription"]["Shards"][0]
         iterator = streams.get_shard_iterator(StreamArn=stream, ShardId=shard["ShardId"],
                                               ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
