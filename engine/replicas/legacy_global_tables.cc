@@ -331,13 +331,11 @@ Result<GlobalTableDescription> UpdateGlobalTable(Catalog& catalog,
 
 Result<GlobalTableDescription> DescribeGlobalTable(const Catalog& catalog,
                                                    const std::string& global_table_name) {
-  const int64_t now_ms = catalog.clock.NowMs();
-  std::shared_lock lock(catalog.mutex);
-  const TableEntry* entry = catalog.FindLocked(global_table_name, now_ms);
-  if (entry == nullptr || entry->description.legacy_global_table_created_ms == 0) {
+  std::optional<TableDescription> table = catalog.Describe(global_table_name);
+  if (!table || table->legacy_global_table_created_ms == 0) {
     return GlobalTableNotFound(global_table_name);
   }
-  return Describe(catalog, Catalog::Snapshot(*entry, now_ms));
+  return Describe(catalog, *table);
 }
 
 ListGlobalTablesResult ListGlobalTables(const Catalog& catalog, const ListGlobalTablesArgs& args) {

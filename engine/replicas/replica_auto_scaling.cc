@@ -1,8 +1,7 @@
 #include "engine/replicas/replica_auto_scaling.h"
 
 #include <algorithm>
-#include <mutex>
-#include <shared_mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -153,14 +152,12 @@ Status CheckNames(const UpdateTableReplicaAutoScalingArgs& args, const TableDesc
 }
 
 Result<TableDescription> Find(const Catalog& catalog, const std::string& table_name) {
-  const int64_t now_ms = catalog.clock.NowMs();
-  std::shared_lock lock(catalog.mutex);
-  const TableEntry* entry = catalog.FindLocked(table_name, now_ms);
-  if (entry == nullptr) {
+  std::optional<TableDescription> table = catalog.Describe(table_name);
+  if (!table) {
     return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
                                    " not found");
   }
-  return Catalog::Snapshot(*entry, now_ms);
+  return std::move(*table);
 }
 
 TableAutoScalingDescription Describe(const TableDescription& table, const std::string& here) {
