@@ -1,7 +1,7 @@
 // The engine's contract: the catalog of tables and the operations on their items. What each call
 // does, returns and fails with is stated here; storage, indexes, locking and the commit path live
-// behind it (engine/engine_state.h and the folders of engine/). The engine never sees JSON, HTTP or
-// configuration; server/main.cc hands it EngineOptions.
+// behind it (engine/calls/engine_state.h and the folders of engine/). The engine never sees JSON,
+// HTTP or configuration; server/main.cc hands it EngineOptions.
 //
 // Thread safety: every public member may be called from any thread, except Subscribe.
 #pragma once
@@ -40,7 +40,7 @@ namespace ddbd {
 
 class CommitObserver;  // engine/storage/change.h
 class ItemLines;       // engine/api/item_lines.h
-struct EngineState;    // engine/engine_state.h: what the engine holds
+struct EngineState;    // engine/calls/engine_state.h: what the engine holds
 
 class Engine {
  public:
@@ -144,7 +144,7 @@ class Engine {
   // fixed interval". Enabling indexes the items already stored by expiry.
   Result<TimeToLiveOutcome> UpdateTimeToLive(const UpdateTimeToLiveArgs& args);
   Result<TimeToLiveDescription> DescribeTimeToLive(std::string_view table_name) const;
-  // Tags on a table, named by its ARN (engine/tags/tags.h). ValidationException "Invalid
+  // Tags on a table, named by its ARN (engine/tags/tag_operations.h). ValidationException "Invalid
   // TableArn..." for an ARN that is not a table's; ResourceNotFoundException "Requested resource
   // not found: ResourcArn: <arn> not found" for a table that is not here; ValidationException for
   // a key starting with "aws:" or more than 50 tags. A key tagged again takes the new value;
@@ -168,11 +168,12 @@ class Engine {
       const std::string& table_name) const;
   Result<ContinuousBackupsOutcome> UpdateContinuousBackups(const UpdateContinuousBackupsArgs& args);
 
-  // On-demand backups (engine/backups/backups.h). CreateBackup: TableNotFoundException "Table not
-  // found: <name>" for a missing or CREATING table; answers CREATING (the backup is AVAILABLE at
-  // once). Describe and Delete: ValidationException "Invalid Backup ARN", BackupNotFoundException.
-  // RestoreTableFromBackup: the new table (engine/backups/restore.h), TableAlreadyExistsException
-  // for a name in use, ValidationException "Invalid Request: ..." for overrides that do not fit.
+  // On-demand backups (engine/backups/on_demand_backups.h). CreateBackup: TableNotFoundException
+  // "Table not found: <name>" for a missing or CREATING table; answers CREATING (the backup is
+  // AVAILABLE at once). Describe and Delete: ValidationException "Invalid Backup ARN",
+  // BackupNotFoundException. RestoreTableFromBackup: the new table (engine/backups/restore.h),
+  // TableAlreadyExistsException for a name in use, ValidationException "Invalid Request: ..." for
+  // overrides that do not fit.
   Result<BackupDetails> CreateBackup(const CreateBackupArgs& args);
   Result<BackupDescription> DescribeBackup(const std::string& backup_arn) const;
   Result<BackupDescription> DeleteBackup(const std::string& backup_arn);
@@ -184,11 +185,11 @@ class Engine {
   // InvalidRestoreTimeException for a moment outside the window, then as RestoreTableFromBackup.
   Result<TableOutcome> RestoreTableToPointInTime(const RestoreTableToPointInTimeArgs& args);
 
-  // Exports (engine/exports/exports.h): the table as it was at ExportTime (now if absent) written
-  // into bucket S3Bucket in the background, DynamoDB's files and layout; the answer describes it
-  // IN_PROGRESS. ValidationException for an ARN that is not a table's, TableNotFoundException,
-  // PointInTimeRecoveryUnavailableException, InvalidExportTimeException for a time outside the
-  // restorable window (EarliestRestorableDateTime to LatestRestorableDateTime),
+  // Exports (engine/exports/export_jobs.h): the table as it was at ExportTime (now if absent)
+  // written into bucket S3Bucket in the background, DynamoDB's files and layout; the answer
+  // describes it IN_PROGRESS. ValidationException for an ARN that is not a table's,
+  // TableNotFoundException, PointInTimeRecoveryUnavailableException, InvalidExportTimeException for
+  // a time outside the restorable window (EarliestRestorableDateTime to LatestRestorableDateTime),
   // ExportConflictException for a ClientToken used within 8 hours with other parameters (the
   // same parameters answer the first export). A bucket that is not there fails the export
   // (FAILED, S3NoSuchBucket), as in DynamoDB. DescribeExport: ValidationException "Invalid
@@ -196,7 +197,7 @@ class Engine {
   Result<ExportDescription> ExportTableToPointInTime(const ExportTableArgs& args);
   Result<ExportDescription> DescribeExport(const std::string& export_arn) const;
   Result<ListExportsResult> ListExports(const ListExportsArgs& args) const;
-  // Imports (engine/exports/imports.h): a new table from the bucket's files, created at once
+  // Imports (engine/exports/import_jobs.h): a new table from the bucket's files, created at once
   // (CREATING: CreateTable's checks and errors, ResourceInUseException for a name in use) and
   // loaded in the background; the answer describes the import IN_PROGRESS. Lines that are not
   // items are counted (ErrorCount) and skipped. ImportConflictException for a ClientToken used

@@ -1,5 +1,5 @@
 // Imports' arguments and answers (ImportTable, DescribeImport, ListImports): a new table made
-// from files in a bucket (engine/exports/imports.h).
+// from files in a bucket (engine/exports/import_jobs.h).
 #pragma once
 
 #include <cstdint>

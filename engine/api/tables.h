@@ -255,8 +255,8 @@ struct TableDescription {
   // A restored table's origin. While its restore is in progress the table is CREATING; a restart
   // that finds one unfinished drops the table, as if the restore had never begun.
   std::optional<RestoreSummary> restore_summary;
-  // An imported table while its import runs (engine/exports/imports.h): CREATING, and dropped by
-  // a restart that finds it so, as an unfinished restore is. Not on the wire.
+  // An imported table while its import runs (engine/exports/import_jobs.h): CREATING, and dropped
+  // by a restart that finds it so, as an unfinished restore is. Not on the wire.
   bool import_in_progress = false;
   // A global table's members, this region among them, in the order they joined; empty: a table of
   // this region alone (no GlobalTableVersion, no Replicas).

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/backups/backups.h"
+#include "engine/backups/on_demand_backups.h"
 #include "engine/error.h"
 
 namespace ddbd {

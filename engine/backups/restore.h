@@ -6,7 +6,6 @@
 // table class, resource policies and warm throughput.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,10 +16,6 @@
 #include "engine/storage/item_records.h"
 
 namespace ddbd {
-
-// CreateTable as the table calls make it (engine/tables/table_operations.h), handed in by the
-// engine that holds both, so that restores need not stand on the table calls.
-using CreateTableCall = std::function<Result<TableOutcome>(const CreateTableArgs&)>;
 
 Result<CreateTableArgs> RestoredTableArgs(const TableDescription& source,
                                           const std::string& target_table_name,

@@ -116,6 +116,11 @@ struct CatalogChange {
 // and point-in-time recovery settings (nothing the items or indexes depend on).
 void CopyTableMetadata(const TableDescription& from, TableDescription& to);
 
+// CreateTable as the table calls make it (engine/tables/table_operations.h), handed by the engine
+// that holds them to the services that make tables of their own (restores, imports), so that none
+// of those stands on the table calls.
+using CreateTableCall = std::function<Result<TableOutcome>(const CreateTableArgs&)>;
+
 struct Catalog final : public TableMetadata {
   Catalog(const EngineOptions& engine_options, const Clock& engine_clock)
       : options(engine_options), clock(engine_clock) {}

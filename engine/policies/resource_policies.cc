@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "engine/catalog/setting_rules.h"
+
 namespace ddbd {
 namespace {
 
@@ -32,15 +34,6 @@ std::vector<std::string> Split(const std::string& text, char separator, size_t p
 }
 
 }  // namespace
-
-Status CheckResourcePolicy(const std::string& policy) {
-  if (policy.size() > kMaxPolicyBytes) {
-    // Unconfirmed wording.
-    return Error::Validation(std::string(kInvalid) +
-                             "Resource-based policy exceeds the maximum size of 20 KB");
-  }
-  return Ok{};
-}
 
 namespace {
 

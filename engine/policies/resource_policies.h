@@ -1,4 +1,5 @@
-// The one check of a resource-based policy's document.
+// The resource-based policy operations; the check of a policy's document is
+// engine/catalog/setting_rules.h.
 #pragma once
 
 #include <optional>
@@ -10,10 +11,6 @@
 #include "engine/error.h"
 
 namespace ddbd {
-
-// ValidationException for a document over kMaxPolicyBytes (wording unconfirmed). Its contents are
-// not checked: nothing is enforced.
-Status CheckResourcePolicy(const std::string& policy);
 
 // The policy operations on the tables (and their streams) `catalog` holds; Engine's calls
 // delegate here. Revision ids are `clock`'s milliseconds, always rising.

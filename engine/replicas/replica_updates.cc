@@ -8,13 +8,12 @@
 
 #include "engine/api/replication_link.h"
 #include "engine/catalog/identifiers.h"
+#include "engine/catalog/setting_rules.h"
 #include "engine/model/item_codec.h"
 #include "engine/replicas/replica_auto_scaling.h"
 
 namespace ddbd {
 namespace {
-
-constexpr int64_t kDayMs = 24 * 3'600'000;
 
 // The texts below are DynamoDB's as recorded against it (ack-api-quirks, DDB-TABLE-223, -224,
 // -227, -266, -267; ../shared/aws-semantics.md "Global tables").
@@ -28,9 +27,6 @@ constexpr char kLocalRegion[] =
     "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, DeleteTable, "
     "or UpdateTable as required.";
 constexpr char kInUse[] = "The resource which you are attempting to change is in use.";
-constexpr char kSourceWithin24Hours[] =
-    "Replica cannot be deleted because it has acted as a source region for new replica(s) being "
-    "added to the table in the last 24 hours.";
 
 bool HasOverride(const ReplicaDescription& replica) {
   return replica.kms_master_key_id || replica.read_capacity_units_override ||
@@ -135,17 +131,6 @@ std::string NotMembersMessage(const std::vector<std::string>& regions) {
   return "Update global table operation failed because one or more replicas were not part of the "
          "global table. Please retry the request without these replicas: [" +
          list + "].";
-}
-
-Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
-                            int64_t now_ms) {
-  for (const ReplicaDescription& replica : table.replicas) {
-    if (replica.region_name != region && replica.source_region == region &&
-        now_ms - replica.created_ms < kDayMs) {
-      return Error::Validation(kSourceWithin24Hours);
-    }
-  }
-  return Ok{};
 }
 
 Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& args) {

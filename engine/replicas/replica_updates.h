@@ -53,11 +53,6 @@ void ResendReplicaItems(const Catalog& catalog, const std::string& table_name,
                         const std::string& region, const std::vector<std::string>& keys);
 void ResumeReplicaCopies(const Catalog& catalog);
 
-// ValidationException when `region` created one of the table's replicas within 24 hours and that
-// replica is still there: it cannot leave the set yet (AWS-recorded, DDB-TABLE-266/267).
-Status CheckReplicaDeletion(const TableDescription& table, const std::string& region,
-                            int64_t now_ms);
-
 // ValidationException's text for regions that are not members of the table (AWS-recorded).
 std::string NotMembersMessage(const std::vector<std::string>& regions);
 

@@ -8,11 +8,9 @@
 
 #include "engine/catalog/identifiers.h"
 #include "engine/catalog/index_updates.h"
+#include "engine/catalog/setting_rules.h"
 #include "engine/catalog/table_validation.h"
 #include "engine/catalog/vector_index_updates.h"
-#include "engine/policies/resource_policies.h"
-#include "engine/replicas/replica_updates.h"
-#include "engine/tags/tags.h"
 
 namespace ddbd {
 namespace {
@@ -92,7 +90,7 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
     table.table_status = TableStatus::kCreating;
   }
   table.replicas = args.replicas;  // a new replica of a global table (engine/api/replicas.h)
-  if (args.importing) {            // CREATING until its import is done (engine/exports/imports.h)
+  if (args.importing) {  // CREATING until its import is done (engine/exports/import_jobs.h)
     table.import_in_progress = true;
     table.table_status = TableStatus::kCreating;
   }

@@ -2,7 +2,7 @@
 #include <set>
 #include <utility>
 
-#include "engine/item_writes.h"
+#include "engine/catalog/item_writes.h"
 #include "engine/transactions/transactions.h"
 
 namespace ddbd {

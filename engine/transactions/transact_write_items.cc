@@ -3,7 +3,7 @@
 #include <set>
 #include <utility>
 
-#include "engine/item_writes.h"
+#include "engine/catalog/item_writes.h"
 #include "engine/model/item_codec.h"
 #include "engine/persistence/journal.h"
 #include "engine/transactions/transactions.h"

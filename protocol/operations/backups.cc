@@ -1,5 +1,6 @@
 // CreateBackup, DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup and
-// RestoreTableToPointInTime: backups and restores (engine/backups/backups.h), in DynamoDB's shapes.
+// RestoreTableToPointInTime: backups and restores (engine/backups/on_demand_backups.h), in
+// DynamoDB's shapes.
 #include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"

@@ -1,4 +1,4 @@
-// ExportTableToPointInTime, DescribeExport and ListExports: exports (engine/exports/exports.h),
+// ExportTableToPointInTime, DescribeExport and ListExports: exports (engine/exports/export_jobs.h),
 // in DynamoDB's shapes.
 #include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"

@@ -1,5 +1,5 @@
-// ImportTable, DescribeImport and ListImports: imports (engine/exports/imports.h), in DynamoDB's
-// shapes.
+// ImportTable, DescribeImport and ListImports: imports (engine/exports/import_jobs.h), in
+// DynamoDB's shapes.
 #include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
 #include "protocol/table_decode.h"

@@ -1,6 +1,6 @@
-// On-demand backups (engine/backups/backups.h): a backup is a copy as of its moment, listing is by
-// creation time within [lower, upper), backup files come back after a restart and a damaged one
-// is refused by name, and a restore a crash cuts short leaves no table behind.
+// On-demand backups (engine/backups/on_demand_backups.h): a backup is a copy as of its moment,
+// listing is by creation time within [lower, upper), backup files come back after a restart and a
+// damaged one is refused by name, and a restore a crash cuts short leaves no table behind.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

@@ -2,8 +2,6 @@
 // (engine/exports/ table_at_moment.h), compared with the table as it was; a history that no longer
 // reaches the moment; an export a restart cut short, failed when its record is loaded; an import's
 // lines, its CSV and its record.
-#include "engine/exports/exports.h"
-
 #include <zstd.h>
 
 #include <atomic>
@@ -16,6 +14,7 @@
 
 #include "engine/catalog/catalog.h"
 #include "engine/exports/csv_items.h"
+#include "engine/exports/export_jobs.h"
 #include "engine/exports/export_record.h"
 #include "engine/exports/import_lines.h"
 #include "engine/exports/import_record.h"

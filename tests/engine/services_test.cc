@@ -10,8 +10,8 @@
 #include "engine/storage/held_items.h"
 #include "engine/streams/stream_directory.h"
 #include "engine/tables/table_operations.h"
-#include "engine/tags/tags.h"
-#include "engine/ttl/time_to_live.h"
+#include "engine/tags/tag_operations.h"
+#include "engine/ttl/ttl_sweeper.h"
 #include "tests/engine/engine_calls.h"
 
 namespace ddbd {

@@ -1,6 +1,6 @@
-// Tags on tables (engine/tags/tags.h): merging and removing keys, the 50-tag limit and the
-// reserved "aws:" prefix (also on CreateTable), the ARNs that name a table, and tags kept across
-// a restart as part of the table's description. Resource policies
+// Tags on tables (engine/tags/tag_operations.h): merging and removing keys, the 50-tag limit and
+// the reserved "aws:" prefix (also on CreateTable), the ARNs that name a table, and tags kept
+// across a restart as part of the table's description. Resource policies
 // (engine/policies/resource_policies.h): revisions, expected revisions, the stream's own slot,
 // and a restart. Point-in-time recovery settings (engine/api/continuous_backups.h).
 #include <catch2/catch.hpp>

@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "engine/api/items.h"
+#include "engine/calls/engine_state.h"
+#include "engine/catalog/item_writes.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
-#include "engine/item_writes.h"
 #include "engine/model/item_codec.h"
 
 namespace ddbd {

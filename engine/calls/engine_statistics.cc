@@ -3,8 +3,8 @@
 #include <shared_mutex>
 #include <utility>
 
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 

@@ -1,7 +1,7 @@
 // The Engine's Time to Live calls, which delegate to engine/ttl/ (and, for a global table, pass
 // the change on to its other members: engine/replicas/).
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/replicas/replica_updates.h"
 
 namespace ddbd {

@@ -1,8 +1,8 @@
 // The Engine's store (engine/store/): opening one, and the calls that only delegate to it.
 #include <utility>
 
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/persistence/file_system.h"
 
 namespace ddbd {

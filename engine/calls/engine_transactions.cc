@@ -1,6 +1,6 @@
 // The Engine's transactions, which only delegate to engine/transactions/.
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 

@@ -4,10 +4,10 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/policies/resource_policies.h"
-#include "engine/tags/tags.h"
+#include "engine/tags/tag_operations.h"
 
 namespace ddbd {
 

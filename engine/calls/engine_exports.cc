@@ -1,6 +1,6 @@
 // The Engine's export calls, which only delegate to engine/exports/.
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 

@@ -1,4 +1,4 @@
-#include "engine/exports/imports.h"
+#include "engine/exports/import_jobs.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/model/item_codec.h"
 #include "engine/storage/table_vectors.h"
 

@@ -1,6 +1,6 @@
-// What the single-item writes and TransactWriteItems share, private to the engine: the checks a
-// write makes of its item, its condition and its update, and the figures a commit reports
-// (capacity units, item collection metrics).
+// What the single-item writes and TransactWriteItems share, over the ItemTable the catalog finds
+// for them (private to the engine): the checks a write makes of its item, its condition and its
+// update, and the figures a commit reports (capacity units, item collection metrics).
 #pragma once
 
 #include <cstdint>

@@ -7,9 +7,9 @@
 #include <mutex>
 
 #include "engine/api/reads.h"
+#include "engine/calls/engine_state.h"
+#include "engine/catalog/item_writes.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
-#include "engine/item_writes.h"
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
 

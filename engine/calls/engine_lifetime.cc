@@ -1,8 +1,8 @@
 // The Engine's lifetime: its state made and stopped in order, the TTL sweeper, observers.
 #include <utility>
 
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 

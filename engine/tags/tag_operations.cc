@@ -1,22 +1,15 @@
 // Tags on tables: TagResource, UntagResource, ListTagsOfResource. A table's tags are part of its
 // description, so a change goes through the catalog's one path (and its log record) like any
 // other, and survives restarts with the table.
-#include "engine/tags/tags.h"
+#include "engine/tags/tag_operations.h"
 
 #include <algorithm>
 #include <shared_mutex>
 
+#include "engine/catalog/setting_rules.h"
+
 namespace ddbd {
 namespace {
-
-// "aws:" in any letter case is AWS's.
-bool Reserved(const std::string& key) {
-  if (key.size() < 4 || key[3] != ':') return false;
-  for (size_t i = 0; i < 3; ++i) {
-    if ((key[i] | 0x20) != "aws"[i]) return false;
-  }
-  return true;
-}
 
 // DynamoDB's texts as clients and other emulators record them: "ARNs must start with 'arn:'",
 // "Invalid TableArn: ..." (an index's ARN, say) and "Requested resource not found: ResourcArn:
@@ -29,42 +22,6 @@ Error InvalidArn(const std::string& arn) {
 Error ArnNotFound(const std::string& arn) {
   return Error::ResourceNotFound("Requested resource not found: ResourcArn: " + arn + " not found");
 }
-
-}  // namespace
-
-std::vector<Tag> MergeTags(std::vector<Tag> tags, const std::vector<Tag>& added) {
-  for (const Tag& tag : added) {
-    auto it = std::find_if(tags.begin(), tags.end(),
-                           [&](const Tag& kept) { return kept.key == tag.key; });
-    if (it == tags.end()) {
-      tags.push_back(tag);
-    } else {
-      it->value = tag.value;
-    }
-  }
-  return tags;
-}
-
-Status CheckTags(const std::vector<Tag>& tags) {
-  size_t user_tags = 0;
-  for (const Tag& tag : tags) {
-    // Unconfirmed wording: DynamoDB refuses both, its texts are not recorded anywhere we found.
-    if (Reserved(tag.key)) {
-      return Error::Validation(
-          "One or more parameter values were invalid: Tag keys starting with 'aws:' are "
-          "reserved for AWS use");
-    }
-    ++user_tags;
-  }
-  if (user_tags > kMaxTagsPerResource) {
-    return Error::Validation(
-        "One or more parameter values were invalid: The number of tags exceeds the limit of 50 "
-        "tags per resource");
-  }
-  return Ok{};
-}
-
-namespace {
 
 // A table ARN's account: "arn:aws:dynamodb:<region>:<account>:table/...", or empty.
 std::string_view AccountOf(std::string_view arn) {

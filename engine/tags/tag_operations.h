@@ -1,4 +1,5 @@
-// The rules every table's tags keep (TagResource, CreateTable's Tags).
+// The tag operations on tables; the rules every table's tags keep are
+// engine/catalog/setting_rules.h.
 #pragma once
 
 #include <optional>
@@ -10,13 +11,6 @@
 #include "engine/error.h"
 
 namespace ddbd {
-
-// `tags` with `added` put in (a key already there takes the new value, in its place; a key
-// repeated in `added` keeps the last value).
-std::vector<Tag> MergeTags(std::vector<Tag> tags, const std::vector<Tag>& added);
-// ValidationException for a user key starting with "aws:", or more than kMaxTagsPerResource user
-// tags (both texts unconfirmed). Lengths are the protocol's shape checks.
-Status CheckTags(const std::vector<Tag>& tags);
 
 // The tag operations, on the tables `catalog` holds (Engine::TagResource and its kin delegate
 // here): ARNs as this engine writes them; DynamoDB's ARN errors.

@@ -1,4 +1,4 @@
-#include "engine/exports/exports.h"
+#include "engine/exports/export_jobs.h"
 
 #include <algorithm>
 #include <limits>

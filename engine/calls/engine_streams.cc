@@ -1,6 +1,6 @@
 // The Engine's DynamoDB Streams calls, which only delegate to engine/streams/.
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/streams/stream_operations.h"
 
 namespace ddbd {

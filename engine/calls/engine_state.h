@@ -13,16 +13,16 @@
 #include <vector>
 
 #include "engine/api/options.h"
-#include "engine/backups/backups.h"
+#include "engine/backups/on_demand_backups.h"
 #include "engine/catalog/catalog.h"
 #include "engine/clock.h"
-#include "engine/exports/exports.h"
-#include "engine/exports/imports.h"
+#include "engine/exports/export_jobs.h"
+#include "engine/exports/import_jobs.h"
 #include "engine/periodic_task.h"
 #include "engine/store/store.h"
 #include "engine/tables/table_operations.h"
 #include "engine/transactions/transactions.h"
-#include "engine/ttl/time_to_live.h"
+#include "engine/ttl/ttl_sweeper.h"
 
 namespace ddbd {
 

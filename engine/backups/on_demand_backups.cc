@@ -1,7 +1,7 @@
 // On-demand backups: a copy of a table's description and items taken under its read lock, kept
 // by ARN (and, with a store, in a file of its own), and restores that create a table from one
 // through CreateTable's path and fill it through the commit path.
-#include "engine/backups/backups.h"
+#include "engine/backups/on_demand_backups.h"
 
 #include <algorithm>
 #include <cinttypes>

@@ -1,4 +1,4 @@
-#include "engine/ttl/time_to_live.h"
+#include "engine/ttl/ttl_sweeper.h"
 
 #include <mutex>
 #include <utility>

@@ -3,9 +3,9 @@
 // global tables.
 #include <utility>
 
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
-#include "engine/replicas/legacy_global_tables.h"
+#include "engine/replicas/global_tables_2017.h"
 #include "engine/replicas/replica_auto_scaling.h"
 #include "engine/replicas/replica_updates.h"
 #include "engine/tables/table_operations.h"

@@ -1,4 +1,4 @@
-#include "engine/replicas/legacy_global_tables.h"
+#include "engine/replicas/global_tables_2017.h"
 
 #include <algorithm>
 #include <mutex>

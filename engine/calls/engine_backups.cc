@@ -1,7 +1,7 @@
 // The Engine's backup calls, which only delegate to engine/backups/.
 #include "engine/backups/point_in_time.h"
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 #include "engine/tables/table_operations.h"
 
 namespace ddbd {

@@ -25,7 +25,6 @@
 
 #include "engine/api/imports.h"
 #include "engine/api/item_lines.h"
-#include "engine/backups/restore.h"
 #include "engine/catalog/catalog.h"
 #include "engine/error.h"
 #include "engine/exports/object_store.h"

@@ -1,4 +1,4 @@
-#include "engine/item_writes.h"
+#include "engine/catalog/item_writes.h"
 
 #include <algorithm>
 #include <cmath>

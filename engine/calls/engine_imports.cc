@@ -1,6 +1,6 @@
-// The Engine's import calls, which only delegate to engine/exports/imports.h.
+// The Engine's import calls, which only delegate to engine/exports/import_jobs.h.
+#include "engine/calls/engine_state.h"
 #include "engine/engine.h"
-#include "engine/engine_state.h"
 
 namespace ddbd {
 
