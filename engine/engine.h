@@ -260,11 +260,17 @@ class Engine {
   // GlobalTableAlreadyExistsException, GlobalTableNotFoundException,
   // ReplicaAlreadyExistsException, ReplicaNotFoundException; ValidationException for a region
   // outside the version's, or a table unlike the others or not empty. SetLegacyGlobalTable: the
-  // membership another region sets.
+  // membership another region sets. DescribeGlobalTableSettings and UpdateGlobalTableSettings:
+  // every member's capacity settings (GlobalTableNotFoundException, ReplicaNotFoundException,
+  // IndexNotFoundException; UpdateTable's refusals of the change in this region's table).
   Result<GlobalTableDescription> CreateGlobalTable(const CreateGlobalTableArgs& args);
   Result<GlobalTableDescription> UpdateGlobalTable(const UpdateGlobalTableArgs& args);
   Result<GlobalTableDescription> DescribeGlobalTable(const std::string& global_table_name) const;
   ListGlobalTablesResult ListGlobalTables(const ListGlobalTablesArgs& args) const;
+  Result<GlobalTableSettingsDescription> DescribeGlobalTableSettings(
+      const std::string& global_table_name) const;
+  Result<GlobalTableSettingsDescription> UpdateGlobalTableSettings(
+      const UpdateGlobalTableSettingsArgs& args);
   Status SetLegacyGlobalTable(const std::string& table_name, const std::vector<std::string>& group,
                               int64_t created_ms);
   Status SetReplicas(const std::string& table_name, std::vector<ReplicaDescription> replicas);

@@ -55,6 +55,7 @@ enum class ErrorCode {
   kGlobalTableNotFound,              // ...v20120810#GlobalTableNotFoundException
   kReplicaAlreadyExists,             // ...v20120810#ReplicaAlreadyExistsException
   kReplicaNotFound,                  // ...v20120810#ReplicaNotFoundException
+  kIndexNotFound,                    // ...v20120810#IndexNotFoundException
   kAccessDenied,                     // com.amazon.coral.service#AccessDeniedException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };

@@ -23,12 +23,6 @@ ProjectionType ProjectionTypeOf(std::string_view text) {
   return ProjectionType::kAll;
 }
 
-std::optional<TableClass> TableClassOf(std::optional<std::string_view> text) {
-  if (!text) return std::nullopt;
-  return *text == "STANDARD_INFREQUENT_ACCESS" ? TableClass::kStandardInfrequentAccess
-                                               : TableClass::kStandard;
-}
-
 std::optional<StreamSpecification> StreamSpecificationOf(const json::Value* value) {
   if (value == nullptr) return std::nullopt;
   wire::StreamSpecification in;
@@ -262,6 +256,35 @@ void TableSettingsOf(const wire::CreateTableInput& in, TableSettings& settings) 
 
 void TableSettingsOf(const wire::UpdateTableInput& in, TableSettings& settings) {
   SharedSettingsOf(in, settings);
+}
+
+std::optional<TableClass> TableClassOf(std::optional<std::string_view> text) {
+  if (!text) return std::nullopt;
+  return *text == "STANDARD_INFREQUENT_ACCESS" ? TableClass::kStandardInfrequentAccess
+                                               : TableClass::kStandard;
+}
+
+AutoScalingUpdate AutoScalingUpdateOf(const json::Value& element) {
+  wire::AutoScalingSettingsUpdate in;
+  wire::View(element, in);
+  AutoScalingUpdate update;
+  update.minimum_units = in.minimum_units;
+  update.maximum_units = in.maximum_units;
+  update.disabled = in.auto_scaling_disabled;
+  if (in.auto_scaling_role_arn) update.role_arn = std::string(*in.auto_scaling_role_arn);
+  if (in.scaling_policy_update != nullptr) {
+    wire::AutoScalingPolicyUpdate policy_in;
+    wire::View(*in.scaling_policy_update, policy_in);
+    wire::AutoScalingTargetTrackingScalingPolicyConfigurationUpdate target;
+    wire::View(*policy_in.target_tracking_scaling_policy_configuration, target);
+    AutoScalingPolicy& policy = update.policy.emplace();
+    if (policy_in.policy_name) policy.policy_name = std::string(*policy_in.policy_name);
+    policy.disable_scale_in = target.disable_scale_in;
+    policy.scale_in_cooldown = target.scale_in_cooldown;
+    policy.scale_out_cooldown = target.scale_out_cooldown;
+    policy.target_value = target.target_value;
+  }
+  return update;
 }
 
 }  // namespace ddbd

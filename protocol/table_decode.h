@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/api/auto_scaling.h"
 #include "engine/api/backups.h"
 #include "engine/api/tables.h"
 #include "engine/engine.h"
@@ -41,6 +42,9 @@ std::optional<ProvisionedThroughput> ProvisionedThroughputOf(const json::Value* 
 std::optional<OnDemandThroughput> OnDemandThroughputOf(const json::Value* throughput);
 std::optional<WarmThroughputRequest> WarmThroughputOf(const json::Value* warm);
 std::optional<BillingMode> BillingModeOf(std::optional<std::string_view> text);
+std::optional<TableClass> TableClassOf(std::optional<std::string_view> text);
+// An AutoScalingSettingsUpdate (UpdateTableReplicaAutoScaling, UpdateGlobalTableSettings).
+AutoScalingUpdate AutoScalingUpdateOf(const json::Value& element);
 std::optional<SseSpecification> SseSpecificationOf(const json::Value* sse);
 std::vector<Tag> TagsOf(const json::Value* tags);
 // Tag keys and values hold only letters, digits, white space and + - = . _ : / (DynamoDB's

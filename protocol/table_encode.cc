@@ -38,34 +38,6 @@ wire::ScalarAttributeType TypeOf(ScalarAttributeType type) {
   return wire::ScalarAttributeType::kS;
 }
 
-wire::TableStatus TableStatusOf(TableStatus status) {
-  switch (status) {
-    case TableStatus::kCreating:
-      return wire::TableStatus::kCreating;
-    case TableStatus::kUpdating:
-      return wire::TableStatus::kUpdating;
-    case TableStatus::kDeleting:
-      return wire::TableStatus::kDeleting;
-    case TableStatus::kActive:
-      return wire::TableStatus::kActive;
-  }
-  return wire::TableStatus::kActive;
-}
-
-wire::IndexStatus IndexStatusOf(TableStatus status) {
-  switch (status) {
-    case TableStatus::kCreating:
-      return wire::IndexStatus::kCreating;
-    case TableStatus::kUpdating:
-      return wire::IndexStatus::kUpdating;
-    case TableStatus::kDeleting:
-      return wire::IndexStatus::kDeleting;
-    case TableStatus::kActive:
-      return wire::IndexStatus::kActive;
-  }
-  return wire::IndexStatus::kActive;
-}
-
 wire::ProjectionType ProjectionTypeOf(ProjectionType type) {
   switch (type) {
     case ProjectionType::kAll:
@@ -228,10 +200,7 @@ void EncodeReplicas(wire::out::TableDescription& out, const TableDescription& ta
     for (const ReplicaDescription& replica : table.replicas) {
       list.Add([&](wire::out::ReplicaDescription& described) {
         described.RegionName(replica.region_name);
-        static constexpr wire::ReplicaStatus kStatus[] = {
-            wire::ReplicaStatus::kCreating, wire::ReplicaStatus::kUpdating,
-            wire::ReplicaStatus::kDeleting, wire::ReplicaStatus::kActive};
-        described.ReplicaStatus(kStatus[static_cast<size_t>(replica.status)]);
+        described.ReplicaStatus(ReplicaStatusOf(replica.status));
         if (replica.kms_master_key_id) described.KMSMasterKeyId(*replica.kms_master_key_id);
         if (replica.read_capacity_units_override) {
           described.ProvisionedThroughputOverride([&](auto& override) {
@@ -390,6 +359,70 @@ void EncodeOnDemandThroughput(wire::out::OnDemandThroughput& out,
   if (throughput.max_write_request_units) {
     out.MaxWriteRequestUnits(*throughput.max_write_request_units);
   }
+}
+
+// The settings of one dimension, as AutoScalingSettingsDescription.
+void EncodeAutoScalingSettings(wire::out::AutoScalingSettingsDescription& out,
+                               const AutoScalingSettings& settings) {
+  out.MinimumUnits(settings.minimum_units);
+  out.MaximumUnits(settings.maximum_units);
+  out.AutoScalingDisabled(settings.disabled);
+  if (settings.role_arn) out.AutoScalingRoleArn(*settings.role_arn);
+  out.ScalingPolicies([&](wire::out::AutoScalingPolicyDescriptionList& list) {
+    for (const AutoScalingPolicy& policy : settings.policies) {
+      list.Add([&](wire::out::AutoScalingPolicyDescription& described) {
+        described.PolicyName(policy.policy_name);
+        described.TargetTrackingScalingPolicyConfiguration([&](auto& target) {
+          if (policy.disable_scale_in) target.DisableScaleIn(*policy.disable_scale_in);
+          if (policy.scale_in_cooldown) target.ScaleInCooldown(*policy.scale_in_cooldown);
+          if (policy.scale_out_cooldown) target.ScaleOutCooldown(*policy.scale_out_cooldown);
+          target.TargetValue(policy.target_value);
+        });
+      });
+    }
+  });
+}
+
+wire::TableStatus TableStatusOf(TableStatus status) {
+  switch (status) {
+    case TableStatus::kCreating:
+      return wire::TableStatus::kCreating;
+    case TableStatus::kUpdating:
+      return wire::TableStatus::kUpdating;
+    case TableStatus::kDeleting:
+      return wire::TableStatus::kDeleting;
+    case TableStatus::kActive:
+      return wire::TableStatus::kActive;
+  }
+  return wire::TableStatus::kActive;
+}
+
+wire::IndexStatus IndexStatusOf(TableStatus status) {
+  switch (status) {
+    case TableStatus::kCreating:
+      return wire::IndexStatus::kCreating;
+    case TableStatus::kUpdating:
+      return wire::IndexStatus::kUpdating;
+    case TableStatus::kDeleting:
+      return wire::IndexStatus::kDeleting;
+    case TableStatus::kActive:
+      return wire::IndexStatus::kActive;
+  }
+  return wire::IndexStatus::kActive;
+}
+
+wire::ReplicaStatus ReplicaStatusOf(ReplicaStatus status) {
+  switch (status) {
+    case ReplicaStatus::kCreating:
+      return wire::ReplicaStatus::kCreating;
+    case ReplicaStatus::kUpdating:
+      return wire::ReplicaStatus::kUpdating;
+    case ReplicaStatus::kDeleting:
+      return wire::ReplicaStatus::kDeleting;
+    case ReplicaStatus::kActive:
+      return wire::ReplicaStatus::kActive;
+  }
+  return wire::ReplicaStatus::kActive;
 }
 
 }  // namespace ddbd

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "engine/api/auto_scaling.h"
 #include "engine/api/tables.h"
 #include "engine/engine.h"
 #include "protocol/generated/responses.h"
@@ -45,6 +46,12 @@ void EncodeOnDemandThroughput(wire::out::OnDemandThroughput& out,
                               const OnDemandThroughput& throughput);
 wire::StreamViewType StreamViewTypeOf(StreamViewType type);
 wire::BillingMode BillingModeOf(BillingMode mode);
+wire::TableStatus TableStatusOf(TableStatus status);
+wire::IndexStatus IndexStatusOf(TableStatus status);
+wire::ReplicaStatus ReplicaStatusOf(ReplicaStatus status);
+// One dimension's auto scaling settings, as AutoScalingSettingsDescription.
+void EncodeAutoScalingSettings(wire::out::AutoScalingSettingsDescription& out,
+                               const AutoScalingSettings& settings);
 
 // A vector index's definition, as VectorIndexDescription and a backup's VectorIndexInfo give it.
 template <class Out>

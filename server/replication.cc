@@ -121,6 +121,14 @@ class Replication::Link final : public ReplicationLink {
     return engine.value()->SetLegacyGlobalTable(table_name, group, created_ms);
   }
 
+  Status UpdateMember(const std::string& region, const UpdateTableArgs& args) override {
+    auto engine = replication_.engine_for_(access_key_id_, region);
+    if (!engine.ok()) return engine.error();
+    auto updated = engine.value()->UpdateTable(args);
+    if (!updated.ok()) return updated.error();
+    return Ok{};
+  }
+
   Status DeleteReplica(const std::string& region, const std::string& table_name) override {
     auto engine = replication_.engine_for_(access_key_id_, region);
     if (!engine.ok()) return engine.error();

@@ -51,6 +51,9 @@ class ReplicationLink {
   virtual Status SetLegacyGlobalTable(const std::string& region, const std::string& table_name,
                                       const std::vector<std::string>& group,
                                       int64_t created_ms) = 0;
+  // Version 2017.11.29's UpdateGlobalTableSettings: `region`'s table changed as UpdateTable there
+  // changes it (its refusal returned; nothing is passed on: that version keeps nothing alike).
+  virtual Status UpdateMember(const std::string& region, const UpdateTableArgs& args) = 0;
   // Queues `write` for each region in `to`, after the replication delay, in order per region.
   virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
                          ReplicatedWrite write) = 0;

@@ -77,6 +77,21 @@ ListGlobalTablesResult Engine::ListGlobalTables(const ListGlobalTablesArgs& args
   return ddbd::ListGlobalTables(state_->catalog, args);
 }
 
+Result<GlobalTableSettingsDescription> Engine::DescribeGlobalTableSettings(
+    const std::string& global_table_name) const {
+  return ddbd::DescribeGlobalTableSettings(state_->catalog, global_table_name);
+}
+
+Result<GlobalTableSettingsDescription> Engine::UpdateGlobalTableSettings(
+    const UpdateGlobalTableSettingsArgs& args) {
+  // This region's table changes as UpdateTable changes it (a table of version 2017.11.29 passes
+  // nothing on by itself).
+  const UpdateTableCall update_table = [this](const UpdateTableArgs& update) {
+    return ddbd::UpdateTable(state_->catalog, update);
+  };
+  return ddbd::UpdateGlobalTableSettings(state_->catalog, update_table, args);
+}
+
 Status Engine::SetLegacyGlobalTable(const std::string& table_name,
                                     const std::vector<std::string>& group, int64_t created_ms) {
   return ddbd::SetLegacyGlobalTable(state_->catalog, table_name, group, created_ms);

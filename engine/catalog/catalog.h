@@ -120,6 +120,8 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to);
 // that holds them to the services that make tables of their own (restores, imports), so that none
 // of those stands on the table calls.
 using CreateTableCall = std::function<Result<TableOutcome>(const CreateTableArgs&)>;
+// UpdateTable the same way, for version 2017.11.29's UpdateGlobalTableSettings (engine/replicas/).
+using UpdateTableCall = std::function<Result<TableOutcome>(const UpdateTableArgs&)>;
 
 struct Catalog final : public TableMetadata {
   Catalog(const EngineOptions& engine_options, const Clock& engine_clock)

@@ -20,6 +20,16 @@ Result<GlobalTableDescription> DescribeGlobalTable(const Catalog& catalog,
                                                    const std::string& global_table_name);
 ListGlobalTablesResult ListGlobalTables(const Catalog& catalog, const ListGlobalTablesArgs& args);
 
+// Every member's settings, as each region describes its table.
+Result<GlobalTableSettingsDescription> DescribeGlobalTableSettings(
+    const Catalog& catalog, const std::string& global_table_name);
+// Checks the names against the global table, then changes this region's table through
+// `update_table` (so UpdateTable's own checks and texts answer first), then the others' through
+// the link, then the auto scaling settings (kept alike in every member); answers as Describe.
+Result<GlobalTableSettingsDescription> UpdateGlobalTableSettings(
+    Catalog& catalog, const UpdateTableCall& update_table,
+    const UpdateGlobalTableSettingsArgs& args);
+
 // The table's membership here as the region that changed it sets it (an empty group: it leaves,
 // a table of this region alone again).
 Status SetLegacyGlobalTable(Catalog& catalog, const std::string& table_name,

@@ -9,6 +9,15 @@
 #include "engine/replicas/replica_updates.h"
 
 namespace ddbd {
+
+std::optional<AutoScalingSettings> IndexSettings(const std::vector<IndexAutoScaling>& list,
+                                                 const std::string& index_name) {
+  for (const IndexAutoScaling& index : list) {
+    if (index.index_name == index_name) return index.settings;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // ddbd's own words: DynamoDB's texts for these refusals are not recorded.
@@ -55,14 +64,6 @@ Result<AutoScalingSettings> Merge(const std::optional<AutoScalingSettings>& had,
                              std::to_string(settings.maximum_units) + ")");
   }
   return settings;
-}
-
-std::optional<AutoScalingSettings> IndexSettings(const std::vector<IndexAutoScaling>& list,
-                                                 const std::string& index_name) {
-  for (const IndexAutoScaling& index : list) {
-    if (index.index_name == index_name) return index.settings;
-  }
-  return std::nullopt;
 }
 
 void SetIndexSettings(std::vector<IndexAutoScaling>& list, const std::string& index_name,
@@ -221,6 +222,13 @@ Result<TableAutoScalingDescription> UpdateReplicaAutoScaling(
   TableAutoScalingDescription described = Describe(table.value(), here);
   described.ticket = changed.value();
   return described;
+}
+
+Status CheckReplicaAutoScaling(const TableDescription& table, const std::string& region,
+                               const UpdateTableReplicaAutoScalingArgs& args) {
+  if (Status names = CheckNames(args, table, region); !names.ok()) return names;
+  TableAutoScaling settings = table.auto_scaling;
+  return Apply(args, settings);
 }
 
 Result<TableAutoScalingDescription> DescribeReplicaAutoScaling(const Catalog& catalog,

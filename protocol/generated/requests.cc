@@ -116,6 +116,7 @@ extern const Shape kDescribeEndpointsRequest;
 extern const Shape kExportArn;
 extern const Shape kDescribeExportInput;
 extern const Shape kDescribeGlobalTableInput;
+extern const Shape kDescribeGlobalTableSettingsInput;
 extern const Shape kImportArn;
 extern const Shape kDescribeImportInput;
 extern const Shape kDescribeLimitsInput;
@@ -213,6 +214,20 @@ extern const Shape kDeleteReplicaAction;
 extern const Shape kReplicaUpdate;
 extern const Shape kReplicaUpdateList;
 extern const Shape kUpdateGlobalTableInput;
+extern const Shape kAutoScalingRoleArn;
+extern const Shape kAutoScalingPolicyName;
+extern const Shape kIntegerObject;
+extern const Shape kDoubleObject;
+extern const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate;
+extern const Shape kAutoScalingPolicyUpdate;
+extern const Shape kAutoScalingSettingsUpdate;
+extern const Shape kGlobalTableGlobalSecondaryIndexSettingsUpdate;
+extern const Shape kGlobalTableGlobalSecondaryIndexSettingsUpdateList;
+extern const Shape kReplicaGlobalSecondaryIndexSettingsUpdate;
+extern const Shape kReplicaGlobalSecondaryIndexSettingsUpdateList;
+extern const Shape kReplicaSettingsUpdate;
+extern const Shape kReplicaSettingsUpdateList;
+extern const Shape kUpdateGlobalTableSettingsInput;
 extern const Shape kAttributeAction;
 extern const Shape kAttributeValueUpdate;
 extern const Shape kAttributeUpdates;
@@ -241,13 +256,6 @@ extern const Shape kDeleteVectorIndexAction;
 extern const Shape kVectorIndexUpdate;
 extern const Shape kVectorIndexUpdateList;
 extern const Shape kUpdateTableInput;
-extern const Shape kAutoScalingRoleArn;
-extern const Shape kAutoScalingPolicyName;
-extern const Shape kIntegerObject;
-extern const Shape kDoubleObject;
-extern const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate;
-extern const Shape kAutoScalingPolicyUpdate;
-extern const Shape kAutoScalingSettingsUpdate;
 extern const Shape kGlobalSecondaryIndexAutoScalingUpdate;
 extern const Shape kGlobalSecondaryIndexAutoScalingUpdateList;
 extern const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdate;
@@ -1626,6 +1634,20 @@ const Shape kDescribeGlobalTableInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kDescribeGlobalTableSettingsInputMembers[1] = {
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+};
+const Shape kDescribeGlobalTableSettingsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeGlobalTableSettingsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeGlobalTableSettingsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kImportArn = {
     .kind = Kind::kString,
     .java_type = "java.lang.String",
@@ -2999,6 +3021,202 @@ const Shape kUpdateGlobalTableInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kAutoScalingRoleArn = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 1600,
+    .pattern = Pattern::kXmlText,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kAutoScalingPolicyName = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 1,
+    .max = 256,
+    .pattern = Pattern::kPrint,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kIntegerObject = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kDoubleObject = {
+    .kind = Kind::kDouble,
+    .java_type = "java.lang.Double",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers[4] = {
+    {"DisableScaleIn", "disableScaleIn", &kBooleanObject, 0, false, false, false, false},
+    {"ScaleInCooldown", "scaleInCooldown", &kIntegerObject, 2, false, false, false, false},
+    {"ScaleOutCooldown", "scaleOutCooldown", &kIntegerObject, 1, false, false, false, false},
+    {"TargetValue", "targetValue", &kDoubleObject, 3, true, false, false, false},
+};
+const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kAutoScalingPolicyUpdateMembers[2] = {
+    {"PolicyName", "policyName", &kAutoScalingPolicyName, 1, false, false, false, false},
+    {"TargetTrackingScalingPolicyConfiguration", "targetTrackingScalingPolicyConfiguration", &kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, 0, true, false, false, false},
+};
+const Shape kAutoScalingPolicyUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingPolicyUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kAutoScalingPolicyUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kAutoScalingSettingsUpdateMembers[5] = {
+    {"MinimumUnits", "minimumUnits", &kPositiveLongObject, 2, false, false, false, false},
+    {"MaximumUnits", "maximumUnits", &kPositiveLongObject, 3, false, false, false, false},
+    {"AutoScalingDisabled", "autoScalingDisabled", &kBooleanObject, 4, false, false, false, false},
+    {"AutoScalingRoleArn", "autoScalingRoleArn", &kAutoScalingRoleArn, 1, false, false, false, false},
+    {"ScalingPolicyUpdate", "scalingPolicyUpdate", &kAutoScalingPolicyUpdate, 0, false, false, false, false},
+};
+const Shape kAutoScalingSettingsUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingSettingsUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kAutoScalingSettingsUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kGlobalTableGlobalSecondaryIndexSettingsUpdateMembers[3] = {
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
+    {"ProvisionedWriteCapacityUnits", "provisionedWriteCapacityUnits", &kPositiveLongObject, 0, false, false, false, false},
+    {"ProvisionedWriteCapacityAutoScalingSettingsUpdate", "provisionedWriteCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+};
+const Shape kGlobalTableGlobalSecondaryIndexSettingsUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.GlobalTableGlobalSecondaryIndexSettingsUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kGlobalTableGlobalSecondaryIndexSettingsUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kGlobalTableGlobalSecondaryIndexSettingsUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.GlobalTableGlobalSecondaryIndexSettingsUpdate>",
+    .min = 1,
+    .max = 20,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kGlobalTableGlobalSecondaryIndexSettingsUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kReplicaGlobalSecondaryIndexSettingsUpdateMembers[3] = {
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
+    {"ProvisionedReadCapacityUnits", "provisionedReadCapacityUnits", &kPositiveLongObject, 0, false, false, false, false},
+    {"ProvisionedReadCapacityAutoScalingSettingsUpdate", "provisionedReadCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+};
+const Shape kReplicaGlobalSecondaryIndexSettingsUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ReplicaGlobalSecondaryIndexSettingsUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kReplicaGlobalSecondaryIndexSettingsUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kReplicaGlobalSecondaryIndexSettingsUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.ReplicaGlobalSecondaryIndexSettingsUpdate>",
+    .min = 1,
+    .max = 20,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kReplicaGlobalSecondaryIndexSettingsUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kReplicaSettingsUpdateMembers[5] = {
+    {"RegionName", "regionName", &kRegionName, 3, true, false, false, false},
+    {"ReplicaProvisionedReadCapacityUnits", "replicaProvisionedReadCapacityUnits", &kPositiveLongObject, 4, false, false, false, false},
+    {"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate", "replicaProvisionedReadCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 0, false, false, false, false},
+    {"ReplicaGlobalSecondaryIndexSettingsUpdate", "replicaGlobalSecondaryIndexSettingsUpdate", &kReplicaGlobalSecondaryIndexSettingsUpdateList, 2, false, false, false, false},
+    {"ReplicaTableClass", "replicaTableClass", &kTableClass, 1, false, false, false, false},
+};
+const Shape kReplicaSettingsUpdate = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ReplicaSettingsUpdate",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kReplicaSettingsUpdateMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kReplicaSettingsUpdateList = {
+    .kind = Kind::kList,
+    .java_type = "java.util.List<com.amazonaws.dynamodb.v20120810.ReplicaSettingsUpdate>",
+    .min = 1,
+    .max = 50,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = &kReplicaSettingsUpdate,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kUpdateGlobalTableSettingsInputMembers[6] = {
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+    {"GlobalTableBillingMode", "globalTableBillingMode", &kBillingMode, 3, false, false, false, false},
+    {"GlobalTableProvisionedWriteCapacityUnits", "globalTableProvisionedWriteCapacityUnits", &kPositiveLongObject, 1, false, false, false, false},
+    {"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", "globalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 4, false, false, false, false},
+    {"GlobalTableGlobalSecondaryIndexSettingsUpdate", "globalTableGlobalSecondaryIndexSettingsUpdate", &kGlobalTableGlobalSecondaryIndexSettingsUpdateList, 5, false, false, false, false},
+    {"ReplicaSettingsUpdate", "replicaSettingsUpdate", &kReplicaSettingsUpdateList, 2, false, false, false, false},
+};
+const Shape kUpdateGlobalTableSettingsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.UpdateGlobalTableSettingsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kUpdateGlobalTableSettingsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kAttributeAction = {
     .kind = Kind::kString,
     .java_type = "java.lang.String",
@@ -3423,100 +3641,6 @@ const Shape kUpdateTableInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kUpdateTableInputMembers,
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-const Shape kAutoScalingRoleArn = {
-    .kind = Kind::kString,
-    .java_type = "java.lang.String",
-    .min = 1,
-    .max = 1600,
-    .pattern = Pattern::kXmlText,
-    .enum_values = {},
-    .members = {},
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-const Shape kAutoScalingPolicyName = {
-    .kind = Kind::kString,
-    .java_type = "java.lang.String",
-    .min = 1,
-    .max = 256,
-    .pattern = Pattern::kPrint,
-    .enum_values = {},
-    .members = {},
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-const Shape kIntegerObject = {
-    .kind = Kind::kInteger,
-    .java_type = "java.lang.Integer",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = {},
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-const Shape kDoubleObject = {
-    .kind = Kind::kDouble,
-    .java_type = "java.lang.Double",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = {},
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-extern const Member kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers[4] = {
-    {"DisableScaleIn", "disableScaleIn", &kBooleanObject, 0, false, false, false, false},
-    {"ScaleInCooldown", "scaleInCooldown", &kIntegerObject, 2, false, false, false, false},
-    {"ScaleOutCooldown", "scaleOutCooldown", &kIntegerObject, 1, false, false, false, false},
-    {"TargetValue", "targetValue", &kDoubleObject, 3, true, false, false, false},
-};
-const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate = {
-    .kind = Kind::kStructure,
-    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingTargetTrackingScalingPolicyConfigurationUpdate",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers,
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-extern const Member kAutoScalingPolicyUpdateMembers[2] = {
-    {"PolicyName", "policyName", &kAutoScalingPolicyName, 1, false, false, false, false},
-    {"TargetTrackingScalingPolicyConfiguration", "targetTrackingScalingPolicyConfiguration", &kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, 0, true, false, false, false},
-};
-const Shape kAutoScalingPolicyUpdate = {
-    .kind = Kind::kStructure,
-    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingPolicyUpdate",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = kAutoScalingPolicyUpdateMembers,
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-extern const Member kAutoScalingSettingsUpdateMembers[5] = {
-    {"MinimumUnits", "minimumUnits", &kPositiveLongObject, 2, false, false, false, false},
-    {"MaximumUnits", "maximumUnits", &kPositiveLongObject, 3, false, false, false, false},
-    {"AutoScalingDisabled", "autoScalingDisabled", &kBooleanObject, 4, false, false, false, false},
-    {"AutoScalingRoleArn", "autoScalingRoleArn", &kAutoScalingRoleArn, 1, false, false, false, false},
-    {"ScalingPolicyUpdate", "scalingPolicyUpdate", &kAutoScalingPolicyUpdate, 0, false, false, false, false},
-};
-const Shape kAutoScalingSettingsUpdate = {
-    .kind = Kind::kStructure,
-    .java_type = "com.amazonaws.dynamodb.v20120810.AutoScalingSettingsUpdate",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = kAutoScalingSettingsUpdateMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -4170,6 +4294,13 @@ Status Decode(const json::Value& body, DescribeGlobalTableInput& out, Status* co
   return Ok{};
 }
 
+Status Decode(const json::Value& body, DescribeGlobalTableSettingsInput& out, Status* constraints) {
+  const json::Value* values[1] = {};
+  if (Status read = Read(shapes::kDescribeGlobalTableSettingsInput, body, values, constraints); !read.ok()) return read;
+  out.global_table_name = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, DescribeImportInput& out, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeImportInput, body, values, constraints); !read.ok()) return read;
@@ -4652,6 +4783,70 @@ Status Decode(const json::Value& body, UpdateGlobalTableInput& out, Status* cons
   return Ok{};
 }
 
+void View(const json::Value& object, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate& out) {
+  const json::Value* values[4] = {};
+  Collect(shapes::kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, object, values);
+  out.disable_scale_in = Boolean(values[0]);
+  out.scale_in_cooldown = Number(values[1]);
+  out.scale_out_cooldown = Number(values[2]);
+  out.target_value = Double(values[3]).value_or(double{});
+}
+
+void View(const json::Value& object, AutoScalingPolicyUpdate& out) {
+  const json::Value* values[2] = {};
+  Collect(shapes::kAutoScalingPolicyUpdate, object, values);
+  out.policy_name = String(values[0]);
+  out.target_tracking_scaling_policy_configuration = values[1];
+}
+
+void View(const json::Value& object, AutoScalingSettingsUpdate& out) {
+  const json::Value* values[5] = {};
+  Collect(shapes::kAutoScalingSettingsUpdate, object, values);
+  out.minimum_units = Number(values[0]);
+  out.maximum_units = Number(values[1]);
+  out.auto_scaling_disabled = Boolean(values[2]);
+  out.auto_scaling_role_arn = String(values[3]);
+  out.scaling_policy_update = values[4];
+}
+
+void View(const json::Value& object, GlobalTableGlobalSecondaryIndexSettingsUpdate& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kGlobalTableGlobalSecondaryIndexSettingsUpdate, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.provisioned_write_capacity_units = Number(values[1]);
+  out.provisioned_write_capacity_auto_scaling_settings_update = values[2];
+}
+
+void View(const json::Value& object, ReplicaGlobalSecondaryIndexSettingsUpdate& out) {
+  const json::Value* values[3] = {};
+  Collect(shapes::kReplicaGlobalSecondaryIndexSettingsUpdate, object, values);
+  out.index_name = String(values[0]).value_or(std::string_view{});
+  out.provisioned_read_capacity_units = Number(values[1]);
+  out.provisioned_read_capacity_auto_scaling_settings_update = values[2];
+}
+
+void View(const json::Value& object, ReplicaSettingsUpdate& out) {
+  const json::Value* values[5] = {};
+  Collect(shapes::kReplicaSettingsUpdate, object, values);
+  out.region_name = String(values[0]).value_or(std::string_view{});
+  out.replica_provisioned_read_capacity_units = Number(values[1]);
+  out.replica_provisioned_read_capacity_auto_scaling_settings_update = values[2];
+  out.replica_global_secondary_index_settings_update = values[3];
+  out.replica_table_class = String(values[4]);
+}
+
+Status Decode(const json::Value& body, UpdateGlobalTableSettingsInput& out, Status* constraints) {
+  const json::Value* values[6] = {};
+  if (Status read = Read(shapes::kUpdateGlobalTableSettingsInput, body, values, constraints); !read.ok()) return read;
+  out.global_table_name = String(values[0]).value_or(std::string_view{});
+  out.global_table_billing_mode = String(values[1]);
+  out.global_table_provisioned_write_capacity_units = Number(values[2]);
+  out.global_table_provisioned_write_capacity_auto_scaling_settings_update = values[3];
+  out.global_table_global_secondary_index_settings_update = values[4];
+  out.replica_settings_update = values[5];
+  return Ok{};
+}
+
 void View(const json::Value& object, AttributeValueUpdate& out) {
   const json::Value* values[2] = {};
   Collect(shapes::kAttributeValueUpdate, object, values);
@@ -4831,32 +5026,6 @@ Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraint
   out.global_table_settings_replication_mode = String(values[14]);
   out.vector_index_updates = values[15];
   return Ok{};
-}
-
-void View(const json::Value& object, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate& out) {
-  const json::Value* values[4] = {};
-  Collect(shapes::kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, object, values);
-  out.disable_scale_in = Boolean(values[0]);
-  out.scale_in_cooldown = Number(values[1]);
-  out.scale_out_cooldown = Number(values[2]);
-  out.target_value = Double(values[3]).value_or(double{});
-}
-
-void View(const json::Value& object, AutoScalingPolicyUpdate& out) {
-  const json::Value* values[2] = {};
-  Collect(shapes::kAutoScalingPolicyUpdate, object, values);
-  out.policy_name = String(values[0]);
-  out.target_tracking_scaling_policy_configuration = values[1];
-}
-
-void View(const json::Value& object, AutoScalingSettingsUpdate& out) {
-  const json::Value* values[5] = {};
-  Collect(shapes::kAutoScalingSettingsUpdate, object, values);
-  out.minimum_units = Number(values[0]);
-  out.maximum_units = Number(values[1]);
-  out.auto_scaling_disabled = Boolean(values[2]);
-  out.auto_scaling_role_arn = String(values[3]);
-  out.scaling_policy_update = values[4];
 }
 
 void View(const json::Value& object, GlobalSecondaryIndexAutoScalingUpdate& out) {

@@ -303,6 +303,13 @@ struct DescribeGlobalTableInput {
 };
 Status Decode(const json::Value& body, DescribeGlobalTableInput& out, Status* constraints = nullptr);
 
+struct DescribeGlobalTableSettingsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view global_table_name = {};
+};
+Status Decode(const json::Value& body, DescribeGlobalTableSettingsInput& out, Status* constraints = nullptr);
+
 struct DescribeImportInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -776,6 +783,64 @@ struct UpdateGlobalTableInput {
 };
 Status Decode(const json::Value& body, UpdateGlobalTableInput& out, Status* constraints = nullptr);
 
+struct AutoScalingTargetTrackingScalingPolicyConfigurationUpdate {
+  std::optional<bool> disable_scale_in;
+  std::optional<int64_t> scale_in_cooldown;
+  std::optional<int64_t> scale_out_cooldown;
+  double target_value = {};
+};
+void View(const json::Value& object, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate& out);
+
+struct AutoScalingPolicyUpdate {
+  std::optional<std::string_view> policy_name;
+  const json::Value* target_tracking_scaling_policy_configuration = nullptr;
+};
+void View(const json::Value& object, AutoScalingPolicyUpdate& out);
+
+struct AutoScalingSettingsUpdate {
+  std::optional<int64_t> minimum_units;
+  std::optional<int64_t> maximum_units;
+  std::optional<bool> auto_scaling_disabled;
+  std::optional<std::string_view> auto_scaling_role_arn;
+  const json::Value* scaling_policy_update = nullptr;
+};
+void View(const json::Value& object, AutoScalingSettingsUpdate& out);
+
+struct GlobalTableGlobalSecondaryIndexSettingsUpdate {
+  std::string_view index_name = {};
+  std::optional<int64_t> provisioned_write_capacity_units;
+  const json::Value* provisioned_write_capacity_auto_scaling_settings_update = nullptr;
+};
+void View(const json::Value& object, GlobalTableGlobalSecondaryIndexSettingsUpdate& out);
+
+struct ReplicaGlobalSecondaryIndexSettingsUpdate {
+  std::string_view index_name = {};
+  std::optional<int64_t> provisioned_read_capacity_units;
+  const json::Value* provisioned_read_capacity_auto_scaling_settings_update = nullptr;
+};
+void View(const json::Value& object, ReplicaGlobalSecondaryIndexSettingsUpdate& out);
+
+struct ReplicaSettingsUpdate {
+  std::string_view region_name = {};
+  std::optional<int64_t> replica_provisioned_read_capacity_units;
+  const json::Value* replica_provisioned_read_capacity_auto_scaling_settings_update = nullptr;
+  const json::Value* replica_global_secondary_index_settings_update = nullptr;
+  std::optional<std::string_view> replica_table_class;
+};
+void View(const json::Value& object, ReplicaSettingsUpdate& out);
+
+struct UpdateGlobalTableSettingsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view global_table_name = {};
+  std::optional<std::string_view> global_table_billing_mode;
+  std::optional<int64_t> global_table_provisioned_write_capacity_units;
+  const json::Value* global_table_provisioned_write_capacity_auto_scaling_settings_update = nullptr;
+  const json::Value* global_table_global_secondary_index_settings_update = nullptr;
+  const json::Value* replica_settings_update = nullptr;
+};
+Status Decode(const json::Value& body, UpdateGlobalTableSettingsInput& out, Status* constraints = nullptr);
+
 struct AttributeValueUpdate {
   const json::Value* value = nullptr;
   std::optional<std::string_view> action;
@@ -939,29 +1004,6 @@ struct UpdateTableInput {
   const json::Value* vector_index_updates = nullptr;
 };
 Status Decode(const json::Value& body, UpdateTableInput& out, Status* constraints = nullptr);
-
-struct AutoScalingTargetTrackingScalingPolicyConfigurationUpdate {
-  std::optional<bool> disable_scale_in;
-  std::optional<int64_t> scale_in_cooldown;
-  std::optional<int64_t> scale_out_cooldown;
-  double target_value = {};
-};
-void View(const json::Value& object, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate& out);
-
-struct AutoScalingPolicyUpdate {
-  std::optional<std::string_view> policy_name;
-  const json::Value* target_tracking_scaling_policy_configuration = nullptr;
-};
-void View(const json::Value& object, AutoScalingPolicyUpdate& out);
-
-struct AutoScalingSettingsUpdate {
-  std::optional<int64_t> minimum_units;
-  std::optional<int64_t> maximum_units;
-  std::optional<bool> auto_scaling_disabled;
-  std::optional<std::string_view> auto_scaling_role_arn;
-  const json::Value* scaling_policy_update = nullptr;
-};
-void View(const json::Value& object, AutoScalingSettingsUpdate& out);
 
 struct GlobalSecondaryIndexAutoScalingUpdate {
   std::optional<std::string_view> index_name;

@@ -2345,6 +2345,221 @@ class GlobalTableNotFoundException {
   json::Writer& w_;
 };
 
+class AutoScalingTargetTrackingScalingPolicyConfigurationDescription {
+ public:
+  explicit AutoScalingTargetTrackingScalingPolicyConfigurationDescription(json::Writer& w) : w_(w) {}
+  void DisableScaleIn(bool value) {
+    json::Key(w_, "\"DisableScaleIn\"");
+    w_.Bool(value);
+  }
+  void ScaleInCooldown(int64_t value) {
+    json::Key(w_, "\"ScaleInCooldown\"");
+    w_.Int64(value);
+  }
+  void ScaleOutCooldown(int64_t value) {
+    json::Key(w_, "\"ScaleOutCooldown\"");
+    w_.Int64(value);
+  }
+  void TargetValue(double value) {
+    json::Key(w_, "\"TargetValue\"");
+    json::Double(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class AutoScalingPolicyDescription {
+ public:
+  explicit AutoScalingPolicyDescription(json::Writer& w) : w_(w) {}
+  void PolicyName(std::string_view value) {
+    json::Key(w_, "\"PolicyName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void TargetTrackingScalingPolicyConfiguration(F&& write) {
+    json::Key(w_, "\"TargetTrackingScalingPolicyConfiguration\"");
+    ::ddbd::wire::Write<out::AutoScalingTargetTrackingScalingPolicyConfigurationDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class AutoScalingPolicyDescriptionList {
+ public:
+  explicit AutoScalingPolicyDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::AutoScalingPolicyDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class AutoScalingSettingsDescription {
+ public:
+  explicit AutoScalingSettingsDescription(json::Writer& w) : w_(w) {}
+  void MinimumUnits(int64_t value) {
+    json::Key(w_, "\"MinimumUnits\"");
+    w_.Int64(value);
+  }
+  void MaximumUnits(int64_t value) {
+    json::Key(w_, "\"MaximumUnits\"");
+    w_.Int64(value);
+  }
+  void AutoScalingDisabled(bool value) {
+    json::Key(w_, "\"AutoScalingDisabled\"");
+    w_.Bool(value);
+  }
+  void AutoScalingRoleArn(std::string_view value) {
+    json::Key(w_, "\"AutoScalingRoleArn\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ScalingPolicies(F&& write) {
+    json::Key(w_, "\"ScalingPolicies\"");
+    w_.StartArray();
+    out::AutoScalingPolicyDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaGlobalSecondaryIndexSettingsDescription {
+ public:
+  explicit ReplicaGlobalSecondaryIndexSettingsDescription(json::Writer& w) : w_(w) {}
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  void IndexStatus(::ddbd::wire::IndexStatus value) {
+    json::Key(w_, "\"IndexStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void ProvisionedReadCapacityUnits(int64_t value) {
+    json::Key(w_, "\"ProvisionedReadCapacityUnits\"");
+    w_.Int64(value);
+  }
+  template <class F>
+  void ProvisionedReadCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ProvisionedReadCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+  void ProvisionedWriteCapacityUnits(int64_t value) {
+    json::Key(w_, "\"ProvisionedWriteCapacityUnits\"");
+    w_.Int64(value);
+  }
+  template <class F>
+  void ProvisionedWriteCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ProvisionedWriteCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaGlobalSecondaryIndexSettingsDescriptionList {
+ public:
+  explicit ReplicaGlobalSecondaryIndexSettingsDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ReplicaGlobalSecondaryIndexSettingsDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaSettingsDescription {
+ public:
+  explicit ReplicaSettingsDescription(json::Writer& w) : w_(w) {}
+  void RegionName(std::string_view value) {
+    json::Key(w_, "\"RegionName\"");
+    json::String(w_, value);
+  }
+  void ReplicaStatus(::ddbd::wire::ReplicaStatus value) {
+    json::Key(w_, "\"ReplicaStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void ReplicaBillingModeSummary(F&& write) {
+    json::Key(w_, "\"ReplicaBillingModeSummary\"");
+    ::ddbd::wire::Write<out::BillingModeSummary>(w_, write);
+  }
+  void ReplicaProvisionedReadCapacityUnits(int64_t value) {
+    json::Key(w_, "\"ReplicaProvisionedReadCapacityUnits\"");
+    w_.Int64(value);
+  }
+  template <class F>
+  void ReplicaProvisionedReadCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ReplicaProvisionedReadCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+  void ReplicaProvisionedWriteCapacityUnits(int64_t value) {
+    json::Key(w_, "\"ReplicaProvisionedWriteCapacityUnits\"");
+    w_.Int64(value);
+  }
+  template <class F>
+  void ReplicaProvisionedWriteCapacityAutoScalingSettings(F&& write) {
+    json::Key(w_, "\"ReplicaProvisionedWriteCapacityAutoScalingSettings\"");
+    ::ddbd::wire::Write<out::AutoScalingSettingsDescription>(w_, write);
+  }
+  template <class F>
+  void ReplicaGlobalSecondaryIndexSettings(F&& write) {
+    json::Key(w_, "\"ReplicaGlobalSecondaryIndexSettings\"");
+    w_.StartArray();
+    out::ReplicaGlobalSecondaryIndexSettingsDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  template <class F>
+  void ReplicaTableClassSummary(F&& write) {
+    json::Key(w_, "\"ReplicaTableClassSummary\"");
+    ::ddbd::wire::Write<out::TableClassSummary>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ReplicaSettingsDescriptionList {
+ public:
+  explicit ReplicaSettingsDescriptionList(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ReplicaSettingsDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class DescribeGlobalTableSettingsOutput {
+ public:
+  explicit DescribeGlobalTableSettingsOutput(json::Writer& w) : w_(w) {}
+  void GlobalTableName(std::string_view value) {
+    json::Key(w_, "\"GlobalTableName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ReplicaSettings(F&& write) {
+    json::Key(w_, "\"ReplicaSettings\"");
+    w_.StartArray();
+    out::ReplicaSettingsDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class S3BucketSource {
  public:
   explicit S3BucketSource(json::Writer& w) : w_(w) {}
@@ -2695,91 +2910,6 @@ class DescribeTableOutput {
   void Table(F&& write) {
     json::Key(w_, "\"Table\"");
     ::ddbd::wire::Write<out::TableDescription>(w_, write);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class AutoScalingTargetTrackingScalingPolicyConfigurationDescription {
- public:
-  explicit AutoScalingTargetTrackingScalingPolicyConfigurationDescription(json::Writer& w) : w_(w) {}
-  void DisableScaleIn(bool value) {
-    json::Key(w_, "\"DisableScaleIn\"");
-    w_.Bool(value);
-  }
-  void ScaleInCooldown(int64_t value) {
-    json::Key(w_, "\"ScaleInCooldown\"");
-    w_.Int64(value);
-  }
-  void ScaleOutCooldown(int64_t value) {
-    json::Key(w_, "\"ScaleOutCooldown\"");
-    w_.Int64(value);
-  }
-  void TargetValue(double value) {
-    json::Key(w_, "\"TargetValue\"");
-    json::Double(w_, value);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class AutoScalingPolicyDescription {
- public:
-  explicit AutoScalingPolicyDescription(json::Writer& w) : w_(w) {}
-  void PolicyName(std::string_view value) {
-    json::Key(w_, "\"PolicyName\"");
-    json::String(w_, value);
-  }
-  template <class F>
-  void TargetTrackingScalingPolicyConfiguration(F&& write) {
-    json::Key(w_, "\"TargetTrackingScalingPolicyConfiguration\"");
-    ::ddbd::wire::Write<out::AutoScalingTargetTrackingScalingPolicyConfigurationDescription>(w_, write);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class AutoScalingPolicyDescriptionList {
- public:
-  explicit AutoScalingPolicyDescriptionList(json::Writer& w) : w_(w) {}
-  template <class F>
-  void Add(F&& write) {
-    ::ddbd::wire::Write<out::AutoScalingPolicyDescription>(w_, write);
-  }
-
- private:
-  json::Writer& w_;
-};
-
-class AutoScalingSettingsDescription {
- public:
-  explicit AutoScalingSettingsDescription(json::Writer& w) : w_(w) {}
-  void MinimumUnits(int64_t value) {
-    json::Key(w_, "\"MinimumUnits\"");
-    w_.Int64(value);
-  }
-  void MaximumUnits(int64_t value) {
-    json::Key(w_, "\"MaximumUnits\"");
-    w_.Int64(value);
-  }
-  void AutoScalingDisabled(bool value) {
-    json::Key(w_, "\"AutoScalingDisabled\"");
-    w_.Bool(value);
-  }
-  void AutoScalingRoleArn(std::string_view value) {
-    json::Key(w_, "\"AutoScalingRoleArn\"");
-    json::String(w_, value);
-  }
-  template <class F>
-  void ScalingPolicies(F&& write) {
-    json::Key(w_, "\"ScalingPolicies\"");
-    w_.StartArray();
-    out::AutoScalingPolicyDescriptionList inner(w_);
-    write(inner);
-    w_.EndArray();
   }
 
  private:
@@ -3839,6 +3969,38 @@ class ReplicaAlreadyExistsException {
 class ReplicaNotFoundException {
  public:
   explicit ReplicaNotFoundException(json::Writer& w) : w_(w) {}
+  void message(std::string_view value) {
+    json::Key(w_, "\"message\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class UpdateGlobalTableSettingsOutput {
+ public:
+  explicit UpdateGlobalTableSettingsOutput(json::Writer& w) : w_(w) {}
+  void GlobalTableName(std::string_view value) {
+    json::Key(w_, "\"GlobalTableName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ReplicaSettings(F&& write) {
+    json::Key(w_, "\"ReplicaSettings\"");
+    w_.StartArray();
+    out::ReplicaSettingsDescriptionList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class IndexNotFoundException {
+ public:
+  explicit IndexNotFoundException(json::Writer& w) : w_(w) {}
   void message(std::string_view value) {
     json::Key(w_, "\"message\"");
     json::String(w_, value);

@@ -57,6 +57,8 @@ Status DescribeTable(Engine&, const wire::DescribeTableInput&, json::Writer&);
 Status DescribeTimeToLive(Engine&, const wire::DescribeTimeToLiveInput&, json::Writer&);
 Status DescribeGlobalTable(Engine&, const wire::DescribeGlobalTableInput&, json::Writer&);
 Status ListGlobalTables(Engine&, const wire::ListGlobalTablesInput&, json::Writer&);
+Status DescribeGlobalTableSettings(Engine&, const wire::DescribeGlobalTableSettingsInput&,
+                                   json::Writer&);
 Status DescribeTableReplicaAutoScaling(Engine&, const wire::DescribeTableReplicaAutoScalingInput&,
                                        json::Writer&);
 Status ExportTableToPointInTime(Engine&, const wire::ExportTableToPointInTimeInput&, json::Writer&);
@@ -95,6 +97,8 @@ Status UpdateTable(Engine&, const wire::UpdateTableInput&, json::Writer&, Ticket
 Status UpdateTimeToLive(Engine&, const wire::UpdateTimeToLiveInput&, json::Writer&, Ticket&);
 Status CreateGlobalTable(Engine&, const wire::CreateGlobalTableInput&, json::Writer&, Ticket&);
 Status UpdateGlobalTable(Engine&, const wire::UpdateGlobalTableInput&, json::Writer&, Ticket&);
+Status UpdateGlobalTableSettings(Engine&, const wire::UpdateGlobalTableSettingsInput&,
+                                 json::Writer&, Ticket&);
 Status UpdateTableReplicaAutoScaling(Engine&, const wire::UpdateTableReplicaAutoScalingInput&,
                                      json::Writer&, Ticket&);
 

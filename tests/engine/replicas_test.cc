@@ -118,6 +118,11 @@ class World final : public ReplicationLink {
                               const std::vector<std::string>& group, int64_t created_ms) override {
     return engines.at(region)->SetLegacyGlobalTable(table_name, group, created_ms);
   }
+  Status UpdateMember(const std::string& region, const UpdateTableArgs& args) override {
+    auto updated = engines.at(region)->UpdateTable(args);
+    if (!updated.ok()) return updated.error();
+    return Ok{};
+  }
   void SyncAutoScaling(const std::string&, const std::vector<std::string>& to,
                        const std::string& table_name, const TableAutoScaling& settings) override {
     for (const std::string& region : to) {
@@ -520,6 +525,46 @@ TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, 
   REQUIRE(alone.ok());  // a global table of one region
   CHECK(alone.value().replication_group == std::vector<std::string>{"us-east-1"});
   CHECK(east.ListGlobalTables({}).global_tables.size() == 1);
+}
+
+TEST_CASE("Version 2017.11.29's settings: write settings in every member, read settings in one") {
+  World world({"us-east-1", "us-west-2"});
+  for (const auto& [region, engine] : world.engines) {
+    CreateTableArgs args = Orders();
+    args.billing_mode = BillingMode::kProvisioned;
+    args.provisioned_throughput = ProvisionedThroughput{5, 5};
+    args.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+    REQUIRE(engine->CreateTable(args).ok());
+  }
+  Engine& east = *world.engines.at("us-east-1");
+  Engine& west = *world.engines.at("us-west-2");
+  REQUIRE(east.CreateGlobalTable({"Orders", {"us-east-1", "us-west-2"}}).ok());
+  UpdateGlobalTableSettingsArgs update;
+  update.global_table_name = "Orders";
+  update.write_capacity_units = 7;
+  update.replicas.push_back({"us-west-2", 9, std::nullopt, {}, std::nullopt});
+  auto updated = east.UpdateGlobalTableSettings(update);
+  REQUIRE(updated.ok());
+  REQUIRE(updated.value().replica_settings.size() == 2);
+  CHECK(east.DescribeTable("Orders").value().provisioned_throughput.write_capacity_units == 7);
+  CHECK(east.DescribeTable("Orders").value().provisioned_throughput.read_capacity_units == 5);
+  CHECK(west.DescribeTable("Orders").value().provisioned_throughput.write_capacity_units == 7);
+  CHECK(west.DescribeTable("Orders").value().provisioned_throughput.read_capacity_units == 9);
+  auto described = west.DescribeGlobalTableSettings("Orders");
+  REQUIRE(described.ok());
+  CHECK(described.value().replica_settings[1].region_name == "us-west-2");
+  CHECK(described.value().replica_settings[1].provisioned_throughput.read_capacity_units == 9);
+
+  // A name the global table lacks changes nothing.
+  update.write_capacity_units = 3;
+  update.replicas = {{"eu-west-1", 3, std::nullopt, {}, std::nullopt}};
+  CHECK(east.UpdateGlobalTableSettings(update).error().code() == ErrorCode::kReplicaNotFound);
+  update.replicas.clear();
+  update.indexes.push_back({"missing", 3, std::nullopt});
+  CHECK(east.UpdateGlobalTableSettings(update).error().code() == ErrorCode::kIndexNotFound);
+  CHECK(west.DescribeTable("Orders").value().provisioned_throughput.write_capacity_units == 7);
+  CHECK(east.DescribeGlobalTableSettings("Other").error().code() ==
+        ErrorCode::kGlobalTableNotFound);
 }
 
 }  // namespace ddbd

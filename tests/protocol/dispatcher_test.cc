@@ -61,7 +61,7 @@ TEST_CASE("The served operations are the generated list's: each under its own se
         R"({"Streams":[]})");
   // In DynamoDB's model but not served yet (protocol/model/supplement.json), or under the other
   // service's prefix: as for an operation no model has.
-  CHECK(f.Call("UpdateGlobalTableSettings", "{}").body == unknown);
+  CHECK(f.Call("UpdateContributorInsights", "{}").body == unknown);
   CHECK(f.Call("ListStreams", "{}").body == unknown);
   CHECK(f.dispatcher.Handle("DynamoDBStreams_20120810.ListTables", "{}", signed_request).body ==
         unknown);

@@ -2,13 +2,15 @@
 // --namespaces region each region is a database; UpdateTable ReplicaUpdates makes a replica in
 // another region and writes in either reach the other after --replication-delay-ms; a provisioned
 // table needs write auto scaling first (UpdateTableReplicaAutoScaling), kept in every member; and
-// version 2017.11.29's CreateGlobalTable joins tables made in each region.
+// version 2017.11.29's CreateGlobalTable joins tables made in each region, and its
+// UpdateGlobalTableSettings changes every member's capacity settings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CreateGlobalTableCommand, CreateTableCommand, DescribeGlobalTableCommand, DescribeTableCommand,
-  DescribeTableReplicaAutoScalingCommand, DynamoDBClient, ListGlobalTablesCommand,
-  UpdateGlobalTableCommand, UpdateTableCommand, UpdateTableReplicaAutoScalingCommand,
+  CreateGlobalTableCommand, CreateTableCommand, DescribeGlobalTableCommand,
+  DescribeGlobalTableSettingsCommand, DescribeTableCommand, DescribeTableReplicaAutoScalingCommand,
+  DynamoDBClient, ListGlobalTablesCommand, UpdateGlobalTableCommand,
+  UpdateGlobalTableSettingsCommand, UpdateTableCommand, UpdateTableReplicaAutoScalingCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, hashTable, startDdbd } from './harness.mjs';
@@ -146,6 +148,50 @@ test('version 2017.11.29: a global table of tables made in each region', async (
         new GetCommand({ TableName: 'Music', Key: { pk: 'a' } }))).Item, { pk: 'a' }));
     await assert.rejects(west.send(new DescribeGlobalTableCommand({ GlobalTableName: 'Nope' })), {
       name: 'GlobalTableNotFoundException', message: 'Global table not found: Nope',
+    });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('version 2017.11.29: every member\'s settings described and changed at once', async () => {
+  if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
+  const server = await startDdbd('--namespaces', 'region');
+  try {
+    const east = inRegion(server.endpoint, 'us-east-1');
+    const west = inRegion(server.endpoint, 'us-west-2');
+    const stream = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' };
+    for (const client of [east, west]) {
+      await client.send(new CreateTableCommand(hashTable('Music', {
+        BillingMode: 'PROVISIONED', StreamSpecification: stream,
+        ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 },
+      })));
+    }
+    await east.send(new CreateGlobalTableCommand({
+      GlobalTableName: 'Music',
+      ReplicationGroup: [{ RegionName: 'us-east-1' }, { RegionName: 'us-west-2' }],
+    }));
+    const updated = await west.send(new UpdateGlobalTableSettingsCommand({
+      GlobalTableName: 'Music', GlobalTableProvisionedWriteCapacityUnits: 6,
+      ReplicaSettingsUpdate: [{ RegionName: 'us-east-1', ReplicaProvisionedReadCapacityUnits: 8 }],
+    }));
+    const units = (settings) => Object.fromEntries(settings.ReplicaSettings.map((replica) => [
+      replica.RegionName,
+      [replica.ReplicaProvisionedReadCapacityUnits, replica.ReplicaProvisionedWriteCapacityUnits],
+    ]));
+    assert.deepEqual(units(updated), { 'us-east-1': [8, 6], 'us-west-2': [5, 6] });
+    const described = await east.send(
+      new DescribeGlobalTableSettingsCommand({ GlobalTableName: 'Music' }));
+    assert.deepEqual(units(described), units(updated));
+    assert.equal(described.ReplicaSettings[0].ReplicaBillingModeSummary.BillingMode, 'PROVISIONED');
+    const { Table } = await east.send(new DescribeTableCommand({ TableName: 'Music' }));
+    assert.equal(Table.ProvisionedThroughput.ReadCapacityUnits, 8);
+    await assert.rejects(east.send(new UpdateGlobalTableSettingsCommand({
+      GlobalTableName: 'Music',
+      ReplicaSettingsUpdate: [{ RegionName: 'eu-west-1', ReplicaProvisionedReadCapacityUnits: 8 }],
+    })), {
+      name: 'ReplicaNotFoundException',
+      message: 'Replica not found: the global table Music has no replica in eu-west-1',
     });
   } finally {
     await server.stop();

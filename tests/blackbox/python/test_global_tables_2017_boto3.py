@@ -1,7 +1,8 @@
 """Global tables, version 2017.11.29 (legacy; issue 44), with the real binary and boto3 clients of
 three regions (--namespaces region): CreateGlobalTable joins identical empty tables made in each
 region, UpdateGlobalTable adds and removes regions, DescribeGlobalTable and ListGlobalTables
-describe them, and the members replicate both ways. Refusals: DynamoDB's texts where recorded
+describe them, and the members replicate both ways; DescribeGlobalTableSettings and
+UpdateGlobalTableSettings describe and change every member's capacity settings. Refusals: DynamoDB's texts where recorded
 (the regions the version is served in, a table missing in a region), ddbd's own elsewhere
 (docs/behaviour.md)."""
 import os
@@ -182,6 +183,119 @@ class LegacyGlobalTables(unittest.TestCase):
         self.assertIsNone(self.item(EU, "after"))
         self.assertEqual(self.group(self.clients[WEST].describe_global_table(
             GlobalTableName="Music")["GlobalTableDescription"]), [EAST, WEST])
+
+    def provisioned_table(self, region):
+        self.clients[region].create_table(
+            TableName="Music", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                  {"AttributeName": "g", "AttributeType": "S"}],
+            ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+            GlobalSecondaryIndexes=[{
+                "IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+                "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}],
+            StreamSpecification=STREAM)
+
+    def settings(self, region):
+        answer = self.clients[region].describe_global_table_settings(GlobalTableName="Music")
+        self.assertEqual(answer["GlobalTableName"], "Music")
+        return {r["RegionName"]: r for r in answer["ReplicaSettings"]}
+
+    def test_settings_are_described_and_changed_in_every_member(self):
+        directory = tempfile.TemporaryDirectory()
+        self.addCleanup(directory.cleanup)
+        server = self.start("--db-path", directory.name)
+        for region in (EAST, WEST):
+            self.provisioned_table(region)
+        east, west = self.clients[EAST], self.clients[WEST]
+        east.create_global_table(GlobalTableName="Music", ReplicationGroup=[
+            {"RegionName": EAST}, {"RegionName": WEST}])
+        described = self.settings(WEST)
+        self.assertEqual(sorted(described), [EAST, WEST])
+        self.assertEqual(described[EAST], {
+            "RegionName": EAST, "ReplicaStatus": "ACTIVE",
+            "ReplicaBillingModeSummary": {"BillingMode": "PROVISIONED"},
+            "ReplicaProvisionedReadCapacityUnits": 5, "ReplicaProvisionedWriteCapacityUnits": 5,
+            "ReplicaGlobalSecondaryIndexSettings": [{
+                "IndexName": "byG", "IndexStatus": "ACTIVE", "ProvisionedReadCapacityUnits": 5,
+                "ProvisionedWriteCapacityUnits": 5}]})
+        # Write settings in every member; read settings and the table class in the one named.
+        answer = east.update_global_table_settings(
+            GlobalTableName="Music", GlobalTableProvisionedWriteCapacityUnits=7,
+            GlobalTableGlobalSecondaryIndexSettingsUpdate=[
+                {"IndexName": "byG", "ProvisionedWriteCapacityUnits": 8}],
+            GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate={
+                "MinimumUnits": 5, "MaximumUnits": 50, "ScalingPolicyUpdate": {
+                    "TargetTrackingScalingPolicyConfiguration": {"TargetValue": 70}}},
+            ReplicaSettingsUpdate=[{
+                "RegionName": WEST, "ReplicaProvisionedReadCapacityUnits": 9,
+                "ReplicaGlobalSecondaryIndexSettingsUpdate": [
+                    {"IndexName": "byG", "ProvisionedReadCapacityUnits": 11}],
+                "ReplicaTableClass": "STANDARD_INFREQUENT_ACCESS"}])
+        changed = {r["RegionName"]: r for r in answer["ReplicaSettings"]}
+        self.assertEqual(changed, self.settings(EAST))
+        scaling = {"MinimumUnits": 5, "MaximumUnits": 50, "AutoScalingDisabled": False,
+                   "ScalingPolicies": [{
+                       "PolicyName": "DynamoDBWriteCapacityUtilization:table/Music",
+                       "TargetTrackingScalingPolicyConfiguration": {"TargetValue": 70.0}}]}
+        for region, reads, index_reads in ((EAST, 5, 5), (WEST, 9, 11)):
+            replica = changed[region]
+            self.assertEqual((replica["ReplicaProvisionedReadCapacityUnits"],
+                              replica["ReplicaProvisionedWriteCapacityUnits"]), (reads, 7))
+            self.assertEqual(replica["ReplicaProvisionedWriteCapacityAutoScalingSettings"], scaling)
+            index = replica["ReplicaGlobalSecondaryIndexSettings"][0]
+            self.assertEqual((index["ProvisionedReadCapacityUnits"],
+                              index["ProvisionedWriteCapacityUnits"]), (index_reads, 8))
+        self.assertNotIn("ReplicaTableClassSummary", changed[EAST])
+        self.assertEqual(changed[WEST]["ReplicaTableClassSummary"]["TableClass"],
+                         "STANDARD_INFREQUENT_ACCESS")
+        # The members' own descriptions agree, across a restart.
+        server.stop()
+        self.servers.remove(server)
+        self.start("--db-path", directory.name)
+        table = self.clients[WEST].describe_table(TableName="Music")["Table"]
+        self.assertEqual((table["ProvisionedThroughput"]["ReadCapacityUnits"],
+                          table["ProvisionedThroughput"]["WriteCapacityUnits"]), (9, 7))
+        self.assertEqual(table["TableClassSummary"]["TableClass"], "STANDARD_INFREQUENT_ACCESS")
+        self.assertEqual(self.settings(EAST), changed)
+        # Refusals: ddbd's own words for the names (DynamoDB's are not recorded), UpdateTable's
+        # for the capacity; none changes anything.
+        east, west = self.clients[EAST], self.clients[WEST]
+        self.assertRefused(east.update_global_table_settings, "ReplicaNotFoundException",
+                           "Replica not found: the global table Music has no replica in eu-west-1",
+                           GlobalTableName="Music", GlobalTableProvisionedWriteCapacityUnits=3,
+                           ReplicaSettingsUpdate=[
+                               {"RegionName": EU, "ReplicaProvisionedReadCapacityUnits": 3}])
+        self.assertRefused(east.update_global_table_settings, "IndexNotFoundException",
+                           "Index not found: the global table Music has no global secondary "
+                           "index named nope", GlobalTableName="Music",
+                           GlobalTableGlobalSecondaryIndexSettingsUpdate=[
+                               {"IndexName": "nope", "ProvisionedWriteCapacityUnits": 3}])
+        self.assertRefused(east.update_global_table_settings, "ValidationException",
+                           INVALID + "Neither ReadCapacityUnits nor WriteCapacityUnits can be "
+                           "specified when BillingMode is PAY_PER_REQUEST", GlobalTableName="Music",
+                           GlobalTableBillingMode="PAY_PER_REQUEST",
+                           GlobalTableProvisionedWriteCapacityUnits=3)
+        self.assertRefused(east.update_global_table_settings, "ValidationException",
+                           INVALID + "auto scaling settings cannot be given for a table whose "
+                           "BillingMode is PAY_PER_REQUEST", GlobalTableName="Music",
+                           GlobalTableBillingMode="PAY_PER_REQUEST",
+                           GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate={
+                               "MinimumUnits": 1, "MaximumUnits": 2})
+        self.assertEqual(self.settings(WEST), changed)
+        self.assertRefused(east.describe_global_table_settings, "GlobalTableNotFoundException",
+                           "Global table not found: Nope", GlobalTableName="Nope")
+        # The billing mode, in every member.
+        answer = west.update_global_table_settings(GlobalTableName="Music",
+                                                   GlobalTableBillingMode="PAY_PER_REQUEST")
+        for replica in answer["ReplicaSettings"]:
+            self.assertEqual(replica["ReplicaBillingModeSummary"]["BillingMode"], "PAY_PER_REQUEST")
+            self.assertEqual((replica["ReplicaProvisionedReadCapacityUnits"],
+                              replica["ReplicaProvisionedWriteCapacityUnits"]), (0, 0))
+            self.assertEqual(replica["ReplicaGlobalSecondaryIndexSettings"],
+                             [{"IndexName": "byG", "IndexStatus": "ACTIVE"}])
+            self.assertEqual(self.clients[replica["RegionName"]].describe_table(
+                TableName="Music")["Table"]["BillingModeSummary"]["BillingMode"], "PAY_PER_REQUEST")
 
 
 if __name__ == "__main__":
