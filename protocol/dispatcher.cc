@@ -10,6 +10,7 @@
 #include "protocol/error_response.h"
 #include "protocol/item_lines.h"
 #include "protocol/json_writer.h"
+#include "protocol/lone_surrogates.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/table.h"
 #include "protocol/whole_numbers.h"
@@ -34,6 +35,7 @@ bool Parse(std::string& body, rapidjson::Document& document) {
       (size >= 3 && bytes[size - 3] >= 0xF0)) {
     return false;
   }
+  if (EscapesLoneLowSurrogate(body)) return false;  // protocol/lone_surrogates.h
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
   document.ParseInsitu<kFlags>(body.data());

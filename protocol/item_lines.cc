@@ -10,6 +10,7 @@
 #include "protocol/base64.h"
 #include "protocol/ion_text.h"
 #include "protocol/json_writer.h"
+#include "protocol/lone_surrogates.h"
 
 namespace ddbd {
 namespace {
@@ -197,7 +198,7 @@ class ExportItemLines final : public ItemLines {
  private:
   static LineItem ItemOfJson(std::string_view line) {
     LineItem read;
-    if (EndsInLeadByte(line)) return read;
+    if (EndsInLeadByte(line) || EscapesLoneLowSurrogate(line)) return read;
     std::string text(line);
     rapidjson::Document document;
     constexpr unsigned kFlags =

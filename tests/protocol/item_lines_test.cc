@@ -101,6 +101,16 @@ TEST_CASE("An import's line is an item, no item (the file goes on) or unreadable
   // A timestamp reads as a number, which the N rules refuse.
   CHECK(kind(InputFormat::kIon, "{Item:{t:2007-01-01T}}") == LineItem::Kind::kNotAnItem);
   CHECK(kind(InputFormat::kIon, "{Item:") == LineItem::Kind::kUnreadable);
+  // A lone low surrogate is unreadable, as a lone high one is (the item line fuzzer found the
+  // first read, then written back as bytes that are not UTF-8); a pair reads.
+  CHECK(kind(InputFormat::kDynamoDbJson, R"({"Item":{"pk":{"S":"a\udddd"}}})") ==
+        LineItem::Kind::kUnreadable);
+  CHECK(kind(InputFormat::kDynamoDbJson, R"({"Item":{"pk":{"S":"a\ud800"}}})") ==
+        LineItem::Kind::kUnreadable);
+  CHECK(kind(InputFormat::kDynamoDbJson, R"({"Item":{"pk":{"S":"a\ud83d\ude00"}}})") ==
+        LineItem::Kind::kItem);
+  CHECK(kind(InputFormat::kDynamoDbJson, R"({"Item":{"pk":{"S":"a\\udddd"}}})") ==
+        LineItem::Kind::kItem);
 }
 
 }  // namespace
