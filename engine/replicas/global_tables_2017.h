@@ -20,6 +20,17 @@ Result<GlobalTableDescription> DescribeGlobalTable(const Catalog& catalog,
                                                    const std::string& global_table_name);
 ListGlobalTablesResult ListGlobalTables(const Catalog& catalog, const ListGlobalTablesArgs& args);
 
+// What the calls above and the settings calls (global_table_settings_2017.cc) share.
+namespace global_tables_2017 {
+// TableNotFoundException for a region without the table (AWS-recorded).
+Error TableNotFound(const std::string& table_name, const std::string& region);
+Error GlobalTableNotFound(const std::string& name);
+// The regions of a member's group, in order.
+std::vector<std::string> GroupOf(const TableDescription& table);
+// The link to the other regions, or why there is none (one database for every region).
+Result<ReplicationLink*> Link(const Catalog& catalog);
+}  // namespace global_tables_2017
+
 // Every member's settings, as each region describes its table.
 Result<GlobalTableSettingsDescription> DescribeGlobalTableSettings(
     const Catalog& catalog, const std::string& global_table_name);
