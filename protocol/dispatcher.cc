@@ -9,8 +9,8 @@
 #include "engine/engine.h"
 #include "protocol/error_response.h"
 #include "protocol/item_lines.h"
+#include "protocol/json_parse.h"
 #include "protocol/json_writer.h"
-#include "protocol/lone_surrogates.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/table.h"
 #include "protocol/whole_numbers.h"
@@ -20,28 +20,6 @@ namespace {
 
 Error UnknownOperation() { return {ErrorCode::kUnknownOperation, ""}; }
 
-// Parses in place (the document's strings are the body's own bytes: a large request is not
-// copied), without recursion (deeply nested bodies cannot exhaust the stack), rejecting invalid
-// UTF-8 as DynamoDB's parser does. A std::string ends in '\0', as in-place parsing needs; a NUL
-// inside the body ends the document as it did when parsed by length.
-bool Parse(std::string& body, rapidjson::Document& document) {
-  // RapidJSON's UTF-8 check takes a sequence's continuation bytes without looking for the end:
-  // a lead byte too near it would consume the terminating NUL and the parse would read on past
-  // the buffer (the request fuzzer found it). Such a body is never JSON (its last byte must be
-  // ASCII, and an incomplete sequence is invalid UTF-8), so it is refused as the parse refuses it.
-  const auto* bytes = reinterpret_cast<const unsigned char*>(body.data());
-  const size_t size = body.size();
-  if ((size >= 1 && bytes[size - 1] >= 0xC0) || (size >= 2 && bytes[size - 2] >= 0xE0) ||
-      (size >= 3 && bytes[size - 3] >= 0xF0)) {
-    return false;
-  }
-  if (EscapesLoneLowSurrogate(body)) return false;  // protocol/lone_surrogates.h
-  constexpr unsigned kFlags =
-      rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-  document.ParseInsitu<kFlags>(body.data());
-  return !document.HasParseError();
-}
-
 }  // namespace
 
 namespace {
@@ -50,7 +28,7 @@ namespace {
 // `operation` (null when the target names none): true, or false with the refusal in `refused`.
 bool Accept(const operations::Operation* operation, std::string& body, const RequestInfo& info,
             rapidjson::Document& document, DispatchResult& refused) {
-  if (!body.empty() && !Parse(body, document)) {
+  if (!body.empty() && !json::ParseInPlace(body, document)) {  // protocol/json_parse.h
     refused = ErrorResponse(Error::Serialization(""));
     return false;
   }

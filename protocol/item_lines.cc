@@ -9,8 +9,8 @@
 #include "protocol/attribute_value_json.h"
 #include "protocol/base64.h"
 #include "protocol/ion_text.h"
+#include "protocol/json_parse.h"
 #include "protocol/json_writer.h"
-#include "protocol/lone_surrogates.h"
 
 namespace ddbd {
 namespace {
@@ -174,15 +174,6 @@ class IonWriter {
   std::vector<std::string_view> members_;
 };
 
-// RapidJSON's in-place parse reads past a lead byte at the very end (protocol/dispatcher.cc):
-// such a line is never JSON.
-bool EndsInLeadByte(std::string_view line) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(line.data());
-  const size_t size = line.size();
-  return (size >= 1 && bytes[size - 1] >= 0xC0) || (size >= 2 && bytes[size - 2] >= 0xE0) ||
-         (size >= 3 && bytes[size - 3] >= 0xF0);
-}
-
 class ExportItemLines final : public ItemLines {
  public:
   LineItem ItemOfLine(InputFormat format, std::string_view line) const override {
@@ -198,13 +189,9 @@ class ExportItemLines final : public ItemLines {
  private:
   static LineItem ItemOfJson(std::string_view line) {
     LineItem read;
-    if (EndsInLeadByte(line) || EscapesLoneLowSurrogate(line)) return read;
     std::string text(line);
     rapidjson::Document document;
-    constexpr unsigned kFlags =
-        rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-    document.ParseInsitu<kFlags>(text.data());
-    if (document.HasParseError()) return read;
+    if (!json::ParseInPlace(text, document)) return read;
     read.kind = LineItem::Kind::kNotAnItem;
     if (!document.IsObject()) return read;
     const auto found = document.FindMember("Item");

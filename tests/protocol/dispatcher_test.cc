@@ -90,7 +90,7 @@ TEST_CASE("A body parsed in place never reads past its end, however its UTF-8 en
     }
   }
   // A lone surrogate escape, low or high, is not a string (RapidJSON 1.1 would take a low one and
-  // keep bytes that are not UTF-8: protocol/lone_surrogates.h); a pair, or an escaped backslash
+  // keep bytes that are not UTF-8: protocol/json_parse.h); a pair, or an escaped backslash
   // before "u", is.
   for (const std::string escape : {"\\udddd", "\\uDC00x", "\\ud800", "\\ude00\\ud83d"}) {
     CHECK(f.Call("DescribeTable", "{\"TableName\":\"Music\",\"Note\":\"" + escape + "\"}").body ==

@@ -1,18 +1,21 @@
-// Whether JSON text escapes a lone low surrogate (\uDC00 to \uDFFF not right after a \uD800 to
-// \uDBFF escape). RapidJSON 1.1 (Debian 12's) refuses a lone high surrogate but takes a lone low
-// one, storing it as three bytes that are not UTF-8: an item holding them would be answered, and
-// exported, as invalid UTF-8. The body parsers refuse such text as they refuse any other
-// malformed string (a SerializationException for a request, not an item for an import line).
-#pragma once
+#include "protocol/json_parse.h"
 
 #include <cstring>
 #include <string_view>
 
-namespace ddbd {
+namespace ddbd::json {
+namespace {
 
-// Only backslashes are looked at (found with memchr); each escape is stepped over whole, so an
-// escaped backslash before a 'u' is no escape of its own.
-inline bool EscapesLoneLowSurrogate(std::string_view json) {
+bool EndsInLeadByte(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t size = text.size();
+  return (size >= 1 && bytes[size - 1] >= 0xC0) || (size >= 2 && bytes[size - 2] >= 0xE0) ||
+         (size >= 3 && bytes[size - 3] >= 0xF0);
+}
+
+// Only backslashes are looked at (found with memchr): a body without one costs one call. Each
+// escape is stepped over whole, so an escaped backslash before a 'u' is no escape of its own.
+bool EscapesLoneLowSurrogate(std::string_view json) {
   const auto hex_digit = [](char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -44,4 +47,14 @@ inline bool EscapesLoneLowSurrogate(std::string_view json) {
   return false;
 }
 
-}  // namespace ddbd
+}  // namespace
+
+bool ParseInPlace(std::string& text, rapidjson::Document& document) {
+  if (EndsInLeadByte(text) || EscapesLoneLowSurrogate(text)) return false;
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+  document.ParseInsitu<kFlags>(text.data());
+  return !document.HasParseError();
+}
+
+}  // namespace ddbd::json
