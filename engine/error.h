@@ -56,6 +56,7 @@ enum class ErrorCode {
   kReplicaAlreadyExists,             // ...v20120810#ReplicaAlreadyExistsException
   kReplicaNotFound,                  // ...v20120810#ReplicaNotFoundException
   kIndexNotFound,                    // ...v20120810#IndexNotFoundException
+  kReplicatedWriteConflict,          // ...v20120810#ReplicatedWriteConflictException
   kAccessDenied,                     // com.amazon.coral.service#AccessDeniedException
   kInternalServerError,              // com.amazonaws.dynamodb.v20120810#InternalServerError
 };

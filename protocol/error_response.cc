@@ -96,6 +96,8 @@ WireError WireErrorFor(ErrorCode code) {
       return {"com.amazonaws.dynamodb.v20120810#ReplicaNotFoundException", "message", 400};
     case ErrorCode::kIndexNotFound:
       return {"com.amazonaws.dynamodb.v20120810#IndexNotFoundException", "message", 400};
+    case ErrorCode::kReplicatedWriteConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ReplicatedWriteConflictException", "message", 400};
     case ErrorCode::kAccessDenied:
       return {"com.amazon.coral.service#AccessDeniedException", "message", 400};
     case ErrorCode::kInternalServerError:

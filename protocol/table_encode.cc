@@ -1,5 +1,6 @@
 #include "protocol/table_encode.h"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
@@ -198,6 +199,7 @@ void EncodeReplicas(wire::out::TableDescription& out, const TableDescription& ta
   out.GlobalTableVersion("2019.11.21");
   out.Replicas([&](wire::out::ReplicaDescriptionList& list) {
     for (const ReplicaDescription& replica : table.replicas) {
+      if (replica.witness) continue;  // GlobalTableWitnesses, below
       list.Add([&](wire::out::ReplicaDescription& described) {
         described.RegionName(replica.region_name);
         described.ReplicaStatus(ReplicaStatusOf(replica.status));
@@ -236,6 +238,26 @@ void EncodeReplicas(wire::out::TableDescription& out, const TableDescription& ta
                                    : wire::TableClass::kStandardInfrequentAccess);
           });
         }
+      });
+    }
+  });
+  // Every member shares the mode (fixed when the global table was made).
+  const bool strong = table.replicas.front().strong;
+  out.MultiRegionConsistency(strong ? wire::MultiRegionConsistency::kStrong
+                                    : wire::MultiRegionConsistency::kEventual);
+  const bool witnessed =
+      std::any_of(table.replicas.begin(), table.replicas.end(),
+                  [](const ReplicaDescription& replica) { return replica.witness; });
+  if (!witnessed) return;
+  out.GlobalTableWitnesses([&](wire::out::GlobalTableWitnessDescriptionList& list) {
+    for (const ReplicaDescription& replica : table.replicas) {
+      if (!replica.witness) continue;
+      list.Add([&](wire::out::GlobalTableWitnessDescription& witness) {
+        witness.RegionName(replica.region_name);
+        witness.WitnessStatus(
+            replica.status == ReplicaStatus::kDeleting   ? wire::WitnessStatus::kDeleting
+            : replica.status == ReplicaStatus::kCreating ? wire::WitnessStatus::kCreating
+                                                         : wire::WitnessStatus::kActive);
       });
     }
   });

@@ -152,7 +152,9 @@ class Replication::Link final : public ReplicationLink {
   void Announce(const std::string& from_region, const std::string& table_name,
                 const std::vector<ReplicaDescription>& replicas) override {
     for (const ReplicaDescription& replica : replicas) {
-      if (replica.region_name == from_region || replica.status == ReplicaStatus::kDeleting) {
+      // A witness has no table to tell.
+      if (replica.region_name == from_region || replica.status == ReplicaStatus::kDeleting ||
+          replica.witness) {
         continue;
       }
       auto engine = replication_.engine_for_(access_key_id_, replica.region_name);
@@ -166,6 +168,18 @@ class Replication::Link final : public ReplicationLink {
       replication_.Enqueue(access_key_id_, from_region, to[i],
                            i + 1 == to.size() ? std::move(write) : write, false);
     }
+  }
+
+  Status BeginStrongWrite(const std::string& region, const StrongMembers& members,
+                          std::string_view key) override {
+    return replication_.BeginStrongWrite(access_key_id_, region, members, key);
+  }
+  void EndStrongWrite(const std::string& region, const StrongMembers& members,
+                      std::string_view key) override {
+    replication_.EndStrongWrite(access_key_id_, region, members, key);
+  }
+  Status CheckStrongRead(const std::string& region, const StrongMembers& members) override {
+    return replication_.CheckStrongRead(access_key_id_, region, members);
   }
 
   void CopyQueued(const std::string& from_region, const std::string& to,
@@ -208,7 +222,7 @@ size_t Replication::Reconcile(const std::vector<std::pair<std::string, std::stri
       ReplicaVersionList here;  // taken once, for every member
       bool taken = false;
       for (const ReplicaDescription& replica : table.value().replicas) {
-        if (replica.region_name == region) continue;
+        if (replica.region_name == region || replica.witness) continue;
         // A copy from here cut short is queued again whole (below).
         if (replica.status == ReplicaStatus::kCreating && replica.source_region == region) continue;
         auto member = engine_for_(access_key_id, replica.region_name);
@@ -295,14 +309,112 @@ void Replication::Run() {
       changed_.wait_for(lock, std::chrono::milliseconds(wait_ms));
       continue;
     }
+    // Taken and applied under apply_mutex_ (first, as EndStrongWrite takes them), so a STRONG
+    // write never answers while a change of its own is half-applied here.
     const QueueKey key = next->first;
-    Entry entry = std::move(next->second.entries.front());
-    next->second.entries.pop_front();
+    lock.unlock();
+    std::lock_guard applying(apply_mutex_);
+    lock.lock();
+    Queue& queue = queues_[key];
+    if (stopping_ || queue.entries.empty() || queue.entries.front().due_ms > SteadyMs() ||
+        PausedLocked(std::get<1>(key), std::get<2>(key))) {
+      continue;  // changed meanwhile (a STRONG write took it, a pause): look again
+    }
+    Entry entry = std::move(queue.entries.front());
+    queue.entries.pop_front();
     lock.unlock();
     Apply(key, entry);
     lock.lock();
     ++queues_[key].applied;
   }
+}
+
+bool Replication::ReachableLocked(const std::string& region, const std::string& member) const {
+  return !PausedLocked(region, member) && !PausedLocked(member, region);
+}
+
+bool Replication::HeldBackLocked(const std::string& access_key_id, const std::string& region,
+                                 const StrongMembers& members, const std::string* key) const {
+  for (const std::string& member : members.replicas) {
+    if (!PausedLocked(member, region)) continue;
+    auto queue = queues_.find({access_key_id, member, region});
+    if (queue == queues_.end()) continue;
+    for (const Entry& entry : queue->second.entries) {
+      if (!entry.copy_done && entry.write.table_name == members.table_name &&
+          (key == nullptr || entry.write.key == *key)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+Status Replication::BeginStrongWrite(const std::string& access_key_id, const std::string& region,
+                                     const StrongMembers& members, std::string_view key) {
+  std::lock_guard lock(mutex_);
+  // A quorum is two of the three regions: this one and one it reaches (a replica or the witness).
+  const bool quorum =
+      std::any_of(members.replicas.begin(), members.replicas.end(),
+                  [&](const std::string& member) { return ReachableLocked(region, member); }) ||
+      (!members.witness.empty() && ReachableLocked(region, members.witness));
+  if (!quorum) return StrongRegionUnavailable();
+  const std::string key_text(key);
+  auto& claim = strong_claims_[{access_key_id, members.table_name, key_text}];
+  if ((claim.second > 0 && claim.first != region) ||
+      HeldBackLocked(access_key_id, region, members, &key_text)) {
+    if (claim.second == 0) strong_claims_.erase({access_key_id, members.table_name, key_text});
+    return ReplicatedWriteConflict();
+  }
+  claim.first = region;
+  ++claim.second;
+  return Ok{};
+}
+
+void Replication::EndStrongWrite(const std::string& access_key_id, const std::string& region,
+                                 const StrongMembers& members, std::string_view key) {
+  {
+    // The table's changes queued from here, taken out of every queue not paused, in order, and
+    // applied now: the write's own among them (the queues' thread applies nothing meanwhile).
+    std::lock_guard applying(apply_mutex_);
+    for (const std::string& member : members.replicas) {
+      std::deque<Entry> taken;
+      {
+        std::lock_guard lock(mutex_);
+        if (PausedLocked(region, member)) continue;
+        auto queue = queues_.find({access_key_id, region, member});
+        if (queue == queues_.end()) continue;
+        std::deque<Entry>& entries = queue->second.entries;
+        for (auto it = entries.begin(); it != entries.end();) {
+          if (!it->copy_done && it->write.table_name == members.table_name) {
+            taken.push_back(std::move(*it));
+            it = entries.erase(it);
+          } else {
+            ++it;
+          }
+        }
+      }
+      const QueueKey queue_key{access_key_id, region, member};
+      for (const Entry& entry : taken) Apply(queue_key, entry);
+      std::lock_guard lock(mutex_);
+      queues_[queue_key].applied += taken.size();
+    }
+  }
+  std::lock_guard lock(mutex_);
+  auto claim = strong_claims_.find({access_key_id, members.table_name, std::string(key)});
+  if (claim != strong_claims_.end() && --claim->second.second <= 0) strong_claims_.erase(claim);
+}
+
+Status Replication::CheckStrongRead(const std::string& access_key_id, const std::string& region,
+                                    const StrongMembers& members) const {
+  std::lock_guard lock(mutex_);
+  const bool quorum =
+      std::any_of(members.replicas.begin(), members.replicas.end(),
+                  [&](const std::string& member) { return ReachableLocked(region, member); }) ||
+      (!members.witness.empty() && ReachableLocked(region, members.witness));
+  if (!quorum || HeldBackLocked(access_key_id, region, members, nullptr)) {
+    return StrongRegionUnavailable();
+  }
+  return Ok{};
 }
 
 void Replication::Apply(const QueueKey& key, const Entry& entry) {
@@ -317,6 +429,7 @@ void Replication::Apply(const QueueKey& key, const Entry& entry) {
   auto table = engine.value()->DescribeTable(entry.write.table_name);
   if (!table.ok()) return;
   for (const ReplicaDescription& replica : table.value().replicas) {
+    if (replica.witness) continue;
     auto member = engine_for_(access_key_id, replica.region_name);
     if (member.ok()) {
       (void)member.value()->SetReplicaStatus(entry.write.table_name, to, ReplicaStatus::kActive);

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -92,9 +93,30 @@ class Replication {
   void Enqueue(const std::string& access_key_id, const std::string& from, const std::string& to,
                ReplicatedWrite write, bool copy_done);
   bool PausedLocked(const std::string& source, const std::string& target) const;
+  // Multi-region strong consistency (ReplicationLink's BeginStrongWrite, EndStrongWrite and
+  // CheckStrongRead, for the link of `access_key_id`).
+  Status BeginStrongWrite(const std::string& access_key_id, const std::string& region,
+                          const StrongMembers& members, std::string_view key);
+  void EndStrongWrite(const std::string& access_key_id, const std::string& region,
+                      const StrongMembers& members, std::string_view key);
+  Status CheckStrongRead(const std::string& access_key_id, const std::string& region,
+                         const StrongMembers& members) const;
+  // Whether `region` and another member reach each other (replication paused neither way).
+  bool ReachableLocked(const std::string& region, const std::string& member) const;
+  // Whether a paused queue to `region` holds a change of the table (of the item `key`, unless
+  // null), which `region` would not see.
+  bool HeldBackLocked(const std::string& access_key_id, const std::string& region,
+                      const StrongMembers& members, const std::string* key) const;
   void Run();
   void Apply(const QueueKey& key, const Entry& entry);
 
+  // Held while a change is taken from a queue and applied, by the queues' thread and by a
+  // STRONG write's EndStrongWrite: once it holds it, no change taken before is half-applied.
+  // Taken before `mutex_`, never after.
+  std::mutex apply_mutex_;
+  // The items STRONG writes are changing: (access key id, table, key) -> (region, writes).
+  std::map<std::tuple<std::string, std::string, std::string>, std::pair<std::string, int>>
+      strong_claims_;
   const int64_t delay_ms_;
   const EngineFor engine_for_;
   const std::string unavailable_;

@@ -1,5 +1,7 @@
 #include "engine/api/replicas.h"
 
+#include <algorithm>
+#include <array>
 #include <string_view>
 #include <unordered_map>
 
@@ -16,6 +18,19 @@ std::vector<std::string> KeysNewerThan(const ReplicaVersionList& here,
     if (found == known.end() || *found->second < version) newer.push_back(key);
   }
   return newer;
+}
+
+bool InOneStrongRegionSet(const std::vector<std::string>& regions) {
+  static constexpr std::array<std::array<std::string_view, 4>, 3> kSets{{
+      {"us-east-1", "us-east-2", "us-west-2", ""},
+      {"eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1"},
+      {"ap-northeast-1", "ap-northeast-2", "ap-northeast-3", ""},
+  }};
+  return std::any_of(kSets.begin(), kSets.end(), [&](const auto& set) {
+    return std::all_of(regions.begin(), regions.end(), [&](const std::string& region) {
+      return !region.empty() && std::find(set.begin(), set.end(), region) != set.end();
+    });
+  });
 }
 
 }  // namespace ddbd

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/error.h"
+
 namespace ddbd {
 
 enum class ReplicaStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive };
@@ -39,7 +41,26 @@ struct ReplicaDescription {
   // Catalog::Snapshot then shows the replica ACTIVE, or no longer lists it). CREATING ends when
   // the copy has arrived instead.
   int64_t status_until_ms = 0;
+  // Multi-region strong consistency (MRSC): every member of such a global table is `strong` (a
+  // global table's members share one mode, fixed when it is made). A `witness` is a member
+  // without a table: it counts towards a write's quorum of two regions out of three, takes no
+  // reads or writes, and is described as GlobalTableWitnesses rather than Replicas.
+  bool strong = false;
+  bool witness = false;
   bool operator==(const ReplicaDescription&) const = default;
+};
+
+// The MRSC regions: a global table's three regions are in one of these sets (the API
+// reference, CreateGlobalTableWitnessGroupMemberAction).
+bool InOneStrongRegionSet(const std::vector<std::string>& regions);
+
+// UpdateTable's MultiRegionConsistency, and one entry of its GlobalTableWitnessUpdates.
+enum class MultiRegionConsistency : uint8_t { kEventual, kStrong };
+struct WitnessUpdate {
+  enum class Action : uint8_t { kCreate, kDelete };
+  Action action = Action::kCreate;
+  int actions_given = 1;  // how many of Create and Delete the entry named
+  std::string region_name;
 };
 
 // One entry of UpdateTable's ReplicaUpdates (a ReplicationGroupUpdate).
@@ -78,6 +99,36 @@ struct ReplicatedWrite {
   uint32_t item_size = 0;
   WriteVersion version;
 };
+
+// A STRONG global table's other members, as a write or a strongly consistent read here checks
+// them (ReplicationLink::BeginStrongWrite, CheckStrongRead): the replicas' regions, and the
+// witness's ("" without one).
+struct StrongMembers {
+  std::string table_name;
+  std::vector<std::string> replicas;
+  std::string witness;
+};
+
+// A write to an item another region's write is changing, or whose last change has not reached
+// this region yet (the text is the API reference's description of the error).
+inline Error ReplicatedWriteConflict() {
+  return Error{ErrorCode::kReplicatedWriteConflict,
+               "The request was rejected because one or more items in the request are being "
+               "modified by a request in another Region."};
+}
+// A write or a strongly consistent read in a region that reaches no other member (no quorum of
+// two): what DynamoDB answers is not recorded; ddbd answers the 500 a lost region's endpoint
+// would, which SDKs retry.
+inline Error StrongRegionUnavailable() { return Error::Internal("Internal server error"); }
+
+// TransactWriteItems and TransactGetItems naming a STRONG global table's table: MRSC does not
+// support transactions (the Developer Guide); the text is ddbd's.
+inline Error StrongTransactionRefused(const std::string& table_name) {
+  return Error::Validation(
+      "One or more parameter values were invalid: transactions are not supported on a global "
+      "table with MultiRegionConsistency STRONG: " +
+      table_name);
+}
 
 // ValidationException's text when a replica's region holds a table of the name, or already is a
 // member (AWS-recorded, sic, with typographic quotes: DDB-TABLE-223).

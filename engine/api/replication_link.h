@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/api/replicas.h"
@@ -57,6 +58,22 @@ class ReplicationLink {
   // Queues `write` for each region in `to`, after the replication delay, in order per region.
   virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
                          ReplicatedWrite write) = 0;
+  // Multi-region strong consistency (MRSC; engine/replicas/strong_consistency.h). Before a write
+  // of `key` in `region` to a STRONG table with `members`: StrongRegionUnavailable when no other
+  // member is reachable both ways (paused replication cuts a pair), ReplicatedWriteConflict when
+  // another region's write of the item is in flight or its change has not reached `region`;
+  // else the item is claimed for `region` until EndStrongWrite, which every successful Begin
+  // must be followed by (whether or not the write then committed): it applies the table's
+  // changes queued from `region` in every member its replication is not paused to, at once
+  // (not after the replication delay), so the write's answer follows its arrival there.
+  virtual Status BeginStrongWrite(const std::string& region, const StrongMembers& members,
+                                  std::string_view key) = 0;
+  virtual void EndStrongWrite(const std::string& region, const StrongMembers& members,
+                              std::string_view key) = 0;
+  // Before a strongly consistent read in `region`: StrongRegionUnavailable when no other member
+  // is reachable, or a change of the table is held on its way here (paused replication), which
+  // the read would miss.
+  virtual Status CheckStrongRead(const std::string& region, const StrongMembers& members) = 0;
   // Queues, after the writes queued to `to` so far, the news that `to`'s copy of the table is
   // complete: its replica turns ACTIVE everywhere.
   virtual void CopyQueued(const std::string& from_region, const std::string& to,

@@ -178,6 +178,9 @@ struct UpdateTableArgs : TableSettings {
   std::vector<GlobalSecondaryIndexUpdate> global_secondary_index_updates;
   std::vector<VectorIndexUpdate> vector_index_updates;
   std::vector<ReplicaUpdate> replica_updates;  // global tables (engine/api/replicas.h)
+  // Multi-region strong consistency: the mode of a global table being made, and its witness.
+  std::optional<MultiRegionConsistency> multi_region_consistency;
+  std::vector<WitnessUpdate> witness_updates;
   // Whether anything but the table's name and the replica updates was given: ReplicaUpdates must
   // come alone.
   bool other_updates_given = false;

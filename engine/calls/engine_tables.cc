@@ -25,7 +25,10 @@ ListTablesResult Engine::ListTables(const ListTablesArgs& args) const {
 }
 
 Result<TableOutcome> Engine::UpdateTable(const UpdateTableArgs& args) {
-  if (!args.replica_updates.empty()) return UpdateReplicas(state_->catalog, args);
+  if (!args.replica_updates.empty() || args.multi_region_consistency ||
+      !args.witness_updates.empty()) {
+    return UpdateReplicas(state_->catalog, args);
+  }
   auto updated = ddbd::UpdateTable(state_->catalog, args);
   if (updated.ok()) SyncTableUpdate(state_->catalog, args);  // a global table's other members
   return updated;

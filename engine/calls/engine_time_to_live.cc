@@ -3,10 +3,16 @@
 #include "engine/calls/engine_state.h"
 #include "engine/engine.h"
 #include "engine/replicas/replica_updates.h"
+#include "engine/replicas/strong_consistency.h"
 
 namespace ddbd {
 
 Result<TimeToLiveOutcome> Engine::UpdateTimeToLive(const UpdateTimeToLiveArgs& args) {
+  if (args.specification.enabled) {
+    if (std::optional<TableDescription> table = state_->catalog.Describe(args.table_name)) {
+      if (Status allowed = RefuseTimeToLiveOnStrong(*table); !allowed.ok()) return allowed.error();
+    }
+  }
   auto updated = state_->time_to_live.Update(args);
   if (updated.ok()) SyncTimeToLive(state_->catalog, args);  // a global table's other members
   return updated;

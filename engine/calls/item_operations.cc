@@ -92,6 +92,10 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   if (Status index_keys = indexes.CheckItem(args.item); !index_keys.ok()) return index_keys.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  StrongWriteClaim claim;  // a STRONG global table's (ends after the commit)
+  if (Status claimed = claim.Begin(table.value(), key.value()); !claimed.ok()) {
+    return claimed.error();
+  }
   const IndexEntries entries = indexes.EntriesFor(args.item);
   const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
   uint32_t looked_at = stored.size_bytes;
@@ -120,6 +124,9 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
   if (Status admitted = AdmitRead(table.value(), "", now_ms); !admitted.ok()) {
     return admitted.error();
   }
+  if (Status strong = CheckStrongRead(table.value(), args.consistent_read); !strong.ok()) {
+    return strong.error();
+  }
   GetItemOutcome outcome;
   outcome.item = table.value().items->Get(key_bytes.value());
   if (Counted(args.return_consumed_capacity, table.value())) {
@@ -144,6 +151,10 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
   if (!key_bytes.ok()) return key_bytes.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  StrongWriteClaim claim;  // a STRONG global table's (ends after the commit)
+  if (Status claimed = claim.Begin(table.value(), key_bytes.value()); !claimed.ok()) {
+    return claimed.error();
+  }
   uint32_t looked_at = 0;
   auto committed =
       CommitOne(state_->transactions.held(), *table.value().items, key_bytes.value(),
@@ -170,6 +181,10 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
   if (!updated_paths.ok()) return updated_paths.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  StrongWriteClaim claim;  // a STRONG global table's (ends after the commit)
+  if (Status claimed = claim.Begin(table.value(), key_bytes.value()); !claimed.ok()) {
+    return claimed.error();
+  }
   std::optional<Item> returned;
   UpdatedItem updated;
   uint32_t looked_at = 0;
@@ -260,6 +275,11 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       if (!throttled) throttled = admitted.error();
       continue;
     }
+    // A STRONG global table's item another region is changing fails the call here, as below.
+    StrongWriteClaim claim;
+    if (Status claimed = claim.Begin(entry.table, entry.key); !claimed.ok()) {
+      return claimed.error();
+    }
     // An item collection over its limit fails the call here; writes before it stay, as each
     // write of a batch stands alone in DynamoDB. An item a transaction in flight holds
     // (--transaction-hold-ms) is handed back: BatchWriteItem has no TransactionConflict error.
@@ -308,6 +328,9 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
     if (!key.ok()) return key.error();
     if (!seen.emplace(request.table_name, key.value()).second) {
       return Error::Validation("Provided list of item keys contains duplicates");
+    }
+    if (Status strong = CheckStrongRead(table.value(), request.consistent_read); !strong.ok()) {
+      return strong.error();
     }
     lookups.emplace_back(std::move(table).value(), std::move(key).value());
   }

@@ -519,6 +519,9 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
       range.has_upper = true;
     }
   }
+  if (Status strong = CheckStrongRead(table.value(), args.read.consistent_read); !strong.ok()) {
+    return strong.error();
+  }
   return ReadRange(clock_, args.table_name, table.value(), target.value(), std::move(range),
                    args.scan_index_forward, args.read);
 }
@@ -541,6 +544,9 @@ Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
     }
     range.lower = *start;
     range.lower_inclusive = false;
+  }
+  if (Status strong = CheckStrongRead(table.value(), args.read.consistent_read); !strong.ok()) {
+    return strong.error();
   }
   return ReadRange(clock_, args.table_name, table.value(), target.value(), std::move(range), true,
                    args.read);

@@ -137,16 +137,37 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
 
 void Catalog::SyncReplicasLocked(TableEntry& entry) {
   const std::vector<ReplicaDescription>& replicas = entry.description.replicas;
-  // Only members being removed beside this one: nothing to replicate to, no versions to keep.
+  // Only members being removed (or a witness, which has no table) beside this one: nothing to
+  // replicate to, no versions to keep.
   const bool alone =
       std::none_of(replicas.begin(), replicas.end(), [this](const ReplicaDescription& replica) {
-        return replica.region_name != options.region && replica.status != ReplicaStatus::kDeleting;
+        return replica.region_name != options.region &&
+               replica.status != ReplicaStatus::kDeleting && !replica.witness;
       });
   if (alone || !options.replication) {
     if (entry.replicas) entry.items->StopObserving(entry.replicas.get());
     entry.replicas = nullptr;
     entry.versions = nullptr;
+    entry.strong = nullptr;
     return;
+  }
+  entry.strong = nullptr;
+  if (replicas.front().strong) {
+    auto strong = std::make_shared<StrongTable>();
+    strong->link = options.replication.get();
+    strong->region = options.region;
+    strong->members.table_name = entry.description.table_name;
+    for (const ReplicaDescription& replica : replicas) {
+      if (replica.region_name == options.region || replica.status == ReplicaStatus::kDeleting) {
+        continue;
+      }
+      if (replica.witness) {
+        strong->members.witness = replica.region_name;
+      } else {
+        strong->members.replicas.push_back(replica.region_name);
+      }
+    }
+    entry.strong = std::move(strong);
   }
   if (!entry.replicas) {
     // Versions the log kept, if it was replayed; else none yet.
@@ -161,8 +182,9 @@ void Catalog::SyncReplicasLocked(TableEntry& entry) {
   std::vector<std::string> sourced;
   const std::vector<std::string> before = entry.replicas->targets();
   for (const ReplicaDescription& replica : replicas) {
-    // A replica being removed receives nothing more.
-    if (replica.region_name == options.region || replica.status == ReplicaStatus::kDeleting) {
+    // A replica being removed receives nothing more; a witness keeps no items.
+    if (replica.region_name == options.region || replica.status == ReplicaStatus::kDeleting ||
+        replica.witness) {
       continue;
     }
     const bool mine = replica.source_region == options.region;
@@ -170,7 +192,9 @@ void Catalog::SyncReplicasLocked(TableEntry& entry) {
         replica.status == ReplicaStatus::kCreating && mine &&
         std::find(before.begin(), before.end(), replica.region_name) == before.end();
     if (!copying) targets.push_back(replica.region_name);
-    if (mine && !copying) sourced.push_back(replica.region_name);
+    // Passing other regions' changes on covers a copy taken while they travelled; a STRONG
+    // table's members are made at once, empty, and each write reaches them all directly.
+    if (mine && !copying && !entry.strong) sourced.push_back(replica.region_name);
   }
   entry.replicas->SetTargets(std::move(targets), std::move(sourced));
 }

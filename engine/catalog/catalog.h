@@ -42,6 +42,14 @@ namespace ddbd {
 
 class Journal;  // engine/persistence/journal.h
 
+// What the item calls of a global table with multi-region strong consistency need: the link and
+// the other members (ReplicationLink::BeginStrongWrite and CheckStrongRead).
+struct StrongTable {
+  ReplicationLink* link = nullptr;
+  std::string region;  // this one
+  StrongMembers members;
+};
+
 struct TableEntry {
   TableDescription description;
   int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
@@ -62,6 +70,8 @@ struct TableEntry {
   // Its items' write versions: with `replicas`, and while the log is replayed, from the records
   // that carry one (engine/storage/replica_versions.h).
   std::shared_ptr<ReplicaVersions> versions;
+  // Null unless the table is a STRONG global table's member (set with `replicas`).
+  std::shared_ptr<const StrongTable> strong;
 };
 
 // What a vector search needs of a table: its items (whose lock guards the vectors too), its
@@ -82,6 +92,7 @@ struct ItemTable {
   bool backfilling = false;       // an index update is still running: created indexes backfill
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
   std::shared_ptr<CapacityUsage> usage;         // the table's (TableEntry::usage)
+  std::shared_ptr<const StrongTable> strong;    // TableEntry::strong
 };
 
 // What an UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
@@ -233,7 +244,8 @@ inline Result<ItemTable> Catalog::FindItemTable(std::string_view table_name) con
                    entry->items->index_generation(),
                    now_ms < entry->transition_done_ms,
                    entry->throughput,
-                   entry->usage};
+                   entry->usage,
+                   entry->strong};
 }
 
 }  // namespace ddbd

@@ -162,4 +162,19 @@ void AddCollectionMetrics(
   it->second.push_back(std::move(metrics));
 }
 
+Status StrongWriteClaim::BeginStrong(const std::shared_ptr<const StrongTable>& table,
+                                     std::string_view key) {
+  if (Status claimed = table->link->BeginStrongWrite(table->region, table->members, key);
+      !claimed.ok()) {
+    return claimed;
+  }
+  table_ = table;
+  key_ = std::string(key);
+  return Ok{};
+}
+
+void StrongWriteClaim::End() {
+  table_->link->EndStrongWrite(table_->region, table_->members, key_);
+}
+
 }  // namespace ddbd

@@ -46,6 +46,37 @@ inline Status AdmitRead(const ItemTable& table, std::string_view index, int64_t 
   return table.throughput ? table.throughput->AdmitRead(index, now_ms) : Status(Ok{});
 }
 
+// A write's claim on its item in a global table with multi-region strong consistency
+// (ReplicationLink::BeginStrongWrite): refused when the region reaches no other member or
+// another region is changing the item; ended (EndStrongWrite: the change applied in the other
+// members) when the claim goes, after the commit. Nothing for any other table.
+class StrongWriteClaim {
+ public:
+  StrongWriteClaim() = default;
+  StrongWriteClaim(const StrongWriteClaim&) = delete;
+  StrongWriteClaim& operator=(const StrongWriteClaim&) = delete;
+  ~StrongWriteClaim() {
+    if (table_ != nullptr) End();
+  }
+  Status Begin(const ItemTable& table, std::string_view key) {
+    if (!table.strong) return Ok{};
+    return BeginStrong(table.strong, key);
+  }
+
+ private:
+  Status BeginStrong(const std::shared_ptr<const StrongTable>& table, std::string_view key);
+  void End();
+  std::shared_ptr<const StrongTable> table_;
+  std::string key_;
+};
+
+// Before a strongly consistent read of a STRONG global table's items: refused when this region
+// reaches no other member, or a change of the table is held on its way here.
+inline Status CheckStrongRead(const ItemTable& table, bool consistent_read) {
+  if (!table.strong || !consistent_read) return Ok{};
+  return table.strong->link->CheckStrongRead(table.strong->region, table.strong->members);
+}
+
 // A read's item as its answer gives it: with `projection`, decoded once and projected (the
 // stored form dropped); without, left as stored.
 void Project(const std::vector<DocumentPath>* projection, ReadItem& read);

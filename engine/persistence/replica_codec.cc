@@ -17,6 +17,8 @@ enum Replica : uint32_t {
   kReplicaCreated,
   kReplicaIndex,  // a ReplicaIndexOverride (ReplicaIndexField)
   kReplicaStatusUntil,
+  kReplicaStrong,
+  kReplicaWitness,
 };
 enum ReplicaIndexField : uint32_t {
   kReplicaIndexName = 1,
@@ -41,6 +43,8 @@ std::string EncodeReplica(const ReplicaDescription& replica) {
   fields.Bytes(kReplicaSource, replica.source_region);
   fields.Int(kReplicaCreated, replica.created_ms);
   if (replica.status_until_ms != 0) fields.Int(kReplicaStatusUntil, replica.status_until_ms);
+  if (replica.strong) fields.Int(kReplicaStrong, 1);
+  if (replica.witness) fields.Int(kReplicaWitness, 1);
   for (const ReplicaIndexOverride& index : replica.index_overrides) {
     FieldWriter nested;
     nested.Bytes(kReplicaIndexName, index.index_name);
@@ -75,6 +79,12 @@ ReplicaDescription DecodeReplica(std::string_view bytes) {
         break;
       case kReplicaTableClass:
         replica.table_class_override = std::string(fields.text());
+        break;
+      case kReplicaStrong:
+        replica.strong = fields.integer() != 0;
+        break;
+      case kReplicaWitness:
+        replica.witness = fields.integer() != 0;
         break;
       case kReplicaSource:
         replica.source_region = fields.text();

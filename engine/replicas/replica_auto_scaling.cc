@@ -125,12 +125,13 @@ Status CheckNames(const UpdateTableReplicaAutoScalingArgs& args, const TableDesc
   };
   std::vector<std::string> strangers;
   for (const UpdateTableReplicaAutoScalingArgs::Region& region : args.regions) {
-    const bool member = table.replicas.empty()
-                            ? region.region_name == here
-                            : std::any_of(table.replicas.begin(), table.replicas.end(),
-                                          [&](const ReplicaDescription& replica) {
-                                            return replica.region_name == region.region_name;
-                                          });
+    const bool member =
+        table.replicas.empty()
+            ? region.region_name == here
+            : std::any_of(table.replicas.begin(), table.replicas.end(),
+                          [&](const ReplicaDescription& replica) {
+                            return !replica.witness && replica.region_name == region.region_name;
+                          });
     if (!member &&
         std::find(strangers.begin(), strangers.end(), region.region_name) == strangers.end()) {
       strangers.push_back(region.region_name);
@@ -166,6 +167,7 @@ TableAutoScalingDescription Describe(const TableDescription& table, const std::s
   out.table_name = table.table_name;
   out.table_status = table.table_status;
   std::vector<ReplicaDescription> members = table.replicas;
+  std::erase_if(members, [](const ReplicaDescription& member) { return member.witness; });
   if (members.empty()) {
     ReplicaDescription self;
     self.region_name = here;
@@ -211,7 +213,8 @@ Result<TableAutoScalingDescription> UpdateReplicaAutoScaling(
   if (!changed.ok()) return changed.error();
   std::vector<std::string> others;
   for (const ReplicaDescription& replica : table.value().replicas) {
-    if (replica.region_name != here && replica.status != ReplicaStatus::kDeleting) {
+    if (replica.region_name != here && replica.status != ReplicaStatus::kDeleting &&
+        !replica.witness) {
       others.push_back(replica.region_name);
     }
   }

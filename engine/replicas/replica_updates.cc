@@ -11,6 +11,7 @@
 #include "engine/catalog/setting_rules.h"
 #include "engine/model/item_codec.h"
 #include "engine/replicas/replica_auto_scaling.h"
+#include "engine/replicas/strong_consistency.h"
 
 namespace ddbd {
 namespace {
@@ -42,8 +43,9 @@ const ReplicaDescription* Member(const std::vector<ReplicaDescription>& replicas
   return nullptr;
 }
 
-// The request's shape, checked before any state, as DynamoDB does.
-Status CheckShape(const UpdateTableArgs& args, const std::string& here) {
+// The request's shape, checked before any state, as DynamoDB does. `strong_table`: the table is
+// a global table with multi-region strong consistency, whose members leave two at a time.
+Status CheckShape(const UpdateTableArgs& args, const std::string& here, bool strong_table) {
   if (args.other_updates_given) {
     return Error::Validation(
         "One or more parameter values were invalid: ReplicaUpdates cannot be combined with other "
@@ -66,11 +68,18 @@ Status CheckShape(const UpdateTableArgs& args, const std::string& here) {
     }
     ++creates_or_deletes;
   }
-  if (creates_or_deletes > 1) return Error::Validation(kSeveralCreatesOrDeletes);
+  // An MRSC table is made with its two other regions at once (strong_consistency.h).
+  const bool strong = args.multi_region_consistency == MultiRegionConsistency::kStrong;
+  if (creates_or_deletes > 1 && !strong && !strong_table) {
+    return Error::Validation(kSeveralCreatesOrDeletes);
+  }
   for (const ReplicaUpdate& update : args.replica_updates) {
     if (update.replica.region_name == here) return Error::Validation(kLocalRegion);
   }
-  return Ok{};
+  for (const WitnessUpdate& update : args.witness_updates) {
+    if (update.region_name == here) return Error::Validation(kLocalRegion);
+  }
+  return CheckStrongShape(args, here);
 }
 
 // The set a table of one region starts from: itself.
@@ -135,7 +144,14 @@ std::string NotMembersMessage(const std::vector<std::string>& regions) {
 
 Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& args) {
   const std::string& here = catalog.options.region;
-  if (Status shape = CheckShape(args, here); !shape.ok()) return shape.error();
+  bool strong_table = false;
+  {
+    std::shared_lock lock(catalog.mutex);
+    const TableEntry* entry = catalog.FindLocked(args.table_name, catalog.clock.NowMs());
+    strong_table = entry != nullptr && !entry->description.replicas.empty() &&
+                   entry->description.replicas.front().strong;
+  }
+  if (Status shape = CheckShape(args, here, strong_table); !shape.ok()) return shape.error();
   ReplicationLink* link = catalog.options.replication.get();
   if (link == nullptr) {
     return Error::Validation("Global tables need a database per region: this server keeps one");
@@ -144,6 +160,7 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
 
   const int64_t now_ms = catalog.clock.NowMs();
   TableDescription table;
+  std::shared_ptr<TableItems> table_items;
   {
     std::shared_lock lock(catalog.mutex);
     const TableEntry* entry = catalog.FindLocked(args.table_name, now_ms);
@@ -152,6 +169,7 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
                                      " not found");
     }
     table = Catalog::Snapshot(*entry, now_ms);
+    table_items = entry->items;
   }
   if (table.legacy_global_table_created_ms != 0) {
     return Error::Validation(
@@ -164,7 +182,21 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
   if (table.table_status != TableStatus::kActive || !settled) {
     return Error::ResourceInUse(kInUse);
   }
+  if (TouchesStrongConsistency(args, table)) {
+    Catalog::FillCounts(*table_items, table);
+    if (Status state = CheckStrongState(args, table, table.item_count); !state.ok()) {
+      return state.error();
+    }
+  }
   std::vector<ReplicaDescription> replicas = CurrentSet(table, here);
+  if (args.multi_region_consistency == MultiRegionConsistency::kStrong) {
+    // Every member is STRONG, the witness among them, before the replicas are made: each new
+    // replica's table is created with the set as it is then.
+    for (ReplicaDescription& replica : replicas) replica.strong = true;
+    for (ReplicaDescription& witness : WitnessesCreated(args, here, now_ms)) {
+      replicas.push_back(std::move(witness));
+    }
+  }
   std::vector<std::string> strangers;
   for (const ReplicaUpdate& update : args.replica_updates) {
     const std::string& region = update.replica.region_name;
@@ -190,6 +222,7 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
               "Table write capacity should either be Pay-Per-Request or AutoScaled.");
         }
         ReplicaDescription added = update.replica;
+        added.strong = args.multi_region_consistency == MultiRegionConsistency::kStrong;
         added.status = ReplicaStatus::kCreating;
         added.source_region = here;
         added.created_ms = now_ms;
@@ -272,6 +305,20 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
         }
         break;
       }
+    }
+  }
+  for (const WitnessUpdate& update : args.witness_updates) {
+    if (update.action != WitnessUpdate::Action::kDelete) continue;
+    // A witness has no table: it leaves the set (DELETING for --table-delay-ms, as a replica).
+    for (ReplicaDescription& replica : replicas) {
+      if (replica.region_name != update.region_name || !replica.witness) continue;
+      replica.status = ReplicaStatus::kDeleting;
+      replica.status_until_ms = now_ms + catalog.options.table_delay_ms;
+    }
+    if (catalog.options.table_delay_ms == 0) {
+      std::erase_if(replicas, [&](const ReplicaDescription& replica) {
+        return replica.witness && replica.region_name == update.region_name;
+      });
     }
   }
   std::shared_ptr<TableItems> items;
@@ -359,7 +406,9 @@ std::vector<std::string> OtherMembers(const Catalog& catalog, const std::string&
   // Version 2017.11.29 keeps no setting alike: each region's table is set on its own.
   if (entry == nullptr || entry->description.legacy_global_table_created_ms != 0) return regions;
   for (const ReplicaDescription& replica : entry->description.replicas) {
-    if (replica.region_name != catalog.options.region) regions.push_back(replica.region_name);
+    if (replica.region_name != catalog.options.region && !replica.witness) {
+      regions.push_back(replica.region_name);
+    }
   }
   return regions;
 }

@@ -17,6 +17,7 @@ Result<TransactGetItemsOutcome> Transactions::Get(const TransactGetItemsArgs& ar
   for (size_t i = 0; i < args.gets.size(); ++i) {
     auto table = catalog_.FindItemTable(args.gets[i].table_name);
     if (!table.ok()) return table.error();
+    if (table.value().strong) return StrongTransactionRefused(args.gets[i].table_name);
     tables.push_back(std::move(table).value());
     if (invalid) {
       keys.emplace_back();

@@ -218,6 +218,7 @@ Result<std::shared_ptr<PendingTransaction>> Transactions::Prepare(TransactWriteI
     prepared[i].action = &actions[i];
     auto table = catalog_.FindItemTable(actions[i].table_name);
     if (!table.ok()) return table.error();
+    if (table.value().strong) return StrongTransactionRefused(actions[i].table_name);
     prepared[i].table = std::move(table).value();
     // Only the first action with a bad key or item is named; the rest stay None (measured).
     if (invalid) continue;

@@ -130,6 +130,25 @@ ReplicaUpdate ReplicaUpdateOf(const json::Value& element) {
   return update;
 }
 
+// One GlobalTableWitnessGroupUpdate; how many actions it names is the engine's to judge.
+WitnessUpdate WitnessUpdateOf(const json::Value& element) {
+  wire::GlobalTableWitnessGroupUpdate in;
+  wire::View(element, in);
+  WitnessUpdate update;
+  update.actions_given = (in.create != nullptr) + (in.delete_ != nullptr);
+  if (in.create != nullptr) {
+    wire::CreateGlobalTableWitnessGroupMemberAction action;
+    wire::View(*in.create, action);
+    update.region_name = std::string(action.region_name);
+  } else if (in.delete_ != nullptr) {
+    update.action = WitnessUpdate::Action::kDelete;
+    wire::DeleteGlobalTableWitnessGroupMemberAction action;
+    wire::View(*in.delete_, action);
+    update.region_name = std::string(action.region_name);
+  }
+  return update;
+}
+
 Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTableInput& in) {
   UpdateTableArgs args;
   args.attribute_definitions = AttributeDefinitionsOf(in.attribute_definitions);
@@ -152,6 +171,16 @@ Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTabl
   if (in.replica_updates != nullptr) {
     for (const json::Value& element : in.replica_updates->GetArray()) {
       args.replica_updates.push_back(ReplicaUpdateOf(element));
+    }
+  }
+  if (in.multi_region_consistency) {
+    args.multi_region_consistency = *in.multi_region_consistency == "STRONG"
+                                        ? MultiRegionConsistency::kStrong
+                                        : MultiRegionConsistency::kEventual;
+  }
+  if (in.global_table_witness_updates != nullptr) {
+    for (const json::Value& element : in.global_table_witness_updates->GetArray()) {
+      args.witness_updates.push_back(WitnessUpdateOf(element));
     }
   }
   TableSettingsOf(in, args);

@@ -7,7 +7,9 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -141,6 +143,30 @@ class World final : public ReplicationLink {
                  ReplicatedWrite write) override {
     for (const std::string& region : to) queues[{from, region}].push_back({write, false});
   }
+  // MRSC: a region in `isolated` reaches no other member; a claimed item is another region's
+  // until its write ends, which delivers the table's queued changes at once.
+  Status BeginStrongWrite(const std::string& region, const StrongMembers&,
+                          std::string_view key) override {
+    if (isolated.contains(region)) return StrongRegionUnavailable();
+    auto [claim, added] = claims.emplace(std::string(key), region);
+    if (!added && claim->second != region) return ReplicatedWriteConflict();
+    return Ok{};
+  }
+  void EndStrongWrite(const std::string& region, const StrongMembers& members,
+                      std::string_view key) override {
+    for (const std::string& member : members.replicas) {
+      auto& queue = queues[{region, member}];
+      while (!queue.empty()) {
+        REQUIRE(engines.at(member)->ApplyReplicatedWrite(queue.front().first).ok());
+        queue.pop_front();
+      }
+    }
+    claims.erase(std::string(key));
+  }
+  Status CheckStrongRead(const std::string& region, const StrongMembers&) override {
+    if (isolated.contains(region)) return StrongRegionUnavailable();
+    return Ok{};
+  }
   void CopyQueued(const std::string& from, const std::string& to,
                   const std::string& table_name) override {
     ReplicatedWrite marker;
@@ -187,6 +213,8 @@ class World final : public ReplicationLink {
   }
 
   int64_t delay_ms = 0;
+  std::set<std::string> isolated;
+  std::map<std::string, std::string> claims;  // key bytes -> the region writing it
   ManualClock clock;
   std::map<std::string, std::unique_ptr<MemoryFileSystem>> files;  // by region, when on disk
   std::map<std::string, std::unique_ptr<Engine>> engines;
@@ -565,6 +593,123 @@ TEST_CASE("Version 2017.11.29's settings: write settings in every member, read s
   CHECK(west.DescribeTable("Orders").value().provisioned_throughput.write_capacity_units == 7);
   CHECK(east.DescribeGlobalTableSettings("Other").error().code() ==
         ErrorCode::kGlobalTableNotFound);
+}
+
+namespace {
+
+UpdateTableArgs MakeStrong(const std::vector<std::string>& replicas, const std::string& witness) {
+  UpdateTableArgs update;
+  update.table_name = "Orders";
+  update.multi_region_consistency = MultiRegionConsistency::kStrong;
+  for (const std::string& region : replicas) {
+    ReplicaUpdate create;
+    create.replica.region_name = region;
+    update.replica_updates.push_back(create);
+  }
+  if (!witness.empty())
+    update.witness_updates.push_back({WitnessUpdate::Action::kCreate, 1, witness});
+  return update;
+}
+
+PutItemArgs PutOrder(const std::string& key, const std::string& value) {
+  PutItemArgs put;
+  put.table_name = "Orders";
+  put.item = {{"pk", S(key)}, {"v", S(value)}};
+  return put;
+}
+
+GetItemArgs GetOrder(const std::string& key, bool consistent) {
+  GetItemArgs get;
+  get.table_name = "Orders";
+  get.key = {{"pk", S(key)}};
+  get.consistent_read = consistent;
+  return get;
+}
+
+}  // namespace
+
+TEST_CASE("A STRONG global table: its rules, writes seen everywhere at once, a region cut off") {
+  std::mt19937 random(11);
+  World world({"us-east-1", "us-east-2", "us-west-2", "eu-west-1"});
+  Engine& east = *world.engines.at("us-east-1");
+  REQUIRE(east.CreateTable(Orders()).ok());
+  // Three regions, in one region set, made at once, from an empty table.
+  CHECK(east.UpdateTable(MakeStrong({"us-east-2"}, "")).error().code() == ErrorCode::kValidation);
+  CHECK(east.UpdateTable(MakeStrong({"us-east-2", "eu-west-1"}, "")).error().code() ==
+        ErrorCode::kValidation);
+  CHECK(east.UpdateTable(MakeStrong({"us-east-2"}, "us-east-2")).error().code() ==
+        ErrorCode::kValidation);
+  REQUIRE(east.PutItem(PutOrder("early", "x")).ok());
+  CHECK(east.UpdateTable(MakeStrong({"us-east-2", "us-west-2"}, ""))
+            .error()
+            .message()
+            .find("must be empty") != std::string::npos);
+  DeleteItemArgs del;
+  del.table_name = "Orders";
+  del.key = {{"pk", S("early")}};
+  REQUIRE(east.DeleteItem(del).ok());
+
+  auto made = east.UpdateTable(MakeStrong({"us-east-2"}, "us-west-2"));
+  REQUIRE(made.ok());
+  world.DeliverAll(random);
+  for (const std::string region : {"us-east-1", "us-east-2"}) {
+    auto table = world.engines.at(region)->DescribeTable("Orders");
+    REQUIRE(table.ok());
+    REQUIRE(table.value().replicas.size() == 3);
+    for (const ReplicaDescription& replica : table.value().replicas) {
+      CHECK(replica.strong);
+      CHECK(replica.witness == (replica.region_name == "us-west-2"));
+    }
+  }
+  // The witness keeps no table.
+  CHECK(!world.engines.at("us-west-2")->DescribeTable("Orders").ok());
+
+  // A write is in the other replica when it is answered: no delivery in between.
+  REQUIRE(east.PutItem(PutOrder("a", "1")).ok());
+  auto seen = world.engines.at("us-east-2")->GetItem(GetOrder("a", true));
+  REQUIRE(seen.ok());
+  REQUIRE(seen.value().item.has_value());
+  CHECK(FindAttribute(DecodeItem(seen.value().item->blob), "v")->scalar == "1");
+
+  // An item another region is writing: ReplicatedWriteConflictException.
+  auto key = ItemKeyBytes(KeyShape::Of(Orders().key_schema, Orders().attribute_definitions),
+                          PutOrder("b", "").item, KeyMismatchStyle::kTypeMismatch);
+  REQUIRE(key.ok());
+  world.claims[key.value()] = "us-east-2";
+  CHECK(east.PutItem(PutOrder("b", "2")).error().code() == ErrorCode::kReplicatedWriteConflict);
+  world.claims.clear();
+
+  // A region cut off: writes and strongly consistent reads refused, eventually consistent ones
+  // answered.
+  world.isolated.insert("us-east-1");
+  CHECK(east.PutItem(PutOrder("c", "3")).error().code() == ErrorCode::kInternalServerError);
+  CHECK(east.GetItem(GetOrder("a", true)).error().code() == ErrorCode::kInternalServerError);
+  CHECK(east.GetItem(GetOrder("a", false)).ok());
+  world.isolated.clear();
+
+  // What MRSC does not support, and members fixed.
+  TransactWriteItemsArgs transaction;
+  TransactWriteAction action;
+  action.table_name = "Orders";
+  action.item = PutOrder("d", "4").item;
+  transaction.actions.push_back(action);
+  CHECK(east.TransactWriteItems(transaction).error().code() == ErrorCode::kValidation);
+  UpdateTimeToLiveArgs time_to_live{"Orders", {"expires", true}};
+  CHECK(east.UpdateTimeToLive(time_to_live).error().code() == ErrorCode::kValidation);
+  CHECK(east.UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kCreate, "eu-west-1"))
+            .error()
+            .code() == ErrorCode::kValidation);
+  // A replica alone cannot leave; with the witness, the table is of one region again.
+  CHECK(east.UpdateTable(OneReplicaUpdate(ReplicaUpdate::Action::kDelete, "us-east-2"))
+            .error()
+            .code() == ErrorCode::kValidation);
+  UpdateTableArgs leave = OneReplicaUpdate(ReplicaUpdate::Action::kDelete, "us-east-2");
+  leave.witness_updates.push_back({WitnessUpdate::Action::kDelete, 1, "us-west-2"});
+  REQUIRE(east.UpdateTable(leave).ok());
+  auto alone = east.DescribeTable("Orders");
+  REQUIRE(alone.ok());
+  CHECK(alone.value().replicas.empty());
+  CHECK(east.TransactWriteItems(transaction).ok());
 }
 
 }  // namespace ddbd

@@ -3,13 +3,15 @@
 // another region and writes in either reach the other after --replication-delay-ms; a provisioned
 // table needs write auto scaling first (UpdateTableReplicaAutoScaling), kept in every member; and
 // version 2017.11.29's CreateGlobalTable joins tables made in each region, and its
-// UpdateGlobalTableSettings changes every member's capacity settings.
+// UpdateGlobalTableSettings changes every member's capacity settings; a table made STRONG
+// (multi-region strong consistency) with a witness answers a write once it is in the other
+// replica, and refuses a write of an item whose change is held on its way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   CreateGlobalTableCommand, CreateTableCommand, DescribeGlobalTableCommand,
   DescribeGlobalTableSettingsCommand, DescribeTableCommand, DescribeTableReplicaAutoScalingCommand,
-  DynamoDBClient, ListGlobalTablesCommand, UpdateGlobalTableCommand,
+  DynamoDBClient, ListGlobalTablesCommand, TransactWriteItemsCommand, UpdateGlobalTableCommand,
   UpdateGlobalTableSettingsCommand, UpdateTableCommand, UpdateTableReplicaAutoScalingCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -193,6 +195,45 @@ test('version 2017.11.29: every member\'s settings described and changed at once
       name: 'ReplicaNotFoundException',
       message: 'Replica not found: the global table Music has no replica in eu-west-1',
     });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('multi-region strong consistency: a witness, writes seen at once, a conflict', async () => {
+  if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
+  const server = await startDdbd('--namespaces', 'region', '--admin-api',
+    '--replication-delay-ms', '3000');
+  try {
+    const east = inRegion(server.endpoint, 'us-east-1');
+    const ohio = inRegion(server.endpoint, 'us-east-2');
+    await east.send(new CreateTableCommand(hashTable('Orders')));
+    const { TableDescription } = await east.send(new UpdateTableCommand({
+      TableName: 'Orders', MultiRegionConsistency: 'STRONG',
+      ReplicaUpdates: [{ Create: { RegionName: 'us-east-2' } }],
+      GlobalTableWitnessUpdates: [{ Create: { RegionName: 'us-west-2' } }],
+    }));
+    assert.equal(TableDescription.MultiRegionConsistency, 'STRONG');
+    assert.deepEqual(TableDescription.GlobalTableWitnesses,
+      [{ RegionName: 'us-west-2', WitnessStatus: 'ACTIVE' }]);
+    const eastDocs = DynamoDBDocumentClient.from(east);
+    const ohioDocs = DynamoDBDocumentClient.from(ohio);
+    await eastDocs.send(new PutCommand({ TableName: 'Orders', Item: { pk: 'a', n: 1 } }));
+    assert.deepEqual((await ohioDocs.send(new GetCommand({
+      TableName: 'Orders', Key: { pk: 'a' }, ConsistentRead: true }))).Item, { pk: 'a', n: 1 });
+    const pause = await fetch(`${server.endpoint}/_ddbd/replication/pause`, {
+      method: 'POST', body: JSON.stringify({ source: 'us-east-1', target: 'us-east-2' }) });
+    assert.equal(pause.status, 200);
+    await eastDocs.send(new PutCommand({ TableName: 'Orders', Item: { pk: 'a', n: 2 } }));
+    await assert.rejects(
+      ohioDocs.send(new PutCommand({ TableName: 'Orders', Item: { pk: 'a', n: 3 } })),
+      { name: 'ReplicatedWriteConflictException',
+        message: 'The request was rejected because one or more items in the request are being '
+          + 'modified by a request in another Region.' });
+    await assert.rejects(
+      east.send(new TransactWriteItemsCommand({ TransactItems: [
+        { Put: { TableName: 'Orders', Item: { pk: { S: 't' } } } }] })),
+      { name: 'ValidationException' });
   } finally {
     await server.stop();
   }
