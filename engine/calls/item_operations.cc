@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -82,10 +83,18 @@ Result<TableItems::CommitResult> CommitOne(const HeldItems& held, TableItems& it
 
 Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   // The size limit is checked before the table is looked up, as DynamoDB does.
-  const size_t size = ItemSize(args.item);
+  size_t size = ItemSize(args.item);
   if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
   auto table = state_->catalog.FindItemTable(args.table_name);
   if (!table.ok()) return table.error();
+  // A member of a version 2017.11.29 global table writes the item with its aws:rep:* attributes.
+  std::optional<Item> stamped;
+  if (table.value().stamp != nullptr) {
+    table.value().stamp->Apply(stamped.emplace(args.item));
+    size = ItemSize(*stamped);
+    if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
+  }
+  const Item& item = stamped ? *stamped : args.item;
   auto key = ItemKeyBytes(table.value().key_shape, args.item, KeyMismatchStyle::kTypeMismatch);
   if (!key.ok()) return key.error();
   const TableIndexes& indexes = *table.value().indexes;
@@ -96,8 +105,8 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   if (Status claimed = claim.Begin(table.value(), key.value()); !claimed.ok()) {
     return claimed.error();
   }
-  const IndexEntries entries = indexes.EntriesFor(args.item);
-  const StoredItem stored{EncodeItem(args.item), static_cast<uint32_t>(size)};
+  const IndexEntries entries = indexes.EntriesFor(item);
+  const StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
   uint32_t looked_at = stored.size_bytes;
   auto committed =
       CommitOne(state_->transactions.held(), *table.value().items, key.value(),
@@ -258,8 +267,14 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       if (Status index_keys = indexes.CheckItem(request.item); !index_keys.ok()) {
         return index_keys.error();
       }
-      entry.stored = StoredItem{EncodeItem(request.item), static_cast<uint32_t>(size)};
-      entry.entries = indexes.EntriesFor(request.item);
+      // A member of a version 2017.11.29 global table: with its aws:rep:* attributes.
+      std::optional<Item> stamped;
+      if (entry.table.stamp != nullptr) entry.table.stamp->Apply(stamped.emplace(request.item));
+      const Item& item = stamped ? *stamped : request.item;
+      const size_t stored_size = stamped ? ItemSize(item) : size;
+      if (Status sized = CheckItemSize(stored_size); !sized.ok()) return sized.error();
+      entry.stored = StoredItem{EncodeItem(item), static_cast<uint32_t>(stored_size)};
+      entry.entries = indexes.EntriesFor(item);
     }
     prepared.push_back(std::move(entry));
   }

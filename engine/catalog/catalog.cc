@@ -487,4 +487,20 @@ void Catalog::SyncHistoryLocked(TableEntry& entry, int64_t start_ms) {
   }
 }
 
+void ReplicationStamp::Apply(Item& item) const {
+  // Seconds with up to six decimals ("1554766902.780001" in DynamoDB; here to the millisecond),
+  // in a number's canonical form: no trailing zeros.
+  const int64_t now_ms = clock->NowMs();
+  std::string time = std::to_string(now_ms / 1000);
+  std::string fraction = std::to_string(1000 + now_ms % 1000).substr(1);
+  while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+  if (!fraction.empty()) time += "." + fraction;
+  std::erase_if(item, [](const std::pair<std::string, AttributeValue>& attribute) {
+    return attribute.first.starts_with("aws:rep:");
+  });
+  item.emplace_back("aws:rep:deleting", AttributeValue::Boolean(false));
+  item.emplace_back("aws:rep:updatetime", AttributeValue::Number(std::move(time)));
+  item.emplace_back("aws:rep:updateregion", AttributeValue::String(region));
+}
+
 }  // namespace ddbd

@@ -50,6 +50,17 @@ struct StrongTable {
   StrongMembers members;
 };
 
+// Version 2017.11.29's item attributes: every write made in a member of such a global table
+// stamps its item with `aws:rep:deleting` (false), `aws:rep:updatetime` (the write's time in
+// seconds, six decimals) and `aws:rep:updateregion` (this region), as DynamoDB's Developer Guide
+// names them ("Global tables: How it works", version 2017.11.29). One per catalog.
+struct ReplicationStamp {
+  std::string region;
+  const Clock* clock = nullptr;
+  // Sets the three attributes on `item`, replacing any of the names the item had.
+  void Apply(Item& item) const;
+};
+
 struct TableEntry {
   TableDescription description;
   int64_t transition_done_ms = 0;  // when a CREATING/UPDATING/DELETING status ends
@@ -93,6 +104,8 @@ struct ItemTable {
   std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
   std::shared_ptr<CapacityUsage> usage;         // the table's (TableEntry::usage)
   std::shared_ptr<const StrongTable> strong;    // TableEntry::strong
+  // Non-null for a member of a version 2017.11.29 global table: what its writes add.
+  const ReplicationStamp* stamp = nullptr;
 };
 
 // What an UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
@@ -136,7 +149,7 @@ using UpdateTableCall = std::function<Result<TableOutcome>(const UpdateTableArgs
 
 struct Catalog final : public TableMetadata {
   Catalog(const EngineOptions& engine_options, const Clock& engine_clock)
-      : options(engine_options), clock(engine_clock) {}
+      : options(engine_options), clock(engine_clock), stamp{options.region, &clock} {}
 
   // TableMetadata.
   const std::string& region() const override { return options.region; }
@@ -208,6 +221,7 @@ struct Catalog final : public TableMetadata {
 
   const EngineOptions& options;
   const Clock& clock;
+  const ReplicationStamp stamp;  // ItemTable::stamp of version 2017.11.29's members
   CommitLog log;
   mutable std::shared_mutex mutex;  // guards `tables`
   // Ordered by name: ListTables pages in DynamoDB's (byte-wise) name order.
@@ -245,7 +259,8 @@ inline Result<ItemTable> Catalog::FindItemTable(std::string_view table_name) con
                    now_ms < entry->transition_done_ms,
                    entry->throughput,
                    entry->usage,
-                   entry->strong};
+                   entry->strong,
+                   entry->description.legacy_global_table_created_ms != 0 ? &stamp : nullptr};
 }
 
 }  // namespace ddbd

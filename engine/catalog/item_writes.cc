@@ -101,6 +101,7 @@ Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
   if (Status applied = ApplyUpdate(actions, updated.new_item); !applied.ok()) {
     return applied.error();
   }
+  if (table.stamp != nullptr) table.stamp->Apply(updated.new_item);  // version 2017.11.29
   const size_t size = ItemSize(updated.new_item);
   // The statement's size is at most the item's plus its per-action costs: measured only near
   // the limit.

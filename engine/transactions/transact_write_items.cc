@@ -1,5 +1,6 @@
 // TransactWriteItems: every action decided with all its items held, then all committed, or none.
 #include <future>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -72,15 +73,20 @@ Status CheckAction(Prepared& prepared) {
   const TransactWriteAction& action = *prepared.action;
   const KeyShape& shape = prepared.table.key_shape;
   if (action.kind == Kind::kPut) {
-    const size_t size = ItemSize(action.item);
+    // A member of a version 2017.11.29 global table writes the item with its aws:rep:*
+    // attributes.
+    std::optional<Item> stamped;
+    if (prepared.table.stamp != nullptr) prepared.table.stamp->Apply(stamped.emplace(action.item));
+    const Item& item = stamped ? *stamped : action.item;
+    const size_t size = ItemSize(item);
     if (Status sized = CheckItemSize(size); !sized.ok()) return sized;
     auto key = ItemKeyBytes(shape, action.item, KeyMismatchStyle::kTypeMismatch);
     if (!key.ok()) return key.error();
     prepared.key = std::move(key).value();
     const TableIndexes& indexes = *prepared.table.indexes;
-    if (Status index_keys = indexes.CheckItem(action.item); !index_keys.ok()) return index_keys;
-    prepared.stored = StoredItem{EncodeItem(action.item), static_cast<uint32_t>(size)};
-    prepared.entries = indexes.EntriesFor(action.item);
+    if (Status index_keys = indexes.CheckItem(item); !index_keys.ok()) return index_keys;
+    prepared.stored = StoredItem{EncodeItem(item), static_cast<uint32_t>(size)};
+    prepared.entries = indexes.EntriesFor(item);
     return Ok{};
   }
   auto key = LookupKeyBytes(shape, action.item);

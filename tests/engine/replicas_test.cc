@@ -530,10 +530,26 @@ TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, 
   PutItemArgs put;
   put.table_name = "Orders";
   put.item = {{"pk", S("a")}};
+  world.clock.AdvanceMs(1554766902780 - world.clock.NowMs());
   REQUIRE(world.engines.at("us-west-2")->PutItem(put).ok());
   world.DeliverAll(random);
   CHECK(world.Items("us-east-1").size() == 1);
   CHECK(world.Items("eu-west-1").empty());
+  // That version's attributes, on the item written and on its copy.
+  for (const std::string region : {"us-west-2", "us-east-1"}) {
+    const Item item = world.Items(region).at("a");
+    CHECK(FindAttribute(item, "aws:rep:updateregion")->scalar == "us-west-2");
+    CHECK(FindAttribute(item, "aws:rep:updatetime")->scalar == "1554766902.78");
+    CHECK(FindAttribute(item, "aws:rep:deleting")->type == AttributeType::kBool);
+  }
+  put.item = {{"pk", S("a")}, {"aws:rep:updateregion", S("mine")}};  // the caller's is replaced
+  world.clock.AdvanceMs(5);
+  REQUIRE(east.PutItem(put).ok());
+  world.DeliverAll(random);
+  CHECK(FindAttribute(world.Items("us-west-2").at("a"), "aws:rep:updateregion")->scalar ==
+        "us-east-1");
+  CHECK(FindAttribute(world.Items("us-west-2").at("a"), "aws:rep:updatetime")->scalar ==
+        "1554766902.785");
 
   // Not empty any more: no region joins; one may leave, keeping its table and items.
   UpdateGlobalTableArgs add{"Orders", {{"eu-west-1", std::nullopt}}};

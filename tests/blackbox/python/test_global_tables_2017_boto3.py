@@ -80,6 +80,33 @@ class LegacyGlobalTables(unittest.TestCase):
                            "2017.11.29: UpdateGlobalTable changes its replicas",
                            TableName="Music", ReplicaUpdates=[{"Create": {"RegionName": EU}}])
 
+    def test_every_write_carries_the_versions_item_attributes(self):
+        self.table(EAST)
+        self.table(WEST)
+        east, west = self.clients[EAST], self.clients[WEST]
+        east.create_global_table(GlobalTableName="Music", ReplicationGroup=[
+            {"RegionName": EAST}, {"RegionName": WEST}])
+        before = time.time()
+        east.put_item(TableName="Music", Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+        written = self.item(EAST, "a")
+        self.assertEqual(written["aws:rep:deleting"], {"BOOL": False})
+        self.assertEqual(written["aws:rep:updateregion"], {"S": EAST})
+        self.assertLessEqual(abs(float(written["aws:rep:updatetime"]["N"]) - before), 5)
+        eventually(lambda: self.assertEqual(self.item(WEST, "a"), written))  # the copy, as written
+        # An update in the other region stamps it there; a caller's own aws:rep:* is replaced.
+        west.update_item(TableName="Music", Key={"pk": {"S": "a"}}, UpdateExpression="SET n = :n",
+                         ExpressionAttributeValues={":n": {"N": "2"}})
+        west.put_item(TableName="Music", Item={"pk": {"S": "b"},
+                                               "aws:rep:updateregion": {"S": "mine"}})
+        eventually(lambda: self.assertEqual(self.item(EAST, "a")["aws:rep:updateregion"], {"S": WEST}))
+        eventually(lambda: self.assertEqual(self.item(EAST, "b")["aws:rep:updateregion"], {"S": WEST}))
+        self.assertEqual(self.item(EAST, "a")["n"], {"N": "2"})
+        # A table that leaves the group writes plain items again.
+        east.update_global_table(GlobalTableName="Music", ReplicaUpdates=[
+            {"Delete": {"RegionName": WEST}}])
+        west.put_item(TableName="Music", Item={"pk": {"S": "c"}})
+        self.assertEqual(self.item(WEST, "c"), {"pk": {"S": "c"}})
+
     def test_refusals(self):
         east = self.clients[EAST]
         enum = ("failed to satisfy constraint: Member must satisfy enum value set: [us-west-1, "
