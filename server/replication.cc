@@ -264,6 +264,7 @@ void Replication::Enqueue(const std::string& access_key_id, const std::string& f
 }
 
 bool Replication::PausedLocked(const std::string& source, const std::string& target) const {
+  if (paused_.empty()) return false;  // the usual case, without building four pairs of names
   return paused_.contains({source, target}) || paused_.contains({source, ""}) ||
          paused_.contains({"", target}) || paused_.contains({"", ""});
 }
@@ -310,22 +311,23 @@ void Replication::Run() {
       continue;
     }
     // Taken and applied under apply_mutex_ (first, as EndStrongWrite takes them), so a STRONG
-    // write never answers while a change of its own is half-applied here.
-    const QueueKey key = next->first;
+    // write never answers while a change of its own is half-applied here. A queue is never
+    // erased, so `next` stays valid; an entry due no later than the one found is due still.
+    const int64_t due_ms = next->second.entries.front().due_ms;
     lock.unlock();
     std::lock_guard applying(apply_mutex_);
     lock.lock();
-    Queue& queue = queues_[key];
-    if (stopping_ || queue.entries.empty() || queue.entries.front().due_ms > SteadyMs() ||
-        PausedLocked(std::get<1>(key), std::get<2>(key))) {
+    Queue& queue = next->second;
+    if (stopping_ || queue.entries.empty() || queue.entries.front().due_ms > due_ms ||
+        PausedLocked(std::get<1>(next->first), std::get<2>(next->first))) {
       continue;  // changed meanwhile (a STRONG write took it, a pause): look again
     }
     Entry entry = std::move(queue.entries.front());
     queue.entries.pop_front();
     lock.unlock();
-    Apply(key, entry);
+    Apply(next->first, entry);
     lock.lock();
-    ++queues_[key].applied;
+    ++queue.applied;
   }
 }
 
