@@ -335,6 +335,13 @@ bool Replication::ReachableLocked(const std::string& region, const std::string& 
   return !PausedLocked(region, member) && !PausedLocked(member, region);
 }
 
+bool Replication::QuorumLocked(const std::string& region, const StrongMembers& members) const {
+  // Two of the three regions: this one and one it reaches (a replica or the witness).
+  return std::any_of(members.replicas.begin(), members.replicas.end(),
+                     [&](const std::string& member) { return ReachableLocked(region, member); }) ||
+         (!members.witness.empty() && ReachableLocked(region, members.witness));
+}
+
 bool Replication::HeldBackLocked(const std::string& access_key_id, const std::string& region,
                                  const StrongMembers& members, const std::string* key) const {
   for (const std::string& member : members.replicas) {
@@ -354,12 +361,7 @@ bool Replication::HeldBackLocked(const std::string& access_key_id, const std::st
 Status Replication::BeginStrongWrite(const std::string& access_key_id, const std::string& region,
                                      const StrongMembers& members, std::string_view key) {
   std::lock_guard lock(mutex_);
-  // A quorum is two of the three regions: this one and one it reaches (a replica or the witness).
-  const bool quorum =
-      std::any_of(members.replicas.begin(), members.replicas.end(),
-                  [&](const std::string& member) { return ReachableLocked(region, member); }) ||
-      (!members.witness.empty() && ReachableLocked(region, members.witness));
-  if (!quorum) return StrongRegionUnavailable();
+  if (!QuorumLocked(region, members)) return StrongRegionUnavailable();
   const std::string key_text(key);
   auto& claim = strong_claims_[{access_key_id, members.table_name, key_text}];
   if ((claim.second > 0 && claim.first != region) ||
@@ -409,11 +411,7 @@ void Replication::EndStrongWrite(const std::string& access_key_id, const std::st
 Status Replication::CheckStrongRead(const std::string& access_key_id, const std::string& region,
                                     const StrongMembers& members) const {
   std::lock_guard lock(mutex_);
-  const bool quorum =
-      std::any_of(members.replicas.begin(), members.replicas.end(),
-                  [&](const std::string& member) { return ReachableLocked(region, member); }) ||
-      (!members.witness.empty() && ReachableLocked(region, members.witness));
-  if (!quorum || HeldBackLocked(access_key_id, region, members, nullptr)) {
+  if (!QuorumLocked(region, members) || HeldBackLocked(access_key_id, region, members, nullptr)) {
     return StrongRegionUnavailable();
   }
   return Ok{};

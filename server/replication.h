@@ -103,6 +103,8 @@ class Replication {
                          const StrongMembers& members) const;
   // Whether `region` and another member reach each other (replication paused neither way).
   bool ReachableLocked(const std::string& region, const std::string& member) const;
+  // Whether `region` reaches another member of a STRONG table: a quorum, with itself.
+  bool QuorumLocked(const std::string& region, const StrongMembers& members) const;
   // Whether a paused queue to `region` holds a change of the table (of the item `key`, unless
   // null), which `region` would not see.
   bool HeldBackLocked(const std::string& access_key_id, const std::string& region,
