@@ -379,7 +379,9 @@ const std::array kOptions = {
     ApplySeed},
   Option{"replication-delay-ms", "", "N", "500", Group::kTesting,
     "global tables: a change reaches the other regions' replicas N ms after it commits (0: at "
-    "once); the admin API can pause and resume replication",
+    "once; a table with multi-region strong consistency: before its write is answered, whatever "
+    "N); the admin API can pause and resume replication (for a STRONG table, a cut between "
+    "regions)",
     [](Options& o, std::string_view v) {
       return Integer<int64_t>(v, 0, 3'600'000, o.replication_delay_ms);
     }},
