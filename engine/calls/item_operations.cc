@@ -89,12 +89,11 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   if (!table.ok()) return table.error();
   // A member of a version 2017.11.29 global table writes the item with its aws:rep:* attributes.
   std::optional<Item> stamped;
-  if (table.value().stamp != nullptr) {
-    table.value().stamp->Apply(stamped.emplace(args.item));
-    size = ItemSize(*stamped);
+  const Item& item = StampedItem(table.value(), args.item, stamped);
+  if (stamped) {
+    size = ItemSize(item);
     if (Status sized = CheckItemSize(size); !sized.ok()) return sized.error();
   }
-  const Item& item = stamped ? *stamped : args.item;
   auto key = ItemKeyBytes(table.value().key_shape, args.item, KeyMismatchStyle::kTypeMismatch);
   if (!key.ok()) return key.error();
   const TableIndexes& indexes = *table.value().indexes;
@@ -269,8 +268,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       }
       // A member of a version 2017.11.29 global table: with its aws:rep:* attributes.
       std::optional<Item> stamped;
-      if (entry.table.stamp != nullptr) entry.table.stamp->Apply(stamped.emplace(request.item));
-      const Item& item = stamped ? *stamped : request.item;
+      const Item& item = StampedItem(entry.table, request.item, stamped);
       const size_t stored_size = stamped ? ItemSize(item) : size;
       if (Status sized = CheckItemSize(stored_size); !sized.ok()) return sized.error();
       entry.stored = StoredItem{EncodeItem(item), static_cast<uint32_t>(stored_size)};

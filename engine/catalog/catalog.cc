@@ -495,8 +495,10 @@ void ReplicationStamp::Apply(Item& item) const {
   std::string fraction = std::to_string(1000 + now_ms % 1000).substr(1);
   while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
   if (!fraction.empty()) time += "." + fraction;
+  // Only those three: another attribute whose name starts "aws:rep:" is the caller's to keep.
   std::erase_if(item, [](const std::pair<std::string, AttributeValue>& attribute) {
-    return attribute.first.starts_with("aws:rep:");
+    return attribute.first == "aws:rep:deleting" || attribute.first == "aws:rep:updatetime" ||
+           attribute.first == "aws:rep:updateregion";
   });
   item.emplace_back("aws:rep:deleting", AttributeValue::Boolean(false));
   item.emplace_back("aws:rep:updatetime", AttributeValue::Number(std::move(time)));

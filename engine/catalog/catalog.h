@@ -108,6 +108,15 @@ struct ItemTable {
   const ReplicationStamp* stamp = nullptr;
 };
 
+// The item a put stores in `table`: `item` itself, or for a member of a version 2017.11.29 global
+// table, a copy made in `copy` with the stamp applied (sized again by the caller).
+inline const Item& StampedItem(const ItemTable& table, const Item& item,
+                               std::optional<Item>& copy) {
+  if (table.stamp == nullptr) return item;
+  table.stamp->Apply(copy.emplace(item));
+  return *copy;
+}
+
 // What an UpdateTable's index changes ask of the table's items: slots to fill and to empty, and
 // how to compute the entries of the new set of indexes.
 struct IndexChange {

@@ -76,8 +76,7 @@ Status CheckAction(Prepared& prepared) {
     // A member of a version 2017.11.29 global table writes the item with its aws:rep:*
     // attributes.
     std::optional<Item> stamped;
-    if (prepared.table.stamp != nullptr) prepared.table.stamp->Apply(stamped.emplace(action.item));
-    const Item& item = stamped ? *stamped : action.item;
+    const Item& item = StampedItem(prepared.table, action.item, stamped);
     const size_t size = ItemSize(item);
     if (Status sized = CheckItemSize(size); !sized.ok()) return sized;
     auto key = ItemKeyBytes(shape, action.item, KeyMismatchStyle::kTypeMismatch);

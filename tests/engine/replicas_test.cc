@@ -542,7 +542,8 @@ TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, 
     CHECK(FindAttribute(item, "aws:rep:updatetime")->scalar == "1554766902.78");
     CHECK(FindAttribute(item, "aws:rep:deleting")->type == AttributeType::kBool);
   }
-  put.item = {{"pk", S("a")}, {"aws:rep:updateregion", S("mine")}};  // the caller's is replaced
+  // The caller's aws:rep:updateregion is replaced; another name of the prefix is the caller's.
+  put.item = {{"pk", S("a")}, {"aws:rep:updateregion", S("mine")}, {"aws:rep:note", S("kept")}};
   world.clock.AdvanceMs(5);
   REQUIRE(east.PutItem(put).ok());
   world.DeliverAll(random);
@@ -550,6 +551,10 @@ TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, 
         "us-east-1");
   CHECK(FindAttribute(world.Items("us-west-2").at("a"), "aws:rep:updatetime")->scalar ==
         "1554766902.785");
+  const Item copied = world.Items("us-west-2").at("a");
+  const AttributeValue* note = FindAttribute(copied, "aws:rep:note");
+  REQUIRE(note != nullptr);
+  CHECK(note->scalar == "kept");
 
   // Not empty any more: no region joins; one may leave, keeping its table and items.
   UpdateGlobalTableArgs add{"Orders", {{"eu-west-1", std::nullopt}}};
