@@ -340,10 +340,10 @@ const Shape kReturnValuesOnConditionCheckFailure = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchStatementRequestMembers[4] = {
-    {"Statement", "statement", &kPartiQLStatement, 2, true, false, false, false},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 3, false, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false},
+    {"Statement", "statement", &kPartiQLStatement, 2, true, false, false, false, -1},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 3, false, false, false, false, -1},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false, -1},
 };
 const Shape kBatchStatementRequest = {
     .kind = Kind::kStructure,
@@ -379,8 +379,8 @@ const Shape kReturnConsumedCapacity = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchExecuteStatementInputMembers[2] = {
-    {"Statements", "statements", &kPartiQLBatchRequest, 1, true, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 0, false, false, false, false},
+    {"Statements", "statements", &kPartiQLBatchRequest, 1, true, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 0, false, false, false, false, -1},
 };
 const Shape kBatchExecuteStatementInput = {
     .kind = Kind::kStructure,
@@ -493,11 +493,11 @@ const Shape kExpressionAttributeNameMap = {
     .key = &kExpressionAttributeNameVariable,
     .plain_name = nullptr};
 extern const Member kKeysAndAttributesMembers[5] = {
-    {"Keys", "keys", &kKeyList, 1, true, true, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 4, false, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 3, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false},
+    {"Keys", "keys", &kKeyList, 1, true, true, false, false, -1},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 4, false, false, false, false, -1},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false, false, -1},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 3, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false, -1},
 };
 const Shape kKeysAndAttributes = {
     .kind = Kind::kStructure,
@@ -522,8 +522,8 @@ const Shape kBatchGetRequestMap = {
     .key = &kTableArn,
     .plain_name = nullptr};
 extern const Member kBatchGetItemInputMembers[2] = {
-    {"RequestItems", "requestItems", &kBatchGetRequestMap, 0, true, true, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false},
+    {"RequestItems", "requestItems", &kBatchGetRequestMap, 0, true, true, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false, -1},
 };
 const Shape kBatchGetItemInput = {
     .kind = Kind::kStructure,
@@ -548,7 +548,7 @@ const Shape kPutItemInputAttributeMap = {
     .key = &kAttributeName,
     .plain_name = nullptr};
 extern const Member kPutRequestMembers[1] = {
-    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false, false, -1},
 };
 const Shape kPutRequest = {
     .kind = Kind::kStructure,
@@ -562,7 +562,7 @@ const Shape kPutRequest = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteRequestMembers[1] = {
-    {"Key", "key", &kKey, 0, true, false, false, false},
+    {"Key", "key", &kKey, 0, true, false, false, false, -1},
 };
 const Shape kDeleteRequest = {
     .kind = Kind::kStructure,
@@ -576,8 +576,8 @@ const Shape kDeleteRequest = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kWriteRequestMembers[2] = {
-    {"PutRequest", "putRequest", &kPutRequest, 0, false, false, false, false},
-    {"DeleteRequest", "deleteRequest", &kDeleteRequest, 1, false, false, false, false},
+    {"PutRequest", "putRequest", &kPutRequest, 0, false, false, false, false, -1},
+    {"DeleteRequest", "deleteRequest", &kDeleteRequest, 1, false, false, false, false, -1},
 };
 const Shape kWriteRequest = {
     .kind = Kind::kStructure,
@@ -624,9 +624,9 @@ const Shape kReturnItemCollectionMetrics = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kBatchWriteItemInputMembers[3] = {
-    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, true, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false, false, false, false},
+    {"RequestItems", "requestItems", &kBatchWriteItemRequestMap, 0, true, true, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false, -1},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 2, false, false, false, false, -1},
 };
 const Shape kBatchWriteItemInput = {
     .kind = Kind::kStructure,
@@ -651,8 +651,8 @@ const Shape kBackupName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateBackupInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true, false, false, false},
-    {"BackupName", "backupName", &kBackupName, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false, -1},
+    {"BackupName", "backupName", &kBackupName, 0, true, false, false, false, -1},
 };
 const Shape kCreateBackupInput = {
     .kind = Kind::kStructure,
@@ -677,7 +677,7 @@ const Shape kRegionName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, false, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, false, false, false, false, -1},
 };
 const Shape kReplica = {
     .kind = Kind::kStructure,
@@ -702,8 +702,8 @@ const Shape kReplicaList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalTableInputMembers[2] = {
-    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
-    {"ReplicationGroup", "replicationGroup", &kReplicaList, 1, true, false, false, false},
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false, -1},
+    {"ReplicationGroup", "replicationGroup", &kReplicaList, 1, true, false, false, false, -1},
 };
 const Shape kCreateGlobalTableInput = {
     .kind = Kind::kStructure,
@@ -739,8 +739,8 @@ const Shape kScalarAttributeType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAttributeDefinitionMembers[2] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 1, true, false, false, false},
-    {"AttributeType", "attributeType", &kScalarAttributeType, 0, true, false, false, false},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 1, true, false, false, false, -1},
+    {"AttributeType", "attributeType", &kScalarAttributeType, 0, true, false, false, false, -1},
 };
 const Shape kAttributeDefinition = {
     .kind = Kind::kStructure,
@@ -776,8 +776,8 @@ const Shape kKeyType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kKeySchemaElementMembers[2] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false, false},
-    {"KeyType", "keyType", &kKeyType, 1, true, false, false, false},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false, false, -1},
+    {"KeyType", "keyType", &kKeyType, 1, true, false, false, false, -1},
 };
 const Shape kKeySchemaElement = {
     .kind = Kind::kStructure,
@@ -868,8 +868,8 @@ const Shape kNonKeyAttributeNameList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProjectionMembers[2] = {
-    {"ProjectionType", "projectionType", &kProjectionType, 1, false, false, false, false},
-    {"NonKeyAttributes", "nonKeyAttributes", &kNonKeyAttributeNameList, 0, false, false, false, false},
+    {"ProjectionType", "projectionType", &kProjectionType, 1, false, false, false, false, -1},
+    {"NonKeyAttributes", "nonKeyAttributes", &kNonKeyAttributeNameList, 0, false, false, false, false, -1},
 };
 const Shape kProjection = {
     .kind = Kind::kStructure,
@@ -883,9 +883,9 @@ const Shape kProjection = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kLocalSecondaryIndexMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false},
-    {"KeySchema", "keySchema", &kKeySchemaOfLocalSecondaryIndex, 1, true, false, false, false},
-    {"Projection", "projection", &kProjection, 2, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false, -1},
+    {"KeySchema", "keySchema", &kKeySchemaOfLocalSecondaryIndex, 1, true, false, false, false, -1},
+    {"Projection", "projection", &kProjection, 2, true, false, false, false, -1},
 };
 const Shape kLocalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -921,8 +921,8 @@ const Shape kPositiveLongObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputMembers[2] = {
-    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 1, true, false, false, false},
-    {"WriteCapacityUnits", "writeCapacityUnits", &kPositiveLongObject, 0, true, false, false, false},
+    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 1, true, false, false, false, -1},
+    {"WriteCapacityUnits", "writeCapacityUnits", &kPositiveLongObject, 0, true, false, false, false, -1},
 };
 const Shape kProvisionedThroughput = {
     .kind = Kind::kStructure,
@@ -947,8 +947,8 @@ const Shape kLongObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kOnDemandThroughputMembers[2] = {
-    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false, false},
-    {"MaxWriteRequestUnits", "maxWriteRequestUnits", &kLongObject, 1, false, false, false, false},
+    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false, false, -1},
+    {"MaxWriteRequestUnits", "maxWriteRequestUnits", &kLongObject, 1, false, false, false, false, -1},
 };
 const Shape kOnDemandThroughput = {
     .kind = Kind::kStructure,
@@ -962,8 +962,8 @@ const Shape kOnDemandThroughput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kWarmThroughputMembers[2] = {
-    {"ReadUnitsPerSecond", "readUnitsPerSecond", &kLongObject, 0, false, false, false, false},
-    {"WriteUnitsPerSecond", "writeUnitsPerSecond", &kLongObject, 1, false, false, false, false},
+    {"ReadUnitsPerSecond", "readUnitsPerSecond", &kLongObject, 0, false, false, false, false, -1},
+    {"WriteUnitsPerSecond", "writeUnitsPerSecond", &kLongObject, 1, false, false, false, false, -1},
 };
 const Shape kWarmThroughput = {
     .kind = Kind::kStructure,
@@ -977,12 +977,12 @@ const Shape kWarmThroughput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
-    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false, false},
-    {"Projection", "projection", &kProjection, 4, true, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false, -1},
+    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false, false, -1},
+    {"Projection", "projection", &kProjection, 4, true, false, false, false, -1},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false, false, -1},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false, -1},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false, -1},
 };
 const Shape kGlobalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -1040,8 +1040,8 @@ const Shape kStreamViewType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamSpecificationMembers[2] = {
-    {"StreamEnabled", "streamEnabled", &kStreamEnabled, 1, true, false, false, false},
-    {"StreamViewType", "streamViewType", &kStreamViewType, 0, false, false, false, false},
+    {"StreamEnabled", "streamEnabled", &kStreamEnabled, 1, true, false, false, false, -1},
+    {"StreamViewType", "streamViewType", &kStreamViewType, 0, false, false, false, false, -1},
 };
 const Shape kStreamSpecification = {
     .kind = Kind::kStructure,
@@ -1088,9 +1088,9 @@ const Shape kKMSMasterKeyId = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kSSESpecificationMembers[3] = {
-    {"Enabled", "enabled", &kSSEEnabled, 2, false, false, false, false},
-    {"SSEType", "sSEType", &kSSEType, 1, false, false, false, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false},
+    {"Enabled", "enabled", &kSSEEnabled, 2, false, false, false, false, -1},
+    {"SSEType", "sSEType", &kSSEType, 1, false, false, false, false, -1},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false, -1},
 };
 const Shape kSSESpecification = {
     .kind = Kind::kStructure,
@@ -1126,8 +1126,8 @@ const Shape kTagValueString = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTagMembers[2] = {
-    {"Key", "key", &kTagKeyString, 1, true, false, false, false},
-    {"Value", "value", &kTagValueString, 0, true, false, false, false},
+    {"Key", "key", &kTagKeyString, 1, true, false, false, false, -1},
+    {"Value", "value", &kTagValueString, 0, true, false, false, false, -1},
 };
 const Shape kTag = {
     .kind = Kind::kStructure,
@@ -1196,7 +1196,7 @@ const Shape kGlobalTableSettingsReplicationMode = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kVectorAttributeDefinitionMembers[1] = {
-    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false, false},
+    {"AttributeName", "attributeName", &kKeySchemaAttributeName, 0, true, false, false, false, -1},
 };
 const Shape kVectorAttributeDefinition = {
     .kind = Kind::kStructure,
@@ -1254,8 +1254,8 @@ const Shape kSearchSchemaElementType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kSearchSchemaElementMembers[2] = {
-    {"AttributeName", "attributeName", &kSearchSchemaAttributeName, 0, true, false, false, false},
-    {"SearchSchemaElementType", "searchSchemaElementType", &kSearchSchemaElementType, 1, true, false, false, false},
+    {"AttributeName", "attributeName", &kSearchSchemaAttributeName, 0, true, false, false, false, -1},
+    {"SearchSchemaElementType", "searchSchemaElementType", &kSearchSchemaElementType, 1, true, false, false, false, -1},
 };
 const Shape kSearchSchemaElement = {
     .kind = Kind::kStructure,
@@ -1280,12 +1280,12 @@ const Shape kSearchSchema = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kVectorIndexMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
-    {"VectorAttribute", "vectorAttribute", &kVectorAttributeDefinition, 3, true, false, false, false},
-    {"Dimensions", "dimensions", &kVectorDimensions, 5, true, false, false, false},
-    {"DistanceFunction", "distanceFunction", &kVectorDistanceFunction, 0, true, false, false, false},
-    {"SearchSchema", "searchSchema", &kSearchSchema, 4, false, false, false, false},
-    {"Projection", "projection", &kProjection, 2, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false, -1},
+    {"VectorAttribute", "vectorAttribute", &kVectorAttributeDefinition, 3, true, false, false, false, -1},
+    {"Dimensions", "dimensions", &kVectorDimensions, 5, true, false, false, false, -1},
+    {"DistanceFunction", "distanceFunction", &kVectorDistanceFunction, 0, true, false, false, false, -1},
+    {"SearchSchema", "searchSchema", &kSearchSchema, 4, false, false, false, false, -1},
+    {"Projection", "projection", &kProjection, 2, true, false, false, false, -1},
 };
 const Shape kVectorIndex = {
     .kind = Kind::kStructure,
@@ -1310,24 +1310,24 @@ const Shape kVectorIndexList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateTableInputMembers[18] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 16, true, false, false, false},
-    {"TableName", "tableName", &kTableArn, 9, true, false, true, false},
-    {"KeySchema", "keySchema", &kKeySchemaOfCreateTableInput, 6, true, false, false, false},
-    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 17, false, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false},
-    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 13, false, false, false, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false, false, false, false},
-    {"Tags", "tags", &kTagList, 10, false, false, false, false},
-    {"TableClass", "tableClass", &kTableClass, 11, false, false, false, false},
-    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 14, false, false, false, false},
-    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 15, false, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false, false, false, false},
-    {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false, false, false, false},
-    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false, false, false, false},
-    {"VectorIndexes", "vectorIndexes", &kVectorIndexList, 12, false, false, false, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 16, true, false, false, false, 15},
+    {"TableName", "tableName", &kTableArn, 9, true, false, true, false, -1},
+    {"KeySchema", "keySchema", &kKeySchemaOfCreateTableInput, 6, true, false, false, false, 15},
+    {"LocalSecondaryIndexes", "localSecondaryIndexes", &kLocalSecondaryIndexList, 17, false, false, false, false, -1},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false, -1},
+    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false, -1},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false, -1},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 13, false, false, false, false, -1},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 4, false, false, false, false, -1},
+    {"Tags", "tags", &kTagList, 10, false, false, false, false, -1},
+    {"TableClass", "tableClass", &kTableClass, 11, false, false, false, false, -1},
+    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false, -1},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 14, false, false, false, false, -1},
+    {"ResourcePolicy", "resourcePolicy", &kResourcePolicy, 15, false, false, false, false, -1},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 5, false, false, false, false, -1},
+    {"GlobalTableSourceArn", "globalTableSourceArn", &kTableArn, 3, false, false, false, false, -1},
+    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 1, false, false, false, false, -1},
+    {"VectorIndexes", "vectorIndexes", &kVectorIndexList, 12, false, false, false, false, -1},
 };
 const Shape kCreateTableInput = {
     .kind = Kind::kStructure,
@@ -1352,7 +1352,7 @@ const Shape kBackupArn = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteBackupInputMembers[1] = {
-    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false, false},
+    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false, false, -1},
 };
 const Shape kDeleteBackupInput = {
     .kind = Kind::kStructure,
@@ -1399,10 +1399,10 @@ const Shape kAttributeValueList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExpectedAttributeValueMembers[4] = {
-    {"Value", "value", &kAttributeValue, 3, false, false, false, false},
-    {"Exists", "exists", &kBooleanObject, 2, false, false, false, false},
-    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, false, false, false, false},
-    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false, false},
+    {"Value", "value", &kAttributeValue, 3, false, false, false, false, -1},
+    {"Exists", "exists", &kBooleanObject, 2, false, false, false, false, -1},
+    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, false, false, false, false, -1},
+    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false, false, -1},
 };
 const Shape kExpectedAttributeValue = {
     .kind = Kind::kStructure,
@@ -1482,17 +1482,17 @@ const Shape kExpressionAttributeValueMap = {
     .key = &kExpressionAttributeValueVariable,
     .plain_name = nullptr};
 extern const Member kDeleteItemInputMembers[11] = {
-    {"TableName", "tableName", &kTableArn, 10, true, false, false, false},
-    {"Key", "key", &kKey, 9, true, false, false, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 6, false, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 7, false, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 8, false, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 2, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 4, false, false, false, true},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 5, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 3, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 10, true, false, false, false, -1},
+    {"Key", "key", &kKey, 9, true, false, false, false, -1},
+    {"Expected", "expected", &kExpectedAttributeMap, 6, false, false, false, false, -1},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false, false, -1},
+    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 7, false, false, false, false, -1},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 8, false, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 2, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 4, false, false, false, true, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 5, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 3, false, false, false, false, -1},
 };
 const Shape kDeleteItemInput = {
     .kind = Kind::kStructure,
@@ -1528,8 +1528,8 @@ const Shape kPolicyRevisionId = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteResourcePolicyInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false, false},
-    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false, false, -1},
+    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false, false, -1},
 };
 const Shape kDeleteResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -1543,7 +1543,7 @@ const Shape kDeleteResourcePolicyInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteTableInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false, -1},
 };
 const Shape kDeleteTableInput = {
     .kind = Kind::kStructure,
@@ -1557,7 +1557,7 @@ const Shape kDeleteTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeBackupInputMembers[1] = {
-    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false, false},
+    {"BackupArn", "backupArn", &kBackupArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeBackupInput = {
     .kind = Kind::kStructure,
@@ -1571,7 +1571,7 @@ const Shape kDescribeBackupInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeContinuousBackupsInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeContinuousBackupsInput = {
     .kind = Kind::kStructure,
@@ -1607,7 +1607,7 @@ const Shape kExportArn = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeExportInputMembers[1] = {
-    {"ExportArn", "exportArn", &kExportArn, 0, true, false, false, false},
+    {"ExportArn", "exportArn", &kExportArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeExportInput = {
     .kind = Kind::kStructure,
@@ -1621,7 +1621,7 @@ const Shape kDescribeExportInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeGlobalTableInputMembers[1] = {
-    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false, -1},
 };
 const Shape kDescribeGlobalTableInput = {
     .kind = Kind::kStructure,
@@ -1635,7 +1635,7 @@ const Shape kDescribeGlobalTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeGlobalTableSettingsInputMembers[1] = {
-    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false, -1},
 };
 const Shape kDescribeGlobalTableSettingsInput = {
     .kind = Kind::kStructure,
@@ -1660,7 +1660,7 @@ const Shape kImportArn = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeImportInputMembers[1] = {
-    {"ImportArn", "importArn", &kImportArn, 0, true, false, false, false},
+    {"ImportArn", "importArn", &kImportArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeImportInput = {
     .kind = Kind::kStructure,
@@ -1685,7 +1685,7 @@ const Shape kDescribeLimitsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTableInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeTableInput = {
     .kind = Kind::kStructure,
@@ -1699,7 +1699,7 @@ const Shape kDescribeTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTableReplicaAutoScalingInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeTableReplicaAutoScalingInput = {
     .kind = Kind::kStructure,
@@ -1713,7 +1713,7 @@ const Shape kDescribeTableReplicaAutoScalingInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDescribeTimeToLiveInputMembers[1] = {
-    {"TableName", "tableName", &kTableArn, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false, -1},
 };
 const Shape kDescribeTimeToLiveInput = {
     .kind = Kind::kStructure,
@@ -1749,13 +1749,13 @@ const Shape kPositiveIntegerObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExecuteStatementInputMembers[7] = {
-    {"Statement", "statement", &kPartiQLStatement, 3, true, false, false, false},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 6, false, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false, false},
-    {"NextToken", "nextToken", &kPartiQLNextToken, 1, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 5, false, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 4, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false},
+    {"Statement", "statement", &kPartiQLStatement, 3, true, false, false, false, -1},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 6, false, false, false, false, -1},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 2, false, false, false, false, -1},
+    {"NextToken", "nextToken", &kPartiQLNextToken, 1, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 5, false, false, false, false, -1},
+    {"Limit", "limit", &kPositiveIntegerObject, 4, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false, -1},
 };
 const Shape kExecuteStatementInput = {
     .kind = Kind::kStructure,
@@ -1769,9 +1769,9 @@ const Shape kExecuteStatementInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kParameterizedStatementMembers[3] = {
-    {"Statement", "statement", &kPartiQLStatement, 1, true, false, false, false},
-    {"Parameters", "parameters", &kPreparedStatementParameters, 2, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false},
+    {"Statement", "statement", &kPartiQLStatement, 1, true, false, false, false, -1},
+    {"Parameters", "parameters", &kPreparedStatementParameters, 2, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 0, false, false, false, false, -1},
 };
 const Shape kParameterizedStatement = {
     .kind = Kind::kStructure,
@@ -1807,9 +1807,9 @@ const Shape kClientRequestToken = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExecuteTransactionInputMembers[3] = {
-    {"TransactStatements", "transactStatements", &kParameterizedStatements, 1, true, false, false, false},
-    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 0, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false, false},
+    {"TransactStatements", "transactStatements", &kParameterizedStatements, 1, true, false, false, false, -1},
+    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 0, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false, false, -1},
 };
 const Shape kExecuteTransactionInput = {
     .kind = Kind::kStructure,
@@ -1955,9 +1955,9 @@ const Shape kExportViewType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kIncrementalExportSpecificationMembers[3] = {
-    {"ExportFromTime", "exportFromTime", &kExportFromTime, 0, false, false, false, false},
-    {"ExportToTime", "exportToTime", &kExportToTime, 2, false, false, false, false},
-    {"ExportViewType", "exportViewType", &kExportViewType, 1, false, false, false, false},
+    {"ExportFromTime", "exportFromTime", &kExportFromTime, 0, false, false, false, false, -1},
+    {"ExportToTime", "exportToTime", &kExportToTime, 2, false, false, false, false, -1},
+    {"ExportViewType", "exportViewType", &kExportViewType, 1, false, false, false, false, -1},
 };
 const Shape kIncrementalExportSpecification = {
     .kind = Kind::kStructure,
@@ -1971,17 +1971,17 @@ const Shape kIncrementalExportSpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kExportTableToPointInTimeInputMembers[11] = {
-    {"TableArn", "tableArn", &kTableArn, 10, true, false, false, false},
-    {"ExportTime", "exportTime", &kExportTime, 0, false, false, false, false},
-    {"ClientToken", "clientToken", &kClientToken, 1, false, false, false, false},
-    {"S3Bucket", "s3Bucket", &kS3Bucket, 7, true, false, false, false},
-    {"S3BucketOwner", "s3BucketOwner", &kS3BucketOwner, 5, false, false, false, false},
-    {"S3Prefix", "s3Prefix", &kS3Prefix, 6, false, false, false, false},
-    {"S3SseAlgorithm", "s3SseAlgorithm", &kS3SseAlgorithm, 3, false, false, false, false},
-    {"S3SseKmsKeyId", "s3SseKmsKeyId", &kS3SseKmsKeyId, 8, false, false, false, false},
-    {"ExportFormat", "exportFormat", &kExportFormat, 9, false, false, false, false},
-    {"ExportType", "exportType", &kExportType, 2, false, false, false, false},
-    {"IncrementalExportSpecification", "incrementalExportSpecification", &kIncrementalExportSpecification, 4, false, false, false, false},
+    {"TableArn", "tableArn", &kTableArn, 10, true, false, false, false, -1},
+    {"ExportTime", "exportTime", &kExportTime, 0, false, false, false, false, -1},
+    {"ClientToken", "clientToken", &kClientToken, 1, false, false, false, false, -1},
+    {"S3Bucket", "s3Bucket", &kS3Bucket, 7, true, false, false, false, -1},
+    {"S3BucketOwner", "s3BucketOwner", &kS3BucketOwner, 5, false, false, false, false, -1},
+    {"S3Prefix", "s3Prefix", &kS3Prefix, 6, false, false, false, false, -1},
+    {"S3SseAlgorithm", "s3SseAlgorithm", &kS3SseAlgorithm, 3, false, false, false, false, -1},
+    {"S3SseKmsKeyId", "s3SseKmsKeyId", &kS3SseKmsKeyId, 8, false, false, false, false, -1},
+    {"ExportFormat", "exportFormat", &kExportFormat, 9, false, false, false, false, -1},
+    {"ExportType", "exportType", &kExportType, 2, false, false, false, false, -1},
+    {"IncrementalExportSpecification", "incrementalExportSpecification", &kIncrementalExportSpecification, 4, false, false, false, false, -1},
 };
 const Shape kExportTableToPointInTimeInput = {
     .kind = Kind::kStructure,
@@ -1995,13 +1995,13 @@ const Shape kExportTableToPointInTimeInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetItemInputMembers[7] = {
-    {"TableName", "tableName", &kTableArn, 6, true, false, false, false},
-    {"Key", "key", &kKey, 5, true, false, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 3, false, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 4, false, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 2, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 6, true, false, false, false, -1},
+    {"Key", "key", &kKey, 5, true, false, false, false, -1},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 3, false, false, false, false, -1},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 1, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 4, false, false, false, false, -1},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 2, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false, -1},
 };
 const Shape kGetItemInput = {
     .kind = Kind::kStructure,
@@ -2015,7 +2015,7 @@ const Shape kGetItemInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetResourcePolicyInputMembers[1] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 0, true, false, false, false, -1},
 };
 const Shape kGetResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -2029,9 +2029,9 @@ const Shape kGetResourcePolicyInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kS3BucketSourceMembers[3] = {
-    {"S3BucketOwner", "s3BucketOwner", &kS3BucketOwner, 0, false, false, false, false},
-    {"S3Bucket", "s3Bucket", &kS3Bucket, 2, true, false, false, false},
-    {"S3KeyPrefix", "s3KeyPrefix", &kS3Prefix, 1, false, false, false, false},
+    {"S3BucketOwner", "s3BucketOwner", &kS3BucketOwner, 0, false, false, false, false, -1},
+    {"S3Bucket", "s3Bucket", &kS3Bucket, 2, true, false, false, false, -1},
+    {"S3KeyPrefix", "s3KeyPrefix", &kS3Prefix, 1, false, false, false, false, -1},
 };
 const Shape kS3BucketSource = {
     .kind = Kind::kStructure,
@@ -2089,8 +2089,8 @@ const Shape kCsvHeaderList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCsvOptionsMembers[2] = {
-    {"Delimiter", "delimiter", &kCsvDelimiter, 1, false, false, false, false},
-    {"HeaderList", "headerList", &kCsvHeaderList, 0, false, false, false, false},
+    {"Delimiter", "delimiter", &kCsvDelimiter, 1, false, false, false, false, -1},
+    {"HeaderList", "headerList", &kCsvHeaderList, 0, false, false, false, false, -1},
 };
 const Shape kCsvOptions = {
     .kind = Kind::kStructure,
@@ -2104,7 +2104,7 @@ const Shape kCsvOptions = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kInputFormatOptionsMembers[1] = {
-    {"Csv", "csv", &kCsvOptions, 0, false, false, false, false},
+    {"Csv", "csv", &kCsvOptions, 0, false, false, false, false, -1},
 };
 const Shape kInputFormatOptions = {
     .kind = Kind::kStructure,
@@ -2129,14 +2129,14 @@ const Shape kInputCompressionType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTableCreationParametersMembers[8] = {
-    {"TableName", "tableName", &kTableName, 7, true, false, false, false},
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 4, true, false, false, false},
-    {"KeySchema", "keySchema", &kKeySchema, 5, true, false, false, false},
-    {"BillingMode", "billingMode", &kBillingMode, 1, false, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 6, false, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 2, false, false, false, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false},
+    {"TableName", "tableName", &kTableName, 7, true, false, false, false, -1},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 4, true, false, false, false, -1},
+    {"KeySchema", "keySchema", &kKeySchema, 5, true, false, false, false, -1},
+    {"BillingMode", "billingMode", &kBillingMode, 1, false, false, false, false, -1},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 6, false, false, false, false, -1},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 2, false, false, false, false, -1},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false, false, -1},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kGlobalSecondaryIndexList, 0, false, false, false, false, -1},
 };
 const Shape kTableCreationParameters = {
     .kind = Kind::kStructure,
@@ -2150,12 +2150,12 @@ const Shape kTableCreationParameters = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kImportTableInputMembers[6] = {
-    {"ClientToken", "clientToken", &kClientToken, 2, false, false, false, false},
-    {"S3BucketSource", "s3BucketSource", &kS3BucketSource, 4, true, false, false, false},
-    {"InputFormat", "inputFormat", &kInputFormat, 5, true, false, false, false},
-    {"InputFormatOptions", "inputFormatOptions", &kInputFormatOptions, 3, false, false, false, false},
-    {"InputCompressionType", "inputCompressionType", &kInputCompressionType, 1, false, false, false, false},
-    {"TableCreationParameters", "tableCreationParameters", &kTableCreationParameters, 0, true, false, false, false},
+    {"ClientToken", "clientToken", &kClientToken, 2, false, false, false, false, -1},
+    {"S3BucketSource", "s3BucketSource", &kS3BucketSource, 4, true, false, false, false, -1},
+    {"InputFormat", "inputFormat", &kInputFormat, 5, true, false, false, false, -1},
+    {"InputFormatOptions", "inputFormatOptions", &kInputFormatOptions, 3, false, false, false, false, -1},
+    {"InputCompressionType", "inputCompressionType", &kInputCompressionType, 1, false, false, false, false, -1},
+    {"TableCreationParameters", "tableCreationParameters", &kTableCreationParameters, 0, true, false, false, false, -1},
 };
 const Shape kImportTableInput = {
     .kind = Kind::kStructure,
@@ -2213,12 +2213,12 @@ const Shape kBackupTypeFilter = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListBackupsInputMembers[6] = {
-    {"TableName", "tableName", &kTableArn, 4, false, false, false, false},
-    {"Limit", "limit", &kBackupsInputLimit, 0, false, false, false, false},
-    {"TimeRangeLowerBound", "timeRangeLowerBound", &kTimeRangeLowerBound, 2, false, false, false, false},
-    {"TimeRangeUpperBound", "timeRangeUpperBound", &kTimeRangeUpperBound, 3, false, false, false, false},
-    {"ExclusiveStartBackupArn", "exclusiveStartBackupArn", &kBackupArn, 1, false, false, false, false},
-    {"BackupType", "backupType", &kBackupTypeFilter, 5, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 4, false, false, false, false, -1},
+    {"Limit", "limit", &kBackupsInputLimit, 0, false, false, false, false, -1},
+    {"TimeRangeLowerBound", "timeRangeLowerBound", &kTimeRangeLowerBound, 2, false, false, false, false, -1},
+    {"TimeRangeUpperBound", "timeRangeUpperBound", &kTimeRangeUpperBound, 3, false, false, false, false, -1},
+    {"ExclusiveStartBackupArn", "exclusiveStartBackupArn", &kBackupArn, 1, false, false, false, false, -1},
+    {"BackupType", "backupType", &kBackupTypeFilter, 5, false, false, false, false, -1},
 };
 const Shape kListBackupsInput = {
     .kind = Kind::kStructure,
@@ -2254,9 +2254,9 @@ const Shape kExportNextToken = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListExportsInputMembers[3] = {
-    {"TableArn", "tableArn", &kTableArn, 2, false, false, false, false},
-    {"MaxResults", "maxResults", &kListExportsMaxLimit, 0, false, false, false, false},
-    {"NextToken", "nextToken", &kExportNextToken, 1, false, false, false, false},
+    {"TableArn", "tableArn", &kTableArn, 2, false, false, false, false, -1},
+    {"MaxResults", "maxResults", &kListExportsMaxLimit, 0, false, false, false, false, -1},
+    {"NextToken", "nextToken", &kExportNextToken, 1, false, false, false, false, -1},
 };
 const Shape kListExportsInput = {
     .kind = Kind::kStructure,
@@ -2270,9 +2270,9 @@ const Shape kListExportsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListGlobalTablesInputMembers[3] = {
-    {"ExclusiveStartGlobalTableName", "exclusiveStartGlobalTableName", &kTableName, 2, false, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 1, false, false, false, false},
-    {"RegionName", "regionName", &kRegionName, 0, false, false, false, false},
+    {"ExclusiveStartGlobalTableName", "exclusiveStartGlobalTableName", &kTableName, 2, false, false, false, false, -1},
+    {"Limit", "limit", &kPositiveIntegerObject, 1, false, false, false, false, -1},
+    {"RegionName", "regionName", &kRegionName, 0, false, false, false, false, -1},
 };
 const Shape kListGlobalTablesInput = {
     .kind = Kind::kStructure,
@@ -2308,9 +2308,9 @@ const Shape kImportNextToken = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListImportsInputMembers[3] = {
-    {"TableArn", "tableArn", &kTableArn, 2, false, false, false, false},
-    {"PageSize", "pageSize", &kListImportsMaxLimit, 1, false, false, false, false},
-    {"NextToken", "nextToken", &kImportNextToken, 0, false, false, false, false},
+    {"TableArn", "tableArn", &kTableArn, 2, false, false, false, false, -1},
+    {"PageSize", "pageSize", &kListImportsMaxLimit, 1, false, false, false, false, -1},
+    {"NextToken", "nextToken", &kImportNextToken, 0, false, false, false, false, -1},
 };
 const Shape kListImportsInput = {
     .kind = Kind::kStructure,
@@ -2335,8 +2335,8 @@ const Shape kListTablesInputLimit = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListTablesInputMembers[2] = {
-    {"ExclusiveStartTableName", "exclusiveStartTableName", &kTableName, 0, false, false, false, false},
-    {"Limit", "limit", &kListTablesInputLimit, 1, false, false, false, false},
+    {"ExclusiveStartTableName", "exclusiveStartTableName", &kTableName, 0, false, false, false, false, -1},
+    {"Limit", "limit", &kListTablesInputLimit, 1, false, false, false, false, -1},
 };
 const Shape kListTablesInput = {
     .kind = Kind::kStructure,
@@ -2361,8 +2361,8 @@ const Shape kNextTokenString = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kListTagsOfResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false, false},
-    {"NextToken", "nextToken", &kNextTokenString, 0, false, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false, false, -1},
+    {"NextToken", "nextToken", &kNextTokenString, 0, false, false, false, false, -1},
 };
 const Shape kListTagsOfResourceInput = {
     .kind = Kind::kStructure,
@@ -2376,17 +2376,17 @@ const Shape kListTagsOfResourceInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutItemInputMembers[11] = {
-    {"TableName", "tableName", &kTableArn, 10, true, false, false, false},
-    {"Item", "item", &kPutItemInputAttributeMap, 2, true, false, false, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 7, false, false, false, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 8, false, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 9, false, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 3, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 5, false, false, false, true},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 6, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 4, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 10, true, false, false, false, -1},
+    {"Item", "item", &kPutItemInputAttributeMap, 2, true, false, false, false, -1},
+    {"Expected", "expected", &kExpectedAttributeMap, 7, false, false, false, false, -1},
+    {"ReturnValues", "returnValues", &kReturnValue, 0, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 8, false, false, false, false, -1},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 9, false, false, false, false, -1},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 1, false, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 3, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 5, false, false, false, true, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 6, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 4, false, false, false, false, -1},
 };
 const Shape kPutItemInput = {
     .kind = Kind::kStructure,
@@ -2411,10 +2411,10 @@ const Shape kConfirmRemoveSelfResourceAccess = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutResourcePolicyInputMembers[4] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false, false},
-    {"Policy", "policy", &kResourcePolicy, 3, true, false, false, false},
-    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false, false},
-    {"ConfirmRemoveSelfResourceAccess", "confirmRemoveSelfResourceAccess", &kConfirmRemoveSelfResourceAccess, 2, false, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, true, false, false, false, -1},
+    {"Policy", "policy", &kResourcePolicy, 3, true, false, false, false, -1},
+    {"ExpectedRevisionId", "expectedRevisionId", &kPolicyRevisionId, 0, false, false, false, false, -1},
+    {"ConfirmRemoveSelfResourceAccess", "confirmRemoveSelfResourceAccess", &kConfirmRemoveSelfResourceAccess, 2, false, false, false, false, -1},
 };
 const Shape kPutResourcePolicyInput = {
     .kind = Kind::kStructure,
@@ -2439,8 +2439,8 @@ const Shape kSelect = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kConditionMembers[2] = {
-    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false, false},
-    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, true, false, false, false},
+    {"AttributeValueList", "attributeValueList", &kAttributeValueList, 0, false, false, false, false, -1},
+    {"ComparisonOperator", "comparisonOperator", &kComparisonOperator, 1, true, false, false, false, -1},
 };
 const Shape kCondition = {
     .kind = Kind::kStructure,
@@ -2487,23 +2487,23 @@ const Shape kKeyExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kQueryInputMembers[17] = {
-    {"TableName", "tableName", &kTableArn, 8, true, false, false, false},
-    {"IndexName", "indexName", &kIndexName, 2, false, false, false, false},
-    {"Select", "select", &kSelect, 0, false, false, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 14, false, true, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false, false},
-    {"KeyConditions", "keyConditions", &kKeyConditions, 16, false, false, false, false},
-    {"QueryFilter", "queryFilter", &kFilterConditionMap, 5, false, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 9, false, false, false, false},
-    {"ScanIndexForward", "scanIndexForward", &kBooleanObject, 7, false, false, false, false},
-    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false, false},
-    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false, false},
-    {"KeyConditionExpression", "keyConditionExpression", &kKeyExpression, 10, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 11, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 8, true, false, false, false, -1},
+    {"IndexName", "indexName", &kIndexName, 2, false, false, false, false, -1},
+    {"Select", "select", &kSelect, 0, false, false, false, false, -1},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false, false, -1},
+    {"Limit", "limit", &kPositiveIntegerObject, 14, false, true, false, false, -1},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false, false, -1},
+    {"KeyConditions", "keyConditions", &kKeyConditions, 16, false, false, false, false, -1},
+    {"QueryFilter", "queryFilter", &kFilterConditionMap, 5, false, false, false, false, -1},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 9, false, false, false, false, -1},
+    {"ScanIndexForward", "scanIndexForward", &kBooleanObject, 7, false, false, false, false, -1},
+    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false, -1},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false, false, -1},
+    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false, false, -1},
+    {"KeyConditionExpression", "keyConditionExpression", &kKeyExpression, 10, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 11, false, false, false, false, -1},
 };
 const Shape kQueryInput = {
     .kind = Kind::kStructure,
@@ -2517,15 +2517,15 @@ const Shape kQueryInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kRestoreTableFromBackupInputMembers[9] = {
-    {"TargetTableName", "targetTableName", &kTableName, 6, true, false, false, false},
-    {"BackupArn", "backupArn", &kBackupArn, 1, true, false, false, false},
-    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false, false, false, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 8, false, false, false, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 7, false, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false, false, false},
-    {"VectorIndexOverride", "vectorIndexOverride", &kVectorIndexList, 4, false, false, false, false},
+    {"TargetTableName", "targetTableName", &kTableName, 6, true, false, false, false, -1},
+    {"BackupArn", "backupArn", &kBackupArn, 1, true, false, false, false, -1},
+    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 2, false, false, false, false, -1},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 8, false, false, false, false, -1},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 7, false, false, false, false, -1},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 3, false, false, false, false, -1},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false, -1},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 5, false, false, false, false, -1},
+    {"VectorIndexOverride", "vectorIndexOverride", &kVectorIndexList, 4, false, false, false, false, -1},
 };
 const Shape kRestoreTableFromBackupInput = {
     .kind = Kind::kStructure,
@@ -2550,18 +2550,18 @@ const Shape kDate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kRestoreTableToPointInTimeInputMembers[12] = {
-    {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false, false, false, false},
-    {"SourceTableName", "sourceTableName", &kTableName, 2, false, false, false, false},
-    {"TargetTableName", "targetTableName", &kTableName, 7, true, false, false, false},
-    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 8, false, false, false, false},
-    {"RestoreDateTime", "restoreDateTime", &kDate, 9, false, false, false, false},
-    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false, false, false, false},
-    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 11, false, false, false, false},
-    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 10, false, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false},
-    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 6, false, false, false, false},
-    {"VectorIndexOverride", "vectorIndexOverride", &kVectorIndexList, 5, false, false, false, false},
+    {"SourceTableArn", "sourceTableArn", &kTableArn, 1, false, false, false, false, -1},
+    {"SourceTableName", "sourceTableName", &kTableName, 2, false, false, false, false, -1},
+    {"TargetTableName", "targetTableName", &kTableName, 7, true, false, false, false, -1},
+    {"UseLatestRestorableTime", "useLatestRestorableTime", &kBooleanObject, 8, false, false, false, false, -1},
+    {"RestoreDateTime", "restoreDateTime", &kDate, 9, false, false, false, false, -1},
+    {"BillingModeOverride", "billingModeOverride", &kBillingMode, 3, false, false, false, false, -1},
+    {"GlobalSecondaryIndexOverride", "globalSecondaryIndexOverride", &kGlobalSecondaryIndexList, 11, false, false, false, false, -1},
+    {"LocalSecondaryIndexOverride", "localSecondaryIndexOverride", &kLocalSecondaryIndexList, 10, false, false, false, false, -1},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughput, 4, false, false, false, false, -1},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughput, 0, false, false, false, false, -1},
+    {"SSESpecificationOverride", "sSESpecificationOverride", &kSSESpecification, 6, false, false, false, false, -1},
+    {"VectorIndexOverride", "vectorIndexOverride", &kVectorIndexList, 5, false, false, false, false, -1},
 };
 const Shape kRestoreTableToPointInTimeInput = {
     .kind = Kind::kStructure,
@@ -2597,22 +2597,22 @@ const Shape kScanSegment = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kScanInputMembers[16] = {
-    {"TableName", "tableName", &kTableArn, 7, true, false, false, false},
-    {"IndexName", "indexName", &kIndexName, 2, false, false, false, false},
-    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false, false},
-    {"Limit", "limit", &kPositiveIntegerObject, 14, false, false, false, false},
-    {"Select", "select", &kSelect, 0, false, false, false, false},
-    {"ScanFilter", "scanFilter", &kFilterConditionMap, 9, false, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 8, false, false, false, false},
-    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false},
-    {"TotalSegments", "totalSegments", &kScanTotalSegments, 4, false, false, false, false},
-    {"Segment", "segment", &kScanSegment, 11, false, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 5, false, false, false, false},
-    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 10, false, false, false, false},
-    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 7, true, false, false, false, -1},
+    {"IndexName", "indexName", &kIndexName, 2, false, false, false, false, -1},
+    {"AttributesToGet", "attributesToGet", &kAttributeNameList, 13, false, false, false, false, -1},
+    {"Limit", "limit", &kPositiveIntegerObject, 14, false, false, false, false, -1},
+    {"Select", "select", &kSelect, 0, false, false, false, false, -1},
+    {"ScanFilter", "scanFilter", &kFilterConditionMap, 9, false, false, false, false, -1},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 8, false, false, false, false, -1},
+    {"ExclusiveStartKey", "exclusiveStartKey", &kKey, 3, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false, -1},
+    {"TotalSegments", "totalSegments", &kScanTotalSegments, 4, false, false, false, false, -1},
+    {"Segment", "segment", &kScanSegment, 11, false, false, false, false, -1},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 5, false, false, false, false, -1},
+    {"FilterExpression", "filterExpression", &kConditionExpression, 15, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 10, false, false, false, false, -1},
+    {"ConsistentRead", "consistentRead", &kConsistentRead, 12, false, false, false, false, -1},
 };
 const Shape kScanInput = {
     .kind = Kind::kStructure,
@@ -2659,15 +2659,15 @@ const Shape kSearchConditionExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kSearchVectorsInputMembers[9] = {
-    {"TableName", "tableName", &kTableArn, 8, true, false, false, false},
-    {"IndexName", "indexName", &kIndexName, 3, true, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 2, false, false, false, false},
-    {"SearchVector", "searchVector", &kSearchVector, 7, true, false, false, false},
-    {"TopK", "topK", &kSearchTopK, 0, true, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false, false},
-    {"SearchConditionExpression", "searchConditionExpression", &kSearchConditionExpression, 5, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 8, true, false, false, false, -1},
+    {"IndexName", "indexName", &kIndexName, 3, true, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 6, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 2, false, false, false, false, -1},
+    {"SearchVector", "searchVector", &kSearchVector, 7, true, false, false, false, -1},
+    {"TopK", "topK", &kSearchTopK, 0, true, false, false, false, -1},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 4, false, false, false, false, -1},
+    {"SearchConditionExpression", "searchConditionExpression", &kSearchConditionExpression, 5, false, false, false, false, -1},
 };
 const Shape kSearchVectorsInput = {
     .kind = Kind::kStructure,
@@ -2681,8 +2681,8 @@ const Shape kSearchVectorsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTagResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 0, false, false, false, false},
-    {"Tags", "tags", &kTagList, 1, true, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 0, false, false, false, false, -1},
+    {"Tags", "tags", &kTagList, 1, true, false, false, false, -1},
 };
 const Shape kTagResourceInput = {
     .kind = Kind::kStructure,
@@ -2696,10 +2696,10 @@ const Shape kTagResourceInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGetMembers[4] = {
-    {"Key", "key", &kKey, 2, true, false, false, false},
-    {"TableName", "tableName", &kTableArn, 3, true, false, false, false},
-    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 1, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false},
+    {"Key", "key", &kKey, 2, true, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 3, true, false, false, false, -1},
+    {"ProjectionExpression", "projectionExpression", &kProjectionExpression, 1, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 0, false, false, false, false, -1},
 };
 const Shape kGet = {
     .kind = Kind::kStructure,
@@ -2713,7 +2713,7 @@ const Shape kGet = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactGetItemMembers[1] = {
-    {"Get", "get", &kGet, 0, true, false, false, false},
+    {"Get", "get", &kGet, 0, true, false, false, false, -1},
 };
 const Shape kTransactGetItem = {
     .kind = Kind::kStructure,
@@ -2738,8 +2738,8 @@ const Shape kTransactGetItemList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactGetItemsInputMembers[2] = {
-    {"TransactItems", "transactItems", &kTransactGetItemList, 0, true, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false},
+    {"TransactItems", "transactItems", &kTransactGetItemList, 0, true, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 1, false, false, false, false, -1},
 };
 const Shape kTransactGetItemsInput = {
     .kind = Kind::kStructure,
@@ -2753,12 +2753,12 @@ const Shape kTransactGetItemsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kConditionCheckMembers[6] = {
-    {"Key", "key", &kKey, 4, true, false, false, false},
-    {"TableName", "tableName", &kTableArn, 5, true, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, true, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false},
+    {"Key", "key", &kKey, 4, true, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 5, true, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, true, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false, -1},
 };
 const Shape kConditionCheck = {
     .kind = Kind::kStructure,
@@ -2772,12 +2772,12 @@ const Shape kConditionCheck = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPutMembers[6] = {
-    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false, false},
-    {"TableName", "tableName", &kTableArn, 5, true, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 1, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 3, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 4, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 2, false, false, false, false},
+    {"Item", "item", &kPutItemInputAttributeMap, 0, true, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 5, true, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 1, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 3, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 4, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 2, false, false, false, false, -1},
 };
 const Shape kPut = {
     .kind = Kind::kStructure,
@@ -2791,12 +2791,12 @@ const Shape kPut = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteMembers[6] = {
-    {"Key", "key", &kKey, 4, true, false, false, false},
-    {"TableName", "tableName", &kTableArn, 5, true, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false},
+    {"Key", "key", &kKey, 4, true, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 5, true, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false, -1},
 };
 const Shape kDelete = {
     .kind = Kind::kStructure,
@@ -2821,13 +2821,13 @@ const Shape kUpdateExpression = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateMembers[7] = {
-    {"Key", "key", &kKey, 5, true, false, false, false},
-    {"UpdateExpression", "updateExpression", &kUpdateExpression, 4, true, false, false, false},
-    {"TableName", "tableName", &kTableArn, 6, true, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false},
+    {"Key", "key", &kKey, 5, true, false, false, false, -1},
+    {"UpdateExpression", "updateExpression", &kUpdateExpression, 4, true, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 6, true, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 2, false, false, false, false, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 3, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 1, false, false, false, false, -1},
 };
 const Shape kUpdate = {
     .kind = Kind::kStructure,
@@ -2841,10 +2841,10 @@ const Shape kUpdate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactWriteItemMembers[4] = {
-    {"ConditionCheck", "conditionCheck", &kConditionCheck, 1, false, false, false, false},
-    {"Put", "put", &kPut, 3, false, false, false, false},
-    {"Delete", "delete", &kDelete, 2, false, false, false, false},
-    {"Update", "update", &kUpdate, 0, false, false, false, false},
+    {"ConditionCheck", "conditionCheck", &kConditionCheck, 1, false, false, false, false, -1},
+    {"Put", "put", &kPut, 3, false, false, false, false, -1},
+    {"Delete", "delete", &kDelete, 2, false, false, false, false, -1},
+    {"Update", "update", &kUpdate, 0, false, false, false, false, -1},
 };
 const Shape kTransactWriteItem = {
     .kind = Kind::kStructure,
@@ -2869,10 +2869,10 @@ const Shape kTransactWriteItemList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTransactWriteItemsInputMembers[4] = {
-    {"TransactItems", "transactItems", &kTransactWriteItemList, 0, true, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 3, false, false, false, false},
-    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 1, false, false, false, false},
+    {"TransactItems", "transactItems", &kTransactWriteItemList, 0, true, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 2, false, false, false, false, -1},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 3, false, false, false, false, -1},
+    {"ClientRequestToken", "clientRequestToken", &kClientRequestToken, 1, false, false, false, false, -1},
 };
 const Shape kTransactWriteItemsInput = {
     .kind = Kind::kStructure,
@@ -2897,8 +2897,8 @@ const Shape kTagKeyList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUntagResourceInputMembers[2] = {
-    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false, false},
-    {"TagKeys", "tagKeys", &kTagKeyList, 0, true, false, false, false},
+    {"ResourceArn", "resourceArn", &kResourceArnString, 1, false, false, false, false, -1},
+    {"TagKeys", "tagKeys", &kTagKeyList, 0, true, false, false, false, -1},
 };
 const Shape kUntagResourceInput = {
     .kind = Kind::kStructure,
@@ -2923,8 +2923,8 @@ const Shape kRecoveryPeriodInDays = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kPointInTimeRecoverySpecificationMembers[2] = {
-    {"PointInTimeRecoveryEnabled", "pointInTimeRecoveryEnabled", &kBooleanObject, 1, true, false, false, false},
-    {"RecoveryPeriodInDays", "recoveryPeriodInDays", &kRecoveryPeriodInDays, 0, false, false, false, false},
+    {"PointInTimeRecoveryEnabled", "pointInTimeRecoveryEnabled", &kBooleanObject, 1, true, false, false, false, -1},
+    {"RecoveryPeriodInDays", "recoveryPeriodInDays", &kRecoveryPeriodInDays, 0, false, false, false, false, -1},
 };
 const Shape kPointInTimeRecoverySpecification = {
     .kind = Kind::kStructure,
@@ -2938,8 +2938,8 @@ const Shape kPointInTimeRecoverySpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateContinuousBackupsInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true, false, false, false},
-    {"PointInTimeRecoverySpecification", "pointInTimeRecoverySpecification", &kPointInTimeRecoverySpecification, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false, -1},
+    {"PointInTimeRecoverySpecification", "pointInTimeRecoverySpecification", &kPointInTimeRecoverySpecification, 0, true, false, false, false, -1},
 };
 const Shape kUpdateContinuousBackupsInput = {
     .kind = Kind::kStructure,
@@ -2953,7 +2953,7 @@ const Shape kUpdateContinuousBackupsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateReplicaActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false, -1},
 };
 const Shape kCreateReplicaAction = {
     .kind = Kind::kStructure,
@@ -2967,7 +2967,7 @@ const Shape kCreateReplicaAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteReplicaActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false, -1},
 };
 const Shape kDeleteReplicaAction = {
     .kind = Kind::kStructure,
@@ -2981,8 +2981,8 @@ const Shape kDeleteReplicaAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaUpdateMembers[2] = {
-    {"Create", "create", &kCreateReplicaAction, 0, false, false, false, false},
-    {"Delete", "delete", &kDeleteReplicaAction, 1, false, false, false, false},
+    {"Create", "create", &kCreateReplicaAction, 0, false, false, false, false, -1},
+    {"Delete", "delete", &kDeleteReplicaAction, 1, false, false, false, false, -1},
 };
 const Shape kReplicaUpdate = {
     .kind = Kind::kStructure,
@@ -3007,8 +3007,8 @@ const Shape kReplicaUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateGlobalTableInputMembers[2] = {
-    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
-    {"ReplicaUpdates", "replicaUpdates", &kReplicaUpdateList, 1, true, false, false, false},
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false, -1},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicaUpdateList, 1, true, false, false, false, -1},
 };
 const Shape kUpdateGlobalTableInput = {
     .kind = Kind::kStructure,
@@ -3066,10 +3066,10 @@ const Shape kDoubleObject = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAutoScalingTargetTrackingScalingPolicyConfigurationUpdateMembers[4] = {
-    {"DisableScaleIn", "disableScaleIn", &kBooleanObject, 0, false, false, false, false},
-    {"ScaleInCooldown", "scaleInCooldown", &kIntegerObject, 2, false, false, false, false},
-    {"ScaleOutCooldown", "scaleOutCooldown", &kIntegerObject, 1, false, false, false, false},
-    {"TargetValue", "targetValue", &kDoubleObject, 3, true, false, false, false},
+    {"DisableScaleIn", "disableScaleIn", &kBooleanObject, 0, false, false, false, false, -1},
+    {"ScaleInCooldown", "scaleInCooldown", &kIntegerObject, 2, false, false, false, false, -1},
+    {"ScaleOutCooldown", "scaleOutCooldown", &kIntegerObject, 1, false, false, false, false, -1},
+    {"TargetValue", "targetValue", &kDoubleObject, 3, true, false, false, false, -1},
 };
 const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate = {
     .kind = Kind::kStructure,
@@ -3083,8 +3083,8 @@ const Shape kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAutoScalingPolicyUpdateMembers[2] = {
-    {"PolicyName", "policyName", &kAutoScalingPolicyName, 1, false, false, false, false},
-    {"TargetTrackingScalingPolicyConfiguration", "targetTrackingScalingPolicyConfiguration", &kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, 0, true, false, false, false},
+    {"PolicyName", "policyName", &kAutoScalingPolicyName, 1, false, false, false, false, -1},
+    {"TargetTrackingScalingPolicyConfiguration", "targetTrackingScalingPolicyConfiguration", &kAutoScalingTargetTrackingScalingPolicyConfigurationUpdate, 0, true, false, false, false, -1},
 };
 const Shape kAutoScalingPolicyUpdate = {
     .kind = Kind::kStructure,
@@ -3098,11 +3098,11 @@ const Shape kAutoScalingPolicyUpdate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAutoScalingSettingsUpdateMembers[5] = {
-    {"MinimumUnits", "minimumUnits", &kPositiveLongObject, 2, false, false, false, false},
-    {"MaximumUnits", "maximumUnits", &kPositiveLongObject, 3, false, false, false, false},
-    {"AutoScalingDisabled", "autoScalingDisabled", &kBooleanObject, 4, false, false, false, false},
-    {"AutoScalingRoleArn", "autoScalingRoleArn", &kAutoScalingRoleArn, 1, false, false, false, false},
-    {"ScalingPolicyUpdate", "scalingPolicyUpdate", &kAutoScalingPolicyUpdate, 0, false, false, false, false},
+    {"MinimumUnits", "minimumUnits", &kPositiveLongObject, 2, false, false, false, false, -1},
+    {"MaximumUnits", "maximumUnits", &kPositiveLongObject, 3, false, false, false, false, -1},
+    {"AutoScalingDisabled", "autoScalingDisabled", &kBooleanObject, 4, false, false, false, false, -1},
+    {"AutoScalingRoleArn", "autoScalingRoleArn", &kAutoScalingRoleArn, 1, false, false, false, false, -1},
+    {"ScalingPolicyUpdate", "scalingPolicyUpdate", &kAutoScalingPolicyUpdate, 0, false, false, false, false, -1},
 };
 const Shape kAutoScalingSettingsUpdate = {
     .kind = Kind::kStructure,
@@ -3116,9 +3116,9 @@ const Shape kAutoScalingSettingsUpdate = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalTableGlobalSecondaryIndexSettingsUpdateMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
-    {"ProvisionedWriteCapacityUnits", "provisionedWriteCapacityUnits", &kPositiveLongObject, 0, false, false, false, false},
-    {"ProvisionedWriteCapacityAutoScalingSettingsUpdate", "provisionedWriteCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false, -1},
+    {"ProvisionedWriteCapacityUnits", "provisionedWriteCapacityUnits", &kPositiveLongObject, 0, false, false, false, false, -1},
+    {"ProvisionedWriteCapacityAutoScalingSettingsUpdate", "provisionedWriteCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false, -1},
 };
 const Shape kGlobalTableGlobalSecondaryIndexSettingsUpdate = {
     .kind = Kind::kStructure,
@@ -3143,9 +3143,9 @@ const Shape kGlobalTableGlobalSecondaryIndexSettingsUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaGlobalSecondaryIndexSettingsUpdateMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
-    {"ProvisionedReadCapacityUnits", "provisionedReadCapacityUnits", &kPositiveLongObject, 0, false, false, false, false},
-    {"ProvisionedReadCapacityAutoScalingSettingsUpdate", "provisionedReadCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false, -1},
+    {"ProvisionedReadCapacityUnits", "provisionedReadCapacityUnits", &kPositiveLongObject, 0, false, false, false, false, -1},
+    {"ProvisionedReadCapacityAutoScalingSettingsUpdate", "provisionedReadCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false, -1},
 };
 const Shape kReplicaGlobalSecondaryIndexSettingsUpdate = {
     .kind = Kind::kStructure,
@@ -3170,11 +3170,11 @@ const Shape kReplicaGlobalSecondaryIndexSettingsUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaSettingsUpdateMembers[5] = {
-    {"RegionName", "regionName", &kRegionName, 3, true, false, false, false},
-    {"ReplicaProvisionedReadCapacityUnits", "replicaProvisionedReadCapacityUnits", &kPositiveLongObject, 4, false, false, false, false},
-    {"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate", "replicaProvisionedReadCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 0, false, false, false, false},
-    {"ReplicaGlobalSecondaryIndexSettingsUpdate", "replicaGlobalSecondaryIndexSettingsUpdate", &kReplicaGlobalSecondaryIndexSettingsUpdateList, 2, false, false, false, false},
-    {"ReplicaTableClass", "replicaTableClass", &kTableClass, 1, false, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 3, true, false, false, false, -1},
+    {"ReplicaProvisionedReadCapacityUnits", "replicaProvisionedReadCapacityUnits", &kPositiveLongObject, 4, false, false, false, false, -1},
+    {"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate", "replicaProvisionedReadCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 0, false, false, false, false, -1},
+    {"ReplicaGlobalSecondaryIndexSettingsUpdate", "replicaGlobalSecondaryIndexSettingsUpdate", &kReplicaGlobalSecondaryIndexSettingsUpdateList, 2, false, false, false, false, -1},
+    {"ReplicaTableClass", "replicaTableClass", &kTableClass, 1, false, false, false, false, -1},
 };
 const Shape kReplicaSettingsUpdate = {
     .kind = Kind::kStructure,
@@ -3199,12 +3199,12 @@ const Shape kReplicaSettingsUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateGlobalTableSettingsInputMembers[6] = {
-    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false},
-    {"GlobalTableBillingMode", "globalTableBillingMode", &kBillingMode, 3, false, false, false, false},
-    {"GlobalTableProvisionedWriteCapacityUnits", "globalTableProvisionedWriteCapacityUnits", &kPositiveLongObject, 1, false, false, false, false},
-    {"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", "globalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 4, false, false, false, false},
-    {"GlobalTableGlobalSecondaryIndexSettingsUpdate", "globalTableGlobalSecondaryIndexSettingsUpdate", &kGlobalTableGlobalSecondaryIndexSettingsUpdateList, 5, false, false, false, false},
-    {"ReplicaSettingsUpdate", "replicaSettingsUpdate", &kReplicaSettingsUpdateList, 2, false, false, false, false},
+    {"GlobalTableName", "globalTableName", &kTableName, 0, true, false, false, false, -1},
+    {"GlobalTableBillingMode", "globalTableBillingMode", &kBillingMode, 3, false, false, false, false, -1},
+    {"GlobalTableProvisionedWriteCapacityUnits", "globalTableProvisionedWriteCapacityUnits", &kPositiveLongObject, 1, false, false, false, false, -1},
+    {"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", "globalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", &kAutoScalingSettingsUpdate, 4, false, false, false, false, -1},
+    {"GlobalTableGlobalSecondaryIndexSettingsUpdate", "globalTableGlobalSecondaryIndexSettingsUpdate", &kGlobalTableGlobalSecondaryIndexSettingsUpdateList, 5, false, false, false, false, -1},
+    {"ReplicaSettingsUpdate", "replicaSettingsUpdate", &kReplicaSettingsUpdateList, 2, false, false, false, false, -1},
 };
 const Shape kUpdateGlobalTableSettingsInput = {
     .kind = Kind::kStructure,
@@ -3229,8 +3229,8 @@ const Shape kAttributeAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kAttributeValueUpdateMembers[2] = {
-    {"Value", "value", &kAttributeValue, 1, false, false, false, false},
-    {"Action", "action", &kAttributeAction, 0, false, false, false, false},
+    {"Value", "value", &kAttributeValue, 1, false, false, false, false, -1},
+    {"Action", "action", &kAttributeAction, 0, false, false, false, false, -1},
 };
 const Shape kAttributeValueUpdate = {
     .kind = Kind::kStructure,
@@ -3255,19 +3255,19 @@ const Shape kAttributeUpdates = {
     .key = &kAttributeName,
     .plain_name = nullptr};
 extern const Member kUpdateItemInputMembers[13] = {
-    {"TableName", "tableName", &kTableArn, 4, true, false, false, false},
-    {"Key", "key", &kKey, 12, true, false, false, false},
-    {"AttributeUpdates", "attributeUpdates", &kAttributeUpdates, 8, false, false, false, false},
-    {"Expected", "expected", &kExpectedAttributeMap, 2, false, false, false, false},
-    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 6, false, false, false, false},
-    {"ReturnValues", "returnValues", &kReturnValue, 5, false, false, false, false},
-    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 3, false, false, false, false},
-    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 11, false, false, false, false},
-    {"UpdateExpression", "updateExpression", &kUpdateExpression, 10, false, false, false, false},
-    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false},
-    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, true},
-    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 9, false, false, false, false},
-    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 7, false, false, false, false},
+    {"TableName", "tableName", &kTableArn, 4, true, false, false, false, -1},
+    {"Key", "key", &kKey, 12, true, false, false, false, -1},
+    {"AttributeUpdates", "attributeUpdates", &kAttributeUpdates, 8, false, false, false, false, -1},
+    {"Expected", "expected", &kExpectedAttributeMap, 2, false, false, false, false, -1},
+    {"ConditionalOperator", "conditionalOperator", &kConditionalOperator, 6, false, false, false, false, -1},
+    {"ReturnValues", "returnValues", &kReturnValue, 5, false, false, false, false, -1},
+    {"ReturnConsumedCapacity", "returnConsumedCapacity", &kReturnConsumedCapacity, 3, false, false, false, false, -1},
+    {"ReturnItemCollectionMetrics", "returnItemCollectionMetrics", &kReturnItemCollectionMetrics, 11, false, false, false, false, -1},
+    {"UpdateExpression", "updateExpression", &kUpdateExpression, 10, false, false, false, false, -1},
+    {"ConditionExpression", "conditionExpression", &kConditionExpression, 0, false, false, false, false, -1},
+    {"ExpressionAttributeNames", "expressionAttributeNames", &kExpressionAttributeNameMap, 1, false, false, false, true, -1},
+    {"ExpressionAttributeValues", "expressionAttributeValues", &kExpressionAttributeValueMap, 9, false, false, false, false, -1},
+    {"ReturnValuesOnConditionCheckFailure", "returnValuesOnConditionCheckFailure", &kReturnValuesOnConditionCheckFailure, 7, false, false, false, false, -1},
 };
 const Shape kUpdateItemInput = {
     .kind = Kind::kStructure,
@@ -3281,10 +3281,10 @@ const Shape kUpdateItemInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateGlobalSecondaryIndexActionMembers[4] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false, -1},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false, false, false, false, -1},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false, -1},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false, -1},
 };
 const Shape kUpdateGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -3298,12 +3298,12 @@ const Shape kUpdateGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalSecondaryIndexActionMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
-    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false, false},
-    {"Projection", "projection", &kProjection, 4, true, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false, -1},
+    {"KeySchema", "keySchema", &kKeySchema, 3, true, false, false, false, -1},
+    {"Projection", "projection", &kProjection, 4, true, false, false, false, -1},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 5, false, false, false, false, -1},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 1, false, false, false, false, -1},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 0, false, false, false, false, -1},
 };
 const Shape kCreateGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -3317,7 +3317,7 @@ const Shape kCreateGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteGlobalSecondaryIndexActionMembers[1] = {
-    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false, -1},
 };
 const Shape kDeleteGlobalSecondaryIndexAction = {
     .kind = Kind::kStructure,
@@ -3331,9 +3331,9 @@ const Shape kDeleteGlobalSecondaryIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexUpdateMembers[3] = {
-    {"Update", "update", &kUpdateGlobalSecondaryIndexAction, 0, false, false, false, false},
-    {"Create", "create", &kCreateGlobalSecondaryIndexAction, 1, false, false, false, false},
-    {"Delete", "delete", &kDeleteGlobalSecondaryIndexAction, 2, false, false, false, false},
+    {"Update", "update", &kUpdateGlobalSecondaryIndexAction, 0, false, false, false, false, -1},
+    {"Create", "create", &kCreateGlobalSecondaryIndexAction, 1, false, false, false, false, -1},
+    {"Delete", "delete", &kDeleteGlobalSecondaryIndexAction, 2, false, false, false, false, -1},
 };
 const Shape kGlobalSecondaryIndexUpdate = {
     .kind = Kind::kStructure,
@@ -3358,7 +3358,7 @@ const Shape kGlobalSecondaryIndexUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kProvisionedThroughputOverrideMembers[1] = {
-    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 0, false, false, false, false},
+    {"ReadCapacityUnits", "readCapacityUnits", &kPositiveLongObject, 0, false, false, false, false, -1},
 };
 const Shape kProvisionedThroughputOverride = {
     .kind = Kind::kStructure,
@@ -3372,7 +3372,7 @@ const Shape kProvisionedThroughputOverride = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kOnDemandThroughputOverrideMembers[1] = {
-    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false, false},
+    {"MaxReadRequestUnits", "maxReadRequestUnits", &kLongObject, 0, false, false, false, false, -1},
 };
 const Shape kOnDemandThroughputOverride = {
     .kind = Kind::kStructure,
@@ -3386,9 +3386,9 @@ const Shape kOnDemandThroughputOverride = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaGlobalSecondaryIndexMembers[3] = {
-    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 1, false, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 0, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 2, true, false, false, false, -1},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 1, false, false, false, false, -1},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 0, false, false, false, false, -1},
 };
 const Shape kReplicaGlobalSecondaryIndex = {
     .kind = Kind::kStructure,
@@ -3413,12 +3413,12 @@ const Shape kReplicaGlobalSecondaryIndexList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateReplicationGroupMemberActionMembers[6] = {
-    {"RegionName", "regionName", &kRegionName, 4, true, false, false, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false, false},
-    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 4, true, false, false, false, -1},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false, -1},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false, false, -1},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false, false, -1},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false, false, -1},
+    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false, false, -1},
 };
 const Shape kCreateReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -3432,12 +3432,12 @@ const Shape kCreateReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateReplicationGroupMemberActionMembers[6] = {
-    {"RegionName", "regionName", &kRegionName, 4, true, false, false, false},
-    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false},
-    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false, false},
-    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false, false},
-    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false, false},
-    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 4, true, false, false, false, -1},
+    {"KMSMasterKeyId", "kMSMasterKeyId", &kKMSMasterKeyId, 0, false, false, false, false, -1},
+    {"ProvisionedThroughputOverride", "provisionedThroughputOverride", &kProvisionedThroughputOverride, 3, false, false, false, false, -1},
+    {"OnDemandThroughputOverride", "onDemandThroughputOverride", &kOnDemandThroughputOverride, 1, false, false, false, false, -1},
+    {"GlobalSecondaryIndexes", "globalSecondaryIndexes", &kReplicaGlobalSecondaryIndexList, 2, false, false, false, false, -1},
+    {"TableClassOverride", "tableClassOverride", &kTableClass, 5, false, false, false, false, -1},
 };
 const Shape kUpdateReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -3451,7 +3451,7 @@ const Shape kUpdateReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteReplicationGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false, -1},
 };
 const Shape kDeleteReplicationGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -3465,9 +3465,9 @@ const Shape kDeleteReplicationGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicationGroupUpdateMembers[3] = {
-    {"Create", "create", &kCreateReplicationGroupMemberAction, 0, false, false, false, false},
-    {"Update", "update", &kUpdateReplicationGroupMemberAction, 1, false, false, false, false},
-    {"Delete", "delete", &kDeleteReplicationGroupMemberAction, 2, false, false, false, false},
+    {"Create", "create", &kCreateReplicationGroupMemberAction, 0, false, false, false, false, -1},
+    {"Update", "update", &kUpdateReplicationGroupMemberAction, 1, false, false, false, false, -1},
+    {"Delete", "delete", &kDeleteReplicationGroupMemberAction, 2, false, false, false, false, -1},
 };
 const Shape kReplicationGroupUpdate = {
     .kind = Kind::kStructure,
@@ -3503,7 +3503,7 @@ const Shape kMultiRegionConsistency = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateGlobalTableWitnessGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false, -1},
 };
 const Shape kCreateGlobalTableWitnessGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -3517,7 +3517,7 @@ const Shape kCreateGlobalTableWitnessGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteGlobalTableWitnessGroupMemberActionMembers[1] = {
-    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 0, true, false, false, false, -1},
 };
 const Shape kDeleteGlobalTableWitnessGroupMemberAction = {
     .kind = Kind::kStructure,
@@ -3531,8 +3531,8 @@ const Shape kDeleteGlobalTableWitnessGroupMemberAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalTableWitnessGroupUpdateMembers[2] = {
-    {"Create", "create", &kCreateGlobalTableWitnessGroupMemberAction, 0, false, false, false, false},
-    {"Delete", "delete", &kDeleteGlobalTableWitnessGroupMemberAction, 1, false, false, false, false},
+    {"Create", "create", &kCreateGlobalTableWitnessGroupMemberAction, 0, false, false, false, false, -1},
+    {"Delete", "delete", &kDeleteGlobalTableWitnessGroupMemberAction, 1, false, false, false, false, -1},
 };
 const Shape kGlobalTableWitnessGroupUpdate = {
     .kind = Kind::kStructure,
@@ -3557,12 +3557,12 @@ const Shape kGlobalTableWitnessGroupUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kCreateVectorIndexActionMembers[6] = {
-    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false},
-    {"VectorAttribute", "vectorAttribute", &kVectorAttributeDefinition, 3, true, false, false, false},
-    {"Dimensions", "dimensions", &kVectorDimensions, 5, true, false, false, false},
-    {"DistanceFunction", "distanceFunction", &kVectorDistanceFunction, 0, true, false, false, false},
-    {"SearchSchema", "searchSchema", &kSearchSchema, 4, false, false, false, false},
-    {"Projection", "projection", &kProjection, 2, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 1, true, false, false, false, -1},
+    {"VectorAttribute", "vectorAttribute", &kVectorAttributeDefinition, 3, true, false, false, false, -1},
+    {"Dimensions", "dimensions", &kVectorDimensions, 5, true, false, false, false, -1},
+    {"DistanceFunction", "distanceFunction", &kVectorDistanceFunction, 0, true, false, false, false, -1},
+    {"SearchSchema", "searchSchema", &kSearchSchema, 4, false, false, false, false, -1},
+    {"Projection", "projection", &kProjection, 2, true, false, false, false, -1},
 };
 const Shape kCreateVectorIndexAction = {
     .kind = Kind::kStructure,
@@ -3576,7 +3576,7 @@ const Shape kCreateVectorIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kDeleteVectorIndexActionMembers[1] = {
-    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 0, true, false, false, false, -1},
 };
 const Shape kDeleteVectorIndexAction = {
     .kind = Kind::kStructure,
@@ -3590,8 +3590,8 @@ const Shape kDeleteVectorIndexAction = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kVectorIndexUpdateMembers[2] = {
-    {"Create", "create", &kCreateVectorIndexAction, 0, false, false, false, false},
-    {"Delete", "delete", &kDeleteVectorIndexAction, 1, false, false, false, false},
+    {"Create", "create", &kCreateVectorIndexAction, 0, false, false, false, false, -1},
+    {"Delete", "delete", &kDeleteVectorIndexAction, 1, false, false, false, false, -1},
 };
 const Shape kVectorIndexUpdate = {
     .kind = Kind::kStructure,
@@ -3616,22 +3616,22 @@ const Shape kVectorIndexUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTableInputMembers[16] = {
-    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false, false, false, false},
-    {"TableName", "tableName", &kTableArn, 9, true, false, false, false},
-    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false},
-    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false},
-    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexUpdateList, 11, false, false, false, false},
-    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false, false},
-    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false, false},
-    {"ReplicaUpdates", "replicaUpdates", &kReplicationGroupUpdateList, 1, false, false, false, false},
-    {"TableClass", "tableClass", &kTableClass, 10, false, false, false, false},
-    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false},
-    {"MultiRegionConsistency", "multiRegionConsistency", &kMultiRegionConsistency, 6, false, false, false, false},
-    {"GlobalTableWitnessUpdates", "globalTableWitnessUpdates", &kGlobalTableWitnessGroupUpdateList, 5, false, false, false, false},
-    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false, false, false, false},
-    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false, false},
-    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false, false, false, false},
-    {"VectorIndexUpdates", "vectorIndexUpdates", &kVectorIndexUpdateList, 15, false, false, false, false},
+    {"AttributeDefinitions", "attributeDefinitions", &kAttributeDefinitions, 14, false, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 9, true, false, false, false, -1},
+    {"BillingMode", "billingMode", &kBillingMode, 2, false, false, false, false, -1},
+    {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 8, false, false, false, false, -1},
+    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexUpdateList, 11, false, false, false, false, -1},
+    {"StreamSpecification", "streamSpecification", &kStreamSpecification, 12, false, false, false, false, -1},
+    {"SSESpecification", "sSESpecification", &kSSESpecification, 3, false, false, false, false, -1},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicationGroupUpdateList, 1, false, false, false, false, -1},
+    {"TableClass", "tableClass", &kTableClass, 10, false, false, false, false, -1},
+    {"DeletionProtectionEnabled", "deletionProtectionEnabled", &kDeletionProtectionEnabled, 7, false, false, false, false, -1},
+    {"MultiRegionConsistency", "multiRegionConsistency", &kMultiRegionConsistency, 6, false, false, false, false, -1},
+    {"GlobalTableWitnessUpdates", "globalTableWitnessUpdates", &kGlobalTableWitnessGroupUpdateList, 5, false, false, false, false, -1},
+    {"OnDemandThroughput", "onDemandThroughput", &kOnDemandThroughput, 4, false, false, false, false, -1},
+    {"WarmThroughput", "warmThroughput", &kWarmThroughput, 13, false, false, false, false, -1},
+    {"GlobalTableSettingsReplicationMode", "globalTableSettingsReplicationMode", &kGlobalTableSettingsReplicationMode, 0, false, false, false, false, -1},
+    {"VectorIndexUpdates", "vectorIndexUpdates", &kVectorIndexUpdateList, 15, false, false, false, false, -1},
 };
 const Shape kUpdateTableInput = {
     .kind = Kind::kStructure,
@@ -3645,8 +3645,8 @@ const Shape kUpdateTableInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kGlobalSecondaryIndexAutoScalingUpdateMembers[2] = {
-    {"IndexName", "indexName", &kIndexName, 1, false, false, false, false},
-    {"ProvisionedWriteCapacityAutoScalingUpdate", "provisionedWriteCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 0, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 1, false, false, false, false, -1},
+    {"ProvisionedWriteCapacityAutoScalingUpdate", "provisionedWriteCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 0, false, false, false, false, -1},
 };
 const Shape kGlobalSecondaryIndexAutoScalingUpdate = {
     .kind = Kind::kStructure,
@@ -3671,8 +3671,8 @@ const Shape kGlobalSecondaryIndexAutoScalingUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaGlobalSecondaryIndexAutoScalingUpdateMembers[2] = {
-    {"IndexName", "indexName", &kIndexName, 0, false, false, false, false},
-    {"ProvisionedReadCapacityAutoScalingUpdate", "provisionedReadCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 1, false, false, false, false},
+    {"IndexName", "indexName", &kIndexName, 0, false, false, false, false, -1},
+    {"ProvisionedReadCapacityAutoScalingUpdate", "provisionedReadCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 1, false, false, false, false, -1},
 };
 const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdate = {
     .kind = Kind::kStructure,
@@ -3697,9 +3697,9 @@ const Shape kReplicaGlobalSecondaryIndexAutoScalingUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kReplicaAutoScalingUpdateMembers[3] = {
-    {"RegionName", "regionName", &kRegionName, 1, true, false, false, false},
-    {"ReplicaGlobalSecondaryIndexUpdates", "replicaGlobalSecondaryIndexUpdates", &kReplicaGlobalSecondaryIndexAutoScalingUpdateList, 0, false, false, false, false},
-    {"ReplicaProvisionedReadCapacityAutoScalingUpdate", "replicaProvisionedReadCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
+    {"RegionName", "regionName", &kRegionName, 1, true, false, false, false, -1},
+    {"ReplicaGlobalSecondaryIndexUpdates", "replicaGlobalSecondaryIndexUpdates", &kReplicaGlobalSecondaryIndexAutoScalingUpdateList, 0, false, false, false, false, -1},
+    {"ReplicaProvisionedReadCapacityAutoScalingUpdate", "replicaProvisionedReadCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false, -1},
 };
 const Shape kReplicaAutoScalingUpdate = {
     .kind = Kind::kStructure,
@@ -3724,10 +3724,10 @@ const Shape kReplicaAutoScalingUpdateList = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTableReplicaAutoScalingInputMembers[4] = {
-    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexAutoScalingUpdateList, 0, false, false, false, false},
-    {"TableName", "tableName", &kTableArn, 3, true, false, false, false},
-    {"ProvisionedWriteCapacityAutoScalingUpdate", "provisionedWriteCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false},
-    {"ReplicaUpdates", "replicaUpdates", &kReplicaAutoScalingUpdateList, 1, false, false, false, false},
+    {"GlobalSecondaryIndexUpdates", "globalSecondaryIndexUpdates", &kGlobalSecondaryIndexAutoScalingUpdateList, 0, false, false, false, false, -1},
+    {"TableName", "tableName", &kTableArn, 3, true, false, false, false, -1},
+    {"ProvisionedWriteCapacityAutoScalingUpdate", "provisionedWriteCapacityAutoScalingUpdate", &kAutoScalingSettingsUpdate, 2, false, false, false, false, -1},
+    {"ReplicaUpdates", "replicaUpdates", &kReplicaAutoScalingUpdateList, 1, false, false, false, false, -1},
 };
 const Shape kUpdateTableReplicaAutoScalingInput = {
     .kind = Kind::kStructure,
@@ -3763,8 +3763,8 @@ const Shape kTimeToLiveAttributeName = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kTimeToLiveSpecificationMembers[2] = {
-    {"Enabled", "enabled", &kTimeToLiveEnabled, 1, true, false, false, false},
-    {"AttributeName", "attributeName", &kTimeToLiveAttributeName, 0, true, false, false, false},
+    {"Enabled", "enabled", &kTimeToLiveEnabled, 1, true, false, false, false, -1},
+    {"AttributeName", "attributeName", &kTimeToLiveAttributeName, 0, true, false, false, false, -1},
 };
 const Shape kTimeToLiveSpecification = {
     .kind = Kind::kStructure,
@@ -3778,8 +3778,8 @@ const Shape kTimeToLiveSpecification = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kUpdateTimeToLiveInputMembers[2] = {
-    {"TableName", "tableName", &kTableArn, 1, true, false, false, false},
-    {"TimeToLiveSpecification", "timeToLiveSpecification", &kTimeToLiveSpecification, 0, true, false, false, false},
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false, -1},
+    {"TimeToLiveSpecification", "timeToLiveSpecification", &kTimeToLiveSpecification, 0, true, false, false, false, -1},
 };
 const Shape kUpdateTimeToLiveInput = {
     .kind = Kind::kStructure,
@@ -3848,8 +3848,8 @@ const Shape kStreamsShardFilterType = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsShardFilterMembers[2] = {
-    {"Type", "type", &kStreamsShardFilterType, 1, false, false, false, false},
-    {"ShardId", "shardId", &kStreamsShardId, 0, false, false, false, false},
+    {"Type", "type", &kStreamsShardFilterType, 1, false, false, false, false, -1},
+    {"ShardId", "shardId", &kStreamsShardId, 0, false, false, false, false, -1},
 };
 const Shape kStreamsShardFilter = {
     .kind = Kind::kStructure,
@@ -3863,10 +3863,10 @@ const Shape kStreamsShardFilter = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsDescribeStreamInputMembers[4] = {
-    {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true, false, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfDescribeStreamInput, 3, false, false, false, false},
-    {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false, false, false, false},
-    {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false, false, false, false},
+    {"StreamArn", "streamArn", &kStreamsStreamArn, 0, true, false, false, false, -1},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfDescribeStreamInput, 3, false, false, false, false, -1},
+    {"ExclusiveStartShardId", "exclusiveStartShardId", &kStreamsShardId, 1, false, false, false, false, -1},
+    {"ShardFilter", "shardFilter", &kStreamsShardFilter, 2, false, false, false, false, -1},
 };
 const Shape kStreamsDescribeStreamInput = {
     .kind = Kind::kStructure,
@@ -3902,8 +3902,8 @@ const Shape kStreamsPositiveIntegerObjectOfGetRecordsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsGetRecordsInputMembers[2] = {
-    {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true, false, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfGetRecordsInput, 1, false, false, false, false},
+    {"ShardIterator", "shardIterator", &kStreamsShardIterator, 0, true, false, false, false, -1},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfGetRecordsInput, 1, false, false, false, false, -1},
 };
 const Shape kStreamsGetRecordsInput = {
     .kind = Kind::kStructure,
@@ -3939,10 +3939,10 @@ const Shape kStreamsSequenceNumber = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsGetShardIteratorInputMembers[4] = {
-    {"StreamArn", "streamArn", &kStreamsStreamArn, 1, true, false, false, false},
-    {"ShardId", "shardId", &kStreamsShardId, 2, true, false, false, false},
-    {"ShardIteratorType", "shardIteratorType", &kStreamsShardIteratorType, 3, true, false, false, false},
-    {"SequenceNumber", "sequenceNumber", &kStreamsSequenceNumber, 0, false, false, false, false},
+    {"StreamArn", "streamArn", &kStreamsStreamArn, 1, true, false, false, false, -1},
+    {"ShardId", "shardId", &kStreamsShardId, 2, true, false, false, false, -1},
+    {"ShardIteratorType", "shardIteratorType", &kStreamsShardIteratorType, 3, true, false, false, false, -1},
+    {"SequenceNumber", "sequenceNumber", &kStreamsSequenceNumber, 0, false, false, false, false, -1},
 };
 const Shape kStreamsGetShardIteratorInput = {
     .kind = Kind::kStructure,
@@ -3978,9 +3978,9 @@ const Shape kStreamsPositiveIntegerObjectOfListStreamsInput = {
     .key = nullptr,
     .plain_name = nullptr};
 extern const Member kStreamsListStreamsInputMembers[3] = {
-    {"TableName", "tableName", &kStreamsTableName, 1, false, false, false, false},
-    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfListStreamsInput, 0, false, false, false, false},
-    {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false, false, false, false},
+    {"TableName", "tableName", &kStreamsTableName, 1, false, false, false, false, -1},
+    {"Limit", "limit", &kStreamsPositiveIntegerObjectOfListStreamsInput, 0, false, false, false, false, -1},
+    {"ExclusiveStartStreamArn", "exclusiveStartStreamArn", &kStreamsStreamArn, 2, false, false, false, false, -1},
 };
 const Shape kStreamsListStreamsInput = {
     .kind = Kind::kStructure,

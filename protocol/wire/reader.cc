@@ -279,6 +279,7 @@ bool Walk::Structure(const Shape& shape, const json::Value& object, const json::
   for (size_t i = 0; i < shape.members.size(); ++i) {
     const Member& member = shape.members[i];
     if (!member.required || ((seen >> i) & 1)) continue;
+    if (member.excused_by >= 0 && ((seen >> member.excused_by) & 1)) continue;
     if (member.parameter_required && missing_parameter_.empty()) missing_parameter_ = member.name;
     Step(member);
     Fail("null", "Member must not be null");

@@ -79,6 +79,10 @@ struct Member {
   // Its map's values are attribute names, judged by the attribute-name rule (supplement.json's
   // attribute_name_values).
   bool attribute_name_values;
+  // A required member's absence is no failure when the structure's member of this index is
+  // present (-1: always required): CreateTable's KeySchema beside GlobalTableSourceArn
+  // (supplement.json's required_unless).
+  int8_t excused_by;
 };
 
 }  // namespace ddbd::wire

@@ -92,6 +92,27 @@ TEST_CASE("A plain table name is held to 3-255 characters of [a-zA-Z0-9_.-]; an 
   }
 }
 
+TEST_CASE("CreateTable's KeySchema and AttributeDefinitions are excused by GlobalTableSourceArn") {
+  const Case cases[] = {
+      {"pinned", R"({"TableName":"Music"})",
+       "Validation: 2 validation errors detected: Value null at 'keySchema' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'attributeDefinitions' failed to "
+       "satisfy constraint: Member must not be null"},
+      {"inferred",
+       R"({"TableName":"Music","GlobalTableSourceArn":"arn:aws:dynamodb:us-east-2:111111111111:table/Music","GlobalTableSettingsReplicationMode":"ENABLED"})",
+       "ok"},
+      // Null is absent, as coral reads it: no excuse.
+      {"inferred", R"({"TableName":"Music","GlobalTableSourceArn":null})",
+       "Validation: 2 validation errors detected: Value null at 'keySchema' failed to satisfy "
+       "constraint: Member must not be null; Value null at 'attributeDefinitions' failed to "
+       "satisfy constraint: Member must not be null"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.source << ": " << c.body);
+    CHECK(Answer<wire::CreateTableInput>(c.body) == c.answer);
+  }
+}
+
 TEST_CASE("Auto scaling's role ARN is XML text and its policy name printable ASCII") {
   // The patterns are the model's: [\u0020-\uD7FF...\r\n\t]* and \p{Print}+ (Java's POSIX class).
   const Case cases[] = {
