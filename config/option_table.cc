@@ -199,9 +199,10 @@ const std::array kOptions = {
     }},
   Option{"namespaces", "", "credentials|region|shared", "shared", Group::kStorage,
     "credentials: a database for each access key id and region requests are signed with "
-    "(DynamoDB Local without -sharedDb; with --db-path each in DIR/<key>_<region>); region: one "
-    "for each region, shared by every key (global tables replicate between regions in both); "
-    "shared: one for all. Unset, credentials when a DynamoDB Local flag is given without -sharedDb",
+    "(DynamoDB Local without -sharedDb; with --db-path each in DIR/<key>_<region>; a 12-digit "
+    "key is its own account in ARNs, for multi-account global tables); region: one for each "
+    "region, shared by every key (global tables replicate between regions in both); shared: one "
+    "for all. Unset, credentials when a DynamoDB Local flag is given without -sharedDb",
     [](Options& o, std::string_view v) {
       o.namespaces_by_credentials = v == "credentials" || v == "region";
       o.namespaces_by_region = v == "region";

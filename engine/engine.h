@@ -62,6 +62,9 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // ValidationException for an invalid schema; ResourceInUseException if the name is taken.
+  // With GlobalTableSourceArn: a replica of another account's table (multi-account global
+  // tables, engine/replicas/multi_account.h), its refusals ValidationException,
+  // ResourceNotFoundException for a missing source, ResourceInUseException for a busy one.
   Result<TableOutcome> CreateTable(const CreateTableArgs& args);
   // ResourceNotFoundException if there is no such table.
   Result<TableDescription> DescribeTable(std::string_view table_name) const;
@@ -276,14 +279,18 @@ class Engine {
   Status SetReplicas(const std::string& table_name, std::vector<ReplicaDescription> replicas);
   Status SetReplicaStatus(const std::string& table_name, const std::string& region,
                           ReplicaStatus status);
+  // Multi-account global tables: another account's new replica joins this table, whose set
+  // becomes `replicas` (engine/replicas/multi_account.h AdmitReplica).
+  Status AdmitReplica(const std::string& table_name,
+                      const std::vector<ReplicaDescription>& replicas);
   // After a restart, to bring the regions level (server/replication.h Reconcile): the tables
   // with replicas here; a table's items' and deletions' write versions (the zero version for an
-  // item written before the table had replicas); its items with `keys` queued for `region` as
-  // they are now (deleted ones as deletions); each copy to a new replica created from here that
-  // a stop cut short, queued again whole.
+  // item written before the table had replicas); its items with `keys` queued for the member at
+  // `member` (its address, MemberAddress) as they are now (deleted ones as deletions); each copy to
+  // a new replica created from here that a stop cut short, queued again whole.
   std::vector<std::string> ReplicatedTables() const;
   ReplicaVersionList ReplicaVersions(const std::string& table_name) const;
-  void ResendReplicaItems(const std::string& table_name, const std::string& region,
+  void ResendReplicaItems(const std::string& table_name, const std::string& member,
                           const std::vector<std::string>& keys);
   void ResumeReplicaCopies();
 

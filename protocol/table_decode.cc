@@ -49,6 +49,13 @@ void SharedSettingsOf(const Input& in, TableSettings& settings) {
   settings.table_class = TableClassOf(in.table_class);
   settings.deletion_protection_enabled = in.deletion_protection_enabled;
   settings.warm_throughput = WarmThroughputOf(in.warm_throughput);
+  if (in.global_table_settings_replication_mode) {
+    const std::string_view mode = *in.global_table_settings_replication_mode;
+    settings.settings_replication_mode = mode == "ENABLED" ? SettingsReplicationMode::kEnabled
+                                         : mode == "DISABLED"
+                                             ? SettingsReplicationMode::kDisabled
+                                             : SettingsReplicationMode::kEnabledWithOverrides;
+  }
 }
 
 }  // namespace

@@ -203,6 +203,12 @@ void EncodeReplicas(wire::out::TableDescription& out, const TableDescription& ta
       list.Add([&](wire::out::ReplicaDescription& described) {
         described.RegionName(replica.region_name);
         described.ReplicaStatus(ReplicaStatusOf(replica.status));
+        if (!replica.account_id.empty()) {  // a multi-account global table's member
+          described.ReplicaArn("arn:aws:dynamodb:" + replica.region_name + ":" +
+                               replica.account_id + ":table/" + table.table_name);
+          described.GlobalTableSettingsReplicationMode(
+              wire::GlobalTableSettingsReplicationMode::kEnabled);
+        }
         if (replica.kms_master_key_id) described.KMSMasterKeyId(*replica.kms_master_key_id);
         if (replica.read_capacity_units_override) {
           described.ProvisionedThroughputOverride([&](auto& override) {
@@ -303,6 +309,14 @@ void EncodeDescription(wire::out::TableDescription& out, const TableDescription&
     out.GlobalTableVersion("2017.11.29");  // its group: DescribeGlobalTable's
   } else if (!table.replicas.empty()) {
     EncodeReplicas(out, table);
+  }
+  if (const auto mode = SettingsReplicationModeOf(table)) {
+    out.GlobalTableSettingsReplicationMode(
+        *mode == SettingsReplicationMode::kEnabled
+            ? wire::GlobalTableSettingsReplicationMode::kEnabled
+        : *mode == SettingsReplicationMode::kDisabled
+            ? wire::GlobalTableSettingsReplicationMode::kDisabled
+            : wire::GlobalTableSettingsReplicationMode::kEnabledWithOverrides);
   }
   if (table.sse_description) {
     out.SSEDescription(

@@ -210,7 +210,11 @@ int main(int argc, char** argv) {
       options.namespaces_by_credentials
           ? ""
           : "Replicas need a database per region: start ddbd with --namespaces region (or "
-            "credentials); it keeps one database for every region (--namespaces shared)");
+            "credentials); it keeps one database for every region (--namespaces shared)",
+      options.namespaces_by_credentials && !options.namespaces_by_region
+          ? ""
+          : "Replicas in other accounts need a database per access key id: start ddbd with "
+            "--namespaces credentials, where a 12-digit access key id is its own account");
   engine_options.replication = replication.LinkFor("");
   // One database, or one for each access key id and region (DynamoDB Local's namespaces), or
   // for each region.
@@ -242,6 +246,9 @@ int main(int argc, char** argv) {
         [engine_options, &clock, &replication](const std::string& key, const std::string& region) {
           ddbd::EngineOptions own = engine_options;
           own.region = region;  // its ARNs carry the region its requests are signed for
+          // A 12-digit access key id is its own account (as LocalStack reads one), so two keys
+          // stand for two accounts: multi-account global tables, ARNs naming the account.
+          if (ddbd::IsAccountId(key)) own.account_id = key;
           own.replication = replication.LinkFor(key);
           if (!own.db_path.empty()) {
             own.db_path += "/" + ddbd::Namespaces::DirectoryName(key, region);

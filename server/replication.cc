@@ -14,38 +14,6 @@ int64_t SteadyMs() {
       .count();
 }
 
-// CreateTable's arguments for a new replica of `table`: its schema, indexes and capacity; its
-// stream (replication reads it); not what stays regional (tags, policies, deletion protection,
-// point-in-time recovery). Time to Live follows the table's creation (CreateReplica).
-CreateTableArgs ReplicaTableArgs(const TableDescription& table,
-                                 const std::vector<ReplicaDescription>& replicas) {
-  CreateTableArgs args;
-  args.table_name = table.table_name;
-  args.attribute_definitions = table.attribute_definitions;
-  args.key_schema = table.key_schema;
-  if (table.billing_mode_described) args.billing_mode = table.billing_mode;
-  if (table.billing_mode == BillingMode::kProvisioned) {
-    args.provisioned_throughput = table.provisioned_throughput;
-  } else if (!table.on_demand_throughput.empty()) {
-    args.on_demand_throughput = table.on_demand_throughput;
-  }
-  args.stream_specification = table.stream_specification;
-  args.table_class = table.table_class;
-  for (const IndexDescription& index : table.indexes) {
-    IndexDefinition definition = index.definition;
-    // Described as zeros on an on-demand table; CreateTable takes none there.
-    if (table.billing_mode == BillingMode::kPayPerRequest)
-      definition.provisioned_throughput.reset();
-    (index.is_global ? args.global_secondary_indexes : args.local_secondary_indexes)
-        .push_back(std::move(definition));
-  }
-  for (const VectorIndexDescription& index : table.vector_indexes) {
-    args.vector_indexes.push_back(index.definition);
-  }
-  args.replicas = replicas;
-  return args;
-}
-
 }  // namespace
 
 class Replication::Link final : public ReplicationLink {
@@ -53,11 +21,12 @@ class Replication::Link final : public ReplicationLink {
   Link(Replication& replication, std::string access_key_id)
       : replication_(replication), access_key_id_(std::move(access_key_id)) {}
 
+  const std::string& AccessKeyId() const override { return access_key_id_; }
   std::string Unavailable() const override { return replication_.unavailable_; }
 
-  Status CreateReplica(const std::string& region, const TableDescription& table,
+  Status CreateReplica(const std::string& member, const TableDescription& table,
                        const std::vector<ReplicaDescription>& replicas) override {
-    auto engine = replication_.engine_for_(access_key_id_, region);
+    auto engine = EngineAt(member);
     if (!engine.ok()) return engine.error();
     if (engine.value()->DescribeTable(table.table_name).ok()) {
       return Error::Validation(ReplicaExistsMessage(table.table_name));
@@ -83,35 +52,31 @@ class Replication::Link final : public ReplicationLink {
 
   void SyncTimeToLive(const std::string&, const std::vector<std::string>& to,
                       const UpdateTimeToLiveArgs& args) override {
-    for (const std::string& region : to) {
-      auto engine = replication_.engine_for_(access_key_id_, region);
+    for (const std::string& member : to) {
+      auto engine = EngineAt(member);
       if (engine.ok()) (void)engine.value()->UpdateTimeToLive(args);
     }
   }
 
   void SyncTableUpdate(const std::string&, const std::vector<std::string>& to,
                        const UpdateTableArgs& args) override {
-    for (const std::string& region : to) {
-      auto engine = replication_.engine_for_(access_key_id_, region);
+    for (const std::string& member : to) {
+      auto engine = EngineAt(member);
       if (engine.ok()) (void)engine.value()->UpdateTable(args);
     }
   }
 
   void SyncAutoScaling(const std::string&, const std::vector<std::string>& to,
                        const std::string& table_name, const TableAutoScaling& settings) override {
-    for (const std::string& region : to) {
-      auto engine = replication_.engine_for_(access_key_id_, region);
+    for (const std::string& member : to) {
+      auto engine = EngineAt(member);
       if (engine.ok()) (void)engine.value()->SetReplicaAutoScaling(table_name, settings);
     }
   }
 
   Result<TableDescription> DescribeMember(const std::string& region,
                                           const std::string& table_name) override {
-    auto engine = replication_.engine_for_(access_key_id_, region);
-    if (!engine.ok()) return engine.error();
-    auto table = engine.value()->DescribeTable(table_name);
-    if (!table.ok()) return table.error();
-    return static_cast<TableDescription>(std::move(table.value()));
+    return Describe(access_key_id_, region, table_name);
   }
 
   Status SetLegacyGlobalTable(const std::string& region, const std::string& table_name,
@@ -129,8 +94,8 @@ class Replication::Link final : public ReplicationLink {
     return Ok{};
   }
 
-  Status DeleteReplica(const std::string& region, const std::string& table_name) override {
-    auto engine = replication_.engine_for_(access_key_id_, region);
+  Status DeleteReplica(const std::string& member, const std::string& table_name) override {
+    auto engine = EngineAt(member);
     if (!engine.ok()) return engine.error();
     auto table = engine.value()->DescribeTable(table_name);
     if (!table.ok()) return Ok{};  // gone already
@@ -157,7 +122,7 @@ class Replication::Link final : public ReplicationLink {
           replica.witness) {
         continue;
       }
-      auto engine = replication_.engine_for_(access_key_id_, replica.region_name);
+      auto engine = EngineAt(MemberAddress(replica));
       if (engine.ok()) (void)engine.value()->SetReplicas(table_name, replicas);
     }
   }
@@ -189,15 +154,49 @@ class Replication::Link final : public ReplicationLink {
     replication_.Enqueue(access_key_id_, from_region, to, std::move(marker), true);
   }
 
+  Result<TableDescription> DescribeInAccount(const std::string& account_id,
+                                             const std::string& region,
+                                             const std::string& table_name) override {
+    if (!replication_.accounts_unavailable_.empty()) {
+      return Error::Validation(replication_.accounts_unavailable_);
+    }
+    return Describe(account_id, region, table_name);  // the account's key is its id
+  }
+
+  Status AdmitReplica(const std::string& account_id, const std::string& region,
+                      const std::string& table_name,
+                      const std::vector<ReplicaDescription>& replicas) override {
+    auto engine = replication_.engine_for_(account_id, region);
+    if (!engine.ok()) return engine.error();
+    return engine.value()->AdmitReplica(table_name, replicas);
+  }
+
  private:
+  // The table as DescribeTable answers in the namespace of `access_key_id` in `region`.
+  Result<TableDescription> Describe(const std::string& access_key_id, const std::string& region,
+                                    const std::string& table_name) const {
+    auto engine = replication_.engine_for_(access_key_id, region);
+    if (!engine.ok()) return engine.error();
+    auto table = engine.value()->DescribeTable(table_name);
+    if (!table.ok()) return table.error();
+    return static_cast<TableDescription>(std::move(table.value()));
+  }
+  // The engine of a member named by its address (MemberAddress), made if needed.
+  Result<Engine*> EngineAt(std::string_view member) const {
+    const auto [access_key_id, region] = ParseMemberAddress(member, access_key_id_);
+    return replication_.engine_for_(access_key_id, region);
+  }
+
   Replication& replication_;
   const std::string access_key_id_;
 };
 
-Replication::Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable)
+Replication::Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable,
+                         std::string accounts_unavailable)
     : delay_ms_(delay_ms),
       engine_for_(std::move(engine_for)),
       unavailable_(std::move(unavailable)),
+      accounts_unavailable_(std::move(accounts_unavailable)),
       worker_([this] { Run(); }) {}
 
 Replication::~Replication() { Stop(); }
@@ -225,7 +224,9 @@ size_t Replication::Reconcile(const std::vector<std::pair<std::string, std::stri
         if (replica.region_name == region || replica.witness) continue;
         // A copy from here cut short is queued again whole (below).
         if (replica.status == ReplicaStatus::kCreating && replica.source_region == region) continue;
-        auto member = engine_for_(access_key_id, replica.region_name);
+        const auto [member_key, member_region] =
+            ParseMemberAddress(MemberAddress(replica), access_key_id);
+        auto member = engine_for_(member_key, member_region);
         if (!member.ok()) continue;
         if (!taken) {
           here = engine.value()->ReplicaVersions(table_name);
@@ -235,7 +236,7 @@ size_t Replication::Reconcile(const std::vector<std::pair<std::string, std::stri
             KeysNewerThan(here, member.value()->ReplicaVersions(table_name));
         queued += newer.size();
         if (!newer.empty()) {
-          engine.value()->ResendReplicaItems(table_name, replica.region_name, newer);
+          engine.value()->ResendReplicaItems(table_name, MemberAddress(replica), newer);
         }
       }
     }
@@ -251,10 +252,12 @@ std::shared_ptr<ReplicationLink> Replication::LinkFor(const std::string& access_
 void Replication::Enqueue(const std::string& access_key_id, const std::string& from,
                           const std::string& to, ReplicatedWrite write, bool copy_done) {
   const int64_t now = SteadyMs();
+  auto [to_key, to_region] = ParseMemberAddress(to, access_key_id);
   bool first = false;
   {
     std::lock_guard lock(mutex_);
-    std::deque<Entry>& entries = queues_[{access_key_id, from, to}].entries;
+    std::deque<Entry>& entries =
+        queues_[{access_key_id, from, std::move(to_key), std::move(to_region)}].entries;
     first = entries.empty();
     entries.push_back(Entry{now + delay_ms_, now, std::move(write), copy_done});
   }
@@ -293,7 +296,7 @@ void Replication::Run() {
     std::map<QueueKey, Queue>::iterator next = queues_.end();
     for (auto it = queues_.begin(); it != queues_.end(); ++it) {
       if (it->second.entries.empty() ||
-          PausedLocked(std::get<1>(it->first), std::get<2>(it->first))) {
+          PausedLocked(std::get<1>(it->first), std::get<3>(it->first))) {
         continue;
       }
       if (next == queues_.end() ||
@@ -319,7 +322,7 @@ void Replication::Run() {
     lock.lock();
     Queue& queue = next->second;
     if (stopping_ || queue.entries.empty() || queue.entries.front().due_ms > due_ms ||
-        PausedLocked(std::get<1>(next->first), std::get<2>(next->first))) {
+        PausedLocked(std::get<1>(next->first), std::get<3>(next->first))) {
       continue;  // changed meanwhile (a STRONG write took it, a pause): look again
     }
     Entry entry = std::move(queue.entries.front());
@@ -346,7 +349,7 @@ bool Replication::HeldBackLocked(const std::string& access_key_id, const std::st
                                  const StrongMembers& members, const std::string* key) const {
   for (const std::string& member : members.replicas) {
     if (!PausedLocked(member, region)) continue;
-    auto queue = queues_.find({access_key_id, member, region});
+    auto queue = queues_.find({access_key_id, member, access_key_id, region});
     if (queue == queues_.end()) continue;
     for (const Entry& entry : queue->second.entries) {
       if (!entry.copy_done && entry.write.table_name == members.table_name &&
@@ -385,7 +388,7 @@ void Replication::EndStrongWrite(const std::string& access_key_id, const std::st
       {
         std::lock_guard lock(mutex_);
         if (PausedLocked(region, member)) continue;
-        auto queue = queues_.find({access_key_id, region, member});
+        auto queue = queues_.find({access_key_id, region, access_key_id, member});
         if (queue == queues_.end()) continue;
         std::deque<Entry>& entries = queue->second.entries;
         for (auto it = entries.begin(); it != entries.end();) {
@@ -397,7 +400,7 @@ void Replication::EndStrongWrite(const std::string& access_key_id, const std::st
           }
         }
       }
-      const QueueKey queue_key{access_key_id, region, member};
+      const QueueKey queue_key{access_key_id, region, access_key_id, member};
       for (const Entry& entry : taken) Apply(queue_key, entry);
       std::lock_guard lock(mutex_);
       queues_[queue_key].applied += taken.size();
@@ -418,8 +421,8 @@ Status Replication::CheckStrongRead(const std::string& access_key_id, const std:
 }
 
 void Replication::Apply(const QueueKey& key, const Entry& entry) {
-  const auto& [access_key_id, from, to] = key;
-  auto engine = engine_for_(access_key_id, to);
+  const auto& [from_key, from, to_key, to] = key;
+  auto engine = engine_for_(to_key, to);
   if (!engine.ok()) return;
   if (!entry.copy_done) {
     (void)engine.value()->ApplyReplicatedWrite(entry.write);  // older, or no longer a replica
@@ -430,7 +433,8 @@ void Replication::Apply(const QueueKey& key, const Entry& entry) {
   if (!table.ok()) return;
   for (const ReplicaDescription& replica : table.value().replicas) {
     if (replica.witness) continue;
-    auto member = engine_for_(access_key_id, replica.region_name);
+    const auto [member_key, member_region] = ParseMemberAddress(MemberAddress(replica), to_key);
+    auto member = engine_for_(member_key, member_region);
     if (member.ok()) {
       (void)member.value()->SetReplicaStatus(entry.write.table_name, to, ReplicaStatus::kActive);
     }
@@ -443,7 +447,7 @@ std::vector<Replication::QueueFigures> Replication::Figures() const {
   // Figures per region pair: the access key ids' queues added up.
   std::map<std::pair<std::string, std::string>, QueueFigures> pairs;
   for (const auto& [key, queue] : queues_) {
-    const auto& [access_key_id, source, target] = key;
+    const auto& [source_key, source, target_key, target] = key;
     QueueFigures& figures = pairs[{source, target}];
     figures.source = source;
     figures.target = target;

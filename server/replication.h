@@ -1,10 +1,10 @@
 // Global tables between the server's regions (issue 43): the ReplicationLink each engine is given
 // (engine/api/replication_link.h), and the queues that carry a replicated table's changes from one
 // region's engine to another's after --replication-delay-ms, one queue per (access key id, source
-// region, target region), each applied in order by one thread. A test may pause and resume the
-// queues between two regions (the admin API's /_ddbd/replication/pause and /resume), so writes
-// pile up unseen in the other region, and read what is pending and how late it is (/metrics,
-// GET /_ddbd/replication).
+// region, target region) (and target access key id: a multi-account table's members differ), each
+// applied in order by one thread. A test may pause and resume the queues between two regions (the
+// admin API's /_ddbd/replication/pause and /resume), so writes pile up unseen in the other region,
+// and read what is pending and how late it is (/metrics, GET /_ddbd/replication).
 //
 // Changes are applied with last writer wins (Engine::ApplyReplicatedWrite), so the order in which
 // different queues reach one region never matters: every replica settles on the same item.
@@ -43,8 +43,10 @@ class Replication {
   using EngineFor =
       std::function<Result<Engine*>(const std::string& access_key_id, const std::string& region)>;
   // `unavailable`: empty when each region has a database of its own; else why replicas are
-  // refused (the ValidationException's text).
-  Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable);
+  // refused (the ValidationException's text). `accounts_unavailable`: the same for replicas in
+  // other accounts (multi-account global tables), which need a database per access key id.
+  Replication(int64_t delay_ms, EngineFor engine_for, std::string unavailable,
+              std::string accounts_unavailable);
   ~Replication();  // Stop()
   // Stops applying (once the change being applied is). Call before the engines go.
   void Stop();
@@ -87,8 +89,9 @@ class Replication {
     std::deque<Entry> entries;
     uint64_t applied = 0;
   };
-  // (access key id, source region, target region)
-  using QueueKey = std::tuple<std::string, std::string, std::string>;
+  // (source access key id, source region, target access key id, target region): the two keys
+  // differ only for a multi-account global table's members.
+  using QueueKey = std::tuple<std::string, std::string, std::string, std::string>;
 
   void Enqueue(const std::string& access_key_id, const std::string& from, const std::string& to,
                ReplicatedWrite write, bool copy_done);
@@ -122,6 +125,7 @@ class Replication {
   const int64_t delay_ms_;
   const EngineFor engine_for_;
   const std::string unavailable_;
+  const std::string accounts_unavailable_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::map<QueueKey, Queue> queues_;

@@ -33,4 +33,26 @@ bool InOneStrongRegionSet(const std::vector<std::string>& regions) {
   });
 }
 
+bool IsAccountId(std::string_view text) {
+  return text.size() == 12 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool MultiAccount(const std::vector<ReplicaDescription>& replicas) {
+  return std::any_of(replicas.begin(), replicas.end(),
+                     [](const ReplicaDescription& replica) { return !replica.account_id.empty(); });
+}
+
+std::string MemberAddress(const ReplicaDescription& replica) {
+  if (replica.access_key_id.empty()) return replica.region_name;
+  return replica.access_key_id + "/" + replica.region_name;
+}
+
+std::pair<std::string, std::string> ParseMemberAddress(std::string_view address,
+                                                       const std::string& own_access_key_id) {
+  const size_t split = address.find('/');
+  if (split == std::string_view::npos) return {own_access_key_id, std::string(address)};
+  return {std::string(address.substr(0, split)), std::string(address.substr(split + 1))};
+}
+
 }  // namespace ddbd

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -47,8 +48,32 @@ struct ReplicaDescription {
   // reads or writes, and is described as GlobalTableWitnesses rather than Replicas.
   bool strong = false;
   bool witness = false;
+  // Multi-account global tables (every member of one names these; a same-account table's none):
+  // the member's account, which its ReplicaArn names, and the access key id of the namespace its
+  // table lives in (--namespaces credentials, where a 12-digit access key id is its own account).
+  std::string account_id;
+  std::string access_key_id;
   bool operator==(const ReplicaDescription&) const = default;
 };
+
+// GlobalTableSettingsReplicationMode: whether a global table's settings are kept alike in every
+// member (ENABLED: a multi-account table's, none overridden), not (DISABLED), or with a
+// replica's own overrides (ENABLED_WITH_OVERRIDES: a same-account table's).
+enum class SettingsReplicationMode : uint8_t { kEnabled, kDisabled, kEnabledWithOverrides };
+
+// Whether `text` is an AWS account id: 12 digits.
+bool IsAccountId(std::string_view text);
+
+// Whether the members are those of a multi-account global table.
+bool MultiAccount(const std::vector<ReplicaDescription>& replicas);
+
+// Where the ReplicationLink finds a member's table: its region, or for a member of a
+// multi-account table "<access key id>/<region>" ('/' splits a request's credential scope, so
+// neither holds one). And back: (access key id, region), a bare region being in the namespace of
+// `own_access_key_id`.
+std::string MemberAddress(const ReplicaDescription& replica);
+std::pair<std::string, std::string> ParseMemberAddress(std::string_view address,
+                                                       const std::string& own_access_key_id);
 
 // The MRSC regions: a global table's three regions are in one of these sets (the API
 // reference, CreateGlobalTableWitnessGroupMemberAction).

@@ -15,26 +15,30 @@
 namespace ddbd {
 
 // What an engine asks of the other regions (EngineOptions::replication). Calls come from request
-// threads; Replicate comes from inside a commit and must only queue.
+// threads; Replicate comes from inside a commit and must only queue. A member is named by its
+// address (MemberAddress, engine/api/replicas.h): its region, or for a member of a
+// multi-account global table its access key id and region.
 class ReplicationLink {
  public:
   virtual ~ReplicationLink() = default;
+  // The access key id whose namespace this link serves ("" for one database per region).
+  virtual const std::string& AccessKeyId() const = 0;
   // Empty when replicas can be made here; else why not (one database for every region).
   virtual std::string Unavailable() const = 0;
-  // Makes `table` (its schema, indexes and settings) in `region`, empty, as a member of the
+  // Makes `table` (its schema, indexes and settings) at `member`, empty, as a member of the
   // replica set `replicas`. ValidationException "Failed to create a the new replica ..." when
   // that region holds a table of the name.
-  virtual Status CreateReplica(const std::string& region, const TableDescription& table,
+  virtual Status CreateReplica(const std::string& member, const TableDescription& table,
                                const std::vector<ReplicaDescription>& replicas) = 0;
-  // Deletes the table in `region` (a replica leaving the set).
-  virtual Status DeleteReplica(const std::string& region, const std::string& table_name) = 0;
+  // Deletes the table at `member` (a replica leaving the set).
+  virtual Status DeleteReplica(const std::string& member, const std::string& table_name) = 0;
   // Sets the replica set every member other than `from_region` describes (a member being
   // removed, DELETING, has left already: its table is going).
   virtual void Announce(const std::string& from_region, const std::string& table_name,
                         const std::vector<ReplicaDescription>& replicas) = 0;
   // A change of the settings DynamoDB keeps alike in every member (Time to Live; the billing
   // mode, capacities and global indexes of UpdateTable) made in `from_region`: made at once in
-  // each region of `to`, as that region's own call with these arguments (`from_replica` set, so
+  // each member of `to`, as that region's own call with these arguments (`from_replica` set, so
   // it goes no further). A member that refuses it is left as it is.
   virtual void SyncTimeToLive(const std::string& from_region, const std::vector<std::string>& to,
                               const UpdateTimeToLiveArgs& args) = 0;
@@ -55,7 +59,7 @@ class ReplicationLink {
   // Version 2017.11.29's UpdateGlobalTableSettings: `region`'s table changed as UpdateTable there
   // changes it (its refusal returned; nothing is passed on: that version keeps nothing alike).
   virtual Status UpdateMember(const std::string& region, const UpdateTableArgs& args) = 0;
-  // Queues `write` for each region in `to`, after the replication delay, in order per region.
+  // Queues `write` for each member in `to`, after the replication delay, in order per member.
   virtual void Replicate(const std::string& from_region, const std::vector<std::string>& to,
                          ReplicatedWrite write) = 0;
   // Multi-region strong consistency (MRSC; engine/replicas/strong_consistency.h). Before a write
@@ -78,6 +82,18 @@ class ReplicationLink {
   // complete: its replica turns ACTIVE everywhere.
   virtual void CopyQueued(const std::string& from_region, const std::string& to,
                           const std::string& table_name) = 0;
+  // Multi-account global tables (engine/replicas/multi_account.h). The table of the name in
+  // `account_id`'s namespace in `region` (a 12-digit access key id is its own account), as
+  // DescribeTable answers there; ValidationException when the server keeps no namespace per
+  // access key id. And that table's admission of a new member: its replica set becomes
+  // `replicas` (the new member's table made already), announced to every member, and its items
+  // are copied to the new one (Engine::AdmitReplica).
+  virtual Result<TableDescription> DescribeInAccount(const std::string& account_id,
+                                                     const std::string& region,
+                                                     const std::string& table_name) = 0;
+  virtual Status AdmitReplica(const std::string& account_id, const std::string& region,
+                              const std::string& table_name,
+                              const std::vector<ReplicaDescription>& replicas) = 0;
 };
 
 }  // namespace ddbd

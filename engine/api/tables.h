@@ -137,6 +137,7 @@ struct TableSettings {
   std::optional<TableClass> table_class;
   std::optional<bool> deletion_protection_enabled;
   std::optional<WarmThroughputRequest> warm_throughput;
+  std::optional<SettingsReplicationMode> settings_replication_mode;  // global tables
 };
 
 // Everything CreateTable accepts, after the protocol layer checked the request's shape.
@@ -155,6 +156,11 @@ struct CreateTableArgs : TableSettings {
   bool importing = false;
   // Set by a ReplicationLink only: the table is a new replica, member of this replica set.
   std::vector<ReplicaDescription> replicas;
+  // A replica in this account of another account's table (multi-account global tables,
+  // engine/replicas/multi_account.h): its ARN. The table takes the source's schema, indexes and
+  // shared settings; only the regional ones (tags, encryption, table class, deletion
+  // protection, resource policy) may be given with it.
+  std::optional<std::string> global_table_source_arn;
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates.
@@ -267,11 +273,26 @@ struct TableDescription {
   // A member of a global table of version 2017.11.29 (CreateGlobalTable) since this time (0:
   // not): `replicas` is its replication group, described by DescribeGlobalTable, not here.
   int64_t legacy_global_table_created_ms = 0;
+  // GlobalTableSettingsReplicationMode as CreateTable or UpdateTable gave it (a multi-account
+  // table's is ENABLED, a same-account global table's ENABLED_WITH_OVERRIDES, whatever this says).
+  std::optional<SettingsReplicationMode> settings_replication_mode;
   // UpdateTableReplicaAutoScaling's settings (engine/api/auto_scaling.h); not on DescribeTable.
   TableAutoScaling auto_scaling;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
 };
+
+// CreateTable's arguments for a new replica of `table` as a member of `replicas`: its schema,
+// indexes and capacity; its stream (replication reads it); not what stays regional (tags,
+// policies, encryption, deletion protection, point-in-time recovery). Time to Live and auto
+// scaling follow the table's creation.
+CreateTableArgs ReplicaTableArgs(const TableDescription& table,
+                                 const std::vector<ReplicaDescription>& replicas);
+
+// GlobalTableSettingsReplicationMode as DescribeTable answers it: ENABLED for a multi-account
+// global table, ENABLED_WITH_OVERRIDES for a same-account one (the API reference: "set by default
+// for a same account global table"), else what CreateTable or UpdateTable gave (none: absent).
+std::optional<SettingsReplicationMode> SettingsReplicationModeOf(const TableDescription& table);
 
 // What CreateTable, UpdateTable, DeleteTable and the restores return: the table as described,
 // and the ticket of the change's log record, which the answer waits for.

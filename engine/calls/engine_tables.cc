@@ -6,6 +6,7 @@
 #include "engine/calls/engine_state.h"
 #include "engine/engine.h"
 #include "engine/replicas/global_tables_2017.h"
+#include "engine/replicas/multi_account.h"
 #include "engine/replicas/replica_auto_scaling.h"
 #include "engine/replicas/replica_updates.h"
 #include "engine/tables/table_operations.h"
@@ -13,6 +14,15 @@
 namespace ddbd {
 
 Result<TableOutcome> Engine::CreateTable(const CreateTableArgs& args) {
+  if (args.global_table_source_arn) {
+    const CreateTableCall create_table = [this](const CreateTableArgs& made) {
+      return ddbd::CreateTable(state_->catalog, made);
+    };
+    const DropTableCall drop_table = [this](const std::string& table_name) {
+      (void)ddbd::DeleteTable(state_->catalog, table_name);
+    };
+    return JoinGlobalTable(state_->catalog, create_table, drop_table, args);
+  }
   return ddbd::CreateTable(state_->catalog, args);
 }
 
@@ -105,6 +115,11 @@ Status Engine::SetReplicas(const std::string& table_name,
   return ddbd::SetReplicas(state_->catalog, table_name, std::move(replicas));
 }
 
+Status Engine::AdmitReplica(const std::string& table_name,
+                            const std::vector<ReplicaDescription>& replicas) {
+  return ddbd::AdmitReplica(state_->catalog, table_name, replicas);
+}
+
 Status Engine::SetReplicaStatus(const std::string& table_name, const std::string& region,
                                 ReplicaStatus status) {
   return ddbd::SetReplicaStatus(state_->catalog, table_name, region, status);
@@ -118,9 +133,9 @@ ReplicaVersionList Engine::ReplicaVersions(const std::string& table_name) const 
   return ReplicaVersionsOf(state_->catalog, table_name);
 }
 
-void Engine::ResendReplicaItems(const std::string& table_name, const std::string& region,
+void Engine::ResendReplicaItems(const std::string& table_name, const std::string& member,
                                 const std::vector<std::string>& keys) {
-  ddbd::ResendReplicaItems(state_->catalog, table_name, region, keys);
+  ddbd::ResendReplicaItems(state_->catalog, table_name, member, keys);
 }
 
 void Engine::ResumeReplicaCopies() { ddbd::ResumeReplicaCopies(state_->catalog); }

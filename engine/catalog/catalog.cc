@@ -188,13 +188,13 @@ void Catalog::SyncReplicasLocked(TableEntry& entry) {
       continue;
     }
     const bool mine = replica.source_region == options.region;
-    const bool copying =
-        replica.status == ReplicaStatus::kCreating && mine &&
-        std::find(before.begin(), before.end(), replica.region_name) == before.end();
-    if (!copying) targets.push_back(replica.region_name);
+    const std::string address = MemberAddress(replica);  // its region, or account's and region
+    const bool copying = replica.status == ReplicaStatus::kCreating && mine &&
+                         std::find(before.begin(), before.end(), address) == before.end();
+    if (!copying) targets.push_back(address);
     // Passing other regions' changes on covers a copy taken while they travelled; a STRONG
     // table's members are made at once, empty, and each write reaches them all directly.
-    if (mine && !copying && !entry.strong) sourced.push_back(replica.region_name);
+    if (mine && !copying && !entry.strong) sourced.push_back(address);
   }
   entry.replicas->SetTargets(std::move(targets), std::move(sourced));
 }

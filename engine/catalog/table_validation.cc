@@ -362,6 +362,16 @@ Status ApplyTableUpdate(const UpdateTableArgs& args, int64_t now_ms, TableDescri
         "OnDemandThroughput, WarmThroughput or TableClass is required");
   }
   if (Status exclusive = CheckExclusiveChanges(args); !exclusive.ok()) return exclusive;
+  if (args.settings_replication_mode) {
+    // Kept for a table of one region (a multi-account table's source is ENABLED, whatever it
+    // says); a global table's is fixed by how it was made (ddbd's text; DynamoDB's not recorded).
+    if (table.replicas.empty()) {
+      table.settings_replication_mode = args.settings_replication_mode;
+    } else if (args.settings_replication_mode != SettingsReplicationModeOf(table)) {
+      return InvalidParameter(
+          "GlobalTableSettingsReplicationMode cannot be changed on a global table");
+    }
+  }
   if (args.billing_mode || args.provisioned_throughput) {
     // Warm throughput never drops: a lower capacity or a switch of billing mode keeps it.
     const WarmThroughput before = table.warm_throughput.value_or(

@@ -49,6 +49,7 @@ enum Table : uint32_t {
   kReplica,
   kAutoScaling,
   kLegacyGlobalTable,
+  kSettingsReplicationMode,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -379,6 +380,9 @@ std::string EncodeTableDescription(const TableDescription& table) {
   if (table.legacy_global_table_created_ms != 0) {
     fields.Int(kLegacyGlobalTable, table.legacy_global_table_created_ms);
   }
+  if (table.settings_replication_mode) {
+    fields.Int(kSettingsReplicationMode, static_cast<int64_t>(*table.settings_replication_mode));
+  }
   if (!table.auto_scaling.empty()) {
     fields.Bytes(kAutoScaling, EncodeTableAutoScaling(table.auto_scaling));
   }
@@ -542,6 +546,12 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         break;
       case kLegacyGlobalTable:
         table.legacy_global_table_created_ms = integer;
+        break;
+      case kSettingsReplicationMode:
+        if (integer >= 0 &&
+            integer <= static_cast<int64_t>(SettingsReplicationMode::kEnabledWithOverrides)) {
+          table.settings_replication_mode = static_cast<SettingsReplicationMode>(integer);
+        }
         break;
       case kAutoScaling:
         table.auto_scaling = DecodeTableAutoScaling(text);

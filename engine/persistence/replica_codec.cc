@@ -19,6 +19,8 @@ enum Replica : uint32_t {
   kReplicaStatusUntil,
   kReplicaStrong,
   kReplicaWitness,
+  kReplicaAccount,
+  kReplicaAccessKeyId,
 };
 enum ReplicaIndexField : uint32_t {
   kReplicaIndexName = 1,
@@ -45,6 +47,8 @@ std::string EncodeReplica(const ReplicaDescription& replica) {
   if (replica.status_until_ms != 0) fields.Int(kReplicaStatusUntil, replica.status_until_ms);
   if (replica.strong) fields.Int(kReplicaStrong, 1);
   if (replica.witness) fields.Int(kReplicaWitness, 1);
+  if (!replica.account_id.empty()) fields.Bytes(kReplicaAccount, replica.account_id);
+  if (!replica.access_key_id.empty()) fields.Bytes(kReplicaAccessKeyId, replica.access_key_id);
   for (const ReplicaIndexOverride& index : replica.index_overrides) {
     FieldWriter nested;
     nested.Bytes(kReplicaIndexName, index.index_name);
@@ -85,6 +89,12 @@ ReplicaDescription DecodeReplica(std::string_view bytes) {
         break;
       case kReplicaWitness:
         replica.witness = fields.integer() != 0;
+        break;
+      case kReplicaAccount:
+        replica.account_id = fields.text();
+        break;
+      case kReplicaAccessKeyId:
+        replica.access_key_id = fields.text();
         break;
       case kReplicaSource:
         replica.source_region = fields.text();

@@ -91,12 +91,12 @@ std::vector<ReplicaDescription> CurrentSet(const TableDescription& table, const 
   return {self};
 }
 
-// Commits the table's new replica set here (enabling its stream if it has none: replication
-// reads it, and DynamoDB enables NEW_AND_OLD_IMAGES), answering the table as described after.
-Result<TableOutcome> CommitSet(Catalog& catalog, const std::string& table_name,
-                               std::vector<ReplicaDescription> replicas,
-                               std::shared_ptr<TableItems>* items,
-                               std::shared_ptr<ReplicaLog>* log) {
+}  // namespace
+
+Result<TableOutcome> CommitReplicaSet(Catalog& catalog, const std::string& table_name,
+                                      std::vector<ReplicaDescription> replicas,
+                                      std::shared_ptr<TableItems>* items,
+                                      std::shared_ptr<ReplicaLog>* log) {
   const int64_t now_ms = catalog.clock.NowMs();
   std::unique_lock lock(catalog.mutex);
   auto it = catalog.tables.find(table_name);
@@ -132,7 +132,15 @@ Result<TableOutcome> CommitSet(Catalog& catalog, const std::string& table_name,
   return TableOutcome(std::move(table), ticket);
 }
 
-}  // namespace
+Error ReplicaSetInUse() { return Error::ResourceInUse(kInUse); }
+
+Status CheckReplicasSettled(const TableDescription& table) {
+  const bool settled = std::all_of(
+      table.replicas.begin(), table.replicas.end(),
+      [](const ReplicaDescription& replica) { return replica.status == ReplicaStatus::kActive; });
+  if (table.table_status != TableStatus::kActive || !settled) return ReplicaSetInUse();
+  return Ok{};
+}
 
 std::string NotMembersMessage(const std::vector<std::string>& regions) {
   std::string list;
@@ -176,12 +184,14 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
         "One or more parameter values were invalid: the table is a replica of a global table of "
         "version 2017.11.29: UpdateGlobalTable changes its replicas");
   }
-  const bool settled = std::all_of(
-      table.replicas.begin(), table.replicas.end(),
-      [](const ReplicaDescription& replica) { return replica.status == ReplicaStatus::kActive; });
-  if (table.table_status != TableStatus::kActive || !settled) {
-    return Error::ResourceInUse(kInUse);
+  if (MultiAccount(table.replicas)) {
+    // Each account makes and removes its own replica; settings are kept alike, not overridden.
+    return Error::Validation(
+        "One or more parameter values were invalid: the table is a replica of a multi-account "
+        "global table: a replica joins by CreateTable with GlobalTableSourceArn in its own "
+        "account and leaves by DeleteTable there");
   }
+  if (Status settled = CheckReplicasSettled(table); !settled.ok()) return settled.error();
   if (TouchesStrongConsistency(args, table)) {
     Catalog::FillCounts(*table_items, table);
     if (Status state = CheckStrongState(args, table, table.item_count); !state.ok()) {
@@ -323,13 +333,13 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
   }
   std::shared_ptr<TableItems> items;
   std::shared_ptr<ReplicaLog> log;
-  auto outcome = CommitSet(catalog, args.table_name, replicas, &items, &log);
+  auto outcome = CommitReplicaSet(catalog, args.table_name, replicas, &items, &log);
   if (!outcome.ok()) return outcome.error();
   link->Announce(here, args.table_name, outcome.value().replicas);
   // The new replica's copy: every item as it is now, then the changes after it, in order.
   for (const ReplicaDescription& replica : outcome.value().replicas) {
     if (replica.status == ReplicaStatus::kCreating && replica.source_region == here && log) {
-      log->CopyTo(*items, replica.region_name);
+      log->CopyTo(*items, MemberAddress(replica));
     }
   }
   return outcome;
@@ -337,7 +347,7 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
 
 Status SetReplicas(Catalog& catalog, const std::string& table_name,
                    std::vector<ReplicaDescription> replicas) {
-  auto set = CommitSet(catalog, table_name, std::move(replicas), nullptr, nullptr);
+  auto set = CommitReplicaSet(catalog, table_name, std::move(replicas), nullptr, nullptr);
   if (!set.ok()) return set.error();
   return Ok{};
 }
@@ -398,7 +408,7 @@ Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write
 
 namespace {
 
-// The other members of the table's replica set here (none: not a global table).
+// The other members of the table's replica set here, by address (none: not a global table).
 std::vector<std::string> OtherMembers(const Catalog& catalog, const std::string& table_name) {
   std::vector<std::string> regions;
   std::shared_lock lock(catalog.mutex);
@@ -407,7 +417,7 @@ std::vector<std::string> OtherMembers(const Catalog& catalog, const std::string&
   if (entry == nullptr || entry->description.legacy_global_table_created_ms != 0) return regions;
   for (const ReplicaDescription& replica : entry->description.replicas) {
     if (replica.region_name != catalog.options.region && !replica.witness) {
-      regions.push_back(replica.region_name);
+      regions.push_back(MemberAddress(replica));
     }
   }
   return regions;
@@ -506,7 +516,7 @@ void ResumeReplicaCopies(const Catalog& catalog) {
       for (const ReplicaDescription& replica : entry->description.replicas) {
         if (replica.status == ReplicaStatus::kCreating &&
             replica.source_region == catalog.options.region) {
-          copies.push_back({entry->items, entry->replicas, replica.region_name});
+          copies.push_back({entry->items, entry->replicas, MemberAddress(replica)});
         }
       }
     }

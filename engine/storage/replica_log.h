@@ -31,9 +31,11 @@ class ReplicaLog final : public CommitObserver {
         clock_(clock),
         versions_(std::move(versions)) {}
 
-  // The regions this table's changes go to (the replica set but this region), and those of them
-  // this region made replicas of (`sourced`): they also get the changes other regions send here,
-  // since a change on its way here when their copy was taken reached them by no other path.
+  // The members this table's changes go to, by address (MemberAddress: a region, or a
+  // multi-account member's access key id and region): the replica set but this region; and
+  // those of them this region made replicas of (`sourced`): they also get the changes other
+  // regions send here, since a change on its way here when their copy was taken reached them by
+  // no other path.
   void SetTargets(std::vector<std::string> regions, std::vector<std::string> sourced);
   std::vector<std::string> targets() const;
 

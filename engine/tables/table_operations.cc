@@ -73,6 +73,7 @@ Result<TableOutcome> CreateTable(Catalog& catalog, const CreateTableArgs& args) 
     table.table_class_last_update_ms = now_ms;
   }
   table.deletion_protection_enabled = args.deletion_protection_enabled.value_or(false);
+  table.settings_replication_mode = args.settings_replication_mode;
   if (args.warm_throughput) table.warm_throughput = CreatedWarmThroughput(args);
   table.tags = MergeTags({}, args.tags);
   if (Status tags = CheckTags(table.tags); !tags.ok()) return tags.error();

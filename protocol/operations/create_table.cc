@@ -24,6 +24,9 @@ Result<CreateTableArgs> DecodeCreateTable(const wire::CreateTableInput& in) {
   if (Status characters = CheckTagCharacters(args.tags); !characters.ok())
     return characters.error();
   if (in.resource_policy) args.resource_policy = std::string(*in.resource_policy);
+  if (in.global_table_source_arn) {
+    args.global_table_source_arn = std::string(*in.global_table_source_arn);
+  }
   return args;
 }
 

@@ -189,7 +189,7 @@ Result<UpdateTableArgs> DecodeUpdateTable(Engine& engine, const wire::UpdateTabl
       in.global_secondary_index_updates != nullptr || in.stream_specification != nullptr ||
       in.sse_specification != nullptr || in.table_class || in.deletion_protection_enabled ||
       in.on_demand_throughput != nullptr || in.warm_throughput != nullptr ||
-      in.vector_index_updates != nullptr;
+      in.vector_index_updates != nullptr || in.global_table_settings_replication_mode;
   return args;
 }
 

@@ -76,7 +76,10 @@ TableDescription EveryField() {
   west.source_region = "us-east-1";
   west.created_ms = 1'700'000'000'500;
   west.status_until_ms = 1'700'000'001'500;
+  west.account_id = "222222222222";  // a multi-account global table's member
+  west.access_key_id = "222222222222";
   table.replicas = {east, west};
+  table.settings_replication_mode = SettingsReplicationMode::kDisabled;
   AutoScalingSettings scaled{5, 50, false, "arn:aws:iam::1:role/scaling", {}};
   scaled.policies = {{"writes", true, 60, std::nullopt, 70.5}};
   table.auto_scaling.write = scaled;
@@ -110,6 +113,8 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   REQUIRE(back.resource_policies.size() == 2);
   CHECK(back.resource_policies[1].revision_id == "1700000000124");
   CHECK(back.replicas == table.replicas);
+  CHECK(back.replicas[1].account_id == "222222222222");
+  CHECK(back.settings_replication_mode == SettingsReplicationMode::kDisabled);
   CHECK(back.auto_scaling == table.auto_scaling);
   CHECK(back.auto_scaling.write->policies.at(0).target_value == 70.5);
   // Absent optionals stay absent.
@@ -120,6 +125,7 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   CHECK_FALSE(plain_back.value().stream_specification);
   CHECK_FALSE(plain_back.value().sse_description);
   CHECK_FALSE(plain_back.value().table_class);
+  CHECK_FALSE(plain_back.value().settings_replication_mode);
 }
 
 TEST_CASE("Fields a later ddbd adds are skipped; malformed bytes are refused") {

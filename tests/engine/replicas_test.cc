@@ -87,6 +87,17 @@ class World final : public ReplicationLink {
   }
 
   std::string Unavailable() const override { return {}; }
+  // One namespace: no other accounts (multi-account global tables are tested black-box).
+  const std::string& AccessKeyId() const override { return no_key; }
+  Result<TableDescription> DescribeInAccount(const std::string&, const std::string&,
+                                             const std::string&) override {
+    return Error::Validation("no other accounts");
+  }
+  Status AdmitReplica(const std::string&, const std::string&, const std::string&,
+                      const std::vector<ReplicaDescription>&) override {
+    return Error::Validation("no other accounts");
+  }
+  const std::string no_key;
   Status CreateReplica(const std::string& region, const TableDescription& table,
                        const std::vector<ReplicaDescription>& replicas) override {
     CreateTableArgs args = Orders();
@@ -645,6 +656,39 @@ GetItemArgs GetOrder(const std::string& key, bool consistent) {
   get.key = {{"pk", S(key)}};
   get.consistent_read = consistent;
   return get;
+}
+
+TEST_CASE("A multi-account member is found by its access key id and region; others by region") {
+  ReplicaDescription same;
+  same.region_name = "us-east-1";
+  CHECK(MemberAddress(same) == "us-east-1");
+  CHECK(ParseMemberAddress("us-east-1", "AKIDOWN") ==
+        std::make_pair(std::string("AKIDOWN"), std::string("us-east-1")));
+  ReplicaDescription other = same;
+  other.account_id = "222222222222";
+  other.access_key_id = "222222222222";
+  CHECK(MemberAddress(other) == "222222222222/us-east-1");
+  CHECK(ParseMemberAddress(MemberAddress(other), "AKIDOWN") ==
+        std::make_pair(std::string("222222222222"), std::string("us-east-1")));
+  CHECK(IsAccountId("123456789012"));
+  CHECK_FALSE(IsAccountId("12345678901"));
+  CHECK_FALSE(IsAccountId("12345678901a"));
+  CHECK_FALSE(MultiAccount({same}));
+  CHECK(MultiAccount({same, other}));
+
+  // The mode described: a multi-account table's ENABLED, a same-account one's
+  // ENABLED_WITH_OVERRIDES, a table of one region's as given (none: absent).
+  TableDescription table;
+  CHECK_FALSE(SettingsReplicationModeOf(table));
+  table.settings_replication_mode = SettingsReplicationMode::kDisabled;
+  CHECK(SettingsReplicationModeOf(table) == SettingsReplicationMode::kDisabled);
+  table.replicas = {same, same};
+  CHECK(SettingsReplicationModeOf(table) == SettingsReplicationMode::kEnabledWithOverrides);
+  table.replicas = {other, other};
+  CHECK(SettingsReplicationModeOf(table) == SettingsReplicationMode::kEnabled);
+  table.replicas = {same};
+  table.legacy_global_table_created_ms = 1;  // version 2017.11.29 has no such mode
+  CHECK(SettingsReplicationModeOf(table) == SettingsReplicationMode::kDisabled);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 // version 2017.11.29's CreateGlobalTable joins tables made in each region, and its
 // UpdateGlobalTableSettings changes every member's capacity settings; a table made STRONG
 // (multi-region strong consistency) with a witness answers a write once it is in the other
-// replica, and refuses a write of an item whose change is held on its way.
+// replica, and refuses a write of an item whose change is held on its way; and with --namespaces
+// credentials, where a 12-digit access key id is its own account, CreateTable with
+// GlobalTableSourceArn makes a replica of another account's table (multi-account global tables).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -240,6 +242,49 @@ test('multi-region strong consistency: a witness, writes seen at once, a conflic
       east.send(new TransactWriteItemsCommand({ TransactItems: [
         { Put: { TableName: 'Orders', Item: { pk: { S: 't' } } } }] })),
       { name: 'ValidationException' });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a replica in another account: CreateTable with GlobalTableSourceArn', async () => {
+  if (process.env.DDBD_ENDPOINT) return; // needs its own ddbd
+  const server = await startDdbd('--namespaces', 'credentials', '--replication-delay-ms', '100');
+  const account = (accessKeyId, region) => new DynamoDBClient({
+    ...clientConfig(server.endpoint), region, credentials: { accessKeyId, secretAccessKey: 's' },
+  });
+  try {
+    const source = account('111111111111', 'us-east-2');
+    const replica = account('222222222222', 'eu-west-1');
+    const made = await source.send(new CreateTableCommand(hashTable('Music')));
+    assert.equal(made.TableDescription.TableArn,
+      'arn:aws:dynamodb:us-east-2:111111111111:table/Music');
+    const joined = await replica.send(new CreateTableCommand({
+      TableName: 'Music', GlobalTableSourceArn: made.TableDescription.TableArn,
+      GlobalTableSettingsReplicationMode: 'ENABLED',
+    }));
+    assert.equal(joined.TableDescription.TableArn,
+      'arn:aws:dynamodb:eu-west-1:222222222222:table/Music');
+    assert.deepEqual(joined.TableDescription.KeySchema, [{ AttributeName: 'pk', KeyType: 'HASH' }]);
+    await eventually(async () => {
+      const { Table } = await source.send(new DescribeTableCommand({ TableName: 'Music' }));
+      assert.equal(Table.GlobalTableSettingsReplicationMode, 'ENABLED');
+      assert.deepEqual(Table.Replicas.map((r) => [r.RegionName, r.ReplicaStatus, r.ReplicaArn]), [
+        ['us-east-2', 'ACTIVE', 'arn:aws:dynamodb:us-east-2:111111111111:table/Music'],
+        ['eu-west-1', 'ACTIVE', 'arn:aws:dynamodb:eu-west-1:222222222222:table/Music'],
+      ]);
+    });
+    const sourceDocs = DynamoDBDocumentClient.from(source);
+    const replicaDocs = DynamoDBDocumentClient.from(replica);
+    await replicaDocs.send(new PutCommand({ TableName: 'Music', Item: { pk: 'song', by: 'B' } }));
+    await eventually(async () => assert.deepEqual(
+      (await sourceDocs.send(new GetCommand({ TableName: 'Music', Key: { pk: 'song' } }))).Item,
+      { pk: 'song', by: 'B' }));
+    await assert.rejects(replica.send(new CreateTableCommand({
+      TableName: 'Other', GlobalTableSourceArn: made.TableDescription.TableArn,
+      GlobalTableSettingsReplicationMode: 'ENABLED',
+    })), { name: 'ValidationException',
+      message: "One or more parameter values were invalid: a replica has its global table's name: Music" });
   } finally {
     await server.stop();
   }
