@@ -386,6 +386,26 @@ const std::array kOptions = {
     [](Options& o, std::string_view v) {
       return Integer<int64_t>(v, 0, 3'600'000, o.replication_delay_ms);
     }},
+  Option{"gsi-lag-ms", "", "N|A-B", "0", Group::kTesting,
+    "global secondary indexes take each write's changes N ms after it (A-B: a delay drawn from "
+    "[A, B] per change, never overtaking an earlier one), so a Query or Scan of one may miss a "
+    "write as on DynamoDB; local indexes stay synchronous; the admin API can pause and resume "
+    "the propagation (0: inside the write)",
+    [](Options& o, std::string_view v) -> std::string {
+      const size_t dash = v.find('-');
+      const std::string_view low = v.substr(0, dash);
+      const std::string_view high = dash == std::string_view::npos ? v : v.substr(dash + 1);
+      if (std::string error = Integer<int64_t>(low, 0, 3'600'000, o.gsi_lag_min_ms);
+          !error.empty()) {
+        return error;
+      }
+      if (std::string error = Integer<int64_t>(high, 0, 3'600'000, o.gsi_lag_max_ms);
+          !error.empty()) {
+        return error;
+      }
+      if (o.gsi_lag_max_ms < o.gsi_lag_min_ms) return Got("expected A-B with A <= B", v);
+      return "";
+    }},
   Option{"table-delay-ms", "", "N", "0", Group::kTesting,
     "keep tables (and global tables' replicas) CREATING, UPDATING or DELETING for N ms, to "
     "exercise waiters",
@@ -401,8 +421,9 @@ const std::array kOptions = {
       return Integer<int64_t>(v, 0, 5'000, o.transaction_hold_ms);
     }},
   Option{"admin-api", "", "[loopback|any]", "off", Group::kTesting,
-    "serve the admin API under /_ddbd/ (POST /_ddbd/ttl/sweep, GET and POST /_ddbd/clock) to "
-    "callers on this machine, or any with 'any'; signed requests only under --auth-keys",
+    "serve the admin API under /_ddbd/ (POST /_ddbd/ttl/sweep, GET and POST /_ddbd/clock, "
+    "replication's and GSI propagation's pause and resume) to callers on this machine, or any "
+    "with 'any'; signed requests only under --auth-keys",
     [](Options& o, std::string_view v) {
       o.admin_api = v == "off" ? AdminApiAccess::kOff
                     : v == "any" ? AdminApiAccess::kAny

@@ -97,6 +97,9 @@ struct Options {
   bool namespaces_by_region = false;
   // Global tables: how long a change takes to reach the other replicas (0: as soon as it commits).
   int64_t replication_delay_ms = 500;
+  // --gsi-lag-ms N or A-B: global secondary indexes' delay after a write (0-0: none).
+  int64_t gsi_lag_min_ms = 0;
+  int64_t gsi_lag_max_ms = 0;
   // Signature Version 4 verification: access key id -> secret (--auth-keys, --auth-keys-file).
   // Empty: any well-formed signature is accepted.
   std::map<std::string, std::string> auth_keys;

@@ -46,9 +46,31 @@ AdminAnswer AdminApi::Answer(std::string_view method, std::string_view path,
     if (!post) return Refuse(405, "POST " + std::string(path) + " with {\"source\", \"target\"}");
     return ChangeReplication(path, body);
   }
+  if (path == "/_ddbd/gsi-propagation" || path == "/_ddbd/gsi-propagation/pause" ||
+      path == "/_ddbd/gsi-propagation/resume") {
+    return GsiPropagation(get, post, path);
+  }
   return Refuse(404, "no admin call " + std::string(path.substr(0, 256)) +
                          " (there are POST /_ddbd/ttl/sweep, GET and POST /_ddbd/clock, GET "
-                         "/_ddbd/replication, POST /_ddbd/replication/pause and /resume)");
+                         "/_ddbd/replication, POST /_ddbd/replication/pause and /resume, GET "
+                         "/_ddbd/gsi-propagation, POST /_ddbd/gsi-propagation/pause and /resume)");
+}
+
+AdminAnswer AdminApi::GsiPropagation(bool get, bool post, std::string_view path) const {
+  if (gsi_paused_ == nullptr) {
+    return Refuse(404,
+                  "global secondary indexes are updated inside each write: start ddbd with "
+                  "--gsi-lag-ms N to have them lag, and pause them");
+  }
+  if (path == "/_ddbd/gsi-propagation") {
+    if (!get) return Refuse(405, "GET /_ddbd/gsi-propagation reads whether it is paused");
+  } else if (!post) {
+    return Refuse(405, "POST " + std::string(path) + " pauses or resumes it");
+  } else {
+    gsi_paused_->store(path.ends_with("/pause"), std::memory_order_relaxed);
+  }
+  return {200, std::string("{\"paused\":") +
+                   (gsi_paused_->load(std::memory_order_relaxed) ? "true" : "false") + "}"};
 }
 
 AdminAnswer AdminApi::ReplicationQueues() const {

@@ -11,11 +11,15 @@
 //                           "paused"}]}
 //   POST /_ddbd/replication/pause   holds the changes from {"source": R} to {"target": R} (either
 //   POST /_ddbd/replication/resume  left out: every region) until resumed; answers as GET.
+//   GET  /_ddbd/gsi-propagation         whether global secondary indexes' changes are held
+//   POST /_ddbd/gsi-propagation/pause   (--gsi-lag-ms): {"paused": B}; pause holds every one,
+//   POST /_ddbd/gsi-propagation/resume  resume lets those due through at the next index read.
 // Every answer is JSON; a refusal is {"message": ...} with an HTTP 4xx status.
 //
 // Thread safety: Answer may be called concurrently.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <string_view>
 
@@ -42,6 +46,9 @@ class AdminApi {
 
   // Global tables' replication (null: none; its calls answer 404 saying why). Outlives the API.
   void UseReplication(Replication* replication) { replication_ = replication; }
+  // The pause of global secondary indexes' propagation, shared by every engine (null: indexes
+  // are updated inside the write, nothing to pause). Outlives the API.
+  void UseGsiPropagation(std::atomic<bool>* paused) { gsi_paused_ = paused; }
 
   // `path` starts with "/_ddbd/".
   AdminAnswer Answer(std::string_view method, std::string_view path, std::string_view body) const;
@@ -51,10 +58,12 @@ class AdminApi {
   AdminAnswer ClockNow() const;
   AdminAnswer ReplicationQueues() const;
   AdminAnswer ChangeReplication(std::string_view path, std::string_view body) const;
+  AdminAnswer GsiPropagation(bool get, bool post, std::string_view path) const;
 
   const RequestHandler& handler_;
   AdjustableClock& clock_;
   Replication* replication_ = nullptr;
+  std::atomic<bool>* gsi_paused_ = nullptr;
 };
 
 }  // namespace ddbd

@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -164,6 +166,12 @@ int main(int argc, char** argv) {
   engine_options.region = options.region;
   engine_options.account_id = options.account_id;
   engine_options.table_delay_ms = options.table_delay_ms;
+  // --gsi-lag-ms: global secondary indexes lag behind their writes; the admin API's pause holds
+  // them in every namespace's engine.
+  const auto gsi_paused = std::make_shared<std::atomic<bool>>(false);
+  engine_options.gsi_lag_min_ms = options.gsi_lag_min_ms;
+  engine_options.gsi_lag_max_ms = options.gsi_lag_max_ms;
+  engine_options.gsi_paused = gsi_paused;
   engine_options.item_collection_limit_bytes = options.item_collection_limit_bytes;
   engine_options.enforce_throughput = options.enforce_throughput;
   engine_options.transaction_hold_ms = options.transaction_hold_ms;
@@ -326,6 +334,7 @@ int main(int argc, char** argv) {
   if (options.admin_api != ddbd::AdminApiAccess::kOff) {
     admin_api = std::make_unique<ddbd::AdminApi>(handler, clock);
     if (namespaces) admin_api->UseReplication(&replication);
+    if (options.gsi_lag_max_ms > 0) admin_api->UseGsiPropagation(gsi_paused.get());
     router_options.admin_api = admin_api.get();
     router_options.admin_any_caller = options.admin_api == ddbd::AdminApiAccess::kAny;
     spdlog::info("admin API on under /_ddbd/ for {}",

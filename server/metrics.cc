@@ -163,6 +163,16 @@ void RenderTables(Writer& out, const RequestHandler::NamedStatistics& databases)
                  static_cast<double>(index.size_bytes));
     }
   });
+  out.Family("ddbd_gsi_pending_changes", "gauge",
+             "Entry changes on their way to a global secondary index (--gsi-lag-ms).");
+  each_table([&](const std::string& space, const TableStatistics& table) {
+    for (const IndexStatistics& index : table.indexes) {
+      if (!index.global) continue;
+      out.Sample("ddbd_gsi_pending_changes",
+                 TableLabels(space, table.name) + "," + Label("index", index.name),
+                 static_cast<double>(index.pending_changes));
+    }
+  });
   out.Family("ddbd_vector_index_vectors", "gauge", "Vectors a vector index holds.");
   each_table([&](const std::string& space, const TableStatistics& table) {
     for (const IndexStatistics& index : table.vector_indexes) {

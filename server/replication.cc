@@ -160,6 +160,11 @@ class Replication::Link final : public ReplicationLink {
     if (!replication_.accounts_unavailable_.empty()) {
       return Error::Validation(replication_.accounts_unavailable_);
     }
+    if (access_key_id_.empty()) {  // an unsigned caller's namespace: no account to be reached
+      return Error::Validation(
+          "Replicas in other accounts need signed requests: the access key "
+          "id names the account");
+    }
     return Describe(account_id, region, table_name);  // the account's key is its id
   }
 

@@ -3,6 +3,7 @@
 // configuration; every feature of the engine is given the part it uses.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -45,6 +46,12 @@ struct EngineOptions {
   // How often the TTL sweeper looks for expired items. 0: no sweeper thread (tests call
   // SweepExpiredItems themselves).
   int64_t ttl_interval_ms = 0;
+  // Global secondary indexes take each write's changes this long after it (--gsi-lag-ms; a
+  // delay drawn from [min, max] per change; 0 and 0: inside the write, the default), unless
+  // `gsi_paused` holds them all (the admin API's pause; shared by every namespace's engine).
+  int64_t gsi_lag_min_ms = 0;
+  int64_t gsi_lag_max_ms = 0;
+  std::shared_ptr<const std::atomic<bool>> gsi_paused = nullptr;
   // Streams: how long a shard stays open before a child replaces it, and the most record bytes
   // one table's stream keeps (the oldest are trimmed first; all go after 24 hours).
   int64_t stream_shard_rollover_ms = 4 * 3'600'000;

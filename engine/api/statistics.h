@@ -42,6 +42,8 @@ struct IndexStatistics {
   bool global = false;
   int64_t item_count = 0;
   int64_t size_bytes = 0;
+  // A global index's entry changes still on their way to it (--gsi-lag-ms).
+  uint64_t pending_changes = 0;
 };
 
 struct CapacityStatistics {

@@ -43,9 +43,12 @@ EngineStatistics Engine::Statistics() const {
     TableStatistics& figures = table.figures;
     figures.item_count = table.items->item_count();
     figures.size_bytes = table.items->size_bytes();
+    const std::vector<uint64_t> pending = table.items->PendingIndexChanges();
     for (size_t i = 0; i < figures.indexes.size(); ++i) {
       figures.indexes[i].item_count = table.items->index_item_count(table.slots[i]);
       figures.indexes[i].size_bytes = table.items->index_size_bytes(table.slots[i]);
+      if (table.slots[i] < pending.size())
+        figures.indexes[i].pending_changes = pending[table.slots[i]];
     }
     if (table.vectors) {
       table.items->WhileHeld([&] {

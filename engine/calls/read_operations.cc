@@ -435,6 +435,7 @@ Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, cons
     return !page_full;
   };
   if (target.index != nullptr) {
+    table.items->CatchUpIndexes();  // a lagging global index takes the changes due by now
     table.items->WalkIndex(target.index->number, range, forward, visit);
   } else {
     table.items->Walk(range, forward, visit);

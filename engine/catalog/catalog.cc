@@ -403,6 +403,12 @@ void Catalog::PurgeGoneLocked(int64_t now_ms) {
   std::erase_if(tables, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
 }
 
+void Catalog::StartIndexLag(TableEntry& entry) const {
+  if (options.gsi_lag_max_ms <= 0) return;  // --gsi-lag-ms: global indexes lag behind writes
+  entry.items->LagGlobalIndexes(
+      {options.gsi_lag_min_ms, options.gsi_lag_max_ms, &clock, options.gsi_paused});
+}
+
 std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   auto entry = std::make_unique<TableEntry>();
   entry->description = table;
@@ -433,6 +439,8 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
           std::move(local_slots));
     }
   }
+  // A replay rebuilds the indexes at once; Store::Open starts the lag after it.
+  if (!replaying) StartIndexLag(*entry);
   entry->indexes = std::move(indexes);
   entry->next_index_slot = slots;
   // Before the first write: the vectors see every change, the log's replay included.

@@ -201,6 +201,9 @@ struct Catalog final : public TableMetadata {
   static void FillVectorCounts(const TableItems& items, const TableVectors* vectors,
                                TableDescription& description);
   void PurgeGoneLocked(int64_t now_ms);
+  // With --gsi-lag-ms, the table's global indexes take its writes' changes after the delay
+  // (engine/storage/index_lag.h). NewEntry calls it, but during a replay (Store::Open, after).
+  void StartIndexLag(TableEntry& entry) const;
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's, a restore's and recovery's.
   std::unique_ptr<TableEntry> NewEntry(const TableDescription& table);

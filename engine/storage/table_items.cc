@@ -38,6 +38,9 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
                                EntriesOf entries_of, const std::function<void()>& locked) {
   Garbage garbage;
   std::unique_lock lock(mutex_);
+  // Changes queued for the old set go in first: a dropped index's with it, the others' before
+  // the backfill reads the items.
+  if (lag_) ApplyLaggedLocked(true, garbage);
   entries_of_ = std::move(entries_of);
   ++index_generation_;
   for (size_t slot : dropped) {
@@ -71,6 +74,57 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
   }
   lock.unlock();
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
+void TableItems::LagGlobalIndexes(IndexLagOptions options) {
+  std::unique_lock lock(mutex_);
+  lag_ = std::make_unique<IndexLag>(std::move(options));
+}
+
+bool TableItems::LaggedLocked(size_t slot) const {
+  return lag_ != nullptr &&
+         std::find(local_slots_.begin(), local_slots_.end(), slot) == local_slots_.end();
+}
+
+void TableItems::CatchUpIndexes() {
+  if (lag_ == nullptr || !lag_->Due()) return;
+  Garbage garbage;
+  {
+    std::unique_lock lock(mutex_);
+    ApplyLaggedLocked(false, garbage);
+  }
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
+void TableItems::ApplyLaggedLocked(bool all, Garbage& garbage) {
+  lag_->TakeDue(all, [&](IndexLag::Change& change) {
+    if (change.slot >= indexes_.size()) {  // dropped meanwhile
+      if (change.record != nullptr) garbage.push_back(change.record);
+      return;
+    }
+    Index& index = indexes_[change.slot];
+    if (change.record == nullptr) {
+      auto it = index.entries.find(std::string_view(change.key));
+      if (it == index.entries.end()) return;
+      index.size_bytes -= it->record->item_size;
+      garbage.push_back(it->record);
+      index.entries.erase(it);
+      return;
+    }
+    index.size_bytes += change.record->item_size;
+    auto [it, inserted] = index.entries.insert(RecordSlot(change.record, 0));
+    if (!inserted) {  // not expected (a removal comes first), but never two entries of one key
+      index.size_bytes -= it->record->item_size;
+      garbage.push_back(it->record);
+      it->record = change.record;
+    }
+  });
+}
+
+std::vector<uint64_t> TableItems::PendingIndexChanges() const {
+  if (lag_ == nullptr || lag_->pending() == 0) return {};
+  std::shared_lock lock(mutex_);
+  return lag_->PendingBySlot();
 }
 
 void TableItems::WaitForBackfill() const {
@@ -254,6 +308,9 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
     garbage.push_back(existing);
   }
   size_bytes_ += static_cast<int64_t>(change.new_size) - static_cast<int64_t>(change.old_size);
+  // A backfill fills its new indexes at once; other changes of a global index wait (--gsi-lag-ms).
+  const bool lagging = lag_ != nullptr && context.origin != ChangeOrigin::kBackfill;
+  auto lagged = [&](size_t slot) { return lagging && LaggedLocked(slot); };
   auto insert = [&](Index& index, const IndexEntry& entry) {
     index.size_bytes += entry.item.size_bytes;
     index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
@@ -275,6 +332,14 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
           !entry_change.key_changed && match->item.blob != old_entry.item.blob;
     }
     if (!entry_change.changed()) continue;
+    if (lagged(old_entry.index)) {  // the index takes the change later, in order
+      const int64_t due_ms = lag_->NextDueMs();
+      lag_->QueueRemoval(due_ms, old_entry.index, old_entry.key);
+      if (match != nullptr) {
+        lag_->QueueInsertion(due_ms, match->index, ItemRecord::Create(match->key, match->item));
+      }
+      continue;
+    }
     Index& index = indexes_[old_entry.index];
     auto it = index.entries.find(std::string_view(old_entry.key));
     if (it == index.entries.end()) continue;
@@ -297,7 +362,12 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
     entry_change.index = entry.index;
     entry_change.has_entry = true;
     entry_change.new_size = entry.item.size_bytes;
-    insert(indexes_[entry.index], entry);
+    if (lagged(entry.index)) {
+      lag_->QueueInsertion(lag_->NextDueMs(), entry.index,
+                           ItemRecord::Create(entry.key, entry.item));
+    } else {
+      insert(indexes_[entry.index], entry);
+    }
   }
   change.item_collection_bytes = collection_bytes;
   if (change.kind != ChangeKind::kNone) {

@@ -27,6 +27,7 @@
 
 #include "engine/error.h"
 #include "engine/storage/change.h"
+#include "engine/storage/index_lag.h"
 #include "engine/storage/item_records.h"
 #include "engine/storage/table_records.h"
 #include "engine/storage/write_scope.h"
@@ -83,6 +84,14 @@ class TableItems {
   bool backfilling() const { return backfilling_.load(std::memory_order_acquire); }
   // Returns once the backfill under way, if any, has finished.
   void WaitForBackfill() const;
+
+  // Global secondary indexes take each write's entry changes a delay after it (--gsi-lag-ms,
+  // engine/storage/index_lag.h); local ones, and a backfill, at once. Call before the first
+  // write. CatchUpIndexes applies the changes due now: before an index is read. The changes
+  // still on their way, per index slot (metrics).
+  void LagGlobalIndexes(IndexLagOptions options);
+  void CatchUpIndexes();
+  std::vector<uint64_t> PendingIndexChanges() const;
 
   std::optional<StoredItem> Get(std::string_view key) const;
   // Item collections (tables with local secondary indexes): the bytes of each partition's items
@@ -191,6 +200,10 @@ class TableItems {
                    Garbage& garbage, LogSlot* log);
   // Under the write lock: the collection's bytes (-1 when collections are not tracked).
   int64_t CollectionSizeLocked(std::string_view key) const;
+  // Whether index `slot`'s changes wait for their delay (a global index, with the lag on).
+  bool LaggedLocked(size_t slot) const;
+  // Under the write lock: the lagging changes due now (`all`: every one) applied to the indexes.
+  void ApplyLaggedLocked(bool all, Garbage& garbage);
 
   int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new
@@ -224,6 +237,7 @@ class TableItems {
   int64_t collection_limit_bytes_ = 0;
   bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;
+  std::unique_ptr<IndexLag> lag_;  // null: every index is updated inside the write
   absl::flat_hash_map<std::string, int64_t> collections_;  // partition prefix -> bytes
 };
 
