@@ -6,6 +6,7 @@
 #include <shared_mutex>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "engine/api/replication_link.h"
 #include "engine/replicas/replica_auto_scaling.h"
