@@ -184,13 +184,9 @@ Result<TableOutcome> JoinGlobalTable(Catalog& catalog, const CreateTableCall& cr
   if (args.table_class) made.table_class = args.table_class;
   made.deletion_protection_enabled = args.deletion_protection_enabled;
   made.resource_policy = args.resource_policy;
+  // A table of the name here already: CreateTable's own answer ("Table already exists").
   auto created = create_table(made);
-  if (!created.ok()) {
-    if (created.error().code() == ErrorCode::kResourceInUse) {
-      return Error::Validation(ReplicaExistsMessage(args.table_name));
-    }
-    return created.error();
-  }
+  if (!created.ok()) return created.error();
   if (Status admitted = link->AdmitReplica(arn.account_id, arn.region, arn.table_name, replicas);
       !admitted.ok()) {
     // Out of the set first, so its deletion announces nothing to members that never had it.

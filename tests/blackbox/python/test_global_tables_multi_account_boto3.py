@@ -178,8 +178,20 @@ class MultiAccountGlobalTables(unittest.TestCase):
                          ("ValidationException", invalid + "the source table is a same-account "
                           "global table: delete its other replicas before it takes replicas in "
                           "other accounts"))
+        # A same-account global table's mode is ENABLED_WITH_OVERRIDES (the API reference).
+        self.assertEqual(a.describe_table(TableName="Music")["Table"]
+                         ["GlobalTableSettingsReplicationMode"], "ENABLED_WITH_OVERRIDES")
         # Nothing was left behind by the refusals.
         self.assertEqual(b.list_tables()["TableNames"], [])
+        # A table of the name in the caller's account: CreateTable's own answer.
+        b.create_table(**hash_table("Music"))
+        self.assertEqual(self.refused_join(b, C),
+                         ("ResourceNotFoundException",
+                          "Requested resource not found: Table: Music not found"))
+        c = self.clients[C]
+        c.create_table(**hash_table("Music"))
+        self.assertEqual(self.refused_join(b, C),
+                         ("ResourceInUseException", "Table already exists: Music"))
         # Without the source ARN, CreateTable still needs a key schema.
         code, message = self.refused(b.create_table, TableName="Music",
                                      GlobalTableSettingsReplicationMode="ENABLED")
