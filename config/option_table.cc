@@ -91,6 +91,21 @@ std::string ApplySeed(Options& options, std::string_view value) {
   return options.seed.size() == before ? Got("expected a file or directory", value) : "";
 }
 
+// N or A-B milliseconds, each at most an hour: a delay, or the range one is drawn from.
+std::string DelayRange(std::string_view text, int64_t& min_ms, int64_t& max_ms) {
+  const size_t dash = text.find('-');
+  const std::string_view low = text.substr(0, dash);
+  const std::string_view high = dash == std::string_view::npos ? text : text.substr(dash + 1);
+  if (std::string error = Integer<int64_t>(low, 0, 3'600'000, min_ms); !error.empty()) {
+    return error;
+  }
+  if (std::string error = Integer<int64_t>(high, 0, 3'600'000, max_ms); !error.empty()) {
+    return error;
+  }
+  if (max_ms < min_ms) return Got("expected A-B with A <= B", text);
+  return "";
+}
+
 std::string NotEmpty(std::string_view value, std::string& out, std::string_view what) {
   if (value.empty()) return Got(what, value);
   out = value;
@@ -391,20 +406,16 @@ const std::array kOptions = {
     "[A, B] per change, never overtaking an earlier one), so a Query or Scan of one may miss a "
     "write as on DynamoDB; local indexes stay synchronous; the admin API can pause and resume "
     "the propagation (0: inside the write)",
-    [](Options& o, std::string_view v) -> std::string {
-      const size_t dash = v.find('-');
-      const std::string_view low = v.substr(0, dash);
-      const std::string_view high = dash == std::string_view::npos ? v : v.substr(dash + 1);
-      if (std::string error = Integer<int64_t>(low, 0, 3'600'000, o.gsi_lag_min_ms);
-          !error.empty()) {
-        return error;
-      }
-      if (std::string error = Integer<int64_t>(high, 0, 3'600'000, o.gsi_lag_max_ms);
-          !error.empty()) {
-        return error;
-      }
-      if (o.gsi_lag_max_ms < o.gsi_lag_min_ms) return Got("expected A-B with A <= B", v);
-      return "";
+    [](Options& o, std::string_view v) {
+      return DelayRange(v, o.gsi_lag_min_ms, o.gsi_lag_max_ms);
+    }},
+  Option{"stale-reads-ms", "", "N|A-B", "0", Group::kTesting,
+    "eventually consistent reads (GetItem, BatchGetItem, Query, Scan; of tables and local "
+    "indexes) see the table as it was N ms before (A-B: a delay drawn from [A, B] per read), so "
+    "a read that omits ConsistentRead may miss a recent write as on DynamoDB; consistent reads, "
+    "transactions and conditions see the latest (0: every read sees the latest)",
+    [](Options& o, std::string_view v) {
+      return DelayRange(v, o.stale_reads_min_ms, o.stale_reads_max_ms);
     }},
   Option{"table-delay-ms", "", "N", "0", Group::kTesting,
     "keep tables (and global tables' replicas) CREATING, UPDATING or DELETING for N ms, to "

@@ -100,6 +100,9 @@ struct Options {
   // --gsi-lag-ms N or A-B: global secondary indexes' delay after a write (0-0: none).
   int64_t gsi_lag_min_ms = 0;
   int64_t gsi_lag_max_ms = 0;
+  // --stale-reads-ms N or A-B: how far back eventually consistent reads see (0-0: the latest).
+  int64_t stale_reads_min_ms = 0;
+  int64_t stale_reads_max_ms = 0;
   // Signature Version 4 verification: access key id -> secret (--auth-keys, --auth-keys-file).
   // Empty: any well-formed signature is accepted.
   std::map<std::string, std::string> auth_keys;

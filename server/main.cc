@@ -171,6 +171,8 @@ int main(int argc, char** argv) {
   const auto gsi_paused = std::make_shared<std::atomic<bool>>(false);
   engine_options.gsi_lag_min_ms = options.gsi_lag_min_ms;
   engine_options.gsi_lag_max_ms = options.gsi_lag_max_ms;
+  engine_options.stale_reads_min_ms = options.stale_reads_min_ms;
+  engine_options.stale_reads_max_ms = options.stale_reads_max_ms;
   engine_options.gsi_paused = gsi_paused;
   engine_options.item_collection_limit_bytes = options.item_collection_limit_bytes;
   engine_options.enforce_throughput = options.enforce_throughput;

@@ -52,6 +52,10 @@ struct EngineOptions {
   int64_t gsi_lag_min_ms = 0;
   int64_t gsi_lag_max_ms = 0;
   std::shared_ptr<const std::atomic<bool>> gsi_paused = nullptr;
+  // Eventually consistent reads of tables and local secondary indexes see the table as it was a
+  // delay ago (--stale-reads-ms; drawn from [min, max] per read; 0 and 0: the latest, the default).
+  int64_t stale_reads_min_ms = 0;
+  int64_t stale_reads_max_ms = 0;
   // Streams: how long a shard stays open before a child replaces it, and the most record bytes
   // one table's stream keeps (the oldest are trimmed first; all go after 24 hours).
   int64_t stream_shard_rollover_ms = 4 * 3'600'000;

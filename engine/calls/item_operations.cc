@@ -136,7 +136,8 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
     return strong.error();
   }
   GetItemOutcome outcome;
-  outcome.item = table.value().items->Get(key_bytes.value());
+  const TableItems& items = *table.value().items;
+  outcome.item = items.Get(key_bytes.value(), items.ReadMoment(args.consistent_read));
   if (Counted(args.return_consumed_capacity, table.value())) {
     ConsumedCapacity consumed;
     // A missing item costs as much as a small one; a projection does not make it cheaper.
@@ -360,10 +361,11 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
       if (!throttled) throttled = admitted.error();
       continue;
     }
-    outcome.items.emplace_back().item = table.items->Get(key);
+    const GetRequest& request = args.requests[i];
+    outcome.items.emplace_back().item =
+        table.items->Get(key, table.items->ReadMoment(request.consistent_read));
     if (!Counted(args.return_consumed_capacity, table)) continue;
     // Each item is rounded up on its own, then summed per table.
-    const GetRequest& request = args.requests[i];
     const std::optional<StoredItem>& item = outcome.items.back().item;
     ConsumedCapacity consumed;
     consumed.table_units = ReadUnits(item ? item->size_bytes : 0, request.consistent_read);

@@ -393,6 +393,8 @@ Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, cons
       return admitted.error();
     }
   }
+  // An eventually consistent read may see the table as it was a moment ago (--stale-reads-ms).
+  const int64_t moment_ms = table.items->ReadMoment(options.consistent_read);
   ReadPage page;
   uint64_t bytes_read = 0;
   uint64_t bytes_fetched = 0;  // from the table, for a local index
@@ -412,7 +414,7 @@ Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, cons
       uint32_t table_size = 0;
       if (table.items->FindDuringWalk(
               EncodeTableKey(*FindAttribute(item(), key.partition_name), sort), &table_blob,
-              &table_size)) {
+              &table_size, moment_ms)) {
         blob = table_blob;
         decoded.reset();
         bytes_fetched += table_size;
@@ -436,9 +438,9 @@ Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, cons
   };
   if (target.index != nullptr) {
     table.items->CatchUpIndexes();  // a lagging global index takes the changes due by now
-    table.items->WalkIndex(target.index->number, range, forward, visit);
+    table.items->WalkIndex(target.index->number, range, forward, visit, moment_ms);
   } else {
-    table.items->Walk(range, forward, visit);
+    table.items->Walk(range, forward, visit, moment_ms);
   }
   if (Counted(options.return_consumed_capacity, table)) {
     ConsumedCapacity& consumed = page.consumed_capacity.emplace();

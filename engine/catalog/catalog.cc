@@ -403,10 +403,16 @@ void Catalog::PurgeGoneLocked(int64_t now_ms) {
   std::erase_if(tables, [now_ms](const auto& entry) { return IsGone(*entry.second, now_ms); });
 }
 
-void Catalog::StartIndexLag(TableEntry& entry) const {
-  if (options.gsi_lag_max_ms <= 0) return;  // --gsi-lag-ms: global indexes lag behind writes
-  entry.items->LagGlobalIndexes(
-      {options.gsi_lag_min_ms, options.gsi_lag_max_ms, &clock, options.gsi_paused});
+void Catalog::StartEventualConsistency(TableEntry& entry) const {
+  if (options.gsi_lag_max_ms > 0) {  // --gsi-lag-ms: global indexes lag behind writes
+    entry.items->LagGlobalIndexes(
+        {options.gsi_lag_min_ms, options.gsi_lag_max_ms, &clock, options.gsi_paused});
+  }
+  if (options.stale_reads_max_ms > 0) {  // --stale-reads-ms: eventually consistent reads lag
+    entry.items->KeepRecentStates({.min_ms = options.stale_reads_min_ms,
+                                   .max_ms = options.stale_reads_max_ms,
+                                   .clock = &clock});
+  }
 }
 
 std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
@@ -439,8 +445,9 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
           std::move(local_slots));
     }
   }
-  // A replay rebuilds the indexes at once; Store::Open starts the lag after it.
-  if (!replaying) StartIndexLag(*entry);
+  // A replay rebuilds the indexes at once and has no past to read; Store::Open starts the lag
+  // and the history after it.
+  if (!replaying) StartEventualConsistency(*entry);
   entry->indexes = std::move(indexes);
   entry->next_index_slot = slots;
   // Before the first write: the vectors see every change, the log's replay included.

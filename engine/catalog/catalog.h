@@ -202,8 +202,10 @@ struct Catalog final : public TableMetadata {
                                TableDescription& description);
   void PurgeGoneLocked(int64_t now_ms);
   // With --gsi-lag-ms, the table's global indexes take its writes' changes after the delay
-  // (engine/storage/index_lag.h). NewEntry calls it, but during a replay (Store::Open, after).
-  void StartIndexLag(TableEntry& entry) const;
+  // (engine/storage/index_lag.h); with --stale-reads-ms, its eventually consistent reads see
+  // the past (engine/storage/item_history.h). NewEntry calls it, but during a replay (Store::Open,
+  // after).
+  void StartEventualConsistency(TableEntry& entry) const;
   // A table entry for `table` (indexes, partitions, collections, throughput), not yet in the
   // catalog: CreateTable's, a restore's and recovery's.
   std::unique_ptr<TableEntry> NewEntry(const TableDescription& table);

@@ -28,6 +28,7 @@
 #include "engine/error.h"
 #include "engine/storage/change.h"
 #include "engine/storage/index_lag.h"
+#include "engine/storage/item_history.h"
 #include "engine/storage/item_records.h"
 #include "engine/storage/table_records.h"
 #include "engine/storage/write_scope.h"
@@ -93,7 +94,17 @@ class TableItems {
   void CatchUpIndexes();
   std::vector<uint64_t> PendingIndexChanges() const;
 
-  std::optional<StoredItem> Get(std::string_view key) const;
+  // Eventually consistent reads of the table and its local indexes see the past (--stale-reads-ms,
+  // engine/storage/item_history.h): the table keeps its recent states. Call before the first write.
+  // ReadMoment is the moment a read sees: kLatestState for a consistent read, or without the
+  // option.
+  void KeepRecentStates(ItemHistoryOptions options);
+  int64_t ReadMoment(bool consistent_read) const {
+    return consistent_read || history_ == nullptr ? kLatestState : history_->ReadMoment();
+  }
+
+  // The item with `key` as it was at `moment_ms` (ReadMoment).
+  std::optional<StoredItem> Get(std::string_view key, int64_t moment_ms = kLatestState) const;
   // Item collections (tables with local secondary indexes): the bytes of each partition's items
   // and their LSI entries, kept under `limit_bytes`, by the partitions UsePartitions gives (LSIs
   // need a sort key); `local_slots` are the LSIs' slots. Call before the first write.
@@ -143,14 +154,19 @@ class TableItems {
 
   using KeyRange = ddbd::KeyRange;
   // Calls `visit` for each item in `range`, in key order or reverse, until it returns false.
-  // Holds the read lock throughout, so a walk sees one consistent state.
+  // Holds the read lock throughout, so a walk sees one consistent state: the latest, or the one
+  // at `moment_ms` (ReadMoment).
   using Visit = ddbd::Visit;
-  void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
-  // The same over secondary index `index`.
-  void WalkIndex(size_t index, const KeyRange& range, bool forward, const Visit& visit) const;
-  // The blob and size of the item with `key`, for use only inside a Walk/WalkIndex callback (the
-  // walk already holds the lock); false if there is none.
-  bool FindDuringWalk(std::string_view key, std::string_view* blob, uint32_t* size) const;
+  void Walk(const KeyRange& range, bool forward, const Visit& visit,
+            int64_t moment_ms = kLatestState) const;
+  // The same over secondary index `index`; a global index is as it is (--gsi-lag-ms makes it lag),
+  // whatever `moment_ms`.
+  void WalkIndex(size_t index, const KeyRange& range, bool forward, const Visit& visit,
+                 int64_t moment_ms = kLatestState) const;
+  // The blob and size of the item with `key` at `moment_ms`, for use only inside a Walk/WalkIndex
+  // callback (the walk already holds the lock); false if there is none.
+  bool FindDuringWalk(std::string_view key, std::string_view* blob, uint32_t* size,
+                      int64_t moment_ms = kLatestState) const;
 
   // Observers of this table alone (its stream, its TTL expiry index), attached and detached by
   // the catalog; they get every change as the engine's observers do, just before them. `existing`
@@ -204,6 +220,13 @@ class TableItems {
   bool LaggedLocked(size_t slot) const;
   // Under the write lock: the lagging changes due now (`all`: every one) applied to the indexes.
   void ApplyLaggedLocked(bool all, Garbage& garbage);
+  // Under the read lock: `walk` (a walk of the current items in `range`) with the items that
+  // differed at `moment_ms` in their place, removed or added, in the walk's order (the table's
+  // keys, or index `index`'s entries; SIZE_MAX: the table).
+  void WalkAtLocked(size_t index, const KeyRange& range, bool forward, int64_t moment_ms,
+                    const Visit& visit, const std::function<void(const Visit&)>& walk) const;
+  // Retires a record the commit path replaced or removed: into the history, or `garbage`.
+  void RetireLocked(std::string_view key, ItemRecord* record, Garbage& garbage);
 
   int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new
@@ -237,7 +260,8 @@ class TableItems {
   int64_t collection_limit_bytes_ = 0;
   bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;
-  std::unique_ptr<IndexLag> lag_;  // null: every index is updated inside the write
+  std::unique_ptr<IndexLag> lag_;         // null: every index is updated inside the write
+  std::unique_ptr<ItemHistory> history_;  // null: every read sees the latest
   absl::flat_hash_map<std::string, int64_t> collections_;  // partition prefix -> bytes
 };
 

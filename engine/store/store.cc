@@ -111,7 +111,7 @@ Status Store::Open() {
   }
   catalog_.replaying = false;
   catalog_.replayed_tables.clear();
-  for (auto& [name, entry] : catalog_.tables) catalog_.StartIndexLag(*entry);
+  for (auto& [name, entry] : catalog_.tables) catalog_.StartEventualConsistency(*entry);
   // Later changes go to a new segment: what a crash left at the end of the last one stays
   // there, ignored.
   auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync, options_.log,
