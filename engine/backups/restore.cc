@@ -191,11 +191,13 @@ Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableCall& create
       }
       IndexEntries entries;
       if (!indexes->list().empty()) entries = indexes->EntriesFor(decoded);
-      auto committed = table_items->Commit(
-          scope, key.value(), [&](const TableItems::Current*) -> Result<TableItems::Write> {
-            return TableItems::Write{TableItems::Write::Kind::kPut, &item, &entries,
-                                     table_items->index_generation()};
-          });
+      auto committed =
+          table_items->Commit(scope, key.value(),
+                              [&](const TableItems::Current*) -> Result<TableItems::Write> {
+                                return TableItems::Write{TableItems::Write::Kind::kPut, &item,
+                                                         &entries, table_items->index_generation()};
+                              },
+                              {ChangeOrigin::kLoad, 0});
       if (!committed.ok()) {
         loaded = committed.error();
         break;

@@ -297,10 +297,12 @@ void Imports::Execute(const std::string& import_arn) {
       IndexEntries entries;
       if (!indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(stored.blob));
       auto committed =
-          items->Commit(scope, key, [&](const TableItems::Current*) -> Result<TableItems::Write> {
-            return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
-                                     items->index_generation()};
-          });
+          items->Commit(scope, key,
+                        [&](const TableItems::Current*) -> Result<TableItems::Write> {
+                          return TableItems::Write{TableItems::Write::Kind::kPut, &stored, &entries,
+                                                   items->index_generation()};
+                        },
+                        {ChangeOrigin::kLoad, 0});
       if (!committed.ok()) return committed.error();
     }
     batch.clear();

@@ -25,7 +25,16 @@ namespace ddbd {
 
 // Who made the change.
 // kReplication: a change another region made, applied here (global tables: engine/replicas/).
-enum class ChangeOrigin : uint8_t { kUser, kTransaction, kTimeToLive, kBackfill, kReplication };
+// kLoad: a new table's items loaded before it is ACTIVE (a restore, an import): no reader could
+// have seen the table without them, so neither a lagging index nor a stale read holds them back.
+enum class ChangeOrigin : uint8_t {
+  kUser,
+  kTransaction,
+  kTimeToLive,
+  kBackfill,
+  kReplication,
+  kLoad
+};
 
 // One secondary index's part of a change: the item's entry in it before and after. Sizes are the
 // projected entries' DynamoDB sizes (what index write units are counted on).

@@ -199,10 +199,11 @@ void TableItems::KeepRecentStates(ItemHistoryOptions options) {
   history_ = std::make_unique<ItemHistory>(options);
 }
 
-void TableItems::RetireLocked(std::string_view key, ItemRecord* record, Garbage& garbage) {
-  if (history_ != nullptr) {
+void TableItems::RetireLocked(std::string_view key, ItemRecord* record,
+                              const CommitContext& context, Garbage& garbage) {
+  if (history_ != nullptr && context.origin != ChangeOrigin::kLoad) {
     history_->Record(key, record, garbage);
-  } else {
+  } else if (record != nullptr) {
     garbage.push_back(record);
   }
 }
@@ -317,19 +318,21 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   } else if (existing == nullptr) {
     change.kind = ChangeKind::kInsert;
     items_.Insert(added);
-    if (history_ != nullptr) history_->Record(key, nullptr, garbage);
+    if (history_ != nullptr) RetireLocked(key, nullptr, context, garbage);
   } else if (added == nullptr) {
     change.kind = ChangeKind::kRemove;
     items_.Remove(existing);
-    RetireLocked(key, existing, garbage);
+    RetireLocked(key, existing, context, garbage);
   } else {
     change.kind = ChangeKind::kModify;
     items_.Replace(existing, added);
-    RetireLocked(key, existing, garbage);
+    RetireLocked(key, existing, context, garbage);
   }
   size_bytes_ += static_cast<int64_t>(change.new_size) - static_cast<int64_t>(change.old_size);
-  // A backfill fills its new indexes at once; other changes of a global index wait (--gsi-lag-ms).
-  const bool lagging = lag_ != nullptr && context.origin != ChangeOrigin::kBackfill;
+  // A backfill and a load fill the indexes at once; other changes of a global index wait
+  // (--gsi-lag-ms).
+  const bool lagging = lag_ != nullptr && context.origin != ChangeOrigin::kBackfill &&
+                       context.origin != ChangeOrigin::kLoad;
   auto lagged = [&](size_t slot) { return lagging && LaggedLocked(slot); };
   auto insert = [&](Index& index, const IndexEntry& entry) {
     index.size_bytes += entry.item.size_bytes;

@@ -225,8 +225,10 @@ class TableItems {
   // keys, or index `index`'s entries; SIZE_MAX: the table).
   void WalkAtLocked(size_t index, const KeyRange& range, bool forward, int64_t moment_ms,
                     const Visit& visit, const std::function<void(const Visit&)>& walk) const;
-  // Retires a record the commit path replaced or removed: into the history, or `garbage`.
-  void RetireLocked(std::string_view key, ItemRecord* record, Garbage& garbage);
+  // Retires a record the commit path replaced or removed (null: an insertion): into the history,
+  // or `garbage`.
+  void RetireLocked(std::string_view key, ItemRecord* record, const CommitContext& context,
+                    Garbage& garbage);
 
   int64_t CollectionBytesLocked(uint32_t item_size, const IndexEntries& entries) const;
   // Under the write lock: moves the collection of `key` from the old item's bytes to the new

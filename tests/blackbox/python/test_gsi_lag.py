@@ -117,6 +117,26 @@ class GsiLag(unittest.TestCase):
         self.assertEqual(self.by_colour("green"), ["b"])
         self.assertEqual(self.pending(), 0)
 
+    def test_a_restored_table_has_its_indexes_whole_at_once(self):
+        # A restore fills a new table before it is ACTIVE, indexes with it, paused or not.
+        self.start("--gsi-lag-ms", "1", "--admin-api")
+        self.put("a", "teal")
+        eventually(lambda: self.assertEqual(self.by_colour("teal"), ["a"]))
+        self.admin("POST", "/_ddbd/gsi-propagation/pause")
+        backup = self.db.create_backup(TableName="Shirts", BackupName="shirts")
+        self.db.restore_table_from_backup(TargetTableName="Restored",
+                                          BackupArn=backup["BackupDetails"]["BackupArn"])
+        found = self.db.query(TableName="Restored", IndexName="byColour",
+                              KeyConditionExpression="colour = :c",
+                              ExpressionAttributeValues={":c": {"S": "teal"}})["Items"]
+        self.assertEqual([i["pk"]["S"] for i in found], ["a"])
+        # A write to it afterwards waits for the resume as anywhere.
+        self.db.put_item(TableName="Restored", Item={"pk": {"S": "b"}, "sk": {"S": "s"},
+                                                     "colour": {"S": "teal"}, "fit": {"S": "M"}})
+        self.assertEqual(self.db.query(TableName="Restored", IndexName="byColour",
+                                       KeyConditionExpression="colour = :c",
+                                       ExpressionAttributeValues={":c": {"S": "teal"}})["Count"], 1)
+
     def test_without_the_option_nothing_lags_and_the_pause_says_how(self):
         self.start("--admin-api")
         for n in range(20):

@@ -153,6 +153,27 @@ class StaleReads(unittest.TestCase):
         self.assertEqual(self.query("a"), [("1", "red"), ("2", "white"), ("3", "grey"),
                                            ("4", "black")])
 
+    def test_a_restored_table_is_read_whole_at_once(self):
+        # A restore loads a new table before it is ACTIVE: no reader could have seen it without
+        # its items, so they are not recent changes.
+        self.start("--stale-reads-ms", str(STALE_MS))
+        for n in range(3):
+            self.db.put_item(TableName="Shirts", Item=item("b", str(n), "blue"))
+        backup = self.db.create_backup(TableName="Shirts", BackupName="shirts")
+        self.db.restore_table_from_backup(TargetTableName="Restored",
+                                          BackupArn=backup["BackupDetails"]["BackupArn"])
+        self.assertEqual(self.db.describe_table(TableName="Restored")["Table"]["TableStatus"],
+                         "ACTIVE")
+        restored = self.db.scan(TableName="Restored")["Items"]
+        self.assertEqual(sorted(i["sk"]["S"] for i in restored), ["0", "1", "2"])
+        self.assertEqual(self.db.get_item(TableName="Restored",
+                                          Key={"pk": {"S": "b"}, "sk": {"S": "1"}})["Item"]["colour"],
+                         {"S": "blue"})
+        # Writes to it from then on are recent changes as anywhere.
+        self.db.put_item(TableName="Restored", Item=item("b", "3", "blue"))
+        self.assertNotIn("Item", self.db.get_item(TableName="Restored",
+                                                  Key={"pk": {"S": "b"}, "sk": {"S": "3"}}))
+
     def test_a_range_draws_the_delay_per_read(self):
         self.start("--stale-reads-ms", "0-%d" % STALE_MS)
         stale = fresh = 0
