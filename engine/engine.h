@@ -19,6 +19,7 @@
 #include "engine/api/exports.h"
 #include "engine/api/imports.h"
 #include "engine/api/items.h"
+#include "engine/api/kinesis.h"
 #include "engine/api/legacy_global_tables.h"
 #include "engine/api/options.h"
 #include "engine/api/policies.h"
@@ -164,6 +165,20 @@ class Engine {
   Result<PolicyOutcome> PutResourcePolicy(const PutResourcePolicyArgs& args);
   Result<ResourcePolicy> GetResourcePolicy(const std::string& resource_arn) const;
   Result<PolicyOutcome> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
+
+  // Kinesis streaming destinations (engine/kinesis/streaming_destinations.h): settings and their
+  // statuses, kept across restarts; no records are delivered. ValidationException for a stream
+  // ARN that is not a Kinesis stream's of this account and Region, and DynamoDB's "Table is not in
+  // a valid state ..." texts for an enable while a destination is not DISABLED or ENABLE_FAILED, a
+  // disable or update of one that is not ACTIVE; ResourceNotFoundException for a missing table.
+  Result<KinesisDestinationOutcome> EnableKinesisStreamingDestination(
+      const KinesisDestinationArgs& args);
+  Result<KinesisDestinationOutcome> DisableKinesisStreamingDestination(
+      const KinesisDestinationArgs& args);
+  Result<KinesisDestinationOutcome> UpdateKinesisStreamingDestination(
+      const KinesisDestinationArgs& args);
+  Result<KinesisDestinations> DescribeKinesisStreamingDestination(
+      const std::string& table_name) const;
 
   // Point-in-time recovery settings (engine/api/continuous_backups.h). TableNotFoundException
   // "Table not found: <name>" for a table that is not here.

@@ -10,6 +10,7 @@
 
 #include "engine/api/auto_scaling.h"
 #include "engine/api/durability.h"
+#include "engine/api/kinesis.h"
 #include "engine/api/replicas.h"
 #include "engine/model/key_schema.h"
 
@@ -256,6 +257,8 @@ struct TableDescription {
   int64_t time_to_live_updated_ms = 0;  // the last UpdateTimeToLive (its cooldown); 0: never
   std::vector<Tag> tags;
   std::vector<ResourcePolicy> resource_policies;  // the table's and its streams', one each
+  // Kinesis streaming destinations, enabled or once enabled (engine/kinesis/); regional.
+  std::vector<KinesisDestination> kinesis_destinations;
   std::optional<WarmThroughput> warm_throughput;  // once set, or kept when capacity changes
   int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
   int64_t recovery_period_in_days = 35;

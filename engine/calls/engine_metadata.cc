@@ -1,11 +1,12 @@
 // The catalog as the features that keep state in a table's description see it (TableMetadata),
 // and the Engine's calls of those features, which only delegate: tags (engine/tags/) and
-// resource-based policies (engine/policies/).
+// resource-based policies (engine/policies/), Kinesis streaming destinations (engine/kinesis/).
 #include <mutex>
 #include <shared_mutex>
 
 #include "engine/calls/engine_state.h"
 #include "engine/engine.h"
+#include "engine/kinesis/streaming_destinations.h"
 #include "engine/policies/resource_policies.h"
 #include "engine/tags/tag_operations.h"
 
@@ -38,6 +39,30 @@ Result<ResourcePolicy> Engine::GetResourcePolicy(const std::string& resource_arn
 
 Result<PolicyOutcome> Engine::DeleteResourcePolicy(const DeleteResourcePolicyArgs& args) {
   return ddbd::DeleteResourcePolicy(state_->catalog, args);
+}
+
+Result<KinesisDestinationOutcome> Engine::EnableKinesisStreamingDestination(
+    const KinesisDestinationArgs& args) {
+  return EnableKinesisDestination({state_->catalog, clock_, state_->catalog.options.table_delay_ms},
+                                  args);
+}
+
+Result<KinesisDestinationOutcome> Engine::DisableKinesisStreamingDestination(
+    const KinesisDestinationArgs& args) {
+  return DisableKinesisDestination(
+      {state_->catalog, clock_, state_->catalog.options.table_delay_ms}, args);
+}
+
+Result<KinesisDestinationOutcome> Engine::UpdateKinesisStreamingDestination(
+    const KinesisDestinationArgs& args) {
+  return UpdateKinesisDestination({state_->catalog, clock_, state_->catalog.options.table_delay_ms},
+                                  args);
+}
+
+Result<KinesisDestinations> Engine::DescribeKinesisStreamingDestination(
+    const std::string& table_name) const {
+  return DescribeKinesisDestinations(state_->catalog, clock_.NowMs(),
+                                     state_->catalog.options.table_delay_ms, table_name);
 }
 
 }  // namespace ddbd

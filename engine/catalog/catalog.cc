@@ -128,6 +128,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
 void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.tags = from.tags;
   to.resource_policies = from.resource_policies;
+  to.kinesis_destinations = from.kinesis_destinations;
   to.point_in_time_recovery_since_ms = from.point_in_time_recovery_since_ms;
   to.recovery_period_in_days = from.recovery_period_in_days;
   to.replicas = from.replicas;

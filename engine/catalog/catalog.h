@@ -145,8 +145,9 @@ struct CatalogChange {
   std::vector<std::shared_ptr<TableVector>>* vectors_to_fill = nullptr;
 };
 
-// What a kTableMetadata change carries from one description to another: tags, resource policies
-// and point-in-time recovery settings (nothing the items or indexes depend on).
+// What a kTableMetadata change carries from one description to another: tags, resource policies,
+// Kinesis streaming destinations and point-in-time recovery settings (nothing the items or
+// indexes depend on).
 void CopyTableMetadata(const TableDescription& from, TableDescription& to);
 
 // CreateTable as the table calls make it (engine/tables/table_operations.h), handed by the engine

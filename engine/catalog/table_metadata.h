@@ -1,8 +1,8 @@
 // What a feature that keeps its state in a table's description (tags, resource policies,
-// point-in-time recovery settings) is given of the catalog: the ARNs it names tables by, a live
-// table's description, and a change of that metadata through the catalog's one path (so it is
-// logged and survives restarts). Features take this, never the engine: the engine holds them,
-// not the other way round (issue 38).
+// point-in-time recovery settings, Kinesis streaming destinations) is given of the catalog: the
+// ARNs it names tables by, a live table's description, and a change of that metadata through the
+// catalog's one path (so it is logged and survives restarts). Features take this, never the engine:
+// the engine holds them, not the other way round (issue 38).
 //
 // Thread safety: every member may be called from any thread.
 #pragma once
@@ -29,9 +29,10 @@ class TableMetadata {
   // The live table's description (without its item counts), or nullopt when it is not here.
   virtual std::optional<TableDescription> Describe(std::string_view table_name) const = 0;
   // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource
-  // policies and point-in-time recovery settings; unless it fails, the copy goes through the
-  // catalog's one path: the ticket of its log record. ResourceNotFoundException "Requested
-  // resource not found: Table: <name> not found" for a table that is not here.
+  // policies, Kinesis streaming destinations and point-in-time recovery settings; unless it fails,
+  // the copy goes through the catalog's one path: the ticket of its log record.
+  // ResourceNotFoundException "Requested resource not found: Table: <name> not found" for a table
+  // that is not here.
   virtual Result<Ticket> ChangeMetadata(const std::string& table_name,
                                         const std::function<Status(TableDescription&)>& change) = 0;
 };

@@ -50,9 +50,17 @@ enum Table : uint32_t {
   kAutoScaling,
   kLegacyGlobalTable,
   kSettingsReplicationMode,
+  kKinesisDestination,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
+enum Destination : uint32_t {
+  kDestinationArn = 1,
+  kDestinationEnabled,
+  kDestinationTransition,
+  kDestinationChanged,
+  kDestinationPrecision
+};
 enum Pair : uint32_t { kFirst = 1, kSecond };
 enum Index : uint32_t {
   kIndexName = 1,
@@ -358,6 +366,15 @@ std::string EncodeTableDescription(const TableDescription& table) {
     nested.Bytes(kPolicyRevision, policy.revision_id);
     fields.Bytes(kResourcePolicy, nested.bytes());
   }
+  for (const KinesisDestination& destination : table.kinesis_destinations) {
+    FieldWriter nested;
+    nested.Bytes(kDestinationArn, destination.stream_arn);
+    nested.Int(kDestinationEnabled, destination.enabled ? 1 : 0);
+    nested.Int(kDestinationTransition, static_cast<int64_t>(destination.transition));
+    nested.Int(kDestinationChanged, destination.changed_ms);
+    nested.Int(kDestinationPrecision, static_cast<int64_t>(destination.precision));
+    fields.Bytes(kKinesisDestination, nested.bytes());
+  }
   if (table.warm_throughput) {
     FieldWriter warm;
     warm.Int(kFirst, table.warm_throughput->read_units_per_second);
@@ -512,6 +529,38 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
           if (nested.number() == kPolicyArn) policy.resource_arn = std::string(nested.text());
           if (nested.number() == kPolicyDocument) policy.policy = std::string(nested.text());
           if (nested.number() == kPolicyRevision) policy.revision_id = std::string(nested.text());
+        }
+        decode.ok = decode.ok && nested.ok();
+        break;
+      }
+      case kKinesisDestination: {
+        FieldReader nested(text);
+        KinesisDestination& destination = table.kinesis_destinations.emplace_back();
+        while (nested.Next()) {
+          const int64_t value = nested.integer();
+          switch (nested.number()) {
+            case kDestinationArn:
+              destination.stream_arn = std::string(nested.text());
+              break;
+            case kDestinationEnabled:
+              destination.enabled = value != 0;
+              break;
+            case kDestinationTransition:
+              if (value >= 0 && value <= static_cast<int64_t>(DestinationStatus::kUpdating)) {
+                destination.transition = static_cast<DestinationStatus>(value);
+              }
+              break;
+            case kDestinationChanged:
+              destination.changed_ms = value;
+              break;
+            case kDestinationPrecision:
+              if (value == static_cast<int64_t>(TimestampPrecision::kMillisecond)) {
+                destination.precision = TimestampPrecision::kMillisecond;
+              }
+              break;
+            default:
+              break;  // a later ddbd's field
+          }
         }
         decode.ok = decode.ok && nested.ok();
         break;

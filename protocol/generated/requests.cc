@@ -119,10 +119,15 @@ extern const Shape kDescribeGlobalTableInput;
 extern const Shape kDescribeGlobalTableSettingsInput;
 extern const Shape kImportArn;
 extern const Shape kDescribeImportInput;
+extern const Shape kDescribeKinesisStreamingDestinationInput;
 extern const Shape kDescribeLimitsInput;
 extern const Shape kDescribeTableInput;
 extern const Shape kDescribeTableReplicaAutoScalingInput;
 extern const Shape kDescribeTimeToLiveInput;
+extern const Shape kStreamArn;
+extern const Shape kApproximateCreationDateTimePrecision;
+extern const Shape kEnableKinesisStreamingConfiguration;
+extern const Shape kKinesisStreamingDestinationInput;
 extern const Shape kPartiQLNextToken;
 extern const Shape kPositiveIntegerObject;
 extern const Shape kExecuteStatementInput;
@@ -232,6 +237,8 @@ extern const Shape kAttributeAction;
 extern const Shape kAttributeValueUpdate;
 extern const Shape kAttributeUpdates;
 extern const Shape kUpdateItemInput;
+extern const Shape kUpdateKinesisStreamingConfiguration;
+extern const Shape kUpdateKinesisStreamingDestinationInput;
 extern const Shape kUpdateGlobalSecondaryIndexAction;
 extern const Shape kCreateGlobalSecondaryIndexAction;
 extern const Shape kDeleteGlobalSecondaryIndexAction;
@@ -1673,6 +1680,20 @@ const Shape kDescribeImportInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kDescribeKinesisStreamingDestinationInputMembers[1] = {
+    {"TableName", "tableName", &kTableArn, 0, true, false, false, false, -1},
+};
+const Shape kDescribeKinesisStreamingDestinationInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeKinesisStreamingDestinationInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeKinesisStreamingDestinationInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kDescribeLimitsInput = {
     .kind = Kind::kStructure,
     .java_type = "com.amazonaws.dynamodb.v20120810.DescribeLimitsInput",
@@ -1723,6 +1744,58 @@ const Shape kDescribeTimeToLiveInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kDescribeTimeToLiveInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kStreamArn = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = 37,
+    .max = 1024,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kApproximateCreationDateTimePrecision = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kApproximateCreationDateTimePrecision,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kEnableKinesisStreamingConfigurationMembers[1] = {
+    {"ApproximateCreationDateTimePrecision", "approximateCreationDateTimePrecision", &kApproximateCreationDateTimePrecision, 0, false, false, false, false, -1},
+};
+const Shape kEnableKinesisStreamingConfiguration = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.EnableKinesisStreamingConfiguration",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kEnableKinesisStreamingConfigurationMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kKinesisStreamingDestinationInputMembers[3] = {
+    {"TableName", "tableName", &kTableArn, 2, true, false, false, false, -1},
+    {"StreamArn", "streamArn", &kStreamArn, 0, true, false, false, false, -1},
+    {"EnableKinesisStreamingConfiguration", "enableKinesisStreamingConfiguration", &kEnableKinesisStreamingConfiguration, 1, false, false, false, false, -1},
+};
+const Shape kKinesisStreamingDestinationInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.KinesisStreamingDestinationInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kKinesisStreamingDestinationInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -3280,6 +3353,36 @@ const Shape kUpdateItemInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kUpdateKinesisStreamingConfigurationMembers[1] = {
+    {"ApproximateCreationDateTimePrecision", "approximateCreationDateTimePrecision", &kApproximateCreationDateTimePrecision, 0, false, false, false, false, -1},
+};
+const Shape kUpdateKinesisStreamingConfiguration = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.UpdateKinesisStreamingConfiguration",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kUpdateKinesisStreamingConfigurationMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kUpdateKinesisStreamingDestinationInputMembers[3] = {
+    {"TableName", "tableName", &kTableArn, 2, true, false, false, false, -1},
+    {"StreamArn", "streamArn", &kStreamArn, 0, true, false, false, false, -1},
+    {"UpdateKinesisStreamingConfiguration", "updateKinesisStreamingConfiguration", &kUpdateKinesisStreamingConfiguration, 1, false, false, false, false, -1},
+};
+const Shape kUpdateKinesisStreamingDestinationInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.UpdateKinesisStreamingDestinationInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kUpdateKinesisStreamingDestinationInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 extern const Member kUpdateGlobalSecondaryIndexActionMembers[4] = {
     {"IndexName", "indexName", &kIndexName, 2, true, false, false, false, -1},
     {"ProvisionedThroughput", "provisionedThroughput", &kProvisionedThroughput, 3, false, false, false, false, -1},
@@ -4308,6 +4411,13 @@ Status Decode(const json::Value& body, DescribeImportInput& out, Status* constra
   return Ok{};
 }
 
+Status Decode(const json::Value& body, DescribeKinesisStreamingDestinationInput& out, Status* constraints) {
+  const json::Value* values[1] = {};
+  if (Status read = Read(shapes::kDescribeKinesisStreamingDestinationInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, DescribeLimitsInput& /*out*/, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeLimitsInput, body, values, constraints); !read.ok()) return read;
@@ -4332,6 +4442,21 @@ Status Decode(const json::Value& body, DescribeTimeToLiveInput& out, Status* con
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeTimeToLiveInput, body, values, constraints); !read.ok()) return read;
   out.table_name = String(values[0]).value_or(std::string_view{});
+  return Ok{};
+}
+
+void View(const json::Value& object, EnableKinesisStreamingConfiguration& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kEnableKinesisStreamingConfiguration, object, values);
+  out.approximate_creation_date_time_precision = String(values[0]);
+}
+
+Status Decode(const json::Value& body, KinesisStreamingDestinationInput& out, Status* constraints) {
+  const json::Value* values[3] = {};
+  if (Status read = Read(shapes::kKinesisStreamingDestinationInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.stream_arn = String(values[1]).value_or(std::string_view{});
+  out.enable_kinesis_streaming_configuration = values[2];
   return Ok{};
 }
 
@@ -4870,6 +4995,21 @@ Status Decode(const json::Value& body, UpdateItemInput& out, Status* constraints
   out.expression_attribute_names = values[10];
   out.expression_attribute_values = values[11];
   out.return_values_on_condition_check_failure = String(values[12]);
+  return Ok{};
+}
+
+void View(const json::Value& object, UpdateKinesisStreamingConfiguration& out) {
+  const json::Value* values[1] = {};
+  Collect(shapes::kUpdateKinesisStreamingConfiguration, object, values);
+  out.approximate_creation_date_time_precision = String(values[0]);
+}
+
+Status Decode(const json::Value& body, UpdateKinesisStreamingDestinationInput& out, Status* constraints) {
+  const json::Value* values[3] = {};
+  if (Status read = Read(shapes::kUpdateKinesisStreamingDestinationInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.stream_arn = String(values[1]).value_or(std::string_view{});
+  out.update_kinesis_streaming_configuration = values[2];
   return Ok{};
 }
 

@@ -317,6 +317,13 @@ struct DescribeImportInput {
 };
 Status Decode(const json::Value& body, DescribeImportInput& out, Status* constraints = nullptr);
 
+struct DescribeKinesisStreamingDestinationInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_name = {};
+};
+Status Decode(const json::Value& body, DescribeKinesisStreamingDestinationInput& out, Status* constraints = nullptr);
+
 struct DescribeLimitsInput {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -343,6 +350,20 @@ struct DescribeTimeToLiveInput {
   std::string_view table_name = {};
 };
 Status Decode(const json::Value& body, DescribeTimeToLiveInput& out, Status* constraints = nullptr);
+
+struct EnableKinesisStreamingConfiguration {
+  std::optional<std::string_view> approximate_creation_date_time_precision;
+};
+void View(const json::Value& object, EnableKinesisStreamingConfiguration& out);
+
+struct KinesisStreamingDestinationInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_name = {};
+  std::string_view stream_arn = {};
+  const json::Value* enable_kinesis_streaming_configuration = nullptr;
+};
+Status Decode(const json::Value& body, KinesisStreamingDestinationInput& out, Status* constraints = nullptr);
 
 struct ExecuteStatementInput {
   // Holds attribute values, whose SerializationExceptions come before the constraints'.
@@ -866,6 +887,20 @@ struct UpdateItemInput {
   std::optional<std::string_view> return_values_on_condition_check_failure;
 };
 Status Decode(const json::Value& body, UpdateItemInput& out, Status* constraints = nullptr);
+
+struct UpdateKinesisStreamingConfiguration {
+  std::optional<std::string_view> approximate_creation_date_time_precision;
+};
+void View(const json::Value& object, UpdateKinesisStreamingConfiguration& out);
+
+struct UpdateKinesisStreamingDestinationInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_name = {};
+  std::string_view stream_arn = {};
+  const json::Value* update_kinesis_streaming_configuration = nullptr;
+};
+Status Decode(const json::Value& body, UpdateKinesisStreamingDestinationInput& out, Status* constraints = nullptr);
 
 struct UpdateGlobalSecondaryIndexAction {
   std::string_view index_name = {};

@@ -2879,6 +2879,62 @@ class ImportNotFoundException {
   json::Writer& w_;
 };
 
+class KinesisDataStreamDestination {
+ public:
+  explicit KinesisDataStreamDestination(json::Writer& w) : w_(w) {}
+  void StreamArn(std::string_view value) {
+    json::Key(w_, "\"StreamArn\"");
+    json::String(w_, value);
+  }
+  void DestinationStatus(::ddbd::wire::DestinationStatus value) {
+    json::Key(w_, "\"DestinationStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void DestinationStatusDescription(std::string_view value) {
+    json::Key(w_, "\"DestinationStatusDescription\"");
+    json::String(w_, value);
+  }
+  void ApproximateCreationDateTimePrecision(::ddbd::wire::ApproximateCreationDateTimePrecision value) {
+    json::Key(w_, "\"ApproximateCreationDateTimePrecision\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class KinesisDataStreamDestinations {
+ public:
+  explicit KinesisDataStreamDestinations(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::KinesisDataStreamDestination>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class DescribeKinesisStreamingDestinationOutput {
+ public:
+  explicit DescribeKinesisStreamingDestinationOutput(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void KinesisDataStreamDestinations(F&& write) {
+    json::Key(w_, "\"KinesisDataStreamDestinations\"");
+    w_.StartArray();
+    out::KinesisDataStreamDestinations inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class DescribeLimitsOutput {
  public:
   explicit DescribeLimitsOutput(json::Writer& w) : w_(w) {}
@@ -3044,6 +3100,43 @@ class DescribeTimeToLiveOutput {
   void TimeToLiveDescription(F&& write) {
     json::Key(w_, "\"TimeToLiveDescription\"");
     ::ddbd::wire::Write<out::TimeToLiveDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class EnableKinesisStreamingConfiguration {
+ public:
+  explicit EnableKinesisStreamingConfiguration(json::Writer& w) : w_(w) {}
+  void ApproximateCreationDateTimePrecision(::ddbd::wire::ApproximateCreationDateTimePrecision value) {
+    json::Key(w_, "\"ApproximateCreationDateTimePrecision\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class KinesisStreamingDestinationOutput {
+ public:
+  explicit KinesisStreamingDestinationOutput(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  void StreamArn(std::string_view value) {
+    json::Key(w_, "\"StreamArn\"");
+    json::String(w_, value);
+  }
+  void DestinationStatus(::ddbd::wire::DestinationStatus value) {
+    json::Key(w_, "\"DestinationStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void EnableKinesisStreamingConfiguration(F&& write) {
+    json::Key(w_, "\"EnableKinesisStreamingConfiguration\"");
+    ::ddbd::wire::Write<out::EnableKinesisStreamingConfiguration>(w_, write);
   }
 
  private:
@@ -4027,6 +4120,43 @@ class UpdateItemOutput {
   void ItemCollectionMetrics(F&& write) {
     json::Key(w_, "\"ItemCollectionMetrics\"");
     ::ddbd::wire::Write<out::ItemCollectionMetrics>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class UpdateKinesisStreamingConfiguration {
+ public:
+  explicit UpdateKinesisStreamingConfiguration(json::Writer& w) : w_(w) {}
+  void ApproximateCreationDateTimePrecision(::ddbd::wire::ApproximateCreationDateTimePrecision value) {
+    json::Key(w_, "\"ApproximateCreationDateTimePrecision\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class UpdateKinesisStreamingDestinationOutput {
+ public:
+  explicit UpdateKinesisStreamingDestinationOutput(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  void StreamArn(std::string_view value) {
+    json::Key(w_, "\"StreamArn\"");
+    json::String(w_, value);
+  }
+  void DestinationStatus(::ddbd::wire::DestinationStatus value) {
+    json::Key(w_, "\"DestinationStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  template <class F>
+  void UpdateKinesisStreamingConfiguration(F&& write) {
+    json::Key(w_, "\"UpdateKinesisStreamingConfiguration\"");
+    ::ddbd::wire::Write<out::UpdateKinesisStreamingConfiguration>(w_, write);
   }
 
  private:

@@ -55,6 +55,16 @@ Status DescribeEndpoints(const Engine&, const RequestInfo&, const wire::Describe
 Status DescribeLimits(Engine&, const wire::DescribeLimitsInput&, json::Writer&);
 Status DescribeTable(Engine&, const wire::DescribeTableInput&, json::Writer&);
 Status DescribeTimeToLive(Engine&, const wire::DescribeTimeToLiveInput&, json::Writer&);
+Status EnableKinesisStreamingDestination(Engine&, const wire::KinesisStreamingDestinationInput&,
+                                         json::Writer&, Ticket&);
+Status DisableKinesisStreamingDestination(Engine&, const wire::KinesisStreamingDestinationInput&,
+                                          json::Writer&, Ticket&);
+Status UpdateKinesisStreamingDestination(Engine&,
+                                         const wire::UpdateKinesisStreamingDestinationInput&,
+                                         json::Writer&, Ticket&);
+Status DescribeKinesisStreamingDestination(Engine&,
+                                           const wire::DescribeKinesisStreamingDestinationInput&,
+                                           json::Writer&);
 Status DescribeGlobalTable(Engine&, const wire::DescribeGlobalTableInput&, json::Writer&);
 Status ListGlobalTables(Engine&, const wire::ListGlobalTablesInput&, json::Writer&);
 Status DescribeGlobalTableSettings(Engine&, const wire::DescribeGlobalTableSettingsInput&,

@@ -44,6 +44,11 @@ TableDescription EveryField() {
   table.warm_throughput = WarmThroughput{15000, 4500};
   table.resource_policies = {{table.table_arn, "{\"Version\":\"2012-10-17\"}", "1700000000123"},
                              {table.table_arn + "/stream/x", "{}", "1700000000124"}};
+  table.kinesis_destinations = {
+      {"arn:aws:kinesis:us-east-1:000000000000:stream/a", false, DestinationStatus::kDisabling,
+       1'700'000'000'600, TimestampPrecision::kMillisecond},
+      {"arn:aws:kinesis:us-east-1:000000000000:stream/b", true, DestinationStatus::kUpdating,
+       1'700'000'000'700, TimestampPrecision::kMicrosecond}};
   IndexDescription local;
   local.definition.index_name = "by-b";
   local.definition.key_schema = {{"pk", KeyType::kHash}, {"b", KeyType::kRange}};
@@ -112,6 +117,16 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   CHECK(back.table_size_bytes == -1);
   REQUIRE(back.resource_policies.size() == 2);
   CHECK(back.resource_policies[1].revision_id == "1700000000124");
+  REQUIRE(back.kinesis_destinations.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const KinesisDestination& want = table.kinesis_destinations[i];
+    const KinesisDestination& got = back.kinesis_destinations[i];
+    CHECK(got.stream_arn == want.stream_arn);
+    CHECK(got.enabled == want.enabled);
+    CHECK(got.transition == want.transition);
+    CHECK(got.changed_ms == want.changed_ms);
+    CHECK(got.precision == want.precision);
+  }
   CHECK(back.replicas == table.replicas);
   CHECK(back.replicas[1].account_id == "222222222222");
   CHECK(back.settings_replication_mode == SettingsReplicationMode::kDisabled);
