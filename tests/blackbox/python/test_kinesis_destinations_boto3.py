@@ -94,6 +94,14 @@ class KinesisDestinations(ServerTestCase):
                     for d in destinations(self.ddb, name)["KinesisDataStreamDestinations"]}
         self.assertEqual(statuses, {STREAM: "DISABLED", OTHER: "ACTIVE"})
 
+    def test_a_restored_table_starts_without_destinations(self):
+        name = new_table(self.ddb)
+        self.ddb.enable_kinesis_streaming_destination(TableName=name, StreamArn=STREAM)
+        backup = self.ddb.create_backup(TableName=name, BackupName="kds-backup")["BackupDetails"]["BackupArn"]
+        restored = name + "-restored"
+        self.ddb.restore_table_from_backup(TargetTableName=restored, BackupArn=backup)
+        self.assertEqual(destinations(self.ddb, restored)["KinesisDataStreamDestinations"], [])
+
     def test_refusals(self):
         name = new_table(self.ddb)
         self.assertError(self.ddb.enable_kinesis_streaming_destination,
