@@ -4,6 +4,9 @@
 #include "engine/kinesis/streaming_destinations.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
 
 namespace ddbd {
 namespace {
