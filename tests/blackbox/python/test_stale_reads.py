@@ -4,8 +4,10 @@ PartiQL without ConsistentRead see the table as it was N ms before, so a write i
 update not yet there and a deletion not yet done, deterministically within N ms; ConsistentRead,
 TransactGetItems and conditions always see the latest; after N ms everything is seen; A-B draws
 the delay per read; without the option every read sees the latest."""
+import json
 import os
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -55,8 +57,9 @@ class StaleReads(unittest.TestCase):
         return found["colour"]["S"] if found else None
 
     def query(self, pk, consistent=False, **extra):
+        extra.setdefault("TableName", "Shirts")
         return [(i["sk"]["S"], i.get("colour", {}).get("S")) for i in self.db.query(
-            TableName="Shirts", KeyConditionExpression="pk = :k",
+            KeyConditionExpression="pk = :k",
             ExpressionAttributeValues={":k": {"S": pk}}, ConsistentRead=consistent,
             **extra)["Items"]]
 
@@ -173,6 +176,30 @@ class StaleReads(unittest.TestCase):
         self.db.put_item(TableName="Restored", Item=item("b", "3", "blue"))
         self.assertNotIn("Item", self.db.get_item(TableName="Restored",
                                                   Key={"pk": {"S": "b"}, "sk": {"S": "3"}}))
+
+    def test_an_imported_table_is_read_whole_at_once(self):
+        with tempfile.TemporaryDirectory() as s3:
+            os.makedirs(os.path.join(s3, "bucket", "in"))
+            with open(os.path.join(s3, "bucket", "in", "items.json"), "w") as f:
+                for n in range(3):
+                    f.write(json.dumps({"Item": item("i", str(n), "teal")}) + "\n")
+            self.start("--stale-reads-ms", str(STALE_MS), "--s3-dir", s3)
+            started = time.monotonic()
+            arn = self.db.import_table(
+                S3BucketSource={"S3Bucket": "bucket", "S3KeyPrefix": "in/"},
+                InputFormat="DYNAMODB_JSON",
+                TableCreationParameters=dict(
+                    TableName="Imported", BillingMode="PAY_PER_REQUEST",
+                    AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                                          for a in ("pk", "sk")],
+                    KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                               {"AttributeName": "sk", "KeyType": "RANGE"}]),
+            )["ImportTableDescription"]["ImportArn"]
+            while self.db.describe_import(ImportArn=arn)["ImportTableDescription"][
+                    "ImportStatus"] == "IN_PROGRESS":
+                time.sleep(0.01)
+            self.assertEqual([sk for sk, _ in self.query("i", TableName="Imported")], ["0", "1", "2"])
+            self.within_window(started)
 
     def test_a_range_draws_the_delay_per_read(self):
         self.start("--stale-reads-ms", "0-%d" % STALE_MS)
