@@ -5,6 +5,7 @@
 
 #include "engine/persistence/auto_scaling_codec.h"
 #include "engine/persistence/fields.h"
+#include "engine/persistence/kinesis_codec.h"
 #include "engine/persistence/replica_codec.h"
 
 namespace ddbd {
@@ -54,13 +55,6 @@ enum Table : uint32_t {
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
-enum Destination : uint32_t {
-  kDestinationArn = 1,
-  kDestinationEnabled,
-  kDestinationTransition,
-  kDestinationChanged,
-  kDestinationPrecision
-};
 enum Pair : uint32_t { kFirst = 1, kSecond };
 enum Index : uint32_t {
   kIndexName = 1,
@@ -367,13 +361,7 @@ std::string EncodeTableDescription(const TableDescription& table) {
     fields.Bytes(kResourcePolicy, nested.bytes());
   }
   for (const KinesisDestination& destination : table.kinesis_destinations) {
-    FieldWriter nested;
-    nested.Bytes(kDestinationArn, destination.stream_arn);
-    nested.Int(kDestinationEnabled, destination.enabled ? 1 : 0);
-    nested.Int(kDestinationTransition, static_cast<int64_t>(destination.transition));
-    nested.Int(kDestinationChanged, destination.changed_ms);
-    nested.Int(kDestinationPrecision, static_cast<int64_t>(destination.precision));
-    fields.Bytes(kKinesisDestination, nested.bytes());
+    fields.Bytes(kKinesisDestination, EncodeKinesisDestination(destination));
   }
   if (table.warm_throughput) {
     FieldWriter warm;
@@ -534,35 +522,9 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         break;
       }
       case kKinesisDestination: {
-        FieldReader nested(text);
-        KinesisDestination& destination = table.kinesis_destinations.emplace_back();
-        while (nested.Next()) {
-          const int64_t value = nested.integer();
-          switch (nested.number()) {
-            case kDestinationArn:
-              destination.stream_arn = std::string(nested.text());
-              break;
-            case kDestinationEnabled:
-              destination.enabled = value != 0;
-              break;
-            case kDestinationTransition:
-              if (value >= 0 && value <= static_cast<int64_t>(DestinationStatus::kUpdating)) {
-                destination.transition = static_cast<DestinationStatus>(value);
-              }
-              break;
-            case kDestinationChanged:
-              destination.changed_ms = value;
-              break;
-            case kDestinationPrecision:
-              if (value == static_cast<int64_t>(TimestampPrecision::kMillisecond)) {
-                destination.precision = TimestampPrecision::kMillisecond;
-              }
-              break;
-            default:
-              break;  // a later ddbd's field
-          }
-        }
-        decode.ok = decode.ok && nested.ok();
+        std::optional<KinesisDestination> destination = DecodeKinesisDestination(text);
+        decode.ok = decode.ok && destination.has_value();
+        if (destination) table.kinesis_destinations.push_back(std::move(*destination));
         break;
       }
       case kWarmThroughput: {

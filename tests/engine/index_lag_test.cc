@@ -26,7 +26,8 @@ void IndexByBlob(TableItems& items, size_t slots) {
 
 void Put(TableItems& items, const std::string& key, const std::string& blob) {
   const StoredItem stored{blob, 1};
-  // Entries computed by SetIndexes' function: the write passes none of its own.
+  // Entries computed by SetIndexes' function: the write passes none of its own, with a generation
+  // that never matches (testing::PutInto passes the current one, which means "no entries").
   WriteScope scope(items);
   REQUIRE(items
               .Commit(scope, key,

@@ -14,6 +14,8 @@ namespace {
 
 void Put(TableItems& items, const std::string& key, const std::string& blob) {
   const StoredItem stored{blob, static_cast<uint32_t>(blob.size())};
+  // A generation that never matches: Commit computes the entries with SetIndexes' function
+  // (testing::PutInto passes the current one, which means "no entries").
   WriteScope scope(items);
   REQUIRE(items
               .Commit(scope, key,
