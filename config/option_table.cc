@@ -324,6 +324,17 @@ const std::array kOptions = {
     [](Options& o, std::string_view v) {
       return Integer<int64_t>(v, 1, int64_t{1} << 40, o.stream_max_bytes);
     }},
+  Option{"kinesis-endpoint", "", "URL", "none", Group::kTimeToLiveAndStreams,
+    "deliver the changes of tables with a Kinesis streaming destination to this Kinesis-compatible "
+    "server (kinesalite, LocalStack, AWS: http(s)://host[:port]) with PutRecords, signed with "
+    "AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN for --region; without it "
+    "destinations are kept and nothing is sent",
+    [](Options& o, std::string_view v) {
+      if (!v.starts_with("http://") && !v.starts_with("https://")) {
+        return Got("expected http://host[:port] or https://host[:port]", v);
+      }
+      return NotEmpty(v, o.kinesis_endpoint, "expected a URL");
+    }},
 
   // Backups
   Option{"pitr-history-bytes", "", "N", "268435456, 256 MiB", Group::kBackups,

@@ -71,9 +71,11 @@ struct Options {
   int64_t pitr_lag_ms = 300'000;                    // latest restorable moment behind now
   std::string s3_dir;       // exports' and imports' buckets: DIR/<bucket>; empty: none
   std::string s3_endpoint;  // or on this S3-compatible server; empty: none
-  std::string s3_region;    // its signing region; empty: --region's
-  std::string db_path;      // data directory: every change is logged there; empty: memory only
-  bool sync_full = true;    // --sync full (fdatasync before acknowledging) or off
+  // Where Kinesis streaming destinations' records go (server/kinesis_streams.h); empty: nowhere.
+  std::string kinesis_endpoint;
+  std::string s3_region;  // its signing region; empty: --region's
+  std::string db_path;    // data directory: every change is logged there; empty: memory only
+  bool sync_full = true;  // --sync full (fdatasync before acknowledging) or off
   // --wal-recovery-mode point-in-time (true) or tolerate-corrupted-tail (false, the default).
   bool wal_point_in_time = false;
   // A checkpoint once the log has grown this much (and past the data's size); 0: only at start.

@@ -23,6 +23,7 @@
 #include "server/heap_pages.h"
 #include "server/http_server.h"
 #include "server/json_log.h"
+#include "server/kinesis_streams.h"
 #include "server/local_origins.h"
 #include "server/name_lookup.h"
 #include "server/replication.h"
@@ -144,6 +145,11 @@ int main(int argc, char** argv) {
                  options.s3_endpoint.c_str());
     return 2;
   }
+  if (!options.kinesis_endpoint.empty() && !ddbd::Endpoint::Parse(options.kinesis_endpoint)) {
+    std::fprintf(stderr, "ddbd: --kinesis-endpoint: expected http(s)://host[:port], got %s\n",
+                 options.kinesis_endpoint.c_str());
+    return 2;
+  }
   if (options.show_help) {
     std::fputs(ddbd::HelpText().c_str(), stdout);
     return 0;
@@ -191,6 +197,13 @@ int main(int argc, char** argv) {
     engine_options.buckets = ddbd::NewS3Buckets(
         *ddbd::Endpoint::Parse(options.s3_endpoint), ddbd::AwsCredentials::FromEnvironment(),
         options.s3_region.empty() ? options.region : options.s3_region);
+  }
+  if (!options.kinesis_endpoint.empty()) {
+    // One sender for every namespace's engine (each delivers its own tables' records); signed for
+    // --region, as DynamoDB delivers within its own region.
+    engine_options.kinesis =
+        ddbd::NewKinesisStreams(*ddbd::Endpoint::Parse(options.kinesis_endpoint),
+                                ddbd::AwsCredentials::FromEnvironment(), options.region);
   }
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;

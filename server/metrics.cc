@@ -233,6 +233,40 @@ void RenderTables(Writer& out, const RequestHandler::NamedStatistics& databases)
   });
 }
 
+// Kinesis streaming destinations' delivery (--kinesis-endpoint), per table and stream.
+void RenderKinesis(Writer& out, const RequestHandler::NamedStatistics& databases) {
+  bool any = false;
+  for (const auto& database : databases) any = any || !database.second.kinesis.empty();
+  if (!any) return;
+  auto each_feed = [&](auto&& write) {
+    for (const auto& [space, statistics] : databases) {
+      for (const KinesisDeliveryFigures& feed : statistics.kinesis) {
+        write(TableLabels(space, feed.table_name) + "," + Label("stream", feed.stream_arn), feed);
+      }
+    }
+  };
+  out.Family("ddbd_kinesis_records_delivered_total", "counter",
+             "Records a Kinesis data stream took from a table's destination.");
+  each_feed([&](const std::string& labels, const KinesisDeliveryFigures& feed) {
+    out.Sample("ddbd_kinesis_records_delivered_total", labels, static_cast<double>(feed.delivered));
+  });
+  out.Family("ddbd_kinesis_records_pending", "gauge",
+             "Records kept for a Kinesis destination that its stream has not taken yet.");
+  each_feed([&](const std::string& labels, const KinesisDeliveryFigures& feed) {
+    out.Sample("ddbd_kinesis_records_pending", labels, static_cast<double>(feed.pending));
+  });
+  out.Family("ddbd_kinesis_put_failures_total", "counter",
+             "PutRecords calls to a Kinesis destination that failed (each is tried again).");
+  each_feed([&](const std::string& labels, const KinesisDeliveryFigures& feed) {
+    out.Sample("ddbd_kinesis_put_failures_total", labels, static_cast<double>(feed.failures));
+  });
+  out.Family("ddbd_kinesis_lag_seconds", "gauge",
+             "How long the oldest record pending for a Kinesis destination has waited.");
+  each_feed([&](const std::string& labels, const KinesisDeliveryFigures& feed) {
+    out.Sample("ddbd_kinesis_lag_seconds", labels, static_cast<double>(feed.lag_ms) / 1000.0);
+  });
+}
+
 void RenderStores(Writer& out, const RequestHandler::NamedStatistics& databases) {
   bool any = false;
   for (const auto& database : databases) any = any || database.second.store.has_value();
@@ -394,6 +428,7 @@ std::string Metrics::Render(const RequestHandler::NamedStatistics& databases) co
   out.Sample("ddbd_connections_dropped_total", "",
              static_cast<double>(dropped_connections_.load(std::memory_order_relaxed)));
   RenderTables(out, databases);
+  RenderKinesis(out, databases);
   RenderStores(out, databases);
   RenderProcess(out);
   return text;

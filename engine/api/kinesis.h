@@ -1,6 +1,7 @@
 // A table's Kinesis streaming destinations (EnableKinesisStreamingDestination,
 // DisableKinesisStreamingDestination, UpdateKinesisStreamingDestination,
-// DescribeKinesisStreamingDestination): settings kept in the table's description.
+// DescribeKinesisStreamingDestination): settings kept in the table's description (where the
+// records go: engine/api/kinesis_delivery.h).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,11 @@ struct KinesisDestination {
   DestinationStatus transition = DestinationStatus::kEnabling;
   int64_t changed_ms = 0;
   TimestampPrecision precision = TimestampPrecision::kMicrosecond;
+  // When it was last enabled, unique among the table's destinations: names the feed of changes
+  // delivered to it (engine/kinesis/kinesis_feed.h).
+  int64_t enabled_ms = 0;
+  // Why delivery found no stream to deliver to: the destination is ENABLE_FAILED (empty: not).
+  std::string failure;
 };
 
 struct KinesisDestinationArgs {

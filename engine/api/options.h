@@ -15,6 +15,7 @@
 namespace ddbd {
 
 class FileSystem;       // engine/persistence/file_system.h
+class KinesisStreams;   // engine/api/kinesis_delivery.h
 class ReplicationLink;  // engine/api/replication_link.h
 
 // The provisioned-capacity quotas DescribeLimits reports.
@@ -73,6 +74,9 @@ struct EngineOptions {
   // Or buckets on an S3-compatible server (--s3-endpoint: server/s3_buckets.h), given by the
   // server; one store may serve every engine. Set, it is used and s3_dir is not.
   std::shared_ptr<ObjectStore> buckets = nullptr;
+  // Kinesis streaming destinations: where their records go (--kinesis-endpoint:
+  // server/kinesis_streams.h), given by the server. Null: kept, not delivered.
+  std::shared_ptr<KinesisStreams> kinesis = nullptr;
   // Global tables: how this engine reaches the other regions' (engine/api/replication_link.h),
   // given by the server. Null: replicas are refused.
   std::shared_ptr<ReplicationLink> replication = nullptr;

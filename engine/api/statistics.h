@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/kinesis_delivery.h"
+
 namespace ddbd {
 
 // How long something took, in fixed buckets (Prometheus' histogram: counts per upper bound, a
@@ -82,6 +84,8 @@ struct StoreStatistics {
 
 struct EngineStatistics {
   std::vector<TableStatistics> tables;
+  // Kinesis streaming destinations' delivery, per feed (with --kinesis-endpoint).
+  std::vector<KinesisDeliveryFigures> kinesis;
   std::optional<StoreStatistics> store;
 };
 

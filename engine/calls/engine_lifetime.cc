@@ -1,4 +1,5 @@
-// The Engine's lifetime: its state made and stopped in order, the TTL sweeper, observers.
+// The Engine's lifetime: its state made and stopped in order, the TTL sweeper, Kinesis delivery,
+// observers.
 #include <utility>
 
 #include "engine/calls/engine_state.h"
@@ -11,6 +12,18 @@ Engine::Engine(EngineOptions options, const Clock& clock)
       clock_(clock),
       state_(std::make_unique<EngineState>(options_, clock_)) {
   StartSweeper(*state_, *this);
+  if (options_.db_path.empty()) StartKinesisDelivery(*state_);
+}
+
+void StartKinesisDelivery(EngineState& state) {
+  if (!state.catalog.options.kinesis || state.kinesis_task) return;
+  state.kinesis_delivery = std::make_unique<KinesisDelivery>(
+      state.catalog, *state.catalog.options.kinesis, state.catalog.clock);
+  // Every 20 ms: a change reaches its stream about as soon as DynamoDB's do (under a second).
+  state.kinesis_task = std::make_unique<PeriodicTask>(
+      std::chrono::milliseconds(20),
+      [delivery = state.kinesis_delivery.get()] { return delivery->DeliverOnce(); },
+      PeriodicTask::Priority::kNiced);
 }
 
 void StartSweeper(EngineState& state, Engine& engine) {
@@ -30,6 +43,7 @@ Engine::~Engine() {
                 // // an export running stays IN_PROGRESS on disk: failed at the next start
   state_->store.StopCheckpointer();
   state_->sweeper.reset();
+  state_->kinesis_task.reset();
   state_->transactions.StopHolding();  // commits what is held while the tables are all there
 }
 

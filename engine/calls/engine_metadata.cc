@@ -62,7 +62,8 @@ Result<KinesisDestinationOutcome> Engine::UpdateKinesisStreamingDestination(
 Result<KinesisDestinations> Engine::DescribeKinesisStreamingDestination(
     const std::string& table_name) const {
   return DescribeKinesisDestinations(state_->catalog, clock_.NowMs(),
-                                     state_->catalog.options.table_delay_ms, table_name);
+                                     state_->catalog.options.table_delay_ms,
+                                     state_->catalog.options.kinesis != nullptr, table_name);
 }
 
 }  // namespace ddbd

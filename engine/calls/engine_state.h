@@ -18,6 +18,7 @@
 #include "engine/clock.h"
 #include "engine/exports/export_jobs.h"
 #include "engine/exports/import_jobs.h"
+#include "engine/kinesis/kinesis_delivery.h"
 #include "engine/periodic_task.h"
 #include "engine/store/store.h"
 #include "engine/tables/table_operations.h"
@@ -51,6 +52,10 @@ struct EngineState {
                   [this](const CreateTableArgs& args) { return CreateTable(catalog, args); }};
   // The TTL sweeper (EngineOptions::ttl_interval_ms); stopped before anything else goes.
   std::unique_ptr<PeriodicTask> sweeper;
+  // With EngineOptions::kinesis: Kinesis streaming destinations' records sent on, by a task of
+  // its own (stopped with the sweeper).
+  std::unique_ptr<KinesisDelivery> kinesis_delivery;
+  std::unique_ptr<PeriodicTask> kinesis_task;
   // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and
   // checkpoints. Goes first: its checkpointer and journal stop before the tables go.
   Store store{catalog, transactions.request_tokens()};
@@ -59,5 +64,8 @@ struct EngineState {
 // Starts the TTL sweeper's thread, with EngineOptions::ttl_interval_ms (after a store's replay:
 // its deletes must be logged), calling `engine`'s SweepExpiredItems.
 void StartSweeper(EngineState& state, Engine& engine);
+// Starts delivering Kinesis streaming destinations' records, with EngineOptions::kinesis (after a
+// store's replay: each delivery is logged).
+void StartKinesisDelivery(EngineState& state);
 
 }  // namespace ddbd

@@ -74,6 +74,7 @@ EngineStatistics Engine::Statistics() const {
     }
     statistics.tables.push_back(std::move(figures));
   }
+  if (state_->kinesis_delivery) statistics.kinesis = state_->kinesis_delivery->Figures();
   if (const Journal* journal = state_->store.journal()) {
     StoreStatistics& store = statistics.store.emplace();
     store.log_written_bytes = journal->written_bytes();

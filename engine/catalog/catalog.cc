@@ -74,6 +74,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       TableEntry& created = *change.created;
       tables.emplace(change.table_name, std::move(change.created));
       if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
+      SyncFeedLocked(created, change.now_ms);
       if (!replaying) SyncReplicasLocked(created);
       return journal ? journal->TableCreated(created.items->id(), created.description) : 0;
     }
@@ -83,6 +84,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       const bool streams_now = it->second->description.stream_specification.has_value();
       if (!streamed && streams_now) StartStreamLocked(*it->second, change.now_ms);
       if (streamed && !streams_now) StopStreamLocked(*it->second);
+      SyncFeedLocked(*it->second, change.now_ms);
       it->second->transition_done_ms = change.transition_done_ms;
       SyncVectorsLocked(*it->second, change.vectors_to_fill);
       if (!replaying) SyncReplicasLocked(*it->second);
@@ -94,6 +96,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
     }
     case CatalogChange::Kind::kDeleteTable:
       StopStreamLocked(*it->second);
+      CloseFeedLocked(*it->second, change.now_ms);
       if (it->second->replicas) it->second->items->StopObserving(it->second->replicas.get());
       it->second->replicas = nullptr;
       it->second->versions = nullptr;
@@ -110,6 +113,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       }
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       CopyTableMetadata(change.description, it->second->description);
+      SyncFeedLocked(*it->second, change.now_ms);
       // Enabled now: the history restores to the moment recovery was enabled.
       if (!replaying) {
         SyncHistoryLocked(*it->second, it->second->description.point_in_time_recovery_since_ms);
@@ -237,8 +241,50 @@ void Catalog::StartStreamLocked(TableEntry& entry, int64_t now_ms) {
 }
 
 void Catalog::AttachStreamLocked(TableEntry& entry) {
-  entry.stream->SetSink(journal);
-  entry.items->Observe(entry.stream, {});
+  for (const std::shared_ptr<TableStream>& stream : {entry.stream, entry.kinesis_feed}) {
+    if (!stream) continue;
+    stream->SetSink(journal);
+    entry.items->Observe(stream, {});
+  }
+}
+
+void Catalog::SyncFeedLocked(TableEntry& entry, int64_t now_ms) {
+  const TableDescription& table = entry.description;
+  const KinesisDestination* enabled = nullptr;
+  for (const KinesisDestination& destination : table.kinesis_destinations) {
+    if (destination.enabled && destination.failure.empty()) enabled = &destination;
+  }
+  const std::string label = enabled ? StreamLabel(enabled->enabled_ms) : "";
+  const std::string arn = enabled ? table.table_arn + std::string(kKinesisFeedPart) + label : "";
+  if (entry.kinesis_feed && entry.kinesis_feed->summary().stream_arn == arn) return;
+  CloseFeedLocked(entry, now_ms);
+  if (!enabled) return;
+  if (replaying) {
+    // The feed a checkpoint kept; else a new one the log's records are restored into.
+    if (std::shared_ptr<TableStream> replayed = streams.FindAny(arn)) {
+      entry.kinesis_feed = std::move(replayed);
+      return;
+    }
+  }
+  TableStream::Settings settings = StreamSettings();
+  settings.summary = {arn, table.table_name, label};
+  settings.view_type = StreamViewType::kNewAndOldImages;  // what DynamoDB sends to Kinesis
+  settings.key_schema = table.key_schema;
+  settings.creation_ms = enabled->enabled_ms;
+  entry.kinesis_feed = std::make_shared<TableStream>(std::move(settings), clock);
+  streams.Add(entry.kinesis_feed);
+  if (!replaying) {
+    entry.kinesis_feed->SetSink(journal);
+    entry.items->Observe(entry.kinesis_feed, {});
+  }
+}
+
+void Catalog::CloseFeedLocked(TableEntry& entry, int64_t now_ms) {
+  if (!entry.kinesis_feed) return;
+  entry.items->StopObserving(entry.kinesis_feed.get());
+  if (journal) journal->StreamClosed(entry.kinesis_feed->summary().stream_arn, now_ms);
+  entry.kinesis_feed->CloseAt(now_ms);
+  entry.kinesis_feed.reset();
 }
 
 void Catalog::StopStreamLocked(TableEntry& entry) {
@@ -471,6 +517,7 @@ std::vector<StreamState> Catalog::DumpStreamsLocked() const {
   absl::flat_hash_map<const TableStream*, const TableItems*> observed;
   for (const auto& [name, entry] : tables) {
     if (entry->stream) observed[entry->stream.get()] = entry->items.get();
+    if (entry->kinesis_feed) observed[entry->kinesis_feed.get()] = entry->items.get();
   }
   std::vector<StreamState> dumped;
   for (const std::shared_ptr<TableStream>& stream : streams.All()) {

@@ -73,6 +73,11 @@ struct TableEntry {
   std::shared_ptr<CapacityUsage> usage = std::make_shared<CapacityUsage>();
   std::shared_ptr<ExpiryIndex> expiry;  // null unless Time to Live is enabled
   std::shared_ptr<TableStream> stream;  // null unless its stream is enabled
+  // Null unless a Kinesis streaming destination is enabled: the table's changes kept for it, a
+  // stream of both images that the DynamoDB Streams calls do not see, under
+  // <table ARN>/kinesis-feed/<label of the enabling> (engine/kinesis/kinesis_delivery.h sends
+  // it on).
+  std::shared_ptr<TableStream> kinesis_feed;
   // Null unless point-in-time recovery is enabled (engine/storage/point_in_time_history.h).
   std::shared_ptr<PointInTimeHistory> history;
   std::shared_ptr<TableVectors> vectors;  // null unless the table has vector indexes
@@ -215,7 +220,8 @@ struct Catalog final : public TableMetadata {
   // deletion without a DELETING period removes the table at once.
   // Returns the ticket of its log record (0 without a store).
   uint64_t CommitLocked(CatalogChange change);
-  // The entry's stream observes its table (and hands its records to the journal, if any).
+  // The entry's stream and Kinesis feed, those it has, observe its table (and hand their records
+  // to the journal, if any).
   void AttachStreamLocked(TableEntry& entry);
   // The bounds every stream gets from the options.
   TableStream::Settings StreamSettings() const;
@@ -258,6 +264,12 @@ struct Catalog final : public TableMetadata {
   // label, and is attached (AttachStreamLocked) once replay is done.
   void StartStreamLocked(TableEntry& entry, int64_t now_ms);
   void StopStreamLocked(TableEntry& entry);
+  // Under `mutex` exclusively: the entry has a Kinesis feed exactly while its description has an
+  // enabled destination, a new one for each enabling (named by its time); while the log is
+  // replayed, the one replay restored, attached once replay is done. A feed closed keeps its
+  // records for the delivery to finish.
+  void SyncFeedLocked(TableEntry& entry, int64_t now_ms);
+  void CloseFeedLocked(TableEntry& entry, int64_t now_ms);
 };
 
 // Inline: every item call starts here, in its own translation unit.

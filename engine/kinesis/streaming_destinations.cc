@@ -7,6 +7,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace ddbd {
 namespace {
@@ -62,6 +63,7 @@ void Change(KinesisDestination& destination, bool enabled, DestinationStatus tra
 
 DestinationStatus StatusAt(const KinesisDestination& destination, int64_t now_ms,
                            int64_t delay_ms) {
+  if (!destination.failure.empty()) return DestinationStatus::kEnableFailed;
   if (now_ms < destination.changed_ms + delay_ms) return destination.transition;
   return destination.enabled ? DestinationStatus::kActive : DestinationStatus::kDisabled;
 }
@@ -83,12 +85,19 @@ Result<KinesisDestinationOutcome> EnableKinesisDestination(const KinesisSettings
                                         "ENABLE_FAILED to perform ENABLE operation."));
       }
     }
+    // Each enabling starts a feed of its own, named by this time: unique within the table.
+    int64_t enabled_ms = now_ms;
+    for (const KinesisDestination& other : table.kinesis_destinations) {
+      enabled_ms = std::max(enabled_ms, other.enabled_ms + 1);
+    }
     KinesisDestination* destination = Find(table, args.stream_arn);
     if (destination == nullptr) {
       destination = &table.kinesis_destinations.emplace_back();
       destination->stream_arn = args.stream_arn;
     }
     destination->precision = args.precision.value_or(TimestampPrecision::kMicrosecond);
+    destination->enabled_ms = enabled_ms;
+    destination->failure.clear();
     Change(*destination, true, DestinationStatus::kEnabling, now_ms);
     return Status(Ok{});
   });
@@ -153,8 +162,16 @@ Result<KinesisDestinationOutcome> UpdateKinesisDestination(const KinesisSettings
                                    args.precision, changed.value()};
 }
 
+void FailDestination(KinesisDestination& destination, std::string failure, int64_t now_ms) {
+  destination.enabled = false;
+  destination.transition = DestinationStatus::kEnableFailed;
+  destination.changed_ms = now_ms;
+  destination.failure = std::move(failure);
+}
+
 Result<KinesisDestinations> DescribeKinesisDestinations(const TableMetadata& catalog,
                                                         int64_t now_ms, int64_t delay_ms,
+                                                        bool delivering,
                                                         const std::string& table_name) {
   std::optional<TableDescription> table = catalog.Describe(table_name);
   if (!table) {
@@ -167,9 +184,13 @@ Result<KinesisDestinations> DescribeKinesisDestinations(const TableMetadata& cat
     entry.stream_arn = destination.stream_arn;
     entry.status = StatusAt(destination, now_ms, delay_ms);
     entry.precision = destination.precision;
-    if (entry.status == DestinationStatus::kActive) {
-      // Said where an application looks: nothing reaches the stream (yet).
-      entry.status_description = "ddbd keeps this setting but does not deliver records to Kinesis";
+    if (entry.status == DestinationStatus::kEnableFailed) {
+      entry.status_description = destination.failure;
+    } else if (entry.status == DestinationStatus::kActive && !delivering) {
+      // Said where an application looks: nothing reaches the stream.
+      entry.status_description =
+          "ddbd keeps this setting but does not deliver records to Kinesis: start it with "
+          "--kinesis-endpoint URL to deliver them";
     }
   }
   return described;

@@ -1,6 +1,7 @@
 // The Kinesis streaming destination operations: a table's destinations kept in its description
 // (through the catalog's one path, its log record, and restarts), their statuses, and DynamoDB's
-// rules for moving between them. Delivering the records is not part of these settings.
+// rules for moving between them. The records are delivered by engine/kinesis/kinesis_delivery.h,
+// from each enabled destination's feed (engine/kinesis/kinesis_feed.h).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,10 @@ struct KinesisSettings {
   int64_t delay_ms = 0;
 };
 
+// A destination that delivery found no stream for (ENABLE_FAILED, with `failure` as its status
+// description): what becomes of it, in the table's description.
+void FailDestination(KinesisDestination& destination, std::string failure, int64_t now_ms);
+
 // A destination's status at `now_ms`.
 DestinationStatus StatusAt(const KinesisDestination& destination, int64_t now_ms, int64_t delay_ms);
 
@@ -29,8 +34,11 @@ Result<KinesisDestinationOutcome> DisableKinesisDestination(const KinesisSetting
                                                             const KinesisDestinationArgs& args);
 Result<KinesisDestinationOutcome> UpdateKinesisDestination(const KinesisSettings& settings,
                                                            const KinesisDestinationArgs& args);
+// `delivering`: whether records reach Kinesis (--kinesis-endpoint); an ACTIVE destination says
+// so in its status description when they do not.
 Result<KinesisDestinations> DescribeKinesisDestinations(const TableMetadata& catalog,
                                                         int64_t now_ms, int64_t delay_ms,
+                                                        bool delivering,
                                                         const std::string& table_name);
 
 }  // namespace ddbd

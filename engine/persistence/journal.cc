@@ -67,7 +67,15 @@ uint64_t Journal::TableDeleted(uint64_t items_id) {
 
 void Journal::Recorded(const ChangeRecord& change, std::string_view stream_arn,
                        const StreamRecord& record) {
-  if (change.log != nullptr) change.log->stream_record = EncodeStreamRecord(stream_arn, record);
+  if (change.log == nullptr) return;
+  // A table has at most one stream and one Kinesis feed, each recording a change once.
+  std::string& slot =
+      change.log->stream_record.empty() ? change.log->stream_record : change.log->feed_record;
+  slot = EncodeStreamRecord(stream_arn, record);
+}
+
+void Journal::StreamDelivered(std::string_view stream_arn, uint64_t sequence) {
+  Append(JournalKind::kStreamDelivered, EncodeStreamDelivered(stream_arn, sequence));
 }
 
 void Journal::StreamClosed(std::string_view stream_arn, int64_t closed_ms) {
@@ -76,9 +84,11 @@ void Journal::StreamClosed(std::string_view stream_arn, int64_t closed_ms) {
 
 void Journal::OnCommit(const ChangeRecord& change) {
   std::string streamed;
+  std::string fed;
   std::optional<WriteVersion> version;
   if (change.log != nullptr) {
     streamed.swap(change.log->stream_record);
+    fed.swap(change.log->feed_record);
     version.swap(change.log->replica_version);
   }
   if (change.kind == ChangeKind::kNone) return;
@@ -107,6 +117,7 @@ void Journal::OnCommit(const ChangeRecord& change) {
       Append(change.kind == ChangeKind::kRemove ? JournalKind::kItemDeleted : JournalKind::kItemPut,
              EncodeItemRecord(fields), into);
   if (!streamed.empty()) Append(JournalKind::kStreamRecord, streamed, into);
+  if (!fed.empty()) Append(JournalKind::kStreamRecord, fed, into);
   if (into == &pair) ticket = pair.Close();
   if (change.log != nullptr && ticket != 0) change.log->ticket = ticket;
 }

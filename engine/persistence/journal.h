@@ -69,6 +69,9 @@ class Journal final : public CommitObserver, public StreamRecordSink {
                 const StreamRecord& record) override;
   // Before the stream closes in memory: a checkpoint that sees it closed finds this logged.
   void StreamClosed(std::string_view stream_arn, int64_t closed_ms);
+  // A Kinesis feed's records up to `sequence` reached their destination: logged without waiting
+  // (a crash before it is durable only sends them again, as Kinesis destinations may).
+  void StreamDelivered(std::string_view stream_arn, uint64_t sequence);
   // A TransactWriteItems with a ClientRequestToken completed: logged with its writes (in their
   // group), so after a restart a repeat within the window is still answered as one.
   void RequestTokenCompleted(const RequestTokenFields& token, LogGroup& group);

@@ -26,6 +26,7 @@ enum class JournalKind : uint8_t {
   kBackup = 11,  // payload: a backup's details; only in backup files (engine/backups/backup_file.h)
   kExport = 12,  // payload: an export's description; only in export files (engine/exports/)
   kImport = 13,  // payload: an import's description; only in import files (engine/exports/)
+  kStreamDelivered = 14,  // payload: a Kinesis feed's records delivered up to a sequence number
 };
 
 struct ItemRecordFields {

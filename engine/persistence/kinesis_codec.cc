@@ -11,7 +11,9 @@ enum Destination : uint32_t {
   kDestinationEnabled,
   kDestinationTransition,
   kDestinationChanged,
-  kDestinationPrecision
+  kDestinationPrecision,
+  kDestinationEnabledAt,
+  kDestinationFailure,
 };
 
 }  // namespace
@@ -23,6 +25,8 @@ std::string EncodeKinesisDestination(const KinesisDestination& destination) {
   fields.Int(kDestinationTransition, static_cast<int64_t>(destination.transition));
   fields.Int(kDestinationChanged, destination.changed_ms);
   fields.Int(kDestinationPrecision, static_cast<int64_t>(destination.precision));
+  fields.Int(kDestinationEnabledAt, destination.enabled_ms);
+  if (!destination.failure.empty()) fields.Bytes(kDestinationFailure, destination.failure);
   return fields.Take();
 }
 
@@ -50,6 +54,12 @@ std::optional<KinesisDestination> DecodeKinesisDestination(std::string_view byte
         if (value == static_cast<int64_t>(TimestampPrecision::kMillisecond)) {
           destination.precision = TimestampPrecision::kMillisecond;
         }
+        break;
+      case kDestinationEnabledAt:
+        destination.enabled_ms = value;
+        break;
+      case kDestinationFailure:
+        destination.failure = std::string(fields.text());
         break;
       default:
         break;  // a later ddbd's field

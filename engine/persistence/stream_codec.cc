@@ -17,6 +17,7 @@ enum State : uint32_t {
   kLastSequence,
   kLastShardMs,
   kShard,
+  kDelivered,
 };
 enum Key : uint32_t { kKeyName = 1, kKeyType };
 enum Shard : uint32_t {
@@ -41,6 +42,7 @@ enum Record : uint32_t {
   kNewImage,
 };
 enum Closed : uint32_t { kClosedArn = 1, kClosedMs };
+enum Delivered : uint32_t { kDeliveredArn = 1, kDeliveredSequence };
 
 Error Malformed(const char* what) { return Error::Internal(std::string("malformed ") + what); }
 
@@ -77,6 +79,7 @@ std::string EncodeStreamState(const StreamState& state) {
     nested.Int(kFirstRetained, static_cast<int64_t>(shard.first_retained));
     fields.Bytes(kShard, nested.bytes());
   }
+  if (state.delivered != 0) fields.Int(kDelivered, static_cast<int64_t>(state.delivered));
   return fields.Take();
 }
 
@@ -120,6 +123,9 @@ Result<StreamState> DecodeStreamState(std::string_view bytes) {
         break;
       case kLastShardMs:
         state.last_shard_ms = fields.integer();
+        break;
+      case kDelivered:
+        state.delivered = static_cast<uint64_t>(fields.integer());
         break;
       case kShard: {
         StreamShardState& shard = state.shards.emplace_back();
@@ -245,6 +251,26 @@ Result<StreamClosedFields> DecodeStreamClosed(std::string_view bytes) {
     if (fields.number() == kClosedMs) decoded.closed_ms = fields.integer();
   }
   if (!fields.ok() || decoded.stream_arn.empty()) return Malformed("stream closing");
+  return decoded;
+}
+
+std::string EncodeStreamDelivered(std::string_view stream_arn, uint64_t sequence) {
+  FieldWriter fields;
+  fields.Bytes(kDeliveredArn, stream_arn);
+  fields.Int(kDeliveredSequence, static_cast<int64_t>(sequence));
+  return fields.Take();
+}
+
+Result<StreamDeliveredFields> DecodeStreamDelivered(std::string_view bytes) {
+  StreamDeliveredFields decoded;
+  FieldReader fields(bytes);
+  while (fields.Next()) {
+    if (fields.number() == kDeliveredArn) decoded.stream_arn = fields.text();
+    if (fields.number() == kDeliveredSequence) {
+      decoded.sequence = static_cast<uint64_t>(fields.integer());
+    }
+  }
+  if (!fields.ok() || decoded.stream_arn.empty()) return Malformed("stream delivery");
   return decoded;
 }
 

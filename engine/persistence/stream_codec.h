@@ -31,4 +31,13 @@ struct StreamClosedFields {
 };
 Result<StreamClosedFields> DecodeStreamClosed(std::string_view bytes);
 
+// kStreamDelivered: which Kinesis feed (engine/kinesis/kinesis_feed.h), and up to which sequence
+// number its destination has its records.
+std::string EncodeStreamDelivered(std::string_view stream_arn, uint64_t sequence);
+struct StreamDeliveredFields {
+  std::string_view stream_arn;
+  uint64_t sequence = 0;
+};
+Result<StreamDeliveredFields> DecodeStreamDelivered(std::string_view bytes);
+
 }  // namespace ddbd

@@ -69,6 +69,9 @@ struct LogSlot {
   // What the table's stream made of the change being committed, until the log takes it with
   // the change (one group: after a crash both are there or neither).
   std::string stream_record;
+  // The same of a Kinesis streaming destination's feed (engine/kinesis/kinesis_feed.h), which a
+  // table may have beside its stream.
+  std::string feed_record;
   // The write version global tables gave it (engine/storage/replica_log.h), until the log takes
   // it with the change: after a restart each region still knows which write is newer.
   std::optional<WriteVersion> replica_version;

@@ -29,6 +29,9 @@ struct StreamState {
   int64_t creation_ms = 0;
   uint64_t last_sequence = 0;
   int64_t last_shard_ms = 0;
+  // A Kinesis feed's (engine/kinesis/kinesis_feed.h): the last sequence number its destination
+  // has taken; 0 for a DynamoDB stream.
+  uint64_t delivered = 0;
   std::vector<StreamShardState> shards;  // in opening order
   std::vector<StreamRecord> records;     // in sequence order
 };

@@ -139,7 +139,7 @@ Status Store::Open() {
   // Streams observe their tables only now: replayed changes were not streamed again (their
   // records were restored as the log kept them).
   for (const auto& [name, entry] : catalog_.tables) {
-    if (entry->stream) catalog_.AttachStreamLocked(*entry);
+    catalog_.AttachStreamLocked(*entry);  // its stream and Kinesis feed, if any
     // Point-in-time history starts anew: it is not logged.
     catalog_.SyncHistoryLocked(*entry, clock_.NowMs());
     catalog_.SyncReplicasLocked(*entry);
@@ -294,6 +294,14 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       std::shared_ptr<TableStream> stream = replayed_stream(fields.value().stream_arn);
       if (stream == nullptr) return MalformedRecord("a closing of an unknown stream");
       stream->CloseAt(fields.value().closed_ms);
+      return Ok{};
+    }
+    case JournalKind::kStreamDelivered: {
+      auto fields = DecodeStreamDelivered(payload);
+      if (!fields.ok()) return fields.error();
+      std::shared_ptr<TableStream> stream = replayed_stream(fields.value().stream_arn);
+      // A feed gone with its last checkpoint (delivered, aged out): nothing left to mark.
+      if (stream != nullptr) stream->SetDelivered(fields.value().sequence);
       return Ok{};
     }
     case JournalKind::kBackup:

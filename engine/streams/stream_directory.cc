@@ -5,7 +5,12 @@
 
 namespace ddbd {
 
+bool StreamDirectory::IsKinesisFeed(std::string_view arn) {
+  return arn.find(kKinesisFeedPart) != std::string_view::npos;
+}
+
 std::shared_ptr<TableStream> StreamDirectory::Find(std::string_view arn) const {
+  if (IsKinesisFeed(arn)) return nullptr;
   std::shared_ptr<TableStream> stream = FindAny(arn);
   if (stream && stream->Expired()) return nullptr;
   return stream;
@@ -39,6 +44,7 @@ void StreamDirectory::Walk(
   std::shared_lock lock(mutex_);
   auto it = exclusive_start_arn ? streams_.upper_bound(*exclusive_start_arn) : streams_.begin();
   for (; it != streams_.end(); ++it) {
+    if (IsKinesisFeed(it->first)) continue;
     if (!visit(it->second)) return;
   }
 }

@@ -97,6 +97,7 @@ void TableStream::Reset(const StreamState& state) {
   creation_ms_ = state.creation_ms;
   last_sequence_ = state.last_sequence;
   last_shard_ms_ = state.last_shard_ms;
+  delivered_ = state.delivered;
   for (const StreamShardState& kept : state.shards) {
     Shard& shard = shards_.emplace_back();
     shard.description = kept.description;
@@ -121,6 +122,7 @@ StreamState TableStream::Dump(bool records) const {
   state.creation_ms = creation_ms_;
   state.last_sequence = last_sequence_;
   state.last_shard_ms = last_shard_ms_;
+  state.delivered = delivered_;
   for (const Shard& shard : shards_) {
     state.shards.push_back(
         {shard.description, shard.opened_ms, shard.closed_ms, shard.first_retained});
@@ -248,6 +250,54 @@ bool TableStream::Expired() const {
   std::lock_guard lock(mutex_);
   MaintainLocked(clock_.NowMs());
   return !open_ && shards_.empty();
+}
+
+uint64_t TableStream::delivered() const {
+  std::lock_guard lock(mutex_);
+  return delivered_;
+}
+
+void TableStream::SetDelivered(uint64_t sequence) {
+  std::lock_guard lock(mutex_);
+  delivered_ = std::max(delivered_, sequence);
+}
+
+std::vector<StreamRecord> TableStream::ReadAfter(uint64_t after, size_t limit,
+                                                 size_t max_bytes) const {
+  std::lock_guard lock(mutex_);
+  MaintainLocked(clock_.NowMs());
+  std::vector<StreamRecord> records;
+  size_t read_bytes = 0;
+  for (const Shard& shard : shards_) {
+    auto it = std::upper_bound(
+        shard.records.begin(), shard.records.end(), after,
+        [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+    for (; it != shard.records.end(); ++it) {
+      if (records.size() >= limit) return records;
+      if (!records.empty() && read_bytes + it->Footprint() > max_bytes) return records;
+      read_bytes += it->Footprint();
+      records.push_back(*it);
+    }
+  }
+  return records;
+}
+
+size_t TableStream::CountAfter(uint64_t after) const {
+  std::lock_guard lock(mutex_);
+  size_t count = 0;
+  for (const Shard& shard : shards_) {
+    auto it = std::upper_bound(
+        shard.records.begin(), shard.records.end(), after,
+        [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+    count += static_cast<size_t>(shard.records.end() - it);
+  }
+  return count;
+}
+
+bool TableStream::DrainedAfter(uint64_t after) const {
+  if (CountAfter(after) != 0) return false;
+  std::lock_guard lock(mutex_);
+  return !open_;
 }
 
 size_t TableStream::bytes() const {

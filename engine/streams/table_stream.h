@@ -96,6 +96,17 @@ class TableStream final : public CommitObserver {
   // records it would read were trimmed; ResourceNotFoundException for a shard gone.
   Result<ShardRecords> Read(const ShardPosition& position, size_t limit) const;
 
+  // A Kinesis feed's delivery (engine/kinesis/kinesis_feed.h): the last sequence number its
+  // destination has taken (0: none), kept in Dump's state; and up to `limit` records (and about
+  // `max_bytes`) numbered above `after`, across shards in order. `pending` counts the records
+  // kept above `after`.
+  uint64_t delivered() const;
+  void SetDelivered(uint64_t sequence);
+  std::vector<StreamRecord> ReadAfter(uint64_t after, size_t limit, size_t max_bytes) const;
+  size_t CountAfter(uint64_t after) const;
+  // Whether the stream is closed and keeps no record above `after`.
+  bool DrainedAfter(uint64_t after) const;
+
   size_t bytes() const;
   // Records added since the stream was enabled (or the server started), for metrics.
   uint64_t records_added() const { return records_added_.load(std::memory_order_relaxed); }
@@ -128,6 +139,7 @@ class TableStream final : public CommitObserver {
   StreamRecordSink* sink_ = nullptr;
   bool open_ = true;
   int64_t creation_ms_ = 0;
+  uint64_t delivered_ = 0;
 };
 
 }  // namespace ddbd

@@ -46,9 +46,13 @@ TableDescription EveryField() {
                              {table.table_arn + "/stream/x", "{}", "1700000000124"}};
   table.kinesis_destinations = {
       {"arn:aws:kinesis:us-east-1:000000000000:stream/a", false, DestinationStatus::kDisabling,
-       1'700'000'000'600, TimestampPrecision::kMillisecond},
+       1'700'000'000'600, TimestampPrecision::kMillisecond, 0, ""},
       {"arn:aws:kinesis:us-east-1:000000000000:stream/b", true, DestinationStatus::kUpdating,
-       1'700'000'000'700, TimestampPrecision::kMicrosecond}};
+       1'700'000'000'700, TimestampPrecision::kMicrosecond, 0, ""}};
+  // Kinesis delivery's: the enabling's time (its feed's label) and a failure's words.
+  table.kinesis_destinations[0].enabled_ms = 1'700'000'000'100;
+  table.kinesis_destinations[0].failure = "ResourceNotFoundException: Stream a not found";
+  table.kinesis_destinations[1].enabled_ms = 1'700'000'000'200;
   IndexDescription local;
   local.definition.index_name = "by-b";
   local.definition.key_schema = {{"pk", KeyType::kHash}, {"b", KeyType::kRange}};
@@ -126,6 +130,8 @@ TEST_CASE("A table's description survives the log's codec field for field") {
     CHECK(got.transition == want.transition);
     CHECK(got.changed_ms == want.changed_ms);
     CHECK(got.precision == want.precision);
+    CHECK(got.enabled_ms == want.enabled_ms);
+    CHECK(got.failure == want.failure);
   }
   CHECK(back.replicas == table.replicas);
   CHECK(back.replicas[1].account_id == "222222222222");
@@ -181,6 +187,7 @@ TEST_CASE("A stream's state, records and closing round-trip; malformed ones are 
   state.creation_ms = 1'704'067'200'000;
   state.last_sequence = 42;
   state.last_shard_ms = 1'704'081'600'000;
+  state.delivered = 17;  // a Kinesis feed's position
   state.shards = {{{"shardId-a", "", 1, 20}, 1'704'067'200'000, 1'704'081'600'000, 5},
                   {{"shardId-b", "shardId-a", 21, std::nullopt}, 1'704'081'600'000, 0, 21}};
   auto read = DecodeStreamState(EncodeStreamState(state));
@@ -197,6 +204,7 @@ TEST_CASE("A stream's state, records and closing round-trip; malformed ones are 
   CHECK(back.creation_ms == state.creation_ms);
   CHECK(back.last_sequence == 42);
   CHECK(back.last_shard_ms == state.last_shard_ms);
+  CHECK(back.delivered == 17);
   REQUIRE(back.shards.size() == 2);
   CHECK(back.shards[0].description.ending_sequence == 20u);
   CHECK_FALSE(back.shards[1].description.ending_sequence);
@@ -225,6 +233,10 @@ TEST_CASE("A stream's state, records and closing round-trip; malformed ones are 
   auto closed = DecodeStreamClosed(closing);
   REQUIRE(closed.ok());
   CHECK((closed.value().stream_arn == "arn" && closed.value().closed_ms == 99));
+  auto delivered = DecodeStreamDelivered(EncodeStreamDelivered("feed", 12));
+  REQUIRE(delivered.ok());
+  CHECK((delivered.value().stream_arn == "feed" && delivered.value().sequence == 12));
+  CHECK_FALSE(DecodeStreamDelivered("").ok());
 
   record.kind = ChangeKind::kNone;  // never a record's kind
   CHECK_FALSE(DecodeStreamRecord(EncodeStreamRecord("arn", record)).ok());

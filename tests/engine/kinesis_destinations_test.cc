@@ -14,8 +14,9 @@ constexpr char kStream[] = "arn:aws:kinesis:us-east-1:000000000000:stream/orders
 
 TEST_CASE(
     "A destination shows ENABLING, UPDATING and DISABLING for the table delay, then settles") {
-  KinesisDestination destination{kStream, true, DestinationStatus::kEnabling, 1000,
-                                 TimestampPrecision::kMicrosecond};
+  KinesisDestination destination{
+      kStream, true, DestinationStatus::kEnabling, 1000, TimestampPrecision::kMicrosecond,
+      1000,    ""};
   CHECK(StatusAt(destination, 1000, 50) == DestinationStatus::kEnabling);
   CHECK(StatusAt(destination, 1049, 50) == DestinationStatus::kEnabling);
   CHECK(StatusAt(destination, 1050, 50) == DestinationStatus::kActive);

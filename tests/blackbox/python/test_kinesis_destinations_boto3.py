@@ -17,7 +17,10 @@ NOT_DISABLED = ("Table is not in a valid state to enable Kinesis Streaming Desti
                 "ENABLE operation.")
 NOT_ACTIVE = ("Table is not in a valid state to enable Kinesis Streaming Destination: "
               "KinesisStreamingDestination must be ACTIVE to perform DISABLE operation.")
-NOT_DELIVERED = "ddbd keeps this setting but does not deliver records to Kinesis"
+NOT_DELIVERED = (
+    "ddbd keeps this setting but does not deliver records to Kinesis: start it with "
+    "--kinesis-endpoint URL to deliver them"
+)
 
 
 def new_table(ddb):
