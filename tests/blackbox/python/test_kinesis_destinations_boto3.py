@@ -1,7 +1,8 @@
 """Kinesis streaming destinations (issue 46, the settings) with the real binary, boto3 and the AWS
 CLI: Enable, Update, Disable and Describe with DynamoDB's statuses, rules and recorded texts, the
-statuses in transit under --table-delay-ms, and the settings kept across a restart. No records are
-delivered yet; DescribeKinesisStreamingDestination says so."""
+statuses in transit under --table-delay-ms, and the settings kept across a restart. Started without
+--kinesis-endpoint, ddbd sends no records and DescribeKinesisStreamingDestination says so
+(test_kinesis_delivery.py delivers them)."""
 import json
 import os
 import subprocess
