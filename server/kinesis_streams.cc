@@ -2,28 +2,16 @@
 
 #include <openssl/evp.h>
 
-#include <chrono>
-#include <ctime>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "protocol/kinesis_record.h"
-#include "server/sigv4.h"
 
 namespace ddbd {
 namespace {
 
 constexpr int kTimeoutMs = 10'000;
-
-std::string AmzDate() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[20];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
-}
 
 class KinesisEndpoint final : public KinesisStreams {
  public:
@@ -80,36 +68,9 @@ class KinesisEndpoint final : public KinesisStreams {
  private:
   bool Send(std::string_view target, std::string_view body, HttpAnswer& answer,
             std::string& problem) const {
-    const std::string amz_date = AmzDate();
-    const std::string date = amz_date.substr(0, 8);
-    const std::string host = endpoint_.HostHeader();
-    const std::string payload_hash = sigv4::Sha256Hex(body);
-    std::vector<std::pair<std::string_view, std::string_view>> signed_headers = {
-        {"host", host}, {"x-amz-date", amz_date}, {"x-amz-target", target}};
-    std::string names = "host;x-amz-date;x-amz-target";
-    if (!credentials_.session_token.empty()) {
-      signed_headers.emplace_back("x-amz-security-token", credentials_.session_token);
-      names += ";x-amz-security-token";
-    }
-    sigv4::CanonicalInput input;
-    input.method = "POST";
-    input.path = "/";
-    input.headers = signed_headers;
-    input.signed_headers = names;
-    input.payload_hash = payload_hash;
-    const std::string signature =
-        sigv4::Signature(credentials_.secret_access_key, date, region_, "kinesis", amz_date,
-                         sigv4::CanonicalRequest(input));
-    std::vector<std::pair<std::string, std::string>> headers = {
-        {"Content-Type", "application/x-amz-json-1.1"},
-        {"X-Amz-Target", std::string(target)},
-        {"X-Amz-Date", amz_date},
-        {"Authorization", "AWS4-HMAC-SHA256 Credential=" + credentials_.access_key_id + "/" + date +
-                              "/" + region_ + "/kinesis/aws4_request, SignedHeaders=" + names +
-                              ", Signature=" + signature}};
-    if (!credentials_.session_token.empty()) {
-      headers.emplace_back("X-Amz-Security-Token", credentials_.session_token);
-    }
+    const auto headers =
+        SignedJsonHeaders(credentials_, region_, "kinesis", "application/x-amz-json-1.1",
+                          endpoint_.HostHeader(), target, body);
     HttpClient client(endpoint_, true, kTimeoutMs);
     return client.Send("POST", "/", headers, body, answer, problem);
   }

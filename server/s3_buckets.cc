@@ -1,7 +1,5 @@
 #include "server/s3_buckets.h"
 
-#include <chrono>
-#include <ctime>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -30,15 +28,6 @@ std::string UriEncode(std::string_view text, bool keep_slash) {
     }
   }
   return out;
-}
-
-std::string AmzDate() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[20];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
 }
 
 // The text of the first <tag>...</tag> after `from` (S3's answers are flat XML: a scan for the
@@ -171,7 +160,7 @@ class S3Buckets final : public ObjectStore {
   bool Send(std::string_view method, const std::string& bucket, const std::string& key,
             const std::string& query, std::string_view body, HttpAnswer& answer,
             ObjectFailure& failure) const {
-    const std::string amz_date = AmzDate();
+    const std::string amz_date = AmzDateNow();
     const std::string date = amz_date.substr(0, 8);
     const std::string host = endpoint_.HostHeader();
     const std::string payload_hash = sigv4::Sha256Hex(body);

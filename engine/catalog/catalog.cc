@@ -250,9 +250,12 @@ void Catalog::AttachStreamLocked(TableEntry& entry) {
 
 void Catalog::SyncFeedLocked(TableEntry& entry, int64_t now_ms) {
   const TableDescription& table = entry.description;
+  // Without a Kinesis endpoint nothing is delivered, so nothing is kept for it either.
   const KinesisDestination* enabled = nullptr;
   for (const KinesisDestination& destination : table.kinesis_destinations) {
-    if (destination.enabled && destination.failure.empty()) enabled = &destination;
+    if (destination.enabled && destination.failure.empty() && options.kinesis) {
+      enabled = &destination;
+    }
   }
   const std::string label = enabled ? StreamLabel(enabled->enabled_ms) : "";
   const std::string arn = enabled ? table.table_arn + std::string(kKinesisFeedPart) + label : "";

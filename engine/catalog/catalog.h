@@ -265,9 +265,9 @@ struct Catalog final : public TableMetadata {
   void StartStreamLocked(TableEntry& entry, int64_t now_ms);
   void StopStreamLocked(TableEntry& entry);
   // Under `mutex` exclusively: the entry has a Kinesis feed exactly while its description has an
-  // enabled destination, a new one for each enabling (named by its time); while the log is
-  // replayed, the one replay restored, attached once replay is done. A feed closed keeps its
-  // records for the delivery to finish.
+  // enabled destination and the engine a Kinesis endpoint, a new one for each enabling (named by
+  // its time); while the log is replayed, the one replay restored, attached once replay is done. A
+  // feed closed keeps its records for the delivery to finish.
   void SyncFeedLocked(TableEntry& entry, int64_t now_ms);
   void CloseFeedLocked(TableEntry& entry, int64_t now_ms);
 };

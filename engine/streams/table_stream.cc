@@ -294,12 +294,6 @@ size_t TableStream::CountAfter(uint64_t after) const {
   return count;
 }
 
-bool TableStream::DrainedAfter(uint64_t after) const {
-  if (CountAfter(after) != 0) return false;
-  std::lock_guard lock(mutex_);
-  return !open_;
-}
-
 size_t TableStream::bytes() const {
   std::lock_guard lock(mutex_);
   return bytes_;

@@ -104,8 +104,6 @@ class TableStream final : public CommitObserver {
   void SetDelivered(uint64_t sequence);
   std::vector<StreamRecord> ReadAfter(uint64_t after, size_t limit, size_t max_bytes) const;
   size_t CountAfter(uint64_t after) const;
-  // Whether the stream is closed and keeps no record above `after`.
-  bool DrainedAfter(uint64_t after) const;
 
   size_t bytes() const;
   // Records added since the stream was enabled (or the server started), for metrics.

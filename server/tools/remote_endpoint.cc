@@ -15,16 +15,6 @@ std::string Environment(const char* name, const char* fallback = "") {
   return value != nullptr && *value != '\0' ? value : fallback;
 }
 
-// yyyymmddThhmmssZ
-std::string AmzDate() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[20];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
-}
-
 // Worth another try: the endpoint was busy or failed, not the request.
 bool Retryable(const DispatchResult& result) {
   if (result.http_status == 0 || result.http_status >= 500) return true;
@@ -36,6 +26,54 @@ bool Retryable(const DispatchResult& result) {
 }
 
 }  // namespace
+
+std::string AmzDateNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[20];
+  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
+  return text;
+}
+
+std::vector<std::pair<std::string, std::string>> SignedJsonHeaders(
+    const AwsCredentials& credentials, std::string_view region, std::string_view service,
+    std::string_view content_type, std::string_view host, std::string_view target,
+    std::string_view body) {
+  const std::string amz_date = AmzDateNow();
+  const std::string date = amz_date.substr(0, 8);
+  const std::string payload_hash = sigv4::Sha256Hex(body);
+  std::vector<std::pair<std::string_view, std::string_view>> signed_headers = {
+      {"content-type", content_type},
+      {"host", host},
+      {"x-amz-date", amz_date},
+      {"x-amz-target", target}};
+  std::string names = "content-type;host;x-amz-date";
+  if (!credentials.session_token.empty()) {
+    signed_headers.emplace_back("x-amz-security-token", credentials.session_token);
+    names += ";x-amz-security-token";
+  }
+  names += ";x-amz-target";
+  sigv4::CanonicalInput input;
+  input.method = "POST";
+  input.path = "/";
+  input.headers = signed_headers;
+  input.signed_headers = names;
+  input.payload_hash = payload_hash;
+  const std::string signature = sigv4::Signature(credentials.secret_access_key, date, region,
+                                                 service, amz_date, sigv4::CanonicalRequest(input));
+  std::vector<std::pair<std::string, std::string>> headers = {
+      {"Content-Type", std::string(content_type)},
+      {"X-Amz-Date", amz_date},
+      {"X-Amz-Target", std::string(target)},
+      {"Authorization", "AWS4-HMAC-SHA256 Credential=" + credentials.access_key_id + "/" + date +
+                            "/" + std::string(region) + "/" + std::string(service) +
+                            "/aws4_request, SignedHeaders=" + names + ", Signature=" + signature}};
+  if (!credentials.session_token.empty()) {
+    headers.emplace_back("X-Amz-Security-Token", credentials.session_token);
+  }
+  return headers;
+}
 
 AwsCredentials AwsCredentials::FromEnvironment() {
   AwsCredentials credentials;
@@ -54,40 +92,9 @@ RemoteEndpoint::~RemoteEndpoint() = default;
 
 DispatchResult RemoteEndpoint::Once(HttpClient& client, std::string_view target,
                                     std::string_view body) const {
-  const std::string amz_date = AmzDate();
-  const std::string date = amz_date.substr(0, 8);
-  const std::string host = endpoint_.HostHeader();
-  const std::string payload_hash = sigv4::Sha256Hex(body);
-  std::vector<std::pair<std::string_view, std::string_view>> signed_headers = {
-      {"content-type", "application/x-amz-json-1.0"},
-      {"host", host},
-      {"x-amz-date", amz_date},
-      {"x-amz-target", target}};
-  std::string names = "content-type;host;x-amz-date";
-  if (!credentials_.session_token.empty()) {
-    signed_headers.emplace_back("x-amz-security-token", credentials_.session_token);
-    names += ";x-amz-security-token";
-  }
-  names += ";x-amz-target";
-  sigv4::CanonicalInput input;
-  input.method = "POST";
-  input.path = "/";
-  input.headers = signed_headers;
-  input.signed_headers = names;
-  input.payload_hash = payload_hash;
-  const std::string signature =
-      sigv4::Signature(credentials_.secret_access_key, date, credentials_.region, "dynamodb",
-                       amz_date, sigv4::CanonicalRequest(input));
-  std::vector<std::pair<std::string, std::string>> headers = {
-      {"Content-Type", "application/x-amz-json-1.0"},
-      {"X-Amz-Date", amz_date},
-      {"X-Amz-Target", std::string(target)},
-      {"Authorization", "AWS4-HMAC-SHA256 Credential=" + credentials_.access_key_id + "/" + date +
-                            "/" + credentials_.region + "/dynamodb/aws4_request, SignedHeaders=" +
-                            names + ", Signature=" + signature}};
-  if (!credentials_.session_token.empty()) {
-    headers.emplace_back("X-Amz-Security-Token", credentials_.session_token);
-  }
+  const auto headers =
+      SignedJsonHeaders(credentials_, credentials_.region, "dynamodb", "application/x-amz-json-1.0",
+                        endpoint_.HostHeader(), target, body);
   HttpAnswer answer;
   std::string problem;
   if (!client.Send("POST", "/", headers, body, answer, problem)) {

@@ -10,6 +10,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "protocol/dispatcher.h"
@@ -25,6 +27,17 @@ struct AwsCredentials {
   // From the environment; without keys, "local"/"local" (what DynamoDB Local and ddbd accept).
   static AwsCredentials FromEnvironment();
 };
+
+// Now as Signature Version 4 writes a request's time: yyyymmddThhmmssZ, UTC.
+std::string AmzDateNow();
+
+// The headers of a signed POST to "/" of an AWS JSON protocol (DynamoDB's 1.0, Kinesis's 1.1):
+// Content-Type, X-Amz-Date, X-Amz-Target, X-Amz-Security-Token with a session token, and the
+// Authorization that signs them, the host and `body` for `region` and `service`.
+std::vector<std::pair<std::string, std::string>> SignedJsonHeaders(
+    const AwsCredentials& credentials, std::string_view region, std::string_view service,
+    std::string_view content_type, std::string_view host, std::string_view target,
+    std::string_view body);
 
 class RemoteEndpoint final : public RequestHandler {
  public:
