@@ -94,17 +94,27 @@ void WaitDelivered(Engine& engine, uint64_t count) {
   FAIL("not delivered");
 }
 
+// An engine in memory delivering to a stand-in, with the table "Orders".
+struct Delivering {
+  Delivering() {
+    options.kinesis = kinesis;
+    engine = std::make_unique<Engine>(options, clock);
+    REQUIRE(engine->CreateTable(testing::OnDemandHashTable("Orders")).ok());
+  }
+  ManualClock clock;
+  EngineOptions options;
+  std::shared_ptr<FakeKinesis> kinesis = std::make_shared<FakeKinesis>();
+  std::unique_ptr<Engine> engine;
+};
+
 DestinationStatus StatusOf(Engine& engine) {
   return engine.DescribeKinesisStreamingDestination("Orders").value().destinations.at(0).status;
 }
 
 TEST_CASE("Delivery sends changes in order with both images; a partial answer's rest goes again") {
-  ManualClock clock;
-  EngineOptions options;
-  auto kinesis = std::make_shared<FakeKinesis>();
-  options.kinesis = kinesis;
-  Engine engine(options, clock);
-  REQUIRE(engine.CreateTable(testing::OnDemandHashTable("Orders")).ok());
+  Delivering delivering;
+  Engine& engine = *delivering.engine;
+  FakeKinesis* kinesis = delivering.kinesis.get();
   Put(engine, "before");  // before the destination: not sent
   REQUIRE(engine.EnableKinesisStreamingDestination({"Orders", kStream, std::nullopt}).ok());
   Put(engine, "a");
@@ -145,12 +155,9 @@ TEST_CASE("Delivery sends changes in order with both images; a partial answer's 
 }
 
 TEST_CASE("A stream that is not there fails the destination, which may be enabled again") {
-  ManualClock clock;
-  EngineOptions options;
-  auto kinesis = std::make_shared<FakeKinesis>();
-  options.kinesis = kinesis;
-  Engine engine(options, clock);
-  REQUIRE(engine.CreateTable(testing::OnDemandHashTable("Orders")).ok());
+  Delivering delivering;
+  Engine& engine = *delivering.engine;
+  FakeKinesis* kinesis = delivering.kinesis.get();
   REQUIRE(engine.EnableKinesisStreamingDestination({"Orders", kStream, std::nullopt}).ok());
   kinesis->Answer({0, KinesisPutOutcome::Failure::kStreamNotFound,
                    "ResourceNotFoundException: Stream orders under account 000000000000 not "
