@@ -16,6 +16,7 @@
 
 #include "engine/api/backups.h"
 #include "engine/api/continuous_backups.h"
+#include "engine/api/contributor_insights.h"
 #include "engine/api/exports.h"
 #include "engine/api/imports.h"
 #include "engine/api/items.h"
@@ -167,7 +168,8 @@ class Engine {
   Result<PolicyOutcome> DeleteResourcePolicy(const DeleteResourcePolicyArgs& args);
 
   // Kinesis streaming destinations (engine/kinesis/streaming_destinations.h): settings and their
-  // statuses, kept across restarts; no records are delivered. ValidationException for a stream
+  // statuses, kept across restarts; with EngineOptions::kinesis each enabled destination's records
+  // are delivered (engine/kinesis/kinesis_delivery.h). ValidationException for a stream
   // ARN that is not a Kinesis stream's of this account and Region, and DynamoDB's "Table is not in
   // a valid state ..." texts for an enable while a destination is not DISABLED or ENABLE_FAILED, a
   // disable or update of one that is not ACTIVE; ResourceNotFoundException for a missing table.
@@ -179,6 +181,17 @@ class Engine {
       const KinesisDestinationArgs& args);
   Result<KinesisDestinations> DescribeKinesisStreamingDestination(
       const std::string& table_name) const;
+
+  // Contributor Insights (engine/insights/insight_settings.h): the table's and each global
+  // secondary index's setting, statuses and rule names, kept across restarts.
+  // ResourceNotFoundException for a table that is not here or an index that is not one of its
+  // global secondary indexes.
+  Result<ContributorInsightsOutcome> UpdateContributorInsights(
+      const UpdateContributorInsightsArgs& args);
+  Result<ContributorInsightsDescription> DescribeContributorInsights(
+      const std::string& table_name, const std::string& index_name) const;
+  Result<ContributorInsightsList> ListContributorInsights(
+      const ListContributorInsightsArgs& args) const;
 
   // Point-in-time recovery settings (engine/api/continuous_backups.h). TableNotFoundException
   // "Table not found: <name>" for a table that is not here.

@@ -52,7 +52,7 @@ class Metrics {
   static constexpr std::string_view kContentType = "text/plain; version=0.0.4; charset=utf-8";
 
  private:
-  static constexpr size_t kOperations = 59;  // the known operations, then "unknown"
+  static constexpr size_t kOperations = 62;  // the known operations, then "unknown"
   struct Operation {
     std::atomic<uint64_t> requests = 0;
     LatencyHistogram latency;

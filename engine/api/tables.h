@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/api/auto_scaling.h"
+#include "engine/api/contributor_insights.h"
 #include "engine/api/durability.h"
 #include "engine/api/kinesis.h"
 #include "engine/api/replicas.h"
@@ -259,6 +260,9 @@ struct TableDescription {
   std::vector<ResourcePolicy> resource_policies;  // the table's and its streams', one each
   // Kinesis streaming destinations, enabled or once enabled (engine/kinesis/); regional.
   std::vector<KinesisDestination> kinesis_destinations;
+  // Contributor Insights, for the table and its global indexes, enabled or once enabled
+  // (engine/insights/); regional.
+  std::vector<ContributorInsightsSetting> contributor_insights;
   std::optional<WarmThroughput> warm_throughput;  // once set, or kept when capacity changes
   int64_t point_in_time_recovery_since_ms = 0;    // 0: point-in-time recovery disabled
   int64_t recovery_period_in_days = 35;

@@ -1,11 +1,13 @@
 // The catalog as the features that keep state in a table's description see it (TableMetadata),
 // and the Engine's calls of those features, which only delegate: tags (engine/tags/) and
-// resource-based policies (engine/policies/), Kinesis streaming destinations (engine/kinesis/).
+// resource-based policies (engine/policies/), Kinesis streaming destinations (engine/kinesis/),
+// Contributor Insights (engine/insights/).
 #include <mutex>
 #include <shared_mutex>
 
 #include "engine/calls/engine_state.h"
 #include "engine/engine.h"
+#include "engine/insights/insight_settings.h"
 #include "engine/kinesis/streaming_destinations.h"
 #include "engine/policies/resource_policies.h"
 #include "engine/tags/tag_operations.h"
@@ -64,6 +66,24 @@ Result<KinesisDestinations> Engine::DescribeKinesisStreamingDestination(
   return DescribeKinesisDestinations(state_->catalog, clock_.NowMs(),
                                      state_->catalog.options.table_delay_ms,
                                      state_->catalog.options.kinesis != nullptr, table_name);
+}
+
+Result<ContributorInsightsOutcome> Engine::UpdateContributorInsights(
+    const UpdateContributorInsightsArgs& args) {
+  return ddbd::UpdateContributorInsights(
+      {state_->catalog, clock_, state_->catalog.options.table_delay_ms}, args);
+}
+
+Result<ContributorInsightsDescription> Engine::DescribeContributorInsights(
+    const std::string& table_name, const std::string& index_name) const {
+  return ddbd::DescribeContributorInsights(
+      {state_->catalog, clock_, state_->catalog.options.table_delay_ms}, table_name, index_name);
+}
+
+Result<ContributorInsightsList> Engine::ListContributorInsights(
+    const ListContributorInsightsArgs& args) const {
+  return ddbd::ListContributorInsights(
+      {state_->catalog, clock_, state_->catalog.options.table_delay_ms}, args);
 }
 
 }  // namespace ddbd

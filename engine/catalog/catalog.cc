@@ -41,6 +41,16 @@ std::string Catalog::TableArn(std::string_view table_name) const {
          std::string(table_name);
 }
 
+std::vector<std::string> Catalog::TableNames() const {
+  const int64_t now_ms = clock.NowMs();
+  std::vector<std::string> names;
+  std::shared_lock lock(mutex);
+  for (const auto& [name, entry] : tables) {
+    if (FindLocked(name, now_ms) != nullptr) names.push_back(name);
+  }
+  return names;
+}
+
 std::optional<TableDescription> Catalog::Describe(std::string_view table_name) const {
   const int64_t now_ms = clock.NowMs();
   std::shared_lock lock(mutex);
@@ -133,6 +143,7 @@ void CopyTableMetadata(const TableDescription& from, TableDescription& to) {
   to.tags = from.tags;
   to.resource_policies = from.resource_policies;
   to.kinesis_destinations = from.kinesis_destinations;
+  to.contributor_insights = from.contributor_insights;
   to.point_in_time_recovery_since_ms = from.point_in_time_recovery_since_ms;
   to.recovery_period_in_days = from.recovery_period_in_days;
   to.replicas = from.replicas;

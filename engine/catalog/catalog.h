@@ -170,6 +170,7 @@ struct Catalog final : public TableMetadata {
   const std::string& region() const override { return options.region; }
   const std::string& account_id() const override { return options.account_id; }
   std::string TableArn(std::string_view table_name) const override;
+  std::vector<std::string> TableNames() const override;
   std::optional<TableDescription> Describe(std::string_view table_name) const override;
   Result<Ticket> ChangeMetadata(const std::string& table_name,
                                 const std::function<Status(TableDescription&)>& change) override;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/api/durability.h"
 #include "engine/api/tables.h"
@@ -26,6 +27,8 @@ class TableMetadata {
   virtual const std::string& account_id() const = 0;
   // "arn:aws:dynamodb:<region>:<account>:table/<name>" for this engine; "" gives the prefix.
   virtual std::string TableArn(std::string_view table_name) const = 0;
+  // The names of the live tables, in ListTables' order.
+  virtual std::vector<std::string> TableNames() const = 0;
   // The live table's description (without its item counts), or nullopt when it is not here.
   virtual std::optional<TableDescription> Describe(std::string_view table_name) const = 0;
   // Under the catalog's exclusive lock, `change` edits a copy of the table's tags, resource

@@ -5,6 +5,7 @@
 
 #include "engine/persistence/auto_scaling_codec.h"
 #include "engine/persistence/fields.h"
+#include "engine/persistence/insights_codec.h"
 #include "engine/persistence/kinesis_codec.h"
 #include "engine/persistence/replica_codec.h"
 
@@ -52,6 +53,7 @@ enum Table : uint32_t {
   kLegacyGlobalTable,
   kSettingsReplicationMode,
   kKinesisDestination,
+  kContributorInsights,
 };
 enum Restore : uint32_t { kRestoreBackupArn = 1, kRestoreTableArn, kRestoreMs, kRestoring };
 enum Policy : uint32_t { kPolicyArn = 1, kPolicyDocument, kPolicyRevision };
@@ -363,6 +365,9 @@ std::string EncodeTableDescription(const TableDescription& table) {
   for (const KinesisDestination& destination : table.kinesis_destinations) {
     fields.Bytes(kKinesisDestination, EncodeKinesisDestination(destination));
   }
+  for (const ContributorInsightsSetting& setting : table.contributor_insights) {
+    fields.Bytes(kContributorInsights, EncodeContributorInsights(setting));
+  }
   if (table.warm_throughput) {
     FieldWriter warm;
     warm.Int(kFirst, table.warm_throughput->read_units_per_second);
@@ -525,6 +530,12 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
         std::optional<KinesisDestination> destination = DecodeKinesisDestination(text);
         decode.ok = decode.ok && destination.has_value();
         if (destination) table.kinesis_destinations.push_back(std::move(*destination));
+        break;
+      }
+      case kContributorInsights: {
+        std::optional<ContributorInsightsSetting> setting = DecodeContributorInsights(text);
+        decode.ok = decode.ok && setting.has_value();
+        if (setting) table.contributor_insights.push_back(std::move(*setting));
         break;
       }
       case kWarmThroughput: {

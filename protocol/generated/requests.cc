@@ -112,6 +112,7 @@ extern const Shape kDeleteResourcePolicyInput;
 extern const Shape kDeleteTableInput;
 extern const Shape kDescribeBackupInput;
 extern const Shape kDescribeContinuousBackupsInput;
+extern const Shape kDescribeContributorInsightsInput;
 extern const Shape kDescribeEndpointsRequest;
 extern const Shape kExportArn;
 extern const Shape kDescribeExportInput;
@@ -166,6 +167,9 @@ extern const Shape kTimeRangeLowerBound;
 extern const Shape kTimeRangeUpperBound;
 extern const Shape kBackupTypeFilter;
 extern const Shape kListBackupsInput;
+extern const Shape kNextTokenString;
+extern const Shape kListContributorInsightsLimit;
+extern const Shape kListContributorInsightsInput;
 extern const Shape kListExportsMaxLimit;
 extern const Shape kExportNextToken;
 extern const Shape kListExportsInput;
@@ -175,7 +179,6 @@ extern const Shape kImportNextToken;
 extern const Shape kListImportsInput;
 extern const Shape kListTablesInputLimit;
 extern const Shape kListTablesInput;
-extern const Shape kNextTokenString;
 extern const Shape kListTagsOfResourceInput;
 extern const Shape kPutItemInput;
 extern const Shape kConfirmRemoveSelfResourceAccess;
@@ -214,6 +217,9 @@ extern const Shape kUntagResourceInput;
 extern const Shape kRecoveryPeriodInDays;
 extern const Shape kPointInTimeRecoverySpecification;
 extern const Shape kUpdateContinuousBackupsInput;
+extern const Shape kContributorInsightsAction;
+extern const Shape kContributorInsightsMode;
+extern const Shape kUpdateContributorInsightsInput;
 extern const Shape kCreateReplicaAction;
 extern const Shape kDeleteReplicaAction;
 extern const Shape kReplicaUpdate;
@@ -1591,6 +1597,21 @@ const Shape kDescribeContinuousBackupsInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+extern const Member kDescribeContributorInsightsInputMembers[2] = {
+    {"TableName", "tableName", &kTableArn, 1, true, false, false, false, -1},
+    {"IndexName", "indexName", &kIndexName, 0, false, false, false, false, -1},
+};
+const Shape kDescribeContributorInsightsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.DescribeContributorInsightsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kDescribeContributorInsightsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kDescribeEndpointsRequest = {
     .kind = Kind::kStructure,
     .java_type = "com.amazonaws.dynamodb.v20120810.DescribeEndpointsRequest",
@@ -2304,6 +2325,44 @@ const Shape kListBackupsInput = {
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
+const Shape kNextTokenString = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kListContributorInsightsLimit = {
+    .kind = Kind::kInteger,
+    .java_type = "java.lang.Integer",
+    .min = kUnbounded,
+    .max = 100,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kListContributorInsightsInputMembers[3] = {
+    {"TableName", "tableName", &kTableArn, 2, false, false, false, false, -1},
+    {"NextToken", "nextToken", &kNextTokenString, 0, false, false, false, false, -1},
+    {"MaxResults", "maxResults", &kListContributorInsightsLimit, 1, false, false, false, false, -1},
+};
+const Shape kListContributorInsightsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.ListContributorInsightsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kListContributorInsightsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
 const Shape kListExportsMaxLimit = {
     .kind = Kind::kInteger,
     .java_type = "java.lang.Integer",
@@ -2419,17 +2478,6 @@ const Shape kListTablesInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kListTablesInputMembers,
-    .element = nullptr,
-    .key = nullptr,
-    .plain_name = nullptr};
-const Shape kNextTokenString = {
-    .kind = Kind::kString,
-    .java_type = "java.lang.String",
-    .min = kUnbounded,
-    .max = kUnbounded,
-    .pattern = Pattern::kNone,
-    .enum_values = {},
-    .members = {},
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -3022,6 +3070,45 @@ const Shape kUpdateContinuousBackupsInput = {
     .pattern = Pattern::kNone,
     .enum_values = {},
     .members = kUpdateContinuousBackupsInputMembers,
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kContributorInsightsAction = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kContributorInsightsAction,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+const Shape kContributorInsightsMode = {
+    .kind = Kind::kString,
+    .java_type = "java.lang.String",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = wire::kContributorInsightsMode,
+    .members = {},
+    .element = nullptr,
+    .key = nullptr,
+    .plain_name = nullptr};
+extern const Member kUpdateContributorInsightsInputMembers[4] = {
+    {"TableName", "tableName", &kTableArn, 3, true, false, false, false, -1},
+    {"IndexName", "indexName", &kIndexName, 1, false, false, false, false, -1},
+    {"ContributorInsightsAction", "contributorInsightsAction", &kContributorInsightsAction, 0, true, false, false, false, -1},
+    {"ContributorInsightsMode", "contributorInsightsMode", &kContributorInsightsMode, 2, false, false, false, false, -1},
+};
+const Shape kUpdateContributorInsightsInput = {
+    .kind = Kind::kStructure,
+    .java_type = "com.amazonaws.dynamodb.v20120810.UpdateContributorInsightsInput",
+    .min = kUnbounded,
+    .max = kUnbounded,
+    .pattern = Pattern::kNone,
+    .enum_values = {},
+    .members = kUpdateContributorInsightsInputMembers,
     .element = nullptr,
     .key = nullptr,
     .plain_name = nullptr};
@@ -4377,6 +4464,14 @@ Status Decode(const json::Value& body, DescribeContinuousBackupsInput& out, Stat
   return Ok{};
 }
 
+Status Decode(const json::Value& body, DescribeContributorInsightsInput& out, Status* constraints) {
+  const json::Value* values[2] = {};
+  if (Status read = Read(shapes::kDescribeContributorInsightsInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.index_name = String(values[1]);
+  return Ok{};
+}
+
 Status Decode(const json::Value& body, DescribeEndpointsRequest& /*out*/, Status* constraints) {
   const json::Value* values[1] = {};
   if (Status read = Read(shapes::kDescribeEndpointsRequest, body, values, constraints); !read.ok()) return read;
@@ -4590,6 +4685,15 @@ Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraint
   out.time_range_upper_bound = TimestampMs(values[3]);
   out.exclusive_start_backup_arn = String(values[4]);
   out.backup_type = String(values[5]);
+  return Ok{};
+}
+
+Status Decode(const json::Value& body, ListContributorInsightsInput& out, Status* constraints) {
+  const json::Value* values[3] = {};
+  if (Status read = Read(shapes::kListContributorInsightsInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]);
+  out.next_token = String(values[1]);
+  out.max_results = Number(values[2]);
   return Ok{};
 }
 
@@ -4878,6 +4982,16 @@ Status Decode(const json::Value& body, UpdateContinuousBackupsInput& out, Status
   if (Status read = Read(shapes::kUpdateContinuousBackupsInput, body, values, constraints); !read.ok()) return read;
   out.table_name = String(values[0]).value_or(std::string_view{});
   out.point_in_time_recovery_specification = values[1];
+  return Ok{};
+}
+
+Status Decode(const json::Value& body, UpdateContributorInsightsInput& out, Status* constraints) {
+  const json::Value* values[4] = {};
+  if (Status read = Read(shapes::kUpdateContributorInsightsInput, body, values, constraints); !read.ok()) return read;
+  out.table_name = String(values[0]).value_or(std::string_view{});
+  out.index_name = String(values[1]);
+  out.contributor_insights_action = String(values[2]).value_or(std::string_view{});
+  out.contributor_insights_mode = String(values[3]);
   return Ok{};
 }
 

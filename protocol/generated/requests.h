@@ -283,6 +283,14 @@ struct DescribeContinuousBackupsInput {
 };
 Status Decode(const json::Value& body, DescribeContinuousBackupsInput& out, Status* constraints = nullptr);
 
+struct DescribeContributorInsightsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_name = {};
+  std::optional<std::string_view> index_name;
+};
+Status Decode(const json::Value& body, DescribeContributorInsightsInput& out, Status* constraints = nullptr);
+
 struct DescribeEndpointsRequest {
   // Holds no attribute value: the constraints' answer stands at once.
   static constexpr bool kHoldsAttributeValues = false;
@@ -494,6 +502,15 @@ struct ListBackupsInput {
   std::optional<std::string_view> backup_type;
 };
 Status Decode(const json::Value& body, ListBackupsInput& out, Status* constraints = nullptr);
+
+struct ListContributorInsightsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::optional<std::string_view> table_name;
+  std::optional<std::string_view> next_token;
+  std::optional<int64_t> max_results;
+};
+Status Decode(const json::Value& body, ListContributorInsightsInput& out, Status* constraints = nullptr);
 
 struct ListExportsInput {
   // Holds no attribute value: the constraints' answer stands at once.
@@ -779,6 +796,16 @@ struct UpdateContinuousBackupsInput {
   const json::Value* point_in_time_recovery_specification = nullptr;
 };
 Status Decode(const json::Value& body, UpdateContinuousBackupsInput& out, Status* constraints = nullptr);
+
+struct UpdateContributorInsightsInput {
+  // Holds no attribute value: the constraints' answer stands at once.
+  static constexpr bool kHoldsAttributeValues = false;
+  std::string_view table_name = {};
+  std::optional<std::string_view> index_name;
+  std::string_view contributor_insights_action = {};
+  std::optional<std::string_view> contributor_insights_mode;
+};
+Status Decode(const json::Value& body, UpdateContributorInsightsInput& out, Status* constraints = nullptr);
 
 struct CreateReplicaAction {
   std::string_view region_name = {};

@@ -2138,6 +2138,74 @@ class DescribeContinuousBackupsOutput {
   json::Writer& w_;
 };
 
+class ContributorInsightsRuleList {
+ public:
+  explicit ContributorInsightsRuleList(json::Writer& w) : w_(w) {}
+  void Add(std::string_view value) {
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class FailureException {
+ public:
+  explicit FailureException(json::Writer& w) : w_(w) {}
+  void ExceptionName(std::string_view value) {
+    json::Key(w_, "\"ExceptionName\"");
+    json::String(w_, value);
+  }
+  void ExceptionDescription(std::string_view value) {
+    json::Key(w_, "\"ExceptionDescription\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class DescribeContributorInsightsOutput {
+ public:
+  explicit DescribeContributorInsightsOutput(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  template <class F>
+  void ContributorInsightsRuleList(F&& write) {
+    json::Key(w_, "\"ContributorInsightsRuleList\"");
+    w_.StartArray();
+    out::ContributorInsightsRuleList inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void ContributorInsightsStatus(::ddbd::wire::ContributorInsightsStatus value) {
+    json::Key(w_, "\"ContributorInsightsStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void LastUpdateDateTime(int64_t epoch_ms) {
+    json::Key(w_, "\"LastUpdateDateTime\"");
+    json::EpochSeconds(w_, epoch_ms);
+  }
+  template <class F>
+  void FailureException(F&& write) {
+    json::Key(w_, "\"FailureException\"");
+    ::ddbd::wire::Write<out::FailureException>(w_, write);
+  }
+  void ContributorInsightsMode(::ddbd::wire::ContributorInsightsMode value) {
+    json::Key(w_, "\"ContributorInsightsMode\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class Endpoint {
  public:
   explicit Endpoint(json::Writer& w) : w_(w) {}
@@ -3496,6 +3564,62 @@ class ListBackupsOutput {
   json::Writer& w_;
 };
 
+class ContributorInsightsSummary {
+ public:
+  explicit ContributorInsightsSummary(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  void ContributorInsightsStatus(::ddbd::wire::ContributorInsightsStatus value) {
+    json::Key(w_, "\"ContributorInsightsStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void ContributorInsightsMode(::ddbd::wire::ContributorInsightsMode value) {
+    json::Key(w_, "\"ContributorInsightsMode\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ContributorInsightsSummaries {
+ public:
+  explicit ContributorInsightsSummaries(json::Writer& w) : w_(w) {}
+  template <class F>
+  void Add(F&& write) {
+    ::ddbd::wire::Write<out::ContributorInsightsSummary>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class ListContributorInsightsOutput {
+ public:
+  explicit ListContributorInsightsOutput(json::Writer& w) : w_(w) {}
+  template <class F>
+  void ContributorInsightsSummaries(F&& write) {
+    json::Key(w_, "\"ContributorInsightsSummaries\"");
+    w_.StartArray();
+    out::ContributorInsightsSummaries inner(w_);
+    write(inner);
+    w_.EndArray();
+  }
+  void NextToken(std::string_view value) {
+    json::Key(w_, "\"NextToken\"");
+    json::String(w_, value);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
 class ExportSummary {
  public:
   explicit ExportSummary(json::Writer& w) : w_(w) {}
@@ -4028,6 +4152,30 @@ class UpdateContinuousBackupsOutput {
   void ContinuousBackupsDescription(F&& write) {
     json::Key(w_, "\"ContinuousBackupsDescription\"");
     ::ddbd::wire::Write<out::ContinuousBackupsDescription>(w_, write);
+  }
+
+ private:
+  json::Writer& w_;
+};
+
+class UpdateContributorInsightsOutput {
+ public:
+  explicit UpdateContributorInsightsOutput(json::Writer& w) : w_(w) {}
+  void TableName(std::string_view value) {
+    json::Key(w_, "\"TableName\"");
+    json::String(w_, value);
+  }
+  void IndexName(std::string_view value) {
+    json::Key(w_, "\"IndexName\"");
+    json::String(w_, value);
+  }
+  void ContributorInsightsStatus(::ddbd::wire::ContributorInsightsStatus value) {
+    json::Key(w_, "\"ContributorInsightsStatus\"");
+    json::String(w_, ::ddbd::wire::Text(value));
+  }
+  void ContributorInsightsMode(::ddbd::wire::ContributorInsightsMode value) {
+    json::Key(w_, "\"ContributorInsightsMode\"");
+    json::String(w_, ::ddbd::wire::Text(value));
   }
 
  private:

@@ -65,6 +65,11 @@ Status UpdateKinesisStreamingDestination(Engine&,
 Status DescribeKinesisStreamingDestination(Engine&,
                                            const wire::DescribeKinesisStreamingDestinationInput&,
                                            json::Writer&);
+Status UpdateContributorInsights(Engine&, const wire::UpdateContributorInsightsInput&,
+                                 json::Writer&, Ticket&);
+Status DescribeContributorInsights(Engine&, const wire::DescribeContributorInsightsInput&,
+                                   json::Writer&);
+Status ListContributorInsights(Engine&, const wire::ListContributorInsightsInput&, json::Writer&);
 Status DescribeGlobalTable(Engine&, const wire::DescribeGlobalTableInput&, json::Writer&);
 Status ListGlobalTables(Engine&, const wire::ListGlobalTablesInput&, json::Writer&);
 Status DescribeGlobalTableSettings(Engine&, const wire::DescribeGlobalTableSettingsInput&,
