@@ -8,6 +8,7 @@
 #include "engine/persistence/insights_codec.h"
 #include "engine/persistence/kinesis_codec.h"
 #include "engine/persistence/replica_codec.h"
+#include "engine/persistence/vector_index_codec.h"
 
 namespace ddbd {
 namespace {
@@ -73,18 +74,6 @@ enum Index : uint32_t {
   kIndexSizeBytes,
   kIndexWarm,
 };
-enum VectorIndexField : uint32_t {
-  kVectorIndexName = 1,
-  kVectorAttribute,
-  kDimensions,
-  kDistanceFunction,
-  kSearchSchemaElement,  // a Pair: the attribute, its SearchSchemaElement::Type
-  kVectorProjectionType,
-  kVectorNonKey,
-  kVectorIndexStatus,
-  kVectorBackfilling,
-  kVectorCreated,
-};
 enum Optional : uint32_t { kPresent = 1, kValue, kType, kKmsKey };
 
 std::string PairOf(std::string_view first, int64_t second) {
@@ -139,27 +128,6 @@ std::string IndexOf(const IndexDescription& index) {
     warm.Int(kSecond, index.warm_throughput->write_units_per_second);
     fields.Bytes(kIndexWarm, warm.bytes());
   }
-  return fields.Take();
-}
-
-std::string VectorIndexOf(const VectorIndexDescription& index) {
-  FieldWriter fields;
-  const VectorIndexDefinition& definition = index.definition;
-  fields.Bytes(kVectorIndexName, definition.index_name);
-  fields.Bytes(kVectorAttribute, definition.vector_attribute);
-  fields.Int(kDimensions, definition.dimensions);
-  fields.Int(kDistanceFunction, static_cast<int64_t>(definition.distance_function));
-  for (const SearchSchemaElement& element : definition.search_schema) {
-    fields.Bytes(kSearchSchemaElement,
-                 PairOf(element.attribute_name, static_cast<int64_t>(element.type)));
-  }
-  fields.Int(kVectorProjectionType, static_cast<int64_t>(definition.projection.projection_type));
-  for (const std::string& name : definition.projection.non_key_attributes) {
-    fields.Bytes(kVectorNonKey, name);
-  }
-  fields.Int(kVectorIndexStatus, static_cast<int64_t>(index.index_status));
-  fields.Int(kVectorBackfilling, index.backfilling ? 1 : 0);
-  fields.Int(kVectorCreated, index.created_ms);
   return fields.Take();
 }
 
@@ -247,52 +215,6 @@ struct Decoder {
           index.warm_throughput = WarmThroughput{read.value_or(0), write.value_or(0)};
           break;
         }
-        default:
-          break;  // a later ddbd's field
-      }
-    }
-    ok = ok && fields.ok();
-    return index;
-  }
-  VectorIndexDescription VectorIndex(std::string_view bytes) {
-    FieldReader fields(bytes);
-    VectorIndexDescription index;
-    VectorIndexDefinition& definition = index.definition;
-    while (fields.Next()) {
-      switch (fields.number()) {
-        case kVectorIndexName:
-          definition.index_name = std::string(fields.text());
-          break;
-        case kVectorAttribute:
-          definition.vector_attribute = std::string(fields.text());
-          break;
-        case kDimensions:
-          definition.dimensions = fields.integer();
-          break;
-        case kDistanceFunction:
-          definition.distance_function = static_cast<VectorDistanceFunction>(fields.integer());
-          break;
-        case kSearchSchemaElement: {
-          auto [name, type] = Pair(fields.text());
-          definition.search_schema.push_back(
-              {std::move(name), static_cast<SearchSchemaElement::Type>(type)});
-          break;
-        }
-        case kVectorProjectionType:
-          definition.projection.projection_type = static_cast<ProjectionType>(fields.integer());
-          break;
-        case kVectorNonKey:
-          definition.projection.non_key_attributes.emplace_back(fields.text());
-          break;
-        case kVectorIndexStatus:
-          index.index_status = static_cast<TableStatus>(fields.integer());
-          break;
-        case kVectorBackfilling:
-          index.backfilling = fields.integer() != 0;
-          break;
-        case kVectorCreated:
-          index.created_ms = fields.integer();
-          break;
         default:
           break;  // a later ddbd's field
       }
@@ -398,7 +320,7 @@ std::string EncodeTableDescription(const TableDescription& table) {
   }
   for (const IndexDescription& index : table.indexes) fields.Bytes(kIndex, IndexOf(index));
   for (const VectorIndexDescription& index : table.vector_indexes) {
-    fields.Bytes(kVectorIndex, VectorIndexOf(index));
+    fields.Bytes(kVectorIndex, EncodeVectorIndex(index));
   }
   fields.Int(kItemCount, table.item_count);
   fields.Int(kSizeBytes, table.table_size_bytes);
@@ -581,9 +503,12 @@ Result<TableDescription> DecodeTableDescription(std::string_view bytes) {
       case kIndex:
         table.indexes.push_back(decode.Index(text));
         break;
-      case kVectorIndex:
-        table.vector_indexes.push_back(decode.VectorIndex(text));
+      case kVectorIndex: {
+        std::optional<VectorIndexDescription> index = DecodeVectorIndex(text);
+        decode.ok = decode.ok && index.has_value();
+        if (index) table.vector_indexes.push_back(std::move(*index));
         break;
+      }
       case kItemCount:
         table.item_count = integer;
         break;

@@ -7,6 +7,7 @@
 
 #include "engine/persistence/fields.h"
 #include "engine/persistence/stream_codec.h"
+#include "engine/persistence/vector_index_codec.h"
 
 namespace ddbd {
 namespace {
@@ -147,6 +148,30 @@ TEST_CASE("A table's description survives the log's codec field for field") {
   CHECK_FALSE(plain_back.value().sse_description);
   CHECK_FALSE(plain_back.value().table_class);
   CHECK_FALSE(plain_back.value().settings_replication_mode);
+}
+
+TEST_CASE("A vector index survives its codec inside the table's description") {
+  TableDescription table = EveryField();
+  VectorIndexDescription& index = table.vector_indexes.emplace_back();
+  index.definition = {"by-embedding",
+                      "embedding",
+                      768,
+                      VectorDistanceFunction::kDotProduct,
+                      {{"tenant", SearchSchemaElement::Type::kHash},
+                       {"color", SearchSchemaElement::Type::kInlineFilter}},
+                      {ProjectionType::kInclude, {"title"}}};
+  index.index_status = TableStatus::kCreating;
+  index.backfilling = true;
+  index.created_ms = 1'700'000'000'900;
+  auto back = DecodeTableDescription(EncodeTableDescription(table));
+  REQUIRE(back.ok());
+  REQUIRE(back.value().vector_indexes.size() == 1);
+  const VectorIndexDescription& got = back.value().vector_indexes[0];
+  CHECK(got.definition == index.definition);
+  CHECK(got.index_status == TableStatus::kCreating);
+  CHECK(got.backfilling);
+  CHECK(got.created_ms == index.created_ms);
+  CHECK_FALSE(DecodeVectorIndex("\xff\xff"));
 }
 
 TEST_CASE("Fields a later ddbd adds are skipped; malformed bytes are refused") {
