@@ -192,6 +192,11 @@ class Engine {
       const std::string& table_name, const std::string& index_name) const;
   Result<ContributorInsightsList> ListContributorInsights(
       const ListContributorInsightsArgs& args) const;
+  // What the table's enabled rules report now (engine/capacity/key_traffic.h): each resource's,
+  // the table's first, with its heaviest `top` keys per rule; none when nothing is enabled.
+  // ResourceNotFoundException for a table that is not here.
+  Result<std::vector<ContributorInsightsReport>> ContributorInsightsReports(
+      const std::string& table_name, size_t top) const;
 
   // Point-in-time recovery settings (engine/api/continuous_backups.h). TableNotFoundException
   // "Table not found: <name>" for a table that is not here.

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "protocol/error_response.h"
+#include "protocol/insights_report.h"
 #include "protocol/item_lines.h"
 #include "protocol/json_parse.h"
 #include "protocol/json_writer.h"
@@ -127,6 +128,14 @@ std::string Dispatcher::Unhealthy() const { return engine_.StoreHealth(); }
 size_t Dispatcher::SweepExpiredItems() const {
   // Everything due: the sweep itself holds a table for a few dozen deletes at a time.
   return engine_.SweepExpiredItems(std::numeric_limits<size_t>::max());
+}
+
+DispatchResult Dispatcher::ContributorInsightsReport(std::string_view table_name, size_t top,
+                                                     const RequestInfo&) const {
+  const std::string name(table_name);
+  auto reports = engine_.ContributorInsightsReports(name, top);
+  if (!reports.ok()) return ErrorResponse(reports.error());
+  return {200, InsightsReportJson(name, reports.value())};
 }
 
 RequestHandler::NamedStatistics Dispatcher::Statistics() const {

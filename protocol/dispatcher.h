@@ -66,6 +66,15 @@ class RequestHandler {
   // Deletes every item whose Time to Live has passed, in every database it serves, now rather
   // than at the sweeper's next turn (POST /_ddbd/ttl/sweep). Returns how many. None by default.
   virtual size_t SweepExpiredItems() const { return 0; }
+  // What Contributor Insights reports for `table_name`'s heaviest `top` keys per rule, in the
+  // database `info` names (protocol/insights_report.h), for GET
+  // /_ddbd/contributor-insights/<table>; the caller checked the signature. A DynamoDB error
+  // answer for a table that is not there. None by default.
+  virtual DispatchResult ContributorInsightsReport(std::string_view table_name, size_t top,
+                                                   const RequestInfo& info) const {
+    (void)table_name, (void)top, (void)info;
+    return {404, "{}"};
+  }
 };
 
 class Dispatcher final : public RequestHandler {
@@ -85,6 +94,8 @@ class Dispatcher final : public RequestHandler {
   NamedStatistics Statistics() const override;
   std::string Unhealthy() const override;
   size_t SweepExpiredItems() const override;
+  DispatchResult ContributorInsightsReport(std::string_view table_name, size_t top,
+                                           const RequestInfo& info) const override;
 
   // DynamoDB's InternalServerError (HTTP 500), for failures outside any handler's control.
   static DispatchResult InternalServerError();

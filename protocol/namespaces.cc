@@ -170,4 +170,11 @@ void Namespaces::HandleAsync(std::string_view target, std::string body, const Re
   dispatcher.value()->HandleAsync(target, std::move(body), info, done);
 }
 
+DispatchResult Namespaces::ContributorInsightsReport(std::string_view table_name, size_t top,
+                                                     const RequestInfo& info) const {
+  auto dispatcher = Find(info);
+  if (!dispatcher.ok()) return ErrorResponse(dispatcher.error());
+  return dispatcher.value()->ContributorInsightsReport(table_name, top, info);
+}
+
 }  // namespace ddbd

@@ -54,6 +54,8 @@ class Namespaces final : public RequestHandler {
   NamedStatistics Statistics() const override;
   std::string Unhealthy() const override;
   size_t SweepExpiredItems() const override;
+  DispatchResult ContributorInsightsReport(std::string_view table_name, size_t top,
+                                           const RequestInfo& info) const override;
 
  private:
   struct Namespace {

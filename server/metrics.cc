@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "protocol/insights_report.h"
+
 namespace ddbd {
 namespace {
 
@@ -267,6 +269,48 @@ void RenderKinesis(Writer& out, const RequestHandler::NamedStatistics& databases
   });
 }
 
+// Contributor Insights: each enabled rule's heaviest keys over its window, ranked from 1. A key of
+// several attributes (a global index's) has its values joined by ",".
+void RenderContributorInsights(Writer& out, const RequestHandler::NamedStatistics& databases) {
+  bool any = false;
+  for (const auto& database : databases) {
+    any = any || !database.second.contributor_insights.empty();
+  }
+  if (!any) return;
+  out.Family("ddbd_contributor_insights_value", "gauge",
+             "A key among the heaviest of a Contributor Insights rule over the last " +
+                 std::to_string(kInsightWindowMinutes) +
+                 " minutes: its ConsumedThroughputUnits (3 x write units + read units) or "
+                 "ThrottleCount.");
+  for (const auto& [space, statistics] : databases) {
+    for (const ContributorInsightsReport& report : statistics.contributor_insights) {
+      std::string resource = TableLabels(space, report.table_name);
+      if (!report.index_name.empty()) resource += "," + Label("index", report.index_name);
+      for (const InsightRuleReport& rule : report.rules) {
+        const std::string rule_labels =
+            resource + "," + Label("rule", rule.rule_name) + "," +
+            Label("metric", rule.throttled_keys ? "ThrottleCount" : "ConsumedThroughputUnits");
+        size_t rank = 0;
+        for (const InsightContributor& contributor : rule.contributors) {
+          std::string partition;
+          std::string sort;
+          for (size_t i = 0; i < contributor.keys.size(); ++i) {
+            std::string& part = i < rule.partition_labels ? partition : sort;
+            if (!part.empty()) part += ",";
+            part += InsightKeyText(contributor.keys[i]);
+          }
+          std::string labels = rule_labels + "," + Label("rank", std::to_string(++rank)) + "," +
+                               Label("partition_key", partition);
+          if (contributor.keys.size() > rule.partition_labels) {
+            labels += "," + Label("sort_key", sort);
+          }
+          out.Sample("ddbd_contributor_insights_value", labels, contributor.value);
+        }
+      }
+    }
+  }
+}
+
 void RenderStores(Writer& out, const RequestHandler::NamedStatistics& databases) {
   bool any = false;
   for (const auto& database : databases) any = any || database.second.store.has_value();
@@ -429,6 +473,7 @@ std::string Metrics::Render(const RequestHandler::NamedStatistics& databases) co
              static_cast<double>(dropped_connections_.load(std::memory_order_relaxed)));
   RenderTables(out, databases);
   RenderKinesis(out, databases);
+  RenderContributorInsights(out, databases);
   RenderStores(out, databases);
   RenderProcess(out);
   return text;

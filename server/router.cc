@@ -9,6 +9,7 @@
 #include <exception>
 #include <future>
 
+#include "engine/api/contributor_insights.h"
 #include "protocol/ascii.h"
 #include "protocol/request_summary.h"
 #include "server/console_assets.h"
@@ -21,6 +22,7 @@ namespace {
 
 constexpr std::string_view kAmzJson = "application/x-amz-json-1.0";
 constexpr std::string_view kJson = "application/json";
+constexpr std::string_view kContributorInsightsPath = "/_ddbd/contributor-insights/";
 
 // The media type without parameters ("; charset=..."), lower-cased.
 std::string MediaType(std::string_view content_type) {
@@ -195,6 +197,55 @@ std::string Router::AdminSignatureProblem(const HttpRequest& request) const {
   return checked.ok() ? "" : checked.error().message();
 }
 
+void Router::ServeContributorInsights(const HttpRequest& request, HttpResponse& response) const {
+  auto refuse = [&response](int status, const std::string& message) {
+    response.status = status;
+    response.body = R"({"message":")" + PlainText(message, 2048) + "\"}";
+  };
+  const std::string_view table = request.path.substr(kContributorInsightsPath.size());
+  const bool same_origin = request.origin == "http://" + std::string(request.host) ||
+                           request.origin == "https://" + std::string(request.host);
+  size_t top = 10;
+  if (request.query.starts_with("top=")) {
+    const std::string_view digits = request.query.substr(4);
+    top = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9' || top > kInsightMaxContributors) {
+        top = 0;
+        break;
+      }
+      top = top * 10 + static_cast<size_t>(c - '0');
+    }
+  }
+  if (request.method != "GET") {
+    refuse(405,
+           "GET /_ddbd/contributor-insights/<table> reads what its Contributor Insights "
+           "rules report");
+  } else if (!request.origin.empty() && !same_origin) {
+    refuse(403,
+           "Contributor Insights reports answer no page of another origin (this request came "
+           "from " +
+               std::string(request.origin.substr(0, 256)) + ")");
+  } else if (table.empty() ||
+             (table.find('/') != std::string_view::npos && !table.starts_with("arn:"))) {
+    refuse(400, "name a table: GET /_ddbd/contributor-insights/<table name or ARN>");
+  } else if (top < 1 || top > kInsightMaxContributors) {
+    refuse(400, "top must be a whole number from 1 to " + std::to_string(kInsightMaxContributors));
+  } else if (std::string problem = AdminSignatureProblem(request); !problem.empty()) {
+    refuse(403, problem);
+  } else {
+    RequestInfo info;
+    info.has_authorization = Authenticator::CarriesSignature(request);
+    info.authorization = request.authorization;
+    info.host = request.host;
+    DispatchResult answer = handler_.ContributorInsightsReport(table, top, info);
+    response.status = answer.http_status;
+    response.body = std::move(answer.body);
+  }
+  response.headers.emplace_back("Cache-Control", "no-store");
+  AddStandardHeaders(response, kJson, response.request_id);
+}
+
 void Router::ServeAdmin(const HttpRequest& request, HttpResponse& response) const {
   auto refuse = [&response](int status, const std::string& message) {
     response.status = status;
@@ -254,6 +305,10 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
         PlainText(request.host, 256) +
         "'. Start ddbd with --allowed-hosts NAME (or '*') to accept it.\"}";
     AddStandardHeaders(response, kAmzJson, request_id);
+    return done();
+  }
+  if (request.path.starts_with(kContributorInsightsPath)) {
+    ServeContributorInsights(request, response);
     return done();
   }
   if (request.path.starts_with("/_ddbd/") && request.path != "/_ddbd/health") {

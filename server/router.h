@@ -81,6 +81,10 @@ class Router {
   // Under --auth-keys, why the request's signature does not pass ("" when it does, or without
   // keys).
   std::string AdminSignatureProblem(const HttpRequest& request) const;
+  // GET /_ddbd/contributor-insights/<table>[?top=N]: what the table's Contributor Insights rules
+  // report (protocol/insights_report.h), from the database the request's signature names; under
+  // --auth-keys only for a valid signature, as a Scan would need. Same-origin pages only.
+  void ServeContributorInsights(const HttpRequest& request, HttpResponse& response) const;
   // GET /console (a redirect to /console/) and the console's files under /console/.
   void ServeConsole(std::string_view path, HttpResponse& response) const;
 

@@ -31,6 +31,8 @@ struct WriteArgs {
   bool return_item_on_condition_failure = false;  // ReturnValuesOnConditionCheckFailure ALL_OLD
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   bool return_item_collection_metrics = false;  // ReturnItemCollectionMetrics SIZE
+  // A PartiQL statement's write: Contributor Insights does not count it (the Developer Guide).
+  bool partiql = false;
 };
 
 struct PutItemArgs : WriteArgs {
@@ -73,6 +75,7 @@ struct GetItemArgs {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   // ProjectionExpression or AttributesToGet, borrowed for the call; null: the whole item.
   const std::vector<DocumentPath>* projection = nullptr;
+  bool partiql = false;  // a PartiQL statement's read: not counted by Contributor Insights
 };
 // An item a read returns: as stored when the read projects nothing (an encoder writes the blob as
 // it is, never decoding it), else projected here in the engine, once.

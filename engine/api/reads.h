@@ -37,6 +37,7 @@ struct ReadOptions {
   int64_t limit = 0;  // items evaluated per page; 0: no limit
   std::optional<Item> exclusive_start_key;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  bool partiql = false;  // a PartiQL statement's read: not counted by Contributor Insights
 };
 
 struct QueryArgs {

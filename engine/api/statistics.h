@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/contributor_insights.h"
 #include "engine/api/kinesis_delivery.h"
 
 namespace ddbd {
@@ -86,6 +87,9 @@ struct EngineStatistics {
   std::vector<TableStatistics> tables;
   // Kinesis streaming destinations' delivery, per feed (with --kinesis-endpoint).
   std::vector<KinesisDeliveryFigures> kinesis;
+  // Contributor Insights: each enabled resource's rules, their heaviest kMetricsContributors keys.
+  static constexpr size_t kMetricsContributors = 10;
+  std::vector<ContributorInsightsReport> contributor_insights;
   std::optional<StoreStatistics> store;
 };
 

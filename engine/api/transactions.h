@@ -41,6 +41,7 @@ struct TransactWriteItemsArgs {
   uint64_t request_fingerprint = 0;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   bool return_item_collection_metrics = false;
+  bool partiql = false;  // ExecuteTransaction's: not counted by Contributor Insights
 };
 
 struct TransactWriteItemsOutcome {
@@ -52,6 +53,7 @@ struct TransactWriteItemsOutcome {
 struct TransactGetItemsArgs {
   std::vector<GetRequest> gets;  // consistent_read is ignored: transactional reads are consistent
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
+  bool partiql = false;  // ExecuteTransaction's: not counted by Contributor Insights
 };
 
 struct TransactGetItemsOutcome {

@@ -7,6 +7,7 @@
 
 #include "engine/calls/engine_state.h"
 #include "engine/engine.h"
+#include "engine/insights/insight_reports.h"
 #include "engine/insights/insight_settings.h"
 #include "engine/kinesis/streaming_destinations.h"
 #include "engine/policies/resource_policies.h"
@@ -78,6 +79,25 @@ Result<ContributorInsightsDescription> Engine::DescribeContributorInsights(
     const std::string& table_name, const std::string& index_name) const {
   return ddbd::DescribeContributorInsights(
       {state_->catalog, clock_, state_->catalog.options.table_delay_ms}, table_name, index_name);
+}
+
+Result<std::vector<ContributorInsightsReport>> Engine::ContributorInsightsReports(
+    const std::string& table_name, size_t top) const {
+  const int64_t now_ms = clock_.NowMs();
+  std::optional<TableDescription> described;
+  std::shared_ptr<const ContributorTraffic> traffic;
+  {
+    std::shared_lock lock(state_->catalog.mutex);
+    const TableEntry* entry = state_->catalog.FindLocked(table_name, now_ms);
+    if (entry == nullptr) {
+      return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
+                                     " not found");
+    }
+    traffic = entry->insights;
+    if (traffic) described = entry->description;  // the rules' names
+  }
+  if (!traffic) return std::vector<ContributorInsightsReport>{};
+  return ReportTraffic(*described, *traffic, now_ms, top);
 }
 
 Result<ContributorInsightsList> Engine::ListContributorInsights(

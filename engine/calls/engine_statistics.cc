@@ -1,10 +1,12 @@
 // Engine::Statistics: the figures each table and the store count, gathered for /metrics.
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <utility>
 
 #include "engine/calls/engine_state.h"
 #include "engine/engine.h"
+#include "engine/insights/insight_reports.h"
 
 namespace ddbd {
 
@@ -16,6 +18,8 @@ EngineStatistics Engine::Statistics() const {
     std::shared_ptr<TableStream> stream;
     std::vector<size_t> slots;  // of figures.indexes, in order
     std::shared_ptr<TableVectors> vectors;
+    std::shared_ptr<const ContributorTraffic> insights;
+    std::optional<TableDescription> described;  // only for insights' rule names
   };
   std::vector<Gathered> gathered;
   {
@@ -30,6 +34,10 @@ EngineStatistics Engine::Statistics() const {
       table.usage = entry->usage;
       table.stream = entry->stream;
       table.vectors = entry->vectors;
+      if (entry->insights) {
+        table.insights = entry->insights;
+        table.described = entry->description;
+      }
       for (const IndexDescription& index : Catalog::Snapshot(*entry, now_ms).indexes) {
         table.figures.indexes.push_back({index.definition.index_name, index.is_global, 0, 0});
         table.slots.push_back(index.slot);
@@ -73,6 +81,13 @@ EngineStatistics Engine::Statistics() const {
       figures.stream_bytes = table.stream->bytes();
     }
     statistics.tables.push_back(std::move(figures));
+    if (table.insights) {
+      for (ContributorInsightsReport& report :
+           ReportTraffic(*table.described, *table.insights, clock_.NowMs(),
+                         EngineStatistics::kMetricsContributors)) {
+        statistics.contributor_insights.push_back(std::move(report));
+      }
+    }
   }
   if (state_->kinesis_delivery) statistics.kinesis = state_->kinesis_delivery->Figures();
   if (const Journal* journal = state_->store.journal()) {

@@ -10,6 +10,7 @@
 
 #include "engine/api/items.h"
 #include "engine/calls/engine_state.h"
+#include "engine/catalog/insight_counts.h"
 #include "engine/catalog/item_writes.h"
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
@@ -18,21 +19,31 @@ namespace ddbd {
 namespace {
 
 // A write refused by its condition still consumed write units for the item it looked at.
-void ChargeRefusedWrite(const ItemTable& table, const Error& error, uint32_t size_bytes,
-                        int64_t now_ms) {
+void ChargeRefusedWrite(const WriteArgs& args, const ItemTable& table, const Error& error,
+                        uint32_t size_bytes, const Item& key, int64_t now_ms) {
   if (error.code() != ErrorCode::kConditionalCheckFailed) return;
   ConsumedCapacity consumed;
   consumed.table_units = WriteUnits(size_bytes);
   ChargeWrite(table, consumed, now_ms);
+  if (!args.partiql) CountAccess(table, key, nullptr, consumed, true, now_ms);
+}
+
+// A write refused before it started, for `key`: a throttle is counted (Contributor Insights).
+Error RefusedWrite(const WriteArgs& args, const ItemTable& table, const Item& key, Error error,
+                   int64_t now_ms) {
+  if (!args.partiql) CountThrottle(table, key, error, now_ms);
+  return error;
 }
 
 // The outcome parts every single-item write reports once it committed, and its charge.
+// `indexed`: the item as written, whose global index keys the write changed (null: not known).
 void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed& change,
-                 const Item& item, int64_t now_ms, WriteOutcome& outcome) {
+                 const Item& item, const Item* indexed, int64_t now_ms, WriteOutcome& outcome) {
   if (Counted(args.return_consumed_capacity, table)) {
     ConsumedCapacity consumed;
     AddWriteCapacity(change, *table.indexes, consumed);
     ChargeWrite(table, consumed, now_ms);
+    if (!args.partiql) CountAccess(table, item, indexed, consumed, true, now_ms);
     // Named only when reported: the charge needs no name, and a long one would allocate.
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
       consumed.table_name = std::string(args.table_name);
@@ -48,18 +59,19 @@ void ReportWrite(const WriteArgs& args, const ItemTable& table, const Committed&
 // What a single-item write answers once its commit is done: the error (a refused condition is
 // still charged, for the `looked_at` bytes it read), or the outcome. `attributes`: UpdateItem's
 // ReturnValues; PutItem and DeleteItem return the old item the commit kept, if asked.
+// `indexed`: ReportWrite's.
 Result<WriteOutcome> FinishWrite(const WriteArgs& args, const ItemTable& table,
                                  Result<TableItems::CommitResult>& committed, uint32_t looked_at,
-                                 const Item& item, int64_t now_ms,
+                                 const Item& item, const Item* indexed, int64_t now_ms,
                                  std::optional<Item> attributes = std::nullopt) {
   if (!committed.ok()) {
-    ChargeRefusedWrite(table, committed.error(), looked_at, now_ms);
+    ChargeRefusedWrite(args, table, committed.error(), looked_at, item, now_ms);
     return committed.error();
   }
   WriteOutcome outcome;
   outcome.attributes = std::move(attributes);
   outcome.old_item = std::move(committed.value().old_item);
-  ReportWrite(args, table, committed.value().change, item, now_ms, outcome);
+  ReportWrite(args, table, committed.value().change, item, indexed, now_ms, outcome);
   outcome.ticket = Ticket{committed.value().change.ticket};
   return outcome;
 }
@@ -99,7 +111,9 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   const TableIndexes& indexes = *table.value().indexes;
   if (Status index_keys = indexes.CheckItem(args.item); !index_keys.ok()) return index_keys.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
-  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) {
+    return RefusedWrite(args, table.value(), args.item, admitted.error(), now_ms);
+  }
   StrongWriteClaim claim;  // a STRONG global table's (ends after the commit)
   if (Status claimed = claim.Begin(table.value(), key.value()); !claimed.ok()) {
     return claimed.error();
@@ -120,7 +134,7 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
                                            table.value().index_generation,
                                            args.return_values == ReturnValues::kAllOld};
                 });
-  return FinishWrite(args, table.value(), committed, looked_at, args.item, now_ms);
+  return FinishWrite(args, table.value(), committed, looked_at, args.item, &args.item, now_ms);
 }
 
 Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
@@ -130,6 +144,7 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
   if (!key_bytes.ok()) return key_bytes.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
   if (Status admitted = AdmitRead(table.value(), "", now_ms); !admitted.ok()) {
+    if (!args.partiql) CountThrottle(table.value(), args.key, admitted.error(), now_ms);
     return admitted.error();
   }
   if (Status strong = CheckStrongRead(table.value(), args.consistent_read); !strong.ok()) {
@@ -144,6 +159,7 @@ Result<GetItemOutcome> Engine::GetItem(const GetItemArgs& args) const {
     consumed.table_units =
         ReadUnits(outcome.item ? outcome.item->size_bytes : 0, args.consistent_read);
     ChargeRead(table.value(), consumed, now_ms);
+    if (!args.partiql) CountAccess(table.value(), args.key, nullptr, consumed, false, now_ms);
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
       consumed.table_name = std::string(args.table_name);  // named only when reported
       outcome.consumed_capacity = std::move(consumed);
@@ -159,7 +175,9 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
   auto key_bytes = LookupKeyBytes(table.value().key_shape, args.key);
   if (!key_bytes.ok()) return key_bytes.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
-  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) {
+    return RefusedWrite(args, table.value(), args.key, admitted.error(), now_ms);
+  }
   StrongWriteClaim claim;  // a STRONG global table's (ends after the commit)
   if (Status claimed = claim.Begin(table.value(), key_bytes.value()); !claimed.ok()) {
     return claimed.error();
@@ -177,7 +195,8 @@ Result<WriteOutcome> Engine::DeleteItem(const DeleteItemArgs& args) {
                   return TableItems::Write{TableItems::Write::Kind::kDelete, nullptr, nullptr, 0,
                                            args.return_values == ReturnValues::kAllOld};
                 });
-  return FinishWrite(args, table.value(), committed, looked_at, args.key, now_ms);
+  // A deletion's index entries are not attributed: its item is not decoded for it.
+  return FinishWrite(args, table.value(), committed, looked_at, args.key, nullptr, now_ms);
 }
 
 Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
@@ -189,7 +208,9 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
   auto updated_paths = CheckUpdatePaths(shape, args.actions);
   if (!updated_paths.ok()) return updated_paths.error();
   const int64_t now_ms = ThroughputNow(clock_, table.value());
-  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) return admitted.error();
+  if (Status admitted = AdmitWrite(table.value(), now_ms); !admitted.ok()) {
+    return RefusedWrite(args, table.value(), args.key, admitted.error(), now_ms);
+  }
   StrongWriteClaim claim;  // a STRONG global table's (ends after the commit)
   if (Status claimed = claim.Begin(table.value(), key_bytes.value()); !claimed.ok()) {
     return claimed.error();
@@ -234,8 +255,8 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
         return TableItems::Write{TableItems::Write::Kind::kPut, &updated.stored, &updated.entries,
                                  table.value().index_generation, false};
       });
-  return FinishWrite(args, table.value(), committed, looked_at, args.key, now_ms,
-                     std::move(returned));
+  return FinishWrite(args, table.value(), committed, looked_at, args.key,
+                     updated.writes ? &updated.new_item : nullptr, now_ms, std::move(returned));
 }
 
 Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& args) {
@@ -285,6 +306,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
     const WriteRequest& request = args.requests[i];
     // A write its table or an index has no capacity for is handed back (UnprocessedItems).
     if (Status admitted = AdmitWrite(entry.table, now_ms); !admitted.ok()) {
+      CountThrottle(entry.table, request.item, admitted.error(), now_ms);
       outcome.unprocessed.push_back(i);
       if (!throttled) throttled = admitted.error();
       continue;
@@ -317,6 +339,8 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       ConsumedCapacity consumed;
       AddWriteCapacity(change, *entry.table.indexes, consumed);
       ChargeWrite(entry.table, consumed, now_ms);
+      const bool put = request.kind == WriteRequest::Kind::kPut;
+      CountAccess(entry.table, request.item, put ? &request.item : nullptr, consumed, true, now_ms);
       if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
         TableConsumption(outcome.consumed_capacity, request.table_name).Add(consumed);
       }
@@ -356,6 +380,7 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
     const auto& [table, key] = lookups[i];
     // A key its table has no capacity for is handed back (UnprocessedKeys).
     if (Status admitted = AdmitRead(table, "", now_ms); !admitted.ok()) {
+      CountThrottle(table, args.requests[i].key, admitted.error(), now_ms);
       outcome.items.emplace_back();
       outcome.unprocessed.push_back(i);
       if (!throttled) throttled = admitted.error();
@@ -370,6 +395,7 @@ Result<BatchGetItemOutcome> Engine::BatchGetItem(const BatchGetItemArgs& args) c
     ConsumedCapacity consumed;
     consumed.table_units = ReadUnits(item ? item->size_bytes : 0, request.consistent_read);
     ChargeRead(table, consumed, now_ms);
+    CountAccess(table, request.key, nullptr, consumed, false, now_ms);
     if (args.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
       TableConsumption(outcome.consumed_capacity, request.table_name).Add(consumed);
     }

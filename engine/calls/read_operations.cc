@@ -8,6 +8,7 @@
 
 #include "engine/api/reads.h"
 #include "engine/calls/engine_state.h"
+#include "engine/catalog/insight_counts.h"
 #include "engine/catalog/item_writes.h"
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
@@ -381,17 +382,19 @@ Item LastEvaluatedKey(const KeyShape& table_key, const ReadTarget& target, const
 }
 
 // One page of the range `target` reads of the table, with the options every read shares.
+// `query`: a Query's key conditions (null for a Scan), what Contributor Insights counts it by.
 Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, const ItemTable& table,
                            const ReadTarget& target, KeyRange range, bool forward,
-                           const ReadOptions& options) {
+                           const ReadOptions& options, const std::vector<KeyTerm>* query) {
   // A global index has capacity of its own; a local one shares the table's.
   const bool global = target.index != nullptr && target.index->is_global();
-  const int64_t now_ms = table.throughput ? clock.NowMs() : 0;
-  if (table.throughput) {
-    if (Status admitted = table.throughput->AdmitRead(global ? target.index->name() : "", now_ms);
-        !admitted.ok()) {
-      return admitted.error();
-    }
+  const std::string_view global_name = global ? std::string_view(target.index->name()) : "";
+  if (options.partiql) query = nullptr;  // Contributor Insights does not count PartiQL
+  const int64_t now_ms = ThroughputNow(clock, table);
+  if (Status admitted = AdmitRead(table, global_name, now_ms); !admitted.ok()) {
+    if (query != nullptr)
+      CountQuery(table, global_name, *query, nullptr, &admitted.error(), now_ms);
+    return admitted.error();
   }
   // An eventually consistent read may see the table as it was a moment ago (--stale-reads-ms).
   const int64_t moment_ms = table.items->ReadMoment(options.consistent_read);
@@ -457,6 +460,7 @@ Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, cons
         consumed.table_units = ReadUnits(bytes_fetched, options.consistent_read);
     }
     ChargeRead(table, consumed, now_ms);
+    if (query != nullptr) CountQuery(table, global_name, *query, &consumed, nullptr, now_ms);
     if (options.return_consumed_capacity == ReturnConsumedCapacity::kNone) {
       page.consumed_capacity.reset();
     }
@@ -526,7 +530,7 @@ Result<ReadPage> Engine::Query(const QueryArgs& args) const {
     return strong.error();
   }
   return ReadRange(clock_, args.table_name, table.value(), target.value(), std::move(range),
-                   args.scan_index_forward, args.read);
+                   args.scan_index_forward, args.read, &args.key_terms);
 }
 
 Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
@@ -552,7 +556,7 @@ Result<ReadPage> Engine::Scan(const ScanArgs& args) const {
     return strong.error();
   }
   return ReadRange(clock_, args.table_name, table.value(), target.value(), std::move(range), true,
-                   args.read);
+                   args.read, nullptr);
 }
 
 }  // namespace ddbd

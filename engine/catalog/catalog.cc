@@ -85,6 +85,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       tables.emplace(change.table_name, std::move(change.created));
       if (created.description.stream_specification) StartStreamLocked(created, change.now_ms);
       SyncFeedLocked(created, change.now_ms);
+      SyncInsightsLocked(created);
       if (!replaying) SyncReplicasLocked(created);
       return journal ? journal->TableCreated(created.items->id(), created.description) : 0;
     }
@@ -95,6 +96,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
       if (!streamed && streams_now) StartStreamLocked(*it->second, change.now_ms);
       if (streamed && !streams_now) StopStreamLocked(*it->second);
       SyncFeedLocked(*it->second, change.now_ms);
+      SyncInsightsLocked(*it->second);  // an index deleted takes its counters
       it->second->transition_done_ms = change.transition_done_ms;
       SyncVectorsLocked(*it->second, change.vectors_to_fill);
       if (!replaying) SyncReplicasLocked(*it->second);
@@ -124,6 +126,7 @@ uint64_t Catalog::CommitLocked(CatalogChange change) {
     case CatalogChange::Kind::kTableMetadata:  // nothing else changes
       CopyTableMetadata(change.description, it->second->description);
       SyncFeedLocked(*it->second, change.now_ms);
+      SyncInsightsLocked(*it->second);
       // Enabled now: the history restores to the moment recovery was enabled.
       if (!replaying) {
         SyncHistoryLocked(*it->second, it->second->description.point_in_time_recovery_since_ms);
@@ -257,6 +260,10 @@ void Catalog::AttachStreamLocked(TableEntry& entry) {
     stream->SetSink(journal);
     entry.items->Observe(stream, {});
   }
+}
+
+void Catalog::SyncInsightsLocked(TableEntry& entry) {
+  entry.insights = ContributorTraffic::Sync(entry.description, entry.insights);
 }
 
 void Catalog::SyncFeedLocked(TableEntry& entry, int64_t now_ms) {

@@ -22,6 +22,7 @@
 
 #include "engine/api/options.h"
 #include "engine/api/tables.h"
+#include "engine/capacity/contributor_traffic.h"
 #include "engine/capacity/throughput.h"
 #include "engine/capacity/usage.h"
 #include "engine/catalog/table_metadata.h"
@@ -88,6 +89,9 @@ struct TableEntry {
   std::shared_ptr<ReplicaVersions> versions;
   // Null unless the table is a STRONG global table's member (set with `replicas`).
   std::shared_ptr<const StrongTable> strong;
+  // Null unless Contributor Insights is enabled on the table or a global index: its counters
+  // (engine/capacity/contributor_traffic.h), in memory only.
+  std::shared_ptr<const ContributorTraffic> insights;
 };
 
 // What a vector search needs of a table: its items (whose lock guards the vectors too), its
@@ -106,9 +110,10 @@ struct ItemTable {
   std::shared_ptr<const TableIndexes> indexes;
   uint64_t index_generation = 0;  // of `indexes`, for TableItems::Commit
   bool backfilling = false;       // an index update is still running: created indexes backfill
-  std::shared_ptr<TableThroughput> throughput;  // null unless throughput is enforced
-  std::shared_ptr<CapacityUsage> usage;         // the table's (TableEntry::usage)
-  std::shared_ptr<const StrongTable> strong;    // TableEntry::strong
+  std::shared_ptr<TableThroughput> throughput;         // null unless throughput is enforced
+  std::shared_ptr<CapacityUsage> usage;                // the table's (TableEntry::usage)
+  std::shared_ptr<const StrongTable> strong;           // TableEntry::strong
+  std::shared_ptr<const ContributorTraffic> insights;  // TableEntry::insights
   // Non-null for a member of a version 2017.11.29 global table: what its writes add.
   const ReplicationStamp* stamp = nullptr;
 };
@@ -224,6 +229,8 @@ struct Catalog final : public TableMetadata {
   // The entry's stream and Kinesis feed, those it has, observe its table (and hand their records
   // to the journal, if any).
   void AttachStreamLocked(TableEntry& entry);
+  // Under `mutex` exclusively: the entry's Contributor Insights counters match its settings.
+  static void SyncInsightsLocked(TableEntry& entry);
   // The bounds every stream gets from the options.
   TableStream::Settings StreamSettings() const;
   // Under `mutex` exclusively, once the log is replayed: the entry keeps a point-in-time history
@@ -288,6 +295,7 @@ inline Result<ItemTable> Catalog::FindItemTable(std::string_view table_name) con
                    entry->throughput,
                    entry->usage,
                    entry->strong,
+                   entry->insights,
                    entry->description.legacy_global_table_created_ms != 0 ? &stamp : nullptr};
 }
 

@@ -32,10 +32,10 @@ inline void ChargeWrite(const ItemTable& table, const ConsumedCapacity& consumed
   if (table.usage) table.usage->ChargeWrite(consumed);
   if (table.throughput) table.throughput->ChargeWrite(consumed, now_ms);
 }
-// The time buckets refill by; read only when throughput is enforced (a clock reading is a
-// measurable part of a GetItem).
+// The time buckets refill by and Contributor Insights counts by; read only when throughput is
+// enforced or insights are on (a clock reading is a measurable part of a GetItem).
 inline int64_t ThroughputNow(const Clock& clock, const ItemTable& table) {
-  return table.throughput ? clock.NowMs() : 0;
+  return table.throughput || table.insights ? clock.NowMs() : 0;
 }
 // A write may start unless the table or one of its global indexes is out of capacity; a read
 // unless the table (`index` empty) or that global index is.

@@ -55,7 +55,11 @@ ContributorInsightsStatus StatusAt(const ContributorInsightsSetting& setting, in
 std::vector<std::string> RuleNames(const TableDescription& table,
                                    const ContributorInsightsSetting& setting) {
   const std::vector<KeySchemaElement>* keys = KeysOf(table, setting.index_name);
-  const bool sorted = keys != nullptr && keys->size() > 1;
+  // A global index's key may have several partition attributes and no sort key.
+  const bool sorted =
+      keys != nullptr && std::any_of(keys->begin(), keys->end(), [](const KeySchemaElement& key) {
+        return key.key_type == KeyType::kRange;
+      });
   const std::string suffix =
       "-" + table.table_name + "-" + std::to_string(setting.rules_created_ms);
   std::vector<std::string> rules;

@@ -140,6 +140,7 @@ Status Store::Open() {
   // records were restored as the log kept them).
   for (const auto& [name, entry] : catalog_.tables) {
     catalog_.AttachStreamLocked(*entry);  // its stream and Kinesis feed, if any
+    Catalog::SyncInsightsLocked(*entry);  // counting starts anew
     // Point-in-time history starts anew: it is not logged.
     catalog_.SyncHistoryLocked(*entry, clock_.NowMs());
     catalog_.SyncReplicasLocked(*entry);

@@ -2,6 +2,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/catalog/insight_counts.h"
 #include "engine/catalog/item_writes.h"
 #include "engine/transactions/transactions.h"
 
@@ -43,6 +44,7 @@ Result<TransactGetItemsOutcome> Transactions::Get(const TransactGetItemsArgs& ar
   bool throttled = false;
   for (size_t i = 0; i < tables.size(); ++i) {
     if (Status admitted = AdmitRead(tables[i], "", now_ms); !admitted.ok()) {
+      if (!args.partiql) CountThrottle(tables[i], args.gets[i].key, admitted.error(), now_ms);
       const bool provisioned = admitted.error().code() == ErrorCode::kProvisionedThroughputExceeded;
       reasons[i] = {provisioned ? "ProvisionedThroughputExceeded" : "ThrottlingError",
                     admitted.error().message(), nullptr};
@@ -73,6 +75,7 @@ Result<TransactGetItemsOutcome> Transactions::Get(const TransactGetItemsArgs& ar
     const std::optional<StoredItem>& item = outcome.items[i].item;
     consumed.table_units = 2 * ReadUnits(item ? item->size_bytes : 0, true);
     ChargeRead(tables[i], consumed, now_ms);
+    if (!args.partiql) CountAccess(tables[i], args.gets[i].key, nullptr, consumed, false, now_ms);
     ConsumedCapacity& total = TableConsumption(outcome.consumed_capacity, args.gets[i].table_name);
     total.kind = ConsumedCapacity::Kind::kRead;
     total.Add(consumed);

@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/catalog/insight_counts.h"
 #include "engine/catalog/item_writes.h"
 #include "engine/model/item_codec.h"
 #include "engine/persistence/journal.h"
@@ -136,9 +137,10 @@ Status DecideAction(const WriteScope& scope, Prepared& prepared,
 }
 
 // What the transaction consumed on each table: twice the table's write units (a ConditionCheck
-// or a write that changed nothing costs the item it looked at), index units as usual.
-void AddTransactionCapacity(const Prepared& prepared, const Committed* change,
-                            std::vector<ConsumedCapacity>& per_table) {
+// or a write that changed nothing costs the item it looked at), index units as usual. Returns the
+// action's own part.
+ConsumedCapacity AddTransactionCapacity(const Prepared& prepared, const Committed* change,
+                                        std::vector<ConsumedCapacity>& per_table) {
   ConsumedCapacity consumed;
   if (change != nullptr) {
     AddWriteCapacity(*change, *prepared.table.indexes, consumed);
@@ -149,6 +151,7 @@ void AddTransactionCapacity(const Prepared& prepared, const Committed* change,
   ConsumedCapacity& total = TableConsumption(per_table, prepared.action->table_name);
   total.kind = ConsumedCapacity::Kind::kWrite;
   total.Add(consumed);
+  return consumed;
 }
 
 }  // namespace
@@ -251,6 +254,10 @@ Result<std::shared_ptr<PendingTransaction>> Transactions::Prepare(TransactWriteI
   bool throttled = false;
   for (size_t i = 0; i < prepared.size(); ++i) {
     if (Status admitted = AdmitWrite(prepared[i].table, pending->now_ms); !admitted.ok()) {
+      if (!pending->args.partiql) {
+        CountThrottle(prepared[i].table, prepared[i].action->item, admitted.error(),
+                      pending->now_ms);
+      }
       reasons[i] = ReasonFor(admitted.error());
       throttled = true;
     }
@@ -302,8 +309,13 @@ Result<TransactWriteItemsOutcome> Transactions::Commit(PendingTransaction& pendi
   }
   TransactWriteItemsOutcome outcome;
   for (Prepared& action : pending.actions) {
+    const bool counted = !pending.args.partiql;  // Contributor Insights does not count PartiQL
     if (action.action->kind == Kind::kConditionCheck) {
-      AddTransactionCapacity(action, nullptr, outcome.consumed_capacity);
+      const ConsumedCapacity consumed =
+          AddTransactionCapacity(action, nullptr, outcome.consumed_capacity);
+      if (counted) {
+        CountAccess(action.table, action.action->item, nullptr, consumed, true, pending.now_ms);
+      }
       continue;
     }
     auto committed = action.table.items->Commit(
@@ -314,7 +326,13 @@ Result<TransactWriteItemsOutcome> Transactions::Commit(PendingTransaction& pendi
     // held since.
     if (!committed.ok()) return committed.error();
     const Committed& change = committed.value().change;
-    AddTransactionCapacity(action, &change, outcome.consumed_capacity);
+    const ConsumedCapacity consumed =
+        AddTransactionCapacity(action, &change, outcome.consumed_capacity);
+    if (counted) {
+      // A put's item gives its index keys; an update's or delete's is not decoded for it.
+      const Item* indexed = action.action->kind == Kind::kPut ? &action.action->item : nullptr;
+      CountAccess(action.table, action.action->item, indexed, consumed, true, pending.now_ms);
+    }
     if (pending.args.return_item_collection_metrics && change.item_collection_bytes >= 0) {
       AddCollectionMetrics(outcome.item_collection_metrics, action.action->table_name,
                            CollectionMetrics(action.table.key_shape, action.action->item,

@@ -80,6 +80,7 @@ void RunRead(Engine& engine, const partiql::Statement& statement, const bool con
   args.key = read.value().get.key;
   args.consistent_read = consistent_read;
   args.return_consumed_capacity = mode;
+  args.partiql = true;
   if (!read.value().projection.empty()) args.projection = &read.value().projection;
   auto got = engine.GetItem(args);
   if (!got.ok()) {

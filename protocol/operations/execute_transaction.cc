@@ -58,6 +58,7 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
   std::vector<partiql::KeyedRead> reads;
   TransactGetItemsArgs args;
   args.return_consumed_capacity = mode;
+  args.partiql = true;
   for (size_t i = 0; i < statements.size(); ++i) {
     if (!statements[i].index_name.empty()) {
       return ErrorResponse(
@@ -117,6 +118,7 @@ void ExecuteTransaction(Engine& engine, const wire::ExecuteTransactionInput& in,
 
   TransactWriteItemsArgs args;
   args.return_consumed_capacity = mode;
+  args.partiql = true;
   if (decoded.client_request_token) {
     args.client_request_token = decoded.client_request_token;
     args.request_fingerprint = fingerprint;

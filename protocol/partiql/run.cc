@@ -36,6 +36,7 @@ Result<StatementOutcome> RunSelect(Engine& engine, const Statement& statement,
   plan.options.limit = options.limit;
   plan.options.exclusive_start_key = options.exclusive_start_key;
   plan.options.return_consumed_capacity = options.return_consumed_capacity;
+  plan.options.partiql = true;
   Result<StatementOutcome> outcome = StatementOutcome{};
   if (!plan.is_query) {
     plan.scan.read = plan.options;
@@ -92,6 +93,7 @@ Result<WriteOutcome> RunWrite(Engine& engine, WritePlan plan, const StatementReq
     args.return_values = plan.returning;
     args.return_item_on_condition_failure = request.return_item_on_condition_failure;
     args.return_consumed_capacity = options.return_consumed_capacity;
+    args.partiql = true;
   };
   switch (plan.kind) {
     case Statement::Kind::kInsert: {
