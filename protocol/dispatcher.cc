@@ -14,6 +14,7 @@
 #include "protocol/json_writer.h"
 #include "protocol/operations/operations.h"
 #include "protocol/operations/table.h"
+#include "protocol/table_decode.h"
 #include "protocol/whole_numbers.h"
 
 namespace ddbd {
@@ -132,7 +133,7 @@ size_t Dispatcher::SweepExpiredItems() const {
 
 DispatchResult Dispatcher::ContributorInsightsReport(std::string_view table_name, size_t top,
                                                      const RequestInfo&) const {
-  const std::string name(table_name);
+  const std::string name = TableNameOf(engine_, table_name);  // a name or one of our ARNs
   auto reports = engine_.ContributorInsightsReports(name, top);
   if (!reports.ok()) return ErrorResponse(reports.error());
   return {200, InsightsReportJson(name, reports.value())};

@@ -1,6 +1,7 @@
-// ddbd's web console: tables, indexes, items, Query and Scan, vector search, Time to Live and
-// streams, through the DynamoDB API of the server that serves it (POST / with X-Amz-Target), as
-// any SDK would.
+// ddbd's web console: tables, indexes, items, Query and Scan, vector search, Time to Live, streams
+// and Contributor Insights, through the DynamoDB API of the server that serves it (POST / with
+// X-Amz-Target), as any SDK would, and for the hot keys ddbd's own GET
+// /_ddbd/contributor-insights/<table>.
 // It never reads a whole table: every listing is a page (Limit) with a next-page key.
 import { canSign, signedHeaders } from "./sigv4.js";
 import { fromDynamoDbText, fromPlainText, hasPlainForm, preview, toPlainText } from "./dynamodb_json.js";
@@ -41,6 +42,17 @@ async function api(operation, request = {}, service = "DynamoDB_20120810") {
   return answer;
 }
 const streams = (operation, request) => api(operation, request, "DynamoDBStreams_20120810");
+
+// A GET of ddbd's own (not DynamoDB's) `path`, signed as the API calls are.
+async function ddbdGet(path, query = "") {
+  const headers = await signedHeaders({ ...connection, host: location.host, method: "GET", path, query });
+  const response = await fetch(query ? `${path}?${query}` : path, { headers });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new ApiError((answer.__type || `HTTP ${response.status}`).split("#").pop(), answer.message || "");
+  }
+  return answer;
+}
 
 const kAuthErrors = ["UnrecognizedClientException", "InvalidSignatureException",
   "MissingAuthenticationTokenException", "IncompleteSignatureException"];
@@ -334,8 +346,10 @@ async function showTable(name, token, tab, search) {
     h("h2", {}, "Indexes"), indexSection(table),
     ...(table.VectorIndexes ? [h("h2", {}, "Vector indexes"), vectorSection(table)] : []),
     h("h2", {}, "Time to Live"), h("div", { id: "ttl" }),
-    h("h2", {}, "Stream"), h("div", { id: "stream" }, streamSection(table)));
+    h("h2", {}, "Stream"), h("div", { id: "stream" }, streamSection(table)),
+    h("h2", {}, "Contributor Insights"), h("div", { id: "insights" }));
   showTimeToLive(table);
+  showInsights(table);
   runQuery();
 }
 
@@ -810,6 +824,46 @@ async function showTimeToLive(table) {
   });
   box.replaceChildren(h("p", {}, "Status: ", h("b", { id: "ttl-status" }, ttl.TimeToLiveStatus),
     ttl.AttributeName ? ` on ${ttl.AttributeName}` : ""), form);
+}
+
+// Contributor Insights: the table's setting, and while it is on the hot keys ddbd computes for each
+// rule of the table and its global indexes (GET /_ddbd/contributor-insights/<table>).
+const kRuleTitles = { PKC: "Most accessed partition keys", SKC: "Most accessed items",
+  PKT: "Most throttled partition keys", SKT: "Most throttled items" };
+
+async function showInsights(table) {
+  const box = document.getElementById("insights");
+  const described = await attempt(() => api("DescribeContributorInsights", { TableName: table.TableName }));
+  const status = described.ContributorInsightsStatus;
+  const enabled = status === "ENABLED" || status === "ENABLING";
+  const toggle = async () => {
+    await attempt(() => api("UpdateContributorInsights", { TableName: table.TableName,
+      ContributorInsightsAction: enabled ? "DISABLE" : "ENABLE" }));
+    showInsights(table);
+  };
+  const parts = [h("p", {}, "Status: ", h("b", { id: "insights-status" }, status)),
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "insights-toggle", onclick: toggle }, enabled ? "Disable" : "Enable"),
+      enabled ? h("button", { type: "button", onclick: () => showInsights(table) }, "Refresh") : null)];
+  if (enabled) {
+    const report = await attempt(() => ddbdGet(
+      `/_ddbd/contributor-insights/${encodeURIComponent(table.TableName)}`, "top=10"));
+    for (const resource of report.Resources) {
+      for (const rule of resource.Rules) {
+        const title = kRuleTitles[rule.RuleName.split("-")[1]] || rule.RuleName;
+        parts.push(h("h3", {}, resource.IndexName ? `${resource.IndexName}: ${title}` : title),
+          rule.Contributors.length === 0
+            ? h("p", { class: "muted" }, `None in the last ${report.WindowMinutes} minutes.`)
+            : h("table", { class: "grid insights" },
+              h("thead", {}, h("tr", {}, ["#", rule.KeyLabels.join(", "), rule.MetricName,
+                "Busiest minute"].map((c) => h("th", {}, c)))),
+              h("tbody", {}, rule.Contributors.map((c, i) => h("tr", {},
+                h("td", {}, String(i + 1)), h("td", {}, c.Keys.join(", ")),
+                h("td", {}, String(c.ApproximateAggregateValue)), h("td", {}, String(c.Maximum)))))));
+      }
+    }
+  }
+  box.replaceChildren(...parts);
 }
 
 function streamSection(table) {

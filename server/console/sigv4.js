@@ -28,18 +28,19 @@ export function canSign() {
   return typeof crypto !== "undefined" && crypto.subtle !== undefined;
 }
 
-// The headers of one API call: `target` e.g. "DynamoDB_20120810.ListTables", `body` the JSON text.
-export async function signedHeaders({ accessKeyId, secretAccessKey, region, host, target, body,
-  now = new Date() }) {
+// The headers of one API call: `target` e.g. "DynamoDB_20120810.ListTables", `body` the JSON text;
+// or, without a target, of a GET of ddbd's own `path` (and `query`, already in canonical order).
+export async function signedHeaders({ accessKeyId, secretAccessKey, region, host, target, body = "",
+  method = "POST", path = "/", query = "", now = new Date() }) {
   const date = amzDate(now);
   const day = date.slice(0, 8);
   const scope = `${day}/${region}/dynamodb/aws4_request`;
-  const headers = {
+  const headers = target ? {
     "content-type": "application/x-amz-json-1.0",
     host,
     "x-amz-date": date,
     "x-amz-target": target,
-  };
+  } : { host, "x-amz-date": date };
   const names = Object.keys(headers).sort();
   let signature = "0".repeat(64);
   if (secretAccessKey) {
@@ -48,7 +49,7 @@ export async function signedHeaders({ accessKeyId, secretAccessKey, region, host
         "localhost: open the console at http://localhost:PORT/console/ (an SSH tunnel works), " +
         "or serve ddbd over HTTPS with --tls-cert and --tls-key.");
     }
-    const canonical = ["POST", "/", "", ...names.map((n) => `${n}:${headers[n]}`), "",
+    const canonical = [method, path, query, ...names.map((n) => `${n}:${headers[n]}`), "",
       names.join(";"), await sha256Hex(body)].join("\n");
     const toSign = ["AWS4-HMAC-SHA256", date, scope, await sha256Hex(canonical)].join("\n");
     let key = encoder.encode("AWS4" + secretAccessKey);
@@ -56,9 +57,8 @@ export async function signedHeaders({ accessKeyId, secretAccessKey, region, host
     signature = hex(await hmac(key, toSign));
   }
   return {
-    "Content-Type": headers["content-type"],
+    ...(target ? { "Content-Type": headers["content-type"], "X-Amz-Target": target } : {}),
     "X-Amz-Date": date,
-    "X-Amz-Target": target,
     Authorization: `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${scope}, ` +
       `SignedHeaders=${names.join(";")}, Signature=${signature}`,
   };

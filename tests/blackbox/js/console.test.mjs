@@ -338,6 +338,17 @@ describe('console', () => {
         await page.getByLabel('Secret access key').fill('s3cret');
         await page.getByRole('button', { name: 'Save' }).click();
         await page.locator('#tables', { hasText: table }).waitFor();
+        // Contributor Insights turned on here; its hot keys read by a GET the page signs.
+        await signed.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'early' } } }));
+        await page.goto(`${verified.endpoint}/console/#/table/${table}`);
+        await page.locator('#insights-toggle', { hasText: 'Enable' }).click();
+        await page.locator('#insights-status', { hasText: 'ENABLED' }).waitFor();
+        await signed.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'hot' } } }));
+        await page.locator('#insights').getByRole('button', { name: 'Refresh' }).click();
+        const rows = page.locator('#insights table.insights tbody tr');
+        await rows.first().waitFor();
+        // One put of 1 unit: 3 ConsumedThroughputUnits; the put before the enabling not counted.
+        assert.deepEqual(await rows.allTextContents(), ['1hot33']);
       });
     } finally {
       await verified.stop();
