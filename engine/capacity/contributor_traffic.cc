@@ -3,11 +3,8 @@
 #include <utility>
 
 namespace ddbd {
-namespace {
-
-// The key schema of the table, or of its global index `index_name`; null for no such index.
-const std::vector<KeySchemaElement>* KeySchemaOf(const TableDescription& table,
-                                                 const std::string& index_name) {
+const std::vector<KeySchemaElement>* InsightKeySchema(const TableDescription& table,
+                                                      const std::string& index_name) {
   if (index_name.empty()) return &table.key_schema;
   for (const IndexDescription& index : table.indexes) {
     if (index.is_global && index.definition.index_name == index_name) {
@@ -17,14 +14,12 @@ const std::vector<KeySchemaElement>* KeySchemaOf(const TableDescription& table,
   return nullptr;
 }
 
-}  // namespace
-
 std::shared_ptr<const ContributorTraffic> ContributorTraffic::Sync(
     const TableDescription& table, const std::shared_ptr<const ContributorTraffic>& previous) {
   auto traffic = std::make_shared<ContributorTraffic>();
   for (const ContributorInsightsSetting& setting : table.contributor_insights) {
     if (!setting.enabled) continue;
-    const std::vector<KeySchemaElement>* keys = KeySchemaOf(table, setting.index_name);
+    const std::vector<KeySchemaElement>* keys = InsightKeySchema(table, setting.index_name);
     if (keys == nullptr) continue;
     Resource resource{setting.index_name, setting.rules_created_ms, nullptr};
     if (previous) {

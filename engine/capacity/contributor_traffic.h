@@ -18,6 +18,11 @@
 
 namespace ddbd {
 
+// The key schema of the table (`index_name` empty) or of its global secondary index: what a
+// Contributor Insights resource is keyed by; null for an index the table does not have.
+const std::vector<KeySchemaElement>* InsightKeySchema(const TableDescription& table,
+                                                      const std::string& index_name);
+
 class ContributorTraffic {
  public:
   struct Resource {

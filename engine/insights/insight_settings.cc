@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "engine/capacity/contributor_traffic.h"
+
 namespace ddbd {
 namespace {
 
@@ -17,19 +19,6 @@ Error TableNotFound(const std::string& table_name) {
 Error IndexNotFound(const std::string& index_name) {
   return Error::ResourceNotFound("Requested resource not found: Index: " + index_name +
                                  " not found");
-}
-
-// The key schema of the table, or of its global secondary index `index_name`; null for an index
-// it does not have.
-const std::vector<KeySchemaElement>* KeysOf(const TableDescription& table,
-                                            const std::string& index_name) {
-  if (index_name.empty()) return &table.key_schema;
-  for (const IndexDescription& index : table.indexes) {
-    if (index.is_global && index.definition.index_name == index_name) {
-      return &index.definition.key_schema;
-    }
-  }
-  return nullptr;
 }
 
 const ContributorInsightsSetting* Find(const TableDescription& table,
@@ -54,7 +43,7 @@ ContributorInsightsStatus StatusAt(const ContributorInsightsSetting& setting, in
 
 std::vector<std::string> RuleNames(const TableDescription& table,
                                    const ContributorInsightsSetting& setting) {
-  const std::vector<KeySchemaElement>* keys = KeysOf(table, setting.index_name);
+  const std::vector<KeySchemaElement>* keys = InsightKeySchema(table, setting.index_name);
   // A global index's key may have several partition attributes and no sort key.
   const bool sorted =
       keys != nullptr && std::any_of(keys->begin(), keys->end(), [](const KeySchemaElement& key) {
@@ -83,7 +72,8 @@ Result<ContributorInsightsOutcome> UpdateContributorInsights(
   // looked at first.
   std::optional<TableDescription> described = settings.catalog.Describe(args.table_name);
   if (!described) return TableNotFound(args.table_name);
-  if (KeysOf(*described, args.index_name) == nullptr) return IndexNotFound(args.index_name);
+  if (InsightKeySchema(*described, args.index_name) == nullptr)
+    return IndexNotFound(args.index_name);
   auto changed = settings.catalog.ChangeMetadata(args.table_name, [&](TableDescription& table) {
     ContributorInsightsSetting* setting = nullptr;
     for (ContributorInsightsSetting& kept : table.contributor_insights) {
@@ -119,7 +109,7 @@ Result<ContributorInsightsDescription> DescribeContributorInsights(const Insight
                                                                    const std::string& index_name) {
   std::optional<TableDescription> table = settings.catalog.Describe(table_name);
   if (!table) return TableNotFound(table_name);
-  if (KeysOf(*table, index_name) == nullptr) return IndexNotFound(index_name);
+  if (InsightKeySchema(*table, index_name) == nullptr) return IndexNotFound(index_name);
   ContributorInsightsDescription described;
   described.table_name = table_name;
   described.index_name = index_name;
@@ -149,7 +139,8 @@ Result<ContributorInsightsList> ListContributorInsights(const InsightSettings& s
     if (!table) continue;  // deleted meanwhile
     std::vector<const ContributorInsightsSetting*> kept;
     for (const ContributorInsightsSetting& setting : table->contributor_insights) {
-      if (KeysOf(*table, setting.index_name) != nullptr) kept.push_back(&setting);  // index gone
+      if (InsightKeySchema(*table, setting.index_name) != nullptr)
+        kept.push_back(&setting);  // index gone
     }
     std::stable_sort(kept.begin(), kept.end(), [](const auto* a, const auto* b) {
       return a->index_name < b->index_name;  // the table ("") first
