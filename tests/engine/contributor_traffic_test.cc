@@ -52,6 +52,41 @@ TEST_CASE("The sketch keeps every key heavier than total / capacity, overstated 
   CHECK(sketch.entries().empty());
 }
 
+TEST_CASE("The sketch's guarantees hold over a long skewed stream of many keys") {
+  HeavyHitters sketch(64);
+  std::map<std::string, double> truth;
+  uint64_t state = 41;
+  auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  double total = 0;
+  for (int i = 0; i < 50000; ++i) {
+    // A few keys take much of the weight; most are seen once or twice.
+    const uint64_t draw = next() % 1000;
+    const std::string key =
+        draw < 300 ? "hot" + std::to_string(draw % 5) : "k" + std::to_string(next() % 20000);
+    const double weight = static_cast<double>(next() % 4 + 1) * 0.5;
+    sketch.Add(key, weight);
+    truth[key] += weight;
+    total += weight;
+  }
+  REQUIRE(sketch.entries().size() == 64);
+  double kept_total = 0;
+  std::map<std::string, const HeavyHitters::Entry*> kept;
+  for (const HeavyHitters::Entry& entry : sketch.entries()) {
+    CHECK(kept.emplace(entry.key, &entry).second);  // each key once
+    CHECK(entry.weight >= truth[entry.key]);
+    CHECK(entry.weight - entry.error <= truth[entry.key]);
+    kept_total += entry.weight;
+  }
+  CHECK(kept_total == Approx(total));  // Space-Saving: the counters sum to the stream's weight
+  for (const auto& [key, weight] : truth) {
+    if (weight > total / 64) CHECK(kept.count(key) == 1);
+  }
+  for (int i = 0; i < 5; ++i) CHECK(kept.count("hot" + std::to_string(i)) == 1);
+}
+
 KeyParts TableKey() {
   KeyParts key;
   key.partition.push_back({"pk", AttributeType::kS});
