@@ -45,7 +45,6 @@ class KeyTraffic {
     return mode_ == ContributorInsightsMode::kAccessedAndThrottledKeys;
   }
   bool has_sort_key() const { return !key_.sort.empty(); }
-  const KeyParts& key() const { return key_; }
 
   // Each counted rule's heaviest `top` keys over the window ending at `now_ms`, in RuleNames'
   // order (PKC, SKC, PKT, SKT, those counted); rule names left for the caller.
