@@ -336,6 +336,22 @@ const std::array kOptions = {
       return NotEmpty(v, o.kinesis_endpoint, "expected a URL");
     }},
 
+  Option{"stream-trigger", "", "TABLE=URL[,NAME=VALUE...]", "none", Group::kTimeToLiveAndStreams,
+    "act as Lambda's event source mapping for TABLE's stream: POST batches of its records, in "
+    "Lambda's DynamoDB event format, to URL (the Lambda Runtime Interface Emulator's invoke URL, "
+    "sam local start-lambda's, any HTTP handler), in order, at least once; the mapping's settings "
+    "as the AWS CLI names them: batch-size, maximum-batching-window-in-seconds, "
+    "starting-position, maximum-retry-attempts, maximum-record-age-in-seconds, "
+    "bisect-batch-on-function-error, function-response-types=ReportBatchItemFailures, filter "
+    "(a pattern, up to 5), on-failure=FILE, function-name; repeatable",
+    [](Options& o, std::string_view v) {
+      std::string problem;
+      auto spec = ParseStreamTrigger(v, problem);
+      if (!spec) return problem;
+      o.stream_triggers.push_back(std::move(*spec));
+      return std::string();
+    }},
+
   // Backups
   Option{"pitr-history-bytes", "", "N", "268435456, 256 MiB", Group::kBackups,
     "the most bytes of point-in-time history (the items its changes replaced) one table keeps; "

@@ -116,6 +116,12 @@ ParsedOptions ParseOptions(const std::vector<std::string>& args,
       })) {
     options.seed.clear();
   }
+  // --stream-trigger given: the flags' triggers replace DDBD_STREAM_TRIGGER's.
+  if (std::any_of(args.begin(), args.end(), [](const std::string& arg) {
+        return arg == "--stream-trigger" || arg.starts_with("--stream-trigger=");
+      })) {
+    options.stream_triggers.clear();
+  }
   const bool namespaces_set = getenv("DDBD_NAMESPACES") != nullptr ||
                               std::any_of(args.begin(), args.end(), [](const std::string& arg) {
                                 return arg == "--namespaces" || arg.starts_with("--namespaces=");

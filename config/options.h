@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "config/stream_trigger_spec.h"
+
 namespace ddbd {
 
 // Who may call the admin API under /_ddbd/ (server/admin_api.h).
@@ -73,6 +75,8 @@ struct Options {
   std::string s3_endpoint;  // or on this S3-compatible server; empty: none
   // Where Kinesis streaming destinations' records go (server/kinesis_streams.h); empty: nowhere.
   std::string kinesis_endpoint;
+  // Stream triggers (--stream-trigger, repeatable): Lambda's event source mapping, locally.
+  std::vector<StreamTriggerSpec> stream_triggers;
   std::string s3_region;  // its signing region; empty: --region's
   std::string db_path;    // data directory: every change is logged there; empty: memory only
   bool sync_full = true;  // --sync full (fdatasync before acknowledging) or off

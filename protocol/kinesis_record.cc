@@ -2,25 +2,13 @@
 
 #include <rapidjson/document.h>
 
-#include "engine/model/item_codec.h"
-#include "protocol/attribute_value_json.h"
 #include "protocol/base64.h"
 #include "protocol/json_parse.h"
 #include "protocol/json_writer.h"
+#include "protocol/stream_record_json.h"
 
 namespace ddbd {
 namespace {
-
-const char* EventName(ChangeKind kind) {
-  switch (kind) {
-    case ChangeKind::kInsert:
-      return "INSERT";
-    case ChangeKind::kModify:
-      return "MODIFY";
-    default:
-      return "REMOVE";
-  }
-}
 
 std::string_view Text(const rapidjson::Value& object, const char* name) {
   auto member = object.FindMember(name);
@@ -45,15 +33,10 @@ std::string KinesisRecordJson(const StreamRecord& record, const KinesisBatch& ba
   json::Key(out, "\"eventID\"");
   json::String(out, KinesisEventId(batch.feed_arn, record.sequence));
   json::Key(out, "\"eventName\"");
-  out.String(EventName(record.kind));
+  out.String(EventNameText(record.kind));
   json::Key(out, "\"userIdentity\"");
   if (record.by_time_to_live) {
-    out.StartObject();
-    json::Key(out, "\"type\"");
-    out.String("Service");
-    json::Key(out, "\"principalId\"");
-    out.String("dynamodb.amazonaws.com");
-    out.EndObject();
+    WriteServiceIdentity(out);
   } else {
     out.Null();
   }
@@ -66,22 +49,9 @@ std::string KinesisRecordJson(const StreamRecord& record, const KinesisBatch& ba
   json::Key(out, "\"ApproximateCreationDateTime\"");
   out.Int64(batch.precision == TimestampPrecision::kMillisecond ? record.created_ms
                                                                 : record.created_ms * 1000);
-  json::Key(out, "\"Keys\"");
-  EncodeItemBlob(out, record.keys);
-  if (!record.new_image.empty()) {
-    json::Key(out, "\"NewImage\"");
-    EncodeItemBlob(out, record.new_image);
-  }
-  if (!record.old_image.empty()) {
-    json::Key(out, "\"OldImage\"");
-    EncodeItemBlob(out, record.old_image);
-  }
-  // As a DynamoDB stream record's: the keys and the images it carries.
-  size_t size = ItemSize(DecodeItem(record.keys));
-  if (!record.new_image.empty()) size += record.new_size;
-  if (!record.old_image.empty()) size += record.old_size;
+  WriteRecordImages(out, record);
   json::Key(out, "\"SizeBytes\"");
-  out.Uint64(size);
+  out.Uint64(StreamRecordSizeBytes(record));
   out.EndObject();
   json::Key(out, "\"eventSource\"");
   out.String("aws:dynamodb");

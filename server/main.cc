@@ -29,6 +29,7 @@
 #include "server/replication.h"
 #include "server/router.h"
 #include "server/s3_buckets.h"
+#include "server/stream_trigger_function.h"
 #include "server/tools/dump_load.h"
 #include "server/tools/health_check.h"
 #include "server/tools/seed_files.h"
@@ -150,6 +151,23 @@ int main(int argc, char** argv) {
                  options.kinesis_endpoint.c_str());
     return 2;
   }
+  // Each engine gets triggers of its own (a function's connection serves one thread); built once
+  // here to refuse a bad URL or filter pattern before anything starts.
+  const auto stream_triggers = [&options](const std::string& region, const std::string& account,
+                                          std::string& problem) {
+    std::vector<ddbd::StreamTriggerSettings> triggers;
+    for (const ddbd::StreamTriggerSpec& spec : options.stream_triggers) {
+      auto function = ddbd::NewStreamTriggerFunction(spec, region, account, problem);
+      if (!function) return std::vector<ddbd::StreamTriggerSettings>{};
+      triggers.push_back(ddbd::StreamTriggerSettingsOf(spec, std::move(function)));
+    }
+    return triggers;
+  };
+  if (std::string problem; !options.stream_triggers.empty() &&
+                           stream_triggers(options.region, options.account_id, problem).empty()) {
+    std::fprintf(stderr, "ddbd: --stream-trigger: %s\n", problem.c_str());
+    return 2;
+  }
   if (options.show_help) {
     std::fputs(ddbd::HelpText().c_str(), stdout);
     return 0;
@@ -204,6 +222,10 @@ int main(int argc, char** argv) {
     engine_options.kinesis =
         ddbd::NewKinesisStreams(*ddbd::Endpoint::Parse(options.kinesis_endpoint),
                                 ddbd::AwsCredentials::FromEnvironment(), options.region);
+  }
+  {
+    std::string problem;
+    engine_options.stream_triggers = stream_triggers(options.region, options.account_id, problem);
   }
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
@@ -266,12 +288,15 @@ int main(int argc, char** argv) {
   } else {
     namespaces = std::make_unique<ddbd::Namespaces>(
         options.region,
-        [engine_options, &clock, &replication](const std::string& key, const std::string& region) {
+        [engine_options, &clock, &replication, &stream_triggers](const std::string& key,
+                                                                 const std::string& region) {
           ddbd::EngineOptions own = engine_options;
           own.region = region;  // its ARNs carry the region its requests are signed for
           // A 12-digit access key id is its own account (as LocalStack reads one), so two keys
           // stand for two accounts: multi-account global tables, ARNs naming the account.
           if (ddbd::IsAccountId(key)) own.account_id = key;
+          std::string problem;  // none: the same specs were built at the start
+          own.stream_triggers = stream_triggers(own.region, own.account_id, problem);
           own.replication = replication.LinkFor(key);
           if (!own.db_path.empty()) {
             own.db_path += "/" + ddbd::Namespaces::DirectoryName(key, region);

@@ -269,6 +269,57 @@ void RenderKinesis(Writer& out, const RequestHandler::NamedStatistics& databases
   });
 }
 
+// Stream triggers (--stream-trigger), per table and trigger (TABLE=URL).
+void RenderStreamTriggers(Writer& out, const RequestHandler::NamedStatistics& databases) {
+  bool any = false;
+  for (const auto& database : databases) any = any || !database.second.stream_triggers.empty();
+  if (!any) return;
+  using Figures = StreamTriggerFigures;
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    double (*value)(const Figures&);
+  };
+  static constexpr Family kFamilies[] = {
+      {"ddbd_stream_trigger_records_delivered_total", "counter",
+       "Stream records a trigger's function handled.",
+       [](const Figures& f) { return static_cast<double>(f.delivered); }},
+      {"ddbd_stream_trigger_records_filtered_total", "counter",
+       "Stream records a trigger's filter criteria passed over.",
+       [](const Figures& f) { return static_cast<double>(f.filtered); }},
+      {"ddbd_stream_trigger_records_discarded_total", "counter",
+       "Stream records a trigger gave up (retries exhausted or too old), sent to its on-failure "
+       "file.",
+       [](const Figures& f) { return static_cast<double>(f.discarded); }},
+      {"ddbd_stream_trigger_invocations_total", "counter", "Batches a trigger sent its function.",
+       [](const Figures& f) { return static_cast<double>(f.invocations); }},
+      {"ddbd_stream_trigger_function_errors_total", "counter",
+       "Invocations whose function failed, whole or for some records.",
+       [](const Figures& f) { return static_cast<double>(f.function_errors); }},
+      {"ddbd_stream_trigger_unreachable_total", "counter",
+       "Invocations that reached no function (tried again later).",
+       [](const Figures& f) { return static_cast<double>(f.unreachable); }},
+      {"ddbd_stream_trigger_records_pending", "gauge",
+       "Records of a trigger's stream its function has not handled yet.",
+       [](const Figures& f) { return static_cast<double>(f.pending); }},
+      {"ddbd_stream_trigger_lag_seconds", "gauge",
+       "How long the oldest record pending for a trigger has waited (Lambda's IteratorAge).",
+       [](const Figures& f) { return static_cast<double>(f.lag_ms) / 1000.0; }},
+  };
+  for (const Family& family : kFamilies) {
+    out.Family(family.name, family.type, family.help);
+    for (const auto& [space, statistics] : databases) {
+      for (const Figures& trigger : statistics.stream_triggers) {
+        out.Sample(family.name,
+                   TableLabels(space, trigger.table_name) + "," + Label("trigger", trigger.name) +
+                       "," + Label("stream", trigger.stream_arn),
+                   family.value(trigger));
+      }
+    }
+  }
+}
+
 // Contributor Insights: each enabled rule's heaviest keys over its window, ranked from 1. A key of
 // several attributes (a global index's) has its values joined by ",".
 void RenderContributorInsights(Writer& out, const RequestHandler::NamedStatistics& databases) {
@@ -473,6 +524,7 @@ std::string Metrics::Render(const RequestHandler::NamedStatistics& databases) co
              static_cast<double>(dropped_connections_.load(std::memory_order_relaxed)));
   RenderTables(out, databases);
   RenderKinesis(out, databases);
+  RenderStreamTriggers(out, databases);
   RenderContributorInsights(out, databases);
   RenderStores(out, databases);
   RenderProcess(out);

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/api/object_store.h"
+#include "engine/api/stream_triggers.h"
 #include "engine/api/sync_policy.h"
 #include "engine/log_sink.h"
 
@@ -77,6 +79,9 @@ struct EngineOptions {
   // Kinesis streaming destinations: where their records go (--kinesis-endpoint:
   // server/kinesis_streams.h), given by the server. Null: kept, not delivered.
   std::shared_ptr<KinesisStreams> kinesis = nullptr;
+  // Stream triggers (--stream-trigger: engine/triggers/stream_triggers.h), their functions given
+  // by the server. Empty: none.
+  std::vector<StreamTriggerSettings> stream_triggers = {};
   // Global tables: how this engine reaches the other regions' (engine/api/replication_link.h),
   // given by the server. Null: replicas are refused.
   std::shared_ptr<ReplicationLink> replication = nullptr;

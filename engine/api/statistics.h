@@ -12,6 +12,7 @@
 
 #include "engine/api/contributor_insights.h"
 #include "engine/api/kinesis_delivery.h"
+#include "engine/api/stream_triggers.h"
 
 namespace ddbd {
 
@@ -87,6 +88,8 @@ struct EngineStatistics {
   std::vector<TableStatistics> tables;
   // Kinesis streaming destinations' delivery, per feed (with --kinesis-endpoint).
   std::vector<KinesisDeliveryFigures> kinesis;
+  // Stream triggers (--stream-trigger), each.
+  std::vector<StreamTriggerFigures> stream_triggers;
   // Contributor Insights: each enabled resource's rules, their heaviest kMetricsContributors keys.
   static constexpr size_t kMetricsContributors = 10;
   std::vector<ContributorInsightsReport> contributor_insights;

@@ -1,5 +1,5 @@
 // The Engine's lifetime: its state made and stopped in order, the TTL sweeper, Kinesis delivery,
-// observers.
+// stream triggers, observers.
 #include <utility>
 
 #include "engine/calls/engine_state.h"
@@ -12,7 +12,26 @@ Engine::Engine(EngineOptions options, const Clock& clock)
       clock_(clock),
       state_(std::make_unique<EngineState>(options_, clock_)) {
   StartSweeper(*state_, *this);
-  if (options_.db_path.empty()) StartKinesisDelivery(*state_);
+  if (options_.db_path.empty()) {
+    StartKinesisDelivery(*state_);
+    StartStreamTriggers(*state_);
+  }
+}
+
+void StartStreamTriggers(EngineState& state) {
+  const EngineOptions& options = state.catalog.options;
+  if (options.stream_triggers.empty() || state.trigger_task) return;
+  auto positions = std::make_unique<TriggerPositions>(
+      options.db_path.empty() ? nullptr : state.store.files(), options.db_path);
+  positions->Load();
+  state.stream_triggers = std::make_unique<StreamTriggers>(
+      state.catalog, options.stream_triggers, std::move(positions), state.catalog.clock);
+  // Every 20 ms, as Kinesis delivery: a change reaches its function well under a second after it
+  // commits, as Lambda's polling of a stream does.
+  state.trigger_task = std::make_unique<PeriodicTask>(
+      std::chrono::milliseconds(20),
+      [triggers = state.stream_triggers.get()] { return triggers->DeliverOnce(); },
+      PeriodicTask::Priority::kNiced);
 }
 
 void StartKinesisDelivery(EngineState& state) {
@@ -44,6 +63,7 @@ Engine::~Engine() {
   state_->store.StopCheckpointer();
   state_->sweeper.reset();
   state_->kinesis_task.reset();
+  state_->trigger_task.reset();
   state_->transactions.StopHolding();  // commits what is held while the tables are all there
 }
 

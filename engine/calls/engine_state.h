@@ -23,6 +23,7 @@
 #include "engine/store/store.h"
 #include "engine/tables/table_operations.h"
 #include "engine/transactions/transactions.h"
+#include "engine/triggers/stream_triggers.h"
 #include "engine/ttl/ttl_sweeper.h"
 
 namespace ddbd {
@@ -56,6 +57,10 @@ struct EngineState {
   // its own (stopped with the sweeper).
   std::unique_ptr<KinesisDelivery> kinesis_delivery;
   std::unique_ptr<PeriodicTask> kinesis_task;
+  // With EngineOptions::stream_triggers: the triggers' delivery, by a task of its own (stopped
+  // with the sweeper).
+  std::unique_ptr<StreamTriggers> stream_triggers;
+  std::unique_ptr<PeriodicTask> trigger_task;
   // With EngineOptions::db_path: the log, its journal (which the catalog logs through) and
   // checkpoints. Goes first: its checkpointer and journal stop before the tables go.
   Store store{catalog, transactions.request_tokens()};
@@ -67,5 +72,8 @@ void StartSweeper(EngineState& state, Engine& engine);
 // Starts delivering Kinesis streaming destinations' records, with EngineOptions::kinesis (after a
 // store's replay: each delivery is logged).
 void StartKinesisDelivery(EngineState& state);
+// Starts the stream triggers, with EngineOptions::stream_triggers (after a store's replay: the
+// streams are whole, and the triggers' positions are read from beside the log).
+void StartStreamTriggers(EngineState& state);
 
 }  // namespace ddbd

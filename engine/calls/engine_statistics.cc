@@ -90,6 +90,7 @@ EngineStatistics Engine::Statistics() const {
     }
   }
   if (state_->kinesis_delivery) statistics.kinesis = state_->kinesis_delivery->Figures();
+  if (state_->stream_triggers) statistics.stream_triggers = state_->stream_triggers->Figures();
   if (const Journal* journal = state_->store.journal()) {
     StoreStatistics& store = statistics.store.emplace();
     store.log_written_bytes = journal->written_bytes();

@@ -30,6 +30,7 @@ Result<std::unique_ptr<Engine>> Engine::Open(EngineOptions options, const Clock&
   engine->options_.ttl_interval_ms = ttl_interval_ms;
   StartSweeper(*engine->state_, *engine);
   StartKinesisDelivery(*engine->state_);
+  StartStreamTriggers(*engine->state_);
   engine->state_->store.StartCheckpointer();
   return engine;
 }

@@ -282,6 +282,39 @@ std::vector<StreamRecord> TableStream::ReadAfter(uint64_t after, size_t limit,
   return records;
 }
 
+std::vector<StreamRecord> TableStream::ReadShardAfter(uint64_t after, size_t limit,
+                                                      size_t max_bytes,
+                                                      std::string& shard_id) const {
+  std::lock_guard lock(mutex_);
+  MaintainLocked(clock_.NowMs());
+  std::vector<StreamRecord> records;
+  size_t read_bytes = 0;
+  for (const Shard& shard : shards_) {
+    auto it = std::upper_bound(
+        shard.records.begin(), shard.records.end(), after,
+        [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+    if (it == shard.records.end()) continue;
+    shard_id = shard.description.shard_id;
+    for (; it != shard.records.end() && records.size() < limit; ++it) {
+      if (!records.empty() && read_bytes + it->Footprint() > max_bytes) break;
+      read_bytes += it->Footprint();
+      records.push_back(*it);
+    }
+    break;
+  }
+  return records;
+}
+
+uint64_t TableStream::LastSequence() const {
+  std::lock_guard lock(mutex_);
+  return last_sequence_;
+}
+
+bool TableStream::Closed() const {
+  std::lock_guard lock(mutex_);
+  return !open_;
+}
+
 size_t TableStream::CountAfter(uint64_t after) const {
   std::lock_guard lock(mutex_);
   size_t count = 0;

@@ -104,6 +104,15 @@ class TableStream final : public CommitObserver {
   void SetDelivered(uint64_t sequence);
   std::vector<StreamRecord> ReadAfter(uint64_t after, size_t limit, size_t max_bytes) const;
   size_t CountAfter(uint64_t after) const;
+  // A stream trigger's read (engine/triggers/stream_triggers.h): as ReadAfter, but only from the
+  // shard that holds the first record above `after` (a batch never spans shards, as Lambda's do),
+  // whose id goes to `shard_id`.
+  std::vector<StreamRecord> ReadShardAfter(uint64_t after, size_t limit, size_t max_bytes,
+                                           std::string& shard_id) const;
+  // The last sequence number given out (0: none): where LATEST starts.
+  uint64_t LastSequence() const;
+  // Whether the stream is closed (disabled, or its table gone).
+  bool Closed() const;
 
   size_t bytes() const;
   // Records added since the stream was enabled (or the server started), for metrics.

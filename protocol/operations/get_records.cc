@@ -3,6 +3,7 @@
 #include "protocol/attribute_value_json.h"
 #include "protocol/generated/requests.h"
 #include "protocol/operations/operations.h"
+#include "protocol/stream_record_json.h"
 #include "protocol/table_encode.h"
 
 namespace ddbd::operations {
@@ -37,11 +38,7 @@ void EncodeRecord(wire::out::StreamsRecord& out, const StreamRecord& record,
       change.OldImage([&](json::Writer& image) { EncodeItemBlob(image, record.old_image); });
     }
     change.SequenceNumber(SequenceNumberText(record.sequence));
-    // The record's size: its keys and the images it carries.
-    size_t size = ItemSize(DecodeItem(record.keys));
-    if (!record.new_image.empty()) size += record.new_size;
-    if (!record.old_image.empty()) size += record.old_size;
-    change.SizeBytes(static_cast<int64_t>(size));
+    change.SizeBytes(static_cast<int64_t>(StreamRecordSizeBytes(record)));
     change.StreamViewType(view_type);
   });
   if (record.by_time_to_live) {

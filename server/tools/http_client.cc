@@ -236,6 +236,61 @@ bool HttpClient::Send(std::string_view method, std::string_view path,
   return reused && Exchange(request, answer, problem);
 }
 
+bool HttpClient::ReadChunks(std::string& pending, std::string& body,
+                            std::chrono::steady_clock::time_point deadline, std::string& problem) {
+  // An answer's body is bounded as a request's is: a handler cannot make ddbd hold gigabytes.
+  constexpr size_t kMaxBody = size_t{64} << 20;
+  size_t at = 0;
+  const auto line_end = [&]() -> size_t {
+    size_t end;
+    while ((end = pending.find("\r\n", at)) == std::string::npos) {
+      if (pending.size() - at > 4096 || !connection_->Receive(pending, deadline)) {
+        return std::string::npos;
+      }
+    }
+    return end;
+  };
+  const auto broken = [&] {
+    problem = "a broken chunked answer from " + endpoint_.HostHeader();
+    return false;
+  };
+  while (true) {
+    const size_t end = line_end();
+    if (end == std::string::npos) return broken();
+    size_t size = 0;
+    const char* first = pending.data() + at;
+    const char* last = pending.data() + end;
+    const auto [stop, error] = std::from_chars(first, last, size, 16);
+    if (error != std::errc() || stop == first || (stop != last && *stop != ';')) return broken();
+    at = end + 2;
+    if (size == 0) {
+      // Trailers, if any, up to an empty line.
+      while (true) {
+        const size_t trailer = line_end();
+        if (trailer == std::string::npos) return broken();
+        const bool empty = trailer == at;
+        at = trailer + 2;
+        if (empty) break;
+      }
+      return true;
+    }
+    if (size > kMaxBody - body.size()) {
+      problem = "an answer of more than 64 MiB from " + endpoint_.HostHeader();
+      return false;
+    }
+    while (pending.size() < at + size + 2) {
+      if (!connection_->Receive(pending, deadline)) return broken();
+    }
+    if (pending.compare(at + size, 2, "\r\n") != 0) return broken();
+    body.append(pending, at, size);
+    at += size + 2;
+    if (at > (1 << 16)) {
+      pending.erase(0, at);
+      at = 0;
+    }
+  }
+}
+
 bool HttpClient::Exchange(const std::string& request, HttpAnswer& answer, std::string& problem) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms_);
   if (connection_ == nullptr) {
@@ -276,6 +331,7 @@ bool HttpClient::Exchange(const std::string& request, HttpAnswer& answer, std::s
   std::from_chars(head.data() + 9, head.data() + 12, answer.status);
   std::optional<size_t> length;
   bool close = false;
+  bool chunked = false;
   size_t line = head.find("\r\n");
   while (line != std::string_view::npos && line < head.size()) {
     const size_t next = head.find("\r\n", line + 2);
@@ -293,12 +349,24 @@ bool HttpClient::Exchange(const std::string& request, HttpAnswer& answer, std::s
     } else if (name == "connection" && EqualsIgnoringCase(value, "close")) {
       close = true;
     } else if (name == "transfer-encoding" && !EqualsIgnoringCase(value, "identity")) {
-      problem = "a chunked answer from " + endpoint_.HostHeader() + " (not supported)";
-      return false;
+      if (!EqualsIgnoringCase(value, "chunked")) {
+        problem = "an answer from " + endpoint_.HostHeader() + " in transfer encoding " + value;
+        return false;
+      }
+      chunked = true;  // a handler that streams its answer (Node's http without a length)
     }
     answer.headers.emplace_back(std::move(name), value);
   }
   std::string body = received.substr(head_end + 4);
+  if (chunked) {
+    std::string pending = std::move(body);
+    if (!ReadChunks(pending, answer.body, deadline, problem)) {
+      connection_.reset();
+      return false;
+    }
+    if (close) connection_.reset();
+    return true;
+  }
   while (!length || body.size() < *length) {
     if (!connection_->Receive(body, deadline)) {
       if (!length) break;  // the body runs to the connection's end

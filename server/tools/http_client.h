@@ -1,10 +1,13 @@
-// A small HTTP/1.1 client for ddbd's own commands (`ddbd health`, `ddbd dump`, `ddbd load`): one
-// kept-alive connection to one endpoint, plain or TLS (OpenSSL), bodies sized by Content-Length.
+// A small HTTP/1.1 client for ddbd's own commands (`ddbd health`, `ddbd dump`, `ddbd load`) and
+// the services it calls (S3, Kinesis, stream triggers' functions): one kept-alive connection to
+// one endpoint, plain or TLS (OpenSSL), answers sized by Content-Length, chunked, or running to
+// the connection's end.
 // Beast stays in http_server.cc; this needs only sockets.
 //
 // Thread safety: one client per thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -49,6 +52,9 @@ class HttpClient {
  private:
   class Connection;
   bool Exchange(const std::string& request, HttpAnswer& answer, std::string& problem);
+  // A chunked body: `pending` holds what was read after the head; the decoded bytes go to `body`.
+  bool ReadChunks(std::string& pending, std::string& body,
+                  std::chrono::steady_clock::time_point deadline, std::string& problem);
 
   const Endpoint endpoint_;
   const bool verify_tls_;
