@@ -4,8 +4,9 @@
 // (gzip, deflate or anything) and Accept-Encoding; a request signed over the body as sent must
 // verify, and one whose X-Amz-Content-Sha256 claims another body must not. The input is split at
 // 0x1E into: header, date, query, content encoding, body, accept encoding. Also what metrics and
-// the access log read of the target, the request and the answer, and the seed files' table and item
-// parsers. Any crash, sanitizer report or hang is a bug.
+// the access log read of the target, the request and the answer, the seed files' table and item
+// parsers, and a stream trigger's function answer and filter patterns. Any crash, sanitizer
+// report or hang is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -13,6 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/model/item_codec.h"
+#include "protocol/event_filter.h"
+#include "protocol/json_parse.h"
+#include "protocol/lambda_event.h"
 #include "protocol/request_summary.h"
 #include "server/access_log.h"
 #include "server/authenticator.h"
@@ -128,6 +133,37 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)ddbd::ReadSeedTable("fuzz.table.json", parts[4]);
   if (auto item = ddbd::SeedItemJson(parts[4]); item.ok() && item.value()) {
     (void)ddbd::ItemKeyText(*item.value(), {"pk", "sk"});
+  }
+
+  // A stream trigger's function answer (with ReportBatchItemFailures) and a filter pattern
+  // (--stream-trigger's filter=), matched against the record's JSON and the body as a record.
+  {
+    static const ddbd::StreamTriggerBatch batch = [] {
+      ddbd::StreamTriggerBatch made;
+      made.stream_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/x";
+      made.records.resize(2);
+      made.records[0].sequence = 100;
+      made.records[1].sequence = 101;
+      return made;
+    }();
+    (void)ddbd::ReadFunctionAnswer(parts[1].empty() ? 200 : 500, parts[5].size() == 1,
+                                   std::string(parts[4]), true, batch);
+    std::string problem;
+    if (auto filter = ddbd::EventFilter::Compile(parts[3], problem)) {
+      rapidjson::Document document;
+      std::string text(parts[4]);
+      if (ddbd::json::ParseInPlace(text, document)) (void)filter->Matches(document);
+      static const std::string record_json = [] {
+        ddbd::StreamRecord record;
+        record.sequence = 7;
+        record.keys = ddbd::EncodeItem({{"pk", ddbd::AttributeValue::String("order#1")}});
+        record.new_image = record.keys;
+        return ddbd::StreamTriggerRecordJson(record, batch);
+      }();
+      rapidjson::Document event;
+      event.Parse(record_json.c_str());
+      (void)filter->Matches(event);
+    }
   }
 
   ddbd::sigv4::CanonicalInput canonical;
