@@ -4,6 +4,7 @@
 #include <openssl/rand.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -51,7 +52,11 @@ class HttpFunction final : public StreamTriggerFunction {
         report_batch_item_failures_(spec.report_batch_item_failures),
         filters_(std::move(filters)),
         on_failure_(spec.on_failure),
-        function_arn_(std::move(function_arn)) {}
+        function_arn_(std::move(function_arn)) {
+    client_.CancelWhen(&stopping_);
+  }
+
+  void Stop() override { stopping_ = true; }
 
   bool Selects(const StreamTriggerBatch& batch, const StreamRecord& record) override {
     if (filters_.empty()) return true;
@@ -119,6 +124,7 @@ class HttpFunction final : public StreamTriggerFunction {
     return StreamTriggerEvent(records);
   }
 
+  std::atomic<bool> stopping_ = false;
   HttpClient client_;
   const std::string path_;
   const bool report_batch_item_failures_;

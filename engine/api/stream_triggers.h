@@ -53,6 +53,9 @@ class StreamTriggerFunction {
   // invocation's outcome (none when never invoked).
   virtual void Discard(const StreamTriggerBatch& batch, StreamTriggerDiscard why, int invocations,
                        const StreamTriggerOutcome& last) = 0;
+  // The engine is stopping (any thread): an invocation in flight may give up at once, as not
+  // reached (its batch is sent again after a restart).
+  virtual void Stop() {}
 };
 
 // One --stream-trigger: Lambda's CreateEventSourceMapping parameters for a DynamoDB stream.

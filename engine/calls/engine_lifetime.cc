@@ -63,6 +63,7 @@ Engine::~Engine() {
   state_->store.StopCheckpointer();
   state_->sweeper.reset();
   state_->kinesis_task.reset();
+  if (state_->stream_triggers) state_->stream_triggers->Stop();
   state_->trigger_task.reset();
   state_->transactions.StopHolding();  // commits what is held while the tables are all there
 }

@@ -254,6 +254,10 @@ void StreamTriggers::Advance(Lane& lane, uint64_t sequence) {
   }
 }
 
+void StreamTriggers::Stop() {
+  for (Lane& lane : lanes_) lane.settings.function->Stop();
+}
+
 std::vector<StreamTriggerFigures> StreamTriggers::Figures() const {
   std::vector<StreamTriggerFigures> figures;
   const int64_t now_ms = clock_.NowMs();

@@ -49,6 +49,9 @@ class StreamTriggers {
   // has more waiting (run again at once).
   bool DeliverOnce();
   std::vector<StreamTriggerFigures> Figures() const;
+  // Tells every trigger's function the engine is stopping (any thread), so a slow function does
+  // not hold the stop up.
+  void Stop();
 
  private:
   struct Lane {

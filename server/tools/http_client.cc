@@ -28,9 +28,18 @@ int RemainingMs(Clock::time_point deadline) {
   return left.count() > 0 ? static_cast<int>(left.count()) : 0;
 }
 
+// The cancel flag of the client calling on this thread (HttpClient::CancelWhen), if any: a wait
+// looks at it every 50 ms and gives up once it is set.
+thread_local const std::atomic<bool>* t_cancel = nullptr;
+
 bool Wait(int fd, short events, Clock::time_point deadline) {
   pollfd ready{fd, events, 0};
-  return ::poll(&ready, 1, RemainingMs(deadline)) == 1;
+  if (t_cancel == nullptr) return ::poll(&ready, 1, RemainingMs(deadline)) == 1;
+  for (;;) {
+    const int left = RemainingMs(deadline);
+    if (::poll(&ready, 1, std::min(left, 50)) == 1) return true;
+    if (t_cancel->load(std::memory_order_relaxed) || left <= 50) return false;
+  }
 }
 
 // A non-blocking connection to the first address of `host`:`port` that answers, or -1.
@@ -291,7 +300,18 @@ bool HttpClient::ReadChunks(std::string& pending, std::string& body,
   }
 }
 
+void HttpClient::CancelWhen(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+
 bool HttpClient::Exchange(const std::string& request, HttpAnswer& answer, std::string& problem) {
+  // Waits on this thread look at the client's cancel flag until the exchange is over.
+  struct CancelScope {
+    explicit CancelScope(const std::atomic<bool>* cancel) { t_cancel = cancel; }
+    ~CancelScope() { t_cancel = nullptr; }
+  } scope(cancel_);
+  if (cancel_ != nullptr && cancel_->load()) {
+    problem = "cancelled";
+    return false;
+  }
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms_);
   if (connection_ == nullptr) {
     const int fd = Connect(endpoint_.host, endpoint_.port, deadline, problem);

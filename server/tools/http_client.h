@@ -7,6 +7,7 @@
 // Thread safety: one client per thread.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -43,6 +44,9 @@ class HttpClient {
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
 
+  // From now on a call gives up (false, "cancelled") within about 50 ms of `*cancel` becoming
+  // true, from any thread: a server stopping does not wait out a slow peer's timeout.
+  void CancelWhen(const std::atomic<bool>* cancel);
   // Sends one request and reads its answer; a kept connection the server closed meanwhile is
   // opened again once. False with the reason in `problem`.
   bool Send(std::string_view method, std::string_view path,
@@ -59,6 +63,7 @@ class HttpClient {
   const Endpoint endpoint_;
   const bool verify_tls_;
   const int timeout_ms_;
+  const std::atomic<bool>* cancel_ = nullptr;
   std::unique_ptr<Connection> connection_;
 };
 

@@ -346,6 +346,29 @@ class TestFailures(StreamTriggerCase):
             self.assertEqual(self.handler.keys(), ["held", "down", "across"])
 
 
+    def test_a_slow_function_does_not_hold_up_the_stop(self):
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def answer(event):
+            release.wait(30)  # a function that does not answer (the handler's lock held)
+            return 200, {}, ""
+        self.handler.answer = answer
+        with tempfile.TemporaryDirectory() as directory:
+            server, ddb = self.start(extra=("--db-path", directory))
+            stream_table(ddb, self.table)
+            ddb.put_item(TableName=self.table, Item={"pk": S("slow")})
+            time.sleep(0.5)  # the batch is in flight
+            started = time.monotonic()
+            server.stop()
+            self.assertLess(time.monotonic() - started, 5)
+            release.set()
+            # Not acknowledged: sent again after the restart.
+            self.handler.answer = lambda event: (200, {}, "")
+            server, ddb = self.start(extra=("--db-path", directory))
+            eventually(lambda: self.assertEqual(self.handler.keys()[-1], "slow"))
+
+
 class TestFilters(StreamTriggerCase):
     def test_filter_criteria_select_records(self):
         server, ddb = self.start(
