@@ -12,6 +12,14 @@ namespace {
 // GetRecords answers at most about this much.
 constexpr size_t kMaxReadBytes = size_t{1} << 20;
 
+// The first of a shard's records numbered above `after` (records are in sequence order).
+std::deque<StreamRecord>::const_iterator FirstAfter(const std::deque<StreamRecord>& records,
+                                                    uint64_t after) {
+  return std::upper_bound(
+      records.begin(), records.end(), after,
+      [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+}
+
 bool HasOldImage(StreamViewType type) {
   return type == StreamViewType::kOldImage || type == StreamViewType::kNewAndOldImages;
 }
@@ -269,9 +277,7 @@ std::vector<StreamRecord> TableStream::ReadAfter(uint64_t after, size_t limit,
   std::vector<StreamRecord> records;
   size_t read_bytes = 0;
   for (const Shard& shard : shards_) {
-    auto it = std::upper_bound(
-        shard.records.begin(), shard.records.end(), after,
-        [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+    auto it = FirstAfter(shard.records, after);
     for (; it != shard.records.end(); ++it) {
       if (records.size() >= limit) return records;
       if (!records.empty() && read_bytes + it->Footprint() > max_bytes) return records;
@@ -290,9 +296,7 @@ std::vector<StreamRecord> TableStream::ReadShardAfter(uint64_t after, size_t lim
   std::vector<StreamRecord> records;
   size_t read_bytes = 0;
   for (const Shard& shard : shards_) {
-    auto it = std::upper_bound(
-        shard.records.begin(), shard.records.end(), after,
-        [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+    auto it = FirstAfter(shard.records, after);
     if (it == shard.records.end()) continue;
     shard_id = shard.description.shard_id;
     for (; it != shard.records.end() && records.size() < limit; ++it) {
@@ -319,9 +323,7 @@ size_t TableStream::CountAfter(uint64_t after) const {
   std::lock_guard lock(mutex_);
   size_t count = 0;
   for (const Shard& shard : shards_) {
-    auto it = std::upper_bound(
-        shard.records.begin(), shard.records.end(), after,
-        [](uint64_t sequence, const StreamRecord& record) { return sequence < record.sequence; });
+    auto it = FirstAfter(shard.records, after);
     count += static_cast<size_t>(shard.records.end() - it);
   }
   return count;
