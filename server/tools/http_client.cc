@@ -31,14 +31,20 @@ int RemainingMs(Clock::time_point deadline) {
 // The cancel flag of the client calling on this thread (HttpClient::CancelWhen), if any: a wait
 // looks at it every 50 ms and gives up once it is set.
 thread_local const std::atomic<bool>* t_cancel = nullptr;
+// Whether a wait on this thread ran out of time (HttpClient::Send does not send again then).
+thread_local bool t_timed_out = false;
 
 bool Wait(int fd, short events, Clock::time_point deadline) {
   pollfd ready{fd, events, 0};
-  if (t_cancel == nullptr) return ::poll(&ready, 1, RemainingMs(deadline)) == 1;
   for (;;) {
     const int left = RemainingMs(deadline);
-    if (::poll(&ready, 1, std::min(left, 50)) == 1) return true;
-    if (t_cancel->load(std::memory_order_relaxed) || left <= 50) return false;
+    const int slice = t_cancel == nullptr ? left : std::min(left, 50);
+    if (::poll(&ready, 1, slice) == 1) return true;
+    if (left == slice) {
+      t_timed_out = true;
+      return false;
+    }
+    if (t_cancel->load(std::memory_order_relaxed)) return false;
   }
 }
 
@@ -238,11 +244,13 @@ bool HttpClient::Send(std::string_view method, std::string_view path,
   for (const auto& [name, value] : headers) request.append(name + ": " + value + "\r\n");
   request.append("Content-Length: " + std::to_string(body.size()) + "\r\n\r\n");
   request.append(body);
-  // A kept connection may have been closed by the server since: one more try on a new one.
+  // A kept connection may have been closed by the server since: one more try on a new one. Not
+  // after a timeout: the peer had the request and is slow (a function would run twice).
   const bool reused = connection_ != nullptr;
+  t_timed_out = false;
   if (Exchange(request, answer, problem)) return true;
   connection_.reset();
-  return reused && Exchange(request, answer, problem);
+  return reused && !t_timed_out && Exchange(request, answer, problem);
 }
 
 bool HttpClient::ReadChunks(std::string& pending, std::string& body,

@@ -5,12 +5,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -54,6 +56,45 @@ class OneAnswer {
       }
       ::close(fd);
     });
+  }
+  // Answers `count` requests on one kept connection, each with `answer(index)` (empty: holds
+  // the connection without answering for a second, then closes it), then accepts nothing more.
+  void ServeMany(std::function<std::string(int)> answer, int count) {
+    thread_ = std::thread([this, answer = std::move(answer), count] {
+      const int fd = ::accept(listener_, nullptr, nullptr);
+      if (fd < 0) return;
+      std::string request;
+      char buffer[4096];
+      for (int index = 0; index < count; ++index) {
+        size_t end;
+        while ((end = request.find("\r\n\r\n")) == std::string::npos) {
+          const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+          if (n <= 0) break;
+          request.append(buffer, static_cast<size_t>(n));
+        }
+        if (end == std::string::npos) break;
+        request.erase(0, end + 4 + 2);  // the head and its "{}" body
+        const std::string text = answer(index);
+        if (text.empty()) {
+          std::this_thread::sleep_for(std::chrono::seconds(1));
+          break;
+        }
+        (void)::send(fd, text.data(), text.size(), MSG_NOSIGNAL);
+      }
+      ::close(fd);
+      // A second connection would be a request sent again: accept for a moment, count it.
+      pollfd ready{listener_, POLLIN, 0};
+      if (::poll(&ready, 1, 300) == 1) {
+        const int again = ::accept(listener_, nullptr, nullptr);
+        if (again >= 0) {
+          (void)answer(count);
+          ::close(again);
+        }
+      }
+    });
+  }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
   }
   Endpoint endpoint() const { return Endpoint{false, "127.0.0.1", port_}; }
 
@@ -148,6 +189,28 @@ TEST_CASE("A call cancelled from another thread gives up at once") {
   // Cancelled before it starts: not even a connection.
   CHECK_FALSE(client.Send("POST", "/", {}, "{}", answer, problem));
   CHECK(problem == "cancelled");
+}
+
+TEST_CASE("A request that timed out is not sent again on a new connection") {
+  // A kept connection (the first answer), then a request the server takes and never answers:
+  // after the timeout the client gives up rather than sending it again (a function would run
+  // twice).
+  OneAnswer server;
+  std::atomic<int> requests = 0;
+  server.ServeMany(
+      [&requests](int index) {
+        ++requests;
+        return index == 0 ? std::string("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+                          : std::string();
+      },
+      2);
+  HttpClient client(server.endpoint(), false, 300);
+  HttpAnswer answer;
+  std::string problem;
+  REQUIRE(client.Send("POST", "/", {}, "{}", answer, problem));
+  CHECK_FALSE(client.Send("POST", "/", {}, "{}", answer, problem));
+  server.Join();
+  CHECK(requests == 2);
 }
 
 }  // namespace
