@@ -211,6 +211,9 @@ TEST_CASE("A failing batch is retried MaximumRetryAttempts times, then given up,
   StreamTriggerSettings settings = Settings(function);
   settings.retry_attempts = 2;
   SECTION("whole batches") {
+    // One batch of the three (the window waits on a clock that stands still).
+    settings.batch_size = 3;
+    settings.batching_window_ms = 1'000;
     options.stream_triggers = {settings};
     Engine engine(options, clock);
     REQUIRE(engine.CreateTable(StreamTable("Orders")).ok());
@@ -221,6 +224,7 @@ TEST_CASE("A failing batch is retried MaximumRetryAttempts times, then given up,
           std::vector<StreamTriggerDiscard>{StreamTriggerDiscard::kRetryAttemptsExhausted});
     CHECK(function->discard_invocations() == std::vector<int>{3});  // the first and two retries
     Put(engine, "d");
+    clock.AdvanceMs(2'000);  // its window is over
     CHECK(function->Handled(1) == std::vector<std::string>{"d"});
     const auto figures = engine.Statistics().stream_triggers.at(0);
     CHECK(figures.discarded == 3);
