@@ -3,9 +3,9 @@
 #include <rapidjson/document.h>
 
 #include <cstdio>
-#include <ctime>
 #include <optional>
 
+#include "engine/clock.h"
 #include "protocol/json_parse.h"
 #include "protocol/json_writer.h"
 #include "protocol/stream_record_json.h"
@@ -34,20 +34,16 @@ StreamTriggerOutcome Failed(int status, std::string message) {
   return outcome;
 }
 
-}  // namespace
-
-std::string IsoTime(int64_t epoch_ms, bool with_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(epoch_ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[40];
-  size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  if (with_ms) {
-    length += static_cast<size_t>(std::snprintf(text + length, sizeof text - length, ".%03d",
-                                                static_cast<int>(epoch_ms % 1000)));
-  }
-  return std::string(text, length) + "Z";
+// "2019-11-14T00:13:49.717Z": engine/clock.h's IsoSeconds with the milliseconds.
+std::string IsoMillis(int64_t epoch_ms) {
+  std::string text = IsoSeconds(epoch_ms);
+  char millis[8];
+  std::snprintf(millis, sizeof millis, ".%03d", static_cast<int>(epoch_ms % 1000));
+  text.insert(text.size() - 1, millis);
+  return text;
 }
+
+}  // namespace
 
 std::string StreamTriggerRecordJson(const StreamRecord& record, const StreamTriggerBatch& batch) {
   json::Buffer buffer;
@@ -188,7 +184,7 @@ std::string StreamTriggerDiscardJson(const DiscardRecord& discard, const StreamT
   json::Key(out, "\"version\"");
   out.String("1.0");
   json::Key(out, "\"timestamp\"");
-  json::String(out, IsoTime(discard.now_ms, true));
+  json::String(out, IsoMillis(discard.now_ms));
   json::Key(out, "\"DDBStreamBatchInfo\"");
   out.StartObject();
   json::Key(out, "\"shardId\"");
@@ -198,9 +194,9 @@ std::string StreamTriggerDiscardJson(const DiscardRecord& discard, const StreamT
   json::Key(out, "\"endSequenceNumber\"");
   json::String(out, SequenceNumberText(batch.records.back().sequence));
   json::Key(out, "\"approximateArrivalOfFirstRecord\"");
-  json::String(out, IsoTime(batch.records.front().created_ms, false));
+  json::String(out, IsoSeconds(batch.records.front().created_ms));
   json::Key(out, "\"approximateArrivalOfLastRecord\"");
-  json::String(out, IsoTime(batch.records.back().created_ms, false));
+  json::String(out, IsoSeconds(batch.records.back().created_ms));
   json::Key(out, "\"batchSize\"");
   out.Int64(static_cast<int64_t>(batch.records.size()));
   json::Key(out, "\"streamArn\"");

@@ -57,7 +57,4 @@ struct DiscardRecord {
 std::string StreamTriggerDiscardJson(const DiscardRecord& discard, const StreamTriggerBatch& batch,
                                      const StreamTriggerOutcome& last, std::string_view event);
 
-// "2019-11-14T00:13:49.717Z" (with_ms) or "2019-11-14T00:13:19Z".
-std::string IsoTime(int64_t epoch_ms, bool with_ms);
-
 }  // namespace ddbd
