@@ -1,9 +1,12 @@
 #include "protocol/attribute_value_json.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "engine/model/item_codec.h"
 #include "engine/model/number.h"
@@ -24,6 +27,60 @@ constexpr TypeKey kTypeKeys[] = {
     {"L", AttributeType::kL},       {"SS", AttributeType::kSS},     {"NS", AttributeType::kNS},
     {"BS", AttributeType::kBS},
 };
+
+constexpr size_t kTypeCount = std::size(kTypeKeys);
+
+// The place in kTypeKeys of a type name, or -1.
+constexpr int TypeKeyIndex(std::string_view name) {
+  switch (name.size()) {
+    case 1:
+      switch (name[0]) {
+        case 'S':
+          return 0;
+        case 'N':
+          return 1;
+        case 'B':
+          return 2;
+        case 'M':
+          return 5;
+        case 'L':
+          return 6;
+        default:
+          return -1;
+      }
+    case 2:
+      if (name[1] != 'S') return -1;
+      return name[0] == 'S' ? 7 : name[0] == 'N' ? 8 : name[0] == 'B' ? 9 : -1;
+    case 4:
+      return name == "BOOL" ? 3 : name == "NULL" ? 4 : -1;
+    default:
+      return -1;
+  }
+}
+
+static_assert([] {
+  for (size_t i = 0; i < kTypeCount; ++i) {
+    if (TypeKeyIndex(kTypeKeys[i].name) != static_cast<int>(i)) return false;
+  }
+  return true;
+}());
+
+// The members of an attribute value (an object) that name a type, by their place in
+// kTypeKeys: one pass over the object's members (usually one) where a lookup per type name read
+// them ten times. Each name's first member counts, as FindMember finds it, and none whose value
+// is null, as json::Member skips those.
+std::array<const json::Value*, kTypeCount> TypeMembers(const json::Value& value) {
+  std::array<const json::Value*, kTypeCount> found{};
+  unsigned seen = 0;
+  for (const auto& member : value.GetObject()) {
+    const int index =
+        TypeKeyIndex(std::string_view(member.name.GetString(), member.name.GetStringLength()));
+    if (index < 0 || ((seen >> index) & 1u) != 0) continue;
+    seen |= 1u << index;
+    if (!member.value.IsNull()) found[static_cast<size_t>(index)] = &member.value;
+  }
+  return found;
+}
 
 Error NestingTooDeep() { return Error::Validation(std::string(kNestingTooDeep)); }
 
@@ -276,8 +333,10 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
     return result;
   }
   int types = 0;
-  for (const TypeKey& key : kTypeKeys) {
-    const json::Value* member = json::Member(value, key.name);
+  const std::array<const json::Value*, kTypeCount> members = TypeMembers(value);
+  for (size_t index = 0; index < kTypeCount; ++index) {
+    const TypeKey& key = kTypeKeys[index];
+    const json::Value* member = members[index];
     if (member == nullptr) continue;
     ++types;
     result.type = key.type;

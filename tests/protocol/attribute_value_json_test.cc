@@ -149,3 +149,31 @@ TEST_CASE("Base64 decodes strictly and encodes with padding") {
 
 }  // namespace
 }  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+// The decoder reads an attribute value's members in one pass; these pin what the lookup of each
+// type name by FindMember gave: a name's first member counts, a null one counts as absent, other
+// names are ignored, and two type names are one too many.
+TEST_CASE("An attribute value's type members: first of a name, nulls absent, one type") {
+  CHECK(RoundTrip(R"({"a":{"S":"x","S":"y"}})") == R"({"a":{"S":"x"}})");
+  CHECK(RoundTrip(R"({"a":{"x":1,"NS":["2","1"],"q":null}})") == R"({"a":{"NS":["1","2"]}})");
+  CHECK(RoundTrip(R"({"a":{"S":null,"N":"5"}})") == R"({"a":{"N":"5"}})");
+  CHECK(RoundTrip(R"({"a":{"S":null,"S":"x"}})")
+            .starts_with("error: Supplied AttributeValue is empty"));
+  CHECK(RoundTrip(R"({"a":{"s":"x","BOO":true,"NULLS":true}})")
+            .starts_with("error: Supplied AttributeValue is empty"));
+  CHECK(RoundTrip(R"({"a":{"S":"x","BOOL":true}})")
+            .starts_with("error: Supplied AttributeValue has more than one datatypes set"));
+  CHECK(RoundTrip(R"({"a":{"M":{},"N":"1"}})")
+            .starts_with("error: Supplied AttributeValue has more than one datatypes set"));
+  for (const char* type : {"S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS"}) {
+    INFO(type);
+    CHECK(RoundTrip(std::string(R"({"a":{")") + type + R"(":null}})")
+              .starts_with("error: Supplied AttributeValue is empty"));
+  }
+}
+
+}  // namespace
+}  // namespace ddbd
