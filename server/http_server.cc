@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/request_headers.h"
 #include "server/response_head.h"
 #include "server/session_registry.h"
 #include "server/tls_context.h"
@@ -66,35 +67,6 @@ using Executor = net::io_context::executor_type;
 using Socket = tcp::socket::rebind_executor<Executor>::other;
 using Stream = beast::basic_stream<tcp, Executor>;
 using TlsStream = beast::ssl_stream<Stream>;
-
-// X-Amz-Target, X-Amz-Date, Content-Encoding and Accept-Encoding in one pass over the fields
-// (each lookup by name would read them all); unknown names are told apart by length first.
-// Returns Content-Encoding.
-std::string_view ReadAmzHeaders(const http::request<http::string_body>& request,
-                                HttpRequest& plain) {
-  std::string_view content_encoding;
-  bool accept_seen = false;
-  for (const auto& field : request) {
-    if (field.name() == http::field::content_encoding) {
-      content_encoding = View(field.value());
-      continue;
-    }
-    if (field.name() == http::field::accept_encoding) {
-      // The first line only, as AWS reads it (behaviours-to-match A4).
-      if (!accept_seen) plain.accept_encoding = View(field.value());
-      accept_seen = true;
-      continue;
-    }
-    if (field.name() != http::field::unknown) continue;
-    const beast::string_view name = field.name_string();
-    if (name.size() == 12 && beast::iequals(name, "X-Amz-Target")) {
-      if (plain.amz_target.empty()) plain.amz_target = View(field.value());
-    } else if (name.size() == 10 && beast::iequals(name, "X-Amz-Date")) {
-      if (plain.amz_date.empty()) plain.amz_date = View(field.value());
-    }
-  }
-  return content_encoding;
-}
 
 // One connection: plain HTTP, or HTTPS (`kTls`: TLS 1.2 or newer, handshaken before the first
 // read, under the request timeout).
@@ -207,16 +179,9 @@ class Session final : public SessionBase,
     const size_t question = target.find('?');
     plain.path = target.substr(0, question);
     if (question != std::string_view::npos) plain.query = target.substr(question + 1);
-    plain.host = View(request[http::field::host]);
-    plain.content_type = View(request[http::field::content_type]);
-    const std::string_view content_encoding = ReadAmzHeaders(request, plain);
-    plain.authorization = View(request[http::field::authorization]);
+    const std::string_view content_encoding = ReadHeaders(request, plain);
     plain.headers = this;
-    plain.origin = View(request[http::field::origin]);
     plain.peer_loopback = peer_loopback_;
-    plain.access_control_request_headers =
-        View(request[http::field::access_control_request_headers]);
-    plain.access_control_request_method = View(request[http::field::access_control_request_method]);
     plain.body = request.body();
     plain.body_owner = &request_->body();
     if (!content_encoding.empty()) {
