@@ -9,10 +9,6 @@
 #include <string>
 #include <string_view>
 
-#ifdef RAPIDJSON_SSE2
-#include <emmintrin.h>
-#endif
-
 namespace ddbd::json {
 
 // The buffer's allocator is a type of its own so that Writer<Buffer> is not RapidJSON's
@@ -73,6 +69,24 @@ std::string Text(const Value& value) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+// The buffer `writer` writes into, for an encoder that appends JSON text of its own where the
+// writer has placed a value (RawValue with no text writes the separator before it).
+inline Buffer& BufferOf(Writer& writer) {
+  struct Access : Writer {
+    using Writer::os_;  // protected; a member pointer through a derived class may name it
+  };
+  return *(writer.*(&Access::os_));
+}
+
+// The length of the run of bytes from `from` (before `end`) that a JSON string holds as they are:
+// up to the first '"', '\' or byte below 0x20.
+size_t PlainRun(const char* from, const char* end);
+
+// Appends `text` to `out` as a JSON string literal, quotes included, escaped byte for byte as
+// Writer::String escapes it (\", \\, \b \f \n \r \t, \u00XX for other bytes below 0x20;
+// everything else as it is).
+void AppendQuoted(Buffer& out, std::string_view text);
+
 // `text` as a JSON string literal, quotes included.
 inline std::string Quoted(std::string_view text) {
   Buffer buffer;
@@ -83,30 +97,15 @@ inline std::string Quoted(std::string_view text) {
 
 }  // namespace ddbd::json
 
-#ifdef RAPIDJSON_SSE2
-// Copies the run of bytes that need no escape 16 at a time and stops at the first '"', '\' or
-// byte below 0x20, where RapidJSON's own loop escapes it. The writer reserved room for the
-// whole string (6 bytes per input byte) before calling.
+// Copies the run of bytes that need no escape (json::PlainRun) and stops at the first '"', '\' or
+// byte below 0x20, where RapidJSON's own loop escapes it. The writer reserved room for the whole
+// string (6 bytes per input byte) before calling.
 template <>
 inline bool rapidjson::Writer<ddbd::json::Buffer>::ScanWriteUnescapedString(StringStream& is,
                                                                             size_t length) {
   const char* p = is.src_;
-  const char* const end = is.head_ + length;
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i last_control = _mm_set1_epi8(0x1F);
-  while (end - p >= 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(block, last_control), last_control);
-    const __m128i special = _mm_or_si128(
-        control, _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(special));
-    const size_t plain = mask == 0 ? 16 : static_cast<size_t>(__builtin_ctz(mask));
-    std::memcpy(os_->PushUnsafe(plain), p, plain);
-    p += plain;
-    if (mask != 0) break;
-  }
-  is.src_ = p;
+  const size_t plain = ddbd::json::PlainRun(p, is.head_ + length);
+  std::memcpy(os_->PushUnsafe(plain), p, plain);
+  is.src_ = p + plain;
   return is.Tell() < length;
 }
-#endif
