@@ -479,32 +479,17 @@ void EncodeItem(json::Writer& writer, const Item& item) {
 
 namespace {
 
-// Writes DynamoDB's JSON for each part of a blob as VisitItemBlob reads it.
 // {"S": and the like: the start of a value of each type, as one piece of text.
 std::string_view ValueStart(AttributeType type) {
-  switch (type) {
-    case AttributeType::kS:
-      return R"({"S":)";
-    case AttributeType::kN:
-      return R"({"N":)";
-    case AttributeType::kB:
-      return R"({"B":)";
-    case AttributeType::kBool:
-      return R"({"BOOL":)";
-    case AttributeType::kNull:
-      return R"({"NULL":)";
-    case AttributeType::kM:
-      return R"({"M":)";
-    case AttributeType::kL:
-      return R"({"L":)";
-    case AttributeType::kSS:
-      return R"({"SS":)";
-    case AttributeType::kNS:
-      return R"({"NS":)";
-    case AttributeType::kBS:
-      return R"({"BS":)";
-  }
-  return R"({"S":)";
+  constexpr auto kLast = static_cast<size_t>(AttributeType::kBS);
+  static const std::array<std::string, kLast + 1> starts = [] {
+    std::array<std::string, kLast + 1> texts;
+    for (size_t t = static_cast<size_t>(AttributeType::kS); t <= kLast; ++t) {
+      texts[t] = "{\"" + std::string(TypeName(static_cast<AttributeType>(t))) + "\":";
+    }
+    return texts;
+  }();
+  return starts[static_cast<size_t>(type)];
 }
 
 // Writes a stored blob's JSON straight into the answer's buffer, as the writer would write it
