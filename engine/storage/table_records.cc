@@ -120,10 +120,13 @@ void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRe
     return;
   }
   if (partition->count == partition->capacity) {
-    // Full: move to twice the room, or past kSmallPartition items to a tree (the partition
-    // then keeps no slots of its own).
+    // Full: move to more room (2, 4, 8, 12, 16 slots: 10 items take 12, whose block fits
+    // mimalloc's 256-byte class where 16 slots took the 320-byte one), or past kSmallPartition
+    // items to a tree (the partition then keeps no slots of its own).
     const bool grow = partition->capacity < kSmallPartition;
-    Partition* moved = Partition::Create(key, grow ? partition->capacity * 2 : 0);
+    const uint32_t room =
+        partition->capacity < 8 ? partition->capacity * 2 : partition->capacity + 4;
+    Partition* moved = Partition::Create(key, grow ? std::min(room, kSmallPartition) : 0);
     if (grow) {
       std::memcpy(moved->slots(), partition->slots(), partition->count * sizeof(RecordSlot));
       moved->count = partition->count;
