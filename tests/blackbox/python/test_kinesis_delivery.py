@@ -259,8 +259,9 @@ class KinesisDelivery(unittest.TestCase):
                 record["dynamodb"]["NewImage"]["round"]["N"])
         self.assertEqual(len(rounds), 300)
         self.assertTrue(all(seen == ["0", "1", "2"] for seen in rounds.values()), rounds)
-        self.assertEqual(metric(metrics(self.server.endpoint),
-                                "ddbd_kinesis_records_delivered_total", name), 900)
+        # Counted once Kinesis has answered PutRecords, which may be after the records show there.
+        eventually(lambda: self.assertEqual(metric(
+            metrics(self.server.endpoint), "ddbd_kinesis_records_delivered_total", name), 900))
 
     def test_a_stream_that_is_not_there_fails_the_destination(self):
         missing = "arn:aws:kinesis:us-east-1:000000000000:stream/" + unique_name("none")
