@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/model/item_codec.h"
 #include "engine/model/number.h"
@@ -475,143 +475,6 @@ void EncodeItem(json::Writer& writer, const Item& item) {
     EncodeAttributeValue(writer, value);
   }
   writer.EndObject();
-}
-
-namespace {
-
-// {"S": and the like: the start of a value of each type, as one piece of text.
-std::string_view ValueStart(AttributeType type) {
-  constexpr auto kLast = static_cast<size_t>(AttributeType::kBS);
-  static const std::array<std::string, kLast + 1> starts = [] {
-    std::array<std::string, kLast + 1> texts;
-    for (size_t t = static_cast<size_t>(AttributeType::kS); t <= kLast; ++t) {
-      texts[t] = "{\"" + std::string(TypeName(static_cast<AttributeType>(t))) + "\":";
-    }
-    return texts;
-  }();
-  return starts[static_cast<size_t>(type)];
-}
-
-// Writes a stored blob's JSON straight into the answer's buffer, as the writer would write it
-// value by value: the writer's bookkeeping per value (its level stack, the separator logic, the
-// escape scan of each type's name) cost ~1,400 instructions per ~200-byte item, most of a
-// Query's answer.
-class BlobJsonWriter {
- public:
-  explicit BlobJsonWriter(json::Buffer& out) : out_(out) {}
-
-  void Name(std::string_view name) {
-    Separator();
-    json::AppendQuoted(out_, name);
-    out_.Put(':');
-  }
-  void Scalar(AttributeType type, std::string_view bytes) {
-    StartValue(type);
-    json::AppendQuoted(out_, type == AttributeType::kB ? Base64Encode(bytes) : bytes);
-    out_.Put('}');
-  }
-  void Bool(bool value) {
-    StartValue(AttributeType::kBool);
-    Raw(value ? "true}" : "false}");
-  }
-  void Null() {
-    StartValue(AttributeType::kNull);
-    Raw("true}");
-  }
-  void StartSet(AttributeType type, size_t count) {
-    StartValue(type);
-    out_.Put('[');
-    set_type_ = type;
-    set_members_.clear();
-    set_members_.reserve(count);
-  }
-  void SetMember(std::string_view bytes) { set_members_.push_back(bytes); }
-  // In DynamoDB's order, which a set stored before it was kept in it may not be in.
-  void EndSet() {
-    const AttributeType type = set_type_;
-    const auto less = [type](std::string_view a, std::string_view b) {
-      return SetMemberLess(type, a, b);
-    };
-    if (!std::is_sorted(set_members_.begin(), set_members_.end(), less)) {
-      std::sort(set_members_.begin(), set_members_.end(), less);
-    }
-    bool first = true;
-    for (const std::string_view member : set_members_) {
-      if (!first) out_.Put(',');
-      first = false;
-      json::AppendQuoted(out_, type == AttributeType::kBS ? Base64Encode(member) : member);
-    }
-    Raw("]}");
-  }
-  void StartList(size_t) {
-    StartValue(AttributeType::kL);
-    out_.Put('[');
-    Push(kList);
-  }
-  void EndList() {
-    Raw("]}");
-    Pop();
-  }
-  // The item itself is a bare object; a map inside it is {"M": {...}}.
-  void StartMap(size_t) {
-    if (!open_.empty()) StartValue(AttributeType::kM);
-    out_.Put('{');
-    Push(kMap);
-  }
-  void EndMap() {
-    Pop();
-    out_.Put('}');
-    if (!open_.empty()) out_.Put('}');
-  }
-
- private:
-  static constexpr char kMap = 'm';
-  static constexpr char kList = 'l';
-
-  void Raw(std::string_view text) { std::memcpy(out_.Push(text.size()), text.data(), text.size()); }
-  // A comma before every member of the open container but its first.
-  void Separator() {
-    if (!first_) out_.Put(',');
-    first_ = false;
-  }
-  // A value in a list is a member of it; in a map it follows its name.
-  void StartValue(AttributeType type) {
-    if (!open_.empty() && open_.back() == kList) Separator();
-    Raw(ValueStart(type));
-  }
-  void Push(char container) {
-    open_.push_back(container);
-    first_ = true;
-  }
-  // The container that held the one closing is not at its first member any more.
-  void Pop() {
-    open_.pop_back();
-    first_ = false;
-  }
-
-  json::Buffer& out_;
-  std::string open_;  // the containers open, innermost last (an item nests at most 32 deep)
-  bool first_ = true;
-  AttributeType set_type_ = AttributeType::kSS;
-  std::vector<std::string_view> set_members_;  // a set's, sorted as it ends
-};
-
-}  // namespace
-
-void EncodeItemBlob(json::Writer& writer, std::string_view blob) {
-  // The writer places the value (a separator before it, if it is not the first), the visitor
-  // writes it.
-  writer.RawValue("", 0, rapidjson::kObjectType);
-  BlobJsonWriter visitor(json::BufferOf(writer));
-  VisitItemBlob(blob, visitor);
-}
-
-void EncodeReadItem(json::Writer& writer, const ReadItem& read) {
-  if (read.projected) {
-    EncodeItem(writer, *read.projected);
-  } else if (read.item) {
-    EncodeItemBlob(writer, read.item->blob);
-  }
 }
 
 }  // namespace ddbd
