@@ -47,7 +47,7 @@ TEST_CASE("Buckets live in a directory or on an S3 server, not both") {
         "--s3-dir and --s3-endpoint: give one, buckets live in one place");
 }
 
-TEST_CASE("Flags take values separately or after '='; flags beat the environment") {
+TEST_CASE("Flags take values separately or after '=', flags beat the environment") {
   ParsedOptions parsed = Parse({"--port=0", "--host", "0.0.0.0", "--region", "eu-west-1"},
                                {{"DDBD_PORT", "9000"}, {"DDBD_ACCOUNT_ID", "123456789012"}});
   REQUIRE(parsed.options);
@@ -271,7 +271,7 @@ TEST_CASE("Seed paths repeat, split at colons, and flags replace DDBD_SEED") {
   CHECK(Parse({"--seed", ":"}).error == "--seed: expected a file or directory, got ':'");
 }
 
-TEST_CASE("The admin API is off unless asked; alone it answers this machine, 'any' anyone") {
+TEST_CASE("The admin API is off unless asked, alone it answers this machine, 'any' anyone") {
   CHECK(Parse({}).options->admin_api == AdminApiAccess::kOff);
   CHECK(Parse({"--admin-api"}).options->admin_api == AdminApiAccess::kLoopback);
   CHECK(Parse({"--admin-api", "any"}).options->admin_api == AdminApiAccess::kAny);
@@ -286,7 +286,7 @@ TEST_CASE("The admin API is off unless asked; alone it answers this machine, 'an
         "--admin-api: expected loopback, any or off, got 'everyone'");
 }
 
-TEST_CASE("Switches read 1 or true from the environment; an empty variable is unset") {
+TEST_CASE("Switches read 1 or true from the environment, an empty variable is unset") {
   CHECK(Parse({}, {{"DDBD_STOP_WHEN_STDIN_CLOSES", "true"}}).options->stop_when_stdin_closes);
   CHECK(!Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "0"}}).options->enforce_throughput);
   CHECK(Parse({}, {{"DDBD_ENFORCE_THROUGHPUT", "yes"}}).error ==

@@ -158,7 +158,7 @@ TEST_CASE("A deleted table's SYSTEM backup outlives restarts for 35 days, then g
   CHECK(names.empty());
 }
 
-TEST_CASE("A smaller item collection limit at a restart keeps the data; a restore past it fails") {
+TEST_CASE("A smaller item collection limit at a restart keeps the data, a restore past it fails") {
   Store store;
   std::string arn;
   CreateTableArgs collections;

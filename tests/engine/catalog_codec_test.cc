@@ -174,7 +174,7 @@ TEST_CASE("A vector index survives its codec inside the table's description") {
   CHECK_FALSE(DecodeVectorIndex("\xff\xff"));
 }
 
-TEST_CASE("Fields a later ddbd adds are skipped; malformed bytes are refused") {
+TEST_CASE("Fields a later ddbd adds are skipped, malformed bytes are refused") {
   FieldWriter later;
   later.Bytes(1, "Orders");
   later.Int(999, 7);            // unknown integer field
@@ -202,7 +202,7 @@ TEST_CASE("Fields a later ddbd adds are skipped; malformed bytes are refused") {
   CHECK(reader.ok());
 }
 
-TEST_CASE("A stream's state, records and closing round-trip; malformed ones are refused") {
+TEST_CASE("A stream's state, records and closing round-trip, malformed ones are refused") {
   StreamState state;
   state.summary = {"arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/2024-01-01T00:00:00.000",
                    "T", "2024-01-01T00:00:00.000"};

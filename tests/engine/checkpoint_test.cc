@@ -253,7 +253,7 @@ TEST_CASE("A checkpoint replaces the log: deleted tables and items stay gone, in
   CHECK(engine->DescribeTable("Other").error().code() == ErrorCode::kResourceNotFound);
 }
 
-TEST_CASE("A checkpoint on a full disk fails alone; the next one, with space, succeeds") {
+TEST_CASE("A checkpoint on a full disk fails alone, the next one, with space, succeeds") {
   MemoryFileSystem files;
   ManualClock clock;
   auto engine = Open(&files, clock);

@@ -152,7 +152,7 @@ TEST_CASE("A resource's rules count per key over a window of minutes that slides
   }
 }
 
-TEST_CASE("THROTTLED_KEYS counts throttles only; a key an access does not name counts nothing") {
+TEST_CASE("THROTTLED_KEYS counts throttles only, a key an access does not name counts nothing") {
   KeyParts key;
   key.partition.push_back({"pk", AttributeType::kS});
   KeyTraffic traffic(key, ContributorInsightsMode::kThrottledKeys);
@@ -235,7 +235,7 @@ TEST_CASE("The item calls count 3 x write units + read units per key, PartiQL's 
         ErrorCode::kResourceNotFound);
 }
 
-TEST_CASE("A throttled read or write counts for its key; a global index's write throttle not") {
+TEST_CASE("A throttled read or write counts for its key, a global index's write throttle not") {
   ManualClock clock;
   EngineOptions options;
   options.enforce_throughput = true;

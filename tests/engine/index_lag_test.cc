@@ -108,7 +108,7 @@ TEST_CASE("A random delay never lets a later change of the index overtake an ear
   CHECK(Entries(items, 0) == std::vector<std::string>{"v1199"});  // the last write wins
 }
 
-TEST_CASE("Changing the indexes applies every queued change first; a table's end frees the rest") {
+TEST_CASE("Changing the indexes applies every queued change first, a table's end frees the rest") {
   ManualClock clock;
   TableItems items;
   IndexByBlob(items, 1);

@@ -49,7 +49,7 @@ std::vector<std::string> WalkAt(const TableItems& items, int64_t moment_ms, bool
 
 using Seen = std::vector<std::string>;
 
-TEST_CASE("Reads as of a moment see each item as it was then; the latest, as it is") {
+TEST_CASE("Reads as of a moment see each item as it was then, the latest, as it is") {
   ManualClock clock;
   TableItems items;
   items.KeepRecentStates({.min_ms = 100, .max_ms = 100, .clock = &clock});

@@ -111,7 +111,7 @@ DestinationStatus StatusOf(Engine& engine) {
   return engine.DescribeKinesisStreamingDestination("Orders").value().destinations.at(0).status;
 }
 
-TEST_CASE("Delivery sends changes in order with both images; a partial answer's rest goes again") {
+TEST_CASE("Delivery sends changes in order with both images, a partial answer's rest goes again") {
   Delivering delivering;
   Engine& engine = *delivering.engine;
   FakeKinesis* kinesis = delivering.kinesis.get();

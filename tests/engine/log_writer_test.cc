@@ -82,7 +82,7 @@ TEST_CASE("Concurrent appends share syncs: a group commit") {
   }
 }
 
-TEST_CASE("A full disk fails its batch's waiters; its records are written once there is room") {
+TEST_CASE("A full disk fails its batch's waiters, its records are written once there is room") {
   MemoryFileSystem files;
   // What the operator is told: once when it starts failing, once when it works again.
   std::mutex said_mutex;

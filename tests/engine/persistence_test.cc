@@ -233,7 +233,7 @@ TEST_CASE("A log much larger than its state is rewritten as one segment at start
   CHECK(engine->DescribeTable("Orders").value().item_count == 50);
 }
 
-TEST_CASE("A second engine on the directory is refused; so is a corrupt log") {
+TEST_CASE("A second engine on the directory is refused, so is a corrupt log") {
   Store store;
   auto first = store.Open();
   REQUIRE(first->CreateTable(Orders()).ok());

@@ -193,7 +193,7 @@ TEST_CASE("Every segment cut at every byte is recovered from or refused") {
 }
 
 TEST_CASE(
-    "A damaged record in the middle is refused with what would be lost; point-in-time "
+    "A damaged record in the middle is refused with what would be lost, point-in-time "
     "recovery starts anyway and moves the rest aside") {
   TwoSegments store;
   std::string first = store.files.ReadFile(store.first).value();
@@ -251,7 +251,7 @@ TEST_CASE("Point-in-time recovery keeps everything before damage in a later segm
   CHECK(Keys(*again.engine).size() == 7);
 }
 
-TEST_CASE("Every recovery reports what it did; a torn tail names file, offset and bytes") {
+TEST_CASE("Every recovery reports what it did, a torn tail names file, offset and bytes") {
   TwoSegments store;
   const std::string second = store.files.ReadFile(store.second).value();
   auto files = store.With(store.second, second.substr(0, second.size() - 3));

@@ -300,7 +300,7 @@ TEST_CASE("Random writes in random regions, delivered in any order, end with ide
   }
 }
 
-TEST_CASE("A change older than the item's is not applied; the replica set is described by all") {
+TEST_CASE("A change older than the item's is not applied, the replica set is described by all") {
   std::mt19937 random(7);
   World world({"us-east-1", "us-west-2"});
   REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
@@ -658,7 +658,7 @@ GetItemArgs GetOrder(const std::string& key, bool consistent) {
   return get;
 }
 
-TEST_CASE("A multi-account member is found by its access key id and region; others by region") {
+TEST_CASE("A multi-account member is found by its access key id and region, others by region") {
   ReplicaDescription same;
   same.region_name = "us-east-1";
   CHECK(MemberAddress(same) == "us-east-1");

@@ -36,7 +36,7 @@ TEST_CASE("Other parameters, a call in flight, a failed call") {
 
 // Issue 34: the tokens remembered are bounded (about 125 B each: ~1 GB at 15k tokened
 // transactions a second before); past the bound the oldest completed token goes first.
-TEST_CASE("At most the bound of completed tokens is remembered; the oldest goes first") {
+TEST_CASE("At most the bound of completed tokens is remembered, the oldest goes first") {
   RequestTokens tokens(3);
   for (int i = 0; i < 5; ++i) {
     const std::string token = "t" + std::to_string(i);

@@ -154,7 +154,7 @@ TEST_CASE("A write that only reorders attributes, map members or set members cha
   CHECK(records[1].kind == ChangeKind::kModify);
 }
 
-TEST_CASE("Batches, transactions and TTL deletes are recorded; TTL's carry the service identity") {
+TEST_CASE("Batches, transactions and TTL deletes are recorded, TTL's carry the service identity") {
   Fixture f;
   const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);
   BatchWriteItemArgs batch;
@@ -178,7 +178,7 @@ TEST_CASE("Batches, transactions and TTL deletes are recorded; TTL's carry the s
   CHECK(records[2].by_time_to_live);
 }
 
-TEST_CASE("Shards roll over with lineage; a closed shard read to its end has no next iterator") {
+TEST_CASE("Shards roll over with lineage, a closed shard read to its end has no next iterator") {
   Fixture f(kHourMs);
   const std::string arn = f.Create("Orders", StreamViewType::kKeysOnly);
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("1")}}).ok());
@@ -255,7 +255,7 @@ TEST_CASE("Iterators: positions by sequence number, expiry after 15 minutes, tam
             .code() == ErrorCode::kValidation);
 }
 
-TEST_CASE("Records are kept 24 hours; an iterator behind them meets TrimmedDataAccess") {
+TEST_CASE("Records are kept 24 hours, an iterator behind them meets TrimmedDataAccess") {
   Fixture f(48 * kHourMs);
   const std::string arn = f.Create("Orders", StreamViewType::kKeysOnly);
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("old")}}).ok());
@@ -290,7 +290,7 @@ TEST_CASE("A stream over its byte bound trims its oldest records") {
   CHECK(f.engine->GetRecords({behind, 10}).error().code() == ErrorCode::kTrimmedDataAccess);
 }
 
-TEST_CASE("Disabling closes the stream; re-enabling makes a new one; a deleted table's stays") {
+TEST_CASE("Disabling closes the stream, re-enabling makes a new one, a deleted table's stays") {
   Fixture f;
   const std::string first = f.Create("Orders", StreamViewType::kKeysOnly);
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("1")}}).ok());

@@ -21,7 +21,7 @@ TEST_CASE("A bucket starts with one second of capacity and keeps up to 300 s of 
   CHECK_FALSE(bucket.Admits(later));
 }
 
-TEST_CASE("A large request may overdraw; the next ones wait for the debt to refill") {
+TEST_CASE("A large request may overdraw, the next ones wait for the debt to refill") {
   TokenBucket bucket;
   bucket.Configure(1, kBurstSeconds, 0);
   CHECK(bucket.Admits(0));
@@ -92,7 +92,7 @@ TEST_CASE("UpdateTable's new capacity applies at once") {
   CHECK(throughput.AdmitRead("", 502).ok());  // 1,000 units/s: out of debt in 2 ms
 }
 
-TEST_CASE("On-demand ceilings throttle with ThrottlingException; no ceiling, no limit") {
+TEST_CASE("On-demand ceilings throttle with ThrottlingException, no ceiling, no limit") {
   TableDescription table;
   table.table_arn = "arn:t";
   table.billing_mode = BillingMode::kPayPerRequest;

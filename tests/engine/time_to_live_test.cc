@@ -164,7 +164,7 @@ TEST_CASE("The sweep works in slices, and stops when TTL is disabled") {
   CHECK(table.value().item_count == 20);
 }
 
-TEST_CASE("A deleted item leaves the expiry index; a re-put comes back into it") {
+TEST_CASE("A deleted item leaves the expiry index, a re-put comes back into it") {
   Fixture f;
   REQUIRE(f.Enable("ttl").ok());
   f.PutSession("a", N(Seconds(kNowMs + 1000)));

@@ -66,7 +66,7 @@ TEST_CASE("ADD and DELETE on number sets compare members by value") {
         "An operand in the update expression has an incorrect data type");
 }
 
-TEST_CASE("Nested SET needs existing parents; list indexes past the end append") {
+TEST_CASE("Nested SET needs existing parents, list indexes past the end append") {
   AttributeValue list;
   list.type = AttributeType::kL;
   list.list = {AttributeValue::String("a")};

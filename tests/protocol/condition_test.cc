@@ -159,7 +159,7 @@ TEST_CASE("Functions in operand places, and where they are not allowed", "[condi
         "expression; function: list_append");
 }
 
-TEST_CASE("Names start with a letter; syntax errors quote the tokens around", "[condition]") {
+TEST_CASE("Names start with a letter, syntax errors quote the tokens around", "[condition]") {
   CHECK(Run("_n = :ten") ==
         R"(error: Invalid ConditionExpression: Syntax error; token: "_", near: "_n")");
   CHECK(Run("n = :ten AND _x = :ten") ==

@@ -41,7 +41,7 @@ TEST_CASE("Document paths parse with placeholders and list indexes") {
   CHECK(Parse("a[2147483647]") == "[a, [2147483647]]");
 }
 
-TEST_CASE("List indexes are 32-bit; paths at most 32 elements") {
+TEST_CASE("List indexes are 32-bit, paths at most 32 elements") {
   CHECK(Parse("a[2147483648]") ==
         "Invalid ProjectionExpression: List index is not within the allowable range; index: "
         "[2147483648]");

@@ -47,7 +47,7 @@ TEST_CASE("A Time to Live removal's record is DynamoDB's JSON, in its members' o
   CHECK(KinesisEventId("feed", 10) != id);
 }
 
-TEST_CASE("PutRecords' body names the stream; its answers tell what was taken in order") {
+TEST_CASE("PutRecords' body names the stream, its answers tell what was taken in order") {
   CHECK(KinesisStreamName("arn:aws:kinesis:us-east-1:000000000000:stream/orders") == "orders");
   CHECK(KinesisStreamName("arn:aws:sqs:us-east-1:000000000000:orders").empty());
   CHECK(PutRecordsBody("orders", {{"{}", "ABC"}, {"x", "DEF"}}) ==

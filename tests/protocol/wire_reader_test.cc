@@ -70,7 +70,7 @@ TEST_CASE("UpdateItem: every failure, in DynamoDB's order of members") {
   }
 }
 
-TEST_CASE("A plain table name is held to 3-255 characters of [a-zA-Z0-9_.-]; an ARN to 1-1024") {
+TEST_CASE("A plain table name is held to 3-255 characters of [a-zA-Z0-9_.-], an ARN to 1-1024") {
   const Case cases[] = {
       {"pinned", R"({"TableName":"ab","Key":{}})",
        "Validation: 1 validation error detected: Value 'ab' at 'tableName' failed to satisfy "

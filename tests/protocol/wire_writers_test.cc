@@ -33,7 +33,7 @@ TEST_CASE("A structure's members: names as the model spells them, enums as sent"
         }) == R"({"eventName":"MODIFY","awsRegion":"us-east-1"})");
 }
 
-TEST_CASE("Nested structures, lists and maps close themselves; map keys are escaped") {
+TEST_CASE("Nested structures, lists and maps close themselves, map keys are escaped") {
   CHECK(Written<wire::out::ConsumedCapacity>([](auto& out) {
           out.TableName("T");
           out.Table([](wire::out::Capacity& table) { table.CapacityUnits(1); });

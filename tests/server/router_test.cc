@@ -81,7 +81,7 @@ TEST_CASE("Every DynamoDB answer carries content type, request id and a correct 
   CHECK(Header(response, "x-amz-crc32") == std::to_string(Crc32(response.body)));
 }
 
-TEST_CASE("application/json is accepted and mirrored; other content types are 404") {
+TEST_CASE("application/json is accepted and mirrored, other content types are 404") {
   Fixture f;
   HttpRequest request = Post("{}");
   request.content_type = "application/json; charset=utf-8";
@@ -94,7 +94,7 @@ TEST_CASE("application/json is accepted and mirrored; other content types are 40
   CHECK(refused.body == "<UnknownOperationException/>\n");
 }
 
-TEST_CASE("GET / is the health check; other methods and paths are 404") {
+TEST_CASE("GET / is the health check, other methods and paths are 404") {
   Fixture f;
   HttpRequest request;
   request.method = "GET";

@@ -137,7 +137,7 @@ TEST_CASE("A date outside the window is refused with DynamoDB's words", "[sigv4]
             .starts_with("Signature not yet current: 20251124T161501Z"));
 }
 
-TEST_CASE("Without keys any well-formed signature passes; a malformed one never", "[sigv4]") {
+TEST_CASE("Without keys any well-formed signature passes, a malformed one never", "[sigv4]") {
   const Authenticator lenient(Keys{});
   CHECK(Refusal(lenient.Check(Signed("ANY", "thing", "20000101T000000Z").request, kNowMs)) == "ok");
   HttpRequest bare;
