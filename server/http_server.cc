@@ -558,6 +558,24 @@ std::optional<uint16_t> HttpServer::tls_port() const {
   return impl_->tls_acceptor.local_endpoint().port();
 }
 
+namespace {
+
+// The loop the calling thread runs (HttpServer::Run), for AfterReadyWork.
+thread_local net::io_context* running_loop = nullptr;
+
+void RunLoop(net::io_context& loop) {
+  running_loop = &loop;
+  loop.run();
+  running_loop = nullptr;
+}
+
+}  // namespace
+
+void HttpServer::AfterReadyWork(std::function<void()> start) {
+  if (running_loop == nullptr) return start();
+  net::post(*running_loop, std::move(start));
+}
+
 void HttpServer::Run() {
   impl_->signals.async_wait([this](beast::error_code ec, int) {
     if (!ec) impl_->BeginShutdown();
@@ -568,9 +586,9 @@ void HttpServer::Run() {
   for (size_t i = 1; i < impl_->contexts.size(); ++i) {
     net::io_context& context = *impl_->contexts[i];
     impl_->idle_guards.push_back(net::make_work_guard(context));
-    extra.emplace_back([&context] { context.run(); });
+    extra.emplace_back([&context] { RunLoop(context); });
   }
-  impl_->io.run();
+  RunLoop(impl_->io);
   for (auto& thread : extra) thread.join();
 }
 

@@ -58,6 +58,12 @@ class HttpServer {
   void Run();
   void Stop();
 
+  // The engine's GroupCommitStart (engine/api/sync_policy.h). On a thread running the server's
+  // loop, `start` is posted behind the handlers that loop has queued (the rest of the requests
+  // read in this round: their writes join the same group commit); on any other thread it runs
+  // now.
+  static void AfterReadyWork(std::function<void()> start);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

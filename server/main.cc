@@ -229,6 +229,7 @@ int main(int argc, char** argv) {
   }
   engine_options.checkpoint_log_bytes = options.checkpoint_log_bytes;
   engine_options.sync = options.sync_full ? ddbd::SyncPolicy::kFull : ddbd::SyncPolicy::kOff;
+  engine_options.group_commit_start = ddbd::HttpServer::AfterReadyWork;
   engine_options.wal_recovery_mode = options.wal_point_in_time
                                          ? ddbd::WalRecoveryMode::kPointInTime
                                          : ddbd::WalRecoveryMode::kTolerateCorruptedTail;

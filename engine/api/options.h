@@ -89,6 +89,8 @@ struct EngineOptions {
   // the next start. Empty: memory only. `file_system` null: the real one.
   std::string db_path = "";
   SyncPolicy sync = SyncPolicy::kFull;
+  // When the log's thread starts a group commit (sync_policy.h); empty: at the first record.
+  GroupCommitStart group_commit_start = {};
   WalRecoveryMode wal_recovery_mode = WalRecoveryMode::kTolerateCorruptedTail;
   FileSystem* file_system = nullptr;
   // Hears what the operator should know: recovery's report, the log's failures and their end.

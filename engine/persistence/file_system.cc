@@ -49,6 +49,70 @@ class PosixWritableFile final : public WritableFile {
   const int fd_;
 };
 
+// OpenPreallocated's file: appends are written at the end of what was appended, and the file is
+// grown ahead of them with zeros, a chunk at a time.
+class PosixPreallocatedFile final : public WritableFile {
+ public:
+  PosixPreallocatedFile(std::string path, int fd, uint64_t size)
+      : path_(std::move(path)), fd_(fd), size_(size), zeroed_(size) {}
+  ~PosixPreallocatedFile() override { ::close(fd_); }
+  Status Append(std::string_view bytes) override {
+    const uint64_t end = size_ + bytes.size();
+    if (end > zeroed_) Grow(end);
+    if (Status written = WriteAt(bytes, size_); !written.ok()) return written;
+    size_ = end;
+    return Ok{};
+  }
+  Status Truncate(uint64_t size) override {
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+      return IoError("cannot truncate", path_, errno);
+    }
+    size_ = size;
+    zeroed_ = size;
+    return Ok{};
+  }
+  Status Sync() override {
+    if (::fdatasync(fd_) != 0) return IoError("cannot sync", path_, errno);
+    return Ok{};
+  }
+
+ private:
+  // Room for a megabyte of appends past `end`: at most one sync per megabyte makes a new size
+  // durable. A disk too full for the zeros gets the appends alone (growing the file as they go).
+  void Grow(uint64_t end) {
+    constexpr uint64_t kChunk = uint64_t{1} << 20;
+    static const std::string zeros(64 * 1024, '\0');
+    const uint64_t target = (end / kChunk + 2) * kChunk;
+    for (uint64_t at = zeroed_; at < target;) {
+      const std::string_view piece(zeros.data(), std::min<uint64_t>(zeros.size(), target - at));
+      if (!WriteAt(piece, at).ok()) {
+        // What the zeros reached is given back; the append decides.
+        (void)::ftruncate(fd_, static_cast<off_t>(zeroed_));
+        return;
+      }
+      at += piece.size();
+    }
+    zeroed_ = target;
+  }
+  Status WriteAt(std::string_view bytes, uint64_t at) {
+    while (!bytes.empty()) {
+      const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(at));
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        return IoError("cannot write", path_, errno);
+      }
+      bytes.remove_prefix(static_cast<size_t>(written));
+      at += static_cast<uint64_t>(written);
+    }
+    return Ok{};
+  }
+
+  const std::string path_;
+  const int fd_;
+  uint64_t size_;    // appended
+  uint64_t zeroed_;  // the file's length: zeros from size_ to here
+};
+
 class PosixFileLock final : public FileLock {
  public:
   explicit PosixFileLock(int fd) : fd_(fd) {}
@@ -71,6 +135,23 @@ Result<std::unique_ptr<WritableFile>> PosixFileSystem::OpenAppendable(const std:
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return IoError("cannot open", path, errno);
   return std::unique_ptr<WritableFile>(new PosixWritableFile(path, fd));
+}
+
+Result<std::unique_ptr<WritableFile>> FileSystem::OpenPreallocated(const std::string& path) {
+  return OpenAppendable(path);
+}
+
+Result<std::unique_ptr<WritableFile>> PosixFileSystem::OpenPreallocated(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) {
+    const int error = errno;
+    ::close(fd);
+    return IoError("cannot read the size of", path, error);
+  }
+  return std::unique_ptr<WritableFile>(
+      new PosixPreallocatedFile(path, fd, static_cast<uint64_t>(status.st_size)));
 }
 
 Result<std::string> PosixFileSystem::ReadFile(const std::string& path) const {

@@ -49,6 +49,11 @@ class FileSystem {
   virtual Status CreateDirectory(const std::string& path) = 0;
   // Opens `path` for appending, creating it if absent.
   virtual Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) = 0;
+  // Opens `path` for appending, creating it if absent, as a file that grows ahead of its appends
+  // in chunks written with zeros: a sync after an append then has no new size or blocks to make
+  // durable, only the bytes (on ext4 about half the time and CPU of a sync that grows the file).
+  // Readers see zeros after the last append. By default: OpenAppendable.
+  virtual Result<std::unique_ptr<WritableFile>> OpenPreallocated(const std::string& path);
   virtual Result<std::string> ReadFile(const std::string& path) const = 0;
   // The whole file, to read once (replay): by default a copy through ReadFile.
   virtual Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const;
@@ -69,6 +74,7 @@ class PosixFileSystem final : public FileSystem {
  public:
   Status CreateDirectory(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenPreallocated(const std::string& path) override;
   Result<std::string> ReadFile(const std::string& path) const override;
   // Mapped, not copied: a log of hundreds of MB costs no copy and no fresh pages to zero.
   Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const override;

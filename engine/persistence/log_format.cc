@@ -87,7 +87,7 @@ Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout) {
 
 LogRecord RecordAt(std::string_view bytes, size_t at, const RecordLayout& layout) {
   return {static_cast<uint8_t>(bytes[at + layout.kind_at]),
-          bytes.substr(at + layout.header_bytes, GetU32(bytes, at)), at};
+          bytes.substr(at + layout.header_bytes, GetU32(bytes, at)), at, at};
 }
 
 // Version 2: the records that can be read after damage at `from`, found by their checks (a
@@ -105,6 +105,92 @@ size_t CountReadableAfter(std::string_view bytes, size_t from) {
     }
   }
   return count;
+}
+
+// A group (kLogGrouped) at `at`: where its records start and where it ends, or why it cannot be
+// read.
+struct ParsedGroup {
+  bool ok = false;
+  size_t records_at = 0;
+  size_t end = 0;
+  const char* what = "";
+};
+
+ParsedGroup ParseGroup(std::string_view bytes, size_t at) {
+  const Parsed opening = Parse(bytes, at, kV2Layout);
+  if (!opening.ok) return {false, 0, 0, opening.what};
+  const LogRecord record = RecordAt(bytes, at, kV2Layout);
+  if (record.kind != kLogGroupKind || record.payload.size() != 8) {
+    return {false, 0, 0, "record outside a group"};
+  }
+  const size_t end = opening.end + GetU32(record.payload, 0);
+  if (end > bytes.size()) return {false, 0, 0, "group cut short"};
+  const std::string_view records = bytes.substr(opening.end, end - opening.end);
+  if (MaskedCrc32c(kLogGroupKind, records) != GetU32(record.payload, 4)) {
+    return {false, 0, 0, "group checksum mismatch"};
+  }
+  return {true, opening.end, end, ""};
+}
+
+// The records of the whole groups that can be read after damage at `from`, found by their
+// checks; a torn group's own records do not count (they were never acknowledged).
+size_t CountGroupedAfter(std::string_view bytes, size_t from) {
+  size_t count = 0;
+  size_t at = from;
+  while (at + kLogRecordHeaderBytes <= bytes.size()) {
+    const ParsedGroup group = ParseGroup(bytes, at);
+    if (!group.ok) {
+      ++at;
+      continue;
+    }
+    for (size_t record = group.records_at; record < group.end;) {
+      const Parsed parsed = Parse(bytes, record, kV2Layout);
+      if (!parsed.ok) break;
+      ++count;
+      record = parsed.end;
+    }
+    at = group.end;
+  }
+  return count;
+}
+
+// From `at` to just past the last non-zero byte: what damage there holds, without the room the
+// writer grew the file by.
+size_t WrittenBytesFrom(std::string_view bytes, size_t at) {
+  size_t end = bytes.size();
+  while (end > at && bytes[end - 1] == 0) --end;
+  return end - at;
+}
+
+// A grouped segment's records from `at` (after the header) on, into `contents`.
+void ReadGroups(std::string_view bytes, size_t at, LogContents& contents) {
+  auto damaged = [&](size_t where, const char* what) {
+    contents.damaged = true;
+    contents.damage = what;
+    contents.bytes_after = WrittenBytesFrom(bytes, where);
+    contents.records_after = CountGroupedAfter(bytes, where + 1);
+  };
+  while (at < bytes.size()) {
+    const ParsedGroup group = ParseGroup(bytes, at);
+    if (!group.ok) {
+      // Only zeros left: the end, not damage.
+      if (AllZero(bytes.substr(at))) return;
+      return damaged(at, group.what);
+    }
+    // The group's checksum held, so its records read (a record that does not is damage all the
+    // same, reported at the group).
+    std::vector<LogRecord> records;
+    for (size_t record = group.records_at; record < group.end;) {
+      const Parsed parsed = Parse(bytes, record, kV2Layout);
+      if (!parsed.ok || parsed.end > group.end) return damaged(at, "group holds a damaged record");
+      records.push_back(RecordAt(bytes, record, kV2Layout));
+      records.back().group_offset = at;
+      record = parsed.end;
+    }
+    contents.records.insert(contents.records.end(), records.begin(), records.end());
+    at = group.end;
+    contents.valid_bytes = at;
+  }
 }
 
 Error Corrupt(std::string_view file_name, uint64_t offset, std::string_view what) {
@@ -144,6 +230,14 @@ void AppendLogRecord(std::string& out, uint8_t kind, std::string_view payload) {
   out.append(payload);
 }
 
+void AppendLogGroup(std::string& out, std::string_view records) {
+  std::string opening;
+  PutU32(opening, static_cast<uint32_t>(records.size()));
+  PutU32(opening, MaskedCrc32c(kLogGroupKind, records));
+  AppendLogRecord(out, kLogGroupKind, opening);
+  out.append(records);
+}
+
 void AppendLogV1Record(std::string& out, uint8_t kind, std::string_view payload) {
   PutU32(out, static_cast<uint32_t>(payload.size()));
   PutU32(out, MaskedCrc32c(kind, payload));
@@ -180,6 +274,10 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
   if (version >= 2) contents.previous = {GetU64(bytes, 16), GetU64(bytes, 24)};
   size_t at = header_bytes;
   contents.valid_bytes = at;
+  if (version >= 2 && (contents.flags & kLogGrouped) != 0) {
+    ReadGroups(bytes, at, contents);
+    return contents;
+  }
   while (at < bytes.size()) {
     const Parsed parsed = Parse(bytes, at, layout);
     if (!parsed.ok) {

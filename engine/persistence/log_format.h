@@ -38,6 +38,16 @@ inline constexpr uint32_t kMaxLogPayloadBytes = 64u << 20;
 inline constexpr uint32_t kLogPreviousMayBeTorn = 1;
 // A checkpoint: the whole state, replacing every segment numbered below it.
 inline constexpr uint32_t kLogCheckpoint = 2;
+// The records come in groups (log segments written since this flag, by LogWriter), each written,
+// and under --sync full synced, as one write: a record of kind kLogGroupKind whose payload is the
+// length (u32) and masked CRC-32C (u32, as MaskedCrc32c(kLogGroupKind, ...)) of the records that
+// follow in the group, then those records. Only zeros may follow the last group: room the writer
+// grew the file by ahead of its writes. Since a group is written only once the one before it is
+// durable, a crash can damage only the last group: damage with no whole group after it is a
+// write the crash cut short, wherever in the group the damage lies.
+inline constexpr uint32_t kLogGrouped = 4;
+// The kind of a group's opening record (kLogGrouped); the engine's kinds stay below it.
+inline constexpr uint8_t kLogGroupKind = 0xFF;
 
 // The segment written before this one, as its header names it.
 struct PreviousSegment {
@@ -50,13 +60,16 @@ std::string LogHeader(uint32_t flags = 0, PreviousSegment previous = {});
 std::string LogV1Header();
 // Appends one record to `out` (the current version).
 void AppendLogRecord(std::string& out, uint8_t kind, std::string_view payload);
+// Appends `records` (AppendLogRecord's) to `out` as one group (kLogGrouped).
+void AppendLogGroup(std::string& out, std::string_view records);
 // Version 1's record, for tests of what ddbd 0.1.0 wrote.
 void AppendLogV1Record(std::string& out, uint8_t kind, std::string_view payload);
 
 struct LogRecord {
   uint8_t kind = 0;
-  std::string_view payload;  // a view into the bytes read
-  uint64_t offset = 0;       // of the record's header in the file
+  std::string_view payload;   // a view into the bytes read
+  uint64_t offset = 0;        // of the record's header in the file
+  uint64_t group_offset = 0;  // of its group's opening record (kLogGrouped), else `offset`
 };
 
 struct LogContents {
@@ -73,11 +86,13 @@ struct LogContents {
   // that fails, or bytes that are no record.
   bool damaged = false;
   std::string damage;  // what it is, e.g. "record checksum mismatch"
-  // Readable records after the damage (version 2 finds them by their checks; version 1 cannot,
-  // and reports one when any non-zero byte follows a record that fails its checksum), and their
-  // bytes: what skipping the damage would lose.
+  // Readable records after the damage (version 2 finds them by their checks, in a grouped
+  // segment only those of whole groups; version 1 cannot, and reports one when any non-zero byte
+  // follows a record that fails its checksum), and their bytes: what skipping the damage would
+  // lose.
   size_t records_after = 0;
-  size_t bytes_after = 0;  // from valid_bytes to the end of the file
+  // From valid_bytes to the end of the file (a grouped segment's: to its last non-zero byte).
+  size_t bytes_after = 0;
   bool readable_after() const { return records_after > 0; }
 };
 

@@ -36,11 +36,16 @@ Result<std::unique_ptr<LogWriter>> LogWriter::Open(FileSystem& files, std::strin
   writer->previous_may_be_torn_ = previous_may_be_torn;
   if (Status started = writer->StartSegment(segment); !started.ok()) return started.error();
   writer->stats_.segment = segment;
+  writer->starter_->writer = writer.get();
   writer->thread_ = std::thread([raw = writer.get()] { raw->Run(); });
   return writer;
 }
 
 LogWriter::~LogWriter() {
+  {
+    std::lock_guard lock(starter_->mutex);
+    starter_->writer = nullptr;
+  }
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -53,12 +58,16 @@ Status LogWriter::StartSegment(uint64_t number) {
   // A number is never used twice: a segment whose start failed stays as it is (empty or a
   // partial header, which readers take for an empty segment).
   next_segment_ = number + 1;
-  auto file = files_.OpenAppendable(directory_ + "/" + LogSegmentName(number));
+  // Under kFull a segment grows ahead of its writes, so each group's sync carries only its bytes.
+  const std::string path = directory_ + "/" + LogSegmentName(number);
+  auto file =
+      policy_ == SyncPolicy::kFull ? files_.OpenPreallocated(path) : files_.OpenAppendable(path);
   if (!file.ok()) return file.error();
   // The segment written before, up to its last good record: a reader checks it is all there.
   const PreviousSegment previous =
       file_ != nullptr ? PreviousSegment{segment_, segment_bytes_} : previous_;
-  const std::string header = LogHeader(previous_may_be_torn_ ? kLogPreviousMayBeTorn : 0, previous);
+  const std::string header =
+      LogHeader(kLogGrouped | (previous_may_be_torn_ ? kLogPreviousMayBeTorn : 0), previous);
   if (Status appended = file.value()->Append(header); !appended.ok()) return appended;
   if (Status synced = file.value()->Sync(); !synced.ok()) return synced;
   previous_may_be_torn_ = false;
@@ -68,19 +77,51 @@ Status LogWriter::StartSegment(uint64_t number) {
   return Ok{};
 }
 
+void LogWriter::SetGroupCommitStart(GroupCommitStart start_when) {
+  std::lock_guard lock(mutex_);
+  start_when_ = std::move(start_when);
+}
+
 void LogWriter::Append(uint8_t kind, std::string_view payload, Durable durable) {
+  bool ask = false;
   {
     std::lock_guard lock(mutex_);
     AppendLogRecord(queued_, kind, payload);
     waiting_.push_back(std::move(durable));
     ++queued_count_;
+    if (start_when_) {
+      ask = !start_asked_;
+      start_asked_ = true;
+    }
+  }
+  // start_when_ is set before the first Append and not after: read without the lock.
+  if (!start_when_) {
+    wake_.notify_one();
+  } else if (ask) {
+    start_when_([starter = starter_] {
+      std::lock_guard lock(starter->mutex);
+      if (starter->writer != nullptr) starter->writer->Started();
+    });
+  }
+}
+
+void LogWriter::Started() {
+  {
+    std::lock_guard lock(mutex_);
+    start_asked_ = false;
+    started_ = true;
   }
   wake_.notify_one();
 }
 
+bool LogWriter::GroupReady() const { return !waiting_.empty() && (started_ || !start_when_); }
+
 Status LogWriter::Flush() {
   std::unique_lock lock(mutex_);
   const uint64_t wanted = queued_count_;
+  // Whoever waits for the records needs no start.
+  started_ = true;
+  wake_.notify_one();
   done_.wait(lock, [&] { return finished_count_ >= wanted; });
   return last_status_;
 }
@@ -153,7 +194,13 @@ Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& wa
   std::string joined;
   if (!retry_.empty()) joined = retry_ + batch;
   const std::string& bytes = retry_.empty() ? batch : joined;
-  if (status.ok() && !bytes.empty()) status = file_->Append(bytes);
+  // One group, one write (log_format.h: a crash can tear only the last group).
+  std::string group;
+  if (!bytes.empty()) {
+    group.reserve(bytes.size() + 2 * kLogRecordHeaderBytes);
+    AppendLogGroup(group, bytes);
+  }
+  if (status.ok() && !group.empty()) status = file_->Append(group);
   if (status.ok() && (sync || (policy_ == SyncPolicy::kFull && !bytes.empty()))) {
     const auto started = std::chrono::steady_clock::now();
     status = file_->Sync();
@@ -162,7 +209,7 @@ Status LogWriter::Write(const std::string& batch, const std::vector<Durable>& wa
                               .count());
   }
   if (status.ok()) {
-    segment_bytes_ += bytes.size();
+    segment_bytes_ += group.size();
     retry_.clear();
     failing_.store(false, std::memory_order_release);
   } else {
@@ -187,7 +234,7 @@ void LogWriter::Run() {
   std::unique_lock lock(mutex_);
   for (;;) {
     auto asked = [this] {
-      return stopping_ || !waiting_.empty() || roll_asked_ || syncs_asked_ > syncs_done_;
+      return stopping_ || GroupReady() || roll_asked_ || syncs_asked_ > syncs_done_;
     };
     // Records waiting for a retry are tried again at least every 100 ms.
     if (retry_.empty()) {
@@ -204,6 +251,7 @@ void LogWriter::Run() {
     batch.swap(queued_);
     std::vector<Durable> waiters;
     waiters.swap(waiting_);
+    started_ = false;
     const size_t roll_records = roll_records_;
     const size_t roll_bytes = roll_bytes_;
     roll_asked_ = false;

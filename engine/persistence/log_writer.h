@@ -59,6 +59,11 @@ class LogWriter {
   // Queues one record after every record queued before it. `durable` (may be empty) runs on the
   // writer's thread once the record is written (and synced, under kFull), or with the error.
   void Append(uint8_t kind, std::string_view payload, Durable durable);
+  // Before the first Append: a group starts once `start_when` runs what it is given
+  // (sync_policy.h), which it must do in the end (a start still unrun when the writer stops is
+  // not needed: the destructor writes what is queued). Not set (or empty): the first record
+  // queued starts one.
+  void SetGroupCommitStart(GroupCommitStart start_when);
   // Returns once everything queued before the call is written: the last batch's status (each
   // record's own comes to its waiter).
   Status Flush();
@@ -93,6 +98,16 @@ class LogWriter {
   // The writer thread's: appends `batch` to the segment and syncs it (under kFull, or when
   // `sync`), tells `waiters`; a failure makes the next batch start a new segment.
   Status Write(const std::string& batch, const std::vector<Durable>& waiters, bool sync);
+  // Under `mutex_`: a group may start now.
+  bool GroupReady() const;
+
+  // What a posted start reaches: it may run after the writer is gone (the server's queue
+  // outlives it), so it goes through this, which the destructor disconnects.
+  struct Starter {
+    std::mutex mutex;
+    LogWriter* writer = nullptr;
+  };
+  void Started();
 
   FileSystem& files_;
   const std::string directory_;
@@ -119,8 +134,12 @@ class LogWriter {
   std::condition_variable done_;
   std::string queued_;            // encoded records not yet handed to the thread
   std::vector<Durable> waiting_;  // their waiters, in order
-  uint64_t queued_count_ = 0;     // records queued, ever
-  uint64_t finished_count_ = 0;   // records written (or failed), ever
+  GroupCommitStart start_when_;   // empty: the first record queued starts a group
+  bool start_asked_ = false;      // start_when_ has a start to run
+  bool started_ = false;          // a start ran (or a Flush asked) since the last group
+  std::shared_ptr<Starter> starter_ = std::make_shared<Starter>();
+  uint64_t queued_count_ = 0;    // records queued, ever
+  uint64_t finished_count_ = 0;  // records written (or failed), ever
   Status last_status_ = Ok{};
   bool stopping_ = false;
   std::atomic<bool> failing_ = false;  // `retry_` holds records

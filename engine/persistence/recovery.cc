@@ -123,8 +123,9 @@ RecoveryPlan PlanRecovery(const std::vector<SegmentSummary>& segments,
         // Past what the next segment names: a failed write it wrote again, and so a torn one.
         if (!said.may_be_torn) {
           refuse(i, said.bytes,
-                 contents.valid_bytes > said.bytes ? "records after the end the next segment names"
-                                                   : contents.damage,
+                 contents.valid_bytes > said.bytes
+                     ? "records after the end " + segments[said.by].name + " names for it"
+                     : contents.damage,
                  std::nullopt);
           break;
         }

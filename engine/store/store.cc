@@ -60,8 +60,12 @@ Status Store::Open() {
     if (!file.ok()) return file.error();
     auto contents = ReadLog(directory + "/" + name, file.value()->bytes());
     if (!contents.ok()) return contents.error();
-    SegmentSummary summary{name, *number, file.value()->bytes().size(),
-                           contents.value().records.size(), std::move(contents.value())};
+    // Its size as written: a grouped segment's zeros past its last group are room, not bytes.
+    const bool grouped = (contents.value().flags & kLogGrouped) != 0 && !contents.value().empty;
+    const size_t size = grouped ? contents.value().valid_bytes + contents.value().bytes_after
+                                : file.value()->bytes().size();
+    SegmentSummary summary{name, *number, size, contents.value().records.size(),
+                           std::move(contents.value())};
     summary.contents.records = {};
     summaries.push_back(std::move(summary));
   }
@@ -117,6 +121,7 @@ Status Store::Open() {
   auto writer = LogWriter::Open(*files, directory, last_segment + 1, options_.sync, options_.log,
                                 plan.previous, plan.previous_may_be_torn);
   if (!writer.ok()) return writer.error();
+  writer.value()->SetGroupCommitStart(options_.group_commit_start);
   journal_ = std::make_unique<Journal>(std::move(writer.value()));
   catalog_.journal = journal_.get();
   for (const auto& [name, entry] : catalog_.tables) {

@@ -4,6 +4,7 @@
 // exception is the newest segment shortened or damaged inside its last record, which a crash
 // leaves too, and which may lose that tail only. Point-in-time recovery starts anyway, moving what
 // follows the damage to db/lost/. What the previous release (format version 1) wrote still opens.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -91,14 +92,15 @@ struct TwoSegments {
   }
 };
 
-// The keys of the second segment's records that start before `offset`.
+// The keys of the second segment's records whose group (each write is one: log_format.h) ends
+// before `offset`: what a crash that cut the segment there keeps.
 std::set<std::string> KeptBefore(const std::string& second, size_t offset) {
   const std::set<std::string> first = {"a0", "a1", "a2", "a3", "a4"};
   std::set<std::string> kept = first;
   const LogContents contents = ReadLog("log", second).value();
   for (size_t i = 0; i < contents.records.size(); ++i) {
     const size_t end =
-        i + 1 < contents.records.size() ? contents.records[i + 1].offset : second.size();
+        i + 1 < contents.records.size() ? contents.records[i + 1].group_offset : second.size();
     if (end <= offset) kept.insert("b" + std::to_string(i));
   }
   return kept;
@@ -138,7 +140,8 @@ TEST_CASE("Every flipped byte of a log is recovered from or refused, never skipp
   const std::string first = store.files.ReadFile(store.first).value();
   const std::string second = store.files.ReadFile(store.second).value();
   const LogContents second_contents = ReadLog("log", second).value();
-  const size_t last_record = second_contents.records.back().offset;
+  // The last write's group: a crash could have torn it.
+  const size_t last_group = second_contents.records.back().group_offset;
   size_t refused = 0;
   size_t recovered = 0;
   for (const auto* segment : {&store.first, &store.second}) {
@@ -149,15 +152,15 @@ TEST_CASE("Every flipped byte of a log is recovered from or refused, never skipp
         std::string flipped = whole;
         flipped[at] = static_cast<char>(static_cast<uint8_t>(flipped[at]) ^ mask);
         auto files = store.With(*segment, flipped);
-        // Damage inside the newest segment's last record may lose that record only.
+        // Damage inside the newest segment's last group may lose that group only.
         std::optional<std::set<std::string>> tail;
-        if (segment == &store.second && at >= last_record) tail = KeptBefore(second, last_record);
+        if (segment == &store.second && at >= last_group) tail = KeptBefore(second, last_group);
         const bool started = CheckStart(*files, store.clock, store.All(), tail, *segment);
         (started ? recovered : refused) += 1;
       }
     }
   }
-  // Most damage is refused; flipped flags and the last record's bytes are not.
+  // Most damage is refused; flipped flags and the last group's bytes are not.
   CHECK(refused > recovered);
 }
 
@@ -175,7 +178,8 @@ TEST_CASE("Every segment cut at every byte is recovered from or refused") {
     REQUIRE_FALSE(opened.engine);
     INFO(opened.error);
     CHECK(opened.error.starts_with("db/0000000001.log: "));
-    // Named at the last whole record's end (nothing of a header cut short is readable).
+    // Named at the last whole group's end (nothing of a header cut short is readable); a group
+    // ends where its last record does.
     size_t readable = cut < kLogHeaderBytes ? 0 : kLogHeaderBytes;
     for (const LogRecord& record : first_contents.records) {
       if (record.offset + kLogRecordHeaderBytes + record.payload.size() <= cut) {
@@ -198,8 +202,8 @@ TEST_CASE(
   TwoSegments store;
   std::string first = store.files.ReadFile(store.first).value();
   const LogContents contents = ReadLog("log", first).value();
-  // The first record's length: today's bug made this an empty database that started normally.
-  const size_t damaged_at = contents.records[0].offset;
+  // The first group's length: today's bug made this an empty database that started normally.
+  const size_t damaged_at = contents.records[0].group_offset;
   first[damaged_at] ^= 0x04;
   auto files = store.With(store.first, first);
   Opened refused = Open(*files, store.clock);
@@ -207,7 +211,9 @@ TEST_CASE(
   CHECK(refused.error ==
         "db/0000000001.log: record length damaged at offset 32; starting would lose " +
             std::to_string(first.size() - damaged_at) + " bytes of this file (" +
-            std::to_string(contents.records.size() - 1) +
+            std::to_string(std::count_if(
+                contents.records.begin(), contents.records.end(),
+                [&](const LogRecord& record) { return record.group_offset != damaged_at; })) +
             " readable records), and 1 later segment (5 records, " +
             std::to_string(files->ReadFile(store.second).value().size()) +
             " bytes). ddbd does not start with part of its data missing; to start from the log "
@@ -257,11 +263,11 @@ TEST_CASE("Every recovery reports what it did, a torn tail names file, offset an
   auto files = store.With(store.second, second.substr(0, second.size() - 3));
   Opened opened = Open(*files, store.clock);
   REQUIRE(opened.engine);
-  const size_t last = ReadLog("log", second).value().records.back().offset;
+  const size_t last = ReadLog("log", second).value().records.back().group_offset;
   REQUIRE(opened.said.size() == 2);
   CHECK(opened.said[0] == "db/0000000002.log: ignored " + std::to_string(second.size() - 3 - last) +
                               " bytes from offset " + std::to_string(last) +
-                              " (record cut short): a write cut short, never acknowledged");
+                              " (group cut short): a write cut short, never acknowledged");
   CHECK(opened.said[1].starts_with("recovered db: 10 records ("));
   CHECK(opened.said[1].find("from 2 segments (0000000001.log to 0000000002.log), 1 torn tail "
                             "ignored, in ") != std::string::npos);

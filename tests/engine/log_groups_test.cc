@@ -1,0 +1,195 @@
+// Log segments in groups (log_format.h, kLogGrouped), written into files grown ahead with zeros:
+// the zeros after the last group are the end, not damage; a crash that tears the last group
+// anywhere (a hole in the middle, a readable record after it) loses that group only; damage with
+// a whole group after it is refused as before. And the group commit's start (sync_policy.h): a
+// group waits for it, a Flush does not, a writer stopping writes what waited.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/persistence/file_system.h"
+#include "engine/persistence/log_format.h"
+#include "engine/persistence/log_writer.h"
+
+namespace ddbd {
+namespace {
+
+std::string Records(const std::vector<std::string>& payloads) {
+  std::string records;
+  for (const std::string& payload : payloads) AppendLogRecord(records, 1, payload);
+  return records;
+}
+
+// A grouped segment: one group per entry of `groups`, then `zeros` zero bytes.
+std::string Grouped(const std::vector<std::vector<std::string>>& groups, size_t zeros = 0) {
+  std::string bytes = LogHeader(kLogGrouped);
+  for (const auto& group : groups) AppendLogGroup(bytes, Records(group));
+  bytes.append(zeros, '\0');
+  return bytes;
+}
+
+std::vector<std::string> Payloads(const LogContents& contents) {
+  std::vector<std::string> payloads;
+  for (const LogRecord& record : contents.records) payloads.emplace_back(record.payload);
+  return payloads;
+}
+
+TEST_CASE("Grouped records come back as written, and zeros after the last group are the end") {
+  const std::string written = Grouped({{"a", "b"}, {"c"}});
+  for (const size_t zeros : {size_t{0}, size_t{1}, size_t{12}, size_t{13}, size_t{1} << 20}) {
+    INFO(zeros << " zeros");
+    const std::string bytes = written + std::string(zeros, '\0');
+    const LogContents contents = ReadLog("log", bytes).value();
+    CHECK(Payloads(contents) == std::vector<std::string>{"a", "b", "c"});
+    CHECK_FALSE(contents.damaged);
+    CHECK(contents.valid_bytes == written.size());
+    CHECK(contents.records[0].group_offset == kLogHeaderBytes);
+    CHECK(contents.records[1].group_offset == kLogHeaderBytes);
+    CHECK(contents.records[2].group_offset > contents.records[1].offset);
+    CHECK(contents.records[0].offset > contents.records[0].group_offset);
+  }
+}
+
+TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") {
+  const std::string kept = Grouped({{"a"}});
+  const std::string whole = Grouped({{"a"}, {"b", "c", "d"}}, 4096);
+  const size_t group_end = Grouped({{"a"}, {"b", "c", "d"}}).size();
+  // A hole of zeros anywhere in the last group (a page the crash did not write), the records
+  // after it still readable; and the group cut at every byte.
+  for (size_t at = kept.size(); at < group_end; ++at) {
+    INFO("at " << at);
+    std::string holed = whole;
+    for (size_t i = at; i < std::min(at + 7, group_end); ++i) holed[i] = '\0';
+    for (const std::string& bytes : {holed, whole.substr(0, at)}) {
+      const LogContents contents = ReadLog("log", bytes).value();
+      CHECK(Payloads(contents) == std::vector<std::string>{"a"});
+      CHECK(contents.valid_bytes == kept.size());
+      CHECK(contents.damaged == (bytes.size() > kept.size()));
+      CHECK_FALSE(contents.readable_after());
+    }
+  }
+  // What is reported as ignored is what the torn group held, not the zeros after it.
+  std::string holed = whole;
+  holed[kept.size() + 2 * kLogRecordHeaderBytes + 8] ^= 1;  // b's payload
+  const LogContents contents = ReadLog("log", holed).value();
+  CHECK(contents.damage == "group checksum mismatch");
+  CHECK(contents.bytes_after == group_end - kept.size());
+}
+
+TEST_CASE("Damage with a whole group after it is refused, counting that group's records") {
+  std::string bytes = Grouped({{"a"}, {"b", "c"}, {"d", "e"}}, 100);
+  const LogContents clean = ReadLog("log", bytes).value();
+  bytes[clean.records[1].offset + kLogRecordHeaderBytes] ^= 0x20;  // b's payload
+  const LogContents contents = ReadLog("log", bytes).value();
+  CHECK(Payloads(contents) == std::vector<std::string>{"a"});
+  CHECK(contents.damaged);
+  CHECK(contents.damage == "group checksum mismatch");
+  CHECK(contents.records_after == 2);  // d and e; c is in the damaged group
+  // A record outside any group is damage too.
+  std::string loose = Grouped({{"a"}});
+  AppendLogRecord(loose, 1, "b");
+  const LogContents outside = ReadLog("log", loose).value();
+  CHECK(outside.damaged);
+  CHECK(outside.damage == "record outside a group");
+  CHECK(Payloads(outside) == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("A preallocated file grows ahead of its appends with zeros, and truncates") {
+  PosixFileSystem disk;
+  const std::string path = "/tmp/ddbd-prealloc-test-" + std::to_string(::getpid());
+  {
+    auto file = disk.OpenPreallocated(path);
+    REQUIRE(file.ok());
+    REQUIRE(file.value()->Append("header").ok());
+    REQUIRE(file.value()->Append(std::string(3000, 'x')).ok());
+    REQUIRE(file.value()->Sync().ok());
+    std::string bytes = disk.ReadFile(path).value();
+    CHECK(bytes.size() >= (size_t{1} << 20));
+    CHECK(bytes.substr(0, 3006) == "header" + std::string(3000, 'x'));
+    CHECK(bytes.find_first_not_of('\0', 3006) == std::string::npos);
+    // A cut, then appends go on from it (what a failed write's retry does).
+    REQUIRE(file.value()->Truncate(10).ok());
+    REQUIRE(file.value()->Append("yz").ok());
+    bytes = disk.ReadFile(path).value();
+    CHECK(bytes.substr(0, 12) == "headerxxxxyz");
+    CHECK(bytes.find_first_not_of('\0', 12) == std::string::npos);
+    // Past the first megabyte: grown again.
+    REQUIRE(file.value()->Append(std::string(size_t{3} << 20, 'w')).ok());
+    bytes = disk.ReadFile(path).value();
+    CHECK(bytes.size() > (size_t{3} << 20) + 12);
+    CHECK(bytes[(size_t{3} << 20) + 11] == 'w');
+    CHECK(bytes.find_first_not_of('\0', (size_t{3} << 20) + 12) == std::string::npos);
+  }
+  REQUIRE(disk.Remove(path).ok());
+}
+
+TEST_CASE("A log on disk under kFull is grouped, zero-padded and reads back whole") {
+  PosixFileSystem disk;
+  const std::string directory = "/tmp/ddbd-groups-test-" + std::to_string(::getpid());
+  REQUIRE(disk.CreateDirectory(directory).ok());
+  {
+    auto writer = LogWriter::Open(disk, directory, 1, SyncPolicy::kFull).value();
+    for (int i = 0; i < 100; ++i) writer->Append(1, "r" + std::to_string(i), {});
+    REQUIRE(writer->Flush().ok());
+  }
+  const std::string bytes = disk.ReadFile(directory + "/" + LogSegmentName(1)).value();
+  CHECK(bytes.size() >= (size_t{1} << 20));
+  const LogContents contents = ReadLog("log", bytes).value();
+  CHECK((contents.flags & kLogGrouped) != 0);
+  CHECK_FALSE(contents.damaged);
+  REQUIRE(contents.records.size() == 100);
+  CHECK(contents.records[99].payload == "r99");
+  REQUIRE(disk.Remove(directory + "/" + LogSegmentName(1)).ok());
+  ::rmdir(directory.c_str());
+}
+
+TEST_CASE("A group waits for its start, a Flush does not, and a stopping writer writes all") {
+  MemoryFileSystem files;
+  auto writer = LogWriter::Open(files, "db", 1, SyncPolicy::kFull).value();
+  std::vector<std::function<void()>> starts;  // asked for, not yet run
+  writer->SetGroupCommitStart(
+      [&starts](std::function<void()> start) { starts.push_back(std::move(start)); });
+  std::atomic<int> durable = 0;
+  auto count = [&durable](const Status& status) {
+    if (status.ok()) ++durable;
+  };
+  // Three records ask for one start; nothing is written before it runs.
+  for (int i = 0; i < 3; ++i) writer->Append(1, "a", count);
+  REQUIRE(starts.size() == 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(durable == 0);
+  CHECK(writer->stats().batches == 0);
+  starts[0]();
+  for (int i = 0; i < 2000 && durable < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(durable == 3);
+  CHECK(writer->stats().batches == 1);  // one group for the three
+  // The next record asks again; a Flush writes it without the start.
+  writer->Append(1, "b", count);
+  REQUIRE(starts.size() == 2);
+  REQUIRE(writer->Flush().ok());
+  CHECK(durable == 4);
+  // A start that runs after its records went is harmless; one asked but never run is not needed
+  // when the writer stops.
+  starts[1]();
+  writer->Append(1, "c", count);
+  REQUIRE(starts.size() == 3);
+  writer.reset();
+  CHECK(durable == 5);
+  starts[2]();  // after the writer is gone: reaches nothing
+  files.Crash();
+  const std::string bytes = files.ReadFile("db/" + LogSegmentName(1)).value();
+  CHECK(Payloads(ReadLog("log", bytes).value()) ==
+        std::vector<std::string>{"a", "a", "a", "b", "c"});
+}
+
+}  // namespace
+}  // namespace ddbd
