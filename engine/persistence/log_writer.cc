@@ -236,12 +236,18 @@ void LogWriter::Run() {
     auto asked = [this] {
       return stopping_ || GroupReady() || roll_asked_ || syncs_asked_ > syncs_done_;
     };
-    // Records waiting for a retry are tried again at least every 100 ms.
-    if (retry_.empty()) {
-      wake_.wait(lock, asked);
-    } else {
+    // Records waiting for a retry are tried again at least every 100 ms; records queued while
+    // the last group was written go after kGroupWait without a start (the writes that would
+    // have joined them did not come). Records queued while this thread waits wake it by their
+    // start.
+    if (!retry_.empty()) {
       wake_.wait_for(lock, std::chrono::milliseconds(100), asked);
+    } else if (just_wrote_ && !waiting_.empty() && start_when_) {
+      wake_.wait_for(lock, kGroupWait, asked);
+    } else {
+      wake_.wait(lock, asked);
     }
+    just_wrote_ = false;
     const bool roll = roll_asked_;
     const uint64_t syncs = syncs_asked_;
     // Stopping with nothing left (records still failing get one last try).
@@ -285,6 +291,11 @@ void LogWriter::Run() {
       status = Write(after, later, syncs > syncs_done_);
     }
     lock.lock();
+    // A start that ran while this group was written came before its writers were answered: the
+    // next group waits for one after, so the connections answered now can join it (with four
+    // connections, all four in one sync rather than two and two).
+    started_ = false;
+    just_wrote_ = true;
     if (roll) rolled_ = std::move(rolled);
     if (syncs > syncs_done_) {
       syncs_done_ = syncs;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -64,6 +65,9 @@ class LogWriter {
   // not needed: the destructor writes what is queued). Not set (or empty): the first record
   // queued starts one.
   void SetGroupCommitStart(GroupCommitStart start_when);
+  // How long records queued while a group was written wait, after it, for a start that runs
+  // after it (SetGroupCommitStart) before they go without one.
+  static constexpr std::chrono::microseconds kGroupWait{500};
   // Returns once everything queued before the call is written: the last batch's status (each
   // record's own comes to its waiter).
   Status Flush();
@@ -137,6 +141,7 @@ class LogWriter {
   GroupCommitStart start_when_;   // empty: the first record queued starts a group
   bool start_asked_ = false;      // start_when_ has a start to run
   bool started_ = false;          // a start ran (or a Flush asked) since the last group
+  bool just_wrote_ = false;       // the thread's: a group was just written (kGroupWait applies)
   std::shared_ptr<Starter> starter_ = std::make_shared<Starter>();
   uint64_t queued_count_ = 0;    // records queued, ever
   uint64_t finished_count_ = 0;  // records written (or failed), ever

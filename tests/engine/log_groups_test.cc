@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -189,6 +190,59 @@ TEST_CASE("A group waits for its start, a Flush does not, and a stopping writer 
   const std::string bytes = files.ReadFile("db/" + LogSegmentName(1)).value();
   CHECK(Payloads(ReadLog("log", bytes).value()) ==
         std::vector<std::string>{"a", "a", "a", "b", "c"});
+}
+
+TEST_CASE("Records whose start ran while a group was written wait for a start after it") {
+  MemoryFileSystem files;
+  auto writer = LogWriter::Open(files, "db", 1, SyncPolicy::kFull).value();
+  std::mutex starts_mutex;
+  std::vector<std::function<void()>> starts;
+  writer->SetGroupCommitStart([&](std::function<void()> start) {
+    std::lock_guard lock(starts_mutex);
+    starts.push_back(std::move(start));
+  });
+  auto start = [&](size_t i) {
+    std::function<void()> run;
+    {
+      std::lock_guard lock(starts_mutex);
+      REQUIRE(starts.size() > i);
+      run = starts[i];
+    }
+    run();
+  };
+  std::atomic<int> durable = 0;
+  auto count = [&durable](const Status&) { ++durable; };
+  auto wait_for = [&durable](int wanted) {
+    for (int i = 0; i < 5000 && durable < wanted; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return durable == wanted;
+  };
+  // The first group is held in its sync; a second record's start runs meanwhile.
+  files.HoldSyncs(true);
+  const std::string path = "db/" + LogSegmentName(1);
+  const size_t header = files.ReadFile(path).value().size();
+  writer->Append(1, "a", count);
+  start(0);
+  for (int i = 0; i < 5000 && files.ReadFile(path).value().size() == header; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(files.ReadFile(path).value().size() > header);  // written, its sync held
+  writer->Append(1, "b", count);
+  start(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(durable == 0);
+  files.HoldSyncs(false);
+  // "b" goes with no start after the first group: kGroupWait bounds its wait.
+  CHECK(wait_for(2));
+  CHECK(writer->stats().batches == 2);
+  // Later records ask a start again, and go with it.
+  writer->Append(1, "c", count);
+  writer->Append(1, "d", count);
+  start(2);
+  CHECK(wait_for(4));
+  const std::string bytes = files.ReadFile(path).value();
+  CHECK(Payloads(ReadLog("log", bytes).value()) == std::vector<std::string>{"a", "b", "c", "d"});
 }
 
 }  // namespace

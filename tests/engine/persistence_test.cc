@@ -236,8 +236,12 @@ TEST_CASE("A log much larger than its state is rewritten as one segment at start
 TEST_CASE("A second engine on the directory is refused, so is a corrupt log") {
   Store store;
   auto first = store.Open();
+  // Each durable before the next: three groups (log_format.h), so damage in the first has whole
+  // groups after it.
   REQUIRE(first->CreateTable(Orders()).ok());
+  Durable(*first);
   REQUIRE(testing::Put(*first, "Orders", {{"pk", S("a")}, {"sk", N("1")}}).ok());
+  Durable(*first);
   REQUIRE(testing::Put(*first, "Orders", {{"pk", S("b")}, {"sk", N("1")}}).ok());
   Durable(*first);
   auto second = Engine::Open(store.Options(), store.clock);
@@ -245,7 +249,7 @@ TEST_CASE("A second engine on the directory is refused, so is a corrupt log") {
   CHECK(second.error().message() == "db/LOCK is locked by another process");
   first.reset();
   std::string& log = store.files.Contents("db/" + LogSegmentName(1));
-  log[40] ^= 0x20;  // inside the first record, with good records after it
+  log[40] ^= 0x20;  // inside the first group's opening record, with good groups after it
   auto corrupt = Engine::Open(store.Options(), store.clock);
   REQUIRE_FALSE(corrupt.ok());
   INFO(corrupt.error().message());

@@ -179,12 +179,13 @@ TEST_CASE("Every segment cut at every byte is recovered from or refused") {
     INFO(opened.error);
     CHECK(opened.error.starts_with("db/0000000001.log: "));
     // Named at the last whole group's end (nothing of a header cut short is readable); a group
-    // ends where its last record does.
+    // ends where its last record does, and the next one starts there.
     size_t readable = cut < kLogHeaderBytes ? 0 : kLogHeaderBytes;
-    for (const LogRecord& record : first_contents.records) {
-      if (record.offset + kLogRecordHeaderBytes + record.payload.size() <= cut) {
-        readable = record.offset + kLogRecordHeaderBytes + record.payload.size();
-      }
+    const auto& records = first_contents.records;
+    for (size_t i = 0; i < records.size(); ++i) {
+      const size_t end = records[i].offset + kLogRecordHeaderBytes + records[i].payload.size();
+      const bool group_ends = i + 1 == records.size() || records[i + 1].group_offset == end;
+      if (group_ends && end <= cut) readable = end;
     }
     CHECK(opened.error.find(" at offset " + std::to_string(readable) + ";") != std::string::npos);
   }
