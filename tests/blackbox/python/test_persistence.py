@@ -103,6 +103,39 @@ class Persistence(unittest.TestCase):
         self.assertEqual(ddb.scan(TableName="Music", ConsistentRead=True)["Count"], 21)
         self.assertEqual(ddb.scan(TableName="Restored", ConsistentRead=True)["Count"], 1)
 
+    def test_a_store_in_log_format_2_before_groups_opens_and_recovers_everything(self):
+        """Issue 48: segments as ddbd wrote them before its log came in groups (format 2 without
+        kLogGrouped; tests/blackbox/fixtures/db-format-2, made by the binary of commit 4d84536:
+        a table with a global index, 30 items, a checkpoint written in the background, a delete
+        and an update after it, then a restart, one put and kill -9), then it goes on in groups."""
+        import shutil
+        fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-format-2")
+        shutil.copytree(fixture, self.directory.name, dirs_exist_ok=True)
+        ddb = self.start("--log-level", "info")
+        self.assertEqual(ddb.list_tables()["TableNames"], ["Orders"])
+        def check(ddb, count):
+            items = ddb.scan(TableName="Orders", ConsistentRead=True)["Items"]
+            self.assertEqual(len(items), count)
+            keys = {(i["pk"]["S"], i["sk"]["S"]) for i in items}
+            self.assertNotIn(("c00", "o00"), keys)
+            self.assertIn(("c09", "o99"), keys)
+            updated = ddb.get_item(TableName="Orders", Key={"pk": S("c01"), "sk": S("o01")})["Item"]
+            self.assertEqual(updated["total"], N(1000))
+            shipped = ddb.query(TableName="Orders", IndexName="by-status", KeyConditionExpression="#s = :s",
+                                ExpressionAttributeNames={"#s": "status"},
+                                ExpressionAttributeValues={":s": S("shipped")})["Items"]
+            self.assertEqual(len(shipped), 9)
+        check(ddb, 30)
+        ddb.put_item(TableName="Orders", Item={"pk": S("c10"), "sk": S("o100"), "status": S("open")})
+        self.kill()
+        ddb = self.start()
+        check(ddb, 31)
+        # The new segment is in groups, the old ones as they were.
+        with open(os.path.join(self.directory.name, "0000000005.log"), "rb") as segment:
+            self.assertEqual(segment.read(16)[12], 4)  # flags: kLogGrouped
+        with open(os.path.join(self.directory.name, "0000000003.log"), "rb") as segment:
+            self.assertEqual(segment.read(16)[12], 0)
+
     def test_a_damaged_log_refuses_to_start_unless_told_point_in_time(self):
         """Issue 34: one flipped bit in a record's length used to start an empty database."""
         ddb = self.start()
