@@ -258,7 +258,8 @@ TEST_CASE("A stream's state, records and closing round-trip, malformed ones are 
   auto closed = DecodeStreamClosed(closing);
   REQUIRE(closed.ok());
   CHECK((closed.value().stream_arn == "arn" && closed.value().closed_ms == 99));
-  auto delivered = DecodeStreamDelivered(EncodeStreamDelivered("feed", 12));
+  const std::string delivery = EncodeStreamDelivered("feed", 12);
+  auto delivered = DecodeStreamDelivered(delivery);  // views into `delivery`
   REQUIRE(delivered.ok());
   CHECK((delivered.value().stream_arn == "feed" && delivered.value().sequence == 12));
   CHECK_FALSE(DecodeStreamDelivered("").ok());
