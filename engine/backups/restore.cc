@@ -190,7 +190,7 @@ Result<TableOutcome> RestoreInto(Catalog& catalog, const CreateTableCall& create
         break;
       }
       IndexEntries entries;
-      if (!indexes->list().empty()) entries = indexes->EntriesFor(decoded);
+      if (!indexes->list().empty()) entries = indexes->EntriesFor(key.value(), item);
       auto committed =
           table_items->Commit(scope, key.value(),
                               [&](const TableItems::Current*) -> Result<TableItems::Write> {

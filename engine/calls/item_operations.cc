@@ -118,8 +118,8 @@ Result<WriteOutcome> Engine::PutItem(const PutItemArgs& args) {
   if (Status claimed = claim.Begin(table.value(), key.value()); !claimed.ok()) {
     return claimed.error();
   }
-  const IndexEntries entries = indexes.EntriesFor(item);
   const StoredItem stored{EncodeItem(item), static_cast<uint32_t>(size)};
+  const IndexEntries entries = indexes.EntriesFor(key.value(), stored);
   uint32_t looked_at = stored.size_bytes;
   auto committed =
       CommitOne(state_->transactions.held(), *table.value().items, key.value(),
@@ -228,8 +228,8 @@ Result<WriteOutcome> Engine::UpdateItem(const UpdateItemArgs& args) {
             !checked.ok()) {
           return checked.error();
         }
-        auto applied =
-            ApplyUpdateTo(table.value(), args.key, args.actions, found, args.statement_sized);
+        auto applied = ApplyUpdateTo(table.value(), args.key, key_bytes.value(), args.actions,
+                                     found, args.statement_sized);
         if (!applied.ok()) return applied.error();
         updated = std::move(applied).value();
         if (!updated.writes) {
@@ -294,7 +294,7 @@ Result<BatchWriteItemOutcome> Engine::BatchWriteItem(const BatchWriteItemArgs& a
       const size_t stored_size = stamped ? ItemSize(item) : size;
       if (Status sized = CheckItemSize(stored_size); !sized.ok()) return sized.error();
       entry.stored = StoredItem{EncodeItem(item), static_cast<uint32_t>(stored_size)};
-      entry.entries = indexes.EntriesFor(item);
+      entry.entries = indexes.EntriesFor(entry.key, *entry.stored);
     }
     prepared.push_back(std::move(entry));
   }

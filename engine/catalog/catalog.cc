@@ -20,8 +20,11 @@ constexpr int64_t kDayMs = 24 * 3'600'000;
 IndexChange ReindexLocked(TableEntry& entry) {
   auto indexes = std::make_shared<const TableIndexes>(entry.description);
   IndexChange change;
-  change.entries_of = [indexes](std::string_view blob) {
-    return indexes->EntriesFor(DecodeItem(blob));
+  change.entries_of = [indexes](std::string_view key, std::string_view blob, uint32_t size) {
+    return indexes->EntriesFor(key, blob, size);
+  };
+  change.partition_length = [indexes](size_t slot, std::string_view key) {
+    return indexes->PartitionLength(slot, key);
   };
   for (const TableIndex& index : indexes->list()) {
     if (entry.indexes->Find(index.name()) == nullptr) {
@@ -501,7 +504,13 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   auto indexes = std::make_shared<const TableIndexes>(table);
   if (!table.indexes.empty()) {
     entry->items->SetIndexes(
-        slots, [indexes](std::string_view blob) { return indexes->EntriesFor(DecodeItem(blob)); });
+        slots,
+        [indexes](std::string_view key, std::string_view blob, uint32_t size) {
+          return indexes->EntriesFor(key, blob, size);
+        },
+        [indexes](size_t slot, std::string_view key) {
+          return indexes->PartitionLength(slot, key);
+        });
     std::vector<size_t> local_slots;
     for (const IndexDescription& index : table.indexes) {
       if (!index.is_global) local_slots.push_back(index.slot);

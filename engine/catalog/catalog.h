@@ -133,6 +133,7 @@ struct IndexChange {
   std::vector<size_t> added;
   std::vector<size_t> dropped;
   TableItems::EntriesOf entries_of;
+  TableItems::IndexPartitionLength partition_length;
 };
 // After the entry's index descriptions changed: installs the new TableIndexes and returns what
 // the items must change (TableItems::ChangeIndexes). Caller holds the catalog exclusively.

@@ -83,6 +83,7 @@ size_t StatementSize(const std::vector<UpdateAction>& actions, const Item& writt
 }  // namespace
 
 Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
+                                  std::string_view key_bytes,
                                   const std::vector<UpdateAction>& actions, FoundItem& found,
                                   bool statement_sized) {
   UpdatedItem updated;
@@ -117,7 +118,7 @@ Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
     return index_keys.error();
   }
   updated.stored = StoredItem{EncodeItem(updated.new_item), static_cast<uint32_t>(size)};
-  updated.entries = table.indexes->EntriesFor(updated.new_item);
+  updated.entries = table.indexes->EntriesFor(key_bytes, updated.stored);
   return updated;
 }
 

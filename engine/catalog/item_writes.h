@@ -121,8 +121,9 @@ struct UpdatedItem {
   StoredItem stored;
   IndexEntries entries;
 };
-// `statement_sized`: UpdateItemArgs::statement_sized.
+// `key_bytes`: `key`'s (ItemKeyBytes); `statement_sized`: UpdateItemArgs::statement_sized.
 Result<UpdatedItem> ApplyUpdateTo(const ItemTable& table, const Item& key,
+                                  std::string_view key_bytes,
                                   const std::vector<UpdateAction>& actions, FoundItem& found,
                                   bool statement_sized = false);
 

@@ -295,7 +295,7 @@ void Imports::Execute(const std::string& import_arn) {
       const std::string& key = pair.first;
       const StoredItem& stored = pair.second;
       IndexEntries entries;
-      if (!indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(stored.blob));
+      if (!indexes->list().empty()) entries = indexes->EntriesFor(key, stored);
       auto committed =
           items->Commit(scope, key,
                         [&](const TableItems::Current*) -> Result<TableItems::Write> {

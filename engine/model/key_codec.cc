@@ -21,27 +21,47 @@ void AppendEscaped(std::string& out, std::string_view bytes) {
 }  // namespace
 
 void AppendKeyValue(std::string& out, const AttributeValue& value) {
-  if (value.type == AttributeType::kN) {
+  AppendKeyValue(out, value.type, value.scalar);
+}
+
+void AppendKeyValue(std::string& out, AttributeType type, std::string_view scalar) {
+  if (type == AttributeType::kN) {
     // Stored numbers are canonical text, which always parses.
-    Number::Parse(value.scalar).value().AppendOrderedBytes(out);
+    Number::Parse(scalar).value().AppendOrderedBytes(out);
   } else {
-    AppendEscaped(out, value.scalar);
+    AppendEscaped(out, scalar);
   }
 }
 
-size_t PartitionPrefixLength(std::string_view key, AttributeType type) {
-  constexpr size_t kHash = 8;
+namespace {
+
+// Where the key value of type `type` that starts at `offset` of `key` ends.
+size_t ValueEnd(std::string_view key, size_t offset, AttributeType type) {
   if (type != AttributeType::kN) {
     // An escaped 0x00 is followed by 0xFF, so the first 0x00 0x01 is the terminator.
-    const size_t end = key.find(std::string_view("\0\x01", 2), kHash);
+    const size_t end = key.find(std::string_view("\0\x01", 2), offset);
     return end == std::string_view::npos ? key.size() : end + 2;
   }
   // Numbers (Number::AppendOrderedBytes): 0x02 alone for zero, else a sign byte, an exponent
   // byte, digits and a terminator (0x00 when positive, 0xFF when negative).
-  if (key.size() <= kHash || key[kHash] == '\x02') return std::min(key.size(), kHash + 1);
-  const char terminator = key[kHash] == '\x03' ? '\x00' : '\xFF';
-  const size_t end = key.find(terminator, kHash + 2);
+  if (key.size() <= offset || key[offset] == '\x02') return std::min(key.size(), offset + 1);
+  const char terminator = key[offset] == '\x03' ? '\x00' : '\xFF';
+  const size_t end = key.find(terminator, offset + 2);
   return end == std::string_view::npos ? key.size() : end + 1;
+}
+
+constexpr size_t kHash = 8;
+
+}  // namespace
+
+size_t PartitionPrefixLength(std::string_view key, AttributeType type) {
+  return ValueEnd(key, kHash, type);
+}
+
+size_t PartitionPrefixLength(std::string_view key, std::span<const AttributeType> types) {
+  size_t end = kHash;
+  for (AttributeType type : types) end = ValueEnd(key, end, type);
+  return end;
 }
 
 uint64_t StablePartitionHash(std::string_view bytes) {

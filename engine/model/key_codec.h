@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,8 @@ namespace ddbd {
 
 // `value` must be an S, N or B attribute.
 void AppendKeyValue(std::string& out, const AttributeValue& value);
+// The same from a type (S, N or B) and its scalar as stored (a number's canonical text).
+void AppendKeyValue(std::string& out, AttributeType type, std::string_view scalar);
 
 // `sort` may be null for tables without a sort key.
 std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort);
@@ -29,6 +32,9 @@ void EndPartition(std::string& key);
 // The length of the partition part (hash and partition key) at the start of table key bytes
 // whose partition key has type `type`.
 size_t PartitionPrefixLength(std::string_view key, AttributeType type);
+// The same for key bytes whose partition has a value of each of `types`, in order (a global
+// index's key may have up to four).
+size_t PartitionPrefixLength(std::string_view key, std::span<const AttributeType> types);
 
 // A hash of the partition key's bytes that never changes between runs or machines (stored data
 // and Scan order depend on it).

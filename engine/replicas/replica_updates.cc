@@ -389,7 +389,7 @@ Result<bool> ApplyReplicatedWrite(Catalog& catalog, const ReplicatedWrite& write
   const bool put = !write.item.empty();
   const StoredItem stored{write.item, write.item_size};
   IndexEntries entries;
-  if (put && !indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(write.item));
+  if (put && !indexes->list().empty()) entries = indexes->EntriesFor(write.key, stored);
   bool newer = false;
   WriteScope scope(*items);
   auto committed = items->Commit(

@@ -1,6 +1,7 @@
 #include "engine/storage/table_indexes.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
@@ -10,27 +11,6 @@ namespace {
 
 constexpr size_t kMaxPartitionValueBytes = 2048;
 constexpr size_t kMaxSortValueBytes = 1024;
-
-// Whether `value` can be an index key: of the key's type and, for strings and binaries, not
-// empty and within DynamoDB's key size. Writes are refused otherwise (CheckItem); items stored
-// before the index existed are skipped by its backfill instead.
-bool UsableKey(const AttributeValue* value, AttributeType type, size_t max_size) {
-  if (value == nullptr || value->type != type) return false;
-  return type == AttributeType::kN || (!value->scalar.empty() && value->scalar.size() <= max_size);
-}
-
-// The index holds `item` only if every index key attribute is present and usable.
-bool Holds(const TableIndex& index, const Item& item) {
-  for (const KeyPart& part : index.key.partition) {
-    if (!UsableKey(FindAttribute(item, part.name), part.type, kMaxPartitionValueBytes)) {
-      return false;
-    }
-  }
-  for (const KeyPart& part : index.key.sort) {
-    if (!UsableKey(FindAttribute(item, part.name), part.type, kMaxSortValueBytes)) return false;
-  }
-  return true;
-}
 
 // DynamoDB's refusal of a write whose value for an index key attribute the index cannot hold.
 Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t max_size,
@@ -60,6 +40,30 @@ Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t m
   return Ok{};
 }
 
+// The index key bytes of the item `blob` holds (BeginKeyBytes, its partition values,
+// EndPartition, its sort values), or none when the index does not hold the item: indexes are
+// sparse, and hold only items with every key attribute of the key's type and, for strings and
+// binaries, not empty and within DynamoDB's key size. Writes are refused otherwise (CheckItem);
+// items stored before the index existed are skipped by its backfill instead.
+std::optional<std::string> IndexKeyBytes(const KeyParts& key, std::string_view blob) {
+  std::string bytes = BeginKeyBytes();
+  for (const auto* parts : {&key.partition, &key.sort}) {
+    const bool partition = parts == &key.partition;
+    for (const KeyPart& part : *parts) {
+      const std::optional<std::string_view> scalar =
+          FindScalarAttribute(blob, part.name, part.type);
+      if (!scalar) return std::nullopt;
+      const size_t max_size = partition ? kMaxPartitionValueBytes : kMaxSortValueBytes;
+      if (part.type != AttributeType::kN && (scalar->empty() || scalar->size() > max_size)) {
+        return std::nullopt;
+      }
+      AppendKeyValue(bytes, part.type, *scalar);
+    }
+    if (partition) EndPartition(bytes);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 TableIndexes::TableIndexes(const TableDescription& table)
@@ -71,6 +75,7 @@ TableIndexes::TableIndexes(const TableDescription& table)
     index.number = description.slot;
     index.description = description;
     index.key = KeyParts::Of(description.definition.key_schema, table.attribute_definitions);
+    for (const KeyPart& part : index.key.partition) index.partition_types.push_back(part.type);
     indexes_.push_back(std::move(index));
   }
 }
@@ -80,6 +85,12 @@ const TableIndex* TableIndexes::BySlot(size_t number) const {
     if (index.number == number) return &index;
   }
   return nullptr;
+}
+
+size_t TableIndexes::PartitionLength(size_t slot, std::string_view entry_key) const {
+  const TableIndex* index = BySlot(slot);
+  return index == nullptr ? entry_key.size()
+                          : PartitionPrefixLength(entry_key, index->partition_types);
 }
 
 const TableIndex* TableIndexes::Find(std::string_view name) const {
@@ -116,15 +127,6 @@ std::string TableIndexes::EntryKey(const TableIndex& index, const Item& item) co
   return key;
 }
 
-Item TableIndexes::Project(const TableIndex& index, const Item& item) const {
-  if (index.projection_type() == ProjectionType::kAll) return item;
-  Item projected;
-  for (const auto& [name, value] : item) {
-    if (Keeps(index, name)) projected.emplace_back(name, value);
-  }
-  return projected;
-}
-
 bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
   if (index.projection_type() == ProjectionType::kAll) return true;
   if (name == table_key_.partition_name || name == table_key_.sort_name ||
@@ -135,14 +137,31 @@ bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
   return std::find(extra.begin(), extra.end(), name) != extra.end();
 }
 
-IndexEntries TableIndexes::EntriesFor(const Item& item) const {
+IndexEntries TableIndexes::EntriesFor(std::string_view table_key, std::string_view blob,
+                                      uint32_t size) const {
   IndexEntries entries;
   for (const TableIndex& index : indexes_) {
-    if (!Holds(index, item)) continue;
-    Item projected = Project(index, item);
-    const auto size = static_cast<uint32_t>(ItemSize(projected));
+    std::optional<std::string> key = IndexKeyBytes(index.key, blob);
+    if (!key) continue;  // sparse: the item lacks a key attribute the index can hold
+    *key += table_key;
+    if (index.projection_type() == ProjectionType::kAll) {
+      entries.push_back({index.number, std::move(*key), StoredItem{std::string(blob), size}});
+      continue;
+    }
+    std::vector<std::string_view> kept;
+    kept.push_back(table_key_.partition_name);
+    if (table_key_.has_sort_key()) kept.push_back(table_key_.sort_name);
+    for (const auto* parts : {&index.key.partition, &index.key.sort}) {
+      for (const KeyPart& part : *parts) kept.push_back(part.name);
+    }
+    for (const std::string& name : index.description.definition.projection.non_key_attributes) {
+      kept.push_back(name);
+    }
+    std::string projected = ProjectAttributes(blob, kept);
+    // Sized by DynamoDB's rules, which need the values: a projection keeps few, small ones.
+    const auto projected_size = static_cast<uint32_t>(ItemSize(DecodeItem(projected)));
     entries.push_back(
-        {index.number, EntryKey(index, item), StoredItem{EncodeItem(projected), size}});
+        {index.number, std::move(*key), StoredItem{std::move(projected), projected_size}});
   }
   return entries;
 }

@@ -19,6 +19,7 @@ struct TableIndex {
   size_t number = 0;  // its slot in TableItems
   IndexDescription description;
   KeyParts key;  // the index's own key: a global index's may have several attributes a part
+  std::vector<AttributeType> partition_types;  // of key.partition, in order
   const std::string& name() const { return description.definition.index_name; }
   bool is_global() const { return description.is_global; }
   ProjectionType projection_type() const {
@@ -42,12 +43,20 @@ class TableIndexes {
   // ValidationException when an index key attribute of `item` has the wrong type or is empty,
   // naming the first such index by name.
   Status CheckItem(const Item& item) const;
-  // The entries `item` has in the indexes (none in those whose key attributes it lacks).
-  IndexEntries EntriesFor(const Item& item) const;
+  // The entries an item has in the indexes (none in those whose key attributes it lacks), from
+  // the item as stored (its blob and DynamoDB size) and its table key bytes, without decoding
+  // it: the index key attributes are found in the blob, an ALL projection keeps the blob as it
+  // is and others copy the attributes they keep. Every write, replay, backfill and restore
+  // computes this (twice for a write that replaces an item: the old item's entries go).
+  IndexEntries EntriesFor(std::string_view table_key, std::string_view blob, uint32_t size) const;
+  IndexEntries EntriesFor(std::string_view table_key, const StoredItem& item) const {
+    return EntriesFor(table_key, item.blob, item.size_bytes);
+  }
+  // The length of the partition part of an entry's key bytes in the index in slot `slot`
+  // (TableItems::IndexPartitionLength).
+  size_t PartitionLength(size_t slot, std::string_view entry_key) const;
   // Entry key bytes of `item` in `index`: index key bytes, then table key bytes.
   std::string EntryKey(const TableIndex& index, const Item& item) const;
-  // The attributes an index keeps of `item`.
-  Item Project(const TableIndex& index, const Item& item) const;
   // Whether `index` keeps the attribute `name`: a key of the table or the index, or one its
   // projection includes (every attribute for ALL).
   bool Keeps(const TableIndex& index, std::string_view name) const;

@@ -17,39 +17,55 @@ Error CollectionTooLarge() {
 
 }  // namespace
 
-TableItems::~TableItems() {
-  for (Index& index : indexes_) {
-    for (const RecordSlot& slot : index.entries) ItemRecord::Destroy(slot.record);
+TableItems::~TableItems() = default;
+
+TableItems::Index TableItems::NewIndexLocked(size_t slot) const {
+  Index index{std::make_unique<TableRecords>(), 0};
+  if (index_partition_length_) {
+    index.entries->UsePartitions(
+        [length = index_partition_length_, slot](std::string_view key) {
+          return length(slot, key);
+        },
+        false);  // entries are found only to be replaced: no hash of their keys
   }
+  return index;
 }
 
-void TableItems::UsePartitions(PrefixLength prefix_length) {
+void TableItems::UsePartitions(PrefixLength prefix_length, bool hashed_keys) {
   std::unique_lock lock(mutex_);
-  items_.UsePartitions(std::move(prefix_length));
+  items_.UsePartitions(std::move(prefix_length), hashed_keys);
 }
 
-void TableItems::SetIndexes(size_t count, EntriesOf entries_of) {
+void TableItems::SetIndexes(size_t count, EntriesOf entries_of,
+                            IndexPartitionLength partition_length) {
   std::unique_lock lock(mutex_);
-  indexes_.resize(count);
   entries_of_ = std::move(entries_of);
+  index_partition_length_ = std::move(partition_length);
+  indexes_.clear();
+  for (size_t slot = 0; slot < count; ++slot) indexes_.push_back(NewIndexLocked(slot));
 }
 
 void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vector<size_t>& dropped,
-                               EntriesOf entries_of, const std::function<void()>& locked) {
+                               EntriesOf entries_of, IndexPartitionLength partition_length,
+                               const std::function<void()>& locked) {
   Garbage garbage;
+  std::vector<Index> gone;  // destroyed after the lock is released, as garbage is
   std::unique_lock lock(mutex_);
   // Changes queued for the old set go in first: a dropped index's with it, the others' before
   // the backfill reads the items.
   if (lag_) ApplyLaggedLocked(true, garbage);
   entries_of_ = std::move(entries_of);
+  index_partition_length_ = std::move(partition_length);
   ++index_generation_;
   for (size_t slot : dropped) {
     if (slot >= indexes_.size()) continue;
-    for (const RecordSlot& entry : indexes_[slot].entries) garbage.push_back(entry.record);
-    indexes_[slot] = Index();
+    gone.push_back(std::move(indexes_[slot]));
+    indexes_[slot] = NewIndexLocked(slot);
   }
   for (size_t slot : added) {
-    if (indexes_.size() <= slot) indexes_.resize(slot + 1);
+    while (indexes_.size() <= slot) indexes_.push_back(NewIndexLocked(indexes_.size()));
+    // A slot is used again only after its index was dropped: the new one's partitions.
+    if (indexes_[slot].entries->size() == 0) indexes_[slot] = NewIndexLocked(slot);
   }
   if (!added.empty()) backfilling_.store(true, std::memory_order_release);
   locked();
@@ -60,7 +76,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
     const IndexEntries none;
     IndexEntries entries;
     items_.ForEach([&](const ItemRecord* record) {
-      entries = entries_of_(record->blob());
+      entries = entries_of_(record->key(), record->blob(), record->item_size);
       std::erase_if(entries, [&](const IndexEntry& entry) {
         return std::find(added.begin(), added.end(), entry.index) == added.end();
       });
@@ -104,20 +120,22 @@ void TableItems::ApplyLaggedLocked(bool all, Garbage& garbage) {
     }
     Index& index = indexes_[change.slot];
     if (change.record == nullptr) {
-      auto it = index.entries.find(std::string_view(change.key));
-      if (it == index.entries.end()) return;
-      index.size_bytes -= it->record->item_size;
-      garbage.push_back(it->record);
-      index.entries.erase(it);
+      ItemRecord* entry = index.entries->Find(change.key);
+      if (entry == nullptr) return;
+      index.size_bytes -= entry->item_size;
+      index.entries->Remove(entry);
+      garbage.push_back(entry);
       return;
     }
     index.size_bytes += change.record->item_size;
-    auto [it, inserted] = index.entries.insert(RecordSlot(change.record, 0));
-    if (!inserted) {  // not expected (a removal comes first), but never two entries of one key
-      index.size_bytes -= it->record->item_size;
-      garbage.push_back(it->record);
-      it->record = change.record;
+    // Not expected (a removal comes first), but never two entries of one key.
+    if (ItemRecord* entry = index.entries->Find(change.record->key()); entry != nullptr) {
+      index.size_bytes -= entry->item_size;
+      index.entries->Replace(entry, change.record);
+      garbage.push_back(entry);
+      return;
     }
+    index.entries->Insert(change.record);
   });
 }
 
@@ -156,7 +174,7 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
 
 IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
   if (record == nullptr || indexes_.empty()) return {};
-  return entries_of_(record->blob());
+  return entries_of_(record->key(), record->blob(), record->item_size);
 }
 
 int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
@@ -254,7 +272,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   if (put && !indexes_.empty()) {
     if (write.generation != index_generation_) {
       // Prepared before an index was added or dropped: recomputed for the current set.
-      recomputed = entries_of_(write.item->blob);
+      recomputed = entries_of_(key, write.item->blob, write.item->size_bytes);
       new_entries = &recomputed;
     } else if (write.entries != nullptr) {
       new_entries = write.entries;
@@ -286,7 +304,11 @@ Status TableItems::CheckCollection(const WriteScope& scope, std::string_view key
   const ItemRecord* existing = items_.Find(key);
   const bool put = write.kind == Write::Kind::kPut;
   IndexEntries new_entries;
-  if (put) new_entries = write.entries != nullptr ? *write.entries : entries_of_(write.item->blob);
+  if (put) {
+    new_entries = write.entries != nullptr
+                      ? *write.entries
+                      : entries_of_(key, write.item->blob, write.item->size_bytes);
+  }
   const int64_t delta = CollectionDeltaLocked(existing, EntriesOfLocked(existing),
                                               put ? write.item : nullptr, new_entries);
   const int64_t bytes = std::max<int64_t>(CollectionSizeLocked(key), 0);
@@ -331,7 +353,7 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   auto lagged = [&](size_t slot) { return lagging && LaggedLocked(slot); };
   auto insert = [&](Index& index, const IndexEntry& entry) {
     index.size_bytes += entry.item.size_bytes;
-    index.entries.insert(RecordSlot(ItemRecord::Create(entry.key, entry.item), 0));
+    index.entries->Insert(ItemRecord::Create(entry.key, entry.item));
   };
   for (const IndexEntry& old_entry : old_entries) {
     const IndexEntry* match = nullptr;
@@ -359,17 +381,17 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
       continue;
     }
     Index& index = indexes_[old_entry.index];
-    auto it = index.entries.find(std::string_view(old_entry.key));
-    if (it == index.entries.end()) continue;
-    index.size_bytes -= it->record->item_size;
-    garbage.push_back(it->record);
+    ItemRecord* entry = index.entries->Find(old_entry.key);
+    if (entry == nullptr) continue;
+    index.size_bytes -= entry->item_size;
+    garbage.push_back(entry);
     if (entry_change.item_changed) {
       // Same key: the new entry takes the old one's slot, as the order does not change.
-      it->record = ItemRecord::Create(match->key, match->item);
+      index.entries->Replace(entry, ItemRecord::Create(match->key, match->item));
       index.size_bytes += match->item.size_bytes;
       continue;
     }
-    index.entries.erase(it);
+    index.entries->Remove(entry);
     if (match != nullptr) insert(index, *match);
   }
   for (const IndexEntry& entry : new_entries) {
@@ -471,12 +493,11 @@ void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward, co
   const bool local =
       std::find(local_slots_.begin(), local_slots_.end(), index) != local_slots_.end();
   if (moment_ms == kLatestState || history_ == nullptr || !local) {
-    WalkTree(indexes_[index].entries, range, forward, visit);
+    indexes_[index].entries->Walk(range, forward, visit);
     return;
   }
-  WalkAtLocked(index, range, forward, moment_ms, visit, [&](const Visit& merged) {
-    WalkTree(indexes_[index].entries, range, forward, merged);
-  });
+  WalkAtLocked(index, range, forward, moment_ms, visit,
+               [&](const Visit& merged) { indexes_[index].entries->Walk(range, forward, merged); });
 }
 
 bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob, uint32_t* size,
@@ -514,7 +535,7 @@ int64_t TableItems::size_bytes() const {
 
 int64_t TableItems::index_item_count(size_t index) const {
   std::shared_lock lock(mutex_);
-  return index < indexes_.size() ? static_cast<int64_t>(indexes_[index].entries.size()) : 0;
+  return index < indexes_.size() ? static_cast<int64_t>(indexes_[index].entries->size()) : 0;
 }
 
 int64_t TableItems::index_size_bytes(size_t index) const {

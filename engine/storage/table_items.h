@@ -55,9 +55,10 @@ class TableItems {
   TableItems& operator=(const TableItems&) = delete;
 
   // Keeps the items by partition (tables with a sort key); `prefix_length` gives the length of
-  // the partition part of a key. Call before the first write.
+  // the partition part of a key, `hashed_keys` whether point reads probe a hash of all keys or
+  // go through the partition (TableRecords::UsePartitions). Call before the first write.
   using PrefixLength = std::function<size_t(std::string_view key)>;
-  void UsePartitions(PrefixLength prefix_length);
+  void UsePartitions(PrefixLength prefix_length, bool hashed_keys = true);
 
   // Whether a put of blob `b` over blob `a` changes nothing (no change, no stream record): the
   // engine's items are equal up to the order of attributes and of map and set members
@@ -66,10 +67,16 @@ class TableItems {
   void CompareItemsBy(SameItem same) { same_item_ = same; }
 
   // Gives the table `count` secondary indexes, empty. `entries_of` computes the index entries of
-  // a stored item from its blob (used for the item a write replaces or removes). Call before the
-  // first write, or while backfilling is handled elsewhere.
-  using EntriesOf = std::function<IndexEntries(std::string_view blob)>;
-  void SetIndexes(size_t count, EntriesOf entries_of);
+  // a stored item from its key bytes, blob and size (used for the item a write replaces or
+  // removes). Call before the first write, or while backfilling is handled elsewhere.
+  using EntriesOf =
+      std::function<IndexEntries(std::string_view key, std::string_view blob, uint32_t size)>;
+  // The length of the partition part of an entry's key bytes in the index in slot `slot`: each
+  // index keeps its entries by partition, as a table with a sort key keeps its items. Null (as
+  // in tests of this class alone): each index is one tree of its entries.
+  using IndexPartitionLength = std::function<size_t(size_t slot, std::string_view entry_key)>;
+  void SetIndexes(size_t count, EntriesOf entries_of,
+                  IndexPartitionLength partition_length = nullptr);
   // Index slots are stable for the table's life. Under the write lock: installs `entries_of`
   // for the new set of indexes and moves the generation on (writes prepared for the old set
   // recompute their entries), empties the `dropped` slots, then fills the `added` ones from every
@@ -77,7 +84,8 @@ class TableItems {
   // releases its catalog lock there, so a long backfill holds up this table alone, and no read
   // of this table sees an added index before it is full.
   void ChangeIndexes(const std::vector<size_t>& added, const std::vector<size_t>& dropped,
-                     EntriesOf entries_of, const std::function<void()>& locked);
+                     EntriesOf entries_of, IndexPartitionLength partition_length,
+                     const std::function<void()>& locked);
   // The generation the index entries handed to Commit must have been computed for.
   uint64_t index_generation() const;
   // Whether a ChangeIndexes is filling added indexes; set before its `locked` callback runs, so
@@ -199,10 +207,15 @@ class TableItems {
   ChangeCounts change_counts() const;
 
  private:
+  // An index's entries, kept by its partitions: entries of one partition (often thousands, as
+  // an index key such as a status has few values) share their first bytes, so in one tree of
+  // all entries nearly every comparison read an entry's record (a cache miss each).
   struct Index {
-    RecordTree entries;
+    std::unique_ptr<TableRecords> entries;
     int64_t size_bytes = 0;
   };
+  // An empty index for slot `slot`, by the partition length set last.
+  Index NewIndexLocked(size_t slot) const;
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
   IndexEntries EntriesOfLocked(const ItemRecord* record) const;
@@ -256,6 +269,7 @@ class TableItems {
   int64_t size_bytes_ = 0;
   std::vector<Index> indexes_;
   EntriesOf entries_of_;
+  IndexPartitionLength index_partition_length_;
   SameItem same_item_ = nullptr;
   std::atomic<uint64_t> index_generation_ = 0;
   std::atomic<bool> backfilling_ = false;

@@ -44,21 +44,43 @@ void TableRecords::Partition::Destroy(Partition* partition) {
 }
 
 TableRecords::~TableRecords() {
-  for (const auto& ref : hashed_) ItemRecord::Destroy(ref.target);
+  ForEach([](const ItemRecord* record) { ItemRecord::Destroy(const_cast<ItemRecord*>(record)); });
   for (const PartitionSlot& slot : partitions_) {
     if (!slot.partition.single()) Partition::Destroy(slot.partition.partition());
   }
 }
 
-void TableRecords::UsePartitions(PrefixLength prefix_length) {
+void TableRecords::UsePartitions(PrefixLength prefix_length, bool hashed_keys) {
   prefix_length_ = std::move(prefix_length);
+  hashed_keys_ = hashed_keys;
 }
 
-void TableRecords::Prefetch(std::string_view key) const { hashed_.prefetch(key); }
+void TableRecords::Prefetch(std::string_view key) const {
+  if (hashed_keys_) {
+    hashed_.prefetch(key);
+  } else {
+    partition_index_.prefetch(PartitionOf(key));
+  }
+}
 
 ItemRecord* TableRecords::Find(std::string_view key) const {
+  if (!hashed_keys_) return FindInPartition(key);
   auto it = hashed_.find(key);
   return it == hashed_.end() ? nullptr : it->target;
+}
+
+ItemRecord* TableRecords::FindInPartition(std::string_view key) const {
+  const std::optional<PartitionHandle> handle = FindPartition(PartitionOf(key));
+  if (!handle) return nullptr;
+  if (handle->single()) return handle->record()->key() == key ? handle->record() : nullptr;
+  const Partition& partition = *handle->partition();
+  if (partition.tree != nullptr) {
+    auto it = partition.tree->find(key);
+    return it == partition.tree->end() ? nullptr : it->record;
+  }
+  const SlotSpan items = partition.small_items();
+  auto it = std::lower_bound(items.begin(), items.end(), key, partition.order());
+  return it != items.end() && it->record->key() == key ? it->record : nullptr;
 }
 
 std::string_view TableRecords::KeyOf(PartitionHandle handle) const {
@@ -89,7 +111,8 @@ void TableRecords::RemovePartition(std::string_view key) {
 }
 
 void TableRecords::Insert(ItemRecord* record) {
-  hashed_.insert(RefTo(record));
+  ++size_;
+  if (hashed_keys_) hashed_.insert(RefTo(record));
   if (!partitioned()) {
     tree_.insert(RecordSlot(record, 0));
     return;
@@ -155,7 +178,7 @@ void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRe
 void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
   // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
   const std::string_view key = old->key();
-  hashed_.find(key)->target = record;
+  if (hashed_keys_) hashed_.find(key)->target = record;
   if (!partitioned()) {
     tree_.find(key)->record = record;
     return;
@@ -177,7 +200,8 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
 
 void TableRecords::Remove(ItemRecord* record) {
   const std::string_view key = record->key();
-  hashed_.erase(key);
+  --size_;
+  if (hashed_keys_) hashed_.erase(key);
   if (!partitioned()) {
     tree_.erase(key);
     return;

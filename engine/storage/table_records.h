@@ -34,8 +34,11 @@ class TableRecords {
   TableRecords(const TableRecords&) = delete;
   TableRecords& operator=(const TableRecords&) = delete;
 
-  // Keeps the items by partition (tables with a sort key). Call before the first insert.
-  void UsePartitions(PrefixLength prefix_length);
+  // Keeps the items by partition (tables with a sort key, secondary indexes). Call before the
+  // first insert. Without `hashed_keys`, no hash of keys is kept: Find goes through the item's
+  // partition (a probe, then its few slots or its tree), which saves the hash's ~17 bytes an
+  // item where point reads are rare (an index's entries are found only to replace them).
+  void UsePartitions(PrefixLength prefix_length, bool hashed_keys = true);
 
   // Starts loading the hash slots `Find(key)` will read.
   void Prefetch(std::string_view key) const;
@@ -54,10 +57,28 @@ class TableRecords {
   }
 
   void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
-  size_t size() const { return hashed_.size(); }
+  size_t size() const { return size_; }
+  // Every record, in no particular order.
   template <typename F>
   void ForEach(const F& f) const {
-    for (const auto& ref : hashed_) f(static_cast<const ItemRecord*>(ref.target));
+    if (hashed_keys_) {
+      for (const auto& ref : hashed_) f(static_cast<const ItemRecord*>(ref.target));
+      return;
+    }
+    for (const PartitionSlot& slot : partitions_) {
+      const PartitionHandle handle = slot.partition;
+      if (handle.single()) {
+        f(static_cast<const ItemRecord*>(handle.record()));
+      } else if (handle.partition()->tree != nullptr) {
+        for (const RecordSlot& item : *handle.partition()->tree) {
+          f(static_cast<const ItemRecord*>(item.record));
+        }
+      } else {
+        for (const RecordSlot& item : handle.partition()->small_items()) {
+          f(static_cast<const ItemRecord*>(item.record));
+        }
+      }
+    }
   }
 
  private:
@@ -190,6 +211,8 @@ class TableRecords {
     return {target, absl::HashOf(target->key())};
   }
 
+  // The record with key bytes `key` in its partition (tables without a hash of keys).
+  ItemRecord* FindInPartition(std::string_view key) const;
   // The partition with bytes `key`, if any.
   std::optional<PartitionHandle> FindPartition(std::string_view key) const;
   void AddPartition(std::string_view key, PartitionHandle partition);
@@ -209,7 +232,9 @@ class TableRecords {
 
   // Point reads (GetItem, BatchGetItem, an LSI's fetch of unprojected attributes): a probe and
   // the record, where a walk down a million-item tree costs a dozen cache misses.
-  HashedByKey<ItemRecord> hashed_;
+  HashedByKey<ItemRecord> hashed_;  // empty without hashed_keys
+  bool hashed_keys_ = true;
+  size_t size_ = 0;
   RecordTree tree_;  // a table without partitions
   PrefixLength prefix_length_;
   PartitionTree partitions_{ByPartitionKey{this}};

@@ -212,7 +212,8 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       // Indexes added (filled from the items replayed so far) or dropped, as UpdateTable did.
       const IndexChange change = ReindexLocked(*entry);
       if (!change.added.empty() || !change.dropped.empty()) {
-        entry->items->ChangeIndexes(change.added, change.dropped, change.entries_of, [] {});
+        entry->items->ChangeIndexes(change.added, change.dropped, change.entries_of,
+                                    change.partition_length, [] {});
       }
       return Ok{};
     }
@@ -251,7 +252,7 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       }
       const StoredItem item{std::string(fields.value().blob), fields.value().size};
       IndexEntries entries;
-      if (put && !indexes->list().empty()) entries = indexes->EntriesFor(DecodeItem(item.blob));
+      if (put && !indexes->list().empty()) entries = indexes->EntriesFor(fields.value().key, item);
       WriteScope scope(*items);
       auto committed =
           items->Commit(scope, fields.value().key,

@@ -235,7 +235,7 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
     current = Catalog::Snapshot(entry, now_ms);
     // A backfill reads every item (~2 s per million): it holds this table's items, and the
     // catalog only until their write lock is taken, so other tables are served meanwhile.
-    items->ChangeIndexes(change.added, change.dropped, change.entries_of,
+    items->ChangeIndexes(change.added, change.dropped, change.entries_of, change.partition_length,
                          [&lock] { lock.unlock(); });
   } else {
     lock.unlock();

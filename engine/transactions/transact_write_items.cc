@@ -86,7 +86,7 @@ Status CheckAction(Prepared& prepared) {
     const TableIndexes& indexes = *prepared.table.indexes;
     if (Status index_keys = indexes.CheckItem(item); !index_keys.ok()) return index_keys;
     prepared.stored = StoredItem{EncodeItem(item), static_cast<uint32_t>(size)};
-    prepared.entries = indexes.EntriesFor(item);
+    prepared.entries = indexes.EntriesFor(prepared.key, prepared.stored);
     return Ok{};
   }
   auto key = LookupKeyBytes(shape, action.item);
@@ -122,7 +122,8 @@ Status DecideAction(const WriteScope& scope, Prepared& prepared,
       prepared.write = Write{Write::Kind::kDelete, nullptr, nullptr, 0, false};
       break;
     case Kind::kUpdate: {
-      auto updated = ApplyUpdateTo(prepared.table, action.item, action.actions, found);
+      auto updated =
+          ApplyUpdateTo(prepared.table, action.item, prepared.key, action.actions, found);
       if (!updated.ok()) return updated.error();
       prepared.updated = std::move(updated).value();
       prepared.write =

@@ -209,13 +209,16 @@ TEST_CASE("TableItems walks ranges in key order, both ways, as a model says") {
 TEST_CASE("TableItems kept by partition walk and read as a model says") {
   const AttributeType partition_type = GENERATE(AttributeType::kS, AttributeType::kN);
   const AttributeType sort_type = GENERATE(AttributeType::kS, AttributeType::kN);
+  // With a hash of keys for point reads (a table), or without (an index's entries).
+  const bool hashed_keys = GENERATE(true, false);
   auto value = [](AttributeType type, int n) {
     return type == AttributeType::kN ? AttributeValue::Number(std::to_string(n - 20))
                                      : AttributeValue::String("v" + std::to_string(n));
   };
   TableItems items;
   items.UsePartitions(
-      [&](std::string_view key) { return PartitionPrefixLength(key, partition_type); });
+      [&](std::string_view key) { return PartitionPrefixLength(key, partition_type); },
+      hashed_keys);
   std::mt19937_64 random(static_cast<uint64_t>(partition_type) * 10 +
                          static_cast<uint64_t>(sort_type));
   // Partitions of every size: 0..29, where partition n can hold up to 3n + 1 sort keys.
