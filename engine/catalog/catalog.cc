@@ -494,9 +494,14 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   entry->key_shape = KeyShape::Of(table.key_schema, table.attribute_definitions);
   if (entry->key_shape.has_sort_key()) {
     const AttributeType partition_type = entry->key_shape.partition_type;
-    entry->items->UsePartitions([partition_type](std::string_view key) {
-      return PartitionPrefixLength(key, partition_type);
-    });
+    // No hash of all keys beside the partitions: a point read probes the partition's hash and
+    // searches its few slots (or its tree), about what a probe of a hash of every key costs, and
+    // a million items take ~36 MB less.
+    entry->items->UsePartitions(
+        [partition_type](std::string_view key) {
+          return PartitionPrefixLength(key, partition_type);
+        },
+        false);
   }
   size_t slots = 0;  // slots are stable for a table's life, so a restored one may have gaps
   for (const IndexDescription& index : table.indexes) slots = std::max(slots, index.slot + 1);

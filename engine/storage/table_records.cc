@@ -78,9 +78,16 @@ ItemRecord* TableRecords::FindInPartition(std::string_view key) const {
     auto it = partition.tree->find(key);
     return it == partition.tree->end() ? nullptr : it->record;
   }
+  // The key's 8-byte integer once, then the slots that share it (nearly always one) by bytes.
   const SlotSpan items = partition.small_items();
-  auto it = std::lower_bound(items.begin(), items.end(), key, partition.order());
-  return it != items.end() && it->record->key() == key ? it->record : nullptr;
+  const uint64_t prefix = partition.order().PrefixOf(key);
+  auto it =
+      std::lower_bound(items.begin(), items.end(), prefix,
+                       [](const RecordSlot& slot, uint64_t value) { return slot.prefix < value; });
+  for (; it != items.end() && it->prefix == prefix; ++it) {
+    if (it->record->key() == key) return it->record;
+  }
+  return nullptr;
 }
 
 std::string_view TableRecords::KeyOf(PartitionHandle handle) const {

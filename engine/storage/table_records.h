@@ -1,4 +1,5 @@
-// The items of one table by key: a hash of the keys for point reads, and the key order for walks.
+// The items of one table (or the entries of one index) by key: the key order for walks, and for
+// a table without partitions a hash of the keys for point reads.
 //
 // A table without a sort key keeps one tree of all its items. A table with one keeps its
 // partitions (the items sharing a partition key) instead: each partition a tree of its own items,
