@@ -35,7 +35,8 @@ class DdbdServer:
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--port-file", port_file, "--log-level", "warn", *self.args],
             stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=self._limit_stack)
-        deadline = time.monotonic() + 10
+        # Generous: an ASan build recovering 100k items (test_exports) took over 10 s on a slow VM.
+        deadline = time.monotonic() + 60
         while not os.path.exists(port_file):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("ddbd did not start: " + self.output())
