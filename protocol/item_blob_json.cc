@@ -15,18 +15,22 @@ namespace ddbd {
 
 namespace {
 
-// {"S": and the like: the start of a value of each type, as one piece of text.
-std::string_view ValueStart(AttributeType type) {
-  constexpr auto kLast = static_cast<size_t>(AttributeType::kBS);
-  static const std::array<std::string, kLast + 1> starts = [] {
-    std::array<std::string, kLast + 1> texts;
-    for (size_t t = static_cast<size_t>(AttributeType::kS); t <= kLast; ++t) {
-      texts[t] = "{\"" + std::string(TypeName(static_cast<AttributeType>(t))) + "\":";
-    }
-    return texts;
-  }();
-  return starts[static_cast<size_t>(type)];
-}
+// {"S": and the like, the start of a value of each type, as one piece of text of at most 8 bytes
+// ({"NULL":): written as one 8-byte store.
+struct ValueStartText {
+  char text[8] = {};
+  size_t size = 0;
+};
+constexpr auto kLastType = static_cast<size_t>(AttributeType::kBS);
+const std::array<ValueStartText, kLastType + 1> kValueStarts = [] {
+  std::array<ValueStartText, kLastType + 1> starts;
+  for (size_t t = static_cast<size_t>(AttributeType::kS); t <= kLastType; ++t) {
+    const std::string text = "{\"" + std::string(TypeName(static_cast<AttributeType>(t))) + "\":";
+    std::memcpy(starts[t].text, text.data(), text.size());
+    starts[t].size = text.size();
+  }
+  return starts;
+}();
 
 // Writes a stored blob's JSON straight into the answer's buffer, as the writer would write it
 // value by value: the writer's bookkeeping per value (its level stack, the separator logic, the
@@ -113,7 +117,9 @@ class BlobJsonWriter {
   // A value in a list is a member of it; in a map it follows its name.
   void StartValue(AttributeType type) {
     if (!open_.empty() && open_.back() == kList) Separator();
-    Raw(ValueStart(type));
+    const ValueStartText& start = kValueStarts[static_cast<size_t>(type)];
+    std::memcpy(out_.Push(sizeof start.text), start.text, sizeof start.text);
+    out_.Pop(sizeof start.text - start.size);
   }
   void Push(char container) {
     open_.push_back(container);
