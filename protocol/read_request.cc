@@ -279,7 +279,7 @@ void EncodePage(json::Writer& writer, const ReadPage& page, const ReadOptions& o
     if (!options.count_only) {
       out.Items([&](json::Writer& items) {
         items.StartArray();
-        for (const std::string& blob : page.item_blobs) EncodeItemBlob(items, blob);
+        for (const std::string_view blob : page.item_blobs) EncodeItemBlob(items, blob);
         for (const Item& item : page.items) EncodeItem(items, item);  // one of the two is empty
         items.EndArray();
       });

@@ -1,5 +1,6 @@
 #include "server/request_id.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
@@ -31,12 +32,17 @@ uint64_t NextBits() {
 }  // namespace
 
 std::string NewRequestId() {
-  std::string id(52, 'A');
-  uint64_t bits = 0;
-  for (size_t i = 0; i < id.size(); ++i) {
-    if (i % 10 == 0) bits = NextBits();  // 10 draws of 6 bits from each 64-bit word
-    id[i] = kCharacters[bits & 63];
-    bits >>= 6;
+  constexpr size_t kLength = 52;
+  constexpr size_t kPerWord = 10;  // 6-bit draws from each 64-bit word
+  std::string id(kLength, 'A');
+  char* const out = id.data();
+  for (size_t start = 0; start < kLength; start += kPerWord) {
+    uint64_t bits = NextBits();
+    const size_t end = std::min(start + kPerWord, kLength);
+    for (size_t i = start; i < end; ++i) {
+      out[i] = kCharacters[bits & 63];
+      bits >>= 6;
+    }
   }
   return id;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/api/capacity.h"
+#include "engine/api/item_blobs.h"
 #include "engine/expression/condition.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/document_path.h"
@@ -57,7 +58,7 @@ struct ScanArgs {
 struct ReadPage {
   // The items returned: as stored blobs (engine/item_codec.h) when the read has no projection,
   // so an encoder can write them without decoding; otherwise projected, in `items`.
-  std::vector<std::string> item_blobs;
+  ItemBlobs item_blobs;
   std::vector<Item> items;
   int64_t count = 0;          // items returned (after the filter)
   int64_t scanned_count = 0;  // items evaluated (before the filter)

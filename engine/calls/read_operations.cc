@@ -434,7 +434,7 @@ Result<ReadPage> ReadRange(const Clock& clock, std::string_view table_name, cons
       if (options.projection) {
         if (!options.count_only) page.items.push_back(ProjectItem(item(), *options.projection));
       } else if (!options.count_only) {
-        page.item_blobs.emplace_back(blob);
+        page.item_blobs.push_back(blob);
       }
     }
     return !page_full;

@@ -51,7 +51,7 @@ Status ExecuteStatement(Engine& engine, const wire::ExecuteStatementInput& in,
   wire::Write<wire::out::ExecuteStatementOutput>(response, [&](auto& out) {
     out.Items([&](json::Writer& items) {
       items.StartArray();
-      for (const std::string& blob : result.item_blobs) EncodeItemBlob(items, blob);
+      for (const std::string_view blob : result.item_blobs) EncodeItemBlob(items, blob);
       for (const Item& item : result.items) EncodeItem(items, item);
       items.EndArray();
     });

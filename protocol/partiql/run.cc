@@ -13,7 +13,7 @@ namespace ddbd::partiql {
 namespace {
 
 void Append(StatementOutcome& outcome, ReadPage page) {
-  for (std::string& blob : page.item_blobs) outcome.item_blobs.push_back(std::move(blob));
+  for (const std::string_view blob : page.item_blobs) outcome.item_blobs.push_back(blob);
   for (Item& item : page.items) outcome.items.push_back(std::move(item));
   outcome.last_evaluated_key = std::move(page.last_evaluated_key);
   if (!page.consumed_capacity) return;
@@ -143,8 +143,7 @@ Result<StatementOutcome> RunStatement(Engine& engine, Statement statement,
   if (!written.ok()) return written.error();
   StatementOutcome outcome;
   if (written.value().attributes) outcome.items.push_back(std::move(*written.value().attributes));
-  if (written.value().old_item)
-    outcome.item_blobs.push_back(std::move(written.value().old_item->blob));
+  if (written.value().old_item) outcome.item_blobs.push_back(written.value().old_item->blob);
   outcome.consumed_capacity = std::move(written.value().consumed_capacity);
   outcome.ticket = written.value().ticket;
   return outcome;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/api/item_blobs.h"
 #include "engine/api/transactions.h"
 #include "engine/engine.h"
 #include "protocol/partiql/request.h"
@@ -15,8 +16,8 @@ namespace ddbd::partiql {
 
 // What one statement gave: a SELECT's page, or the item a write's RETURNING asked for.
 struct StatementOutcome {
-  std::vector<std::string> item_blobs;  // whole stored items, encoded as they are
-  std::vector<Item> items;              // projected or returned items
+  ItemBlobs item_blobs;     // whole stored items, encoded as they are
+  std::vector<Item> items;  // projected or returned items
   std::optional<Item> last_evaluated_key;
   size_t partition = 0;  // `pk IN [...]`: the partition the page ended in
   std::optional<ConsumedCapacity> consumed_capacity;

@@ -45,7 +45,7 @@ struct Fixture {
     std::vector<std::string> keys;
     auto page = engine.Query(args);
     REQUIRE(page.ok());
-    for (const std::string& blob : page.value().item_blobs) {
+    for (const std::string_view blob : page.value().item_blobs) {
       const Item item = DecodeItem(blob);
       keys.push_back(FindAttribute(item, "sk")->scalar);
     }

@@ -86,7 +86,7 @@ struct Fixture {
     auto page = Query(std::move(terms), forward);
     REQUIRE(page.ok());
     std::vector<int> ids;
-    for (const std::string& blob : page.value().item_blobs) {
+    for (const std::string_view blob : page.value().item_blobs) {
       ids.push_back(std::stoi(FindAttribute(DecodeItem(blob), "id")->scalar));
     }
     return ids;

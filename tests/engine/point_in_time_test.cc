@@ -32,7 +32,7 @@ std::map<std::string, std::string> Contents(Engine& engine, const std::string& t
   std::map<std::string, std::string> contents;
   auto page = engine.Scan(scan);
   REQUIRE(page.ok());
-  for (const std::string& blob : page.value().item_blobs) {
+  for (const std::string_view blob : page.value().item_blobs) {
     const Item item = DecodeItem(blob);
     contents[FindAttribute(item, "pk")->scalar] = FindAttribute(item, "v")->scalar;
   }

@@ -40,7 +40,7 @@ struct Fixture {
     auto page = engine.Query(args);
     REQUIRE(page.ok());
     std::vector<std::string> keys;
-    for (const std::string& blob : page.value().item_blobs) {
+    for (const std::string_view blob : page.value().item_blobs) {
       const Item item = DecodeItem(blob);
       keys.push_back(FindAttribute(item, "sk")->scalar);
     }
@@ -105,7 +105,7 @@ TEST_CASE("Scan segments are disjoint and cover the table for any segment count"
       args.segment = segment;
       args.total_segments = total;
       const ReadPage page = f.engine.Scan(args).value();
-      for (const std::string& blob : page.item_blobs) {
+      for (const std::string_view blob : page.item_blobs) {
         seen.insert(FindAttribute(DecodeItem(blob), "pk")->scalar);
       }
     }

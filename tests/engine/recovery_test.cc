@@ -30,7 +30,7 @@ std::set<std::string> Keys(Engine& engine) {
   args.table_name = "Orders";
   auto scanned = engine.Scan(args);
   if (!scanned.ok()) return keys;
-  for (const std::string& blob : scanned.value().item_blobs) {
+  for (const std::string_view blob : scanned.value().item_blobs) {
     keys.insert(FindAttribute(DecodeItem(blob), "pk")->scalar);
   }
   return keys;

@@ -216,7 +216,7 @@ class World final : public ReplicationLink {
     auto page = engines.at(region)->Scan(scan);
     REQUIRE(page.ok());
     std::map<std::string, Item> items;
-    for (const std::string& blob : page.value().item_blobs) {
+    for (const std::string_view blob : page.value().item_blobs) {
       Item item = DecodeItem(blob);
       items[FindAttribute(item, "pk")->scalar] = item;
     }

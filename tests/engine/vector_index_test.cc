@@ -52,7 +52,7 @@ std::vector<std::pair<std::string, double>> Recomputed(Engine& engine,
   REQUIRE_FALSE(page.value().last_evaluated_key);
   const auto scoring = static_cast<vector::DistanceFunction>(function);
   std::vector<std::pair<std::string, double>> all;
-  for (const std::string& blob : page.value().item_blobs) {
+  for (const std::string_view blob : page.value().item_blobs) {
     const Item item = DecodeItem(blob);
     const AttributeValue* v = FindAttribute(item, "v");
     const AttributeValue* c = FindAttribute(item, "cat");
