@@ -13,7 +13,12 @@ namespace ddbd::partiql {
 namespace {
 
 void Append(StatementOutcome& outcome, ReadPage page) {
-  for (const std::string_view blob : page.item_blobs) outcome.item_blobs.push_back(blob);
+  // The first page's buffer is taken whole; a later partition's items are copied after it.
+  if (outcome.item_blobs.empty()) {
+    outcome.item_blobs = std::move(page.item_blobs);
+  } else {
+    for (const std::string_view blob : page.item_blobs) outcome.item_blobs.push_back(blob);
+  }
   for (Item& item : page.items) outcome.items.push_back(std::move(item));
   outcome.last_evaluated_key = std::move(page.last_evaluated_key);
   if (!page.consumed_capacity) return;

@@ -113,6 +113,17 @@ class PartiQL(ServerTestCase):
                 break
         self.assertEqual([len(page) for page in pages], [10, 2])
         self.assertEqual(sum(pages, []), [("z", sk) for sk in range(6)] + [("x", sk) for sk in range(6)])
+        # Whole items (SELECT *): a page's stored items from one partition, then the next's.
+        whole = 'SELECT * FROM "%s" WHERE pk IN [\'z\', \'x\'] AND sk < 6' % table
+        pages, token = [], None
+        while True:
+            page = self.run_statement(whole, **({"NextToken": token} if token else {}))
+            pages.append([(item["pk"]["S"], int(item["sk"]["N"])) for item in page["Items"]])
+            token = page.get("NextToken")
+            if not token:
+                break
+        self.assertEqual([len(page) for page in pages], [10, 2])
+        self.assertEqual(sum(pages, []), [("z", sk) for sk in range(6)] + [("x", sk) for sk in range(6)])
 
     # INSERT, UPDATE, DELETE
 
