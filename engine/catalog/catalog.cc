@@ -527,8 +527,9 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
           std::move(local_slots));
     }
   }
-  // A replay rebuilds the indexes at once and has no past to read; Store::Open starts the lag
-  // and the history after it.
+  // A replay builds the indexes once, after the log (TableItems::DeferIndexes), and has no past
+  // to read; Store::Open starts the lag and the history after it.
+  if (replaying) entry->items->DeferIndexes();
   if (!replaying) StartEventualConsistency(*entry);
   entry->indexes = std::move(indexes);
   entry->next_index_slot = slots;

@@ -67,9 +67,10 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
     // A slot is used again only after its index was dropped: the new one's partitions.
     if (indexes_[slot].entries->size() == 0) indexes_[slot] = NewIndexLocked(slot);
   }
-  if (!added.empty()) backfilling_.store(true, std::memory_order_release);
+  const bool backfill = !added.empty() && !indexes_deferred();
+  if (backfill) backfilling_.store(true, std::memory_order_release);
   locked();
-  if (!added.empty()) {
+  if (backfill) {
     // Each item's entries in the added indexes are a change of their own (origin kBackfill, the
     // item itself unchanged), through the same path as every write.
     const CommitContext context{ChangeOrigin::kBackfill, 0};
@@ -90,6 +91,33 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
   }
   lock.unlock();
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
+void TableItems::DeferIndexes() {
+  std::unique_lock lock(mutex_);
+  indexes_deferred_.store(true, std::memory_order_relaxed);
+}
+
+void TableItems::BuildDeferredIndexes() {
+  std::unique_lock lock(mutex_);
+  if (!indexes_deferred()) return;
+  indexes_deferred_.store(false, std::memory_order_relaxed);
+  if (indexes_.empty()) return;
+  for (size_t slot = 0; slot < indexes_.size(); ++slot) indexes_[slot] = NewIndexLocked(slot);
+  // Replay counted the collections without their local index entries.
+  if (track_collections_) collections_.clear();
+  items_.ForEach([&](const ItemRecord* record) {
+    const IndexEntries entries = entries_of_(record->key(), record->blob(), record->item_size);
+    for (const IndexEntry& entry : entries) {
+      Index& index = indexes_[entry.index];
+      index.size_bytes += entry.item.size_bytes;
+      index.entries->Insert(ItemRecord::Create(entry.key, entry.item));
+    }
+    if (track_collections_) {
+      collections_[std::string(items_.PartitionOf(record->key()))] +=
+          CollectionBytesLocked(record->item_size, entries);
+    }
+  });
 }
 
 void TableItems::LagGlobalIndexes(IndexLagOptions options) {
@@ -173,7 +201,7 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
 }
 
 IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
-  if (record == nullptr || indexes_.empty()) return {};
+  if (record == nullptr || indexes_.empty() || indexes_deferred()) return {};
   return entries_of_(record->key(), record->blob(), record->item_size);
 }
 
@@ -269,7 +297,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   static const IndexEntries kNoEntries;
   const IndexEntries* new_entries = &kNoEntries;
   IndexEntries recomputed;
-  if (put && !indexes_.empty()) {
+  if (put && !indexes_.empty() && !indexes_deferred()) {
     if (write.generation != index_generation_) {
       // Prepared before an index was added or dropped: recomputed for the current set.
       recomputed = entries_of_(key, write.item->blob, write.item->size_bytes);

@@ -94,6 +94,17 @@ class TableItems {
   // Returns once the backfill under way, if any, has finished.
   void WaitForBackfill() const;
 
+  // A store's replay leaves the index entries out (DeferIndexes, before the first write): a key's
+  // last record wins, so entries made along the way would mostly be made and replaced, and the
+  // log's later records come in no order, each entry then costing a descent of its index.
+  // BuildDeferredIndexes then fills every index once from the items in key order, each index's
+  // entries arriving in its own order within their partitions (appends), and counts item
+  // collections again with their local index entries. Writes in between see no indexes: no
+  // entries, no backfill (ChangeIndexes sets the slots only).
+  void DeferIndexes();
+  bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
+  void BuildDeferredIndexes();
+
   // Global secondary indexes take each write's entry changes a delay after it (--gsi-lag-ms,
   // engine/storage/index_lag.h); local ones, and a backfill, at once. Call before the first
   // write. CatchUpIndexes applies the changes due now: before an index is read. The changes
@@ -273,6 +284,7 @@ class TableItems {
   SameItem same_item_ = nullptr;
   std::atomic<uint64_t> index_generation_ = 0;
   std::atomic<bool> backfilling_ = false;
+  std::atomic<bool> indexes_deferred_ = false;
   int64_t collection_limit_bytes_ = 0;
   bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;

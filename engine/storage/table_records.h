@@ -59,11 +59,13 @@ class TableRecords {
 
   void Walk(const KeyRange& range, bool forward, const Visit& visit) const;
   size_t size() const { return size_; }
-  // Every record, in no particular order.
+  // Every record, in key order: an index built from them (TableItems::BuildDeferredIndexes, a
+  // backfill) receives the entries of each of its partitions in table key order, appends where
+  // the index has no sort key.
   template <typename F>
   void ForEach(const F& f) const {
-    if (hashed_keys_) {
-      for (const auto& ref : hashed_) f(static_cast<const ItemRecord*>(ref.target));
+    if (!partitioned()) {
+      for (const RecordSlot& slot : tree_) f(static_cast<const ItemRecord*>(slot.record));
       return;
     }
     for (const PartitionSlot& slot : partitions_) {

@@ -113,6 +113,7 @@ Status Store::Open() {
     }
     ++last_segment;
   }
+  for (auto& [name, entry] : catalog_.tables) entry->items->BuildDeferredIndexes();
   catalog_.replaying = false;
   catalog_.replayed_tables.clear();
   for (auto& [name, entry] : catalog_.tables) catalog_.StartEventualConsistency(*entry);
@@ -252,7 +253,10 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       }
       const StoredItem item{std::string(fields.value().blob), fields.value().size};
       IndexEntries entries;
-      if (put && !indexes->list().empty()) entries = indexes->EntriesFor(fields.value().key, item);
+      // Replay defers index entries to BuildDeferredIndexes (catalog.cc's NewEntry).
+      if (put && !indexes->list().empty() && !items->indexes_deferred()) {
+        entries = indexes->EntriesFor(fields.value().key, item);
+      }
       WriteScope scope(*items);
       auto committed =
           items->Commit(scope, fields.value().key,
