@@ -13,7 +13,26 @@ std::string_view ItemRecord::key() const {
 }
 
 std::string_view ItemRecord::blob() const {
-  return {reinterpret_cast<const char*>(this + 1) + key_size, blob_size};
+  const char* data = reinterpret_cast<const char*>(this + 1) + key_size;
+  if (blob_size != kWholeItem) [[likely]]
+    return {data, blob_size};
+  return item()->blob();
+}
+
+const ItemRecord* ItemRecord::item() const {
+  const ItemRecord* item;
+  std::memcpy(&item, reinterpret_cast<const char*>(this + 1) + key_size, sizeof(item));
+  return item;
+}
+
+ItemRecord* ItemRecord::CreateWholeItemEntry(std::string_view key, const ItemRecord* item) {
+  void* memory = ::operator new(sizeof(ItemRecord) + key.size() + sizeof(item));
+  auto* record =
+      new (memory) ItemRecord{static_cast<uint32_t>(key.size()), kWholeItem, item->item_size};
+  char* data = reinterpret_cast<char*>(record + 1);
+  std::memcpy(data, key.data(), key.size());
+  std::memcpy(data + key.size(), &item, sizeof(item));
+  return record;
 }
 
 ItemRecord* ItemRecord::Create(std::string_view key, const StoredItem& item) {

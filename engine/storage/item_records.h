@@ -30,15 +30,25 @@ struct KeyRange {
 // Called for each item of a walk, in order, until it returns false.
 using Visit = std::function<bool(std::string_view key, std::string_view blob, uint32_t size)>;
 
-// One allocation: this header, then key bytes, then blob bytes.
+// One allocation: this header, then key bytes, then blob bytes. Or, for an index entry that
+// projects the whole item (ALL), the key bytes and a pointer to the table's record of the item
+// (`blob_size` kWholeItem), whose blob it reads: such an entry costs its key and 8 bytes, where
+// a copy cost the item again. The table keeps it current under its write lock: an item's new
+// record comes with new records of its entries (TableItems::ApplyLocked).
 struct ItemRecord {
+  static constexpr uint32_t kWholeItem = UINT32_MAX;
   uint32_t key_size;
-  uint32_t blob_size;
+  uint32_t blob_size;  // or kWholeItem
   uint32_t item_size;
   std::string_view key() const;
   std::string_view blob() const;
+  bool whole_item() const { return blob_size == kWholeItem; }
+  // A whole-item entry's table record.
+  const ItemRecord* item() const;
   StoredItem Copy() const { return StoredItem{std::string(blob()), item_size}; }
   static ItemRecord* Create(std::string_view key, const StoredItem& item);
+  // An index entry with key bytes `key` reading the blob and size of table record `item`.
+  static ItemRecord* CreateWholeItemEntry(std::string_view key, const ItemRecord* item);
   static void Destroy(ItemRecord* record);
 };
 

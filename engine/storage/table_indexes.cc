@@ -145,7 +145,7 @@ IndexEntries TableIndexes::EntriesFor(std::string_view table_key, std::string_vi
     if (!key) continue;  // sparse: the item lacks a key attribute the index can hold
     *key += table_key;
     if (index.projection_type() == ProjectionType::kAll) {
-      entries.push_back({index.number, std::move(*key), StoredItem{std::string(blob), size}});
+      entries.push_back({index.number, std::move(*key), StoredItem{std::string(blob), size}, true});
       continue;
     }
     std::vector<std::string_view> kept;

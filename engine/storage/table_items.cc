@@ -71,6 +71,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
   if (backfill) backfilling_.store(true, std::memory_order_release);
   locked();
   if (backfill) {
+    for (size_t slot : added) indexes_[slot].entries->ExpectKeyOrder(true);
     // Each item's entries in the added indexes are a change of their own (origin kBackfill, the
     // item itself unchanged), through the same path as every write.
     const CommitContext context{ChangeOrigin::kBackfill, 0};
@@ -87,6 +88,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
       ApplyLocked(record->key(), item, item, none, entries, CollectionSizeLocked(record->key()),
                   context, change, garbage, nullptr);
     });
+    for (size_t slot : added) indexes_[slot].entries->ExpectKeyOrder(false);
     backfilling_.store(false, std::memory_order_release);
   }
   lock.unlock();
@@ -96,14 +98,19 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
 void TableItems::DeferIndexes() {
   std::unique_lock lock(mutex_);
   indexes_deferred_.store(true, std::memory_order_relaxed);
+  items_.ExpectKeyOrder(true);  // a checkpoint holds the items in key order
 }
 
 void TableItems::BuildDeferredIndexes() {
   std::unique_lock lock(mutex_);
   if (!indexes_deferred()) return;
   indexes_deferred_.store(false, std::memory_order_relaxed);
+  items_.ExpectKeyOrder(false);
   if (indexes_.empty()) return;
-  for (size_t slot = 0; slot < indexes_.size(); ++slot) indexes_[slot] = NewIndexLocked(slot);
+  for (size_t slot = 0; slot < indexes_.size(); ++slot) {
+    indexes_[slot] = NewIndexLocked(slot);
+    indexes_[slot].entries->ExpectKeyOrder(true);
+  }
   // Replay counted the collections without their local index entries.
   if (track_collections_) collections_.clear();
   items_.ForEach([&](const ItemRecord* record) {
@@ -111,18 +118,35 @@ void TableItems::BuildDeferredIndexes() {
     for (const IndexEntry& entry : entries) {
       Index& index = indexes_[entry.index];
       index.size_bytes += entry.item.size_bytes;
-      index.entries->Insert(ItemRecord::Create(entry.key, entry.item));
+      index.entries->Insert(NewEntryLocked(entry, record));
     }
     if (track_collections_) {
       collections_[std::string(items_.PartitionOf(record->key()))] +=
           CollectionBytesLocked(record->item_size, entries);
     }
   });
+  for (Index& index : indexes_) index.entries->ExpectKeyOrder(false);
 }
 
 void TableItems::LagGlobalIndexes(IndexLagOptions options) {
   std::unique_lock lock(mutex_);
   lag_ = std::make_unique<IndexLag>(std::move(options));
+  // Whole-item entries made so far (a replay's indexes) become copies (NewEntryLocked).
+  for (Index& index : indexes_) {
+    std::vector<ItemRecord*> whole;
+    index.entries->ForEach([&](const ItemRecord* entry) {
+      if (entry->whole_item()) whole.push_back(const_cast<ItemRecord*>(entry));
+    });
+    for (ItemRecord* entry : whole) {
+      index.entries->Replace(entry, ItemRecord::Create(entry->key(), entry->Copy()));
+      ItemRecord::Destroy(entry);
+    }
+  }
+}
+
+ItemRecord* TableItems::NewEntryLocked(const IndexEntry& entry, const ItemRecord* item) const {
+  if (entry.whole_item && lag_ == nullptr) return ItemRecord::CreateWholeItemEntry(entry.key, item);
+  return ItemRecord::Create(entry.key, entry.item);
 }
 
 bool TableItems::LaggedLocked(size_t slot) const {
@@ -381,7 +405,7 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
   auto lagged = [&](size_t slot) { return lagging && LaggedLocked(slot); };
   auto insert = [&](Index& index, const IndexEntry& entry) {
     index.size_bytes += entry.item.size_bytes;
-    index.entries->Insert(ItemRecord::Create(entry.key, entry.item));
+    index.entries->Insert(NewEntryLocked(entry, added));
   };
   for (const IndexEntry& old_entry : old_entries) {
     const IndexEntry* match = nullptr;
@@ -399,6 +423,8 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
       entry_change.item_changed =
           !entry_change.key_changed && match->item.blob != old_entry.item.blob;
     }
+    // A whole-item entry always changes with its item's record (Commit writes no record for an
+    // equal item), so none is left pointing at the record that goes.
     if (!entry_change.changed()) continue;
     if (lagged(old_entry.index)) {  // the index takes the change later, in order
       const int64_t due_ms = lag_->NextDueMs();
@@ -415,7 +441,7 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
     garbage.push_back(entry);
     if (entry_change.item_changed) {
       // Same key: the new entry takes the old one's slot, as the order does not change.
-      index.entries->Replace(entry, ItemRecord::Create(match->key, match->item));
+      index.entries->Replace(entry, NewEntryLocked(*match, added));
       index.size_bytes += match->item.size_bytes;
       continue;
     }

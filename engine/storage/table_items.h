@@ -41,6 +41,9 @@ struct IndexEntry {
   size_t index = 0;
   std::string key;
   StoredItem item;
+  // `item` is the whole item (an ALL projection): the index may keep the entry as a pointer to
+  // the table's record of the item instead of a copy (ItemRecord::CreateWholeItemEntry).
+  bool whole_item = false;
 };
 using IndexEntries = std::vector<IndexEntry>;
 
@@ -227,6 +230,10 @@ class TableItems {
   };
   // An empty index for slot `slot`, by the partition length set last.
   Index NewIndexLocked(size_t slot) const;
+  // The record of `entry`, an entry of the item whose table record is `item`: a pointer to
+  // `item` for a whole-item entry, unless indexes lag (a lagging index keeps an entry after its
+  // item changed, so it keeps copies), else a copy.
+  ItemRecord* NewEntryLocked(const IndexEntry& entry, const ItemRecord* item) const;
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
   IndexEntries EntriesOfLocked(const ItemRecord* record) const;

@@ -104,7 +104,7 @@ std::optional<TableRecords::PartitionHandle> TableRecords::FindPartition(
 
 void TableRecords::AddPartition(std::string_view key, PartitionHandle partition) {
   partition_index_.insert(PartitionRef{partition, absl::HashOf(key)});
-  partitions_.insert(partitions_.end(), PartitionSlot{KeyPrefix(key), partition});
+  InsertSlot(partitions_, PartitionSlot{KeyPrefix(key), partition});
 }
 
 void TableRecords::Rebind(std::string_view key, PartitionHandle moved) {
@@ -117,14 +117,11 @@ void TableRecords::RemovePartition(std::string_view key) {
   partition_index_.erase(key);
 }
 
-// Trees are given their end as a hint: a checkpoint holds a table's items in key order, so at
-// start-up every insert is an append, made without a descent from the root; any other insert
-// pays one comparison with the last slot before the usual descent.
 void TableRecords::Insert(ItemRecord* record) {
   ++size_;
   if (hashed_keys_) hashed_.insert(RefTo(record));
   if (!partitioned()) {
-    tree_.insert(tree_.end(), RecordSlot(record, 0));
+    InsertSlot(tree_, RecordSlot(record, 0));
     return;
   }
   const std::string_view key = PartitionOf(record->key());
@@ -149,7 +146,7 @@ void TableRecords::Insert(ItemRecord* record) {
 void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRecord* record) {
   const RecordSlot slot(record, partition->key_size);
   if (partition->tree != nullptr) {
-    partition->tree->insert(partition->tree->end(), slot);
+    InsertSlot(*partition->tree, slot);
     return;
   }
   if (partition->count == partition->capacity) {
