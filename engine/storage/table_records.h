@@ -239,8 +239,6 @@ class TableRecords {
                         const KeyRange& range, bool forward, const Visit& visit);
   void WalkPartitions(const KeyRange& range, bool forward, const Visit& visit) const;
 
-  // Point reads (GetItem, BatchGetItem, an LSI's fetch of unprojected attributes): a probe and
-  // the record, where a walk down a million-item tree costs a dozen cache misses.
   // Inserts `value` into `tree` (RecordTree, PartitionTree) as ExpectKeyOrder says.
   template <typename Tree, typename Value>
   void InsertSlot(Tree& tree, const Value& value) {
@@ -251,6 +249,8 @@ class TableRecords {
     }
   }
 
+  // Point reads (GetItem, BatchGetItem, an LSI's fetch of unprojected attributes): a probe and
+  // the record, where a walk down a million-item tree costs a dozen cache misses.
   HashedByKey<ItemRecord> hashed_;  // empty without hashed_keys
   bool hashed_keys_ = true;
   bool in_key_order_ = false;
