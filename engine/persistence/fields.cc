@@ -28,7 +28,7 @@ void FieldWriter::Bytes(uint32_t number, std::string_view value) {
   out_.append(value);
 }
 
-std::optional<uint64_t> FieldReader::Varint() {
+std::optional<uint64_t> FieldReader::LongVarint() {
   uint64_t value = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (at_ >= bytes_.size()) return std::nullopt;

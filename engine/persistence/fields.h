@@ -35,7 +35,15 @@ class FieldReader {
   bool ok() const { return ok_; }
 
  private:
-  std::optional<uint64_t> Varint();
+  // Most varints are one byte (tags, lengths under 128): read here, inlined into Next, which a
+  // replay calls eight times a record.
+  std::optional<uint64_t> Varint() {
+    if (at_ < bytes_.size() && static_cast<uint8_t>(bytes_[at_]) < 0x80) {
+      return static_cast<uint8_t>(bytes_[at_++]);
+    }
+    return LongVarint();
+  }
+  std::optional<uint64_t> LongVarint();
   std::string_view bytes_;
   size_t at_ = 0;
   uint32_t number_ = 0;
