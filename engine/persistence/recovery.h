@@ -26,7 +26,7 @@ struct SegmentSummary {
   uint64_t number = 0;
   size_t size = 0;
   size_t records = 0;
-  LogContents contents;  // records cleared
+  LogContents contents;  // its records, for the replay
 };
 
 struct RecoveryPlan {

@@ -35,13 +35,13 @@ ItemRecord* ItemRecord::CreateWholeItemEntry(std::string_view key, const ItemRec
   return record;
 }
 
-ItemRecord* ItemRecord::Create(std::string_view key, const StoredItem& item) {
-  void* memory = ::operator new(sizeof(ItemRecord) + key.size() + item.blob.size());
-  auto* record = new (memory) ItemRecord{static_cast<uint32_t>(key.size()),
-                                         static_cast<uint32_t>(item.blob.size()), item.size_bytes};
+ItemRecord* ItemRecord::Create(std::string_view key, std::string_view blob, uint32_t item_size) {
+  void* memory = ::operator new(sizeof(ItemRecord) + key.size() + blob.size());
+  auto* record = new (memory)
+      ItemRecord{static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()), item_size};
   char* data = reinterpret_cast<char*>(record + 1);
   std::memcpy(data, key.data(), key.size());
-  std::memcpy(data + key.size(), item.blob.data(), item.blob.size());
+  std::memcpy(data + key.size(), blob.data(), blob.size());
   return record;
 }
 

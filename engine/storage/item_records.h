@@ -46,7 +46,10 @@ struct ItemRecord {
   // A whole-item entry's table record.
   const ItemRecord* item() const;
   StoredItem Copy() const { return StoredItem{std::string(blob()), item_size}; }
-  static ItemRecord* Create(std::string_view key, const StoredItem& item);
+  static ItemRecord* Create(std::string_view key, const StoredItem& item) {
+    return Create(key, item.blob, item.size_bytes);
+  }
+  static ItemRecord* Create(std::string_view key, std::string_view blob, uint32_t item_size);
   // An index entry with key bytes `key` reading the blob and size of table record `item`.
   static ItemRecord* CreateWholeItemEntry(std::string_view key, const ItemRecord* item);
   static void Destroy(ItemRecord* record);

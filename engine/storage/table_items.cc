@@ -95,39 +95,6 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
 }
 
-void TableItems::DeferIndexes() {
-  std::unique_lock lock(mutex_);
-  indexes_deferred_.store(true, std::memory_order_relaxed);
-  items_.ExpectKeyOrder(true);  // a checkpoint holds the items in key order
-}
-
-void TableItems::BuildDeferredIndexes() {
-  std::unique_lock lock(mutex_);
-  if (!indexes_deferred()) return;
-  indexes_deferred_.store(false, std::memory_order_relaxed);
-  items_.ExpectKeyOrder(false);
-  if (indexes_.empty()) return;
-  for (size_t slot = 0; slot < indexes_.size(); ++slot) {
-    indexes_[slot] = NewIndexLocked(slot);
-    indexes_[slot].entries->ExpectKeyOrder(true);
-  }
-  // Replay counted the collections without their local index entries.
-  if (track_collections_) collections_.clear();
-  items_.ForEach([&](const ItemRecord* record) {
-    const IndexEntries entries = entries_of_(record->key(), record->blob(), record->item_size);
-    for (const IndexEntry& entry : entries) {
-      Index& index = indexes_[entry.index];
-      index.size_bytes += entry.item.size_bytes;
-      index.entries->Insert(NewEntryLocked(entry, record));
-    }
-    if (track_collections_) {
-      collections_[std::string(items_.PartitionOf(record->key()))] +=
-          CollectionBytesLocked(record->item_size, entries);
-    }
-  });
-  for (Index& index : indexes_) index.entries->ExpectKeyOrder(false);
-}
-
 void TableItems::LagGlobalIndexes(IndexLagOptions options) {
   std::unique_lock lock(mutex_);
   lag_ = std::make_unique<IndexLag>(std::move(options));
@@ -307,10 +274,8 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   const bool put = write.kind == Write::Kind::kPut;
   CommitResult result;
   if (write.keep_old && existing != nullptr) result.old_item = existing->Copy();
-  const auto same = [this](std::string_view a, std::string_view b) {
-    return a == b || (same_item_ != nullptr && same_item_(a, b));
-  };
-  if (put ? existing != nullptr && same(existing->blob(), write.item->blob) : existing == nullptr) {
+  if (put ? existing != nullptr && EqualItems(existing->blob(), write.item->blob)
+          : existing == nullptr) {
     // Nothing changes: the item, its index entries and its collection stay as they are (also
     // when only the order of its attributes, map members or set members would).
     ApplyLocked(key, existing, existing, {}, {}, CollectionSizeLocked(key), context, result.change,

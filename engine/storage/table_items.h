@@ -105,6 +105,12 @@ class TableItems {
   // collections again with their local index entries. Writes in between see no indexes: no
   // entries, no backfill (ChangeIndexes sets the slots only).
   void DeferIndexes();
+  // A replay about to load about `items` items (a checkpoint's count): room for them at once.
+  void ReserveForLoad(size_t items);
+  // A replay's put of `blob` (its DynamoDB size `size`), or deletion (nullopt), while the indexes
+  // are deferred: Commit's change (observers told, counts kept) without a decision to call, an
+  // item to copy on the way, or index entries. table_items_load.cc, with the two above.
+  void Load(std::string_view key, std::optional<std::string_view> blob, uint32_t size);
   bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
   void BuildDeferredIndexes();
 
@@ -289,6 +295,10 @@ class TableItems {
   EntriesOf entries_of_;
   IndexPartitionLength index_partition_length_;
   SameItem same_item_ = nullptr;
+  // Whether a put of `b` over `a` changes nothing (CompareItemsBy).
+  bool EqualItems(std::string_view a, std::string_view b) const {
+    return a == b || (same_item_ != nullptr && same_item_(a, b));
+  }
   std::atomic<uint64_t> index_generation_ = 0;
   std::atomic<bool> backfilling_ = false;
   std::atomic<bool> indexes_deferred_ = false;

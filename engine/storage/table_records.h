@@ -46,6 +46,11 @@ class TableRecords {
   // append without a descent from the root; one out of order pays a comparison more. Off (as
   // for a write), inserts descend.
   void ExpectKeyOrder(bool on) { in_key_order_ = on; }
+  // Room in the hash of keys for `items` records, so a load of that many grows it once, not by
+  // a rehash of every record at each doubling.
+  void Reserve(size_t items) {
+    if (hashed_keys_) hashed_.reserve(items);
+  }
 
   // Starts loading the hash slots `Find(key)` will read.
   void Prefetch(std::string_view key) const;

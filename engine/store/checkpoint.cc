@@ -89,8 +89,12 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
   };
   for (const CheckpointTable& table : tables) {
     const std::string& table_id = table.description.table_id;
+    // With the count of items about to follow, for which a replay makes room at once (writes
+    // since the roll make it a hint, which is all it is used as).
+    TableDescription described = table.description;
+    described.item_count = table.items->item_count();
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableCreated),
-                    EncodeTableDescription(table.description));
+                    EncodeTableDescription(described));
     TableItems::KeyRange range;
     for (bool more = true; more && status.ok();) {
       size_t walked = 0;

@@ -49,9 +49,11 @@ Status Store::Open() {
   catalog_.replaying = true;
   auto names = files->List(directory);
   if (!names.ok()) return names.error();
-  // Every segment is read once to judge the log as a whole, before anything is replayed.
+  // Every segment is read once to judge the log as a whole, before anything is replayed; the
+  // records read stay (with the mapped bytes they point into) for the replay.
   uint64_t last_segment = 0;
   std::vector<SegmentSummary> summaries;
+  std::vector<std::unique_ptr<FileBytes>> mapped;
   for (const std::string& name : names.value()) {
     const std::optional<uint64_t> number = LogSegmentNumber(name);
     if (!number) continue;
@@ -64,25 +66,39 @@ Status Store::Open() {
     const bool grouped = (contents.value().flags & kLogGrouped) != 0 && !contents.value().empty;
     const size_t size = grouped ? contents.value().valid_bytes + contents.value().bytes_after
                                 : file.value()->bytes().size();
-    SegmentSummary summary{name, *number, size, contents.value().records.size(),
-                           std::move(contents.value())};
-    summary.contents.records = {};
-    summaries.push_back(std::move(summary));
+    summaries.push_back(
+        {name, *number, size, contents.value().records.size(), std::move(contents.value())});
+    mapped.push_back(std::move(file.value()));
   }
   const RecoveryPlan plan = PlanRecovery(summaries, directory);
+  // What is not replayed goes now (segments a checkpoint replaced).
+  std::vector<bool> replayed(summaries.size());
+  for (const RecoveryPlan::Replay& replay : plan.replay) replayed[replay.index] = true;
+  for (size_t i = 0; i < summaries.size(); ++i) {
+    if (!replayed[i]) {
+      summaries[i].contents.records = {};
+      mapped[i].reset();
+    }
+  }
   if (Status judged = ActOnDamage(plan, summaries); !judged.ok()) return judged;
   const auto started = std::chrono::steady_clock::now();
   size_t replayed_records = 0;
   size_t log_bytes = 0;
   for (const RecoveryPlan::Replay& replay : plan.replay) {
     const std::string& name = summaries[replay.index].name;
-    auto file = files->Map(directory + "/" + name);
-    if (!file.ok()) return file.error();
-    const std::string_view bytes = file.value()->bytes();
-    log_bytes += std::min(bytes.size(), replay.end);
-    auto contents = ReadLog(name, bytes);
-    if (!contents.ok()) return contents.error();
-    for (const LogRecord& record : contents.value().records) {
+    LogContents& contents = summaries[replay.index].contents;
+    // Damage moved aside (point-in-time recovery) cut files short: those are read again.
+    if (plan.cut) {
+      auto file = files->Map(directory + "/" + name);
+      if (!file.ok()) return file.error();
+      auto again = ReadLog(name, file.value()->bytes());
+      if (!again.ok()) return again.error();
+      contents = std::move(again.value());
+      mapped[replay.index] = std::move(file.value());
+    }
+    log_bytes += std::min(mapped[replay.index]->bytes().size(), replay.end);
+    segment_records_ = contents.records.size();
+    for (const LogRecord& record : contents.records) {
       if (record.offset >= replay.end) break;
       if (Status applied = Replay(record.kind, record.payload); !applied.ok()) {
         return Error::Internal(directory + "/" + name + ": " + applied.error().message() +
@@ -90,6 +106,8 @@ Status Store::Open() {
       }
       ++replayed_records;
     }
+    contents.records = {};
+    mapped[replay.index].reset();
   }
   ReportRecovery(plan, summaries, replayed_records, log_bytes,
                  std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -176,6 +194,12 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       description.table_status = TableStatus::kActive;
       const std::string name = description.table_name;
       std::unique_ptr<TableEntry> entry = catalog_.NewEntry(description);
+      // A checkpoint's description counts the items that follow it (checkpoint.cc).
+      if (description.item_count > 0) {
+        entry->items->ReserveForLoad(
+            std::min(static_cast<size_t>(description.item_count), segment_records_));
+        entry->description.item_count = 0;  // a hint only: counts are read live (FillCounts)
+      }
       if (!description.time_to_live_attribute.empty()) {
         entry->expiry = ExpiryIndex::Attach(*entry->items, description.time_to_live_attribute);
       }
@@ -236,13 +260,11 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       if (!fields.ok()) return fields.error();
       const bool put = static_cast<JournalKind>(kind) == JournalKind::kItemPut;
       std::shared_ptr<TableItems> items;
-      std::shared_ptr<const TableIndexes> indexes;
       {
         std::shared_lock lock(catalog_.mutex);
         TableEntry* entry = find(fields.value().table_id);
         if (entry == nullptr) return MalformedRecord("an item of an unknown table");
         items = entry->items;
-        indexes = entry->indexes;
         // A replicated table's change: its write version, known again (replay is one thread).
         if (!fields.value().version_region.empty()) {
           if (!entry->versions) entry->versions = std::make_shared<ReplicaVersions>();
@@ -251,22 +273,11 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
               {fields.value().version_time_us, std::string(fields.value().version_region)}, !put);
         }
       }
-      const StoredItem item{std::string(fields.value().blob), fields.value().size};
-      IndexEntries entries;
-      // Replay defers index entries to BuildDeferredIndexes (catalog.cc's NewEntry).
-      if (put && !indexes->list().empty() && !items->indexes_deferred()) {
-        entries = indexes->EntriesFor(fields.value().key, item);
-      }
-      WriteScope scope(*items);
-      auto committed =
-          items->Commit(scope, fields.value().key,
-                        [&](const TableItems::Current*) -> Result<TableItems::Write> {
-                          if (!put) return TableItems::Write{TableItems::Write::Kind::kDelete};
-                          return TableItems::Write{TableItems::Write::Kind::kPut, &item, &entries,
-                                                   items->index_generation()};
-                        },
-                        {ChangeOrigin::kUser, 0});
-      if (!committed.ok()) return committed.error();
+      // Every replayed table defers its indexes to BuildDeferredIndexes (new_entry.cc).
+      if (!items->indexes_deferred()) return Error::Internal("a replay into a table loaded");
+      items->Load(fields.value().key,
+                  put ? std::optional<std::string_view>(fields.value().blob) : std::nullopt,
+                  fields.value().size);
       return Ok{};
     }
     case JournalKind::kRequestToken: {

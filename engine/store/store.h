@@ -77,6 +77,8 @@ class Store {
                          const std::function<Status()>& before_install);
 
   Catalog& catalog_;
+  // Records in the segment being replayed: no table in it reserves room for more items.
+  size_t segment_records_ = 0;
   RequestTokens& request_tokens_;  // transactions' ClientRequestTokens, logged and replayed
   const EngineOptions& options_;
   const Clock& clock_;

@@ -1,0 +1,68 @@
+// TableItems' loading by a store's replay (engine/store/store.cc): room made at once, items
+// written without a decision or a copy on the way, and the indexes built once after the log.
+// Apart from table_items.cc, whose writes of a running server do not need it.
+#include <mutex>
+#include <string>
+
+#include "engine/storage/table_items.h"
+
+namespace ddbd {
+
+void TableItems::DeferIndexes() {
+  std::unique_lock lock(mutex_);
+  indexes_deferred_.store(true, std::memory_order_relaxed);
+  items_.ExpectKeyOrder(true);  // a checkpoint holds the items in key order
+}
+
+void TableItems::ReserveForLoad(size_t items) {
+  std::unique_lock lock(mutex_);
+  items_.Reserve(items);
+}
+
+void TableItems::BuildDeferredIndexes() {
+  std::unique_lock lock(mutex_);
+  if (!indexes_deferred()) return;
+  indexes_deferred_.store(false, std::memory_order_relaxed);
+  items_.ExpectKeyOrder(false);
+  if (indexes_.empty()) return;
+  for (size_t slot = 0; slot < indexes_.size(); ++slot) {
+    indexes_[slot] = NewIndexLocked(slot);
+    indexes_[slot].entries->ExpectKeyOrder(true);
+  }
+  // Replay counted the collections without their local index entries.
+  if (track_collections_) collections_.clear();
+  items_.ForEach([&](const ItemRecord* record) {
+    const IndexEntries entries = entries_of_(record->key(), record->blob(), record->item_size);
+    for (const IndexEntry& entry : entries) {
+      Index& index = indexes_[entry.index];
+      index.size_bytes += entry.item.size_bytes;
+      index.entries->Insert(NewEntryLocked(entry, record));
+    }
+    if (track_collections_) {
+      collections_[std::string(items_.PartitionOf(record->key()))] +=
+          CollectionBytesLocked(record->item_size, entries);
+    }
+  });
+  for (Index& index : indexes_) index.entries->ExpectKeyOrder(false);
+}
+
+void TableItems::Load(std::string_view key, std::optional<std::string_view> blob, uint32_t size) {
+  Garbage garbage;
+  {
+    std::unique_lock lock(mutex_);
+    ItemRecord* existing = items_.Find(key);
+    const bool unchanged =
+        blob ? existing != nullptr && EqualItems(existing->blob(), *blob) : existing == nullptr;
+    // Deferred indexes: no entries to compute or compare, and item collections are counted
+    // again with them (BuildDeferredIndexes).
+    ItemRecord* added = unchanged ? existing
+                        : blob    ? ItemRecord::Create(key, *blob, size)
+                                  : nullptr;
+    Committed change;
+    ApplyLocked(key, existing, added, {}, {}, -1, {ChangeOrigin::kUser, 0}, change, garbage,
+                nullptr);
+  }
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
+}  // namespace ddbd
