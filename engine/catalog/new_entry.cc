@@ -46,8 +46,9 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
   if (!table.indexes.empty()) {
     entry->items->SetIndexes(
         slots,
-        [indexes](std::string_view key, std::string_view blob, uint32_t size) {
-          return indexes->EntriesFor(key, blob, size);
+        [indexes](std::string_view key, std::string_view blob, uint32_t size,
+                  WholeItems whole_items) {
+          return indexes->EntriesFor(key, blob, size, whole_items);
         },
         [indexes](size_t slot, std::string_view key) {
           return indexes->PartitionLength(slot, key);

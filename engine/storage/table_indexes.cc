@@ -138,14 +138,16 @@ bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
 }
 
 IndexEntries TableIndexes::EntriesFor(std::string_view table_key, std::string_view blob,
-                                      uint32_t size) const {
+                                      uint32_t size, WholeItems whole_items) const {
   IndexEntries entries;
   for (const TableIndex& index : indexes_) {
     std::optional<std::string> key = IndexKeyBytes(index.key, blob);
     if (!key) continue;  // sparse: the item lacks a key attribute the index can hold
     *key += table_key;
     if (index.projection_type() == ProjectionType::kAll) {
-      entries.push_back({index.number, std::move(*key), StoredItem{std::string(blob), size}, true});
+      entries.push_back(
+          {index.number, std::move(*key),
+           StoredItem{whole_items == WholeItems::kCopied ? std::string(blob) : "", size}, true});
       continue;
     }
     std::vector<std::string_view> kept;

@@ -48,7 +48,8 @@ class TableIndexes {
   // it: the index key attributes are found in the blob, an ALL projection keeps the blob as it
   // is and others copy the attributes they keep. Every write, replay, backfill and restore
   // computes this (twice for a write that replaces an item: the old item's entries go).
-  IndexEntries EntriesFor(std::string_view table_key, std::string_view blob, uint32_t size) const;
+  IndexEntries EntriesFor(std::string_view table_key, std::string_view blob, uint32_t size,
+                          WholeItems whole_items = WholeItems::kCopied) const;
   IndexEntries EntriesFor(std::string_view table_key, const StoredItem& item) const {
     return EntriesFor(table_key, item.blob, item.size_bytes);
   }

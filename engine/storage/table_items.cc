@@ -78,7 +78,9 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
     const IndexEntries none;
     IndexEntries entries;
     items_.ForEach([&](const ItemRecord* record) {
-      entries = entries_of_(record->key(), record->blob(), record->item_size);
+      // Whole-item entries point at the record unless the lag keeps copies (NewEntryLocked).
+      entries = entries_of_(record->key(), record->blob(), record->item_size,
+                            lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied);
       std::erase_if(entries, [&](const IndexEntry& entry) {
         return std::find(added.begin(), added.end(), entry.index) == added.end();
       });
@@ -193,7 +195,7 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
 
 IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
   if (record == nullptr || indexes_.empty() || indexes_deferred()) return {};
-  return entries_of_(record->key(), record->blob(), record->item_size);
+  return entries_of_(record->key(), record->blob(), record->item_size, WholeItems::kCopied);
 }
 
 int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
@@ -289,7 +291,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   if (put && !indexes_.empty() && !indexes_deferred()) {
     if (write.generation != index_generation_) {
       // Prepared before an index was added or dropped: recomputed for the current set.
-      recomputed = entries_of_(key, write.item->blob, write.item->size_bytes);
+      recomputed = entries_of_(key, write.item->blob, write.item->size_bytes, WholeItems::kCopied);
       new_entries = &recomputed;
     } else if (write.entries != nullptr) {
       new_entries = write.entries;
@@ -322,9 +324,10 @@ Status TableItems::CheckCollection(const WriteScope& scope, std::string_view key
   const bool put = write.kind == Write::Kind::kPut;
   IndexEntries new_entries;
   if (put) {
-    new_entries = write.entries != nullptr
-                      ? *write.entries
-                      : entries_of_(key, write.item->blob, write.item->size_bytes);
+    new_entries =
+        write.entries != nullptr
+            ? *write.entries
+            : entries_of_(key, write.item->blob, write.item->size_bytes, WholeItems::kCopied);
   }
   const int64_t delta = CollectionDeltaLocked(existing, EntriesOfLocked(existing),
                                               put ? write.item : nullptr, new_entries);

@@ -45,6 +45,10 @@ struct IndexEntry {
   // the table's record of the item instead of a copy (ItemRecord::CreateWholeItemEntry).
   bool whole_item = false;
 };
+// Whether the entries of an ALL projection carry a copy of the item (kCopied: a write compares
+// them, a lagging index keeps them) or its size alone (kSizeOnly: for entries made to point at
+// the item's record, ItemRecord::CreateWholeItemEntry, as a replay's index build makes them).
+enum class WholeItems { kCopied, kSizeOnly };
 using IndexEntries = std::vector<IndexEntry>;
 
 class TableItems {
@@ -72,8 +76,8 @@ class TableItems {
   // Gives the table `count` secondary indexes, empty. `entries_of` computes the index entries of
   // a stored item from its key bytes, blob and size (used for the item a write replaces or
   // removes). Call before the first write, or while backfilling is handled elsewhere.
-  using EntriesOf =
-      std::function<IndexEntries(std::string_view key, std::string_view blob, uint32_t size)>;
+  using EntriesOf = std::function<IndexEntries(std::string_view key, std::string_view blob,
+                                               uint32_t size, WholeItems whole_items)>;
   // The length of the partition part of an entry's key bytes in the index in slot `slot`: each
   // index keeps its entries by partition, as a table with a sort key keeps its items. Null (as
   // in tests of this class alone): each index is one tree of its entries.

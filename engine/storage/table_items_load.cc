@@ -32,7 +32,10 @@ void TableItems::BuildDeferredIndexes() {
   // Replay counted the collections without their local index entries.
   if (track_collections_) collections_.clear();
   items_.ForEach([&](const ItemRecord* record) {
-    const IndexEntries entries = entries_of_(record->key(), record->blob(), record->item_size);
+    // Whole-item entries point at the record (no lag yet): the item's copy would go unused.
+    const IndexEntries entries =
+        entries_of_(record->key(), record->blob(), record->item_size,
+                    lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied);
     for (const IndexEntry& entry : entries) {
       Index& index = indexes_[entry.index];
       index.size_bytes += entry.item.size_bytes;

@@ -49,7 +49,8 @@ void TableItems::WalkAtLocked(size_t index, const KeyRange& range, bool forward,
     // The item's entry now is hidden, its entry at the moment shown.
     auto entry_in = [&](const ItemRecord* item) -> std::optional<IndexEntry> {
       if (item == nullptr) return std::nullopt;
-      for (IndexEntry& entry : entries_of_(item->key(), item->blob(), item->item_size)) {
+      for (IndexEntry& entry :
+           entries_of_(item->key(), item->blob(), item->item_size, WholeItems::kCopied)) {
         if (entry.index == index) return std::move(entry);
       }
       return std::nullopt;

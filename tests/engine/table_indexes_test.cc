@@ -120,6 +120,24 @@ TEST_CASE("Index entries from a stored item are those of its decoded attributes"
               {Expected(local, item, {"pk", "sk", "l"}), Expected(all, item, {}),
                Expected(include, item, {"pk", "sk", "b", "x", "missing"}),
                Expected(two, item, {"pk", "sk", "g", "l"})});
+  // For entries that point at the item's record (a replay's build): the ALL projection's entry
+  // is its key and size alone, marked whole; the others as before.
+  const std::string key = EncodeTableKey(*FindAttribute(item, "pk"), FindAttribute(item, "sk"));
+  const StoredItem stored{EncodeItem(item), static_cast<uint32_t>(ItemSize(item))};
+  IndexEntries sized =
+      indexes.EntriesFor(key, stored.blob, stored.size_bytes, WholeItems::kSizeOnly);
+  IndexEntries copied = indexes.EntriesFor(key, stored);
+  REQUIRE(sized.size() == copied.size());
+  for (size_t i = 0; i < sized.size(); ++i) {
+    CHECK(sized[i].whole_item == (sized[i].index == all.number));
+    CHECK(copied[i].whole_item == sized[i].whole_item);
+    if (sized[i].whole_item) {
+      CHECK(sized[i].item.blob.empty());
+      CHECK(copied[i].item.blob == stored.blob);
+      sized[i].item.blob = stored.blob;
+    }
+  }
+  RequireSame(sized, copied);
 }
 
 TEST_CASE("An item an index cannot hold has no entry in it") {

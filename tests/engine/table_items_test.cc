@@ -340,7 +340,7 @@ TEST_CASE(
   // and sparse: items whose blob ends in an even digit, keyed by the reversed key. Index 2 is
   // added half way (a backfill while live, nothing while deferred).
   auto entries_of = [](size_t slots) {
-    return [slots](std::string_view key, std::string_view blob, uint32_t size) {
+    return [slots](std::string_view key, std::string_view blob, uint32_t size, WholeItems) {
       IndexEntries entries;
       entries.push_back({0, std::string(blob) + std::string(key), {std::string(blob), size + 3}});
       if ((blob.back() - '0') % 2 == 0) {
@@ -433,7 +433,7 @@ TEST_CASE("Whole-item index entries read the item's current record through every
   const int mode = GENERATE(0, 1, 2);  // plain, recent states kept, lag started half way
   ManualClock clock;
   TableItems items;
-  items.SetIndexes(1, [](std::string_view key, std::string_view blob, uint32_t size) {
+  items.SetIndexes(1, [](std::string_view key, std::string_view blob, uint32_t size, WholeItems) {
     IndexEntries entries;
     if (blob.back() != '9') {
       entries.push_back(
