@@ -15,7 +15,6 @@
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/recovery.h"
 #include "engine/persistence/stream_codec.h"
-#include "engine/storage/write_scope.h"
 
 namespace ddbd {
 namespace {
@@ -274,7 +273,9 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
         }
       }
       // Every replayed table defers its indexes to BuildDeferredIndexes (new_entry.cc).
-      if (!items->indexes_deferred()) return Error::Internal("a replay into a table loaded");
+      if (!items->indexes_deferred()) {
+        return Error::Internal("a replayed item of a table whose indexes are not deferred");
+      }
       items->Load(fields.value().key,
                   put ? std::optional<std::string_view>(fields.value().blob) : std::nullopt,
                   fields.value().size);
