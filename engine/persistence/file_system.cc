@@ -188,17 +188,35 @@ class HeldBytes final : public FileBytes {
 class MappedBytes final : public FileBytes {
  public:
   MappedBytes(void* address, size_t size) : address_(address), size_(size) {}
-  ~MappedBytes() override { ::munmap(address_, size_); }
+  ~MappedBytes() override {
+    if (owned_) ::munmap(address_, size_);
+  }
   std::string_view bytes() const override { return {static_cast<const char*>(address_), size_}; }
+  bool mapping() const override { return owned_; }
+  void Disown() override { owned_ = false; }
 
  private:
   void* address_;
   size_t size_;
+  bool owned_ = true;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<FileBytes>> FileSystem::Map(const std::string& path) const {
+  auto bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.error();
+  const size_t size = bytes.value().size();
+  if (size == 0) return std::unique_ptr<FileBytes>(std::make_unique<HeldBytes>(std::string()));
+  void* address = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (address == MAP_FAILED) return IoError("cannot map", path, errno);
+  std::memcpy(address, bytes.value().data(), size);
+  ::mprotect(address, size, PROT_READ);  // as a file's mapping is
+  return std::unique_ptr<FileBytes>(std::make_unique<MappedBytes>(address, size));
+}
+
+Result<std::unique_ptr<FileBytes>> MemoryFileSystem::Map(const std::string& path) const {
+  if (!map_copies_) return FileSystem::Map(path);
   auto bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.error();
   return std::unique_ptr<FileBytes>(std::make_unique<HeldBytes>(std::move(bytes.value())));

@@ -41,6 +41,10 @@ class FileBytes {
  public:
   virtual ~FileBytes() = default;
   virtual std::string_view bytes() const = 0;
+  // A mapping of its own (Map's), which Disown hands to the caller: bytes() stay where they
+  // are, and the caller unmaps them. False for bytes held otherwise.
+  virtual bool mapping() const { return false; }
+  virtual void Disown() {}
 };
 
 class FileSystem {
@@ -55,7 +59,8 @@ class FileSystem {
   // Readers see zeros after the last append. By default: OpenAppendable.
   virtual Result<std::unique_ptr<WritableFile>> OpenPreallocated(const std::string& path);
   virtual Result<std::string> ReadFile(const std::string& path) const = 0;
-  // The whole file, to read once (replay): by default a copy through ReadFile.
+  // The whole file, to read once (replay): a mapping. By default a copy through ReadFile in a
+  // mapping of its own, as the replay may keep parts of it (engine/store/item_images.h).
   virtual Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const;
   // The names (not paths) of the files in `directory`, sorted.
   virtual Result<std::vector<std::string>> List(const std::string& directory) const = 0;
@@ -93,6 +98,10 @@ class MemoryFileSystem final : public FileSystem {
   Status CreateDirectory(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> OpenAppendable(const std::string& path) override;
   Result<std::string> ReadFile(const std::string& path) const override;
+  // A mapping of a copy (FileSystem::Map), or with MapCopies(true) bytes that are no mapping, as
+  // a file system without one would give.
+  Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const override;
+  void MapCopies(bool copies) { map_copies_ = copies; }
   Result<std::vector<std::string>> List(const std::string& directory) const override;
   Status Remove(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
@@ -123,6 +132,7 @@ class MemoryFileSystem final : public FileSystem {
   size_t space_limit_ = SIZE_MAX;
   bool syncs_held_ = false;
   std::condition_variable syncs_released_;
+  bool map_copies_ = false;
 };
 
 }  // namespace ddbd

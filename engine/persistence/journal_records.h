@@ -27,6 +27,7 @@ enum class JournalKind : uint8_t {
   kExport = 12,  // payload: an export's description; only in export files (engine/exports/)
   kImport = 13,  // payload: an import's description; only in import files (engine/exports/)
   kStreamDelivered = 14,  // payload: a Kinesis feed's records delivered up to a sequence number
+  kItemImages = 15,       // payload: items as kept in memory; checkpoints only (item_images.h)
 };
 
 struct ItemRecordFields {

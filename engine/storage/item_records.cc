@@ -4,6 +4,8 @@
 #include <cstring>
 #include <new>
 
+#include "engine/storage/mapped_records.h"
+
 namespace ddbd {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "KeyPrefix byte-swaps a native load");
@@ -46,6 +48,8 @@ ItemRecord* ItemRecord::Create(std::string_view key, std::string_view blob, uint
 }
 
 void ItemRecord::Destroy(ItemRecord* record) {
+  // A checkpoint's image in a mapped file (mapped_records.h): counted down, not freed.
+  if (mapped_records::ReleaseRecord(record)) return;
   record->~ItemRecord();
   ::operator delete(record);
 }

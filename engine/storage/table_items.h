@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,6 +116,9 @@ class TableItems {
   // are deferred: Commit's change (observers told, counts kept) without a decision to call, an
   // item to copy on the way, or index entries. table_items_load.cc, with the two above.
   void Load(std::string_view key, std::optional<std::string_view> blob, uint32_t size);
+  // Puts of ready records (a checkpoint's images, or their copies), each taken over: one that
+  // changes nothing is destroyed.
+  void LoadRecords(std::span<ItemRecord* const> records);
   bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
   void BuildDeferredIndexes();
 

@@ -68,4 +68,22 @@ void TableItems::Load(std::string_view key, std::optional<std::string_view> blob
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
 }
 
+void TableItems::LoadRecords(std::span<ItemRecord* const> records) {
+  Garbage garbage;
+  {
+    std::unique_lock lock(mutex_);
+    for (ItemRecord* record : records) {
+      ItemRecord* existing = items_.Find(record->key());
+      if (existing != nullptr && EqualItems(existing->blob(), record->blob())) {
+        garbage.push_back(record);
+        continue;
+      }
+      Committed change;
+      ApplyLocked(record->key(), existing, record, {}, {}, -1, {ChangeOrigin::kUser, 0}, change,
+                  garbage, nullptr);
+    }
+  }
+  for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
 }  // namespace ddbd

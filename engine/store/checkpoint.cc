@@ -31,6 +31,7 @@
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/persistence/stream_codec.h"
+#include "engine/store/item_images.h"
 #include "engine/store/store.h"
 
 namespace ddbd {
@@ -76,10 +77,12 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
   }
   Status status = Ok{};
   size_t unsynced = 0;
+  uint64_t appended = 0;  // the file's offset of buffer's first byte
   auto flush = [&](size_t at_least) {
     if (status.ok() && buffer.size() >= at_least) {
       status = file.value()->Append(buffer);
       unsynced += buffer.size();
+      appended += buffer.size();
       buffer.clear();
     }
     if (status.ok() && unsynced >= kSyncBytes) {
@@ -95,6 +98,9 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
     described.item_count = table.items->item_count();
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableCreated),
                     EncodeTableDescription(described));
+    // Items as images of their records (item_images.h), which a replay uses where they lie; a
+    // replicated table's as records with their write versions.
+    ItemImagesWriter images(table_id);
     TableItems::KeyRange range;
     for (bool more = true; more && status.ok();) {
       size_t walked = 0;
@@ -105,22 +111,29 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
                             more = true;
                             return false;
                           }
+                          range.lower.assign(key);
+                          range.lower_inclusive = false;
+                          ++walked;
+                          if (!table.versions) {
+                            images.Add(key, blob, size);
+                            if (images.bytes() >= kItemImagesBytes) {
+                              images.AppendTo(buffer, appended);
+                            }
+                            return true;
+                          }
                           ItemRecordFields fields{table_id, key, blob, size, 0, {}};
-                          std::optional<WriteVersion> version;
-                          if (table.versions) version = table.versions->Find(key);
+                          std::optional<WriteVersion> version = table.versions->Find(key);
                           if (version) {
                             fields.version_time_us = version->time_us;
                             fields.version_region = version->region;
                           }
                           AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kItemPut),
                                           EncodeItemRecord(fields));
-                          range.lower.assign(key);
-                          range.lower_inclusive = false;
-                          ++walked;
                           return true;
                         });
       flush(kWriteBytes);
     }
+    images.AppendTo(buffer, appended);
     // A replicated table's deletions, with their versions: an older write from another region
     // must not bring an item back after a restart.
     if (table.versions) {

@@ -15,6 +15,8 @@
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/recovery.h"
 #include "engine/persistence/stream_codec.h"
+#include "engine/storage/mapped_records.h"
+#include "engine/store/item_images.h"
 
 namespace ddbd {
 namespace {
@@ -96,16 +98,24 @@ Status Store::Open() {
       mapped[replay.index] = std::move(file.value());
     }
     log_bytes += std::min(mapped[replay.index]->bytes().size(), replay.end);
-    segment_records_ = contents.records.size();
+    segment_bytes_ = mapped[replay.index]->bytes().size();
+    segment_ = mapped[replay.index].get();
+    segment_adoptable_ = true;
     for (const LogRecord& record : contents.records) {
       if (record.offset >= replay.end) break;
       if (Status applied = Replay(record.kind, record.payload); !applied.ok()) {
+        if (segment_region_ >= 0) mapped_records::Release(segment_region_);
+        segment_region_ = -1;
         return Error::Internal(directory + "/" + name + ": " + applied.error().message() +
                                " at offset " + std::to_string(record.offset));
       }
       ++replayed_records;
     }
     contents.records = {};
+    // Its images' records hold the mapping now, if any did.
+    if (segment_region_ >= 0) mapped_records::Release(segment_region_);
+    segment_region_ = -1;
+    segment_ = nullptr;
     mapped[replay.index].reset();
   }
   ReportRecovery(plan, summaries, replayed_records, log_bytes,
@@ -195,8 +205,8 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       std::unique_ptr<TableEntry> entry = catalog_.NewEntry(description);
       // A checkpoint's description counts the items that follow it (checkpoint.cc).
       if (description.item_count > 0) {
-        entry->items->ReserveForLoad(
-            std::min(static_cast<size_t>(description.item_count), segment_records_));
+        entry->items->ReserveForLoad(std::min(static_cast<size_t>(description.item_count),
+                                              segment_bytes_ / sizeof(ItemRecord)));
         entry->description.item_count = 0;  // a hint only: counts are read live (FillCounts)
       }
       if (!description.time_to_live_attribute.empty()) {
@@ -281,6 +291,8 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
                   fields.value().size);
       return Ok{};
     }
+    case JournalKind::kItemImages:
+      return ReplayItemImages(payload);
     case JournalKind::kRequestToken: {
       auto token = DecodeRequestToken(payload);
       if (!token.ok()) return token.error();
@@ -349,6 +361,53 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
   }
   // A kind this ddbd does not know: written by a later version.
   return MalformedRecord("unknown kind " + std::to_string(kind));
+}
+
+Status Store::ReplayItemImages(std::string_view payload) {
+  auto images = DecodeItemImages(payload);
+  if (!images.ok()) return images.error();
+  std::shared_ptr<TableItems> items;
+  {
+    std::shared_lock lock(catalog_.mutex);
+    auto it = catalog_.replayed_tables.find(
+        absl::string_view(images.value().table_id.data(), images.value().table_id.size()));
+    if (it == catalog_.replayed_tables.end()) return MalformedRecord("items of an unknown table");
+    items = it->second->items;
+  }
+  if (!items->indexes_deferred()) {
+    return Error::Internal("replayed items of a table whose indexes are not deferred");
+  }
+  // The segment's mapping is adopted at its first images: from then on it lives as long as a
+  // record in it does.
+  if (segment_region_ < 0 && segment_adoptable_ && segment_ != nullptr) {
+    segment_adoptable_ = false;
+    if (segment_->mapping()) {
+      const std::string_view bytes = segment_->bytes();
+      segment_region_ = mapped_records::Adopt(const_cast<char*>(bytes.data()), bytes.size());
+      if (segment_region_ >= 0) segment_->Disown();
+    }
+  }
+  const std::string_view all = images.value().images;
+  const bool in_place = segment_region_ >= 0 &&
+                        reinterpret_cast<uintptr_t>(all.data()) % alignof(ItemRecord) == 0 &&
+                        segment_->bytes().data() <= all.data() &&
+                        all.data() + all.size() <= segment_->bytes().data() + segment_bytes_;
+  loading_.clear();
+  ItemImageReader reader(all);
+  while (reader.Next()) {
+    loading_.push_back(in_place
+                           ? reinterpret_cast<ItemRecord*>(const_cast<char*>(reader.image()))
+                           : ItemRecord::Create(reader.key(), reader.blob(), reader.item_size()));
+  }
+  if (!reader.ok()) {
+    if (!in_place) {
+      for (ItemRecord* record : loading_) ItemRecord::Destroy(record);
+    }
+    return MalformedRecord("an item image");
+  }
+  if (in_place) mapped_records::Hold(segment_region_, loading_.size());
+  items->LoadRecords(loading_);
+  return Ok{};
 }
 
 }  // namespace ddbd

@@ -76,10 +76,20 @@ class Store {
                          const std::vector<StreamState>& streams,
                          const std::function<Status()>& before_install);
 
+  // A kItemImages record: the table's records where they lie in the mapped segment (its
+  // mapping adopted by mapped_records.h), or copies where they cannot (unaligned, none left).
+  Status ReplayItemImages(std::string_view payload);
+
   Catalog& catalog_;
-  // Records in the segment being replayed: no table in it reserves room for more items.
-  size_t segment_records_ = 0;
-  RequestTokens& request_tokens_;  // transactions' ClientRequestTokens, logged and replayed
+  // The segment being replayed: its bytes (no table in it reserves room for more items than
+  // an image each could hold), its mapping, and the mapped_records region it was adopted as
+  // (-1: not yet, or not possible), held until the segment is done.
+  size_t segment_bytes_ = 0;
+  FileBytes* segment_ = nullptr;
+  int segment_region_ = -1;
+  bool segment_adoptable_ = true;
+  std::vector<ItemRecord*> loading_;  // ReplayItemImages's, kept for its room
+  RequestTokens& request_tokens_;     // transactions' ClientRequestTokens, logged and replayed
   const EngineOptions& options_;
   const Clock& clock_;
   std::unique_ptr<FileSystem> own_files_;

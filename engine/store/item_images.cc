@@ -1,0 +1,92 @@
+#include "engine/store/item_images.h"
+
+#include <cstring>
+
+#include "engine/persistence/journal_records.h"
+#include "engine/persistence/log_format.h"
+#include "engine/storage/item_records.h"
+
+namespace ddbd {
+namespace {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "images are records as in memory");
+static_assert(sizeof(ItemRecord) == 12 && alignof(ItemRecord) == 4, "the image's header");
+
+constexpr size_t kAlign = alignof(ItemRecord);
+
+size_t PaddingTo(uint64_t offset) { return (kAlign - offset % kAlign) % kAlign; }
+
+void AppendU32(std::string& out, uint32_t value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof(value));
+}
+
+uint32_t ReadU32(const char* at) {
+  uint32_t value;
+  std::memcpy(&value, at, sizeof(value));
+  return value;
+}
+
+}  // namespace
+
+void ItemImagesWriter::Add(std::string_view key, std::string_view blob, uint32_t item_size) {
+  AppendU32(images_, static_cast<uint32_t>(key.size()));
+  AppendU32(images_, static_cast<uint32_t>(blob.size()));
+  AppendU32(images_, item_size);
+  images_.append(key);
+  images_.append(blob);
+  images_.append(PaddingTo(images_.size()), '\0');  // images_ starts aligned
+}
+
+void ItemImagesWriter::AppendTo(std::string& out, uint64_t out_offset) {
+  if (images_.empty()) return;
+  const uint64_t payload_offset = out_offset + out.size() + kLogRecordHeaderBytes;
+  const size_t padding = PaddingTo(payload_offset + 4 + table_id_.size() + 1);
+  std::string payload;
+  payload.reserve(4 + table_id_.size() + 1 + padding + images_.size());
+  AppendU32(payload, static_cast<uint32_t>(table_id_.size()));
+  payload.append(table_id_);
+  payload.push_back(static_cast<char>(padding));
+  payload.append(padding, '\0');
+  payload.append(images_);
+  AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kItemImages), payload);
+  images_.clear();
+}
+
+Result<ItemImages> DecodeItemImages(std::string_view payload) {
+  auto malformed = [] { return Error::Internal("malformed log record: item images"); };
+  if (payload.size() < 4) return malformed();
+  const uint32_t id_size = ReadU32(payload.data());
+  if (id_size > payload.size() - 4 - 1) return malformed();
+  ItemImages images;
+  images.table_id = payload.substr(4, id_size);
+  const auto padding = static_cast<uint8_t>(payload[4 + id_size]);
+  const size_t start = 4 + size_t{id_size} + 1 + padding;
+  if (padding >= kAlign || start > payload.size()) return malformed();
+  images.images = payload.substr(start);
+  return images;
+}
+
+bool ItemImageReader::Next() {
+  if (rest_.empty() || !ok_) return false;
+  ok_ = false;
+  if (rest_.size() < sizeof(ItemRecord)) return false;
+  const uint32_t key_size = ReadU32(rest_.data());
+  const uint32_t blob_size = ReadU32(rest_.data() + 4);
+  // A whole-item entry's marker is no image's size, and no size may run past the images.
+  const size_t room = rest_.size() - sizeof(ItemRecord);
+  if (blob_size == ItemRecord::kWholeItem || key_size > room || blob_size > room - key_size) {
+    return false;
+  }
+  const size_t bytes = sizeof(ItemRecord) + key_size + blob_size;
+  const size_t padded = bytes + PaddingTo(bytes);
+  if (padded > rest_.size()) return false;
+  image_ = rest_.data();
+  item_size_ = ReadU32(rest_.data() + 8);
+  key_ = rest_.substr(sizeof(ItemRecord), key_size);
+  blob_ = rest_.substr(sizeof(ItemRecord) + key_size, blob_size);
+  rest_.remove_prefix(padded);
+  ok_ = true;
+  return true;
+}
+
+}  // namespace ddbd

@@ -1,0 +1,69 @@
+// kItemImages, a checkpoint's items of one table as the engine keeps them in memory: a replay
+// points the table's records at the mapped file (engine/storage/mapped_records.h) instead of
+// decoding, allocating and copying each item.
+//
+// Payload: u32 length of the table id | the table id | u8 n | n zero bytes | images, where n
+// (0-3) puts the first image at a file offset that is a multiple of 4, ItemRecord's alignment.
+// An image is an ItemRecord as in memory: u32 key size | u32 blob size | u32 item size | key |
+// blob | zeros up to a multiple of 4. Little-endian, as ddbd's records are in memory (it runs
+// on x86-64 and ARM64 only).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/error.h"
+
+namespace ddbd {
+
+// Images of one table's items, gathered and appended as records of at most about
+// kItemImagesBytes each (an item larger than that goes alone).
+inline constexpr size_t kItemImagesBytes = size_t{64} << 10;
+
+class ItemImagesWriter {
+ public:
+  explicit ItemImagesWriter(std::string_view table_id) : table_id_(table_id) {}
+  void Add(std::string_view key, std::string_view blob, uint32_t item_size);
+  size_t bytes() const { return images_.size(); }
+  // The images added since the last call as one record at the end of `out`, whose first byte
+  // the file holds at `out_offset`; nothing when none were added.
+  void AppendTo(std::string& out, uint64_t out_offset);
+
+ private:
+  std::string table_id_;
+  std::string images_;
+};
+
+struct ItemImages {
+  std::string_view table_id;
+  std::string_view images;
+};
+
+// Views into `payload`. InternalServerError for a malformed one.
+Result<ItemImages> DecodeItemImages(std::string_view payload);
+
+// Each image of ItemImages::images in turn.
+class ItemImageReader {
+ public:
+  explicit ItemImageReader(std::string_view images) : rest_(images) {}
+  // False at the end, or at a malformed image (then ok() is false).
+  bool Next();
+  bool ok() const { return ok_; }
+  // The image's first byte: an ItemRecord where the images are 4-byte aligned.
+  const char* image() const { return image_; }
+  std::string_view key() const { return key_; }
+  std::string_view blob() const { return blob_; }
+  uint32_t item_size() const { return item_size_; }
+
+ private:
+  std::string_view rest_;
+  bool ok_ = true;
+  const char* image_ = nullptr;
+  std::string_view key_;
+  std::string_view blob_;
+  uint32_t item_size_ = 0;
+};
+
+}  // namespace ddbd

@@ -1,0 +1,236 @@
+// Checkpoints' item images (engine/store/item_images.h): the codec keeps every image aligned
+// where the file holds it and refuses malformed ones; a replay points records at the mapped
+// checkpoint (engine/storage/mapped_records.h), which goes with the last of them; a file system
+// without mappings gets copies.
+#include "engine/store/item_images.h"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/model/item_codec.h"
+#include "engine/persistence/file_system.h"
+#include "engine/persistence/journal_records.h"
+#include "engine/persistence/log_format.h"
+#include "engine/storage/item_records.h"
+#include "engine/storage/mapped_records.h"
+#include "tests/engine/engine_calls.h"
+
+namespace ddbd {
+namespace {
+
+AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
+AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
+
+struct Image {
+  std::string key;
+  std::string blob;
+  uint32_t size;
+};
+
+std::vector<Image> Images(int count) {
+  std::vector<Image> images;
+  for (int i = 0; i < count; ++i) {
+    images.push_back({std::string(static_cast<size_t>(8 + i % 5), static_cast<char>('a' + i % 26)),
+                      std::string(static_cast<size_t>(i * 7 % 23), 'b'),
+                      static_cast<uint32_t>(i * 3)});
+  }
+  return images;
+}
+
+TEST_CASE("Item images come back as written, each aligned where the file holds it") {
+  const std::vector<Image> written = Images(40);
+  for (size_t prefix = 0; prefix < 8; ++prefix) {
+    for (const std::string table_id : {"", "t", "table-id-of-36-characters-0123456789"}) {
+      ItemImagesWriter writer(table_id);
+      for (const Image& image : written) writer.Add(image.key, image.blob, image.size);
+      // The file holds `prefix` bytes before out, and out already has a record.
+      std::string out;
+      AppendLogRecord(out, 7, "x");
+      const size_t before = out.size();
+      writer.AppendTo(out, prefix);
+      CHECK(writer.bytes() == 0);
+      const std::string_view record = std::string_view(out).substr(before);
+      REQUIRE(static_cast<uint8_t>(record[12]) == static_cast<uint8_t>(JournalKind::kItemImages));
+      const std::string_view payload = record.substr(kLogRecordHeaderBytes);
+      auto images = DecodeItemImages(payload);
+      REQUIRE(images.ok());
+      CHECK(images.value().table_id == table_id);
+      ItemImageReader reader(images.value().images);
+      size_t i = 0;
+      for (; reader.Next(); ++i) {
+        REQUIRE(i < written.size());
+        const size_t file_offset = prefix + static_cast<size_t>(reader.image() - out.data());
+        CHECK(file_offset % alignof(ItemRecord) == 0);
+        CHECK(reader.key() == written[i].key);
+        CHECK(reader.blob() == written[i].blob);
+        CHECK(reader.item_size() == written[i].size);
+        // The image is the record as in memory.
+        ItemRecord header;
+        std::memcpy(&header, reader.image(), sizeof(header));
+        CHECK(header.key_size == written[i].key.size());
+        CHECK(header.blob_size == written[i].blob.size());
+      }
+      CHECK(reader.ok());
+      CHECK(i == written.size());
+    }
+  }
+  // Nothing added: no record.
+  ItemImagesWriter empty("t");
+  std::string out;
+  empty.AppendTo(out, 0);
+  CHECK(out.empty());
+}
+
+TEST_CASE("Malformed item images are refused, never read past their end") {
+  ItemImagesWriter writer("table");
+  for (const Image& image : Images(6)) writer.Add(image.key, image.blob, image.size);
+  std::string out;
+  writer.AppendTo(out, 0);
+  const std::string payload = out.substr(kLogRecordHeaderBytes);
+  // Every cut: refused, or fewer whole images (a cut between two), never a byte past the cut.
+  for (size_t cut = 0; cut < payload.size(); ++cut) {
+    const std::string copy = payload.substr(0, cut);  // its own allocation, for ASan
+    auto images = DecodeItemImages(copy);
+    if (!images.ok()) continue;
+    ItemImageReader reader(images.value().images);
+    size_t count = 0;
+    while (reader.Next()) ++count;
+    CHECK(count < 6);
+  }
+  // A size that runs past the end, and the whole-item marker.
+  auto images = DecodeItemImages(payload);
+  REQUIRE(images.ok());
+  const size_t first = static_cast<size_t>(images.value().images.data() - payload.data());
+  for (uint32_t bad : {uint32_t{1} << 20, ItemRecord::kWholeItem}) {
+    std::string damaged = payload;
+    std::memcpy(damaged.data() + first + 4, &bad, 4);
+    auto decoded = DecodeItemImages(damaged);
+    REQUIRE(decoded.ok());
+    ItemImageReader reader(decoded.value().images);
+    CHECK_FALSE(reader.Next());
+    CHECK_FALSE(reader.ok());
+  }
+  // A padding of 4 or more, and a table id longer than the payload.
+  std::string padded = payload;
+  padded[4 + 5] = 4;
+  CHECK_FALSE(DecodeItemImages(padded).ok());
+  std::string long_id = payload;
+  const uint32_t too_long = static_cast<uint32_t>(payload.size());
+  std::memcpy(long_id.data(), &too_long, 4);
+  CHECK_FALSE(DecodeItemImages(long_id).ok());
+}
+
+EngineOptions Options(FileSystem* files) {
+  EngineOptions options;
+  options.db_path = "db";
+  options.file_system = files;
+  return options;
+}
+
+std::unique_ptr<Engine> Open(FileSystem* files, const Clock& clock) {
+  auto engine = Engine::Open(Options(files), clock);
+  INFO((engine.ok() ? std::string() : engine.error().message()));
+  REQUIRE(engine.ok());
+  return std::move(engine.value());
+}
+
+CreateTableArgs Tagged() {
+  CreateTableArgs args;
+  args.table_name = "Tagged";
+  args.attribute_definitions = {{"pk", ScalarAttributeType::kS}, {"tag", ScalarAttributeType::kN}};
+  args.key_schema = {{"pk", KeyType::kHash}};
+  args.billing_mode = BillingMode::kPayPerRequest;
+  args.global_secondary_indexes = {
+      {"by-tag", {{"tag", KeyType::kHash}}, {}, std::nullopt, std::nullopt}};
+  return args;
+}
+
+void PutAll(Engine& engine, int count, int tag) {
+  for (int i = 0; i < count; ++i) {
+    REQUIRE(testing::Put(engine, "Tagged",
+                         {{"pk", S("p" + std::to_string(i))},
+                          {"tag", N(std::to_string(tag))},
+                          {"pad", S(std::string(static_cast<size_t>(i % 50), 'x'))}})
+                .ok());
+  }
+}
+
+int64_t Tag(Engine& engine, int i) {
+  auto got = testing::Get(engine, "Tagged", {{"pk", S("p" + std::to_string(i))}});
+  REQUIRE(got.ok());
+  if (!got.value().item) return -1;
+  return std::stoll(FindAttribute(DecodeItem(got.value().item->blob), "tag")->scalar);
+}
+
+// Writes `count` items and a checkpoint of them, then a restart.
+void Checkpointed(MemoryFileSystem& files, const Clock& clock, int count) {
+  auto engine = Open(&files, clock);
+  REQUIRE(engine->CreateTable(Tagged()).ok());
+  PutAll(*engine, count, 1);
+  REQUIRE(testing::WaitDurable(*engine).ok());
+  REQUIRE(engine->Checkpoint(true).value());
+}
+
+TEST_CASE("A replay points records at the checkpoint, which goes with the last of them") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  constexpr int kItems = 3000;  // several records of images
+  Checkpointed(files, clock, kItems);
+  const int mapped = mapped_records::Mapped();
+  // Room for this test's two (a process adopts at most kMaxRegions).
+  REQUIRE(mapped_records::Adopted() + 2 <= mapped_records::kMaxRegions);
+  {
+    auto engine = Open(&files, clock);
+    CHECK(mapped_records::Mapped() == mapped + 1);
+    auto table = engine->DescribeTable("Tagged");
+    REQUIRE(table.ok());
+    CHECK(table.value().item_count == kItems);
+    CHECK(table.value().indexes[0].item_count == kItems);
+    CHECK(Tag(*engine, 0) == 1);
+    CHECK(Tag(*engine, kItems - 1) == 1);
+    // Half of them written again (their images go), half deleted: the last one lets the file go.
+    for (int i = 0; i < kItems; ++i) {
+      const std::string pk = "p" + std::to_string(i);
+      if (i % 2 == 0) {
+        REQUIRE(testing::Put(*engine, "Tagged", {{"pk", S(pk)}, {"tag", N("2")}}).ok());
+      } else {
+        REQUIRE(testing::Delete(*engine, "Tagged", {{"pk", S(pk)}}).ok());
+      }
+      if (i == kItems - 2) CHECK(mapped_records::Mapped() == mapped + 1);
+    }
+    CHECK(mapped_records::Mapped() == mapped);
+    CHECK(Tag(*engine, 0) == 2);
+    CHECK(Tag(*engine, 1) == -1);
+    // A checkpoint written from records that were images, and one more restart.
+    REQUIRE(testing::WaitDurable(*engine).ok());
+    REQUIRE(engine->Checkpoint(true).value());
+  }
+  auto engine = Open(&files, clock);
+  CHECK(engine->DescribeTable("Tagged").value().item_count == kItems / 2);
+  CHECK(Tag(*engine, 2) == 2);
+  CHECK(Tag(*engine, 3) == -1);
+  CHECK(mapped_records::Mapped() == mapped + 1);
+  engine.reset();  // the engine's records go, and with them the mapping
+  CHECK(mapped_records::Mapped() == mapped);
+}
+
+TEST_CASE("Without a mapping a replay copies the images") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  Checkpointed(files, clock, 500);
+  files.MapCopies(true);
+  const int adopted = mapped_records::Adopted();
+  auto engine = Open(&files, clock);
+  CHECK(mapped_records::Adopted() == adopted);
+  CHECK(engine->DescribeTable("Tagged").value().item_count == 500);
+  CHECK(engine->DescribeTable("Tagged").value().indexes[0].item_count == 500);
+  for (int i = 0; i < 500; i += 49) CHECK(Tag(*engine, i) == 1);
+  PutAll(*engine, 500, 3);  // every copy replaced and freed (ASan: by delete)
+  CHECK(Tag(*engine, 499) == 3);
+}
+
+}  // namespace
+}  // namespace ddbd
