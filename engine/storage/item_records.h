@@ -30,7 +30,8 @@ struct KeyRange {
 // Called for each item of a walk, in order, until it returns false.
 using Visit = std::function<bool(std::string_view key, std::string_view blob, uint32_t size)>;
 
-// One allocation: this header, then key bytes, then blob bytes. Or, for an index entry that
+// One allocation: this header, then key bytes, then blob bytes (or the same bytes in a mapped
+// checkpoint, mapped_records.h: Destroy tells them apart). Or, for an index entry that
 // projects the whole item (ALL), the key bytes and a pointer to the table's record of the item
 // (`blob_size` kWholeItem), whose blob it reads: such an entry costs its key and 8 bytes, where
 // a copy cost the item again. The table keeps it current under its write lock: an item's new

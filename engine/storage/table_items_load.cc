@@ -12,6 +12,7 @@ void TableItems::DeferIndexes() {
   std::unique_lock lock(mutex_);
   indexes_deferred_.store(true, std::memory_order_relaxed);
   items_.ExpectKeyOrder(true);  // a checkpoint holds the items in key order
+  items_.DeferOrder(true);      // or, without partitions, the order is built once at the end
 }
 
 void TableItems::ReserveForLoad(size_t items) {
@@ -24,6 +25,7 @@ void TableItems::BuildDeferredIndexes() {
   if (!indexes_deferred()) return;
   indexes_deferred_.store(false, std::memory_order_relaxed);
   items_.ExpectKeyOrder(false);
+  items_.DeferOrder(false);
   if (indexes_.empty()) return;
   for (size_t slot = 0; slot < indexes_.size(); ++slot) {
     indexes_[slot] = NewIndexLocked(slot);

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <new>
 #include <type_traits>
+#include <vector>
 
 namespace ddbd {
 
@@ -51,6 +52,7 @@ TableRecords::~TableRecords() {
 }
 
 void TableRecords::UsePartitions(PrefixLength prefix_length, bool hashed_keys) {
+  order_deferred_ = false;  // partitions keep their own order
   prefix_length_ = std::move(prefix_length);
   hashed_keys_ = hashed_keys;
 }
@@ -117,9 +119,31 @@ void TableRecords::RemovePartition(std::string_view key) {
   partition_index_.erase(key);
 }
 
+void TableRecords::DeferOrder(bool on) {
+  if (partitioned() || !hashed_keys_ || on == order_deferred_) return;
+  order_deferred_ = on;
+  tree_.clear();  // the hash has every record; on: the tree is built from it when off
+  if (on) return;
+  std::vector<RecordSlot> slots;
+  slots.reserve(hashed_.size());
+  // In the hash's order, each record's key read a few ahead, as each is a cache miss.
+  constexpr size_t kAhead = 8;
+  auto ahead = hashed_.begin();
+  for (size_t i = 0; i < kAhead && ahead != hashed_.end(); ++i, ++ahead) {
+    __builtin_prefetch(ahead->target);
+  }
+  for (const HashedRef<ItemRecord>& ref : hashed_) {
+    if (ahead != hashed_.end()) __builtin_prefetch((ahead++)->target);
+    slots.emplace_back(ref.target, 0);
+  }
+  std::sort(slots.begin(), slots.end(), ByRecordKey{0});
+  tree_.insert(slots.begin(), slots.end());  // in order: each an append
+}
+
 void TableRecords::Insert(ItemRecord* record) {
   ++size_;
   if (hashed_keys_) hashed_.insert(RefTo(record));
+  if (order_deferred_) return;
   if (!partitioned()) {
     InsertSlot(tree_, RecordSlot(record, 0));
     return;
@@ -186,6 +210,7 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
   // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
   const std::string_view key = old->key();
   if (hashed_keys_) hashed_.find(key)->target = record;
+  if (order_deferred_) return;
   if (!partitioned()) {
     tree_.find(key)->record = record;
     return;
@@ -209,6 +234,7 @@ void TableRecords::Remove(ItemRecord* record) {
   const std::string_view key = record->key();
   --size_;
   if (hashed_keys_) hashed_.erase(key);
+  if (order_deferred_) return;
   if (!partitioned()) {
     tree_.erase(key);
     return;
@@ -239,6 +265,10 @@ void TableRecords::Remove(ItemRecord* record) {
 }
 
 void TableRecords::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
+  // Only a replay defers the order, on its one thread, and nothing walks a table then; a walk
+  // that did would end the deferral rather than miss items.
+  if (order_deferred_) [[unlikely]]
+    const_cast<TableRecords*>(this)->DeferOrder(false);
   if (!partitioned()) {
     WalkTree(tree_, range, forward, visit);
   } else if (!range.partition.empty()) {

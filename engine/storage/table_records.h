@@ -46,6 +46,10 @@ class TableRecords {
   // append without a descent from the root; one out of order pays a comparison more. Off (as
   // for a write), inserts descend.
   void ExpectKeyOrder(bool on) { in_key_order_ = on; }
+  // While on (a replay), a table without partitions keeps its hash of keys alone, and its tree
+  // (which a log's records reach in no order, a descent of cache misses each) is built once,
+  // when it goes off, from the records sorted by key. Walks and ForEach wait until then.
+  void DeferOrder(bool on);
   // Room in the hash of keys for `items` records, so a load of that many grows it once, not by
   // a rehash of every record at each doubling.
   void Reserve(size_t items) {
@@ -72,9 +76,15 @@ class TableRecords {
   size_t size() const { return size_; }
   // Every record, in key order: an index built from them (TableItems::BuildDeferredIndexes, a
   // backfill) receives the entries of each of its partitions in table key order, appends where
-  // the index has no sort key.
+  // the index has no sort key. While the order is deferred, in no order (a TTL index attached
+  // during a replay, the records destroyed with a table deleted then).
   template <typename F>
   void ForEach(const F& f) const {
+    if (order_deferred_) {
+      for (const HashedRef<ItemRecord>& ref : hashed_)
+        f(static_cast<const ItemRecord*>(ref.target));
+      return;
+    }
     if (!partitioned()) {
       for (const RecordSlot& slot : tree_) f(static_cast<const ItemRecord*>(slot.record));
       return;
@@ -259,6 +269,7 @@ class TableRecords {
   HashedByKey<ItemRecord> hashed_;  // empty without hashed_keys
   bool hashed_keys_ = true;
   bool in_key_order_ = false;
+  bool order_deferred_ = false;
   size_t size_ = 0;
   RecordTree tree_;  // a table without partitions
   PrefixLength prefix_length_;

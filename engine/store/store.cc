@@ -85,7 +85,12 @@ Status Store::Open() {
   const auto started = std::chrono::steady_clock::now();
   size_t replayed_records = 0;
   size_t log_bytes = 0;
+  later_records_ = 0;
   for (const RecoveryPlan::Replay& replay : plan.replay) {
+    later_records_ += summaries[replay.index].contents.records.size();
+  }
+  for (const RecoveryPlan::Replay& replay : plan.replay) {
+    later_records_ -= std::min(later_records_, summaries[replay.index].contents.records.size());
     const std::string& name = summaries[replay.index].name;
     LogContents& contents = summaries[replay.index].contents;
     // Damage moved aside (point-in-time recovery) cut files short: those are read again.
@@ -123,9 +128,12 @@ Status Store::Open() {
                      std::chrono::steady_clock::now() - started)
                      .count());
   const size_t segment_count = plan.replay.size();
+  std::unique_lock catalog(catalog_.mutex);
+  // Each table's order (a table without partitions, TableRecords::DeferOrder) and indexes, once:
+  // before anything walks the tables (the checkpoint below).
+  for (auto& [name, entry] : catalog_.tables) entry->items->BuildDeferredIndexes();
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
   // rewritten as one segment of the current state before anything else is written.
-  std::unique_lock catalog(catalog_.mutex);
   if (segment_count > 1 &&
       (log_bytes > 2 * static_cast<size_t>(catalog_.LiveBytesLocked()) + (size_t{1} << 20) ||
        segment_count > 16)) {
@@ -140,7 +148,6 @@ Status Store::Open() {
     }
     ++last_segment;
   }
-  for (auto& [name, entry] : catalog_.tables) entry->items->BuildDeferredIndexes();
   catalog_.replaying = false;
   catalog_.replayed_tables.clear();
   for (auto& [name, entry] : catalog_.tables) catalog_.StartEventualConsistency(*entry);
@@ -204,9 +211,12 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       const std::string name = description.table_name;
       std::unique_ptr<TableEntry> entry = catalog_.NewEntry(description);
       // A checkpoint's description counts the items that follow it (checkpoint.cc).
+      // Records after it may add items: room for as many (at most as many again), rather than
+      // a rehash of the whole table once they pass it.
       if (description.item_count > 0) {
-        entry->items->ReserveForLoad(std::min(static_cast<size_t>(description.item_count),
-                                              segment_bytes_ / sizeof(ItemRecord)));
+        const size_t count = std::min(static_cast<size_t>(description.item_count),
+                                      segment_bytes_ / sizeof(ItemRecord));
+        entry->items->ReserveForLoad(count + std::min(count, later_records_));
         entry->description.item_count = 0;  // a hint only: counts are read live (FillCounts)
       }
       if (!description.time_to_live_attribute.empty()) {

@@ -82,9 +82,11 @@ class Store {
 
   Catalog& catalog_;
   // The segment being replayed: its bytes (no table in it reserves room for more items than
-  // an image each could hold), its mapping, and the mapped_records region it was adopted as
+  // an image each could hold, and the records after it), its mapping, and the mapped_records region
+  // it was adopted as
   // (-1: not yet, or not possible), held until the segment is done.
   size_t segment_bytes_ = 0;
+  size_t later_records_ = 0;  // records in the segments replayed after it
   FileBytes* segment_ = nullptr;
   int segment_region_ = -1;
   bool segment_adoptable_ = true;
