@@ -46,13 +46,13 @@ void TableRecords::Partition::Destroy(Partition* partition) {
 
 TableRecords::~TableRecords() {
   ForEach([](const ItemRecord* record) { ItemRecord::Destroy(const_cast<ItemRecord*>(record)); });
-  for (const PartitionSlot& slot : partitions_) {
-    if (!slot.partition.single()) Partition::Destroy(slot.partition.partition());
+  for (const PartitionRef& ref : partition_index_) {  // every partition, deferred or not
+    if (!ref.partition.single()) Partition::Destroy(ref.partition.partition());
   }
 }
 
 void TableRecords::UsePartitions(PrefixLength prefix_length, bool hashed_keys) {
-  order_deferred_ = false;  // partitions keep their own order
+  order_deferred_ = false;  // called before any insert, so before any deferral
   prefix_length_ = std::move(prefix_length);
   hashed_keys_ = hashed_keys;
 }
@@ -106,46 +106,67 @@ std::optional<TableRecords::PartitionHandle> TableRecords::FindPartition(
 
 void TableRecords::AddPartition(std::string_view key, PartitionHandle partition) {
   partition_index_.insert(PartitionRef{partition, absl::HashOf(key)});
-  InsertSlot(partitions_, PartitionSlot{KeyPrefix(key), partition});
+  if (!order_deferred_) InsertSlot(partitions_, PartitionSlot{KeyPrefix(key), partition});
 }
 
 void TableRecords::Rebind(std::string_view key, PartitionHandle moved) {
   partition_index_.find(key)->partition = moved;
-  partitions_.find(key)->partition = moved;
+  if (!order_deferred_) partitions_.find(key)->partition = moved;
 }
 
 void TableRecords::RemovePartition(std::string_view key) {
-  partitions_.erase(key);
+  if (!order_deferred_) partitions_.erase(key);
   partition_index_.erase(key);
 }
 
 void TableRecords::DeferOrder(bool on) {
-  if (partitioned() || !hashed_keys_ || on == order_deferred_) return;
+  if (!hashed_keys_ || on == order_deferred_) return;
   order_deferred_ = on;
-  tree_.clear();  // the hash has every record; on: the tree is built from it when off
+  // The hashes hold everything: the trees are built from them when the deferral ends.
+  tree_.clear();
+  partitions_.clear();
   if (on) return;
-  std::vector<RecordSlot> slots;
-  slots.reserve(hashed_.size());
-  // In the hash's order, each record's key read a few ahead, as each is a cache miss.
+  // In the hash's order, each record read a few ahead (its key, or its partition's bytes), as
+  // each is a cache miss.
   constexpr size_t kAhead = 8;
-  auto ahead = hashed_.begin();
-  for (size_t i = 0; i < kAhead && ahead != hashed_.end(); ++i, ++ahead) {
-    __builtin_prefetch(ahead->target);
+  auto build = [](const auto& hash, auto address_of, auto slot_of, auto order, auto& tree) {
+    std::vector<typename std::decay_t<decltype(tree)>::value_type> slots;
+    slots.reserve(hash.size());
+    auto ahead = hash.begin();
+    for (size_t i = 0; i < kAhead && ahead != hash.end(); ++i, ++ahead) {
+      __builtin_prefetch(address_of(*ahead));
+    }
+    for (const auto& ref : hash) {
+      if (ahead != hash.end()) __builtin_prefetch(address_of(*ahead++));
+      slots.push_back(slot_of(ref));
+    }
+    std::sort(slots.begin(), slots.end(), order);
+    tree.insert(slots.begin(), slots.end());  // in order: each an append
+  };
+  if (!partitioned()) {
+    build(
+        hashed_, [](const HashedRef<ItemRecord>& ref) { return ref.target; },
+        [](const HashedRef<ItemRecord>& ref) { return RecordSlot(ref.target, 0); }, ByRecordKey{0},
+        tree_);
+    return;
   }
-  for (const HashedRef<ItemRecord>& ref : hashed_) {
-    if (ahead != hashed_.end()) __builtin_prefetch((ahead++)->target);
-    slots.emplace_back(ref.target, 0);
-  }
-  std::sort(slots.begin(), slots.end(), ByRecordKey{0});
-  tree_.insert(slots.begin(), slots.end());  // in order: each an append
+  build(
+      partition_index_,
+      [](const PartitionRef& ref) -> const void* {
+        return ref.partition.single() ? static_cast<const void*>(ref.partition.record())
+                                      : ref.partition.partition();
+      },
+      [this](const PartitionRef& ref) {
+        return PartitionSlot{KeyPrefix(KeyOf(ref.partition)), ref.partition};
+      },
+      ByPartitionKey{this}, partitions_);
 }
 
 void TableRecords::Insert(ItemRecord* record) {
   ++size_;
   if (hashed_keys_) hashed_.insert(RefTo(record));
-  if (order_deferred_) return;
   if (!partitioned()) {
-    InsertSlot(tree_, RecordSlot(record, 0));
+    if (!order_deferred_) InsertSlot(tree_, RecordSlot(record, 0));
     return;
   }
   const std::string_view key = PartitionOf(record->key());
@@ -210,9 +231,8 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
   // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
   const std::string_view key = old->key();
   if (hashed_keys_) hashed_.find(key)->target = record;
-  if (order_deferred_) return;
   if (!partitioned()) {
-    tree_.find(key)->record = record;
+    if (!order_deferred_) tree_.find(key)->record = record;
     return;
   }
   const std::string_view partition_key = PartitionOf(key);
@@ -234,9 +254,8 @@ void TableRecords::Remove(ItemRecord* record) {
   const std::string_view key = record->key();
   --size_;
   if (hashed_keys_) hashed_.erase(key);
-  if (order_deferred_) return;
   if (!partitioned()) {
-    tree_.erase(key);
+    if (!order_deferred_) tree_.erase(key);
     return;
   }
   const std::string_view partition_key = PartitionOf(key);

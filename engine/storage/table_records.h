@@ -46,9 +46,10 @@ class TableRecords {
   // append without a descent from the root; one out of order pays a comparison more. Off (as
   // for a write), inserts descend.
   void ExpectKeyOrder(bool on) { in_key_order_ = on; }
-  // While on (a replay), a table without partitions keeps its hash of keys alone, and its tree
-  // (which a log's records reach in no order, a descent of cache misses each) is built once,
-  // when it goes off, from the records sorted by key. Walks and ForEach wait until then.
+  // While on (a replay), a table keeps its hashes alone (of keys, or of partitions), and its
+  // tree (of items, or of partitions), which a log's records reach in no order, a descent of
+  // cache misses each, is built once when it goes off, from them sorted by key. Walks wait
+  // until then; ForEach goes in no order meanwhile. Not for an index (no hash of its keys).
   void DeferOrder(bool on);
   // Room in the hash of keys for `items` records, so a load of that many grows it once, not by
   // a rehash of every record at each doubling.
@@ -80,17 +81,15 @@ class TableRecords {
   // during a replay, the records destroyed with a table deleted then).
   template <typename F>
   void ForEach(const F& f) const {
-    if (order_deferred_) {
-      for (const HashedRef<ItemRecord>& ref : hashed_)
-        f(static_cast<const ItemRecord*>(ref.target));
-      return;
-    }
     if (!partitioned()) {
+      if (order_deferred_) {
+        for (const HashedRef<ItemRecord>& ref : hashed_) f(ref.target);
+        return;
+      }
       for (const RecordSlot& slot : tree_) f(static_cast<const ItemRecord*>(slot.record));
       return;
     }
-    for (const PartitionSlot& slot : partitions_) {
-      const PartitionHandle handle = slot.partition;
+    auto each = [&f](PartitionHandle handle) {
       if (handle.single()) {
         f(static_cast<const ItemRecord*>(handle.record()));
       } else if (handle.partition()->tree != nullptr) {
@@ -102,7 +101,12 @@ class TableRecords {
           f(static_cast<const ItemRecord*>(item.record));
         }
       }
+    };
+    if (order_deferred_) {
+      for (const PartitionRef& ref : partition_index_) each(ref.partition);
+      return;
     }
+    for (const PartitionSlot& slot : partitions_) each(slot.partition);
   }
 
  private:
