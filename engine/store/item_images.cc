@@ -54,7 +54,7 @@ void ItemImagesWriter::AppendTo(std::string& out, uint64_t out_offset) {
 
 Result<ItemImages> DecodeItemImages(std::string_view payload) {
   auto malformed = [] { return Error::Internal("malformed log record: item images"); };
-  if (payload.size() < 4) return malformed();
+  if (payload.size() < 4 + 1) return malformed();  // the id's length, the pad's
   const uint32_t id_size = ReadU32(payload.data());
   if (id_size > payload.size() - 4 - 1) return malformed();
   ItemImages images;

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -92,8 +93,10 @@ TEST_CASE("Malformed item images are refused, never read past their end") {
   const std::string payload = out.substr(kLogRecordHeaderBytes);
   // Every cut: refused, or fewer whole images (a cut between two), never a byte past the cut.
   for (size_t cut = 0; cut < payload.size(); ++cut) {
-    const std::string copy = payload.substr(0, cut);  // its own allocation, for ASan
-    auto images = DecodeItemImages(copy);
+    // Its own allocation of exactly `cut` bytes (a string's would end in a zero), for ASan.
+    const auto copy = std::make_unique<char[]>(cut);
+    std::memcpy(copy.get(), payload.data(), cut);
+    auto images = DecodeItemImages(std::string_view(copy.get(), cut));
     if (!images.ok()) continue;
     ItemImageReader reader(images.value().images);
     size_t count = 0;
