@@ -12,7 +12,7 @@ void TableItems::DeferIndexes() {
   std::unique_lock lock(mutex_);
   indexes_deferred_.store(true, std::memory_order_relaxed);
   items_.ExpectKeyOrder(true);  // a checkpoint holds the items in key order
-  items_.DeferOrder(true);      // or, without partitions, the order is built once at the end
+  items_.DeferOrder(true);      // the later log's are not: the trees are built at the end
 }
 
 void TableItems::ReserveForLoad(size_t items) {

@@ -129,7 +129,7 @@ Status Store::Open() {
                      .count());
   const size_t segment_count = plan.replay.size();
   std::unique_lock catalog(catalog_.mutex);
-  // Each table's order (a table without partitions, TableRecords::DeferOrder) and indexes, once:
+  // Each table's trees (of items or partitions, TableRecords::DeferOrder) and indexes, once:
   // before anything walks the tables (the checkpoint below).
   for (auto& [name, entry] : catalog_.tables) entry->items->BuildDeferredIndexes();
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
