@@ -27,7 +27,9 @@ void AppendKeyValue(std::string& out, const AttributeValue& value) {
 void AppendKeyValue(std::string& out, AttributeType type, std::string_view scalar) {
   if (type == AttributeType::kN) {
     // Stored numbers are canonical text, which always parses.
-    Number::Parse(scalar).value().AppendOrderedBytes(out);
+    if (!Number::AppendOrderedBytesOfText(out, scalar)) {
+      Number::Parse(scalar).value().AppendOrderedBytes(out);
+    }
   } else {
     AppendEscaped(out, scalar);
   }

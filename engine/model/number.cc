@@ -221,6 +221,58 @@ void Number::AppendOrderedBytes(std::string& out) const {
   out.push_back('\xFF');
 }
 
+bool Number::AppendOrderedBytesOfText(std::string& out, std::string_view canonical) {
+  if (canonical == "0") {
+    out.push_back('\x02');
+    return true;
+  }
+  const bool negative = !canonical.empty() && canonical[0] == '-';
+  const std::string_view text = canonical.substr(negative ? 1 : 0);
+  // value = 0.DIGITS * 10^exponent: "0.00ddd" has -2, "ddd.dd" and "ddd00" the integer digits'
+  // count.
+  char digits[kMaxSignificantDigits];
+  size_t count = 0;
+  int64_t exponent = 0;
+  size_t at = 0;
+  if (text.starts_with("0.")) {
+    at = 2;
+    while (at < text.size() && text[at] == '0') ++at;
+    exponent = -static_cast<int64_t>(at - 2);
+  } else if (text.empty() || !IsDigit(text[0]) || text[0] == '0') {
+    return false;
+  }
+  bool point = at > 0;
+  for (; at < text.size(); ++at) {
+    if (text[at] == '.' && !point) {
+      point = true;
+      exponent = static_cast<int64_t>(count);
+      continue;
+    }
+    if (!IsDigit(text[at])) return false;
+    // Trailing zeros of an integer count in its exponent, not its digits.
+    if (count == kMaxSignificantDigits && text[at] != '0') return false;
+    if (count < kMaxSignificantDigits) digits[count] = text[at];
+    ++count;
+  }
+  if (!point) exponent = static_cast<int64_t>(count);
+  count = std::min(count, kMaxSignificantDigits);
+  while (count > 0 && digits[count - 1] == '0') --count;
+  if (count == 0 || exponent > kMaxExponent || exponent < kMinExponent) return false;
+  const auto biased = static_cast<uint8_t>(exponent + kExponentBias);
+  if (!negative) {
+    out.push_back('\x03');
+    out.push_back(static_cast<char>(biased));
+    out.append(digits, count);
+    out.push_back('\x00');
+    return true;
+  }
+  out.push_back('\x01');
+  out.push_back(static_cast<char>(static_cast<uint8_t>(255 - biased)));
+  for (size_t i = 0; i < count; ++i) out.push_back(static_cast<char>('9' - digits[i] + '0'));
+  out.push_back('\xFF');
+  return true;
+}
+
 std::optional<float> NumberAsF32(std::string_view text) {
   float value = 0;
   const char* end = text.data() + text.size();

@@ -1,6 +1,7 @@
 #include "engine/model/number.h"
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -136,6 +137,49 @@ TEST_CASE("Byte order of encodings equals numeric order (property over random de
     // Canonical text parses back to the same number.
     REQUIRE(Number::Parse(a.value().ToString()).value() == a.value());
   }
+}
+
+// A stored number's key bytes without a Parse (an index built from stored items): the same as
+// Parse's, or none for text of another shape.
+TEST_CASE("Key bytes from canonical text equal those of the parsed number") {
+  auto parsed_bytes = [](std::string_view text) {
+    std::string bytes;
+    Number::Parse(text).value().AppendOrderedBytes(bytes);
+    return bytes;
+  };
+  auto text_bytes = [](std::string_view text) -> std::optional<std::string> {
+    std::string bytes = "k";
+    if (!Number::AppendOrderedBytesOfText(bytes, text)) {
+      CHECK(bytes == "k");  // nothing appended
+      return std::nullopt;
+    }
+    return bytes.substr(1);
+  };
+  for (const char* text : {"0", "1", "-1", "7", "10", "100", "120", "0.5", "0.05", "-0.0001",
+                           "123.45", "-123.45", "99999999999999999999999999999999999999"}) {
+    const std::string canonical = Canonical(text);
+    INFO(canonical);
+    CHECK(text_bytes(canonical) == parsed_bytes(canonical));
+  }
+  CHECK(text_bytes(Canonical("1e125")).has_value());    // 126 digits, one significant
+  CHECK(text_bytes(Canonical("-1e-130")).has_value());  // "-0.000...1"
+  CHECK(text_bytes(Canonical("9.5e125")) == parsed_bytes("9.5e125"));
+  std::mt19937_64 random(20261203);
+  for (int round = 0; round < 20000; ++round) {
+    auto number = Number::Parse(RandomDecimal(random));
+    if (!number.ok()) continue;
+    const std::string canonical = number.value().ToString();
+    INFO(canonical);
+    REQUIRE(text_bytes(canonical) == parsed_bytes(canonical));
+  }
+  // Other shapes are left to a Parse.
+  for (const char* text :
+       {"", "-", "-0", "00", "01", "0.", ".5", "1e5", "1.2.3", "+1", "1x", "0.0"}) {
+    INFO(text);
+    CHECK_FALSE(text_bytes(text).has_value());
+  }
+  CHECK_FALSE(text_bytes(std::string(39, '7')).has_value());  // 39 significant digits
+  CHECK(text_bytes(std::string(38, '7') + "000") == parsed_bytes(std::string(38, '7') + "000"));
 }
 
 }  // namespace
