@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "engine/storage/prefix_sort.h"
+
 namespace ddbd {
 
 namespace {
@@ -105,7 +107,7 @@ std::optional<TableRecords::PartitionHandle> TableRecords::FindPartition(
 }
 
 void TableRecords::AddPartition(std::string_view key, PartitionHandle partition) {
-  partition_index_.insert(PartitionRef{partition, absl::HashOf(key)});
+  partition_index_.insert(PartitionRef{partition, HashOfKey(key)});
   if (!order_deferred_) InsertSlot(partitions_, PartitionSlot{KeyPrefix(key), partition});
 }
 
@@ -140,7 +142,7 @@ void TableRecords::DeferOrder(bool on) {
       if (ahead != hash.end()) __builtin_prefetch(address_of(*ahead++));
       slots.push_back(slot_of(ref));
     }
-    std::sort(slots.begin(), slots.end(), order);
+    SortByPrefix(slots, order);
     tree.insert(slots.begin(), slots.end());  // in order: each an append
   };
   if (!partitioned()) {

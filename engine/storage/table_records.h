@@ -176,6 +176,13 @@ class TableRecords {
   };
   using PartitionTree = absl::btree_set<PartitionSlot, ByPartitionKey>;
 
+  // Key bytes' hash in the hashes below: Abseil's own. absl::HashOf(std::string_view) goes to
+  // std::hash (this Abseil's string_view is a type of its own), a byte-wise MurmurHash that
+  // cost ~85 instructions a key, 8% of a start with a million items.
+  static size_t HashOfKey(std::string_view key) {
+    return absl::HashOf(absl::string_view(key.data(), key.size()));
+  }
+
   // The partition index: partitions by a hash of their bytes.
   struct PartitionRef {
     mutable PartitionHandle partition;
@@ -183,7 +190,7 @@ class TableRecords {
   };
   struct PartitionHash {
     using is_transparent = void;
-    size_t operator()(std::string_view key) const { return absl::HashOf(key); }
+    size_t operator()(std::string_view key) const { return HashOfKey(key); }
     size_t operator()(const PartitionRef& ref) const { return ref.hash; }
   };
   struct PartitionEqual {
@@ -219,7 +226,7 @@ class TableRecords {
   template <typename T>
   struct KeyHash {
     using is_transparent = void;
-    size_t operator()(std::string_view key) const { return absl::HashOf(key); }
+    size_t operator()(std::string_view key) const { return HashOfKey(key); }
     size_t operator()(const HashedRef<T>& ref) const { return ref.hash; }
   };
   template <typename T>
@@ -236,7 +243,7 @@ class TableRecords {
   using HashedByKey = absl::flat_hash_set<HashedRef<T>, KeyHash<T>, KeyEqual<T>>;
   template <typename T>
   static HashedRef<T> RefTo(T* target) {
-    return {target, absl::HashOf(target->key())};
+    return {target, HashOfKey(target->key())};
   }
 
   // The record with key bytes `key` in its partition (tables without a hash of keys).

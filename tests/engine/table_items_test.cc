@@ -12,6 +12,7 @@
 #include "engine/clock.h"
 #include "engine/model/attribute_value.h"
 #include "engine/model/key_codec.h"
+#include "engine/storage/prefix_sort.h"
 #include "tests/engine/engine_calls.h"
 
 namespace ddbd {
@@ -529,6 +530,40 @@ TEST_CASE("Whole-item index entries read the item's current record through every
   clock.AdvanceMs(10);
   CHECK(walked() == expected());
   CHECK(items.index_item_count(0) == static_cast<int64_t>(expected().size()));
+}
+
+// The deferred trees' sort (TableRecords::DeferOrder): the order std::sort gives, whether the
+// prefixes spread over its buckets (a table's hashed keys) or not (all in one bucket, a few
+// values, buckets left empty).
+TEST_CASE("Slots sorted by prefix buckets come out in std::sort's order") {
+  struct Slot {
+    uint64_t prefix;
+    uint32_t rest;  // what a key's bytes after the prefix decide
+  };
+  auto order = [](const Slot& a, const Slot& b) {
+    return a.prefix != b.prefix ? a.prefix < b.prefix : a.rest < b.rest;
+  };
+  std::mt19937_64 random(20261203);
+  const auto spread = GENERATE(0, 1, 2, 3);
+  const size_t count = GENERATE(size_t{100}, size_t{16383}, size_t{16384}, size_t{100000});
+  std::vector<Slot> slots;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t bits = random();
+    const uint64_t prefix = spread == 0   ? bits                           // every bucket
+                            : spread == 1 ? bits >> 20                     // the first bucket only
+                            : spread == 2 ? (bits % 3) << 62               // three values
+                                          : bits & 0xFFF0'0000'0000'0000;  // a bucket each, ties
+    slots.push_back({prefix, static_cast<uint32_t>(i * 2654435761u)});
+  }
+  std::vector<Slot> expected = slots;
+  std::sort(expected.begin(), expected.end(), order);
+  SortByPrefix(slots, order);
+  INFO("spread " << spread << ", " << count << " slots");
+  REQUIRE(slots.size() == expected.size());
+  for (size_t i = 0; i < slots.size(); ++i) {
+    REQUIRE(slots[i].prefix == expected[i].prefix);
+    REQUIRE(slots[i].rest == expected[i].rest);
+  }
 }
 
 }  // namespace
