@@ -258,18 +258,16 @@ bool Number::AppendOrderedBytesOfText(std::string& out, std::string_view canonic
   count = std::min(count, kMaxSignificantDigits);
   while (count > 0 && digits[count - 1] == '0') --count;
   if (count == 0 || exponent > kMaxExponent || exponent < kMinExponent) return false;
+  // Appended at once: a push_back a byte cost as much as the rest.
   const auto biased = static_cast<uint8_t>(exponent + kExponentBias);
-  if (!negative) {
-    out.push_back('\x03');
-    out.push_back(static_cast<char>(biased));
-    out.append(digits, count);
-    out.push_back('\x00');
-    return true;
+  char bytes[kMaxSignificantDigits + 3];
+  bytes[0] = negative ? '\x01' : '\x03';
+  bytes[1] = static_cast<char>(negative ? static_cast<uint8_t>(255 - biased) : biased);
+  for (size_t i = 0; i < count; ++i) {
+    bytes[2 + i] = negative ? static_cast<char>('9' - digits[i] + '0') : digits[i];
   }
-  out.push_back('\x01');
-  out.push_back(static_cast<char>(static_cast<uint8_t>(255 - biased)));
-  for (size_t i = 0; i < count; ++i) out.push_back(static_cast<char>('9' - digits[i] + '0'));
-  out.push_back('\xFF');
+  bytes[2 + count] = negative ? '\xFF' : '\x00';
+  out.append(bytes, count + 3);
   return true;
 }
 

@@ -44,9 +44,11 @@ Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t m
 // EndPartition, its sort values), or none when the index does not hold the item: indexes are
 // sparse, and hold only items with every key attribute of the key's type and, for strings and
 // binaries, not empty and within DynamoDB's key size. Writes are refused otherwise (CheckItem);
-// items stored before the index existed are skipped by its backfill instead.
-std::optional<std::string> IndexKeyBytes(const KeyParts& key, std::string_view blob) {
+// items stored before the index existed are skipped by its backfill instead. The bytes get
+// `room` bytes of capacity, so what the caller appends needs no second allocation.
+std::optional<std::string> IndexKeyBytes(const KeyParts& key, std::string_view blob, size_t room) {
   std::string bytes = BeginKeyBytes();
+  bytes.reserve(room);
   for (const auto* parts : {&key.partition, &key.sort}) {
     const bool partition = parts == &key.partition;
     for (const KeyPart& part : *parts) {
@@ -140,8 +142,10 @@ bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
 IndexEntries TableIndexes::EntriesFor(std::string_view table_key, std::string_view blob,
                                       uint32_t size, WholeItems whole_items) const {
   IndexEntries entries;
+  entries.reserve(indexes_.size());
   for (const TableIndex& index : indexes_) {
-    std::optional<std::string> key = IndexKeyBytes(index.key, blob);
+    // Room for the table key after an index key of a few short values: one allocation.
+    std::optional<std::string> key = IndexKeyBytes(index.key, blob, 64 + table_key.size());
     if (!key) continue;  // sparse: the item lacks a key attribute the index can hold
     *key += table_key;
     if (index.projection_type() == ProjectionType::kAll) {

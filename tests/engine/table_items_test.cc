@@ -533,9 +533,9 @@ TEST_CASE("Whole-item index entries read the item's current record through every
 }
 
 // The deferred trees' sort (TableRecords::DeferOrder): the order std::sort gives, whether the
-// prefixes spread over its buckets (a table's hashed keys) or not (all in one bucket, a few
-// values, buckets left empty).
-TEST_CASE("Slots sorted by prefix buckets come out in std::sort's order") {
+// prefixes spread (a table's hashed keys) or not (top bits all zero, three values, ties below
+// the radix passes' bits).
+TEST_CASE("Slots sorted by prefix come out in std::sort's order") {
   struct Slot {
     uint64_t prefix;
     uint32_t rest;  // what a key's bytes after the prefix decide
@@ -545,14 +545,14 @@ TEST_CASE("Slots sorted by prefix buckets come out in std::sort's order") {
   };
   std::mt19937_64 random(20261203);
   const auto spread = GENERATE(0, 1, 2, 3);
-  const size_t count = GENERATE(size_t{100}, size_t{16383}, size_t{16384}, size_t{100000});
+  const size_t count = GENERATE(size_t{100}, size_t{65535}, size_t{65536}, size_t{200000});
   std::vector<Slot> slots;
   for (size_t i = 0; i < count; ++i) {
     const uint64_t bits = random();
-    const uint64_t prefix = spread == 0   ? bits                           // every bucket
-                            : spread == 1 ? bits >> 20                     // the first bucket only
+    const uint64_t prefix = spread == 0   ? bits                           // spread
+                            : spread == 1 ? bits >> 20                     // top 20 bits zero
                             : spread == 2 ? (bits % 3) << 62               // three values
-                                          : bits & 0xFFF0'0000'0000'0000;  // a bucket each, ties
+                                          : bits & 0xFFF0'0000'0000'0000;  // ties below bit 52
     slots.push_back({prefix, static_cast<uint32_t>(i * 2654435761u)});
   }
   std::vector<Slot> expected = slots;
