@@ -123,6 +123,7 @@ Status Store::Open() {
     segment_ = nullptr;
     mapped[replay.index].reset();
   }
+  item_table_ = nullptr;
   ReportRecovery(plan, summaries, replayed_records, log_bytes,
                  std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::steady_clock::now() - started)
@@ -201,6 +202,11 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
   };
   // Streams by ARN, aged out or not: replay is not the moment to let one go.
   auto replayed_stream = [this](std::string_view arn) { return catalog_.streams.FindAny(arn); };
+  if (kind != static_cast<uint8_t>(JournalKind::kItemPut) &&
+      kind != static_cast<uint8_t>(JournalKind::kItemDeleted) &&
+      kind != static_cast<uint8_t>(JournalKind::kGroup)) {
+    item_table_ = nullptr;
+  }
   switch (static_cast<JournalKind>(kind)) {
     case JournalKind::kTableCreated: {
       auto table = DecodeTableDescription(payload);
@@ -278,12 +284,15 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       auto fields = DecodeItemRecord(payload);
       if (!fields.ok()) return fields.error();
       const bool put = static_cast<JournalKind>(kind) == JournalKind::kItemPut;
-      std::shared_ptr<TableItems> items;
-      {
+      TableItems* items = item_table_;
+      if (items == nullptr || fields.value().table_id != item_table_id_ ||
+          !fields.value().version_region.empty()) {
         std::shared_lock lock(catalog_.mutex);
         TableEntry* entry = find(fields.value().table_id);
         if (entry == nullptr) return MalformedRecord("an item of an unknown table");
-        items = entry->items;
+        items = entry->items.get();
+        item_table_ = items;
+        item_table_id_ = fields.value().table_id;
         // A replicated table's change: its write version, known again (replay is one thread).
         if (!fields.value().version_region.empty()) {
           if (!entry->versions) entry->versions = std::make_shared<ReplicaVersions>();
