@@ -24,6 +24,28 @@ Error NotNumeric(std::string_view text, Number::Layer layer) {
 constexpr int64_t kInt32Min = -2'147'483'648LL;
 constexpr int64_t kInt32Max = 2'147'483'647LL;
 
+// A number's ordered key bytes (AppendOrderedBytes) from its parts: value = (negative ? -1 : 1)
+// * 0.DIGITS * 10^exponent, no digits for zero. Written at once: a push_back a byte cost as much
+// as the rest.
+void AppendOrdered(std::string& out, bool negative, int32_t exponent, std::string_view digits) {
+  if (digits.empty()) {
+    out.push_back('\x02');
+    return;
+  }
+  const auto biased = static_cast<uint8_t>(exponent + kExponentBias);
+  char bytes[Number::kMaxSignificantDigits + 3];
+  // Larger exponent first decides; then digits; a shorter digit string (a prefix) is smaller, so
+  // the terminator 0x00 sorts below every digit. Negative numbers: everything inverted, and the
+  // terminator above every inverted digit.
+  bytes[0] = negative ? '\x01' : '\x03';
+  bytes[1] = static_cast<char>(negative ? static_cast<uint8_t>(255 - biased) : biased);
+  for (size_t i = 0; i < digits.size(); ++i) {
+    bytes[2 + i] = negative ? static_cast<char>('9' - digits[i] + '0') : digits[i];
+  }
+  bytes[2 + digits.size()] = negative ? '\xFF' : '\x00';
+  out.append(bytes, digits.size() + 3);
+}
+
 }  // namespace
 
 Result<Number> Number::Parse(std::string_view text, Layer layer) {
@@ -200,25 +222,7 @@ Result<Number> Number::Subtract(const Number& other) const {
 }
 
 void Number::AppendOrderedBytes(std::string& out) const {
-  if (IsZero()) {
-    out.push_back('\x02');
-    return;
-  }
-  const auto biased = static_cast<uint8_t>(exponent_ + kExponentBias);
-  if (!negative_) {
-    // Larger exponent first decides; then digits; a shorter digit string (a prefix) is smaller,
-    // so the terminator 0x00 sorts below every digit.
-    out.push_back('\x03');
-    out.push_back(static_cast<char>(biased));
-    out.append(digits_);
-    out.push_back('\x00');
-    return;
-  }
-  // Negative numbers: everything inverted, and the terminator above every inverted digit.
-  out.push_back('\x01');
-  out.push_back(static_cast<char>(static_cast<uint8_t>(255 - biased)));
-  for (char digit : digits_) out.push_back(static_cast<char>('9' - digit + '0'));
-  out.push_back('\xFF');
+  AppendOrdered(out, negative_, exponent_, digits_);
 }
 
 bool Number::AppendOrderedBytesOfText(std::string& out, std::string_view canonical) {
@@ -258,16 +262,7 @@ bool Number::AppendOrderedBytesOfText(std::string& out, std::string_view canonic
   count = std::min(count, kMaxSignificantDigits);
   while (count > 0 && digits[count - 1] == '0') --count;
   if (count == 0 || exponent > kMaxExponent || exponent < kMinExponent) return false;
-  // Appended at once: a push_back a byte cost as much as the rest.
-  const auto biased = static_cast<uint8_t>(exponent + kExponentBias);
-  char bytes[kMaxSignificantDigits + 3];
-  bytes[0] = negative ? '\x01' : '\x03';
-  bytes[1] = static_cast<char>(negative ? static_cast<uint8_t>(255 - biased) : biased);
-  for (size_t i = 0; i < count; ++i) {
-    bytes[2 + i] = negative ? static_cast<char>('9' - digits[i] + '0') : digits[i];
-  }
-  bytes[2 + count] = negative ? '\xFF' : '\x00';
-  out.append(bytes, count + 3);
+  AppendOrdered(out, negative, static_cast<int32_t>(exponent), std::string_view(digits, count));
   return true;
 }
 
