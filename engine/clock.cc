@@ -5,6 +5,12 @@
 
 namespace ddbd {
 
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 int64_t SystemClock::NowMs() const {
   using std::chrono::duration_cast;
   using std::chrono::milliseconds;

@@ -8,6 +8,12 @@
 
 namespace ddbd {
 
+inline constexpr int64_t kDayMs = int64_t{24} * 3'600'000;
+
+// The machine's monotonic time in milliseconds, for waits and backoffs a test's move of the
+// engine's clock must not shorten.
+int64_t SteadyMs();
+
 // Milliseconds since the Unix epoch. Implementations must be safe to call from any thread.
 class Clock {
  public:

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -76,6 +77,9 @@ struct CancellationReason {
   std::shared_ptr<const Item> item;  // ConditionalCheckFailed with ALL_OLD, when there was one
 };
 
+// The head of most ValidationException messages about a request's parameters.
+inline constexpr char kInvalidParameterValues[] = "One or more parameter values were invalid: ";
+
 class Error {
  public:
   Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -97,6 +101,16 @@ class Error {
   }
   static Error Internal(std::string message) {
     return {ErrorCode::kInternalServerError, std::move(message)};
+  }
+  // ResourceNotFoundException for a table that is not there (or not yet, or no longer, usable).
+  static Error TableResourceNotFound(std::string_view table) {
+    return ResourceNotFound("Requested resource not found: Table: " + std::string(table) +
+                            " not found");
+  }
+  // TableNotFoundException, as the backup, restore and export operations word it (others say
+  // ResourceNotFoundException).
+  static Error TableNotFound(const std::string& table) {
+    return {ErrorCode::kTableNotFound, "Table not found: " + table};
   }
   // "The conditional request failed", carrying the current item when the caller asked for it
   // (ReturnValuesOnConditionCheckFailure: ALL_OLD).

@@ -16,8 +16,6 @@
 namespace ddbd {
 namespace {
 
-constexpr const char* kInvalid = "One or more parameter values were invalid: ";
-
 struct TypeKey {
   const char* name;
   AttributeType type;
@@ -140,20 +138,20 @@ Error AttributeDecoder::Valued(const Error& error) const {
 Error AttributeDecoder::Duplicates(AttributeType type, const json::Value& list) const {
   if (!rules_.current_layer) {
     return Error::Validation(
-        type == AttributeType::kSS
-            ? std::string(kInvalid) + "Input collection " + Joined(list) + " contains duplicates."
+        type == AttributeType::kSS ? std::string(kInvalidParameterValues) + "Input collection " +
+                                         Joined(list) + " contains duplicates."
         : type == AttributeType::kNS ? std::string("Input collection contains duplicates")
-                                     : std::string(kInvalid) + "Input collection " + Joined(list) +
-                                           "of type BS contains duplicates.");
+                                     : std::string(kInvalidParameterValues) + "Input collection " +
+                                           Joined(list) + "of type BS contains duplicates.");
   }
   return Valued(Error::Validation(
       type == AttributeType::kSS
-          ? std::string(kInvalid) + "Input collection " + SortedUntilRepeat(list, false, ", ") +
-                " contains duplicates."
+          ? std::string(kInvalidParameterValues) + "Input collection " +
+                SortedUntilRepeat(list, false, ", ") + " contains duplicates."
       : type == AttributeType::kNS
-          ? std::string(kInvalid) + "Input collection contains duplicates."
-          : std::string(kInvalid) + "Input collection " + SortedUntilRepeat(list, true, ",") +
-                "of type BS contains duplicates."));
+          ? std::string(kInvalidParameterValues) + "Input collection contains duplicates."
+          : std::string(kInvalidParameterValues) + "Input collection " +
+                SortedUntilRepeat(list, true, ",") + "of type BS contains duplicates."));
 }
 
 void AttributeDecoder::Serialization(Error error) {
@@ -273,7 +271,7 @@ void AttributeDecoder::DecodeFlag(AttributeType type, const json::Value& member,
   }
   result.boolean = type == AttributeType::kBool && *flag.value();
   if (type == AttributeType::kNull && !*flag.value()) {
-    Validation(Error::Validation(std::string(kInvalid) +
+    Validation(Error::Validation(std::string(kInvalidParameterValues) +
                                  "Null attribute value types must have the value of true"));
   }
 }
@@ -317,9 +315,11 @@ void AttributeDecoder::DecodeSet(AttributeType type, const json::Value& member,
   if (!all_strings) return;
   if (list.value()->Empty()) {
     Validation(Error::Validation(
-        type == AttributeType::kSS   ? std::string(kInvalid) + "An string set  may not be empty"
-        : type == AttributeType::kNS ? std::string(kInvalid) + "An number set  may not be empty"
-                                     : std::string(kInvalid) + "Binary sets should not be empty"));
+        type == AttributeType::kSS
+            ? std::string(kInvalidParameterValues) + "An string set  may not be empty"
+        : type == AttributeType::kNS
+            ? std::string(kInvalidParameterValues) + "An number set  may not be empty"
+            : std::string(kInvalidParameterValues) + "Binary sets should not be empty"));
   } else if (distinct.size() != result.members.size()) {
     Validation(Duplicates(type, *list.value()));
   } else {

@@ -25,9 +25,9 @@ void EncodeUnits(Part& part, double units, ConsumedCapacity::Kind kind) {
   if (kind == ConsumedCapacity::Kind::kWrite) part.WriteCapacityUnits(units);
 }
 
-void EncodeIndexes(wire::out::SecondaryIndexesCapacityMap& map,
-                   const std::vector<std::pair<std::string, double>>& indexes,
-                   ConsumedCapacity::Kind kind) {
+void EncodeIndexCapacity(wire::out::SecondaryIndexesCapacityMap& map,
+                         const std::vector<std::pair<std::string, double>>& indexes,
+                         ConsumedCapacity::Kind kind) {
   for (const auto& index : indexes) {  // not a structured binding: the lambda captures it
     map.Add(index.first,
             [&](wire::out::Capacity& capacity) { EncodeUnits(capacity, index.second, kind); });
@@ -45,12 +45,12 @@ void EncodeConsumedCapacity(wire::out::ConsumedCapacity& out, const ConsumedCapa
       [&](wire::out::Capacity& table) { EncodeUnits(table, consumed.table_units, consumed.kind); });
   if (!consumed.local_indexes.empty()) {
     out.LocalSecondaryIndexes([&](wire::out::SecondaryIndexesCapacityMap& map) {
-      EncodeIndexes(map, consumed.local_indexes, consumed.kind);
+      EncodeIndexCapacity(map, consumed.local_indexes, consumed.kind);
     });
   }
   if (!consumed.global_indexes.empty()) {
     out.GlobalSecondaryIndexes([&](wire::out::SecondaryIndexesCapacityMap& map) {
-      EncodeIndexes(map, consumed.global_indexes, consumed.kind);
+      EncodeIndexCapacity(map, consumed.global_indexes, consumed.kind);
     });
   }
 }

@@ -3,11 +3,7 @@
 #include <string>
 
 namespace ddbd::json {
-namespace {
 
-constexpr const char* kStructureNotExpected = "Start of structure or map found where not expected";
-
-// coral's name for a JSON scalar token, as used in "<TOKEN> cannot be converted to <Type>".
 const char* TokenName(const Value& value) {
   if (value.IsTrue()) return "TRUE_VALUE";
   if (value.IsFalse()) return "FALSE_VALUE";
@@ -15,6 +11,10 @@ const char* TokenName(const Value& value) {
   if (value.IsInt64() || value.IsUint64()) return "NUMBER_VALUE";
   return "DECIMAL_VALUE";
 }
+
+namespace {
+
+constexpr const char* kStructureNotExpected = "Start of structure or map found where not expected";
 
 Error CannotConvert(const Value& value, const char* java_type) {
   return Error::Serialization(std::string(TokenName(value)) + " cannot be converted to " +

@@ -16,6 +16,14 @@ namespace ddbd::json {
 
 using Value = rapidjson::Value;
 
+// A string value's text (the caller knows it is one).
+inline std::string_view Text(const Value& value) {
+  return {value.GetString(), value.GetStringLength()};
+}
+
+// coral's name for a JSON scalar token, as in "<TOKEN> cannot be converted to <Type>".
+const char* TokenName(const Value& value);
+
 // The member `name` of `object`, or null when absent or JSON null.
 const Value* Member(const Value& object, std::string_view name);
 

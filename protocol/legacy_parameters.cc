@@ -9,8 +9,6 @@
 namespace ddbd {
 namespace {
 
-constexpr const char* kInvalid = "One or more parameter values were invalid: ";
-
 struct Comparison {
   std::string_view name;
   size_t min_arguments;
@@ -34,7 +32,9 @@ constexpr std::array<Comparison, 13> kComparisons = {{
     {"CONTAINS", 1, 1},
 }};
 
-Error Invalid(const std::string& detail) { return Error::Validation(kInvalid + detail); }
+Error Invalid(const std::string& detail) {
+  return Error::Validation(kInvalidParameterValues + detail);
+}
 
 bool IsScalar(AttributeType type) {
   return type == AttributeType::kS || type == AttributeType::kN || type == AttributeType::kB;

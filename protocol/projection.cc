@@ -9,7 +9,7 @@
 namespace ddbd {
 namespace {
 
-constexpr const char* kPrefix = "Invalid ProjectionExpression: ";
+constexpr const char* kProjectionPrefix = "Invalid ProjectionExpression: ";
 
 // DynamoDB refuses a path that is a prefix of another (overlap) or that meets another at the
 // same place as a map key and a list index (conflict).
@@ -27,7 +27,7 @@ Status CheckPathsDisjoint(const std::vector<DocumentPath>& paths) {
         what = "conflict";
       }
       if (what != nullptr) {
-        return Error::Validation(std::string(kPrefix) + "Two document paths " + what +
+        return Error::Validation(std::string(kProjectionPrefix) + "Two document paths " + what +
                                  " with each other; must remove or rewrite one of these paths; "
                                  "path one: " +
                                  RenderPath(a) + ", path two: " + RenderPath(b));
@@ -87,13 +87,13 @@ Result<std::optional<std::vector<DocumentPath>>> DecodeProjection(const Projecti
   ExpressionNames& names = shared_names != nullptr ? *shared_names : own_names.value();
   std::string_view text = *expression;
   if (text.size() > 4096) {
-    return Error::Validation(std::string(kPrefix) +
+    return Error::Validation(std::string(kProjectionPrefix) +
                              "Expression size has exceeded the maximum allowed size; expression "
                              "size: " +
                              std::to_string(text.size()));
   }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return Error::Validation(std::string(kPrefix) + "The expression can not be empty;");
+    return Error::Validation(std::string(kProjectionPrefix) + "The expression can not be empty;");
   }
   TokenStream tokens(text, "ProjectionExpression");
   DeferredErrors deferred;

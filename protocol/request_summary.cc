@@ -41,7 +41,7 @@ std::string RequestTables(std::string_view request_body) {
   return tables;
 }
 
-std::optional<double> ConsumedCapacity(std::string_view response_body) {
+std::optional<double> ConsumedCapacityUnits(std::string_view response_body) {
   rapidjson::Document response;
   std::string copy;
   if (!Parse(response_body, response, copy)) return std::nullopt;

@@ -16,6 +16,6 @@ std::string RequestTables(std::string_view request_body);
 
 // The capacity units an answer reports (summed over its tables), when the request asked; none
 // when the body is not JSON or reports none.
-std::optional<double> ConsumedCapacity(std::string_view response_body);
+std::optional<double> ConsumedCapacityUnits(std::string_view response_body);
 
 }  // namespace ddbd

@@ -39,7 +39,7 @@ wire::ScalarAttributeType TypeOf(ScalarAttributeType type) {
   return wire::ScalarAttributeType::kS;
 }
 
-wire::ProjectionType ProjectionTypeOf(ProjectionType type) {
+wire::ProjectionType WireProjectionType(ProjectionType type) {
   switch (type) {
     case ProjectionType::kAll:
       return wire::ProjectionType::kAll;
@@ -359,7 +359,7 @@ void EncodeDeletedTableDescription(wire::out::TableDescription& out, const Table
 }
 
 void EncodeProjection(wire::out::Projection& out, const Projection& projection) {
-  out.ProjectionType(ProjectionTypeOf(projection.projection_type));
+  out.ProjectionType(WireProjectionType(projection.projection_type));
   if (!projection.non_key_attributes.empty()) {
     out.NonKeyAttributes([&](wire::out::NonKeyAttributeNameList& list) {
       for (const std::string& name : projection.non_key_attributes) list.Add(name);

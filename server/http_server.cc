@@ -50,8 +50,6 @@ struct Answer {
   bool close = false;  // the connection closes after it
 };
 
-std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
-
 // The status line's reason phrase ("OK", "Not Found", ...).
 std::string_view Reason(int status) {
   return View(http::obsolete_reason(static_cast<http::status>(status)));

@@ -11,7 +11,7 @@
 namespace ddbd {
 namespace {
 
-constexpr int kTimeoutMs = 10'000;
+constexpr int kKinesisTimeoutMs = 10'000;
 
 class KinesisEndpoint final : public KinesisStreams {
  public:
@@ -71,7 +71,7 @@ class KinesisEndpoint final : public KinesisStreams {
     const auto headers =
         SignedJsonHeaders(credentials_, region_, "kinesis", "application/x-amz-json-1.1",
                           endpoint_.HostHeader(), target, body);
-    HttpClient client(endpoint_, true, kTimeoutMs);
+    HttpClient client(endpoint_, true, kKinesisTimeoutMs);
     return client.Send("POST", "/", headers, body, answer, problem);
   }
 

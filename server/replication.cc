@@ -3,18 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "engine/clock.h"
 #include "server/metrics.h"
 
 namespace ddbd {
-namespace {
-
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 class Replication::Link final : public ReplicationLink {
  public:

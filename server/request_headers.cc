@@ -6,8 +6,6 @@ namespace {
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
-
 }  // namespace
 
 // One pass over the fields: a lookup by name (operator[]) walks Beast's set of fields each time,

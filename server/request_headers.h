@@ -9,6 +9,9 @@
 
 namespace ddbd {
 
+// Beast's string_view as the standard one.
+inline std::string_view View(boost::beast::string_view text) { return {text.data(), text.size()}; }
+
 // Fills `plain`'s header views (Host, Content-Type, Authorization, Origin, the CORS preflight's
 // Access-Control-Request-Headers and -Method, Accept-Encoding, X-Amz-Target, X-Amz-Date) from
 // `request`, which they point into, and returns Content-Encoding. A header sent twice counts by

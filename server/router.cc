@@ -94,7 +94,7 @@ void Router::LogAccess(const HttpResponse& response) const {
   record.status = response.status;
   record.error = Metrics::ErrorOf(response.status, response.body);
   record.latency_ms = static_cast<double>(SteadyNowNs() - response.started_ns) / 1e6;
-  record.consumed_capacity = ConsumedCapacity(response.body);
+  record.consumed_capacity = ConsumedCapacityUnits(response.body);
   options_.access_log->Write(record);
 }
 

@@ -10,25 +10,7 @@
 namespace ddbd {
 namespace {
 
-constexpr int kTimeoutMs = 60'000;
-
-// RFC 3986: everything but the unreserved characters (and '/' in a key) as %XX.
-std::string UriEncode(std::string_view text, bool keep_slash) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
-      out += c;
-    } else {
-      out += '%';
-      out += kHex[byte >> 4];
-      out += kHex[byte & 15];
-    }
-  }
-  return out;
-}
+constexpr int kS3TimeoutMs = 60'000;
 
 // The text of the first <tag>...</tag> after `from` (S3's answers are flat XML: a scan for the
 // few elements read here is enough; keys come back with XML's five escapes and &#N; undone).
@@ -104,8 +86,8 @@ class S3Buckets final : public ObjectStore {
     std::vector<ObjectInfo> objects;
     std::string token;
     while (true) {
-      std::string query = "list-type=2&prefix=" + UriEncode(prefix, false);
-      if (!token.empty()) query += "&continuation-token=" + UriEncode(token, false);
+      std::string query = "list-type=2&prefix=" + sigv4::UriEncode(prefix, false);
+      if (!token.empty()) query += "&continuation-token=" + sigv4::UriEncode(token, false);
       HttpAnswer answer;
       if (!Send("GET", bucket, "", query, "", answer, failure)) return std::nullopt;
       size_t at = 0;
@@ -167,8 +149,8 @@ class S3Buckets final : public ObjectStore {
     // The canonical path is the path encoded once (S3's rule): CanonicalRequest encodes what it
     // is given once, so it is given the key as it is.
     const std::string plain_path = "/" + bucket + (key.empty() ? "" : "/" + key);
-    const std::string sent_path = "/" + UriEncode(bucket, false) +
-                                  (key.empty() ? "" : "/" + UriEncode(key, true)) +
+    const std::string sent_path = "/" + sigv4::UriEncode(bucket, false) +
+                                  (key.empty() ? "" : "/" + sigv4::UriEncode(key, true)) +
                                   (query.empty() ? "" : "?" + query);
     std::vector<std::pair<std::string_view, std::string_view>> signed_headers = {
         {"host", host}, {"x-amz-content-sha256", payload_hash}, {"x-amz-date", amz_date}};
@@ -195,7 +177,7 @@ class S3Buckets final : public ObjectStore {
     if (!credentials_.session_token.empty()) {
       headers.emplace_back("X-Amz-Security-Token", credentials_.session_token);
     }
-    HttpClient client(endpoint_, true, kTimeoutMs);
+    HttpClient client(endpoint_, true, kS3TimeoutMs);
     std::string problem;
     if (!client.Send(method, sent_path, headers, body, answer, problem)) {
       failure = {"S3Unreachable", "--s3-endpoint " + host + " could not be reached: " + problem};

@@ -72,24 +72,6 @@ bool Unreserved(unsigned char c) {
   return std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
 }
 
-// RFC 3986 encoding of everything but the unreserved characters (and '/' where `keep_slash`).
-std::string UriEncode(std::string_view text, bool keep_slash) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (Unreserved(c) || (keep_slash && c == '/')) {
-      out.push_back(ch);
-    } else {
-      out.push_back('%');
-      out.push_back(kDigits[c >> 4]);
-      out.push_back(kDigits[c & 15]);
-    }
-  }
-  return out;
-}
-
 std::string CanonicalQuery(std::string_view query) {
   std::vector<std::pair<std::string, std::string>> parameters;
   size_t start = 0;
@@ -144,6 +126,23 @@ bool NeedsEncoding(std::string_view path) {
 }
 
 }  // namespace
+
+std::string UriEncode(std::string_view text, bool keep_slash) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (Unreserved(c) || (keep_slash && c == '/')) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kDigits[c >> 4]);
+      out.push_back(kDigits[c & 15]);
+    }
+  }
+  return out;
+}
 
 std::string UriDecode(std::string_view text) {
   std::string out;

@@ -14,6 +14,9 @@ namespace ddbd::sigv4 {
 // Undoes %XX escapes.
 std::string UriDecode(std::string_view text);
 
+// RFC 3986 encoding of everything but the unreserved characters (and '/' where `keep_slash`).
+std::string UriEncode(std::string_view text, bool keep_slash);
+
 // Lower-case hex of SHA-256(data).
 std::string Sha256Hex(std::string_view data);
 

@@ -20,7 +20,7 @@ namespace {
 
 // Lambda's longest function timeout is 15 minutes; a local handler answering in a minute is
 // plenty, and a trigger's thread serves every trigger of its engine.
-constexpr int kTimeoutMs = 60'000;
+constexpr int kInvokeTimeoutMs = 60'000;
 
 std::string NewUuid() {
   unsigned char bytes[16];
@@ -47,7 +47,7 @@ class HttpFunction final : public StreamTriggerFunction {
  public:
   HttpFunction(const StreamTriggerSpec& spec, Endpoint endpoint, std::string path,
                std::vector<std::unique_ptr<EventFilter>> filters, std::string function_arn)
-      : client_(std::move(endpoint), true, kTimeoutMs),
+      : client_(std::move(endpoint), true, kInvokeTimeoutMs),
         path_(std::move(path)),
         report_batch_item_failures_(spec.report_batch_item_failures),
         filters_(std::move(filters)),

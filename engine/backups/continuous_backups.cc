@@ -8,14 +8,6 @@
 #include "engine/backups/point_in_time.h"
 
 namespace ddbd {
-namespace {
-
-// As DynamoDB words it for these two operations (not ResourceNotFoundException).
-Error TableNotFound(const std::string& table_name) {
-  return {ErrorCode::kTableNotFound, "Table not found: " + table_name};
-}
-
-}  // namespace
 
 ContinuousBackupsDescription DescribeRestorableWindow(const TableDescription& table,
                                                       int64_t history_earliest_ms,
@@ -36,7 +28,7 @@ Result<ContinuousBackupsDescription> DescribeContinuousBackups(const Catalog& ca
   const int64_t now_ms = catalog.clock.NowMs();
   std::shared_lock lock(catalog.mutex);
   const TableEntry* entry = catalog.FindLocked(table_name, now_ms);
-  if (entry == nullptr) return TableNotFound(table_name);
+  if (entry == nullptr) return Error::TableNotFound(table_name);
   return DescribeRestorableWindow(
       entry->description, entry->history ? entry->history->earliest_ms() : 0,
       catalog.HistoryAgeMs(entry->description), catalog.options.pitr_lag_ms, now_ms);
@@ -64,7 +56,7 @@ Result<ContinuousBackupsOutcome> UpdateContinuousBackups(Catalog& catalog,
   });
   if (!changed.ok()) {
     if (changed.error().code() == ErrorCode::kResourceNotFound) {
-      return TableNotFound(args.table_name);
+      return Error::TableNotFound(args.table_name);
     }
     return changed.error();
   }

@@ -18,10 +18,6 @@
 namespace ddbd {
 namespace {
 
-Error TableNotFound(const std::string& table_name) {
-  return {ErrorCode::kTableNotFound, "Table not found: " + table_name};
-}
-
 Error BackupNotFound(const std::string& backup_arn) {
   return {ErrorCode::kBackupNotFound, "Backup not found: " + backup_arn};
 }
@@ -145,7 +141,7 @@ Result<BackupDetails> Backups::Create(const CreateBackupArgs& args) {
     // A table still being created is not found, as DynamoDB answers.
     if (entry == nullptr ||
         Catalog::Snapshot(*entry, now_ms).table_status == TableStatus::kCreating) {
-      return TableNotFound(args.table_name);
+      return Error::TableNotFound(args.table_name);
     }
     source = Catalog::Snapshot(*entry, now_ms);
     items = entry->items;

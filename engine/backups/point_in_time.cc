@@ -27,7 +27,7 @@ Result<TableOutcome> RestoreTableToPointInTime(Catalog& catalog,
     std::shared_lock lock(catalog.mutex);
     const TableEntry* entry = catalog.FindLocked(args.source_table_name, now_ms);
     if (entry == nullptr) {
-      return Error{ErrorCode::kTableNotFound, "Table not found: " + args.source_table_name};
+      return Error::TableNotFound(args.source_table_name);
     }
     source = Catalog::Snapshot(*entry, now_ms);
     if (source.point_in_time_recovery_since_ms == 0 || !entry->history) {

@@ -90,8 +90,7 @@ Result<std::vector<ContributorInsightsReport>> Engine::ContributorInsightsReport
     std::shared_lock lock(state_->catalog.mutex);
     const TableEntry* entry = state_->catalog.FindLocked(table_name, now_ms);
     if (entry == nullptr) {
-      return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                     " not found");
+      return Error::TableResourceNotFound(table_name);
     }
     traffic = entry->insights;
     if (traffic) described = entry->description;  // the rules' names

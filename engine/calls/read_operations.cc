@@ -240,7 +240,7 @@ Status CheckFilterAvoidsKeys(const Condition& condition, const KeyParts& key,
   return Ok{};
 }
 
-void AddUnique(std::vector<std::string>& names, const std::string& name) {
+void AddProjectedName(std::vector<std::string>& names, const std::string& name) {
   if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
 }
 
@@ -250,7 +250,7 @@ void FilterUnkept(const Condition& condition, const TableIndexes& indexes, const
   for (const Operand& operand : condition.operands) {
     if (operand.kind != Operand::Kind::kValue && !operand.path.empty() &&
         !indexes.Keeps(index, operand.path[0].name)) {
-      AddUnique(unkept, operand.path[0].name);
+      AddProjectedName(unkept, operand.path[0].name);
     }
   }
   for (const Condition& child : condition.children) {  // at most 300 deep (the operator limit)
@@ -279,7 +279,7 @@ Status CheckGlobalIndexReach(const TableIndexes& indexes, const TableIndex& inde
   if (options.projection != nullptr) {
     std::vector<std::string> unkept;
     for (const DocumentPath& path : *options.projection) {
-      if (!indexes.Keeps(index, path[0].name)) AddUnique(unkept, path[0].name);
+      if (!indexes.Keeps(index, path[0].name)) AddProjectedName(unkept, path[0].name);
     }
     if (!unkept.empty()) {
       return Error::Validation(

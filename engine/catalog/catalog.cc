@@ -8,11 +8,6 @@
 #include "engine/persistence/journal.h"
 
 namespace ddbd {
-namespace {
-
-constexpr int64_t kDayMs = 24 * 3'600'000;
-
-}  // namespace
 
 IndexChange ReindexLocked(TableEntry& entry) {
   auto indexes = std::make_shared<const TableIndexes>(entry.description);
@@ -66,8 +61,7 @@ Result<Ticket> Catalog::ChangeMetadata(const std::string& table_name,
   std::unique_lock lock(mutex);
   const TableEntry* entry = FindLocked(table_name, now_ms);
   if (entry == nullptr) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                   " not found");
+    return Error::TableResourceNotFound(table_name);
   }
   CatalogChange changed;
   changed.kind = CatalogChange::Kind::kTableMetadata;
@@ -396,8 +390,7 @@ Result<VectorTable> Catalog::FindVectorTable(std::string_view table_name) const 
   std::shared_lock lock(mutex);
   const TableEntry* entry = FindLocked(table_name, now_ms);
   if (entry == nullptr) {
-    return Error::ResourceNotFound(
-        "Requested resource not found: Table: " + std::string(table_name) + " not found");
+    return Error::TableResourceNotFound(table_name);
   }
   return VectorTable{entry->items, entry->vectors, Snapshot(*entry, now_ms)};
 }

@@ -83,9 +83,9 @@ Status CheckCreate(const UpdateTableArgs& args, const IndexDefinition& index,
   return CheckCapacityBounds(*index.provisioned_throughput);
 }
 
-std::string UnchangedThroughputMessage(const std::string& name,
-                                       const ProvisionedThroughput& current,
-                                       const ProvisionedThroughput& requested) {
+std::string UnchangedIndexThroughputMessage(const std::string& name,
+                                            const ProvisionedThroughput& current,
+                                            const ProvisionedThroughput& requested) {
   return "The provisioned throughput for the index " + name +
          " will not change. The requested value equals the current value. Current "
          "ReadCapacityUnits provisioned for the index " +
@@ -147,7 +147,8 @@ Status ApplyUpdate(const IndexDefinition& update, const IndexUpdateContext& cont
         index->definition.provisioned_throughput.value_or(ProvisionedThroughput{});
     if (current.read_capacity_units == requested.read_capacity_units &&
         current.write_capacity_units == requested.write_capacity_units) {
-      return Error::Validation(UnchangedThroughputMessage(update.index_name, current, requested));
+      return Error::Validation(
+          UnchangedIndexThroughputMessage(update.index_name, current, requested));
     }
     index->definition.provisioned_throughput = requested;
   }

@@ -3,11 +3,10 @@
 #include <algorithm>
 
 #include "engine/api/policies.h"
+#include "engine/clock.h"
 
 namespace ddbd {
 namespace {
-
-constexpr int64_t kDayMs = 24 * 3'600'000;
 
 // "aws:" in any letter case is AWS's.
 bool Reserved(const std::string& key) {

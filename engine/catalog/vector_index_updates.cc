@@ -8,7 +8,7 @@
 namespace ddbd {
 namespace {
 
-constexpr const char* kInUse = "Attempt to change a resource which is still in use: ";
+constexpr const char* kStillInUse = "Attempt to change a resource which is still in use: ";
 
 bool Changing(const VectorIndexDescription& index) {
   return index.index_status == TableStatus::kCreating ||
@@ -44,7 +44,7 @@ Status CheckVectorIndexUpdatesDuringChange(const UpdateTableArgs& args,
       continue;
     }
     if (!changing->backfilling) {
-      return Error::ResourceInUse(std::string(kInUse) +
+      return Error::ResourceInUse(std::string(kStillInUse) +
                                   "Index creation is in resource allocation phase. Retry deletion "
                                   "during backfilling phase or when the index is active.");
     }
@@ -55,7 +55,7 @@ Status CheckVectorIndexUpdatesDuringChange(const UpdateTableArgs& args,
 
 Status CheckDeleteDuringVectorIndexChange(const TableDescription& table) {
   if (std::any_of(table.vector_indexes.begin(), table.vector_indexes.end(), Changing)) {
-    return Error::ResourceInUse(std::string(kInUse) +
+    return Error::ResourceInUse(std::string(kStillInUse) +
                                 "Cannot delete table while indexes are being created, updated, "
                                 "or deleted.");
   }

@@ -13,8 +13,6 @@
 namespace ddbd {
 namespace {
 
-// How long a ClientToken binds its parameters, as DynamoDB documents.
-constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
 // ListExports' page when MaxResults is absent, as DynamoDB pages it.
 constexpr int64_t kDefaultMaxResults = 10;
 // An incremental export's window, as DynamoDB bounds it.
@@ -246,7 +244,7 @@ Result<ExportDescription> Exports::Start(const ExportTableArgs& args) {
     std::shared_lock lock(catalog_.mutex);
     const TableEntry* entry = catalog_.FindLocked(table_name.value(), now_ms);
     if (entry == nullptr) {
-      return Error{ErrorCode::kTableNotFound, "Table not found: " + args.table_arn};
+      return Error::TableNotFound(args.table_arn);
     }
     const TableDescription source = Catalog::Snapshot(*entry, now_ms);
     const bool recovering = source.point_in_time_recovery_since_ms != 0 && entry->history;

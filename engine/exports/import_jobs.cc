@@ -13,7 +13,6 @@
 namespace ddbd {
 namespace {
 
-constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
 constexpr int64_t kDefaultPageSize = 10;  // as DynamoDB pages ListImports
 constexpr size_t kBatchItems = 1000;      // items committed under one write scope
 

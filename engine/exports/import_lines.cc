@@ -8,7 +8,7 @@
 namespace ddbd {
 namespace {
 
-constexpr size_t kBlockBytes = 1 << 20;
+constexpr size_t kInflateBlockBytes = 1 << 20;  // decompressed a block at a time
 
 // Gathers decompressed bytes and hands out whole lines; what follows the last newline waits for
 // more.
@@ -48,7 +48,7 @@ bool Gunzip(std::string_view bytes, LineSplitter& lines, std::string& failure) {
   state->crc_flag = ISAL_GZIP;
   state->next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(bytes.data()));
   state->avail_in = static_cast<uint32_t>(bytes.size());
-  std::string out(kBlockBytes, '\0');
+  std::string out(kInflateBlockBytes, '\0');
   while (true) {
     state->next_out = reinterpret_cast<uint8_t*>(out.data());
     state->avail_out = static_cast<uint32_t>(out.size());
@@ -80,7 +80,7 @@ bool Gunzip(std::string_view bytes, LineSplitter& lines, std::string& failure) {
 bool Unzstd(std::string_view bytes, LineSplitter& lines, std::string& failure) {
   std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
   ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
-  std::string out(kBlockBytes, '\0');
+  std::string out(kInflateBlockBytes, '\0');
   size_t last = 0;
   while (in.pos < in.size) {
     ZSTD_outBuffer buffer{out.data(), out.size(), 0};
@@ -117,8 +117,8 @@ bool ForEachLine(std::string_view bytes, InputCompressionType compression,
       if (!Unzstd(bytes, lines, failure)) return false;
       break;
     case InputCompressionType::kNone:
-      for (size_t at = 0; at < bytes.size(); at += kBlockBytes) {
-        if (!lines.Add(bytes.substr(at, kBlockBytes))) return true;
+      for (size_t at = 0; at < bytes.size(); at += kInflateBlockBytes) {
+        if (!lines.Add(bytes.substr(at, kInflateBlockBytes))) return true;
       }
       break;
   }

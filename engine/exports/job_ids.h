@@ -7,6 +7,9 @@
 
 namespace ddbd {
 
+// How long an export's or import's ClientToken binds its parameters, as DynamoDB documents.
+inline constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
+
 std::string NewJobId(int64_t now_ms);
 std::string NewClientToken();
 

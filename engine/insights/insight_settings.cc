@@ -11,18 +11,13 @@
 namespace ddbd {
 namespace {
 
-Error TableNotFound(const std::string& table_name) {
-  return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                 " not found");
-}
-
 Error IndexNotFound(const std::string& index_name) {
   return Error::ResourceNotFound("Requested resource not found: Index: " + index_name +
                                  " not found");
 }
 
-const ContributorInsightsSetting* Find(const TableDescription& table,
-                                       const std::string& index_name) {
+const ContributorInsightsSetting* FindSetting(const TableDescription& table,
+                                              const std::string& index_name) {
   for (const ContributorInsightsSetting& setting : table.contributor_insights) {
     if (setting.index_name == index_name) return &setting;
   }
@@ -71,7 +66,7 @@ Result<ContributorInsightsOutcome> UpdateContributorInsights(
   // The change sees the table's metadata alone (TableMetadata::ChangeMetadata): its indexes are
   // looked at first.
   std::optional<TableDescription> described = settings.catalog.Describe(args.table_name);
-  if (!described) return TableNotFound(args.table_name);
+  if (!described) return Error::TableResourceNotFound(args.table_name);
   if (InsightKeySchema(*described, args.index_name) == nullptr)
     return IndexNotFound(args.index_name);
   auto changed = settings.catalog.ChangeMetadata(args.table_name, [&](TableDescription& table) {
@@ -108,12 +103,12 @@ Result<ContributorInsightsDescription> DescribeContributorInsights(const Insight
                                                                    const std::string& table_name,
                                                                    const std::string& index_name) {
   std::optional<TableDescription> table = settings.catalog.Describe(table_name);
-  if (!table) return TableNotFound(table_name);
+  if (!table) return Error::TableResourceNotFound(table_name);
   if (InsightKeySchema(*table, index_name) == nullptr) return IndexNotFound(index_name);
   ContributorInsightsDescription described;
   described.table_name = table_name;
   described.index_name = index_name;
-  const ContributorInsightsSetting* setting = Find(*table, index_name);
+  const ContributorInsightsSetting* setting = FindSetting(*table, index_name);
   if (setting == nullptr) return described;  // never enabled: DISABLED
   const int64_t now_ms = settings.clock.NowMs();
   described.status = StatusAt(*setting, now_ms, settings.delay_ms);
@@ -127,7 +122,8 @@ Result<ContributorInsightsList> ListContributorInsights(const InsightSettings& s
                                                         const ListContributorInsightsArgs& args) {
   std::vector<std::string> names;
   if (args.table_name) {
-    if (!settings.catalog.Describe(*args.table_name)) return TableNotFound(*args.table_name);
+    if (!settings.catalog.Describe(*args.table_name))
+      return Error::TableResourceNotFound(*args.table_name);
     names.push_back(*args.table_name);
   } else {
     names = settings.catalog.TableNames();

@@ -1,7 +1,6 @@
 #include "engine/kinesis/kinesis_delivery.h"
 
 #include <algorithm>
-#include <chrono>
 #include <shared_mutex>
 #include <utility>
 
@@ -18,13 +17,6 @@ constexpr size_t kBatchRecords = 500;
 constexpr size_t kBatchBytes = size_t{2} << 20;
 constexpr int64_t kFirstBackoffMs = 100;
 constexpr int64_t kLastBackoffMs = 5'000;
-
-// Backoffs run on the machine's time: the engine's clock may be moved by tests.
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 

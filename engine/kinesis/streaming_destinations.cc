@@ -15,7 +15,7 @@ namespace {
 constexpr char kNotValid[] =
     "Table is not in a valid state to enable Kinesis Streaming Destination: ";
 
-KinesisDestination* Find(TableDescription& table, const std::string& stream_arn) {
+KinesisDestination* FindDestination(TableDescription& table, const std::string& stream_arn) {
   for (KinesisDestination& destination : table.kinesis_destinations) {
     if (destination.stream_arn == stream_arn) return &destination;
   }
@@ -90,7 +90,7 @@ Result<KinesisDestinationOutcome> EnableKinesisDestination(const KinesisSettings
     for (const KinesisDestination& other : table.kinesis_destinations) {
       enabled_ms = std::max(enabled_ms, other.enabled_ms + 1);
     }
-    KinesisDestination* destination = Find(table, args.stream_arn);
+    KinesisDestination* destination = FindDestination(table, args.stream_arn);
     if (destination == nullptr) {
       destination = &table.kinesis_destinations.emplace_back();
       destination->stream_arn = args.stream_arn;
@@ -113,7 +113,7 @@ Result<KinesisDestinationOutcome> DisableKinesisDestination(const KinesisSetting
   }
   const int64_t now_ms = settings.clock.NowMs();
   auto changed = settings.catalog.ChangeMetadata(args.table_name, [&](TableDescription& table) {
-    KinesisDestination* destination = Find(table, args.stream_arn);
+    KinesisDestination* destination = FindDestination(table, args.stream_arn);
     if (destination == nullptr ||
         StatusAt(*destination, now_ms, settings.delay_ms) != DestinationStatus::kActive) {
       // DynamoDB's text, "enable" and all.
@@ -140,7 +140,7 @@ Result<KinesisDestinationOutcome> UpdateKinesisDestination(const KinesisSettings
   }
   const int64_t now_ms = settings.clock.NowMs();
   auto changed = settings.catalog.ChangeMetadata(args.table_name, [&](TableDescription& table) {
-    KinesisDestination* destination = Find(table, args.stream_arn);
+    KinesisDestination* destination = FindDestination(table, args.stream_arn);
     if (destination == nullptr ||
         StatusAt(*destination, now_ms, settings.delay_ms) != DestinationStatus::kActive) {
       return Status(Error::Validation(
@@ -175,8 +175,7 @@ Result<KinesisDestinations> DescribeKinesisDestinations(const TableMetadata& cat
                                                         const std::string& table_name) {
   std::optional<TableDescription> table = catalog.Describe(table_name);
   if (!table) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                   " not found");
+    return Error::TableResourceNotFound(table_name);
   }
   KinesisDestinations described{table_name, {}};
   for (const KinesisDestination& destination : table->kinesis_destinations) {

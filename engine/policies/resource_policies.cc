@@ -13,7 +13,6 @@
 namespace ddbd {
 namespace {
 
-constexpr char kInvalid[] = "One or more parameter values were invalid: ";
 constexpr char kNotFound[] = "Resource-based policy not found for the provided ResourceArn: ";
 
 Error PolicyNotFound(const std::string& detail) {
@@ -47,12 +46,13 @@ struct PolicyTarget {
 // partition, service and region, account, resource kind, then the table and stream themselves.
 Result<PolicyTarget> PolicyTargetOf(const TableMetadata& catalog, const std::string& arn) {
   if (!arn.starts_with("arn:")) {
-    return Error::Validation(std::string(kInvalid) + "ARNs must start with 'arn:': " + arn);
+    return Error::Validation(std::string(kInvalidParameterValues) +
+                             "ARNs must start with 'arn:': " + arn);
   }
   const std::vector<std::string> parts = Split(arn, ':', 6);
   if (parts.size() < 6 || parts[1] != "aws" || parts[2] != "dynamodb" ||
       parts[3] != catalog.region()) {
-    return Error::Validation(std::string(kInvalid) + "Invalid resource Arn: " + arn);
+    return Error::Validation(std::string(kInvalidParameterValues) + "Invalid resource Arn: " + arn);
   }
   if (parts[4] != catalog.account_id()) {
     return Error::Validation(
@@ -62,12 +62,12 @@ Result<PolicyTarget> PolicyTargetOf(const TableMetadata& catalog, const std::str
   if (resource.size() < 2 || resource.size() == 3 || resource[0] != "table" ||
       resource[1].empty() ||
       (resource.size() == 4 && resource[2] != "stream" && resource[2] != "index")) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "Provided Arn is not a DynamoDB resource arn: " + arn);
   }
   if (resource.size() == 4 && resource[2] == "index") {
     // As measured, the text ends after the account.
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "Invalid resource arn provided, only table or stream is accepted. "
                              "Provided resource arn: arn:aws:dynamodb:" +
                              parts[3] + ":" + parts[4]);
@@ -75,8 +75,7 @@ Result<PolicyTarget> PolicyTargetOf(const TableMetadata& catalog, const std::str
   PolicyTarget target{resource[1], resource.size() == 4 ? resource[3] : std::string()};
   const std::optional<TableDescription> table = catalog.Describe(target.table_name);
   if (!table) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + target.table_name +
-                                   " not found");
+    return Error::TableResourceNotFound(target.table_name);
   }
   if (!target.stream_label.empty() && target.stream_label != table->latest_stream_label) {
     return Error::ResourceNotFound("Requested resource not found: Stream: " + target.stream_label +

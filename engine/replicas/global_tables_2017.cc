@@ -52,8 +52,6 @@ constexpr std::string_view kLegacyRegions[] = {
     "us-west-1",      "us-west-2", "ap-northeast-1", "ap-northeast-2", "us-east-1",   "eu-west-1",
     "ap-southeast-1", "us-east-2", "eu-west-2",      "ap-southeast-2", "eu-central-1"};
 
-constexpr char kInvalid[] = "One or more parameter values were invalid: ";
-
 // Each region given against the legacy version's regions, as DynamoDB words it (AWS-recorded,
 // same issue): every failure, by the member's path ("replicationGroup.1.member.regionName").
 Status CheckRegions(const std::vector<std::pair<std::string, std::string>>& regions_by_path) {
@@ -73,7 +71,7 @@ Status CheckRegions(const std::vector<std::pair<std::string, std::string>>& regi
   }
   if (failures.empty()) return Ok{};
   std::string message =
-      kInvalid + std::to_string(failures.size()) +
+      kInvalidParameterValues + std::to_string(failures.size()) +
       (failures.size() == 1 ? " validation error detected: " : " validation errors detected: ");
   for (size_t i = 0; i < failures.size(); ++i) message += (i == 0 ? "" : "; ") + failures[i];
   return Error::Validation(message);
@@ -119,21 +117,22 @@ Status CheckMember(const TableDescription& table, const std::string& region,
   }
   if (!table.stream_specification || !table.stream_specification->stream_enabled ||
       table.stream_specification->stream_view_type != StreamViewType::kNewAndOldImages) {
-    return Error::Validation(kInvalid + in +
+    return Error::Validation(kInvalidParameterValues + in +
                              " must have DynamoDB Streams enabled with NEW_AND_OLD_IMAGES");
   }
   if (KeysOf(table) != KeysOf(like)) {
-    return Error::Validation(kInvalid + in + " does not have the key schema of the other replicas");
+    return Error::Validation(kInvalidParameterValues + in +
+                             " does not have the key schema of the other replicas");
   }
   if (GlobalIndexesOf(table) != GlobalIndexesOf(like)) {
-    return Error::Validation(kInvalid + in +
+    return Error::Validation(kInvalidParameterValues + in +
                              " does not have the global secondary indexes of the other replicas");
   }
   if (table.billing_mode != like.billing_mode ||
       (table.billing_mode == BillingMode::kProvisioned &&
        table.provisioned_throughput.write_capacity_units !=
            like.provisioned_throughput.write_capacity_units)) {
-    return Error::Validation(kInvalid + in +
+    return Error::Validation(kInvalidParameterValues + in +
                              " does not have the write capacity settings of the other replicas");
   }
   return Ok{};
@@ -141,13 +140,13 @@ Status CheckMember(const TableDescription& table, const std::string& region,
 
 Status CheckEmpty(const TableDescription& table, const std::string& region) {
   if (table.item_count == 0) return Ok{};
-  return Error::Validation(std::string(kInvalid) + "the table " + table.table_name + " in " +
-                           region +
+  return Error::Validation(std::string(kInvalidParameterValues) + "the table " + table.table_name +
+                           " in " + region +
                            " is not empty: every replica of a global table of version "
                            "2017.11.29 must be empty when one is added");
 }
 
-GlobalTableDescription Describe(const Catalog& catalog, const TableDescription& table) {
+GlobalTableDescription DescribeGlobalTable(const Catalog& catalog, const TableDescription& table) {
   GlobalTableDescription out;
   out.global_table_name = table.table_name;
   out.global_table_arn =
@@ -233,7 +232,7 @@ Result<GlobalTableDescription> CreateGlobalTable(Catalog& catalog,
     if (std::find(group.begin(), group.end(), region) == group.end()) group.push_back(region);
   }
   if (std::find(group.begin(), group.end(), here) == group.end()) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "the ReplicationGroup must include the region of the request, " +
                              here);
   }
@@ -253,7 +252,7 @@ Result<GlobalTableDescription> CreateGlobalTable(Catalog& catalog,
   const int64_t now_ms = catalog.clock.NowMs();
   auto joined = Join(catalog, *link.value(), name, group, group, now_ms);
   if (!joined.ok()) return joined.error();
-  GlobalTableDescription out = Describe(catalog, like.value());
+  GlobalTableDescription out = DescribeGlobalTable(catalog, like.value());
   out.creation_date_time_ms = now_ms;
   out.replication_group = group;
   out.ticket = joined.value();
@@ -272,7 +271,7 @@ Result<GlobalTableDescription> UpdateGlobalTable(Catalog& catalog,
   if (Status regions = CheckRegions(paths); !regions.ok()) return regions.error();
   for (const UpdateGlobalTableArgs::Update& update : args.replica_updates) {
     if (update.create.has_value() == update.remove.has_value()) {
-      return Error::Validation(std::string(kInvalid) +
+      return Error::Validation(std::string(kInvalidParameterValues) +
                                "each ReplicaUpdate must give exactly one of Create and Delete");
     }
   }
@@ -333,7 +332,7 @@ Result<GlobalTableDescription> UpdateGlobalTable(Catalog& catalog,
   auto joined = Join(catalog, *link.value(), name, group, group, created_ms);
   if (!joined.ok()) return joined.error();
   ticket.Add(joined.value());
-  GlobalTableDescription out = Describe(catalog, like);
+  GlobalTableDescription out = DescribeGlobalTable(catalog, like);
   out.replication_group = group;
   out.ticket = ticket;
   return out;
@@ -345,7 +344,7 @@ Result<GlobalTableDescription> DescribeGlobalTable(const Catalog& catalog,
   if (!table || table->legacy_global_table_created_ms == 0) {
     return GlobalTableNotFound(global_table_name);
   }
-  return Describe(catalog, *table);
+  return DescribeGlobalTable(catalog, *table);
 }
 
 ListGlobalTablesResult ListGlobalTables(const Catalog& catalog, const ListGlobalTablesArgs& args) {

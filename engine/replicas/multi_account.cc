@@ -15,8 +15,6 @@
 namespace ddbd {
 namespace {
 
-constexpr char kInvalid[] = "One or more parameter values were invalid: ";
-
 struct SourceArn {
   std::string region;
   std::string account_id;
@@ -62,32 +60,32 @@ const char* SharedSettingGiven(const CreateTableArgs& args) {
 // The request alone, before any table is looked at.
 Result<SourceArn> CheckJoinShape(const Catalog& catalog, const CreateTableArgs& args) {
   if (args.settings_replication_mode != SettingsReplicationMode::kEnabled) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "GlobalTableSettingsReplicationMode must be ENABLED for a replica "
                              "of a multi-account global table");
   }
   std::optional<SourceArn> source = ParseSourceArn(*args.global_table_source_arn);
   if (!source) {
     return Error::Validation(
-        std::string(kInvalid) +
+        std::string(kInvalidParameterValues) +
         "GlobalTableSourceArn is not the ARN of a table: " + *args.global_table_source_arn);
   }
   if (source->table_name != args.table_name) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "a replica has its global table's name: " + source->table_name);
   }
   if (const char* given = SharedSettingGiven(args)) {
-    return Error::Validation(std::string(kInvalid) + given +
+    return Error::Validation(std::string(kInvalidParameterValues) + given +
                              " cannot be given with GlobalTableSourceArn: a replica takes its "
                              "source table's");
   }
   if (source->account_id == catalog.options.account_id) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "the source table is in this account: UpdateTable's ReplicaUpdates "
                              "adds a replica in this account");
   }
   if (source->region == catalog.options.region) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "the source table is in this Region: a global table has one replica "
                              "per Region");
   }
@@ -100,17 +98,17 @@ Result<SourceArn> CheckJoinShape(const Catalog& catalog, const CreateTableArgs& 
 Status CheckSource(const TableDescription& source, const std::string& region,
                    const std::string& account_id) {
   if (source.legacy_global_table_created_ms != 0) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "the source table is a replica of a global table of version "
                              "2017.11.29");
   }
   if (!source.replicas.empty() && source.replicas.front().strong) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "a global table with MultiRegionConsistency STRONG takes no replicas "
                              "in other accounts");
   }
   if (!source.replicas.empty() && !MultiAccount(source.replicas)) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "the source table is a same-account global table: delete its other "
                              "replicas before it takes replicas in other accounts");
   }
@@ -125,7 +123,7 @@ Status CheckSource(const TableDescription& source, const std::string& region,
       return Error::Validation(ReplicaExistsMessage(source.table_name));
     }
     if (member.account_id == account_id) {
-      return Error::Validation(std::string(kInvalid) + "account " + account_id +
+      return Error::Validation(std::string(kInvalidParameterValues) + "account " + account_id +
                                " holds a replica of the table already");
     }
   }
@@ -206,8 +204,7 @@ Status AdmitReplica(Catalog& catalog, const std::string& table_name,
     std::shared_lock lock(catalog.mutex);
     const TableEntry* entry = catalog.FindLocked(table_name, catalog.clock.NowMs());
     if (entry == nullptr) {
-      return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                     " not found");
+      return Error::TableResourceNotFound(table_name);
     }
     table = Catalog::Snapshot(*entry, catalog.clock.NowMs());
   }

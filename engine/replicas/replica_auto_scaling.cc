@@ -153,16 +153,16 @@ Status CheckNames(const UpdateTableReplicaAutoScalingArgs& args, const TableDesc
   return Ok{};
 }
 
-Result<TableDescription> Find(const Catalog& catalog, const std::string& table_name) {
+Result<TableDescription> FindTable(const Catalog& catalog, const std::string& table_name) {
   std::optional<TableDescription> table = catalog.Describe(table_name);
   if (!table) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                   " not found");
+    return Error::TableResourceNotFound(table_name);
   }
   return std::move(*table);
 }
 
-TableAutoScalingDescription Describe(const TableDescription& table, const std::string& here) {
+TableAutoScalingDescription DescribeAutoScaling(const TableDescription& table,
+                                                const std::string& here) {
   TableAutoScalingDescription out;
   out.table_name = table.table_name;
   out.table_status = table.table_status;
@@ -201,7 +201,7 @@ TableAutoScalingDescription Describe(const TableDescription& table, const std::s
 Result<TableAutoScalingDescription> UpdateReplicaAutoScaling(
     Catalog& catalog, const UpdateTableReplicaAutoScalingArgs& args) {
   const std::string& here = catalog.options.region;
-  auto table = Find(catalog, args.table_name);
+  auto table = FindTable(catalog, args.table_name);
   if (!table.ok()) return table.error();
   if (Status names = CheckNames(args, table.value(), here); !names.ok()) return names.error();
   TableAutoScaling settings;
@@ -222,7 +222,7 @@ Result<TableAutoScalingDescription> UpdateReplicaAutoScaling(
     catalog.options.replication->SyncAutoScaling(here, others, args.table_name, settings);
   }
   table.value().auto_scaling = std::move(settings);
-  TableAutoScalingDescription described = Describe(table.value(), here);
+  TableAutoScalingDescription described = DescribeAutoScaling(table.value(), here);
   described.ticket = changed.value();
   return described;
 }
@@ -236,9 +236,9 @@ Status CheckReplicaAutoScaling(const TableDescription& table, const std::string&
 
 Result<TableAutoScalingDescription> DescribeReplicaAutoScaling(const Catalog& catalog,
                                                                const std::string& table_name) {
-  auto table = Find(catalog, table_name);
+  auto table = FindTable(catalog, table_name);
   if (!table.ok()) return table.error();
-  return Describe(table.value(), catalog.options.region);
+  return DescribeAutoScaling(table.value(), catalog.options.region);
 }
 
 Status SetReplicaAutoScaling(Catalog& catalog, const std::string& table_name,

@@ -101,8 +101,7 @@ Result<TableOutcome> CommitReplicaSet(Catalog& catalog, const std::string& table
   std::unique_lock lock(catalog.mutex);
   auto it = catalog.tables.find(table_name);
   if (it == catalog.tables.end() || Catalog::IsGone(*it->second, now_ms)) {
-    return Error::ResourceNotFound("Requested resource not found: Table: " + table_name +
-                                   " not found");
+    return Error::TableResourceNotFound(table_name);
   }
   TableEntry& entry = *it->second;
   TableDescription table = Catalog::Snapshot(entry, now_ms);
@@ -173,8 +172,7 @@ Result<TableOutcome> UpdateReplicas(Catalog& catalog, const UpdateTableArgs& arg
     std::shared_lock lock(catalog.mutex);
     const TableEntry* entry = catalog.FindLocked(args.table_name, now_ms);
     if (entry == nullptr) {
-      return Error::ResourceNotFound("Requested resource not found: Table: " + args.table_name +
-                                     " not found");
+      return Error::TableResourceNotFound(args.table_name);
     }
     table = Catalog::Snapshot(*entry, now_ms);
     table_items = entry->items;

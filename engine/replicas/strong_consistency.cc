@@ -7,8 +7,6 @@
 namespace ddbd {
 namespace {
 
-constexpr char kInvalid[] = "One or more parameter values were invalid: ";
-
 bool IsStrong(const TableDescription& table) {
   return std::any_of(table.replicas.begin(), table.replicas.end(),
                      [](const ReplicaDescription& replica) { return replica.strong; });
@@ -42,20 +40,20 @@ bool TouchesStrongConsistency(const UpdateTableArgs& args, const TableDescriptio
 Status CheckStrongShape(const UpdateTableArgs& args, const std::string& here) {
   for (const WitnessUpdate& update : args.witness_updates) {
     if (update.actions_given != 1) {
-      return Error::Validation(std::string(kInvalid) +
+      return Error::Validation(std::string(kInvalidParameterValues) +
                                "a GlobalTableWitnessUpdates entry names one of Create and Delete");
     }
   }
   const std::vector<std::string> created = RegionsCreated(args);
   if (args.multi_region_consistency && created.empty()) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "MultiRegionConsistency can only be given with ReplicaUpdates that "
                              "create replicas");
   }
   const bool strong = args.multi_region_consistency == MultiRegionConsistency::kStrong;
   const size_t witnesses = Count(args, WitnessUpdate::Action::kCreate);
   if (witnesses > 0 && !strong) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "a witness can only be created with a new global table whose "
                              "MultiRegionConsistency is STRONG");
   }
@@ -65,7 +63,7 @@ Status CheckStrongShape(const UpdateTableArgs& args, const std::string& here) {
       [](const ReplicaUpdate& update) { return update.action == ReplicaUpdate::Action::kCreate; });
   if (!only_creates || created.size() + witnesses != 2 ||
       Count(args, WitnessUpdate::Action::kDelete) > 0) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "a global table with MultiRegionConsistency STRONG is made with "
                              "exactly three Regions: this one and two replicas created, or this "
                              "one, one replica created and one witness");
@@ -75,14 +73,14 @@ Status CheckStrongShape(const UpdateTableArgs& args, const std::string& here) {
   for (const WitnessUpdate& update : args.witness_updates) {
     if (std::find(regions.begin(), regions.end(), update.region_name) != regions.end()) {
       return Error::Validation(
-          std::string(kInvalid) +
+          std::string(kInvalidParameterValues) +
           "the witness must be in a Region other than the replicas': " + update.region_name);
     }
     regions.push_back(update.region_name);
   }
   if (!InOneStrongRegionSet(regions)) {
     return Error::Validation(
-        std::string(kInvalid) +
+        std::string(kInvalidParameterValues) +
         "the Regions of a global table with MultiRegionConsistency STRONG must all be in one "
         "Region set: us-east-1, us-east-2, us-west-2; eu-west-1, eu-west-2, eu-west-3, "
         "eu-central-1; or ap-northeast-1, ap-northeast-2, ap-northeast-3");
@@ -95,13 +93,13 @@ Status CheckStrongState(const UpdateTableArgs& args, const TableDescription& tab
   const bool strong_table = IsStrong(table);
   if (args.multi_region_consistency) {
     if (!table.replicas.empty()) {
-      return Error::Validation(std::string(kInvalid) +
+      return Error::Validation(std::string(kInvalidParameterValues) +
                                "MultiRegionConsistency can only be given when a table becomes a "
                                "global table; a global table's mode cannot be changed");
     }
     if (args.multi_region_consistency == MultiRegionConsistency::kStrong) {
       if (item_count > 0) {
-        return Error::Validation(std::string(kInvalid) +
+        return Error::Validation(std::string(kInvalidParameterValues) +
                                  "a table must be empty to become a global table with "
                                  "MultiRegionConsistency STRONG");
       }
@@ -109,12 +107,12 @@ Status CheckStrongState(const UpdateTableArgs& args, const TableDescription& tab
           std::any_of(table.indexes.begin(), table.indexes.end(),
                       [](const IndexDescription& index) { return !index.is_global; });
       if (local_index) {
-        return Error::Validation(std::string(kInvalid) +
+        return Error::Validation(std::string(kInvalidParameterValues) +
                                  "a global table with MultiRegionConsistency STRONG cannot have "
                                  "local secondary indexes");
       }
       if (!table.time_to_live_attribute.empty()) {
-        return Error::Validation(std::string(kInvalid) +
+        return Error::Validation(std::string(kInvalidParameterValues) +
                                  "a global table with MultiRegionConsistency STRONG does not "
                                  "support Time to Live: disable it first");
       }
@@ -133,7 +131,7 @@ Status CheckStrongState(const UpdateTableArgs& args, const TableDescription& tab
   }
   // A STRONG table: its members are fixed, but for leaving MRSC altogether.
   if (!RegionsCreated(args).empty() || Count(args, WitnessUpdate::Action::kCreate) > 0) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "no replica or witness can be added to a global table with "
                              "MultiRegionConsistency STRONG");
   }
@@ -155,7 +153,7 @@ Status CheckStrongState(const UpdateTableArgs& args, const TableDescription& tab
   const bool leaves_one = has_witness ? replica_deletes == 1 && witness_deletes == 1
                                       : replica_deletes == 2 && witness_deletes == 0;
   if (!leaves_one) {
-    return Error::Validation(std::string(kInvalid) +
+    return Error::Validation(std::string(kInvalidParameterValues) +
                              "members leave a global table with MultiRegionConsistency STRONG "
                              "only together, leaving a table of one Region: a replica and the "
                              "witness, or two replicas");
@@ -181,7 +179,7 @@ std::vector<ReplicaDescription> WitnessesCreated(const UpdateTableArgs& args,
 
 Status RefuseTimeToLiveOnStrong(const TableDescription& table) {
   if (!IsStrong(table)) return Ok{};
-  return Error::Validation(std::string(kInvalid) +
+  return Error::Validation(std::string(kInvalidParameterValues) +
                            "Time to Live is not supported on a global table with "
                            "MultiRegionConsistency STRONG");
 }

@@ -31,7 +31,7 @@ bool IsStreamArn(std::string_view arn) {
   return stream != std::string_view::npos && stream >= 6 + 3 && stream + 8 < resource.size();
 }
 
-Error InvalidArn(std::string_view arn) {
+Error InvalidStreamArn(std::string_view arn) {
   // Unconfirmed wording; DynamoDB answers a malformed ARN with ValidationException.
   return Error::Validation("Invalid StreamArn: " + std::string(arn));
 }
@@ -121,7 +121,7 @@ std::optional<DecodedIterator> DecodeIterator(std::string_view iterator) {
 
 Result<ListStreamsResult> ListStreams(const StreamDirectory& streams, const ListStreamsArgs& args) {
   if (args.exclusive_start_stream_arn && !IsStreamArn(*args.exclusive_start_stream_arn)) {
-    return InvalidArn(*args.exclusive_start_stream_arn);
+    return InvalidStreamArn(*args.exclusive_start_stream_arn);
   }
   ListStreamsResult result;
   streams.Walk(args.exclusive_start_stream_arn, [&](const std::shared_ptr<TableStream>& stream) {
@@ -140,7 +140,7 @@ Result<ListStreamsResult> ListStreams(const StreamDirectory& streams, const List
 
 Result<DescribeStreamResult> DescribeStream(const StreamDirectory& streams,
                                             const DescribeStreamArgs& args) {
-  if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
+  if (!IsStreamArn(args.stream_arn)) return InvalidStreamArn(args.stream_arn);
   const std::shared_ptr<TableStream> stream = streams.Find(args.stream_arn);
   if (!stream) return StreamNotFound(args.stream_arn);
   DescribeStreamResult result;
@@ -161,7 +161,7 @@ Result<DescribeStreamResult> DescribeStream(const StreamDirectory& streams,
 
 Result<std::string> GetShardIterator(const StreamDirectory& streams, const Clock& clock,
                                      const GetShardIteratorArgs& args) {
-  if (!IsStreamArn(args.stream_arn)) return InvalidArn(args.stream_arn);
+  if (!IsStreamArn(args.stream_arn)) return InvalidStreamArn(args.stream_arn);
   const std::shared_ptr<TableStream> stream = streams.Find(args.stream_arn);
   if (!stream) return StreamNotFound(args.stream_arn);
   auto position = stream->Position(args.shard_id, args.type, args.sequence);

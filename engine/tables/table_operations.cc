@@ -15,10 +15,6 @@
 namespace ddbd {
 namespace {
 
-std::string NotFoundMessage(std::string_view table_name) {
-  return "Requested resource not found: Table: " + std::string(table_name) + " not found";
-}
-
 std::string InUseMessage(TableStatus status, std::string_view table_name) {
   const char* what = status == TableStatus::kCreating   ? "being created"
                      : status == TableStatus::kDeleting ? "being deleted"
@@ -137,7 +133,7 @@ Result<TableDescription> DescribeTable(const Catalog& catalog, std::string_view 
   const int64_t now_ms = catalog.clock.NowMs();
   std::shared_lock lock(catalog.mutex);
   const TableEntry* entry = catalog.FindLocked(table_name, now_ms);
-  if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
+  if (entry == nullptr) return Error::TableResourceNotFound(table_name);
   TableDescription description = Catalog::Snapshot(*entry, now_ms);
   const std::shared_ptr<TableItems> items = entry->items;
   const std::shared_ptr<TableVectors> vectors = entry->vectors;
@@ -183,7 +179,7 @@ Result<TableOutcome> UpdateTable(Catalog& catalog, const UpdateTableArgs& args) 
     it = catalog.tables.find(args.table_name);
   }
   if (it == catalog.tables.end() || Catalog::IsGone(*it->second, now_ms)) {
-    return Error::ResourceNotFound(NotFoundMessage(args.table_name));
+    return Error::TableResourceNotFound(args.table_name);
   }
   TableEntry& entry = *it->second;
   TableDescription current = Catalog::Snapshot(entry, now_ms);
@@ -254,7 +250,7 @@ Result<DeletedTable> DeleteTable(Catalog& catalog, std::string_view table_name) 
   std::unique_lock lock(catalog.mutex);
   auto it = catalog.tables.find(table_name);
   if (it == catalog.tables.end() || Catalog::IsGone(*it->second, now_ms)) {
-    return Error::ResourceNotFound(NotFoundMessage(table_name));
+    return Error::TableResourceNotFound(table_name);
   }
   TableEntry& entry = *it->second;
   TableDescription current = Catalog::Snapshot(entry, now_ms);

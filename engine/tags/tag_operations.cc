@@ -14,7 +14,7 @@ namespace {
 // DynamoDB's texts as clients and other emulators record them: "ARNs must start with 'arn:'",
 // "Invalid TableArn: ..." (an index's ARN, say) and "Requested resource not found: ResourcArn:
 // <arn> not found" (sic).
-Error InvalidArn(const std::string& arn) {
+Error InvalidResourceArn(const std::string& arn) {
   if (!arn.starts_with("arn:")) return Error::Validation("ARNs must start with 'arn:'");
   return Error::Validation("Invalid TableArn: Invalid ResourceArn provided as input " + arn);
 }
@@ -41,7 +41,7 @@ std::string_view AccountOf(std::string_view arn) {
 // (behaviours-to-match F4; the caller named as the account's root, the text inferred).
 Result<std::string> TableOfArn(const TableMetadata& catalog, const std::string& arn,
                                std::string_view operation) {
-  if (!arn.starts_with("arn:")) return InvalidArn(arn);
+  if (!arn.starts_with("arn:")) return InvalidResourceArn(arn);
   const std::string prefix = catalog.TableArn("");
   if (!arn.starts_with(prefix)) {
     const std::string_view account = AccountOf(arn);
@@ -57,10 +57,10 @@ Result<std::string> TableOfArn(const TableMetadata& catalog, const std::string& 
         arn.find('/', arn.find(":table/") + 7) == std::string::npos) {
       return ArnNotFound(arn);
     }
-    return InvalidArn(arn);
+    return InvalidResourceArn(arn);
   }
   const std::string name = arn.substr(prefix.size());
-  if (name.empty() || name.find('/') != std::string::npos) return InvalidArn(arn);
+  if (name.empty() || name.find('/') != std::string::npos) return InvalidResourceArn(arn);
   return name;  // whether the table is here, the caller sees under its own lock
 }
 

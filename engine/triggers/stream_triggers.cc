@@ -1,7 +1,6 @@
 #include "engine/triggers/stream_triggers.h"
 
 #include <algorithm>
-#include <chrono>
 #include <shared_mutex>
 #include <utility>
 
@@ -9,18 +8,11 @@ namespace ddbd {
 namespace {
 
 // Lambda's invocation payload is at most 6 MB; a record's JSON is larger than its stored bytes.
-constexpr size_t kBatchBytes = size_t{3} << 20;
-constexpr int64_t kFirstBackoffMs = 100;  // a function not reached
-constexpr int64_t kLastBackoffMs = 5'000;
+constexpr size_t kPayloadBatchBytes = size_t{3} << 20;
+constexpr int64_t kFirstUnreachedMs = 100;  // a function not reached
+constexpr int64_t kLastUnreachedMs = 5'000;
 constexpr int64_t kFirstRetryMs = 20;  // a function error: invoked again soon, as Lambda does
 constexpr int64_t kLastRetryMs = 1'000;
-
-// Backoffs run on the machine's time: the engine's clock may be moved by tests.
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 
@@ -108,7 +100,7 @@ bool StreamTriggers::Step(Lane& lane) {
   batch.region = catalog_.options.region;
   batch.view_type = lane.stream->view_type();
   std::vector<StreamRecord> records =
-      lane.stream->ReadShardAfter(lane.position, limit, kBatchBytes, batch.shard_id);
+      lane.stream->ReadShardAfter(lane.position, limit, kPayloadBatchBytes, batch.shard_id);
   if (records.empty()) return false;
   const bool full = records.size() == limit;
   const int64_t now_ms = clock_.NowMs();
@@ -164,7 +156,7 @@ bool StreamTriggers::Step(Lane& lane) {
   if (outcome.result == Result::kUnreachable) {
     // Not invoked: no attempt counted; tried again until the records age out.
     --lane.invocations;
-    Backoff(lane, kFirstBackoffMs, kLastBackoffMs);
+    Backoff(lane, kFirstUnreachedMs, kLastUnreachedMs);
     return false;
   }
   if (outcome.result == Result::kSuccess && !outcome.first_failure) {
@@ -269,7 +261,7 @@ std::vector<StreamTriggerFigures> StreamTriggers::Figures() const {
     if (one.pending > 0) {
       std::string shard;
       const std::vector<StreamRecord> oldest =
-          lane.stream->ReadShardAfter(lane.position, 1, kBatchBytes, shard);
+          lane.stream->ReadShardAfter(lane.position, 1, kPayloadBatchBytes, shard);
       if (!oldest.empty()) one.lag_ms = std::max<int64_t>(0, now_ms - oldest[0].created_ms);
     }
   }

@@ -9,10 +9,6 @@
 namespace ddbd {
 namespace {
 
-std::string NotFoundMessage(std::string_view table_name) {
-  return "Requested resource not found: Table: " + std::string(table_name) + " not found";
-}
-
 // DynamoDB's checks, content first, then the cooldown (pinned by test_time_to_live_boto3.py).
 Status CheckUpdate(const TableDescription& table, const TimeToLiveSpecification& requested,
                    int64_t now_ms, int64_t cooldown_ms) {
@@ -48,7 +44,7 @@ Result<TimeToLiveOutcome> TimeToLive::Update(const UpdateTimeToLiveArgs& args) {
   {
     std::shared_lock lock(catalog_.mutex);
     const TableEntry* entry = catalog_.FindLocked(args.table_name, now_ms);
-    if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(args.table_name));
+    if (entry == nullptr) return Error::TableResourceNotFound(args.table_name);
     if (Status valid = CheckUpdate(entry->description, args.specification, now_ms,
                                    catalog_.options.ttl_cooldown_ms);
         !valid.ok()) {
@@ -76,7 +72,7 @@ Result<TimeToLiveOutcome> TimeToLive::Update(const UpdateTimeToLiveArgs& args) {
     const TableEntry* entry = catalog_.FindLocked(args.table_name, now_ms);
     if (entry == nullptr || entry->items != items) {
       if (index) items->StopObserving(index.get());
-      return Error::ResourceNotFound(NotFoundMessage(args.table_name));
+      return Error::TableResourceNotFound(args.table_name);
     }
     outcome.ticket.number = catalog_.CommitLocked(std::move(change));
   }
@@ -88,7 +84,7 @@ Result<TimeToLiveOutcome> TimeToLive::Update(const UpdateTimeToLiveArgs& args) {
 Result<TimeToLiveDescription> TimeToLive::Describe(std::string_view table_name) const {
   std::shared_lock lock(catalog_.mutex);
   const TableEntry* entry = catalog_.FindLocked(table_name, catalog_.clock.NowMs());
-  if (entry == nullptr) return Error::ResourceNotFound(NotFoundMessage(table_name));
+  if (entry == nullptr) return Error::TableResourceNotFound(table_name);
   const std::string& attribute = entry->description.time_to_live_attribute;
   return TimeToLiveDescription{!attribute.empty(), attribute};
 }

@@ -8,10 +8,10 @@
 namespace ddbd {
 namespace {
 
-constexpr size_t kMaxExpressionBytes = 4096;
-constexpr size_t kMaxOperators = 300;  // + and - and functions, as in condition expressions
-constexpr size_t kMaxNesting = 32;     // '(' and function calls around one SET operand
-constexpr const char* kPrefix = "Invalid UpdateExpression: ";
+constexpr size_t kMaxUpdateExpressionBytes = 4096;
+constexpr size_t kMaxUpdateOperators = 300;  // + and - and functions, as in condition expressions
+constexpr size_t kMaxNesting = 32;           // '(' and function calls around one SET operand
+constexpr const char* kUpdateExpressionPrefix = "Invalid UpdateExpression: ";
 
 // DynamoDB's long type names, used in ADD/DELETE operand-type messages.
 std::string LongTypeName(AttributeType type) {
@@ -244,7 +244,7 @@ class UpdateParser {
   }
 
   // As in conditions: the parse stops at the first operator over the limit.
-  bool CountOperator() { return ++operators_ <= kMaxOperators; }
+  bool CountOperator() { return ++operators_ <= kMaxUpdateOperators; }
   Error TooManyOperators() const {
     return tokens_.Invalid("The expression contains too many operators; operator count: " +
                            std::to_string(operators_));
@@ -289,14 +289,15 @@ class UpdateParser {
 
 Result<std::vector<UpdateAction>> ParseUpdate(std::string_view text, ExpressionNames& names,
                                               ExpressionValues& values) {
-  if (text.size() > kMaxExpressionBytes) {
-    return Error::Validation(std::string(kPrefix) +
+  if (text.size() > kMaxUpdateExpressionBytes) {
+    return Error::Validation(std::string(kUpdateExpressionPrefix) +
                              "Expression size has exceeded the maximum allowed size; expression "
                              "size: " +
                              std::to_string(text.size()));
   }
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return Error::Validation(std::string(kPrefix) + "The expression can not be empty;");
+    return Error::Validation(std::string(kUpdateExpressionPrefix) +
+                             "The expression can not be empty;");
   }
   return UpdateParser(text, names, values).Parse();
 }

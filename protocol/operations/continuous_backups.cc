@@ -9,7 +9,8 @@ namespace {
 // Both operations' answer (`Output`: DescribeContinuousBackupsOutput or
 // UpdateContinuousBackupsOutput).
 template <class Output>
-void WriteDescription(json::Writer& response, const ContinuousBackupsDescription& described) {
+void WriteBackupsDescription(json::Writer& response,
+                             const ContinuousBackupsDescription& described) {
   wire::Write<Output>(response, [&](Output& out) {
     out.ContinuousBackupsDescription([&](wire::out::ContinuousBackupsDescription& backups) {
       backups.ContinuousBackupsStatus(wire::ContinuousBackupsStatus::kEnabled);
@@ -34,7 +35,7 @@ Status DescribeContinuousBackups(Engine& engine, const wire::DescribeContinuousB
                                  json::Writer& response) {
   auto described = engine.DescribeContinuousBackups(TableNameOf(engine, in.table_name));
   if (!described.ok()) return described.error();
-  WriteDescription<wire::out::DescribeContinuousBackupsOutput>(response, described.value());
+  WriteBackupsDescription<wire::out::DescribeContinuousBackupsOutput>(response, described.value());
   return Ok{};
 }
 
@@ -49,7 +50,7 @@ Status UpdateContinuousBackups(Engine& engine, const wire::UpdateContinuousBacku
   auto described = engine.UpdateContinuousBackups(args);
   if (!described.ok()) return described.error();
   ticket = described.value().ticket;
-  WriteDescription<wire::out::UpdateContinuousBackupsOutput>(response, described.value());
+  WriteBackupsDescription<wire::out::UpdateContinuousBackupsOutput>(response, described.value());
   return Ok{};
 }
 

@@ -10,7 +10,7 @@ namespace ddbd::operations {
 namespace {
 
 // The engine's statuses and modes are the wire's, in the model's order.
-wire::ContributorInsightsStatus WireStatus(ContributorInsightsStatus status) {
+wire::ContributorInsightsStatus InsightsWireStatus(ContributorInsightsStatus status) {
   static_assert(static_cast<int>(ContributorInsightsStatus::kFailed) ==
                 static_cast<int>(wire::ContributorInsightsStatus::kFailed));
   return static_cast<wire::ContributorInsightsStatus>(status);
@@ -43,7 +43,7 @@ Status UpdateContributorInsights(Engine& engine, const wire::UpdateContributorIn
   wire::Write<wire::out::UpdateContributorInsightsOutput>(response, [&](auto& out) {
     out.TableName(outcome.table_name);
     if (!outcome.index_name.empty()) out.IndexName(outcome.index_name);
-    out.ContributorInsightsStatus(WireStatus(outcome.status));
+    out.ContributorInsightsStatus(InsightsWireStatus(outcome.status));
     if (outcome.mode) out.ContributorInsightsMode(WireMode(*outcome.mode));
   });
   return Ok{};
@@ -63,7 +63,7 @@ Status DescribeContributorInsights(Engine& engine, const wire::DescribeContribut
         for (const std::string& rule : insights.rules) rules.Add(rule);
       });
     }
-    out.ContributorInsightsStatus(WireStatus(insights.status));
+    out.ContributorInsightsStatus(InsightsWireStatus(insights.status));
     if (insights.last_update_ms != 0) out.LastUpdateDateTime(insights.last_update_ms);
     if (insights.mode) out.ContributorInsightsMode(WireMode(*insights.mode));
   });
@@ -85,7 +85,7 @@ Status ListContributorInsights(Engine& engine, const wire::ListContributorInsigh
         list.Add([&](wire::out::ContributorInsightsSummary& entry) {
           entry.TableName(summary.table_name);
           if (!summary.index_name.empty()) entry.IndexName(summary.index_name);
-          entry.ContributorInsightsStatus(WireStatus(summary.status));
+          entry.ContributorInsightsStatus(InsightsWireStatus(summary.status));
           entry.ContributorInsightsMode(WireMode(summary.mode));
         });
       }

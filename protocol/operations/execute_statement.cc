@@ -18,8 +18,8 @@ struct ExecuteStatementRequest {
   std::optional<std::string> next_token;
 };
 
-Status Decode(const wire::ExecuteStatementInput& in, const Status& constraints,
-              ExecuteStatementRequest& out) {
+Status DecodeStatement(const wire::ExecuteStatementInput& in, const Status& constraints,
+                       ExecuteStatementRequest& out) {
   AttributeDecoder decoder(in.kValueRules);
   out.statement = partiql::StatementRequestOf(in, decoder);
   if (in.limit) out.options.limit = *in.limit;
@@ -33,7 +33,7 @@ Status Decode(const wire::ExecuteStatementInput& in, const Status& constraints,
 Status ExecuteStatement(Engine& engine, const wire::ExecuteStatementInput& in,
                         const Status& constraints, json::Writer& response, Ticket& ticket) {
   ExecuteStatementRequest decoded;
-  if (Status status = Decode(in, constraints, decoded); !status.ok()) return status;
+  if (Status status = DecodeStatement(in, constraints, decoded); !status.ok()) return status;
   auto statement = partiql::ParseRequest(decoded.statement);
   if (!statement.ok()) return statement.error();
   if (decoded.next_token) {

@@ -23,8 +23,8 @@ struct TransactionRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
-Status Decode(const wire::ExecuteTransactionInput& in, const Status& constraints,
-              TransactionRequest& out) {
+Status DecodeTransaction(const wire::ExecuteTransactionInput& in, const Status& constraints,
+                         TransactionRequest& out) {
   AttributeDecoder decoder(in.kValueRules);
   const json::Value* list = in.transact_statements;
   if (list != nullptr && list->Size() <= kMaxTransactionActions) {
@@ -46,7 +46,7 @@ Error InStatement(size_t index, const Error& error) {
   return Error::Validation(partiql::InTransactStatement(index, error.message()));
 }
 
-DispatchResult Answer(const std::function<void(json::Writer&)>& write) {
+DispatchResult AnswerWith(const std::function<void(json::Writer&)>& write) {
   json::Buffer buffer;
   json::Writer writer(buffer);
   write(writer);
@@ -79,7 +79,7 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
     std::optional<Item>& projected = outcome.value().items[i].projected;
     if (projected) partiql::NameByLastSegment(reads[i].projection, *projected);
   }
-  return Answer([&](json::Writer& writer) {
+  return AnswerWith([&](json::Writer& writer) {
     wire::Write<wire::out::ExecuteTransactionOutput>(writer, [&](auto& out) {
       out.Responses([&](wire::out::ItemResponseList& list) {
         for (size_t i = 0; i < reads.size(); ++i) {
@@ -99,7 +99,7 @@ DispatchResult RunReads(Engine& engine, const std::vector<partiql::Statement>& s
 void ExecuteTransaction(Engine& engine, const wire::ExecuteTransactionInput& in,
                         const Status& constraints, uint64_t fingerprint, const DispatchDone& done) {
   TransactionRequest decoded;
-  if (Status status = Decode(in, constraints, decoded); !status.ok())
+  if (Status status = DecodeTransaction(in, constraints, decoded); !status.ok())
     return done(ErrorResponse(status.error()));
   std::vector<partiql::Statement> statements;
   bool reads = false;
@@ -137,7 +137,7 @@ void ExecuteTransaction(Engine& engine, const wire::ExecuteTransactionInput& in,
           return done(ErrorResponse(partiql::WithDuplicateItemReasons(outcome.error(), inserts)));
         }
         operations::Answer(
-            engine, done, Answer([&](json::Writer& writer) {
+            engine, done, AnswerWith([&](json::Writer& writer) {
               wire::Write<wire::out::ExecuteTransactionOutput>(writer, [&](auto& out) {
                 // A transaction of writes answers an empty Responses (behaviours-to-match D7).
                 out.Responses([](wire::out::ItemResponseList&) {});

@@ -6,11 +6,7 @@
 namespace ddbd::operations {
 namespace {
 
-std::optional<std::string> Text(const std::optional<std::string_view>& text) {
-  return text ? std::optional<std::string>(*text) : std::nullopt;
-}
-
-void WriteDescription(wire::out::ExportDescription& out, const ExportDescription& d) {
+void WriteExportDescription(wire::out::ExportDescription& out, const ExportDescription& d) {
   out.ExportArn(d.export_arn);
   out.ExportStatus(static_cast<wire::ExportStatus>(d.export_status));
   out.StartTime(d.start_ms);
@@ -87,7 +83,7 @@ Status ExportTableToPointInTime(Engine& engine, const wire::ExportTableToPointIn
   if (!started.ok()) return started.error();
   wire::Write<wire::out::ExportTableToPointInTimeOutput>(response, [&](auto& out) {
     out.ExportDescription(
-        [&](wire::out::ExportDescription& d) { WriteDescription(d, started.value()); });
+        [&](wire::out::ExportDescription& d) { WriteExportDescription(d, started.value()); });
   });
   return Ok{};
 }
@@ -97,7 +93,7 @@ Status DescribeExport(Engine& engine, const wire::DescribeExportInput& in, json:
   if (!described.ok()) return described.error();
   wire::Write<wire::out::DescribeExportOutput>(response, [&](auto& out) {
     out.ExportDescription(
-        [&](wire::out::ExportDescription& d) { WriteDescription(d, described.value()); });
+        [&](wire::out::ExportDescription& d) { WriteExportDescription(d, described.value()); });
   });
   return Ok{};
 }

@@ -8,10 +8,6 @@
 namespace ddbd::operations {
 namespace {
 
-std::optional<std::string> Text(const std::optional<std::string_view>& text) {
-  return text ? std::optional<std::string>(*text) : std::nullopt;
-}
-
 InputFormat FormatOf(std::string_view text) {
   if (text == "ION") return InputFormat::kIon;
   if (text == "CSV") return InputFormat::kCsv;
@@ -91,7 +87,8 @@ void WriteCreation(wire::out::TableCreationParameters& out, const TableDescripti
   });
 }
 
-void WriteDescription(wire::out::ImportTableDescription& out, const ImportTableDescription& d) {
+void WriteImportDescription(wire::out::ImportTableDescription& out,
+                            const ImportTableDescription& d) {
   out.ImportArn(d.import_arn);
   out.ImportStatus(static_cast<wire::ImportStatus>(d.import_status));
   out.TableArn(d.table_arn);
@@ -180,7 +177,7 @@ Status ImportTable(Engine& engine, const wire::ImportTableInput& in, json::Write
   if (!started.ok()) return started.error();
   wire::Write<wire::out::ImportTableOutput>(response, [&](auto& out) {
     out.ImportTableDescription(
-        [&](wire::out::ImportTableDescription& d) { WriteDescription(d, started.value()); });
+        [&](wire::out::ImportTableDescription& d) { WriteImportDescription(d, started.value()); });
   });
   return Ok{};
 }
@@ -189,8 +186,9 @@ Status DescribeImport(Engine& engine, const wire::DescribeImportInput& in, json:
   auto described = engine.DescribeImport(std::string(in.import_arn));
   if (!described.ok()) return described.error();
   wire::Write<wire::out::DescribeImportOutput>(response, [&](auto& out) {
-    out.ImportTableDescription(
-        [&](wire::out::ImportTableDescription& d) { WriteDescription(d, described.value()); });
+    out.ImportTableDescription([&](wire::out::ImportTableDescription& d) {
+      WriteImportDescription(d, described.value());
+    });
   });
   return Ok{};
 }

@@ -9,7 +9,7 @@ namespace ddbd::operations {
 namespace {
 
 // The engine's statuses are the wire's, in the model's order.
-wire::DestinationStatus WireStatus(DestinationStatus status) {
+wire::DestinationStatus DestinationWireStatus(DestinationStatus status) {
   static_assert(static_cast<int>(DestinationStatus::kUpdating) ==
                 static_cast<int>(wire::DestinationStatus::kUpdating));
   return static_cast<wire::DestinationStatus>(status);
@@ -44,7 +44,7 @@ void WriteOutcome(const KinesisDestinationOutcome& outcome, json::Writer& respon
   wire::Write<wire::out::KinesisStreamingDestinationOutput>(response, [&](auto& out) {
     out.TableName(outcome.table_name);
     out.StreamArn(outcome.stream_arn);
-    out.DestinationStatus(WireStatus(outcome.status));
+    out.DestinationStatus(DestinationWireStatus(outcome.status));
     if (outcome.precision) {
       out.EnableKinesisStreamingConfiguration(
           [&](wire::out::EnableKinesisStreamingConfiguration& configuration) {
@@ -94,7 +94,7 @@ Status UpdateKinesisStreamingDestination(Engine& engine,
   wire::Write<wire::out::UpdateKinesisStreamingDestinationOutput>(response, [&](auto& out) {
     out.TableName(outcome.table_name);
     out.StreamArn(outcome.stream_arn);
-    out.DestinationStatus(WireStatus(outcome.status));
+    out.DestinationStatus(DestinationWireStatus(outcome.status));
     out.UpdateKinesisStreamingConfiguration(
         [&](wire::out::UpdateKinesisStreamingConfiguration& configuration) {
           configuration.ApproximateCreationDateTimePrecision(WirePrecision(*outcome.precision));
@@ -114,7 +114,7 @@ Status DescribeKinesisStreamingDestination(Engine& engine,
       for (const KinesisDestinationDescription& destination : described.value().destinations) {
         list.Add([&](wire::out::KinesisDataStreamDestination& entry) {
           entry.StreamArn(destination.stream_arn);
-          entry.DestinationStatus(WireStatus(destination.status));
+          entry.DestinationStatus(DestinationWireStatus(destination.status));
           if (!destination.status_description.empty()) {
             entry.DestinationStatusDescription(destination.status_description);
           }

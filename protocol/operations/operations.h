@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "engine/engine.h"
@@ -34,6 +36,11 @@ namespace ddbd::operations {
 // Hands `result` to `done` once `ticket`'s log record is durable (at once for ticket 0), or
 // InternalServerError if it failed: how every write is answered (protocol/dispatcher.cc).
 void Answer(Engine& engine, const DispatchDone& done, DispatchResult result, Ticket ticket);
+
+// An optional member's text, owned (for the engine's arguments).
+inline std::optional<std::string> Text(const std::optional<std::string_view>& text) {
+  return text ? std::optional<std::string>(*text) : std::nullopt;
+}
 
 Status BatchExecuteStatement(Engine&, const wire::BatchExecuteStatementInput&, const Status&,
                              json::Writer&, Ticket&);

@@ -11,7 +11,8 @@
 namespace ddbd::operations {
 namespace {
 
-void Encode(wire::out::TableAutoScalingDescription& out, const TableAutoScalingDescription& table) {
+void EncodeAutoScaling(wire::out::TableAutoScalingDescription& out,
+                       const TableAutoScalingDescription& table) {
   out.TableName(table.table_name);
   out.TableStatus(TableStatusOf(table.table_status));
   out.Replicas([&](wire::out::ReplicaAutoScalingDescriptionList& list) {
@@ -93,7 +94,8 @@ Status UpdateTableReplicaAutoScaling(Engine& engine,
   if (!updated.ok()) return updated.error();
   ticket = updated.value().ticket;
   wire::Write<wire::out::UpdateTableReplicaAutoScalingOutput>(response, [&](auto& out) {
-    out.TableAutoScalingDescription([&](auto& described) { Encode(described, updated.value()); });
+    out.TableAutoScalingDescription(
+        [&](auto& described) { EncodeAutoScaling(described, updated.value()); });
   });
   return Ok{};
 }
@@ -104,7 +106,8 @@ Status DescribeTableReplicaAutoScaling(Engine& engine,
   auto described = engine.DescribeTableReplicaAutoScaling(TableNameOf(engine, in.table_name));
   if (!described.ok()) return described.error();
   wire::Write<wire::out::DescribeTableReplicaAutoScalingOutput>(response, [&](auto& out) {
-    out.TableAutoScalingDescription([&](auto& table) { Encode(table, described.value()); });
+    out.TableAutoScalingDescription(
+        [&](auto& table) { EncodeAutoScaling(table, described.value()); });
   });
   return Ok{};
 }

@@ -14,7 +14,7 @@ namespace {
 
 constexpr int kMaxNestingLevels = 32;
 
-Error NestingTooDeep() { return Error::Validation(std::string(kNestingTooDeep)); }
+Error PathNestingTooDeep() { return Error::Validation(std::string(kNestingTooDeep)); }
 
 bool IsOperatorSymbol(std::string_view symbol) {
   static constexpr std::string_view kOperators[] = {"=",  "<>", "!=", "<", "<=", ">",
@@ -150,7 +150,7 @@ Result<AttributeValue> Cursor::ParseValue(const std::string& path, int depth) {
   const bool map = PeekSymbol("{");
   const bool list = PeekSymbol("[");
   if (!map && !list && !PeekSymbol("<<")) return ParseScalar(path);
-  if (depth + 1 > kMaxNestingLevels) return NestingTooDeep();
+  if (depth + 1 > kMaxNestingLevels) return PathNestingTooDeep();
   if (map) return ParseMap(path, depth + 1, false);
   if (list) return ParseList(path, depth + 1);
   return ParseBag(path, depth + 1);

@@ -107,7 +107,7 @@ Condition AttributeCheck(Condition::Kind kind, const std::string& name) {
   return check;
 }
 
-Condition Joined(Condition::Kind kind, Condition first, std::optional<Condition> second) {
+Condition JoinedCondition(Condition::Kind kind, Condition first, std::optional<Condition> second) {
   if (!second) return first;
   Condition joined;
   joined.kind = kind;
@@ -253,9 +253,9 @@ Result<WritePlan> PlanWrite(Statement statement, const KeyNames& keys) {
   if (statement.kind == Statement::Kind::kDelete) {
     // A DELETE of an item that is not there succeeds whatever the rest of its WHERE says.
     if (rest) {
-      plan.condition = Joined(Condition::Kind::kOr,
-                              AttributeCheck(Condition::Kind::kAttributeNotExists, partition_key),
-                              std::move(rest));
+      plan.condition = JoinedCondition(
+          Condition::Kind::kOr, AttributeCheck(Condition::Kind::kAttributeNotExists, partition_key),
+          std::move(rest));
     }
     return plan;
   }
@@ -266,9 +266,9 @@ Result<WritePlan> PlanWrite(Statement statement, const KeyNames& keys) {
   }
   // UPDATE never creates an item; EXISTS holds only for one that is there.
   plan.actions = std::move(statement.actions);
-  plan.condition =
-      Joined(Condition::Kind::kAnd,
-             AttributeCheck(Condition::Kind::kAttributeExists, partition_key), std::move(rest));
+  plan.condition = JoinedCondition(Condition::Kind::kAnd,
+                                   AttributeCheck(Condition::Kind::kAttributeExists, partition_key),
+                                   std::move(rest));
   return plan;
 }
 

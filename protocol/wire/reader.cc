@@ -19,19 +19,6 @@ constexpr size_t kMaxDepth = 24;
 
 constexpr const char* kStructureNotExpected = "Start of structure or map found where not expected";
 
-// coral's name for a JSON scalar token, as in "<TOKEN> cannot be converted to <Type>".
-const char* TokenName(const json::Value& value) {
-  if (value.IsTrue()) return "TRUE_VALUE";
-  if (value.IsFalse()) return "FALSE_VALUE";
-  if (value.IsString()) return "STRING_VALUE";
-  if (value.IsInt64() || value.IsUint64()) return "NUMBER_VALUE";
-  return "DECIMAL_VALUE";
-}
-
-std::string_view Text(const json::Value& value) {
-  return {value.GetString(), value.GetStringLength()};
-}
-
 // Java's String.length(): UTF-16 code units, as coral measures a string (a four-byte UTF-8
 // sequence is two).
 size_t JavaLength(std::string_view text) {
@@ -118,7 +105,7 @@ bool IsEnumValue(const Shape& shape, std::string_view text) {
 bool Meets(const Shape& model_shape, const json::Value& value) {
   switch (model_shape.kind) {
     case Kind::kString: {
-      const std::string_view text = Text(value);
+      const std::string_view text = json::Text(value);
       const Shape& shape = Governing(model_shape, text);
       if (shape.min == kUnbounded && shape.max == kUnbounded && shape.pattern == Pattern::kNone &&
           shape.enum_values.empty()) {
@@ -188,7 +175,7 @@ class Walk {
     return false;
   }
   bool CannotConvert(const json::Value& value, std::string_view java_type) {
-    return Serialization(std::string(TokenName(value)) + " cannot be converted to " +
+    return Serialization(std::string(json::TokenName(value)) + " cannot be converted to " +
                          std::string(java_type.substr(java_type.rfind('.') + 1)));
   }
   bool UnrecognizedCollection(const Shape& shape) {
@@ -262,7 +249,7 @@ bool Walk::Structure(const Shape& shape, const json::Value& object, const json::
   uint64_t seen = 0;  // the model's structures have at most 64 members (scripts/generate-wire)
   for (const auto& entry : object.GetObject()) {
     if (entry.value.IsNull()) continue;  // null is absent, as coral reads it
-    const std::string_view name = Text(entry.name);
+    const std::string_view name = json::Text(entry.name);
     for (size_t i = 0; i < shape.members.size(); ++i) {
       const Member& member = shape.members[i];
       if (member.name != name) continue;
@@ -318,7 +305,7 @@ bool Walk::Scalar(const Shape& shape, const json::Value& value, bool element) {
     case Kind::kString:
       if (value.IsArray()) return UnrecognizedCollection(shape);
       if (!value.IsString()) return CannotConvert(value, shape.java_type);
-      if (!element) CheckString(shape, Text(value));
+      if (!element) CheckString(shape, json::Text(value));
       return true;
     case Kind::kBlob:
       if (value.IsArray()) return Serialization(kStructureNotExpected);
@@ -396,7 +383,7 @@ bool Walk::Map(const Shape& shape, const json::Value& map, bool element_position
   uint32_t position = 0;
   for (const auto& entry : map.GetObject()) {
     if (!entry.value.IsNull()) {
-      Step(Step::Kind::kKey, Text(entry.name), position);
+      Step(Step::Kind::kKey, json::Text(entry.name), position);
       const bool read = Value(value_shape, entry.value, true);
       Back();
       if (!read) return false;
@@ -509,7 +496,7 @@ void Collect(const Shape& shape, const json::Value& object, const json::Value** 
   if (!object.IsObject()) return;
   for (const auto& entry : object.GetObject()) {
     if (entry.value.IsNull()) continue;
-    const std::string_view name = Text(entry.name);
+    const std::string_view name = json::Text(entry.name);
     for (size_t i = 0; i < shape.members.size(); ++i) {
       if (shape.members[i].name != name) continue;
       if (values[i] == nullptr) values[i] = &entry.value;  // the first of a repeated member
@@ -520,7 +507,7 @@ void Collect(const Shape& shape, const json::Value& object, const json::Value** 
 
 std::optional<std::string_view> String(const json::Value* value) {
   if (value == nullptr) return std::nullopt;
-  return Text(*value);
+  return json::Text(*value);
 }
 
 std::optional<int64_t> Number(const json::Value* value) {

@@ -13,10 +13,6 @@ namespace {
 
 constexpr size_t kMaxQuotedDepth = 64;
 
-std::string_view Text(const json::Value& value) {
-  return {value.GetString(), value.GetStringLength()};
-}
-
 }  // namespace
 
 std::string_view PatternText(Pattern pattern) {
@@ -112,7 +108,7 @@ std::string JavaText(const Shape& shape, const json::Value& value, size_t depth)
     }
     return JavaList(items);
   }
-  if (value.IsString()) return std::string(Text(value));
+  if (value.IsString()) return std::string(json::Text(value));
   if (value.IsNull()) return "null";
   return CompactJson(value);
 }
@@ -160,7 +156,7 @@ std::string JavaMapText(const Shape& value_shape, const json::Value& map) {
   std::string text = "{";
   for (const auto& entry : map.GetObject()) {
     if (text.size() > 1) text += ", ";
-    text += Text(entry.name);
+    text += json::Text(entry.name);
     text += "=";
     text += JavaText(value_shape, entry.value, 1);
   }

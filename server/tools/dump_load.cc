@@ -28,7 +28,7 @@ struct Arguments {
 };
 
 // Splits "a,b" into its names.
-std::vector<std::string> Names(std::string_view list) {
+std::vector<std::string> TableNames(std::string_view list) {
   std::vector<std::string> names;
   size_t start = 0;
   while (start <= list.size()) {
@@ -62,8 +62,8 @@ table that exists already gets the items. Signed as ddbd dump signs.
   --endpoint URL   http://HOST[:PORT] or https://HOST[:PORT]
 )";
 
-std::optional<Arguments> Parse(const char* command, const std::vector<std::string>& args,
-                               bool paths_allowed) {
+std::optional<Arguments> ParseArguments(const char* command, const std::vector<std::string>& args,
+                                        bool paths_allowed) {
   Arguments parsed;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -88,7 +88,7 @@ std::optional<Arguments> Parse(const char* command, const std::vector<std::strin
         parsed.endpoint = *endpoint;
       }
       if (arg == "--out") parsed.out = *given;
-      if (arg == "--tables") parsed.tables = Names(*given);
+      if (arg == "--tables") parsed.tables = TableNames(*given);
       if (arg == "--segments") {
         parsed.segments = std::atoi(given->c_str());
         if (parsed.segments < 1 || parsed.segments > 64) {
@@ -112,10 +112,6 @@ std::optional<Arguments> Parse(const char* command, const std::vector<std::strin
     return std::nullopt;
   }
   return parsed;
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // Writes `text` to `path` whole (a temporary file renamed into place).
@@ -179,7 +175,7 @@ Result<uint64_t> DumpItems(const RemoteEndpoint& endpoint, const std::string& ta
 }  // namespace
 
 int RunDump(const std::vector<std::string>& args) {
-  const auto parsed = Parse("dump", args, /*paths_allowed=*/false);
+  const auto parsed = ParseArguments("dump", args, /*paths_allowed=*/false);
   if (!parsed) return 2;
   if (parsed->out.empty()) {
     std::fprintf(stderr, "ddbd dump: --out DIR is needed\n");
@@ -235,7 +231,7 @@ int RunDump(const std::vector<std::string>& args) {
 }
 
 int RunLoad(const std::vector<std::string>& args) {
-  const auto parsed = Parse("load", args, /*paths_allowed=*/true);
+  const auto parsed = ParseArguments("load", args, /*paths_allowed=*/true);
   if (!parsed) return 2;
   if (parsed->paths.empty()) {
     std::fprintf(stderr, "ddbd load: give the directory (or files) to load\n");

@@ -24,7 +24,7 @@ constexpr std::string_view kPutItem = "DynamoDB_20120810.PutItem";
 // Requests in flight while putting items: enough for a store's group commit to sync many at once.
 constexpr size_t kInFlight = 256;
 
-Error Invalid(std::string message) { return Error::Validation(std::move(message)); }
+Error InvalidSeed(std::string message) { return Error::Validation(std::move(message)); }
 
 size_t LineOf(std::string_view text, size_t offset) {
   offset = std::min(offset, text.size());
@@ -208,9 +208,9 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
   std::string problem;
   size_t offset = 0;
   if (!Parse(text, document, problem, offset)) {
-    return Invalid(where + ":" + std::to_string(LineOf(text, offset)) + ": " + problem);
+    return InvalidSeed(where + ":" + std::to_string(LineOf(text, offset)) + ": " + problem);
   }
-  if (!document.IsObject()) return Invalid(where + ":1: expected a JSON object");
+  if (!document.IsObject()) return InvalidSeed(where + ":1: expected a JSON object");
   auto& allocator = document.GetAllocator();
   // describe-table's output ({"Table": {...}}), or its Table alone (it has a status), or
   // CreateTable's request as it is.
@@ -220,7 +220,7 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
   }
   Value create(rapidjson::kObjectType);
   if (table != nullptr) {
-    if (!table->IsObject()) return Invalid(where + ":1: Table: expected a JSON object");
+    if (!table->IsObject()) return InvalidSeed(where + ":1: Table: expected a JSON object");
     create = CreateTableFromDescription(*table, allocator);
   } else {
     for (auto& member : document.GetObject()) {
@@ -234,7 +234,7 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
   }
   const Value* name = Member(create, "TableName");
   if (name == nullptr || !name->IsString()) {
-    return Invalid(where + ":1: TableName: expected the table's name, a string");
+    return InvalidSeed(where + ":1: TableName: expected the table's name, a string");
   }
   SeedTable seed;
   seed.table_name.assign(name->GetString(), name->GetStringLength());
@@ -247,7 +247,7 @@ Result<SeedTable> ReadSeedTable(std::string_view file, std::string_view text) {
     const Value* named = Member(*ttl, "AttributeName");
     if (enabled != nullptr && enabled->IsBool() && enabled->GetBool()) {
       if (named == nullptr || !named->IsString()) {
-        return Invalid(where + ":1: TimeToLiveSpecification: AttributeName: expected a string");
+        return InvalidSeed(where + ":1: TimeToLiveSpecification: AttributeName: expected a string");
       }
       attribute = named->GetString();
     }
@@ -284,15 +284,15 @@ Result<std::optional<std::string>> SeedItemJson(std::string_view line) {
   // A line that cannot be an export line goes to PutItem as it is: the dispatcher parses it
   // (PutItems explains a line it refuses as unreadable).
   std::string_view rest = line.substr(first);
-  if (!rest.starts_with("{")) return Invalid("expected an item, a JSON object");
+  if (!rest.starts_with("{")) return InvalidSeed("expected an item, a JSON object");
   rest.remove_prefix(1);
   while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
   if (!rest.starts_with("\"Item\"")) return std::optional<std::string>(std::string(line));
   Document document;
   std::string problem;
   size_t offset = 0;
-  if (!Parse(line, document, problem, offset)) return Invalid(problem);
-  if (!document.IsObject()) return Invalid("expected an item, a JSON object");
+  if (!Parse(line, document, problem, offset)) return InvalidSeed(problem);
+  if (!document.IsObject()) return InvalidSeed("expected an item, a JSON object");
   // An S3 export line: {"Item": {<name>: <value>, ...}}. A DynamoDB JSON item whose one attribute
   // is called Item has a value of one type instead ({"Item": {"S": "x"}}).
   if (document.MemberCount() == 1) {
@@ -325,7 +325,7 @@ Result<bool> SeedLoader::CreateTable(std::string_view file, const SeedTable& tab
   DispatchResult created = Call("CreateTable", table.create_table);
   if (created.http_status != 200) {
     if (IsType(created, "ResourceInUseException")) return false;
-    return Invalid(where + ": " + AnswerError(created));
+    return InvalidSeed(where + ": " + AnswerError(created));
   }
   // Under --table-delay-ms the table is CREATING for a while: items wait until it is ACTIVE.
   const std::string describe = "{\"TableName\":" + json::Quoted(table.table_name) + "}";
@@ -334,14 +334,14 @@ Result<bool> SeedLoader::CreateTable(std::string_view file, const SeedTable& tab
     const DispatchResult described = Call("DescribeTable", describe);
     if (described.body.find("\"TableStatus\":\"ACTIVE\"") != std::string::npos) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      return Invalid(where + ": the table did not become ACTIVE");
+      return InvalidSeed(where + ": the table did not become ACTIVE");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (table.update_time_to_live) {
     const DispatchResult updated = Call("UpdateTimeToLive", *table.update_time_to_live);
     if (updated.http_status != 200) {
-      return Invalid(where + ": TimeToLiveSpecification: " + AnswerError(updated));
+      return InvalidSeed(where + ": TimeToLiveSpecification: " + AnswerError(updated));
     }
   }
   return true;
@@ -408,7 +408,7 @@ Result<uint64_t> SeedLoader::PutItems(std::string_view file, const std::string& 
   std::unique_lock lock(shared->mutex);
   shared->changed.wait(lock, [&] { return shared->in_flight == 0; });
   if (shared->failed_line != std::numeric_limits<size_t>::max()) {
-    return Invalid(where + ":" + std::to_string(shared->failed_line) + ": " + shared->failure);
+    return InvalidSeed(where + ":" + std::to_string(shared->failed_line) + ": " + shared->failure);
   }
   return put;
 }

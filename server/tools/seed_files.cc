@@ -79,10 +79,6 @@ bool Find(const std::string& path, SeedFiles& found, std::string& error) {
   return true;
 }
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 bool FindSeedFiles(const std::vector<std::string>& paths, SeedFiles& found, std::string& error) {

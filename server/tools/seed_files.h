@@ -6,6 +6,7 @@
 // again, so a failed start never leaves a half-loaded database behind.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +14,11 @@
 #include "protocol/dispatcher.h"
 
 namespace ddbd {
+
+// Seconds since `start`, for the tools' progress lines.
+inline double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 struct SeedReport {
   size_t tables_created = 0;

@@ -9,14 +9,15 @@ namespace {
 TEST_CASE("The access log's summary names the tables and the capacity an answer reports") {
   CHECK(RequestTables(R"({"TableName":"Orders","Key":{}})") == "Orders");
   const auto single =
-      ConsumedCapacity(R"({"ConsumedCapacity":{"TableName":"Orders","CapacityUnits":0.5}})");
+      ConsumedCapacityUnits(R"({"ConsumedCapacity":{"TableName":"Orders","CapacityUnits":0.5}})");
   REQUIRE(single);
   CHECK(*single == 0.5);
   CHECK(RequestTables(R"({"RequestItems":{"A1x":{},"B2y":{}}})") == "A1x,B2y");
-  CHECK(ConsumedCapacity(R"({"ConsumedCapacity":[{"CapacityUnits":1},{"CapacityUnits":2}]})") == 3);
+  CHECK(ConsumedCapacityUnits(
+            R"({"ConsumedCapacity":[{"CapacityUnits":1},{"CapacityUnits":2}]})") == 3);
   CHECK(RequestTables("").empty());
-  CHECK(!ConsumedCapacity("<UnknownOperationException/>"));
-  CHECK(!ConsumedCapacity("{}"));
+  CHECK(!ConsumedCapacityUnits("<UnknownOperationException/>"));
+  CHECK(!ConsumedCapacityUnits("{}"));
   CHECK(RequestTables(R"({"TableName":7})").empty());
 }
 
@@ -25,7 +26,7 @@ TEST_CASE("The access log's summary reads any nesting without recursing") {
   const std::string deep =
       "{\"a\":" + std::string(1'000'000, '[') + std::string(1'000'000, ']') + "}";
   CHECK(RequestTables(deep).empty());
-  CHECK(!ConsumedCapacity(deep));
+  CHECK(!ConsumedCapacityUnits(deep));
   const std::string open = "{\"TableName\":\"T\",\"a\":" + std::string(1'000'000, '{');
   CHECK(RequestTables(open).empty());  // not JSON: nothing read
 }
