@@ -8,8 +8,6 @@
 namespace ddbd::partiql {
 namespace {
 
-using Comparator = Condition::Comparator;
-
 // The conditions a WHERE joins with AND at its top.
 std::vector<const Condition*> Conjuncts(const std::optional<Condition>& where) {
   std::vector<const Condition*> conjuncts;
@@ -35,8 +33,8 @@ bool NamesAttribute(const Operand& operand, const std::string& name) {
 
 // `name = value` (or `value = name`): the value, else null.
 const AttributeValue* KeyEquality(const Condition& condition, const std::string& name) {
-  if (condition.kind != Condition::Kind::kCompare || condition.comparator != Comparator::kEq ||
-      condition.operands.size() != 2) {
+  if (condition.kind != Condition::Kind::kCompare ||
+      condition.comparator != Condition::Comparator::kEq || condition.operands.size() != 2) {
     return nullptr;
   }
   const Operand& left = condition.operands[0];
@@ -68,7 +66,8 @@ std::optional<KeyTerm> SortKeyTerm(const Condition& condition, const std::string
   term.attribute = name;
   switch (condition.kind) {
     case Condition::Kind::kCompare: {
-      if (operands.size() != 2 || condition.comparator == Comparator::kNe) return std::nullopt;
+      if (operands.size() != 2 || condition.comparator == Condition::Comparator::kNe)
+        return std::nullopt;
       const bool forward = NamesAttribute(operands[0], name) && value(1);
       const bool reversed = NamesAttribute(operands[1], name) && value(0);
       if (!forward && !reversed) return std::nullopt;

@@ -12,11 +12,10 @@
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
 #include "tests/engine/memory_store.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
 
 CreateTableArgs Orders(const std::string& name = "Orders") {
   CreateTableArgs args;
@@ -35,14 +34,14 @@ void PutOrder(Engine& engine, const std::string& pk, const std::string& status,
   REQUIRE(testing::Put(engine, table, {{"pk", S(pk)}, {"status", S(status)}}).ok());
 }
 
-std::string Status(Engine& engine, const std::string& table, const std::string& pk) {
+std::string StatusText(Engine& engine, const std::string& table, const std::string& pk) {
   auto got = testing::Get(engine, table, {{"pk", S(pk)}});
   REQUIRE(got.ok());
   if (!got.value().item) return "(none)";
   return FindAttribute(DecodeItem(got.value().item->blob), "status")->scalar;
 }
 
-using Store = testing::MemoryStore;
+using BackupStore = testing::MemoryStore;
 
 TEST_CASE("A backup is a copy of the table as of its moment") {
   ManualClock clock;
@@ -58,10 +57,10 @@ TEST_CASE("A backup is a copy of the table as of its moment") {
   auto restored = engine.RestoreTableFromBackup({"Copy", backup.value().backup_arn, {}});
   REQUIRE(restored.ok());
   CHECK(restored.value().item_count == 2);
-  CHECK(Status(engine, "Copy", "a") == "open");
-  CHECK(Status(engine, "Copy", "b") == "open");
-  CHECK(Status(engine, "Copy", "c") == "(none)");
-  CHECK(Status(engine, "Orders", "a") == "shipped");
+  CHECK(StatusText(engine, "Copy", "a") == "open");
+  CHECK(StatusText(engine, "Copy", "b") == "open");
+  CHECK(StatusText(engine, "Copy", "c") == "(none)");
+  CHECK(StatusText(engine, "Orders", "a") == "shipped");
   // The restored table is a table like any other: writes and its index work.
   PutOrder(engine, "d", "open", "Copy");
   QueryArgs query;
@@ -97,7 +96,7 @@ TEST_CASE("ListBackups takes creation times from the lower bound up to the upper
 }
 
 TEST_CASE("Backups come back after a restart, and a damaged backup file is refused by name") {
-  Store store;
+  BackupStore store;
   std::string arn;
   {
     auto engine = store.Open();
@@ -114,7 +113,7 @@ TEST_CASE("Backups come back after a restart, and a damaged backup file is refus
     CHECK(described.value().details.backup_name == "nightly");
     CHECK(described.value().source.item_count == 1);
     REQUIRE(engine->RestoreTableFromBackup({"Orders", arn, {}}).ok());
-    CHECK(Status(*engine, "Orders", "a") == "open");
+    CHECK(StatusText(*engine, "Orders", "a") == "open");
   }
   const std::string file = "db/backups/" + arn.substr(arn.rfind('/') + 1) + ".backup";
   store.files.Contents(file)[kLogHeaderBytes + 12] ^= 0x40;
@@ -126,7 +125,7 @@ TEST_CASE("Backups come back after a restart, and a damaged backup file is refus
 }
 
 TEST_CASE("A deleted table's SYSTEM backup outlives restarts for 35 days, then goes") {
-  Store store;
+  BackupStore store;
   std::string arn;
   {
     auto engine = store.Open();
@@ -159,7 +158,7 @@ TEST_CASE("A deleted table's SYSTEM backup outlives restarts for 35 days, then g
 }
 
 TEST_CASE("A smaller item collection limit at a restart keeps the data, a restore past it fails") {
-  Store store;
+  BackupStore store;
   std::string arn;
   CreateTableArgs collections;
   collections.table_name = "Collections";
@@ -198,7 +197,7 @@ TEST_CASE("A smaller item collection limit at a restart keeps the data, a restor
 }
 
 TEST_CASE("A restore a crash cuts short leaves no table") {
-  Store store;
+  BackupStore store;
   std::string arn;
   size_t before_restore = 0;
   const std::string segment = "db/" + LogSegmentName(1);
@@ -233,7 +232,7 @@ TEST_CASE("A restore a crash cuts short leaves no table") {
         REQUIRE(copy.ok());
         CHECK(copy.value().item_count == 3);
       }
-      CHECK(Status(*engine, "Orders", "a") == "open");
+      CHECK(StatusText(*engine, "Orders", "a") == "open");
     }  // closing the engine writes out what it logged
     // The dropped table's deletion was logged: it stays dropped.
     auto engine = store.Open();

@@ -17,12 +17,10 @@
 #include "engine/persistence/file_system.h"
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
 EngineOptions Options(FileSystem* files, int64_t checkpoint_log_bytes = 0) {
   EngineOptions options;

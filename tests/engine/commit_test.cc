@@ -7,11 +7,10 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
 
 // What an observer keeps of a record (the views die with the call).
 struct Seen {

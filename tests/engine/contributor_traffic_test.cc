@@ -11,12 +11,10 @@
 #include "engine/clock.h"
 #include "engine/engine.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
 TEST_CASE("The sketch keeps every key heavier than total / capacity, overstated by its error") {
   HeavyHitters sketch(8);

@@ -3,17 +3,16 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-
-struct Fixture {
+struct IndexFixture {
   ManualClock clock;
   Engine engine{{}, clock};
 
-  Fixture() {
+  IndexFixture() {
     CreateTableArgs args;
     args.table_name = "Orders";
     args.attribute_definitions = {{"pk", ScalarAttributeType::kS},
@@ -58,7 +57,7 @@ struct Fixture {
 };
 
 TEST_CASE("Every write path keeps the indexes in step") {
-  Fixture f;
+  IndexFixture f;
   Item order = {{"pk", S("c1")}, {"sk", S("o1")}, {"status", S("open")}, {"region", S("eu")}};
   REQUIRE(testing::Put(f.engine, "Orders", order).ok());
   CHECK(f.InIndex("by-status", "status", "open") == std::vector<std::string>{"o1"});
@@ -97,7 +96,7 @@ TEST_CASE("Every write path keeps the indexes in step") {
 }
 
 TEST_CASE("Equal index keys keep every item, ordered by table key") {
-  Fixture f;
+  IndexFixture f;
   for (const char* sk : {"b", "a", "c"}) {
     REQUIRE(
         testing::Put(f.engine, "Orders", {{"pk", S("c1")}, {"sk", S(sk)}, {"status", S("open")}})
@@ -108,7 +107,7 @@ TEST_CASE("Equal index keys keep every item, ordered by table key") {
 }
 
 TEST_CASE("A condition failure or an index key of the wrong type changes no index") {
-  Fixture f;
+  IndexFixture f;
   Item bad = {{"pk", S("c1")}, {"sk", S("o1")}, {"status", AttributeValue::Number("1")}};
   auto refused = testing::Put(f.engine, "Orders", bad);
   REQUIRE_FALSE(refused.ok());

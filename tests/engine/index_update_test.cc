@@ -7,19 +7,18 @@
 
 #include "engine/engine.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-
 using Action = GlobalSecondaryIndexUpdate::Action;
 
-struct Fixture {
+struct IndexUpdateFixture {
   ManualClock clock;
   Engine engine;
 
-  explicit Fixture(int64_t delay_ms = 0, BillingMode mode = BillingMode::kPayPerRequest)
+  explicit IndexUpdateFixture(int64_t delay_ms = 0, BillingMode mode = BillingMode::kPayPerRequest)
       : engine(EngineOptions{"us-east-1", "000000000000", delay_ms}, clock) {
     CreateTableArgs args;
     args.table_name = "Orders";
@@ -72,11 +71,11 @@ struct Fixture {
 };
 
 TEST_CASE("A created index is backfilled from the items already there") {
-  Fixture f;
+  IndexUpdateFixture f;
   f.Put("a", "open");
   f.Put("b", "shipped");
   f.Put("c", std::nullopt);  // sparse: no entry
-  auto updated = f.Update({Fixture::Create("by-status")});
+  auto updated = f.Update({IndexUpdateFixture::Create("by-status")});
   REQUIRE(updated.ok());
   REQUIRE(updated.value().indexes.size() == 1);
   CHECK(updated.value().indexes[0].index_status == TableStatus::kActive);
@@ -92,10 +91,10 @@ TEST_CASE("A created index is backfilled from the items already there") {
 }
 
 TEST_CASE("A deleted index is gone at once, with its attribute definition") {
-  Fixture f;
+  IndexUpdateFixture f;
   f.Put("a", "open");
-  REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
-  auto deleted = f.Update({Fixture::Named(Action::kDelete, "by-status")}, {});
+  REQUIRE(f.Update({IndexUpdateFixture::Create("by-status")}).ok());
+  auto deleted = f.Update({IndexUpdateFixture::Named(Action::kDelete, "by-status")}, {});
   REQUIRE(deleted.ok());
   CHECK(deleted.value().indexes.empty());
   CHECK(deleted.value().attribute_definitions.size() == 1);
@@ -105,15 +104,15 @@ TEST_CASE("A deleted index is gone at once, with its attribute definition") {
   f.Put("b", "open");  // writes no longer touch the dropped slot
 
   // A new index gets a new slot and sees only what is there now.
-  auto again = f.Update({Fixture::Create("by-status")});
+  auto again = f.Update({IndexUpdateFixture::Create("by-status")});
   REQUIRE(again.ok());
   CHECK(again.value().indexes[0].item_count == 2);
 }
 
 TEST_CASE("With a table delay, a new index is CREATING and backfilling until the update ends") {
-  Fixture f(1000);
+  IndexUpdateFixture f(1000);
   f.clock.AdvanceMs(1000);
-  auto updated = f.Update({Fixture::Create("by-status")});
+  auto updated = f.Update({IndexUpdateFixture::Create("by-status")});
   REQUIRE(updated.ok());
   CHECK(updated.value().table_status == TableStatus::kUpdating);
   CHECK(updated.value().indexes[0].index_status == TableStatus::kCreating);
@@ -128,7 +127,7 @@ TEST_CASE("With a table delay, a new index is CREATING and backfilling until the
   CHECK(described.value().indexes[0].index_status == TableStatus::kActive);
   CHECK_FALSE(described.value().indexes[0].backfilling);
 
-  auto deleting = f.Update({Fixture::Named(Action::kDelete, "by-status")}, {});
+  auto deleting = f.Update({IndexUpdateFixture::Named(Action::kDelete, "by-status")}, {});
   REQUIRE(deleting.ok());
   CHECK(deleting.value().indexes[0].index_status == TableStatus::kDeleting);
   f.clock.AdvanceMs(1000);
@@ -136,33 +135,35 @@ TEST_CASE("With a table delay, a new index is CREATING and backfilling until the
 }
 
 TEST_CASE("Index updates are refused with DynamoDB's errors") {
-  Fixture f;
-  REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
-  auto two = f.Update({Fixture::Create("one"), Fixture::Named(Action::kDelete, "by-status")});
+  IndexUpdateFixture f;
+  REQUIRE(f.Update({IndexUpdateFixture::Create("by-status")}).ok());
+  auto two = f.Update(
+      {IndexUpdateFixture::Create("one"), IndexUpdateFixture::Named(Action::kDelete, "by-status")});
   REQUIRE_FALSE(two.ok());
   CHECK(two.error().code() == ErrorCode::kLimitExceeded);
   CHECK(two.error().message() ==
         "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously "
         "per table");
 
-  auto exists = f.Update({Fixture::Create("by-status")});
+  auto exists = f.Update({IndexUpdateFixture::Create("by-status")});
   CHECK(exists.error().message() == "Attempting to create an index which already exists");
 
-  auto missing = f.Update({Fixture::Named(Action::kDelete, "nope")}, {});
+  auto missing = f.Update({IndexUpdateFixture::Named(Action::kDelete, "nope")}, {});
   CHECK(missing.error().code() == ErrorCode::kResourceNotFound);  // measured against AWS
   CHECK(missing.error().message() == "Requested resource not found");
 
-  auto undefined = f.Update({Fixture::Create("other")}, {});
+  auto undefined = f.Update({IndexUpdateFixture::Create("other")}, {});
   CHECK(undefined.error().message() ==
         "One or more parameter values were invalid: AttributeDefinitions is not specified for "
         "index: other");
 
-  auto wrong = f.Update({Fixture::Create("other")}, {{"region", ScalarAttributeType::kS}});
+  auto wrong =
+      f.Update({IndexUpdateFixture::Create("other")}, {{"region", ScalarAttributeType::kS}});
   CHECK(wrong.error().message() ==
         "One or more parameter values were invalid: Some index key attributes are not defined in "
         "AttributeDefinitions. Keys: [status], AttributeDefinitions: [region]");
 
-  auto with_throughput = Fixture::Create("other");
+  auto with_throughput = IndexUpdateFixture::Create("other");
   with_throughput.index.provisioned_throughput = ProvisionedThroughput{1, 1};
   CHECK(f.Update({with_throughput}).error().message() ==
         "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
@@ -174,15 +175,15 @@ TEST_CASE("Index updates are refused with DynamoDB's errors") {
 }
 
 TEST_CASE("A provisioned table's index needs throughput, and an Update changes it") {
-  Fixture f(0, BillingMode::kProvisioned);
-  CHECK(f.Update({Fixture::Create("by-status")}).error().message() ==
+  IndexUpdateFixture f(0, BillingMode::kProvisioned);
+  CHECK(f.Update({IndexUpdateFixture::Create("by-status")}).error().message() ==
         "One or more parameter values were invalid: ProvisionedThroughput must be specified for "
         "index: by-status");
-  auto create = Fixture::Create("by-status");
+  auto create = IndexUpdateFixture::Create("by-status");
   create.index.provisioned_throughput = ProvisionedThroughput{2, 3};
   REQUIRE(f.Update({create}).ok());
 
-  auto update = Fixture::Named(Action::kUpdate, "by-status");
+  auto update = IndexUpdateFixture::Named(Action::kUpdate, "by-status");
   update.index.provisioned_throughput = ProvisionedThroughput{2, 3};
   auto same = f.Update({update}, {});
   REQUIRE_FALSE(same.ok());
@@ -193,25 +194,25 @@ TEST_CASE("A provisioned table's index needs throughput, and an Update changes i
   REQUIRE(changed.ok());
   CHECK(changed.value().indexes[0].definition.provisioned_throughput->read_capacity_units == 7);
 
-  auto unknown = Fixture::Named(Action::kUpdate, "nope");
+  auto unknown = IndexUpdateFixture::Named(Action::kUpdate, "nope");
   unknown.index.provisioned_throughput = ProvisionedThroughput{1, 1};
   CHECK(f.Update({unknown}, {}).error().message() ==
         "The table does not have the specified index: nope");
 }
 
 TEST_CASE("Writes racing an index creation end up in the index") {
-  Fixture f;
+  IndexUpdateFixture f;
   std::thread writer([&] {
     for (int i = 0; i < 2000; ++i) f.Put("w" + std::to_string(i), "open");
   });
   while (f.engine.DescribeTable("Orders").value().item_count < 500) std::this_thread::yield();
-  REQUIRE(f.Update({Fixture::Create("by-status")}).ok());
+  REQUIRE(f.Update({IndexUpdateFixture::Create("by-status")}).ok());
   writer.join();
   CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 2000);
 }
 
 TEST_CASE("A backfill holds up its own table only: other tables are served meanwhile") {
-  Fixture f;
+  IndexUpdateFixture f;
   for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
   CreateTableArgs other;
   other.table_name = "Other";
@@ -227,7 +228,7 @@ TEST_CASE("A backfill holds up its own table only: other tables are served meanw
   Clock::duration update_took{};
   std::thread updater([&] {
     const Clock::time_point began = Clock::now();
-    updated = f.Update({Fixture::Create("by-status")}).ok();
+    updated = f.Update({IndexUpdateFixture::Create("by-status")}).ok();
     update_took = Clock::now() - began;
     done = true;
   });
@@ -262,11 +263,11 @@ std::chrono::steady_clock::duration TimeCreateOther(Engine& engine, bool& create
 }
 
 TEST_CASE("Describing a table that is backfilling waits without holding up other tables") {
-  Fixture f;
+  IndexUpdateFixture f;
   for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
   using Clock = std::chrono::steady_clock;
   std::atomic<bool> updated = false;
-  std::thread updater([&] { updated = f.Update({Fixture::Create("by-status")}).ok(); });
+  std::thread updater([&] { updated = f.Update({IndexUpdateFixture::Create("by-status")}).ok(); });
   std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the backfill has begun
   int64_t described_count = -1;
   std::thread describer(
@@ -286,18 +287,19 @@ TEST_CASE("Describing a table that is backfilling waits without holding up other
 }
 
 TEST_CASE("A second index change waits for a backfill without holding up other tables") {
-  Fixture f;
+  IndexUpdateFixture f;
   for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
   using Clock = std::chrono::steady_clock;
   std::atomic<bool> first_done = false;
   bool first_updated = false;
   std::thread first([&] {
-    first_updated = f.Update({Fixture::Create("by-status")}).ok();
+    first_updated = f.Update({IndexUpdateFixture::Create("by-status")}).ok();
     first_done = true;
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the backfill has begun
   bool second_updated = false;
-  std::thread second([&] { second_updated = f.Update({Fixture::Create("by-status-2")}).ok(); });
+  std::thread second(
+      [&] { second_updated = f.Update({IndexUpdateFixture::Create("by-status-2")}).ok(); });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the second change is waiting
   // A catalog change needs the catalog to itself: it must not wait for the second change.
   bool created = false;

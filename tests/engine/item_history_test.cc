@@ -12,7 +12,7 @@
 namespace ddbd {
 namespace {
 
-void Put(TableItems& items, const std::string& key, const std::string& blob) {
+void ItemHistoryPut(TableItems& items, const std::string& key, const std::string& blob) {
   const StoredItem stored{blob, static_cast<uint32_t>(blob.size())};
   // A generation that never matches: Commit computes the entries with SetIndexes' function
   // (testing::PutInto passes the current one, which means "no entries").
@@ -47,7 +47,7 @@ std::vector<std::string> WalkAt(const TableItems& items, int64_t moment_ms, bool
   return seen;
 }
 
-using Seen = std::vector<std::string>;
+using Walked = std::vector<std::string>;
 
 TEST_CASE("Reads as of a moment see each item as it was then, the latest, as it is") {
   ManualClock clock;
@@ -57,16 +57,16 @@ TEST_CASE("Reads as of a moment see each item as it was then, the latest, as it 
   CHECK(items.ReadMoment(false) == clock.NowMs() - 100);
 
   const int64_t start = clock.NowMs();
-  Put(items, "b", "b1");
-  Put(items, "d", "d1");
+  ItemHistoryPut(items, "b", "b1");
+  ItemHistoryPut(items, "d", "d1");
   clock.AdvanceMs(10);
   const int64_t first = clock.NowMs();
-  Put(items, "b", "b2");           // modified
-  testing::EraseFrom(items, "d");  // deleted
-  Put(items, "a", "a1");           // inserted
-  Put(items, "c", "c1");
+  ItemHistoryPut(items, "b", "b2");  // modified
+  testing::EraseFrom(items, "d");    // deleted
+  ItemHistoryPut(items, "a", "a1");  // inserted
+  ItemHistoryPut(items, "c", "c1");
   clock.AdvanceMs(10);
-  Put(items, "b", "b3");
+  ItemHistoryPut(items, "b", "b3");
 
   CHECK(GetAt(items, "b", kLatestState) == "b3");
   CHECK(GetAt(items, "b", first) == "b2");
@@ -76,15 +76,15 @@ TEST_CASE("Reads as of a moment see each item as it was then, the latest, as it 
   CHECK(GetAt(items, "a", first - 1) == "-");
   CHECK(GetAt(items, "b", start - 1) == "-");  // before the first write: nothing
 
-  CHECK(WalkAt(items, kLatestState) == Seen{"a=a1", "b=b3", "c=c1"});
-  CHECK(WalkAt(items, first - 1) == Seen{"b=b1", "d=d1"});
-  CHECK(WalkAt(items, first - 1, false) == Seen{"d=d1", "b=b1"});
-  CHECK(WalkAt(items, first) == Seen{"a=a1", "b=b2", "c=c1"});
+  CHECK(WalkAt(items, kLatestState) == Walked{"a=a1", "b=b3", "c=c1"});
+  CHECK(WalkAt(items, first - 1) == Walked{"b=b1", "d=d1"});
+  CHECK(WalkAt(items, first - 1, false) == Walked{"d=d1", "b=b1"});
+  CHECK(WalkAt(items, first) == Walked{"a=a1", "b=b2", "c=c1"});
 
   // A range, exclusive at its lower end, and a walk stopped by its visit.
   KeyRange range{"b", false, "d", true, true, ""};
-  CHECK(WalkAt(items, first - 1, true, range) == Seen{"d=d1"});
-  CHECK(WalkAt(items, first - 1, false, range) == Seen{"d=d1"});
+  CHECK(WalkAt(items, first - 1, true, range) == Walked{"d=d1"});
+  CHECK(WalkAt(items, first - 1, false, range) == Walked{"d=d1"});
   int visits = 0;
   items.Walk(
       {}, true, [&](std::string_view, std::string_view, uint32_t) { return ++visits < 1; },
@@ -93,9 +93,9 @@ TEST_CASE("Reads as of a moment see each item as it was then, the latest, as it 
 
   // Past the longest delay the history lets go of what no read can reach.
   clock.AdvanceMs(1000);
-  Put(items, "e", "e1");
+  ItemHistoryPut(items, "e", "e1");
   CHECK(GetAt(items, "b", first - 1) == "b3");
-  CHECK(WalkAt(items, clock.NowMs() - 100) == Seen{"a=a1", "b=b3", "c=c1"});
+  CHECK(WalkAt(items, clock.NowMs() - 100) == Walked{"a=a1", "b=b3", "c=c1"});
 }
 
 TEST_CASE("A local index read as of a moment shows each item's entry as it was then") {
@@ -113,19 +113,19 @@ TEST_CASE("A local index read as of a moment shows each item's entry as it was t
   });
   items.TrackItemCollections(int64_t{1} << 40, {0});
   items.KeepRecentStates({.min_ms = 50, .max_ms = 50, .clock = &clock});
-  Put(items, "k1", "m/k1");
-  Put(items, "k2", "n/k2");
-  Put(items, "k3", "p/k3");
+  ItemHistoryPut(items, "k1", "m/k1");
+  ItemHistoryPut(items, "k2", "n/k2");
+  ItemHistoryPut(items, "k3", "p/k3");
   clock.AdvanceMs(5);
   const int64_t before = clock.NowMs() - 1;
-  Put(items, "k1", "q/k1");  // the entry moves
-  Put(items, "k2", "x/k2");  // the entry goes
+  ItemHistoryPut(items, "k1", "q/k1");  // the entry moves
+  ItemHistoryPut(items, "k2", "x/k2");  // the entry goes
   testing::EraseFrom(items, "k3");
-  Put(items, "k4", "a/k4");  // a new entry
+  ItemHistoryPut(items, "k4", "a/k4");  // a new entry
 
-  CHECK(WalkAt(items, kLatestState, true, {}, 0) == Seen{"a/k4=a/k4", "q/k1=q/k1"});
-  CHECK(WalkAt(items, before, true, {}, 0) == Seen{"m/k1=m/k1", "n/k2=n/k2", "p/k3=p/k3"});
-  CHECK(WalkAt(items, before, false, {}, 0) == Seen{"p/k3=p/k3", "n/k2=n/k2", "m/k1=m/k1"});
+  CHECK(WalkAt(items, kLatestState, true, {}, 0) == Walked{"a/k4=a/k4", "q/k1=q/k1"});
+  CHECK(WalkAt(items, before, true, {}, 0) == Walked{"m/k1=m/k1", "n/k2=n/k2", "p/k3=p/k3"});
+  CHECK(WalkAt(items, before, false, {}, 0) == Walked{"p/k3=p/k3", "n/k2=n/k2", "m/k1=m/k1"});
   std::string_view blob;
   uint32_t size = 0;
   items.WhileHeld([&] {
@@ -138,12 +138,12 @@ TEST_CASE("A local index read as of a moment shows each item's entry as it was t
 TEST_CASE("Without recent states every read sees the latest, whatever the moment") {
   ManualClock clock;
   TableItems items;
-  Put(items, "a", "a1");
+  ItemHistoryPut(items, "a", "a1");
   clock.AdvanceMs(10);
-  Put(items, "a", "a2");
+  ItemHistoryPut(items, "a", "a2");
   CHECK(items.ReadMoment(false) == kLatestState);
   CHECK(GetAt(items, "a", clock.NowMs() - 5) == "a2");
-  CHECK(WalkAt(items, clock.NowMs() - 5) == Seen{"a=a2"});
+  CHECK(WalkAt(items, clock.NowMs() - 5) == Walked{"a=a2"});
 }
 
 TEST_CASE("The history's byte cap drops the oldest changes first") {

@@ -18,12 +18,10 @@
 #include "engine/storage/item_records.h"
 #include "engine/storage/mapped_records.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
 struct Image {
   std::string key;
@@ -126,15 +124,15 @@ TEST_CASE("Malformed item images are refused, never read past their end") {
   CHECK_FALSE(DecodeItemImages(long_id).ok());
 }
 
-EngineOptions Options(FileSystem* files) {
+EngineOptions ItemImagesOptions(FileSystem* files) {
   EngineOptions options;
   options.db_path = "db";
   options.file_system = files;
   return options;
 }
 
-std::unique_ptr<Engine> Open(FileSystem* files, const Clock& clock) {
-  auto engine = Engine::Open(Options(files), clock);
+std::unique_ptr<Engine> ItemImagesOpen(FileSystem* files, const Clock& clock) {
+  auto engine = Engine::Open(ItemImagesOptions(files), clock);
   INFO((engine.ok() ? std::string() : engine.error().message()));
   REQUIRE(engine.ok());
   return std::move(engine.value());
@@ -161,7 +159,7 @@ void PutAll(Engine& engine, int count, int tag) {
   }
 }
 
-int64_t Tag(Engine& engine, int i) {
+int64_t ItemImagesTag(Engine& engine, int i) {
   auto got = testing::Get(engine, "Tagged", {{"pk", S("p" + std::to_string(i))}});
   REQUIRE(got.ok());
   if (!got.value().item) return -1;
@@ -170,7 +168,7 @@ int64_t Tag(Engine& engine, int i) {
 
 // Writes `count` items and a checkpoint of them, then a restart.
 void Checkpointed(MemoryFileSystem& files, const Clock& clock, int count) {
-  auto engine = Open(&files, clock);
+  auto engine = ItemImagesOpen(&files, clock);
   REQUIRE(engine->CreateTable(Tagged()).ok());
   PutAll(*engine, count, 1);
   REQUIRE(testing::WaitDurable(*engine).ok());
@@ -186,14 +184,14 @@ TEST_CASE("A replay points records at the checkpoint, which goes with the last o
   // Room for this test's two (a process adopts at most kMaxRegions).
   REQUIRE(mapped_records::Adopted() + 2 <= mapped_records::kMaxRegions);
   {
-    auto engine = Open(&files, clock);
+    auto engine = ItemImagesOpen(&files, clock);
     CHECK(mapped_records::Mapped() == mapped + 1);
     auto table = engine->DescribeTable("Tagged");
     REQUIRE(table.ok());
     CHECK(table.value().item_count == kItems);
     CHECK(table.value().indexes[0].item_count == kItems);
-    CHECK(Tag(*engine, 0) == 1);
-    CHECK(Tag(*engine, kItems - 1) == 1);
+    CHECK(ItemImagesTag(*engine, 0) == 1);
+    CHECK(ItemImagesTag(*engine, kItems - 1) == 1);
     // Half of them written again (their images go), half deleted: the last one lets the file go.
     for (int i = 0; i < kItems; ++i) {
       const std::string pk = "p" + std::to_string(i);
@@ -205,16 +203,16 @@ TEST_CASE("A replay points records at the checkpoint, which goes with the last o
       if (i == kItems - 2) CHECK(mapped_records::Mapped() == mapped + 1);
     }
     CHECK(mapped_records::Mapped() == mapped);
-    CHECK(Tag(*engine, 0) == 2);
-    CHECK(Tag(*engine, 1) == -1);
+    CHECK(ItemImagesTag(*engine, 0) == 2);
+    CHECK(ItemImagesTag(*engine, 1) == -1);
     // A checkpoint written from records that were images, and one more restart.
     REQUIRE(testing::WaitDurable(*engine).ok());
     REQUIRE(engine->Checkpoint(true).value());
   }
-  auto engine = Open(&files, clock);
+  auto engine = ItemImagesOpen(&files, clock);
   CHECK(engine->DescribeTable("Tagged").value().item_count == kItems / 2);
-  CHECK(Tag(*engine, 2) == 2);
-  CHECK(Tag(*engine, 3) == -1);
+  CHECK(ItemImagesTag(*engine, 2) == 2);
+  CHECK(ItemImagesTag(*engine, 3) == -1);
   CHECK(mapped_records::Mapped() == mapped + 1);
   engine.reset();  // the engine's records go, and with them the mapping
   CHECK(mapped_records::Mapped() == mapped);
@@ -226,13 +224,13 @@ TEST_CASE("Without a mapping a replay copies the images") {
   Checkpointed(files, clock, 500);
   files.MapCopies(true);
   const int adopted = mapped_records::Adopted();
-  auto engine = Open(&files, clock);
+  auto engine = ItemImagesOpen(&files, clock);
   CHECK(mapped_records::Adopted() == adopted);
   CHECK(engine->DescribeTable("Tagged").value().item_count == 500);
   CHECK(engine->DescribeTable("Tagged").value().indexes[0].item_count == 500);
-  for (int i = 0; i < 500; i += 49) CHECK(Tag(*engine, i) == 1);
+  for (int i = 0; i < 500; i += 49) CHECK(ItemImagesTag(*engine, i) == 1);
   PutAll(*engine, 500, 3);  // every copy replaced and freed (ASan: by delete)
-  CHECK(Tag(*engine, 499) == 3);
+  CHECK(ItemImagesTag(*engine, 499) == 3);
 }
 
 }  // namespace

@@ -17,13 +17,12 @@
 #include "engine/model/item_codec.h"
 #include "tests/engine/engine_calls.h"
 #include "tests/engine/memory_store.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
 constexpr char kStream[] = "arn:aws:kinesis:us-east-1:000000000000:stream/orders";
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
 
 class FakeKinesis final : public KinesisStreams {
  public:
@@ -79,7 +78,7 @@ class FakeKinesis final : public KinesisStreams {
   std::vector<std::string> taken_;
 };
 
-void Put(Engine& engine, const std::string& pk) {
+void KinesisDeliveryPut(Engine& engine, const std::string& pk) {
   REQUIRE(testing::Put(engine, "Orders", {{"pk", S(pk)}}).ok());
 }
 
@@ -115,9 +114,9 @@ TEST_CASE("Delivery sends changes in order with both images, a partial answer's 
   Delivering delivering;
   Engine& engine = *delivering.engine;
   FakeKinesis* kinesis = delivering.kinesis.get();
-  Put(engine, "before");  // before the destination: not sent
+  KinesisDeliveryPut(engine, "before");  // before the destination: not sent
   REQUIRE(engine.EnableKinesisStreamingDestination({"Orders", kStream, std::nullopt}).ok());
-  Put(engine, "a");
+  KinesisDeliveryPut(engine, "a");
   REQUIRE(testing::Put(engine, "Orders", {{"pk", S("a")}, {"v", S("2")}}).ok());
   CHECK(kinesis->Taken(2) == std::vector<std::string>{"a", "a"});
   const KinesisBatch first = kinesis->Batches().front();
@@ -162,7 +161,7 @@ TEST_CASE("A stream that is not there fails the destination, which may be enable
   kinesis->Answer({0, KinesisPutOutcome::Failure::kStreamNotFound,
                    "ResourceNotFoundException: Stream orders under account 000000000000 not "
                    "found."});
-  Put(engine, "lost");
+  KinesisDeliveryPut(engine, "lost");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (StatusOf(engine) != DestinationStatus::kEnableFailed &&
          std::chrono::steady_clock::now() < deadline) {
@@ -174,7 +173,7 @@ TEST_CASE("A stream that is not there fails the destination, which may be enable
         "ResourceNotFoundException: Stream orders under account 000000000000 not found.");
   // Re-enabled: a new feed, from now on (the failed one's record is not sent).
   REQUIRE(engine.EnableKinesisStreamingDestination({"Orders", kStream, std::nullopt}).ok());
-  Put(engine, "after");
+  KinesisDeliveryPut(engine, "after");
   CHECK(kinesis->Taken(1) == std::vector<std::string>{"after"});
   CHECK(StatusOf(engine) == DestinationStatus::kActive);
   CHECK(engine.DescribeKinesisStreamingDestination("Orders")
@@ -197,11 +196,11 @@ TEST_CASE("A feed's position survives restarts and checkpoints: each record is s
     auto engine = open();
     REQUIRE(engine->CreateTable(testing::OnDemandHashTable("Orders")).ok());
     REQUIRE(engine->EnableKinesisStreamingDestination({"Orders", kStream, std::nullopt}).ok());
-    Put(*engine, "sent");
+    KinesisDeliveryPut(*engine, "sent");
     WaitDelivered(*engine, 1);
     kinesis->SetDown(true);
-    Put(*engine, "held1");
-    Put(*engine, "held2");
+    KinesisDeliveryPut(*engine, "held1");
+    KinesisDeliveryPut(*engine, "held2");
     REQUIRE(testing::WaitDurable(*engine).ok());
   }
   store.files.Crash();
@@ -214,7 +213,7 @@ TEST_CASE("A feed's position survives restarts and checkpoints: each record is s
   }
   {
     auto engine = open();  // from the checkpoint
-    Put(*engine, "new");
+    KinesisDeliveryPut(*engine, "new");
     CHECK(kinesis->Taken(4) == std::vector<std::string>{"sent", "held1", "held2", "new"});
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK(kinesis->Taken(5).size() == 4);

@@ -10,13 +10,18 @@
 namespace ddbd {
 namespace {
 
-constexpr char kStream[] = "arn:aws:kinesis:us-east-1:000000000000:stream/orders";
+constexpr char kKinesisDestinationsStream[] =
+    "arn:aws:kinesis:us-east-1:000000000000:stream/orders";
 
 TEST_CASE(
     "A destination shows ENABLING, UPDATING and DISABLING for the table delay, then settles") {
-  KinesisDestination destination{
-      kStream, true, DestinationStatus::kEnabling, 1000, TimestampPrecision::kMicrosecond,
-      1000,    ""};
+  KinesisDestination destination{kKinesisDestinationsStream,
+                                 true,
+                                 DestinationStatus::kEnabling,
+                                 1000,
+                                 TimestampPrecision::kMicrosecond,
+                                 1000,
+                                 ""};
   CHECK(StatusAt(destination, 1000, 50) == DestinationStatus::kEnabling);
   CHECK(StatusAt(destination, 1049, 50) == DestinationStatus::kEnabling);
   CHECK(StatusAt(destination, 1050, 50) == DestinationStatus::kActive);
@@ -34,7 +39,7 @@ TEST_CASE("Enable, update and disable move a destination by DynamoDB's rules") {
   Engine engine(options, clock);
   REQUIRE(engine.CreateTable(testing::OnDemandHashTable("Orders")).ok());
   clock.AdvanceMs(100);
-  KinesisDestinationArgs args{"Orders", kStream, std::nullopt};
+  KinesisDestinationArgs args{"Orders", kKinesisDestinationsStream, std::nullopt};
 
   auto enabled = engine.EnableKinesisStreamingDestination(args);
   REQUIRE(enabled.ok());

@@ -36,7 +36,7 @@ std::string Grouped(const std::vector<std::vector<std::string>>& groups, size_t 
   return bytes;
 }
 
-std::vector<std::string> Payloads(const LogContents& contents) {
+std::vector<std::string> LogGroupsPayloads(const LogContents& contents) {
   std::vector<std::string> payloads;
   for (const LogRecord& record : contents.records) payloads.emplace_back(record.payload);
   return payloads;
@@ -48,7 +48,7 @@ TEST_CASE("Grouped records come back as written, and zeros after the last group 
     INFO(zeros << " zeros");
     const std::string bytes = written + std::string(zeros, '\0');
     const LogContents contents = ReadLog("log", bytes).value();
-    CHECK(Payloads(contents) == std::vector<std::string>{"a", "b", "c"});
+    CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a", "b", "c"});
     CHECK_FALSE(contents.damaged);
     CHECK(contents.valid_bytes == written.size());
     CHECK(contents.records[0].group_offset == kLogHeaderBytes);
@@ -70,7 +70,7 @@ TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") 
     for (size_t i = at; i < std::min(at + 7, group_end); ++i) holed[i] = '\0';
     for (const std::string& bytes : {holed, whole.substr(0, at)}) {
       const LogContents contents = ReadLog("log", bytes).value();
-      CHECK(Payloads(contents) == std::vector<std::string>{"a"});
+      CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a"});
       CHECK(contents.valid_bytes == kept.size());
       CHECK(contents.damaged == (bytes.size() > kept.size()));
       CHECK_FALSE(contents.readable_after());
@@ -89,7 +89,7 @@ TEST_CASE("Damage with a whole group after it is refused, counting that group's 
   const LogContents clean = ReadLog("log", bytes).value();
   bytes[clean.records[1].offset + kLogRecordHeaderBytes] ^= 0x20;  // b's payload
   const LogContents contents = ReadLog("log", bytes).value();
-  CHECK(Payloads(contents) == std::vector<std::string>{"a"});
+  CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a"});
   CHECK(contents.damaged);
   CHECK(contents.damage == "group checksum mismatch");
   CHECK(contents.records_after == 2);  // d and e; c is in the damaged group
@@ -99,7 +99,7 @@ TEST_CASE("Damage with a whole group after it is refused, counting that group's 
   const LogContents outside = ReadLog("log", loose).value();
   CHECK(outside.damaged);
   CHECK(outside.damage == "record outside a group");
-  CHECK(Payloads(outside) == std::vector<std::string>{"a"});
+  CHECK(LogGroupsPayloads(outside) == std::vector<std::string>{"a"});
 }
 
 TEST_CASE("A preallocated file grows ahead of its appends with zeros, and truncates") {
@@ -188,7 +188,7 @@ TEST_CASE("A group waits for its start, a Flush does not, and a stopping writer 
   starts[2]();  // after the writer is gone: reaches nothing
   files.Crash();
   const std::string bytes = files.ReadFile("db/" + LogSegmentName(1)).value();
-  CHECK(Payloads(ReadLog("log", bytes).value()) ==
+  CHECK(LogGroupsPayloads(ReadLog("log", bytes).value()) ==
         std::vector<std::string>{"a", "a", "a", "b", "c"});
 }
 
@@ -242,7 +242,8 @@ TEST_CASE("Records whose start ran while a group was written wait for a start af
   start(2);
   CHECK(wait_for(4));
   const std::string bytes = files.ReadFile(path).value();
-  CHECK(Payloads(ReadLog("log", bytes).value()) == std::vector<std::string>{"a", "b", "c", "d"});
+  CHECK(LogGroupsPayloads(ReadLog("log", bytes).value()) ==
+        std::vector<std::string>{"a", "b", "c", "d"});
 }
 
 }  // namespace

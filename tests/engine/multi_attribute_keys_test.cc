@@ -11,17 +11,13 @@
 #include "engine/model/key_codec.h"
 #include "engine/model/number.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(int64_t value) {
-  return AttributeValue::Number(Number::Parse(std::to_string(value)).value().ToString());
-}
-
-// Items keyed by id, indexed by (x: S, y: N) then sorted by (a: S, b: N).
-struct Fixture {
+// Items keyed by id, indexed by (x: S, y: NumberOf) then sorted by (a: S, b: NumberOf).
+struct MultiAttributeKeysFixture {
   ManualClock clock;
   Engine engine{{}, clock};
   struct Row {
@@ -34,7 +30,7 @@ struct Fixture {
   };
   std::vector<Row> rows;
 
-  Fixture() {
+  MultiAttributeKeysFixture() {
     CreateTableArgs args;
     args.table_name = "T";
     args.attribute_definitions = {{"id", ScalarAttributeType::kN},
@@ -63,10 +59,10 @@ struct Fixture {
               strings[1 + random() % (strings.size() - 1)],
               static_cast<int64_t>(random() % 9) - 4,
               id,
-              EncodeTableKey(N(id), nullptr)};
-      Item item = {{"id", N(id)}, {"x", S(row.x)}, {"y", N(row.y)}, {"a", S(row.a)}};
+              EncodeTableKey(NumberOf(id), nullptr)};
+      Item item = {{"id", NumberOf(id)}, {"x", S(row.x)}, {"y", NumberOf(row.y)}, {"a", S(row.a)}};
       if (id % 17 != 0) {
-        item.emplace_back("b", N(row.b));
+        item.emplace_back("b", NumberOf(row.b));
         rows.push_back(row);
       }  // else: no b, so not in the index
       REQUIRE(testing::Put(engine, "T", std::move(item)).ok());
@@ -117,9 +113,10 @@ KeyTerm Term(std::string name, Op op, std::vector<AttributeValue> values) {
 }
 
 TEST_CASE("Multi-attribute keys select what a filter over the index order selects") {
-  Fixture f;
+  MultiAttributeKeysFixture f;
   for (const auto& [x, y] : {std::pair<std::string, int64_t>{"p", 1}, {"q", -1}, {"p", -1}}) {
-    const std::vector<KeyTerm> partition = {Term("x", Op::kEq, {S(x)}), Term("y", Op::kEq, {N(y)})};
+    const std::vector<KeyTerm> partition = {Term("x", Op::kEq, {S(x)}),
+                                            Term("y", Op::kEq, {NumberOf(y)})};
     for (const bool forward : {true, false}) {
       CHECK(f.Ids(partition, forward) == f.Expected(
                                              x, y, [](auto&) { return true; }, forward));
@@ -144,14 +141,14 @@ TEST_CASE("Multi-attribute keys select what a filter over the index order select
           terms.push_back(std::move(term));
           return terms;
         };
-        CHECK(f.Ids(on_b(Term("b", Op::kEq, {N(b)}))) ==
+        CHECK(f.Ids(on_b(Term("b", Op::kEq, {NumberOf(b)}))) ==
               f.Expected(x, y, [&](auto& r) { return r.a == a && r.b == b; }));
-        CHECK(f.Ids(on_b(Term("b", Op::kLe, {N(b)}))) ==
+        CHECK(f.Ids(on_b(Term("b", Op::kLe, {NumberOf(b)}))) ==
               f.Expected(x, y, [&](auto& r) { return r.a == a && r.b <= b; }));
-        CHECK(f.Ids(on_b(Term("b", Op::kGt, {N(b)})), false) ==
+        CHECK(f.Ids(on_b(Term("b", Op::kGt, {NumberOf(b)})), false) ==
               f.Expected(
                   x, y, [&](auto& r) { return r.a == a && r.b > b; }, false));
-        CHECK(f.Ids(on_b(Term("b", Op::kBetween, {N(b), N(b + 2)}))) ==
+        CHECK(f.Ids(on_b(Term("b", Op::kBetween, {NumberOf(b), NumberOf(b + 2)}))) ==
               f.Expected(x, y, [&](auto& r) { return r.a == a && r.b >= b && r.b <= b + 2; }));
       }
     }
@@ -159,7 +156,7 @@ TEST_CASE("Multi-attribute keys select what a filter over the index order select
 }
 
 TEST_CASE("Multi-attribute key conditions are refused in DynamoDB's order") {
-  Fixture f;
+  MultiAttributeKeysFixture f;
   auto message = [&](std::vector<KeyTerm> terms) {
     auto page = f.Query(std::move(terms));
     REQUIRE_FALSE(page.ok());
@@ -167,23 +164,23 @@ TEST_CASE("Multi-attribute key conditions are refused in DynamoDB's order") {
   };
   // Every partition attribute without an equality is named first, whatever else is wrong
   // (behaviours-to-match E1; this first held DynamoDB's texts for a one-attribute key).
-  CHECK(message({Term("x", Op::kGt, {S("p")}), Term("b", Op::kEq, {N(1)})}) ==
+  CHECK(message({Term("x", Op::kGt, {S("p")}), Term("b", Op::kEq, {NumberOf(1)})}) ==
         "HASH key attributes x, y must have equality conditions specified in the query");
-  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kGt, {N(1)})}) ==
+  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kGt, {NumberOf(1)})}) ==
         "HASH key attributes y must have equality conditions specified in the query");
-  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {N(1)}),
-                 Term("id", Op::kEq, {N(1)})}) == "Query key condition not supported");
+  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {NumberOf(1)}),
+                 Term("id", Op::kEq, {NumberOf(1)})}) == "Query key condition not supported");
   // Types before the order of the sort conditions.
-  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {N(1)}),
+  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {NumberOf(1)}),
                  Term("b", Op::kEq, {S("1")})}) ==
         "One or more parameter values were invalid: Condition parameter type does not match "
         "schema type");
-  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {N(1)}),
-                 Term("b", Op::kEq, {N(1)})}) ==
+  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {NumberOf(1)}),
+                 Term("b", Op::kEq, {NumberOf(1)})}) ==
         "RANGE key attributes a must have equality conditions specified in the query because a "
         "condition is present on key attribute b");
-  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {N(1)}),
-                 Term("a", Op::kBeginsWith, {S("a")}), Term("b", Op::kEq, {N(1)})}) ==
+  CHECK(message({Term("x", Op::kEq, {S("p")}), Term("y", Op::kEq, {NumberOf(1)}),
+                 Term("a", Op::kBeginsWith, {S("a")}), Term("b", Op::kEq, {NumberOf(1)})}) ==
         "RANGE key attributes a must have equality conditions specified in the query because a "
         "condition is present on key attribute b");
 }

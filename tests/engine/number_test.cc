@@ -10,7 +10,7 @@ namespace {
 
 std::string Canonical(const std::string& text) { return Number::Parse(text).value().ToString(); }
 
-std::string ErrorOf(const std::string& text, Number::Layer layer = Number::Layer::kOlder) {
+std::string NumberErrorOf(const std::string& text, Number::Layer layer = Number::Layer::kOlder) {
   auto parsed = Number::Parse(text, layer);
   return parsed.ok() ? "" : parsed.error().message();
 }
@@ -35,21 +35,23 @@ TEST_CASE("Numbers come back in DynamoDB's canonical text") {
 }
 
 TEST_CASE("Numbers outside DynamoDB's limits are refused with its messages") {
-  CHECK(ErrorOf("") == "The parameter cannot be converted to a numeric value");
-  CHECK(ErrorOf("abc") == "The parameter cannot be converted to a numeric value: abc");
-  CHECK(ErrorOf("1.2.3") == "The parameter cannot be converted to a numeric value: 1.2.3");
-  CHECK(ErrorOf("1e") == "The parameter cannot be converted to a numeric value: 1e");
-  CHECK(ErrorOf(" 1") == "The parameter cannot be converted to a numeric value:  1");
-  CHECK(ErrorOf("123456789012345678901234567890123456789") ==
+  CHECK(NumberErrorOf("") == "The parameter cannot be converted to a numeric value");
+  CHECK(NumberErrorOf("abc") == "The parameter cannot be converted to a numeric value: abc");
+  CHECK(NumberErrorOf("1.2.3") == "The parameter cannot be converted to a numeric value: 1.2.3");
+  CHECK(NumberErrorOf("1e") == "The parameter cannot be converted to a numeric value: 1e");
+  CHECK(NumberErrorOf(" 1") == "The parameter cannot be converted to a numeric value:  1");
+  CHECK(NumberErrorOf("123456789012345678901234567890123456789") ==
         "Attempting to store more than 38 significant digits in a Number");
-  CHECK(ErrorOf("1e126") ==
+  CHECK(NumberErrorOf("1e126") ==
         "Number overflow. Attempting to store a number with magnitude larger than supported range");
-  CHECK(ErrorOf("-1e-131") ==
+  CHECK(NumberErrorOf("-1e-131") ==
         "Number underflow. Attempting to store a number with magnitude smaller than supported "
         "range");
-  CHECK(ErrorOf("0e125") == "");
-  CHECK(ErrorOf("0.0e126") == "");  // zero's magnitude counts its written digits, as BigDecimal's
-  CHECK(ErrorOf("12345678901234567890123456789012345678000000") == "");  // trailing zeros are free
+  CHECK(NumberErrorOf("0e125") == "");
+  CHECK(NumberErrorOf("0.0e126") ==
+        "");  // zero's magnitude counts its written digits, as BigDecimal's
+  CHECK(NumberErrorOf("12345678901234567890123456789012345678000000") ==
+        "");  // trailing zeros are free
 }
 
 // ../shared/behaviours-to-match.md B2 and B3, recorded against AWS.
@@ -60,21 +62,21 @@ TEST_CASE("Exponents beyond 32 bits, zero's written exponent, and the two valida
       "Number underflow. Attempting to store a number with magnitude smaller than supported range";
   const std::string not_numeric = "The parameter cannot be converted to a numeric value";
   for (const Number::Layer layer : {Number::Layer::kOlder, Number::Layer::kCurrent}) {
-    CHECK(ErrorOf("1e9223372036854775808", layer) == not_numeric + ": 1e9223372036854775808");
-    CHECK(ErrorOf("1e2147483648", layer) == not_numeric + ": 1e2147483648");
-    CHECK(ErrorOf("1e-2147483648", layer) == not_numeric + ": 1e-2147483648");  // its scale
-    CHECK(ErrorOf("0e999999999999", layer) == not_numeric + ": 0e999999999999");
-    CHECK(ErrorOf("0e126", layer) == overflow);
-    CHECK(ErrorOf("-0e-131", layer) == underflow);
-    CHECK(ErrorOf("1e-2147483647", layer) == underflow);
+    CHECK(NumberErrorOf("1e9223372036854775808", layer) == not_numeric + ": 1e9223372036854775808");
+    CHECK(NumberErrorOf("1e2147483648", layer) == not_numeric + ": 1e2147483648");
+    CHECK(NumberErrorOf("1e-2147483648", layer) == not_numeric + ": 1e-2147483648");  // its scale
+    CHECK(NumberErrorOf("0e999999999999", layer) == not_numeric + ": 0e999999999999");
+    CHECK(NumberErrorOf("0e126", layer) == overflow);
+    CHECK(NumberErrorOf("-0e-131", layer) == underflow);
+    CHECK(NumberErrorOf("1e-2147483647", layer) == underflow);
   }
   // The older layer words an empty literal without ": " and computes magnitudes in 32 bits.
-  CHECK(ErrorOf("", Number::Layer::kCurrent) == not_numeric + ": ");
-  CHECK(ErrorOf("") == not_numeric);
-  CHECK(ErrorOf("1e2147483647", Number::Layer::kCurrent) == overflow);
-  CHECK(ErrorOf("1e2147483647") == underflow);
-  CHECK(ErrorOf("1e2147483646", Number::Layer::kCurrent) == overflow);
-  CHECK(ErrorOf("1e2147483646") == overflow);
+  CHECK(NumberErrorOf("", Number::Layer::kCurrent) == not_numeric + ": ");
+  CHECK(NumberErrorOf("") == not_numeric);
+  CHECK(NumberErrorOf("1e2147483647", Number::Layer::kCurrent) == overflow);
+  CHECK(NumberErrorOf("1e2147483647") == underflow);
+  CHECK(NumberErrorOf("1e2147483646", Number::Layer::kCurrent) == overflow);
+  CHECK(NumberErrorOf("1e2147483646") == overflow);
 }
 
 TEST_CASE("Numbers compare by value") {

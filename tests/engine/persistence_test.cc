@@ -16,16 +16,14 @@
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
 #include "tests/engine/memory_store.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
-
 using Store = testing::MemoryStore;
 
-void Durable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
+void PersistenceDurable(Engine& engine) { REQUIRE(testing::WaitDurable(engine).ok()); }
 
 // Cuts the last record of segment `number` at every byte (a crash while writing it) and calls
 // `check` on the store opened each time; `whole`: the record was left entire. The segments each
@@ -48,7 +46,7 @@ void ForEachCutOfLastRecord(Store& store, uint64_t number,
   }
 }
 
-CreateTableArgs Orders() {
+CreateTableArgs PersistenceOrders() {
   CreateTableArgs args;
   args.table_name = "Orders";
   args.attribute_definitions = {{"pk", ScalarAttributeType::kS},
@@ -77,8 +75,8 @@ TEST_CASE("Tables, items, indexes and TTL come back after a restart") {
   Store store;
   {
     auto engine = store.Open();
-    REQUIRE(engine->CreateTable(Orders()).ok());
-    CreateTableArgs other = Orders();
+    REQUIRE(engine->CreateTable(PersistenceOrders()).ok());
+    CreateTableArgs other = PersistenceOrders();
     other.table_name = "Gone";
     REQUIRE(engine->CreateTable(other).ok());
     for (int i = 0; i < 20; ++i) {
@@ -93,7 +91,7 @@ TEST_CASE("Tables, items, indexes and TTL come back after a restart") {
     REQUIRE(engine->UpdateTimeToLive({"Orders", {"expires", true}}).ok());
     UpdateTableArgs add;
     add.table_name = "Orders";
-    add.attribute_definitions = Orders().attribute_definitions;
+    add.attribute_definitions = PersistenceOrders().attribute_definitions;
     GlobalSecondaryIndexUpdate create;
     create.action = GlobalSecondaryIndexUpdate::Action::kCreate;
     create.index = {"by-sk", {{"sk", KeyType::kHash}}, {}, std::nullopt, std::nullopt};
@@ -103,7 +101,7 @@ TEST_CASE("Tables, items, indexes and TTL come back after a restart") {
     REQUIRE(testing::Put(*engine, "Orders",
                          {{"pk", S("q")}, {"sk", N("1")}, {"expires", N("1700000000")}})
                 .ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
   }
   store.files.Crash();
   auto engine = store.Open();
@@ -123,7 +121,7 @@ TEST_CASE("Tables, items, indexes and TTL come back after a restart") {
   CHECK(engine->SweepExpiredItems(10) == 1);  // the TTL index came back too
   // New writes after the restart are logged as well.
   REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("r")}, {"sk", N("1")}}).ok());
-  Durable(*engine);
+  PersistenceDurable(*engine);
   engine.reset();
   store.files.Crash();
   engine = store.Open();
@@ -135,9 +133,9 @@ TEST_CASE("A crash keeps what was durable and ignores a torn last record") {
   Store store;
   {
     auto engine = store.Open();
-    REQUIRE(engine->CreateTable(Orders()).ok());
+    REQUIRE(engine->CreateTable(PersistenceOrders()).ok());
     REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("a")}, {"sk", N("1")}}).ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
     store.files.SetSpaceLimit(SIZE_MAX);
   }
   // What follows the last sync is torn: a record half on disk.
@@ -159,8 +157,8 @@ TEST_CASE("A transaction's writes survive a crash together or not at all") {
   Store store;
   {
     auto engine = store.Open();
-    REQUIRE(engine->CreateTable(Orders()).ok());
-    Durable(*engine);
+    REQUIRE(engine->CreateTable(PersistenceOrders()).ok());
+    PersistenceDurable(*engine);
   }
   auto transaction = [](const std::string& tag) {
     TransactWriteItemsArgs args;
@@ -176,7 +174,7 @@ TEST_CASE("A transaction's writes survive a crash together or not at all") {
   {
     auto engine = store.Open();
     REQUIRE(engine->TransactWriteItems(transaction("both")).ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
   }
   // The transaction is the last record of the second segment: cut it at every byte.
   ForEachCutOfLastRecord(store, 2, [](Engine& engine, bool whole) {
@@ -191,7 +189,7 @@ TEST_CASE("A log much larger than its state is rewritten as one segment at start
   Store store;
   {
     auto engine = store.Open();
-    CreateTableArgs orders = Orders();
+    CreateTableArgs orders = PersistenceOrders();
     orders.stream_specification.reset();  // its records would be kept: they are state too
     REQUIRE(engine->CreateTable(orders).ok());
     for (int round = 0; round < 30; ++round) {  // the same 50 items overwritten 30 times
@@ -204,7 +202,7 @@ TEST_CASE("A log much larger than its state is rewritten as one segment at start
                     .ok());
       }
     }
-    Durable(*engine);
+    PersistenceDurable(*engine);
   }
   auto log_bytes = [&store] {
     size_t bytes = 0;
@@ -238,12 +236,12 @@ TEST_CASE("A second engine on the directory is refused, so is a corrupt log") {
   auto first = store.Open();
   // Each durable before the next: three groups (log_format.h), so damage in the first has whole
   // groups after it.
-  REQUIRE(first->CreateTable(Orders()).ok());
-  Durable(*first);
+  REQUIRE(first->CreateTable(PersistenceOrders()).ok());
+  PersistenceDurable(*first);
   REQUIRE(testing::Put(*first, "Orders", {{"pk", S("a")}, {"sk", N("1")}}).ok());
-  Durable(*first);
+  PersistenceDurable(*first);
   REQUIRE(testing::Put(*first, "Orders", {{"pk", S("b")}, {"sk", N("1")}}).ok());
-  Durable(*first);
+  PersistenceDurable(*first);
   auto second = Engine::Open(store.Options(), store.clock);
   REQUIRE_FALSE(second.ok());
   CHECK(second.error().message() == "db/LOCK is locked by another process");
@@ -267,8 +265,8 @@ namespace {
 TEST_CASE("A write the disk refused is logged once there is room: memory and log agree") {
   Store store;
   auto engine = store.Open();
-  REQUIRE(engine->CreateTable(Orders()).ok());
-  Durable(*engine);
+  REQUIRE(engine->CreateTable(PersistenceOrders()).ok());
+  PersistenceDurable(*engine);
   store.files.SetSpaceLimit(store.files.ReadFile("db/" + LogSegmentName(1)).value().size() + 20);
   REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("full")}, {"sk", N("1")}}).ok());
   CHECK_FALSE(testing::WaitDurable(*engine).ok());  // its answer: InternalServerError
@@ -315,12 +313,12 @@ TEST_CASE("ClientRequestTokens survive a restart and a checkpoint, within their 
   };
   {
     auto engine = store.Open();
-    REQUIRE(engine->CreateTable(Orders()).ok());
+    REQUIRE(engine->CreateTable(PersistenceOrders()).ok());
     REQUIRE(engine->TransactWriteItems(with_token("first", 1)).ok());
     // Changed since by someone else: a repeat of the token must not write "first" again.
     REQUIRE(testing::Put(*engine, "Orders", {{"pk", S("t")}, {"sk", N("1")}, {"tag", S("other")}})
                 .ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
   }
   store.files.Crash();
   for (bool checkpoint : {false, true}) {
@@ -441,7 +439,7 @@ TEST_CASE("Streams come back after a restart: the same ARNs, shards and records,
     disable.stream_specification = StreamSpecification{false, std::nullopt};
     REQUIRE(engine->UpdateTable(disable).ok());
     REQUIRE(engine->DeleteTable("Dropped").ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
     seen = StreamsSeen(*engine);
   }
   // What the streams held: three streams of two shards each (5 hours passed), 11 records.
@@ -456,7 +454,7 @@ TEST_CASE("Streams come back after a restart: the same ARNs, shards and records,
   // Writes after the restart are streamed on, numbered after the ones kept; a checkpoint and
   // another restart keep all of them, once each.
   REQUIRE(testing::Put(*engine, "Events", {{"pk", S("g")}}).ok());
-  Durable(*engine);
+  PersistenceDurable(*engine);
   auto records = testing::StreamRecords(*engine, events);
   REQUIRE(records.ok());
   REQUIRE(records.value().size() == 10);
@@ -464,7 +462,7 @@ TEST_CASE("Streams come back after a restart: the same ARNs, shards and records,
   CHECK(DecodeItem(records.value().back().keys) == Item{{"pk", S("g")}});
   REQUIRE(engine->Checkpoint(true).ok());
   REQUIRE(testing::Put(*engine, "Events", {{"pk", S("h")}}).ok());
-  Durable(*engine);
+  PersistenceDurable(*engine);
   seen = StreamsSeen(*engine);
   engine.reset();
   store.files.Crash();
@@ -490,7 +488,7 @@ TEST_CASE("A closed stream ages out 24 hours after it closed, not after a restar
     REQUIRE(engine->UpdateTable(disable).ok());
     REQUIRE(engine->DeleteTable("Dropped").ok());
     if (checkpoint) REQUIRE(engine->Checkpoint(true).ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
     store.clock.AdvanceMs(int64_t{20} * 3600 * 1000);
     engine.reset();
     engine = store.Open();
@@ -507,12 +505,12 @@ TEST_CASE("A change and its stream record survive a crash together or not at all
   {
     auto engine = store.Open();
     REQUIRE(engine->CreateTable(Streamed("Events")).ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
   }
   {
     auto engine = store.Open();
     REQUIRE(testing::Put(*engine, "Events", {{"pk", S("a")}, {"v", S("one")}}).ok());
-    Durable(*engine);
+    PersistenceDurable(*engine);
   }
   ForEachCutOfLastRecord(store, 2, [](Engine& engine, bool whole) {
     const bool item = testing::Get(engine, "Events", {{"pk", S("a")}}).value().item.has_value();

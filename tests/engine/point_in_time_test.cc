@@ -10,13 +10,12 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-
-CreateTableArgs Table(const std::string& name) {
+CreateTableArgs PointInTimeTable(const std::string& name) {
   CreateTableArgs args;
   args.table_name = name;
   args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
@@ -48,7 +47,7 @@ EngineOptions NoLag() {
 TEST_CASE("A point-in-time restore holds exactly the items of its moment") {
   ManualClock clock;
   Engine engine{NoLag(), clock};
-  REQUIRE(engine.CreateTable(Table("T")).ok());
+  REQUIRE(engine.CreateTable(PointInTimeTable("T")).ok());
   for (int i = 0; i < 20; ++i) {  // before recovery was enabled: the starting state
     REQUIRE(testing::Put(engine, "T", {{"pk", S("k" + std::to_string(i))}, {"v", S("0")}}).ok());
   }
@@ -105,7 +104,7 @@ TEST_CASE("The history's byte bound moves the earliest restorable moment up") {
   EngineOptions options = NoLag();
   options.pitr_history_bytes = 2000;
   Engine engine{options, clock};
-  REQUIRE(engine.CreateTable(Table("T")).ok());
+  REQUIRE(engine.CreateTable(PointInTimeTable("T")).ok());
   REQUIRE(engine.UpdateContinuousBackups({"T", true, std::nullopt}).ok());
   const int64_t enabled = clock.NowMs();
   CHECK(engine.DescribeContinuousBackups("T").value().earliest_restorable_ms == enabled);
@@ -133,8 +132,8 @@ TEST_CASE("The history's byte bound moves the earliest restorable moment up") {
 TEST_CASE("Point-in-time restores are refused in DynamoDB's order") {
   ManualClock clock;
   Engine engine{{}, clock};  // DynamoDB's five minutes of lag
-  REQUIRE(engine.CreateTable(Table("T")).ok());
-  REQUIRE(engine.CreateTable(Table("Taken")).ok());
+  REQUIRE(engine.CreateTable(PointInTimeTable("T")).ok());
+  REQUIRE(engine.CreateTable(PointInTimeTable("Taken")).ok());
   RestoreTableToPointInTimeArgs args;
   args.source_table_name = "Missing";
   args.target_table_name = "Taken";

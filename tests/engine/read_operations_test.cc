@@ -5,15 +5,16 @@
 #include "engine/model/item_codec.h"
 #include "engine/model/number.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-struct Fixture {
+struct ReadOperationsFixture {
   ManualClock clock;
   Engine engine{{}, clock};
 
-  explicit Fixture(ScalarAttributeType sort_type) {
+  explicit ReadOperationsFixture(ScalarAttributeType sort_type) {
     CreateTableArgs args;
     args.table_name = "Events";
     args.attribute_definitions = {{"pk", ScalarAttributeType::kS}, {"sk", sort_type}};
@@ -48,29 +49,26 @@ struct Fixture {
   }
 };
 
-AttributeValue N(const char* text) {
-  return AttributeValue::Number(Number::Parse(text).value().ToString());
-}
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-
 TEST_CASE("Sort-key ranges select exactly the matching items, both ways") {
-  Fixture f(ScalarAttributeType::kN);
-  for (const char* n : {"-10", "-1.5", "0", "2", "3", "30"}) f.Put("p", N(n));
-  f.Put("q", N("1"));  // another partition stays out
+  ReadOperationsFixture f(ScalarAttributeType::kN);
+  for (const char* n : {"-10", "-1.5", "0", "2", "3", "30"}) f.Put("p", NumberOf(n));
+  f.Put("q", NumberOf("1"));  // another partition stays out
   using Op = KeyTerm::Op;
   CHECK(f.SortKeys({}) == std::vector<std::string>{"-10", "-1.5", "0", "2", "3", "30"});
   CHECK(f.SortKeys({}, false) == std::vector<std::string>{"30", "3", "2", "0", "-1.5", "-10"});
-  CHECK(f.SortKeys({{"sk", Op::kLt, {N("0")}}}) == std::vector<std::string>{"-10", "-1.5"});
-  CHECK(f.SortKeys({{"sk", Op::kLe, {N("0")}}}) == std::vector<std::string>{"-10", "-1.5", "0"});
-  CHECK(f.SortKeys({{"sk", Op::kGt, {N("2")}}}, false) == std::vector<std::string>{"30", "3"});
-  CHECK(f.SortKeys({{"sk", Op::kGe, {N("2")}}}) == std::vector<std::string>{"2", "3", "30"});
-  CHECK(f.SortKeys({{"sk", Op::kBetween, {N("-1.5"), N("3")}}}) ==
+  CHECK(f.SortKeys({{"sk", Op::kLt, {NumberOf("0")}}}) == std::vector<std::string>{"-10", "-1.5"});
+  CHECK(f.SortKeys({{"sk", Op::kLe, {NumberOf("0")}}}) ==
+        std::vector<std::string>{"-10", "-1.5", "0"});
+  CHECK(f.SortKeys({{"sk", Op::kGt, {NumberOf("2")}}}, false) ==
+        std::vector<std::string>{"30", "3"});
+  CHECK(f.SortKeys({{"sk", Op::kGe, {NumberOf("2")}}}) == std::vector<std::string>{"2", "3", "30"});
+  CHECK(f.SortKeys({{"sk", Op::kBetween, {NumberOf("-1.5"), NumberOf("3")}}}) ==
         std::vector<std::string>{"-1.5", "0", "2", "3"});
-  CHECK(f.SortKeys({{"sk", Op::kEq, {N("2.0")}}}) == std::vector<std::string>{"2"});
+  CHECK(f.SortKeys({{"sk", Op::kEq, {NumberOf("2.0")}}}) == std::vector<std::string>{"2"});
 }
 
 TEST_CASE("begins_with covers prefixes that end in 0xFF and embedded NULs") {
-  Fixture f(ScalarAttributeType::kS);
+  ReadOperationsFixture f(ScalarAttributeType::kS);
   using std::string_literals::operator""s;
   for (std::string s : {"a"s, "a\xff"s, "a\xff\xff"s, "a\xffz"s, "b"s, "a\0x"s, "ab"s})
     f.Put("p", S(s));
@@ -80,9 +78,9 @@ TEST_CASE("begins_with covers prefixes that end in 0xFF and embedded NULs") {
 }
 
 TEST_CASE("Pages resume after the last evaluated key in either direction") {
-  Fixture f(ScalarAttributeType::kN);
-  for (int i = 0; i < 10; ++i) f.Put("p", N(std::to_string(i).c_str()));
-  Item start = {{"pk", S("p")}, {"sk", N("4")}};
+  ReadOperationsFixture f(ScalarAttributeType::kN);
+  for (int i = 0; i < 10; ++i) f.Put("p", NumberOf(std::to_string(i).c_str()));
+  Item start = {{"pk", S("p")}, {"sk", NumberOf("4")}};
   CHECK(f.SortKeys({}, true, 3, start) == std::vector<std::string>{"5", "6", "7"});
   CHECK(f.SortKeys({}, false, 3, start) == std::vector<std::string>{"3", "2", "1"});
   QueryArgs args;
@@ -95,8 +93,8 @@ TEST_CASE("Pages resume after the last evaluated key in either direction") {
 }
 
 TEST_CASE("Scan segments are disjoint and cover the table for any segment count") {
-  Fixture f(ScalarAttributeType::kN);
-  for (int i = 0; i < 300; ++i) f.Put("p" + std::to_string(i), N("1"));
+  ReadOperationsFixture f(ScalarAttributeType::kN);
+  for (int i = 0; i < 300; ++i) f.Put("p" + std::to_string(i), NumberOf("1"));
   for (int64_t total : {1, 2, 3, 16, 1000}) {
     std::multiset<std::string> seen;
     for (int64_t segment = 0; segment < total; ++segment) {

@@ -15,13 +15,12 @@
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
 #include "tests/engine/memory_store.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-
-CreateTableArgs Table() { return testing::OnDemandHashTable("Orders"); }
+CreateTableArgs RecoveryTable() { return testing::OnDemandHashTable("Orders"); }
 
 // The keys an engine holds (empty without the table).
 std::set<std::string> Keys(Engine& engine) {
@@ -43,8 +42,8 @@ struct Opened {
   std::vector<std::string> said;
 };
 
-Opened Open(MemoryFileSystem& files, const ManualClock& clock,
-            WalRecoveryMode mode = WalRecoveryMode::kTolerateCorruptedTail) {
+Opened RecoveryOpen(MemoryFileSystem& files, const ManualClock& clock,
+                    WalRecoveryMode mode = WalRecoveryMode::kTolerateCorruptedTail) {
   Opened opened;
   EngineOptions options;
   options.db_path = "db";
@@ -69,9 +68,9 @@ struct TwoSegments {
   std::string second = "db/" + LogSegmentName(2);
   TwoSegments() {
     for (const char* prefix : {"a", "b"}) {
-      Opened opened = Open(files, clock);
+      Opened opened = RecoveryOpen(files, clock);
       REQUIRE(opened.engine);
-      if (*prefix == 'a') REQUIRE(opened.engine->CreateTable(Table()).ok());
+      if (*prefix == 'a') REQUIRE(opened.engine->CreateTable(RecoveryTable()).ok());
       for (int i = 0; i < 5; ++i) {
         REQUIRE(
             testing::Put(*opened.engine, "Orders", {{"pk", S(prefix + std::to_string(i))}}).ok());
@@ -112,7 +111,7 @@ std::set<std::string> KeptBefore(const std::string& second, size_t offset) {
 // Returns whether it started.
 bool CheckStart(MemoryFileSystem& files, const ManualClock& clock, const std::set<std::string>& all,
                 const std::optional<std::set<std::string>>& tail, const std::string& damaged_file) {
-  Opened opened = Open(files, clock);
+  Opened opened = RecoveryOpen(files, clock);
   if (!opened.engine) {
     INFO(opened.error);
     CHECK(opened.error.find("db/") != std::string::npos);
@@ -129,7 +128,7 @@ bool CheckStart(MemoryFileSystem& files, const ManualClock& clock, const std::se
     CHECK(keys == all);
   }
   opened.engine.reset();
-  Opened again = Open(files, clock);
+  Opened again = RecoveryOpen(files, clock);
   REQUIRE(again.engine);
   CHECK(Keys(*again.engine) == keys);
   return true;
@@ -174,7 +173,7 @@ TEST_CASE("Every segment cut at every byte is recovered from or refused") {
   for (size_t cut = 0; cut < first.size(); ++cut) {
     INFO("first cut at " << cut);
     auto files = store.With(store.first, first.substr(0, cut));
-    Opened opened = Open(*files, store.clock);
+    Opened opened = RecoveryOpen(*files, store.clock);
     REQUIRE_FALSE(opened.engine);
     INFO(opened.error);
     CHECK(opened.error.starts_with("db/0000000001.log: "));
@@ -207,7 +206,7 @@ TEST_CASE(
   const size_t damaged_at = contents.records[0].group_offset;
   first[damaged_at] ^= 0x04;
   auto files = store.With(store.first, first);
-  Opened refused = Open(*files, store.clock);
+  Opened refused = RecoveryOpen(*files, store.clock);
   REQUIRE_FALSE(refused.engine);
   CHECK(refused.error ==
         "db/0000000001.log: record length damaged at offset 32; starting would lose " +
@@ -221,7 +220,7 @@ TEST_CASE(
             "up to this point and move the rest to db/lost/, start it with --wal-recovery-mode "
             "point-in-time");
 
-  Opened anyway = Open(*files, store.clock, WalRecoveryMode::kPointInTime);
+  Opened anyway = RecoveryOpen(*files, store.clock, WalRecoveryMode::kPointInTime);
   REQUIRE(anyway.engine);
   CHECK(Keys(*anyway.engine).empty());  // the table's own record was the damaged one
   REQUIRE_FALSE(anyway.said.empty());
@@ -234,11 +233,11 @@ TEST_CASE(
         std::vector<std::string>{"0000000001.log.from-32", "0000000002.log"});
   CHECK(files->ReadFile("db/lost/0000000001.log.from-32").value() == first.substr(damaged_at));
   // What was moved aside stays; the store goes on from the point in time, and starts again.
-  REQUIRE(anyway.engine->CreateTable(Table()).ok());
+  REQUIRE(anyway.engine->CreateTable(RecoveryTable()).ok());
   REQUIRE(testing::Put(*anyway.engine, "Orders", {{"pk", S("new")}}).ok());
   REQUIRE(testing::WaitDurable(*anyway.engine).ok());
   anyway.engine.reset();
-  Opened after = Open(*files, store.clock);
+  Opened after = RecoveryOpen(*files, store.clock);
   REQUIRE(after.engine);
   CHECK(Keys(*after.engine) == std::set<std::string>{"new"});
 }
@@ -249,11 +248,11 @@ TEST_CASE("Point-in-time recovery keeps everything before damage in a later segm
   const LogContents contents = ReadLog("log", second).value();
   second[contents.records[2].offset + kLogRecordHeaderBytes + 3] ^= 0x10;  // b2's payload
   auto files = store.With(store.second, second);
-  Opened opened = Open(*files, store.clock, WalRecoveryMode::kPointInTime);
+  Opened opened = RecoveryOpen(*files, store.clock, WalRecoveryMode::kPointInTime);
   REQUIRE(opened.engine);
   CHECK(Keys(*opened.engine) == std::set<std::string>{"a0", "a1", "a2", "a3", "a4", "b0", "b1"});
   opened.engine.reset();
-  Opened again = Open(*files, store.clock);
+  Opened again = RecoveryOpen(*files, store.clock);
   REQUIRE(again.engine);
   CHECK(Keys(*again.engine).size() == 7);
 }
@@ -262,7 +261,7 @@ TEST_CASE("Every recovery reports what it did, a torn tail names file, offset an
   TwoSegments store;
   const std::string second = store.files.ReadFile(store.second).value();
   auto files = store.With(store.second, second.substr(0, second.size() - 3));
-  Opened opened = Open(*files, store.clock);
+  Opened opened = RecoveryOpen(*files, store.clock);
   REQUIRE(opened.engine);
   const size_t last = ReadLog("log", second).value().records.back().group_offset;
   REQUIRE(opened.said.size() == 2);
@@ -288,13 +287,13 @@ TEST_CASE("A store written by the previous release (log format 1) opens and reco
     }
     files->Contents(path) = old;
   }
-  Opened opened = Open(*files, store.clock);
+  Opened opened = RecoveryOpen(*files, store.clock);
   REQUIRE(opened.engine);
   CHECK(Keys(*opened.engine) == store.All());
   REQUIRE(testing::Put(*opened.engine, "Orders", {{"pk", S("c0")}}).ok());
   REQUIRE(testing::WaitDurable(*opened.engine).ok());
   opened.engine.reset();
-  Opened again = Open(*files, store.clock);
+  Opened again = RecoveryOpen(*files, store.clock);
   REQUIRE(again.engine);
   CHECK(Keys(*again.engine).size() == 11);
   CHECK(ReadLog("log", files->ReadFile("db/" + LogSegmentName(3)).value()).value().version == 2);

@@ -17,13 +17,12 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "engine/persistence/file_system.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-
-CreateTableArgs Orders() {
+CreateTableArgs ReplicasOrders() {
   CreateTableArgs args;
   args.table_name = "Orders";
   args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
@@ -100,7 +99,7 @@ class World final : public ReplicationLink {
   const std::string no_key;
   Status CreateReplica(const std::string& region, const TableDescription& table,
                        const std::vector<ReplicaDescription>& replicas) override {
-    CreateTableArgs args = Orders();
+    CreateTableArgs args = ReplicasOrders();
     args.stream_specification = table.stream_specification;
     args.replicas = replicas;
     auto made = engines.at(region)->CreateTable(args);
@@ -247,7 +246,7 @@ void AddReplica(World& world, const std::string& from, const std::string& region
 // The table in us-east-1 with 30 items, then its replicas in us-west-2 (made from us-east-1) and
 // eu-west-1 (made from us-west-2).
 void ThreeRegions(World& world, std::mt19937& random) {
-  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(ReplicasOrders()).ok());
   for (int n = 0; n < 30; ++n) {  // items before the replicas exist
     PutItemArgs put;
     put.table_name = "Orders";
@@ -303,7 +302,7 @@ TEST_CASE("Random writes in random regions, delivered in any order, end with ide
 TEST_CASE("A change older than the item's is not applied, the replica set is described by all") {
   std::mt19937 random(7);
   World world({"us-east-1", "us-west-2"});
-  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(ReplicasOrders()).ok());
   AddReplica(world, "us-east-1", "us-west-2", random);
   for (const auto& [region, engine] : world.engines) {
     auto table = engine->DescribeTable("Orders");
@@ -362,7 +361,7 @@ TEST_CASE("A restart loses the queues, not the changes: the regions are brought 
 TEST_CASE("A copy to a new replica that a restart cut short is made again") {
   std::mt19937 random(3);
   World world({"us-east-1", "us-west-2"}, true);
-  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(ReplicasOrders()).ok());
   for (int n = 0; n < 20; ++n) {
     PutItemArgs put;
     put.table_name = "Orders";
@@ -393,7 +392,7 @@ TEST_CASE("A copy to a new replica that a restart cut short is made again") {
 TEST_CASE("A deletion kept by a checkpoint still beats an older write pending at a restart") {
   std::mt19937 random(5);
   World world({"us-east-1", "us-west-2"}, true);
-  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(ReplicasOrders()).ok());
   AddReplica(world, "us-east-1", "us-west-2", random);
   PutItemArgs put;
   put.table_name = "Orders";
@@ -451,7 +450,7 @@ UpdateTableArgs OneReplicaUpdate(ReplicaUpdate::Action action, const std::string
 TEST_CASE("Under --table-delay-ms a replica is UPDATING and DELETING a while, its table UPDATING") {
   std::mt19937 random(11);
   World world({"us-east-1", "us-west-2", "eu-west-1"}, false, 1000);
-  REQUIRE(world.engines.at("us-east-1")->CreateTable(Orders()).ok());
+  REQUIRE(world.engines.at("us-east-1")->CreateTable(ReplicasOrders()).ok());
   world.clock.AdvanceMs(1000);
   Engine& east = *world.engines.at("us-east-1");
 
@@ -525,7 +524,7 @@ TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, 
   std::mt19937 random(13);
   World world({"us-east-1", "us-west-2", "eu-west-1"});
   for (const auto& [region, engine] : world.engines) {
-    CreateTableArgs args = Orders();
+    CreateTableArgs args = ReplicasOrders();
     args.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
     REQUIRE(engine->CreateTable(args).ok());
   }
@@ -590,7 +589,7 @@ TEST_CASE("A global table of version 2017.11.29 joins empty tables, replicates, 
 TEST_CASE("Version 2017.11.29's settings: write settings in every member, read settings in one") {
   World world({"us-east-1", "us-west-2"});
   for (const auto& [region, engine] : world.engines) {
-    CreateTableArgs args = Orders();
+    CreateTableArgs args = ReplicasOrders();
     args.billing_mode = BillingMode::kProvisioned;
     args.provisioned_throughput = ProvisionedThroughput{5, 5};
     args.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
@@ -643,7 +642,7 @@ UpdateTableArgs MakeStrong(const std::vector<std::string>& replicas, const std::
   return update;
 }
 
-PutItemArgs PutOrder(const std::string& key, const std::string& value) {
+PutItemArgs ReplicasPutOrder(const std::string& key, const std::string& value) {
   PutItemArgs put;
   put.table_name = "Orders";
   put.item = {{"pk", S(key)}, {"v", S(value)}};
@@ -697,14 +696,14 @@ TEST_CASE("A STRONG global table: its rules, writes seen everywhere at once, a r
   std::mt19937 random(11);
   World world({"us-east-1", "us-east-2", "us-west-2", "eu-west-1"});
   Engine& east = *world.engines.at("us-east-1");
-  REQUIRE(east.CreateTable(Orders()).ok());
+  REQUIRE(east.CreateTable(ReplicasOrders()).ok());
   // Three regions, in one region set, made at once, from an empty table.
   CHECK(east.UpdateTable(MakeStrong({"us-east-2"}, "")).error().code() == ErrorCode::kValidation);
   CHECK(east.UpdateTable(MakeStrong({"us-east-2", "eu-west-1"}, "")).error().code() ==
         ErrorCode::kValidation);
   CHECK(east.UpdateTable(MakeStrong({"us-east-2"}, "us-east-2")).error().code() ==
         ErrorCode::kValidation);
-  REQUIRE(east.PutItem(PutOrder("early", "x")).ok());
+  REQUIRE(east.PutItem(ReplicasPutOrder("early", "x")).ok());
   CHECK(east.UpdateTable(MakeStrong({"us-east-2", "us-west-2"}, ""))
             .error()
             .message()
@@ -730,24 +729,26 @@ TEST_CASE("A STRONG global table: its rules, writes seen everywhere at once, a r
   CHECK(!world.engines.at("us-west-2")->DescribeTable("Orders").ok());
 
   // A write is in the other replica when it is answered: no delivery in between.
-  REQUIRE(east.PutItem(PutOrder("a", "1")).ok());
+  REQUIRE(east.PutItem(ReplicasPutOrder("a", "1")).ok());
   auto seen = world.engines.at("us-east-2")->GetItem(GetOrder("a", true));
   REQUIRE(seen.ok());
   REQUIRE(seen.value().item.has_value());
   CHECK(FindAttribute(DecodeItem(seen.value().item->blob), "v")->scalar == "1");
 
   // An item another region is writing: ReplicatedWriteConflictException.
-  auto key = ItemKeyBytes(KeyShape::Of(Orders().key_schema, Orders().attribute_definitions),
-                          PutOrder("b", "").item, KeyMismatchStyle::kTypeMismatch);
+  auto key = ItemKeyBytes(
+      KeyShape::Of(ReplicasOrders().key_schema, ReplicasOrders().attribute_definitions),
+      ReplicasPutOrder("b", "").item, KeyMismatchStyle::kTypeMismatch);
   REQUIRE(key.ok());
   world.claims[key.value()] = "us-east-2";
-  CHECK(east.PutItem(PutOrder("b", "2")).error().code() == ErrorCode::kReplicatedWriteConflict);
+  CHECK(east.PutItem(ReplicasPutOrder("b", "2")).error().code() ==
+        ErrorCode::kReplicatedWriteConflict);
   world.claims.clear();
 
   // A region cut off: writes and strongly consistent reads refused, eventually consistent ones
   // answered.
   world.isolated.insert("us-east-1");
-  CHECK(east.PutItem(PutOrder("c", "3")).error().code() == ErrorCode::kInternalServerError);
+  CHECK(east.PutItem(ReplicasPutOrder("c", "3")).error().code() == ErrorCode::kInternalServerError);
   CHECK(east.GetItem(GetOrder("a", true)).error().code() == ErrorCode::kInternalServerError);
   CHECK(east.GetItem(GetOrder("a", false)).ok());
   world.isolated.clear();
@@ -756,7 +757,7 @@ TEST_CASE("A STRONG global table: its rules, writes seen everywhere at once, a r
   TransactWriteItemsArgs transaction;
   TransactWriteAction action;
   action.table_name = "Orders";
-  action.item = PutOrder("d", "4").item;
+  action.item = ReplicasPutOrder("d", "4").item;
   transaction.actions.push_back(action);
   CHECK(east.TransactWriteItems(transaction).error().code() == ErrorCode::kValidation);
   UpdateTimeToLiveArgs time_to_live{"Orders", {"expires", true}};

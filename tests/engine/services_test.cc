@@ -17,10 +17,10 @@
 namespace ddbd {
 namespace {
 
-CreateTableArgs Orders() { return testing::OnDemandHashTable("Orders"); }
+CreateTableArgs ServicesOrders() { return testing::OnDemandHashTable("Orders"); }
 
 // Puts `item` through the table's commit path, as the item calls do.
-void Put(const ItemTable& table, const Item& item) {
+void ServicesPut(const ItemTable& table, const Item& item) {
   auto key = ItemKeyBytes(table.key_shape, item, KeyMismatchStyle::kTypeMismatch);
   REQUIRE(key.ok());
   const std::string blob = EncodeItem(item);
@@ -32,8 +32,8 @@ TEST_CASE("The catalog stands alone: tables made, found, changed and deleted thr
   const EngineOptions options;
   ManualClock clock;
   Catalog catalog(options, clock);
-  REQUIRE(CreateTable(catalog, Orders()).ok());
-  CHECK(CreateTable(catalog, Orders()).error().message() == "Table already exists: Orders");
+  REQUIRE(CreateTable(catalog, ServicesOrders()).ok());
+  CHECK(CreateTable(catalog, ServicesOrders()).error().message() == "Table already exists: Orders");
   REQUIRE(catalog.FindItemTable("Orders").ok());
   CHECK(catalog.Describe("Orders")->table_arn ==
         "arn:aws:dynamodb:us-east-1:000000000000:table/Orders");
@@ -61,16 +61,16 @@ TEST_CASE("Time to Live is a service over the catalog and the held items") {
   Catalog catalog(options, clock);
   HeldItems held;
   TimeToLive time_to_live(catalog, held);
-  REQUIRE(CreateTable(catalog, Orders()).ok());
+  REQUIRE(CreateTable(catalog, ServicesOrders()).ok());
   auto table = catalog.FindItemTable("Orders");
   REQUIRE(table.ok());
   const int64_t now_s = clock.NowMs() / 1000;
-  Put(table.value(), {{"pk", AttributeValue::String("gone")},
-                      {"ttl", AttributeValue::Number(std::to_string(now_s - 10))}});
-  Put(table.value(), {{"pk", AttributeValue::String("held")},
-                      {"ttl", AttributeValue::Number(std::to_string(now_s - 10))}});
-  Put(table.value(), {{"pk", AttributeValue::String("later")},
-                      {"ttl", AttributeValue::Number(std::to_string(now_s + 3600))}});
+  ServicesPut(table.value(), {{"pk", AttributeValue::String("gone")},
+                              {"ttl", AttributeValue::Number(std::to_string(now_s - 10))}});
+  ServicesPut(table.value(), {{"pk", AttributeValue::String("held")},
+                              {"ttl", AttributeValue::Number(std::to_string(now_s - 10))}});
+  ServicesPut(table.value(), {{"pk", AttributeValue::String("later")},
+                              {"ttl", AttributeValue::Number(std::to_string(now_s + 3600))}});
 
   REQUIRE(time_to_live.Update({"Orders", {"ttl", true}}).ok());
   CHECK(time_to_live.Describe("Orders").value().enabled);

@@ -17,11 +17,10 @@
 #include "engine/model/item_codec.h"
 #include "tests/engine/engine_calls.h"
 #include "tests/engine/memory_store.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
 
 std::string Pk(const StreamRecord& record) {
   return FindAttribute(DecodeItem(record.keys), "pk")->scalar;
@@ -134,11 +133,11 @@ CreateTableArgs StreamTable(const std::string& name) {
   return args;
 }
 
-void Put(Engine& engine, const std::string& pk) {
+void StreamTriggersPut(Engine& engine, const std::string& pk) {
   REQUIRE(testing::Put(engine, "Orders", {{"pk", S(pk)}}).ok());
 }
 
-void PutAll(Engine& engine, std::initializer_list<const char*> keys) {
+void StreamTriggersPutAll(Engine& engine, std::initializer_list<const char*> keys) {
   BatchWriteItemArgs args;
   for (const char* pk : keys) {
     args.requests.push_back({"Orders", WriteRequest::Kind::kPut, Item{{"pk", S(pk)}}});
@@ -168,7 +167,7 @@ TEST_CASE(
   Engine engine(options, clock);
   Settle();  // the trigger's first pass finds no table
   REQUIRE(engine.CreateTable(StreamTable("Orders")).ok());
-  PutAll(engine, {"a", "b", "c", "d", "e"});
+  StreamTriggersPutAll(engine, {"a", "b", "c", "d", "e"});
   CHECK(function->Handled(5) == std::vector<std::string>{"a", "b", "c", "d", "e"});
   for (const StreamTriggerBatch& batch : function->Batches()) {
     CHECK(batch.records.size() <= 2);
@@ -189,13 +188,13 @@ TEST_CASE(
   off.table_name = "Orders";
   off.stream_specification = StreamSpecification{false, std::nullopt};
   REQUIRE(engine.UpdateTable(off).ok());
-  Put(engine, "unseen");  // no stream: no record
+  StreamTriggersPut(engine, "unseen");  // no stream: no record
   clock.AdvanceMs(10);
   UpdateTableArgs on;
   on.table_name = "Orders";
   on.stream_specification = StreamSpecification{true, StreamViewType::kKeysOnly};
   REQUIRE(engine.UpdateTable(on).ok());
-  Put(engine, "f");
+  StreamTriggersPut(engine, "f");
   CHECK(function->Handled(6).back() == "f");
   const StreamTriggerBatch last = function->Batches().back();
   CHECK(last.stream_arn != first_arn);
@@ -218,12 +217,12 @@ TEST_CASE("A failing batch is retried MaximumRetryAttempts times, then given up,
     Engine engine(options, clock);
     REQUIRE(engine.CreateTable(StreamTable("Orders")).ok());
     for (int i = 0; i < 3; ++i) function->Then(FunctionError);
-    PutAll(engine, {"a", "b", "c"});
+    StreamTriggersPutAll(engine, {"a", "b", "c"});
     CHECK(function->Discarded(3) == std::vector<std::string>{"a", "b", "c"});
     CHECK(function->whys() ==
           std::vector<StreamTriggerDiscard>{StreamTriggerDiscard::kRetryAttemptsExhausted});
     CHECK(function->discard_invocations() == std::vector<int>{3});  // the first and two retries
-    Put(engine, "d");
+    StreamTriggersPut(engine, "d");
     clock.AdvanceMs(2'000);  // its window is over
     CHECK(function->Handled(1) == std::vector<std::string>{"d"});
     const auto figures = engine.Statistics().stream_triggers.at(0);
@@ -249,7 +248,7 @@ TEST_CASE("A failing batch is retried MaximumRetryAttempts times, then given up,
         return StreamTriggerOutcome{};
       });
     }
-    PutAll(engine, {"a", "b", "c", "d"});
+    StreamTriggersPutAll(engine, {"a", "b", "c", "d"});
     CHECK(function->Handled(3) == std::vector<std::string>{"a", "b", "d"});
     CHECK(function->Discarded(1) == std::vector<std::string>{"c"});
     // abcd fails; ab passes; cd fails; c fails alone (no retries); d passes.
@@ -272,7 +271,7 @@ TEST_CASE("A partial batch response resumes at the first record it names") {
     outcome.first_failure = batch.records.at(2).sequence;
     return outcome;
   });
-  PutAll(engine, {"a", "b", "c", "d"});
+  StreamTriggersPutAll(engine, {"a", "b", "c", "d"});
   CHECK(function->Handled(4) == std::vector<std::string>{"a", "b", "c", "d"});
   CHECK(function->BatchKeys() == std::vector<std::string>{"abcd", "cd"});
   const auto figures = engine.Statistics().stream_triggers.at(0);
@@ -291,9 +290,9 @@ TEST_CASE(
     Engine engine(options, clock);
     function->Select([](const StreamRecord& record) { return Pk(record) != "skip"; });
     REQUIRE(engine.CreateTable(StreamTable("Orders")).ok());
-    PutAll(engine, {"a", "skip", "b"});
+    StreamTriggersPutAll(engine, {"a", "skip", "b"});
     REQUIRE(testing::Put(engine, "Orders", {{"pk", S("skip")}, {"v", S("2")}}).ok());
-    Put(engine, "c");
+    StreamTriggersPut(engine, "c");
     CHECK(function->Handled(3) == std::vector<std::string>{"a", "b", "c"});
     Settle();
     const auto figures = engine.Statistics().stream_triggers.at(0);
@@ -306,7 +305,7 @@ TEST_CASE(
     Engine engine(options, clock);
     REQUIRE(engine.CreateTable(StreamTable("Orders")).ok());
     for (int i = 0; i < 1000; ++i) function->Then(FunctionError);
-    Put(engine, "old");
+    StreamTriggersPut(engine, "old");
     Settle();
     clock.AdvanceMs(61'000);
     CHECK(function->Discarded(1) == std::vector<std::string>{"old"});
@@ -320,7 +319,7 @@ TEST_CASE(
       auto engine = Engine::Open(store.Options(), store.clock);
       REQUIRE(engine.ok());
       REQUIRE(engine.value()->CreateTable(StreamTable("Orders")).ok());
-      Put(*engine.value(), "before");
+      StreamTriggersPut(*engine.value(), "before");
     }
     settings.start_at_latest = true;
     EngineOptions with = store.Options();
@@ -328,7 +327,7 @@ TEST_CASE(
     auto engine = Engine::Open(with, store.clock);
     REQUIRE(engine.ok());
     Settle();
-    Put(*engine.value(), "after");
+    StreamTriggersPut(*engine.value(), "after");
     CHECK(function->Handled(1) == std::vector<std::string>{"after"});
     Settle();
     CHECK(function->Handled(0).size() == 1);
@@ -348,11 +347,11 @@ TEST_CASE("A trigger's position survives a crash: nothing handled is sent again"
   {
     auto engine = open();
     REQUIRE(engine->CreateTable(StreamTable("Orders")).ok());
-    PutAll(*engine, {"a", "b"});
+    StreamTriggersPutAll(*engine, {"a", "b"});
     CHECK(function->Handled(2).size() == 2);
     Settle();  // its position is kept
     for (int i = 0; i < 1000; ++i) function->Then(FunctionError);
-    Put(*engine, "held");
+    StreamTriggersPut(*engine, "held");
     REQUIRE(testing::WaitDurable(*engine).ok());
     Settle();
   }

@@ -8,21 +8,20 @@
 #include "engine/engine.h"
 #include "engine/model/item_codec.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
-
 constexpr int64_t kHourMs = 3'600'000;
 using Type = ShardIteratorType;
 
-struct Fixture {
+struct StreamsFixture {
   ManualClock clock;
   EngineOptions options;
   std::unique_ptr<Engine> engine;
-  explicit Fixture(int64_t rollover_ms = 4 * kHourMs, int64_t max_bytes = int64_t{256} << 20) {
+  explicit StreamsFixture(int64_t rollover_ms = 4 * kHourMs,
+                          int64_t max_bytes = int64_t{256} << 20) {
     options.stream_shard_rollover_ms = rollover_ms;
     options.stream_max_bytes = max_bytes;
     options.ttl_cooldown_ms = 0;
@@ -58,12 +57,12 @@ struct Fixture {
   }
 };
 
-Item Image(const std::string& blob) { return blob.empty() ? Item() : DecodeItem(blob); }
+Item StreamsImage(const std::string& blob) { return blob.empty() ? Item() : DecodeItem(blob); }
 
 TEST_CASE("Records follow every write path, with the images of the view type") {
   for (StreamViewType view : {StreamViewType::kKeysOnly, StreamViewType::kNewImage,
                               StreamViewType::kOldImage, StreamViewType::kNewAndOldImages}) {
-    Fixture f;
+    StreamsFixture f;
     const std::string arn = f.Create("Orders", view);
     REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("a")}, {"v", N("1")}}).ok());
     REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("a")}, {"v", N("1")}}).ok());  // no-op
@@ -80,21 +79,24 @@ TEST_CASE("Records follow every write path, with the images of the view type") {
     CHECK(records[0].kind == ChangeKind::kInsert);
     CHECK(records[1].kind == ChangeKind::kModify);
     CHECK(records[2].kind == ChangeKind::kRemove);
-    for (const StreamRecord& record : records) CHECK(Image(record.keys) == Item{{"pk", S("a")}});
+    for (const StreamRecord& record : records)
+      CHECK(StreamsImage(record.keys) == Item{{"pk", S("a")}});
     CHECK(records[0].sequence < records[1].sequence);
     CHECK(records[1].sequence < records[2].sequence);
     const bool has_new =
         view == StreamViewType::kNewImage || view == StreamViewType::kNewAndOldImages;
     const bool has_old =
         view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages;
-    CHECK(Image(records[1].new_image) == (has_new ? Item{{"pk", S("a")}, {"v", N("2")}} : Item()));
-    CHECK(Image(records[1].old_image) == (has_old ? Item{{"pk", S("a")}, {"v", N("1")}} : Item()));
+    CHECK(StreamsImage(records[1].new_image) ==
+          (has_new ? Item{{"pk", S("a")}, {"v", N("2")}} : Item()));
+    CHECK(StreamsImage(records[1].old_image) ==
+          (has_old ? Item{{"pk", S("a")}, {"v", N("1")}} : Item()));
     CHECK(records[0].old_image.empty());
     CHECK(records[2].new_image.empty());
   }
 }
 
-AttributeValue Map(AttributeMap members) {
+AttributeValue StreamsMap(AttributeMap members) {
   AttributeValue value;
   value.type = AttributeType::kM;
   value.map = std::move(members);
@@ -112,11 +114,11 @@ AttributeValue StringSet(std::vector<std::string> members) {
 TEST_CASE("A write that only reorders attributes, map members or set members changes nothing") {
   const Item item = {{"pk", S("a")},
                      {"v", N("1")},
-                     {"m", Map({{"a", N("1")}, {"b", N("2")}})},
+                     {"m", StreamsMap({{"a", N("1")}, {"b", N("2")}})},
                      {"s", StringSet({"x", "y"})}};
   const Item reordered = {{"s", StringSet({"y", "x"})},
                           {"pk", S("a")},
-                          {"m", Map({{"b", N("2")}, {"a", N("1")}})},
+                          {"m", StreamsMap({{"b", N("2")}, {"a", N("1")}})},
                           {"v", N("1")}};
   CHECK(SameItem(EncodeItem(item), EncodeItem(reordered)));
   CHECK(SameItem(EncodeItem(item), EncodeItem(item)));
@@ -124,7 +126,7 @@ TEST_CASE("A write that only reorders attributes, map members or set members cha
   changed[1].second = N("2");
   CHECK_FALSE(SameItem(EncodeItem(item), EncodeItem(changed)));
   Item deeper = item;
-  deeper[2].second = Map({{"a", N("1")}, {"b", N("3")}});
+  deeper[2].second = StreamsMap({{"a", N("1")}, {"b", N("3")}});
   CHECK_FALSE(SameItem(EncodeItem(item), EncodeItem(deeper)));
   Item other_set = item;
   other_set[3].second = StringSet({"x", "z"});
@@ -137,7 +139,7 @@ TEST_CASE("A write that only reorders attributes, map members or set members cha
   relisted[2].second.list = {N("2"), N("1")};
   CHECK_FALSE(SameItem(EncodeItem(listed), EncodeItem(relisted)));
 
-  Fixture f;
+  StreamsFixture f;
   const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);
   REQUIRE(testing::Put(*f.engine, "Orders", item).ok());
   REQUIRE(testing::Put(*f.engine, "Orders", reordered).ok());  // no record
@@ -145,7 +147,7 @@ TEST_CASE("A write that only reorders attributes, map members or set members cha
   set.kind = UpdateAction::Kind::kSet;
   set.path = {{"m", -1}};
   set.value.operand.kind = Operand::Kind::kValue;
-  set.value.operand.value = Map({{"b", N("2")}, {"a", N("1")}});
+  set.value.operand.value = StreamsMap({{"b", N("2")}, {"a", N("1")}});
   REQUIRE(testing::Update(*f.engine, "Orders", {{"pk", S("a")}}, {set}).ok());  // no record
   REQUIRE(testing::Put(*f.engine, "Orders", changed).ok());
   const std::vector<StreamRecord> records = f.ReadAll(arn);
@@ -155,7 +157,7 @@ TEST_CASE("A write that only reorders attributes, map members or set members cha
 }
 
 TEST_CASE("Batches, transactions and TTL deletes are recorded, TTL's carry the service identity") {
-  Fixture f;
+  StreamsFixture f;
   const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);
   BatchWriteItemArgs batch;
   batch.requests.push_back({"Orders", WriteRequest::Kind::kPut, {{"pk", S("b")}}});
@@ -171,15 +173,15 @@ TEST_CASE("Batches, transactions and TTL deletes are recorded, TTL's carry the s
   CHECK(f.engine->SweepExpiredItems(10) == 1);
   const std::vector<StreamRecord> records = f.ReadAll(arn);
   REQUIRE(records.size() == 3);
-  CHECK(Image(records[0].keys) == Item{{"pk", S("b")}});
-  CHECK(Image(records[1].keys) == Item{{"pk", S("t")}});
+  CHECK(StreamsImage(records[0].keys) == Item{{"pk", S("b")}});
+  CHECK(StreamsImage(records[1].keys) == Item{{"pk", S("t")}});
   CHECK_FALSE(records[1].by_time_to_live);
   CHECK(records[2].kind == ChangeKind::kRemove);
   CHECK(records[2].by_time_to_live);
 }
 
 TEST_CASE("Shards roll over with lineage, a closed shard read to its end has no next iterator") {
-  Fixture f(kHourMs);
+  StreamsFixture f(kHourMs);
   const std::string arn = f.Create("Orders", StreamViewType::kKeysOnly);
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("1")}}).ok());
   f.clock.AdvanceMs(kHourMs);
@@ -215,7 +217,7 @@ TEST_CASE("Shards roll over with lineage, a closed shard read to its end has no 
 }
 
 TEST_CASE("Iterators: positions by sequence number, expiry after 15 minutes, tampering") {
-  Fixture f;
+  StreamsFixture f;
   const std::string arn = f.Create("Orders", StreamViewType::kKeysOnly);
   for (const char* key : {"1", "2", "3"}) {
     REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S(key)}}).ok());
@@ -256,7 +258,7 @@ TEST_CASE("Iterators: positions by sequence number, expiry after 15 minutes, tam
 }
 
 TEST_CASE("Records are kept 24 hours, an iterator behind them meets TrimmedDataAccess") {
-  Fixture f(48 * kHourMs);
+  StreamsFixture f(48 * kHourMs);
   const std::string arn = f.Create("Orders", StreamViewType::kKeysOnly);
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("old")}}).ok());
   const std::string shard = f.Shards(arn)[0].shard_id;
@@ -268,11 +270,11 @@ TEST_CASE("Records are kept 24 hours, an iterator behind them meets TrimmedDataA
   CHECK(f.engine->GetRecords({behind, 10}).error().code() == ErrorCode::kTrimmedDataAccess);
   auto read = f.engine->GetRecords({f.Iterator(arn, shard, Type::kTrimHorizon), 10});
   REQUIRE(read.value().records.size() == 1);
-  CHECK(Image(read.value().records[0].keys) == Item{{"pk", S("new")}});
+  CHECK(StreamsImage(read.value().records[0].keys) == Item{{"pk", S("new")}});
 }
 
 TEST_CASE("A stream over its byte bound trims its oldest records") {
-  Fixture f(4 * kHourMs, 4096);
+  StreamsFixture f(4 * kHourMs, 4096);
   const std::string arn = f.Create("Orders", StreamViewType::kNewAndOldImages);
   const std::string shard = f.Shards(arn)[0].shard_id;
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("first")}}).ok());
@@ -285,13 +287,13 @@ TEST_CASE("A stream over its byte bound trims its oldest records") {
   const std::vector<StreamRecord> records = f.ReadAll(arn);
   CHECK(records.size() < 30);
   REQUIRE_FALSE(records.empty());
-  CHECK(Image(records.back().keys) == Item{{"pk", S("99")}});
+  CHECK(StreamsImage(records.back().keys) == Item{{"pk", S("99")}});
   // Trimmed early reads as past retention.
   CHECK(f.engine->GetRecords({behind, 10}).error().code() == ErrorCode::kTrimmedDataAccess);
 }
 
 TEST_CASE("Disabling closes the stream, re-enabling makes a new one, a deleted table's stays") {
-  Fixture f;
+  StreamsFixture f;
   const std::string first = f.Create("Orders", StreamViewType::kKeysOnly);
   REQUIRE(testing::Put(*f.engine, "Orders", {{"pk", S("1")}}).ok());
   UpdateTableArgs disable;

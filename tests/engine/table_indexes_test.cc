@@ -13,14 +13,11 @@
 #include "engine/model/item_codec.h"
 #include "engine/model/key_codec.h"
 #include "engine/model/number.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(const std::string& text) {
-  return AttributeValue::Number(Number::Parse(text).value().ToString());
-}
 AttributeValue B(std::string bytes) { return AttributeValue::Binary(std::move(bytes)); }
 AttributeValue Of(AttributeType type) {
   AttributeValue value;
@@ -40,10 +37,10 @@ IndexDescription Index(std::string name, bool global, size_t slot,
   return index;
 }
 
-// A table keyed by (pk S, sk N) with a local index on `l` (N, KEYS_ONLY), a global one on
-// (g S, h N) projecting ALL, one on (b B) projecting INCLUDE [x, missing], and one whose key has
-// two partition attributes (g, l) and no sort key, KEYS_ONLY.
-TableDescription Table() {
+// A table keyed by (pk S, sk NumberOf) with a local index on `l` (NumberOf, KEYS_ONLY), a global
+// one on (g S, h NumberOf) projecting ALL, one on (b B) projecting INCLUDE [x, missing], and one
+// whose key has two partition attributes (g, l) and no sort key, KEYS_ONLY.
+TableDescription TableIndexesTable() {
   TableDescription table;
   table.table_name = "T";
   table.attribute_definitions = {{"pk", ScalarAttributeType::kS}, {"sk", ScalarAttributeType::kN},
@@ -94,26 +91,26 @@ void RequireSame(const IndexEntries& actual, const std::vector<IndexEntry>& expe
 }
 
 TEST_CASE("Index entries from a stored item are those of its decoded attributes") {
-  const TableIndexes indexes(Table());
+  const TableIndexes indexes(TableIndexesTable());
   const TableIndex& local = *indexes.Find("local");
   const TableIndex& all = *indexes.Find("all");
   const TableIndex& include = *indexes.Find("include");
   const TableIndex& two = *indexes.Find("two");
   AttributeValue map = Of(AttributeType::kM);
-  map.map = {{"h", N("1")}, {"g", S("inner")}};
+  map.map = {{"h", NumberOf("1")}, {"g", S("inner")}};
   AttributeValue list = Of(AttributeType::kL);
-  list.list = {S("a"), N("2"), AttributeValue::Boolean(true)};
+  list.list = {S("a"), NumberOf("2"), AttributeValue::Boolean(true)};
   AttributeValue set = Of(AttributeType::kSS);
   set.members = {"a", "b"};
   // Attributes in an order of their own, with values of every kind around the keys.
   Item item = {{"x", S("kept by INCLUDE")},
                {"g", S(std::string("with\0zero", 9))},
                {"m", map},
-               {"sk", N("-12.5")},
+               {"sk", NumberOf("-12.5")},
                {"b", B(std::string("\x00\xFF\x01", 3))},
-               {"l", N("100")},
+               {"l", NumberOf("100")},
                {"list", list},
-               {"h", N("0")},
+               {"h", NumberOf("0")},
                {"pk", S("partition")},
                {"set", set}};
   RequireSame(EntriesOf(indexes, item),
@@ -141,13 +138,13 @@ TEST_CASE("Index entries from a stored item are those of its decoded attributes"
 }
 
 TEST_CASE("An item an index cannot hold has no entry in it") {
-  const TableIndexes indexes(Table());
+  const TableIndexes indexes(TableIndexesTable());
   const TableIndex& local = *indexes.Find("local");
   const TableIndex& all = *indexes.Find("all");
   const TableIndex& include = *indexes.Find("include");
   const TableIndex& two = *indexes.Find("two");
-  const Item base = {{"pk", S("p")}, {"sk", N("1")}, {"g", S("g")},
-                     {"h", N("2")},  {"l", N("3")},  {"b", B("b")}};
+  const Item base = {{"pk", S("p")},       {"sk", NumberOf("1")}, {"g", S("g")},
+                     {"h", NumberOf("2")}, {"l", NumberOf("3")},  {"b", B("b")}};
   RequireSame(EntriesOf(indexes, base),
               {Expected(local, base, {"pk", "sk", "l"}), Expected(all, base, {}),
                Expected(include, base, {"pk", "sk", "b", "x", "missing"}),
@@ -162,7 +159,7 @@ TEST_CASE("An item an index cannot hold has no entry in it") {
   };
   // g missing, a number, empty, over 2048 bytes: neither "all" nor "two" holds the item.
   for (const std::optional<AttributeValue>& g :
-       {std::optional<AttributeValue>(), std::optional(N("5")), std::optional(S("")),
+       {std::optional<AttributeValue>(), std::optional(NumberOf("5")), std::optional(S("")),
         std::optional(S(std::string(2049, 'g')))}) {
     const Item item = with("g", g);
     RequireSame(EntriesOf(indexes, item),

@@ -21,8 +21,8 @@ namespace {
 // One write through one of TableItems' three paths, and the same change to `model`. kApply is a
 // conditional write: a put over nothing or an even-numbered blob, else a delete.
 enum WriteKind { kPut, kErase, kApply };
-void WriteAtRandom(TableItems& items, std::map<std::string, std::string>& model,
-                   const std::string& key, const std::string& blob, WriteKind kind) {
+void TableItemsWriteAtRandom(TableItems& items, std::map<std::string, std::string>& model,
+                             const std::string& key, const std::string& blob, WriteKind kind) {
   switch (kind) {
     case kPut:
       REQUIRE(testing::PutInto(items, key, {blob, 1}).ok());
@@ -127,7 +127,10 @@ TEST_CASE("TableItems point reads and walks agree with a model after random writ
     const std::string key = "partitio" + std::to_string(random() % 300);
     const std::string blob = "v" + std::to_string(step);
     const uint64_t pick = random() % 4;
-    WriteAtRandom(items, model, key, blob, pick == 0 ? kPut : pick == 1 ? kErase : kApply);
+    TableItemsWriteAtRandom(items, model, key, blob,
+                            pick == 0   ? kPut
+                            : pick == 1 ? kErase
+                                        : kApply);
   }
   CHECK(items.item_count() == static_cast<int64_t>(model.size()));
   for (int k = 0; k < 300; ++k) {
@@ -239,7 +242,7 @@ TEST_CASE("TableItems kept by partition walk and read as a model says") {
     const std::string blob = "b" + std::to_string(step);
     // Erases empty whole partitions now and then, which then come back.
     const uint64_t pick = random() % 5;
-    WriteAtRandom(items, model, key, blob, pick < 2 ? kPut : pick == 2 ? kErase : kApply);
+    TableItemsWriteAtRandom(items, model, key, blob, pick < 2 ? kPut : pick == 2 ? kErase : kApply);
   }
   REQUIRE(items.item_count() == static_cast<int64_t>(model.size()));
   for (int n = 0; n < 30; ++n) {

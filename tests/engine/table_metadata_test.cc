@@ -15,7 +15,7 @@ namespace {
 
 const std::string kArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Orders";
 
-CreateTableArgs Orders(std::vector<Tag> tags = {}) {
+CreateTableArgs TableMetadataOrders(std::vector<Tag> tags = {}) {
   CreateTableArgs args;
   args.table_name = "Orders";
   args.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
@@ -25,7 +25,7 @@ CreateTableArgs Orders(std::vector<Tag> tags = {}) {
   return args;
 }
 
-std::vector<std::string> Keys(const Engine& engine) {
+std::vector<std::string> TableMetadataKeys(const Engine& engine) {
   auto listed = engine.ListTagsOfResource({kArn, std::nullopt});
   REQUIRE(listed.ok());
   std::vector<std::string> keys;
@@ -36,12 +36,13 @@ std::vector<std::string> Keys(const Engine& engine) {
 TEST_CASE("Tags merge by key, untag ignores absent keys, and the limits hold") {
   ManualClock clock;
   Engine engine({}, clock);
-  REQUIRE(engine.CreateTable(Orders({{"a", "1"}, {"b", "2"}, {"a", "3"}})).ok());
-  CHECK(Keys(engine) == std::vector<std::string>{"a=3", "b=2"});  // the last of a repeated key
+  REQUIRE(engine.CreateTable(TableMetadataOrders({{"a", "1"}, {"b", "2"}, {"a", "3"}})).ok());
+  CHECK(TableMetadataKeys(engine) ==
+        std::vector<std::string>{"a=3", "b=2"});  // the last of a repeated key
   REQUIRE(engine.TagResource({kArn, {{"c", "4"}, {"a", "5"}}}).ok());
-  CHECK(Keys(engine) == std::vector<std::string>{"a=5", "b=2", "c=4"});
+  CHECK(TableMetadataKeys(engine) == std::vector<std::string>{"a=5", "b=2", "c=4"});
   REQUIRE(engine.UntagResource({kArn, {"b", "zzz"}}).ok());
-  CHECK(Keys(engine) == std::vector<std::string>{"a=5", "c=4"});
+  CHECK(TableMetadataKeys(engine) == std::vector<std::string>{"a=5", "c=4"});
   auto page = engine.ListTagsOfResource({kArn, std::string("a")});
   REQUIRE(page.value().tags.size() == 1);
   CHECK(page.value().tags[0].key == "c");
@@ -52,7 +53,7 @@ TEST_CASE("Tags merge by key, untag ignores absent keys, and the limits hold") {
   auto refused = engine.TagResource({kArn, {{"one-more", ""}}});
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().code() == ErrorCode::kValidation);
-  CHECK(Keys(engine).size() == 50);                      // nothing changed
+  CHECK(TableMetadataKeys(engine).size() == 50);         // nothing changed
   CHECK(engine.TagResource({kArn, {{"a", "6"}}}).ok());  // a new value is not a new tag
   auto reserved = engine.TagResource({kArn, {{"aws:owner", "x"}}});
   REQUIRE_FALSE(reserved.ok());
@@ -64,7 +65,7 @@ TEST_CASE("Tags merge by key, untag ignores absent keys, and the limits hold") {
   many.push_back({"k48", ""});
   many.push_back({"k49", ""});
   many.push_back({"k50", ""});
-  CreateTableArgs crowded = Orders(many);
+  CreateTableArgs crowded = TableMetadataOrders(many);
   crowded.table_name = "Crowded";
   CHECK(engine.CreateTable(crowded).error().code() == ErrorCode::kValidation);
   CHECK(engine.DescribeTable("Crowded").error().code() == ErrorCode::kResourceNotFound);
@@ -73,7 +74,7 @@ TEST_CASE("Tags merge by key, untag ignores absent keys, and the limits hold") {
 TEST_CASE("Tag requests name tables by ARN") {
   ManualClock clock;
   Engine engine({}, clock);
-  REQUIRE(engine.CreateTable(Orders()).ok());
+  REQUIRE(engine.CreateTable(TableMetadataOrders()).ok());
   auto message = [&](const std::string& arn) {
     auto listed = engine.ListTagsOfResource({arn, std::nullopt});
     REQUIRE_FALSE(listed.ok());
@@ -99,14 +100,14 @@ TEST_CASE("Tags are kept across a restart") {
   {
     auto engine = Engine::Open(options, clock);
     REQUIRE(engine.ok());
-    REQUIRE(engine.value()->CreateTable(Orders({{"a", "1"}})).ok());
+    REQUIRE(engine.value()->CreateTable(TableMetadataOrders({{"a", "1"}})).ok());
     REQUIRE(engine.value()->TagResource({kArn, {{"b", "2"}}}).ok());
     REQUIRE(engine.value()->UntagResource({kArn, {"a"}}).ok());
     REQUIRE(engine.value()->PutResourcePolicy({kArn, "{}", std::nullopt}).ok());
   }
   auto engine = Engine::Open(options, clock);
   REQUIRE(engine.ok());
-  CHECK(Keys(*engine.value()) == std::vector<std::string>{"b=2"});
+  CHECK(TableMetadataKeys(*engine.value()) == std::vector<std::string>{"b=2"});
   auto policy = engine.value()->GetResourcePolicy(kArn);
   REQUIRE(policy.ok());
   CHECK(policy.value().policy == "{}");
@@ -116,7 +117,7 @@ TEST_CASE("Tags are kept across a restart") {
 TEST_CASE("Resource policies: revisions rise, expected revisions are checked, streams are apart") {
   ManualClock clock;
   Engine engine({}, clock);
-  CreateTableArgs orders = Orders();
+  CreateTableArgs orders = TableMetadataOrders();
   orders.stream_specification = StreamSpecification{true, StreamViewType::kKeysOnly};
   orders.resource_policy = "first";
   auto created = engine.CreateTable(orders);
@@ -146,7 +147,7 @@ TEST_CASE("Resource policies: revisions rise, expected revisions are checked, st
 TEST_CASE("Point-in-time recovery: the restorable window follows the setting and the clock") {
   ManualClock clock;
   Engine engine({}, clock);
-  REQUIRE(engine.CreateTable(Orders()).ok());
+  REQUIRE(engine.CreateTable(TableMetadataOrders()).ok());
   CHECK_FALSE(engine.DescribeContinuousBackups("Orders").value().point_in_time_recovery_enabled);
   const int64_t enabled_at = clock.NowMs();
   auto enabled = engine.UpdateContinuousBackups({"Orders", true, 2});

@@ -7,15 +7,13 @@
 #include "engine/engine.h"
 #include "engine/storage/expiry_index.h"
 #include "tests/engine/engine_calls.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
 
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
-
 constexpr int64_t kNowMs = 1'700'000'000'000;  // ManualClock's start
-constexpr int64_t kHourMs = 3'600'000;
+constexpr int64_t kTimeToLiveHourMs = 3'600'000;
 
 struct Origins : CommitObserver {
   std::vector<ChangeOrigin> removed;
@@ -24,11 +22,11 @@ struct Origins : CommitObserver {
   }
 };
 
-struct Fixture {
+struct TimeToLiveFixture {
   ManualClock clock{kNowMs};
   Engine engine{{}, clock};
   Origins origins;
-  Fixture() {
+  TimeToLiveFixture() {
     engine.Subscribe(&origins);
     CreateTableArgs args;
     args.table_name = "Sessions";
@@ -80,7 +78,7 @@ TEST_CASE("TTL values are epoch seconds, fractions and exponents included") {
 }
 
 TEST_CASE("UpdateTimeToLive refuses repeats, a wrong attribute and changes within the cooldown") {
-  Fixture f;
+  TimeToLiveFixture f;
   auto described = f.engine.DescribeTimeToLive("Sessions");
   REQUIRE(described.ok());
   CHECK_FALSE(described.value().enabled);
@@ -96,7 +94,7 @@ TEST_CASE("UpdateTimeToLive refuses repeats, a wrong attribute and changes withi
   CHECK(f.Enable("other", false).error().message() == different);
   CHECK(f.Enable("ttl", false).error().message() ==
         "Time to live has been modified multiple times within a fixed interval");
-  f.clock.AdvanceMs(kHourMs - 1);
+  f.clock.AdvanceMs(kTimeToLiveHourMs - 1);
   CHECK_FALSE(f.Enable("ttl", false).ok());
   f.clock.AdvanceMs(1);
   REQUIRE(f.Enable("ttl", false).ok());
@@ -124,18 +122,18 @@ TEST_CASE("A zero cooldown lets a suite toggle TTL freely") {
 }
 
 TEST_CASE("The sweep deletes due items only, through the commit path, indexes included") {
-  Fixture f;
+  TimeToLiveFixture f;
   f.PutSession("before-enable", N(Seconds(kNowMs - 60'000)));  // stored before TTL: expires too
   REQUIRE(f.Enable("ttl").ok());
   f.PutSession("due", N(Seconds(kNowMs - 1000)));
   f.PutSession("now", N(Seconds(kNowMs)));
   f.PutSession("fraction", N("1699999999.5"));
-  f.PutSession("later", N(Seconds(kNowMs + kHourMs)));
+  f.PutSession("later", N(Seconds(kNowMs + kTimeToLiveHourMs)));
   f.PutSession("ancient", N("162777600"));  // more than five years back: ignored
   f.PutSession("string", S(Seconds(kNowMs - 1000)));
   f.PutSession("none", std::nullopt);
   f.PutSession("rescued", N(Seconds(kNowMs - 1000)));
-  f.PutSession("rescued", N(Seconds(kNowMs + 2 * kHourMs)));  // moved before the sweep
+  f.PutSession("rescued", N(Seconds(kNowMs + 2 * kTimeToLiveHourMs)));  // moved before the sweep
   CHECK(f.IndexCount() == 9);
   CHECK(f.Has("due"));  // expired but not yet swept: still read
   CHECK(f.engine.SweepExpiredItems(100) == 4);
@@ -144,7 +142,7 @@ TEST_CASE("The sweep deletes due items only, through the commit path, indexes in
   CHECK(f.IndexCount() == 5);
   CHECK(f.origins.removed == std::vector<ChangeOrigin>(4, ChangeOrigin::kTimeToLive));
   CHECK(f.engine.SweepExpiredItems(100) == 0);
-  f.clock.AdvanceMs(kHourMs);
+  f.clock.AdvanceMs(kTimeToLiveHourMs);
   CHECK(f.engine.SweepExpiredItems(100) == 1);
   CHECK_FALSE(f.Has("later"));
   auto table = f.engine.DescribeTable("Sessions");
@@ -152,12 +150,12 @@ TEST_CASE("The sweep deletes due items only, through the commit path, indexes in
 }
 
 TEST_CASE("The sweep works in slices, and stops when TTL is disabled") {
-  Fixture f;
+  TimeToLiveFixture f;
   REQUIRE(f.Enable("ttl").ok());
   for (int i = 0; i < 100; ++i) f.PutSession("s" + std::to_string(i), N(Seconds(kNowMs)));
   CHECK(f.engine.SweepExpiredItems(40) == 40);
   CHECK(f.engine.SweepExpiredItems(40) == 40);
-  f.clock.AdvanceMs(kHourMs);
+  f.clock.AdvanceMs(kTimeToLiveHourMs);
   REQUIRE(f.Enable("ttl", false).ok());
   CHECK(f.engine.SweepExpiredItems(40) == 0);  // disabled: the rest stay
   auto table = f.engine.DescribeTable("Sessions");
@@ -165,7 +163,7 @@ TEST_CASE("The sweep works in slices, and stops when TTL is disabled") {
 }
 
 TEST_CASE("A deleted item leaves the expiry index, a re-put comes back into it") {
-  Fixture f;
+  TimeToLiveFixture f;
   REQUIRE(f.Enable("ttl").ok());
   f.PutSession("a", N(Seconds(kNowMs + 1000)));
   REQUIRE(testing::Delete(f.engine, "Sessions", {{"pk", S("p")}, {"sk", S("a")}}).ok());

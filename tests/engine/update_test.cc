@@ -18,7 +18,7 @@ UpdateValue Literal(AttributeValue value) {
   return result;
 }
 
-UpdateAction Set(DocumentPath path, UpdateValue value) {
+UpdateAction UpdateSet(DocumentPath path, UpdateValue value) {
   UpdateAction action;
   action.path = std::move(path);
   action.value = std::move(value);
@@ -39,8 +39,8 @@ TEST_CASE("SET arithmetic is exact and reads the item as it was") {
   sum.args = {UpdateValue{UpdateValue::Kind::kOperand, Path({{"a", -1}}), {}},
               UpdateValue{UpdateValue::Kind::kOperand, Path({{"b", -1}}), {}}};
   std::vector<UpdateAction> actions = {
-      Set({{"b", -1}}, sum),
-      Set({{"a", -1}}, UpdateValue{UpdateValue::Kind::kOperand, Path({{"b", -1}}), {}})};
+      UpdateSet({{"b", -1}}, sum),
+      UpdateSet({{"a", -1}}, UpdateValue{UpdateValue::Kind::kOperand, Path({{"b", -1}}), {}})};
   REQUIRE(ApplyUpdate(actions, item).ok());
   CHECK(*FindAttribute(item, "b") == AttributeValue::Number("1.5"));
   CHECK(*FindAttribute(item, "a") == AttributeValue::Number("0.5"));  // the old b
@@ -71,10 +71,10 @@ TEST_CASE("Nested SET needs existing parents, list indexes past the end append")
   list.type = AttributeType::kL;
   list.list = {AttributeValue::String("a")};
   Item item = {{"l", list}};
-  REQUIRE(
-      ApplyUpdate({Set({{"l", -1}, {"", 7}}, Literal(AttributeValue::String("b")))}, item).ok());
+  REQUIRE(ApplyUpdate({UpdateSet({{"l", -1}, {"", 7}}, Literal(AttributeValue::String("b")))}, item)
+              .ok());
   CHECK(FindAttribute(item, "l")->list.size() == 2);
-  CHECK(ApplyUpdate({Set({{"m", -1}, {"x", -1}}, Literal(AttributeValue::Null()))}, item)
+  CHECK(ApplyUpdate({UpdateSet({{"m", -1}, {"x", -1}}, Literal(AttributeValue::Null()))}, item)
             .error()
             .message() ==
         "The document path provided in the update expression is invalid for update");
@@ -87,12 +87,12 @@ TEST_CASE("Nested SET needs existing parents, list indexes past the end append")
 
 TEST_CASE("A SET from a missing attribute is refused") {
   Item item;
-  CHECK(
-      ApplyUpdate(
-          {Set({{"a", -1}}, UpdateValue{UpdateValue::Kind::kOperand, Path({{"b", -1}}), {}})}, item)
-          .error()
-          .message() ==
-      "The provided expression refers to an attribute that does not exist in the item");
+  CHECK(ApplyUpdate({UpdateSet({{"a", -1}},
+                               UpdateValue{UpdateValue::Kind::kOperand, Path({{"b", -1}}), {}})},
+                    item)
+            .error()
+            .message() ==
+        "The provided expression refers to an attribute that does not exist in the item");
 }
 
 }  // namespace

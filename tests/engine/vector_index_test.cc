@@ -28,7 +28,7 @@ AttributeValue VectorValue(const std::vector<std::string>& numbers) {
   return list;
 }
 
-VectorIndexDefinition Index(std::string name, VectorDistanceFunction function) {
+VectorIndexDefinition VectorDefinition(std::string name, VectorDistanceFunction function) {
   VectorIndexDefinition index;
   index.index_name = std::move(name);
   index.vector_attribute = "v";
@@ -115,7 +115,7 @@ TEST_CASE("Every write path keeps a vector index exact") {
     CreateTableArgs table = testing::OnDemandHashTable("vectors");
     table.attribute_definitions.push_back({"cat", ScalarAttributeType::kS});
     table.attribute_definitions.push_back({"color", ScalarAttributeType::kS});
-    table.vector_indexes = {Index("emb", function)};
+    table.vector_indexes = {VectorDefinition("emb", function)};
     REQUIRE(engine.CreateTable(table).ok());
     std::mt19937 random(static_cast<unsigned>(function) + 7);
     std::uniform_int_distribution<int> element(-3, 3);
@@ -210,7 +210,8 @@ TEST_CASE("Every write path keeps a vector index exact") {
     // An index added to the filled table is filled from its items.
     UpdateTableArgs update;
     update.table_name = "vectors";
-    update.vector_index_updates = {{VectorIndexUpdate::Action::kCreate, Index("later", function)}};
+    update.vector_index_updates = {
+        {VectorIndexUpdate::Action::kCreate, VectorDefinition("later", function)}};
     REQUIRE(engine.UpdateTable(update).ok());
     CheckSearches(engine, "later", function, random);
   }

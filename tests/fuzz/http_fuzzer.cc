@@ -126,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string tables = ddbd::RequestTables(request.body);
   record.table = tables;
   record.error = ddbd::Metrics::ErrorTypeOf(parts[4]);
-  record.consumed_capacity = ddbd::ConsumedCapacity(parts[3]);
+  record.consumed_capacity = ddbd::ConsumedCapacityUnits(parts[3]);
   (void)ddbd::AccessLog::Line(record);
   if (parts[5].size() == 7) (void)metrics.Render({});
   // Seed and dump files (--seed, ddbd load): a table file, an item line and its key.

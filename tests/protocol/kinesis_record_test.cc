@@ -6,12 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include "engine/model/item_codec.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
 TEST_CASE("A Time to Live removal's record is DynamoDB's JSON, in its members' order") {
   StreamRecord record;

@@ -9,12 +9,10 @@
 
 #include "engine/model/item_codec.h"
 #include "protocol/event_filter.h"
+#include "tests/values.h"
 
 namespace ddbd {
 namespace {
-
-AttributeValue S(std::string text) { return AttributeValue::String(std::move(text)); }
-AttributeValue N(std::string text) { return AttributeValue::Number(std::move(text)); }
 
 constexpr char kStream[] =
     "arn:aws:dynamodb:eu-west-1:000000000000:table/T/stream/2026-12-01T00:00:00.000";
