@@ -102,7 +102,7 @@ class Error {
   static Error Internal(std::string message) {
     return {ErrorCode::kInternalServerError, std::move(message)};
   }
-  // ResourceNotFoundException for a table that is not there (or not yet, or no longer, usable).
+  // ResourceNotFoundException naming a table: how most operations say it is not there.
   static Error TableResourceNotFound(std::string_view table) {
     return ResourceNotFound("Requested resource not found: Table: " + std::string(table) +
                             " not found");
