@@ -20,7 +20,8 @@ size_t InitialSize(std::string_view body, uint32_t wrapper) {
   constexpr size_t kGzipFraming = 18;  // 10-byte header, 8-byte trailer
   if (wrapper == ISAL_GZIP && body.size() >= kGzipFraming) {
     const auto* end = reinterpret_cast<const uint8_t*>(body.data() + body.size());
-    const size_t size = end[-4] | (end[-3] << 8) | (end[-2] << 16) | (size_t{end[-1]} << 24);
+    const size_t size = size_t{end[-4]} | (size_t{end[-3]} << 8) | (size_t{end[-2]} << 16) |
+                        (size_t{end[-1]} << 24);
     if (size > 0) return size + 1;
   }
   return std::max<size_t>(body.size() * 4, 64 * 1024);
