@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <set>
 #include <string>
 
 #include "protocol/attribute_value_json.h"
@@ -45,11 +44,12 @@ Status CheckOperand(const Operand& operand) {
   return Ok{};
 }
 
-Result<KeyTerm> TermOf(const Condition& condition) {
+// The term of one condition of the AND, its values and name moved out of it.
+Result<KeyTerm> TermOf(Condition& condition) {
   for (const Operand& operand : condition.operands) {
     if (Status checked = CheckOperand(operand); !checked.ok()) return checked.error();
   }
-  const auto& operands = condition.operands;
+  auto& operands = condition.operands;
   auto is_path = [](const Operand& operand) { return operand.kind == Operand::Kind::kPath; };
   KeyTerm term;
   switch (condition.kind) {
@@ -62,9 +62,9 @@ Result<KeyTerm> TermOf(const Condition& condition) {
         return InvalidCondition("No key attribute specified");
       }
       const bool flip = !is_path(operands[0]);
-      term.attribute = operands[flip ? 1 : 0].path[0].name;
+      term.attribute = std::move(operands[flip ? 1 : 0].path[0].name);
       term.op = Flipped(condition.comparator, flip);
-      term.values.push_back(operands[flip ? 0 : 1].value);
+      term.values.push_back(std::move(operands[flip ? 0 : 1].value));
       return term;
     }
     case Condition::Kind::kBetween:
@@ -78,9 +78,9 @@ Result<KeyTerm> TermOf(const Condition& condition) {
       for (size_t i = 1; i < operands.size(); ++i) {
         if (is_path(operands[i]))
           return InvalidCondition("Multiple attribute names used in one condition");
-        term.values.push_back(operands[i].value);
+        term.values.push_back(std::move(operands[i].value));
       }
-      term.attribute = operands[0].path[0].name;
+      term.attribute = std::move(operands[0].path[0].name);
       term.op = condition.kind == Condition::Kind::kBetween ? KeyTerm::Op::kBetween
                                                             : KeyTerm::Op::kBeginsWith;
       return term;
@@ -105,13 +105,14 @@ Result<KeyTerm> TermOf(const Condition& condition) {
   return InvalidOperator("AND");
 }
 
-// Flattens nested ANDs into their conditions.
-void AddAnded(const Condition& condition, std::vector<const Condition*>& out) {
+// Flattens nested ANDs into their conditions (`C`: Condition, or const Condition to read only).
+template <typename C>
+void AddAnded(C& condition, std::vector<C*>& out) {
   if (condition.kind != Condition::Kind::kAnd) {
     out.push_back(&condition);
     return;
   }
-  for (const Condition& child : condition.children) AddAnded(child, out);
+  for (C& child : condition.children) AddAnded(child, out);
 }
 
 }  // namespace
@@ -122,17 +123,21 @@ std::vector<const Condition*> AndedConditions(const Condition& condition) {
   return parts;
 }
 
-Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition) {
-  const std::vector<const Condition*> parts = AndedConditions(condition);
+Result<std::vector<KeyTerm>> KeyTermsFromCondition(Condition condition) {
+  std::vector<Condition*> parts;
+  AddAnded(condition, parts);
   std::vector<KeyTerm> terms;
-  std::set<std::string> attributes;
-  for (const Condition* part : parts) {
+  terms.reserve(parts.size());
+  for (Condition* part : parts) {
     auto term = TermOf(*part);
     if (!term.ok()) return term.error();
     terms.push_back(std::move(term).value());
   }
-  for (const KeyTerm& term : terms) {
-    if (!attributes.insert(term.attribute).second) {
+  // Every term was read before any is compared (an invalid operator in a later part wins). At
+  // most 300 parts (the parser's operator limit), mostly two: pairs, not a set's allocations.
+  for (size_t i = 0; i < terms.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (terms[i].attribute != terms[j].attribute) continue;
       return Error::Validation(
           "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition "
           "per key");

@@ -15,7 +15,8 @@ namespace ddbd {
 
 // ValidationException for OR, NOT, IN, <> or functions other than begins_with, nested paths or
 // operations, conditions without a key attribute or with two, and two conditions on one key.
-Result<std::vector<KeyTerm>> KeyTermsFromCondition(const Condition& condition);
+// Takes the condition apart (its values move into the terms).
+Result<std::vector<KeyTerm>> KeyTermsFromCondition(Condition condition);
 // The conditions `condition` ANDs together, in order (itself when it is no AND).
 std::vector<const Condition*> AndedConditions(const Condition& condition);
 

@@ -172,7 +172,7 @@ Status DecodeExpressions(const ReadMembers& m, ReadRequest& out) {
       auto condition =
           ParseCondition(*key_text, "KeyConditionExpression", names.value(), values.value());
       if (!condition.ok()) return condition.error();
-      auto terms = KeyTermsFromCondition(condition.value());
+      auto terms = KeyTermsFromCondition(std::move(condition).value());
       if (!terms.ok()) return terms.error();
       out.key_terms = std::move(terms).value();
     } else if (m.key_conditions != nullptr) {

@@ -186,6 +186,7 @@ class ConditionParser {
     Node node;
     node.is_condition = true;
     Condition& condition = node.condition;
+    condition.operands.reserve(3);  // a comparison's two or BETWEEN's three: one allocation
     condition.operands.push_back(std::move(left));
     if (!CountOperator()) return TooManyOperators();
     for (const auto& [symbol, comparator] : kComparators) {

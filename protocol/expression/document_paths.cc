@@ -47,7 +47,7 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
       return Error::Validation(
           "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + key);
     }
-    names.names_.emplace(std::move(key), std::string(text));
+    names.names_.emplace(std::move(key), Placeholder{std::string(text)});
   }
   if (names.names_.empty()) return Error::Validation("ExpressionAttributeNames must not be empty");
   return names;
@@ -65,14 +65,14 @@ std::string ExpressionNames::Resolve(std::string_view placeholder, const TokenSt
     }
     return "";
   }
-  used_.insert(it->first);
-  return it->second;
+  it->second.used = true;
+  return it->second.name;
 }
 
 Status ExpressionNames::CheckAllUsed() const {
   std::string unused;
-  for (const auto& [key, value] : names_) {
-    if (used_.contains(key)) continue;
+  for (const auto& [key, placeholder] : names_) {
+    if (placeholder.used) continue;
     unused += unused.empty() ? key : ", " + key;
   }
   if (unused.empty()) return Ok{};

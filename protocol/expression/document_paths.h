@@ -4,7 +4,6 @@
 
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "engine/error.h"
@@ -51,9 +50,13 @@ class ExpressionNames {
   Status CheckAllUsed() const;
 
  private:
+  // A name and whether an expression used it.
+  struct Placeholder {
+    std::string name;
+    bool used = false;
+  };
   bool given_ = false;
-  std::map<std::string, std::string, std::less<>> names_;
-  std::set<std::string, std::less<>> used_;
+  std::map<std::string, Placeholder, std::less<>> names_;
 };
 
 // Parses a document path starting at the next token. Syntax errors return at once; a reserved

@@ -41,7 +41,7 @@ Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value,
                     : Error::Validation("ExpressionAttributeValues contains invalid value: " +
                                         bad.error().message() + " for key " + key);
     }
-    values.values_.emplace(std::move(key), std::move(decoded));
+    values.values_.emplace(std::move(key), Placeholder{std::move(decoded)});
   }
   if (invalid) return *invalid;
   if (values.values_.empty()) {
@@ -61,14 +61,14 @@ AttributeValue ExpressionValues::Resolve(std::string_view placeholder, const Tok
     }
     return AttributeValue::Null();
   }
-  used_.insert(it->first);
-  return it->second;
+  it->second.used = true;
+  return it->second.value;
 }
 
 Status ExpressionValues::CheckAllUsed() const {
   std::string unused;
-  for (const auto& [key, value] : values_) {
-    if (used_.contains(key)) continue;
+  for (const auto& [key, placeholder] : values_) {
+    if (placeholder.used) continue;
     unused += unused.empty() ? key : ", " + key;
   }
   if (unused.empty()) return Ok{};

@@ -4,7 +4,6 @@
 
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 
 #include "engine/model/attribute_value.h"
@@ -27,9 +26,14 @@ class ExpressionValues {
   Status CheckAllUsed() const;
 
  private:
+  // A value and whether an expression used it (a flag, not a set of used keys: no allocation
+  // per use).
+  struct Placeholder {
+    AttributeValue value;
+    bool used = false;
+  };
   bool given_ = false;
-  std::map<std::string, AttributeValue, std::less<>> values_;
-  std::set<std::string, std::less<>> used_;
+  std::map<std::string, Placeholder, std::less<>> values_;
 };
 
 }  // namespace ddbd

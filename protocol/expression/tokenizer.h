@@ -27,7 +27,8 @@ struct Token {
 
 class TokenStream {
  public:
-  // `expression_kind` names the member in messages, e.g. "ProjectionExpression".
+  // `expression_kind` names the member in messages, e.g. "ProjectionExpression": a literal, or
+  // text that outlives the stream.
   TokenStream(std::string_view text, std::string_view expression_kind);
 
   const Token& Peek(size_t ahead = 0) const;
@@ -47,7 +48,7 @@ class TokenStream {
 
  private:
   std::string_view text_;
-  std::string kind_;
+  std::string_view kind_;
   std::vector<Token> tokens_;
   size_t position_ = 0;
 };

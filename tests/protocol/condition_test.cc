@@ -167,6 +167,17 @@ TEST_CASE("Names start with a letter, syntax errors quote the tokens around", "[
   CHECK(Run("n_1 = :ten OR #n = :ten") == "true");  // '_' inside a name is fine
 }
 
+TEST_CASE("Tokens: the C locale's spaces, letters and digits", "[condition]") {
+  CHECK(Run("n\t=\n:ten\rAND\v\fs = :hello") == "true");
+  CHECK(Run("l[1] = :three AND Zz9_ <> :ten") == "true");
+  // A byte past ASCII is no letter: a symbol of its own, as DynamoDB's syntax error quotes it.
+  CHECK(Run("n\xc3 = :ten") ==
+        "error: Invalid ConditionExpression: Syntax error; token: \"\xc3\", near: \"n\xc3 =\"");
+  // More tokens than the tokenizer reserves room for (16).
+  CHECK(Run("n = :ten AND n = :ten AND n = :ten AND n = :ten AND (s = :hello OR n < :nine)") ==
+        "true");
+}
+
 // Measured against DynamoDB (issue 15): AND, OR and NOT count as operators, parentheses do not,
 // and counting stops at the first operator over 300, whatever follows.
 TEST_CASE("Operators are counted as DynamoDB counts them", "[condition]") {

@@ -32,6 +32,12 @@ TEST_CASE("Reserved words are matched in any case") {
   CHECK(IsReservedWord("abort"));
   CHECK_FALSE(IsReservedWord("username"));
   CHECK_FALSE(IsReservedWord("pk"));
+  // The longest word, and words past it (looked up in a buffer of the longest's length).
+  CHECK(IsReservedWord("localTimestamp"));
+  CHECK_FALSE(IsReservedWord("localtimestamps"));
+  CHECK_FALSE(IsReservedWord("localtimestamplocaltimestamp"));
+  CHECK_FALSE(IsReservedWord(""));
+  CHECK_FALSE(IsReservedWord("na\xc3\xa9me"));  // bytes past ASCII are no letters
 }
 
 TEST_CASE("Document paths parse with placeholders and list indexes") {
