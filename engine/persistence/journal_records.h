@@ -27,7 +27,8 @@ enum class JournalKind : uint8_t {
   kExport = 12,  // payload: an export's description; only in export files (engine/exports/)
   kImport = 13,  // payload: an import's description; only in import files (engine/exports/)
   kStreamDelivered = 14,  // payload: a Kinesis feed's records delivered up to a sequence number
-  kItemImages = 15,       // payload: items as kept in memory; checkpoints only (item_images.h)
+  kItemImagesWide = 15,   // payload: items with the records' former 12-byte header (read only)
+  kItemImages = 16,       // payload: items as kept in memory; checkpoints only (item_images.h)
 };
 
 struct ItemRecordFields {

@@ -30,7 +30,7 @@ const ItemHistory::Entry* ItemHistory::Find(uint64_t number) const {
 size_t ItemHistory::BytesOf(const Entry& entry) const {
   return sizeof(Entry) + entry.key.size() +
          (entry.before != nullptr
-              ? sizeof(ItemRecord) + entry.before->key_size + entry.before->blob_size
+              ? sizeof(ItemRecord) + entry.before->key_size() + entry.before->blob_size()
               : 0);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 #include "engine/storage/mapped_records.h"
 
@@ -10,27 +11,44 @@ namespace ddbd {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "KeyPrefix byte-swaps a native load");
 
+ItemRecord::ItemRecord(uint32_t key_size, uint32_t blob_size, uint32_t item_size)
+    : key_bits_(key_size | (blob_size << kKeyBits)),
+      size_bits_(item_size | ((blob_size >> (32 - kKeyBits)) << kSizeBits)) {}
+
 std::string_view ItemRecord::key() const {
-  return {reinterpret_cast<const char*>(this + 1), key_size};
+  return {reinterpret_cast<const char*>(this + 1), key_size()};
 }
 
 std::string_view ItemRecord::blob() const {
-  const char* data = reinterpret_cast<const char*>(this + 1) + key_size;
-  if (blob_size != kWholeItem) [[likely]]
-    return {data, blob_size};
+  const char* data = reinterpret_cast<const char*>(this + 1) + key_size();
+  const uint32_t size = blob_size();
+  if (size != kWholeItem) [[likely]]
+    return {data, size};
   return item()->blob();
 }
 
 const ItemRecord* ItemRecord::item() const {
   const ItemRecord* item;
-  std::memcpy(&item, reinterpret_cast<const char*>(this + 1) + key_size, sizeof(item));
+  std::memcpy(&item, reinterpret_cast<const char*>(this + 1) + key_size(), sizeof(item));
   return item;
 }
 
+namespace {
+
+void CheckSizes(size_t key, size_t blob, uint32_t item_size) {
+  if (key > ItemRecord::kMaxKeySize || blob > ItemRecord::kMaxBlobSize ||
+      item_size > ItemRecord::kMaxItemSize) {
+    throw std::length_error("an item record past its header's sizes");
+  }
+}
+
+}  // namespace
+
 ItemRecord* ItemRecord::CreateWholeItemEntry(std::string_view key, const ItemRecord* item) {
+  CheckSizes(key.size(), 0, item->item_size());
   void* memory = ::operator new(sizeof(ItemRecord) + key.size() + sizeof(item));
   auto* record =
-      new (memory) ItemRecord{static_cast<uint32_t>(key.size()), kWholeItem, item->item_size};
+      new (memory) ItemRecord(static_cast<uint32_t>(key.size()), kWholeItem, item->item_size());
   char* data = reinterpret_cast<char*>(record + 1);
   std::memcpy(data, key.data(), key.size());
   std::memcpy(data + key.size(), &item, sizeof(item));
@@ -38,9 +56,10 @@ ItemRecord* ItemRecord::CreateWholeItemEntry(std::string_view key, const ItemRec
 }
 
 ItemRecord* ItemRecord::Create(std::string_view key, std::string_view blob, uint32_t item_size) {
+  CheckSizes(key.size(), blob.size(), item_size);
   void* memory = ::operator new(sizeof(ItemRecord) + key.size() + blob.size());
   auto* record = new (memory)
-      ItemRecord{static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()), item_size};
+      ItemRecord(static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()), item_size);
   char* data = reinterpret_cast<char*>(record + 1);
   std::memcpy(data, key.data(), key.size());
   std::memcpy(data + key.size(), blob.data(), blob.size());

@@ -33,28 +33,53 @@ using Visit = std::function<bool(std::string_view key, std::string_view blob, ui
 // One allocation: this header, then key bytes, then blob bytes (or the same bytes in a mapped
 // checkpoint, mapped_records.h: Destroy tells them apart). Or, for an index entry that
 // projects the whole item (ALL), the key bytes and a pointer to the table's record of the item
-// (`blob_size` kWholeItem), whose blob it reads: such an entry costs its key and 8 bytes, where
+// (blob size kWholeItem), whose blob it reads: such an entry costs its key and 8 bytes, where
 // a copy cost the item again. The table keeps it current under its write lock: an item's new
 // record comes with new records of its entries (TableItems::ApplyLocked).
+//
+// The header is 8 bytes, the three sizes packed (it was three 32-bit sizes: 4 bytes more for
+// every item and index entry, and for a record near a size class of the allocator, a class
+// more). An item is at most 400 KB (DynamoDB's size, checked before anything is stored), so its
+// key and its blob (a number's text is at most about 4 times its size) fit with room to spare.
 struct ItemRecord {
-  static constexpr uint32_t kWholeItem = UINT32_MAX;
-  uint32_t key_size;
-  uint32_t blob_size;  // or kWholeItem
-  uint32_t item_size;
+  static constexpr uint32_t kKeyBits = 20;
+  static constexpr uint32_t kSizeBits = 22;  // the blob's and the item's
+  static constexpr uint32_t kMaxKeySize = (uint32_t{1} << kKeyBits) - 1;
+  static constexpr uint32_t kWholeItem = (uint32_t{1} << kSizeBits) - 1;
+  static constexpr uint32_t kMaxBlobSize = kWholeItem - 1;
+  static constexpr uint32_t kMaxItemSize = kWholeItem;
+
+  uint32_t key_size() const { return key_bits_ & kMaxKeySize; }
+  uint32_t blob_size() const {  // or kWholeItem
+    return (key_bits_ >> kKeyBits) | ((size_bits_ >> kSizeBits) << (32 - kKeyBits));
+  }
+  uint32_t item_size() const { return size_bits_ & kMaxItemSize; }
   std::string_view key() const;
   std::string_view blob() const;
-  bool whole_item() const { return blob_size == kWholeItem; }
+  bool whole_item() const { return blob_size() == kWholeItem; }
   // A whole-item entry's table record.
   const ItemRecord* item() const;
-  StoredItem Copy() const { return StoredItem{std::string(blob()), item_size}; }
+  StoredItem Copy() const { return StoredItem{std::string(blob()), item_size()}; }
   static ItemRecord* Create(std::string_view key, const StoredItem& item) {
     return Create(key, item.blob, item.size_bytes);
   }
+  // std::length_error past the limits above (no stored item reaches them).
   static ItemRecord* Create(std::string_view key, std::string_view blob, uint32_t item_size);
   // An index entry with key bytes `key` reading the blob and size of table record `item`.
   static ItemRecord* CreateWholeItemEntry(std::string_view key, const ItemRecord* item);
   static void Destroy(ItemRecord* record);
+
+  // The header of a record of these sizes, as memory and a checkpoint's images hold it.
+  ItemRecord(uint32_t key_size, uint32_t blob_size, uint32_t item_size);
+
+ private:
+  // The key size in the low 20 bits, the blob size's low 12 above it; the item size in the low
+  // 22 bits of the second word, the blob size's high 10 above it. The key size, read by every
+  // comparison, is one mask.
+  uint32_t key_bits_;
+  uint32_t size_bits_;
 };
+static_assert(sizeof(ItemRecord) == 8 && alignof(ItemRecord) == 4);
 
 // Asks the CPU to start loading a record a walk or read will use soon.
 void PrefetchRecord(const ItemRecord* record);
@@ -134,7 +159,7 @@ bool VisitForward(const Slots& slots, Iterator from, const KeyRange& range, cons
     if (ahead != slots.end()) PrefetchRecord((ahead++)->record);
     const ItemRecord& record = *it->record;
     if (!BelowUpper(range, record.key())) return false;
-    if (!visit(record.key(), record.blob(), record.item_size)) return false;
+    if (!visit(record.key(), record.blob(), record.item_size())) return false;
   }
   return true;
 }
@@ -151,7 +176,7 @@ bool VisitBackward(const Slots& slots, Iterator to, const KeyRange& range, const
     if (ahead != slots.begin()) PrefetchRecord((--ahead)->record);
     const ItemRecord& record = *it->record;
     if (!AboveLower(range, record.key())) return false;
-    if (!visit(record.key(), record.blob(), record.item_size)) return false;
+    if (!visit(record.key(), record.blob(), record.item_size())) return false;
   }
   return true;
 }

@@ -79,7 +79,7 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
     IndexEntries entries;
     items_.ForEach([&](const ItemRecord* record) {
       // Whole-item entries point at the record unless the lag keeps copies (NewEntryLocked).
-      entries = entries_of_(record->key(), record->blob(), record->item_size,
+      entries = entries_of_(record->key(), record->blob(), record->item_size(),
                             lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied);
       std::erase_if(entries, [&](const IndexEntry& entry) {
         return std::find(added.begin(), added.end(), entry.index) == added.end();
@@ -143,15 +143,15 @@ void TableItems::ApplyLaggedLocked(bool all, Garbage& garbage) {
     if (change.record == nullptr) {
       ItemRecord* entry = index.entries->Find(change.key);
       if (entry == nullptr) return;
-      index.size_bytes -= entry->item_size;
+      index.size_bytes -= entry->item_size();
       index.entries->Remove(entry);
       garbage.push_back(entry);
       return;
     }
-    index.size_bytes += change.record->item_size;
+    index.size_bytes += change.record->item_size();
     // Not expected (a removal comes first), but never two entries of one key.
     if (ItemRecord* entry = index.entries->Find(change.record->key()); entry != nullptr) {
-      index.size_bytes -= entry->item_size;
+      index.size_bytes -= entry->item_size();
       index.entries->Replace(entry, change.record);
       garbage.push_back(entry);
       return;
@@ -195,7 +195,7 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
 
 IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
   if (record == nullptr || indexes_.empty() || indexes_deferred()) return {};
-  return entries_of_(record->key(), record->blob(), record->item_size, WholeItems::kCopied);
+  return entries_of_(record->key(), record->blob(), record->item_size(), WholeItems::kCopied);
 }
 
 int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
@@ -203,7 +203,7 @@ int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
                                           const StoredItem* new_item,
                                           const IndexEntries& new_entries) const {
   int64_t delta = 0;
-  if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size, old_entries);
+  if (old_record != nullptr) delta -= CollectionBytesLocked(old_record->item_size(), old_entries);
   if (new_item != nullptr) delta += CollectionBytesLocked(new_item->size_bytes, new_entries);
   return delta;
 }
@@ -269,7 +269,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   if (!scope.Holds(*this)) return Error::Internal("write outside its write scope");
   ItemRecord* existing = items_.Find(key);
   Current current;
-  if (existing != nullptr) current = {existing->blob(), existing->item_size};
+  if (existing != nullptr) current = {existing->blob(), existing->item_size()};
   auto decided = decide(existing != nullptr ? &current : nullptr);
   if (!decided.ok()) return decided.error();
   const Write& write = decided.value();
@@ -313,7 +313,7 @@ bool TableItems::Peek(const WriteScope& scope, std::string_view key, Current* cu
   if (!scope.Holds(*this)) return false;
   const ItemRecord* existing = items_.Find(key);
   if (existing == nullptr) return false;
-  *current = {existing->blob(), existing->item_size};
+  *current = {existing->blob(), existing->item_size()};
   return true;
 }
 
@@ -348,8 +348,8 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
                              int64_t collection_bytes, const CommitContext& context,
                              Committed& change, Garbage& garbage, LogSlot* log) {
   change.had_item = existing != nullptr;
-  change.old_size = existing != nullptr ? existing->item_size : 0;
-  change.new_size = added != nullptr ? added->item_size : 0;
+  change.old_size = existing != nullptr ? existing->item_size() : 0;
+  change.new_size = added != nullptr ? added->item_size() : 0;
   if (existing == added) {
     change.kind = ChangeKind::kNone;
   } else if (existing == nullptr) {
@@ -405,7 +405,7 @@ void TableItems::ApplyLocked(std::string_view key, ItemRecord* existing, ItemRec
     Index& index = indexes_[old_entry.index];
     ItemRecord* entry = index.entries->Find(old_entry.key);
     if (entry == nullptr) continue;
-    index.size_bytes -= entry->item_size;
+    index.size_bytes -= entry->item_size();
     garbage.push_back(entry);
     if (entry_change.item_changed) {
       // Same key: the new entry takes the old one's slot, as the order does not change.
@@ -528,14 +528,14 @@ bool TableItems::FindDuringWalk(std::string_view key, std::string_view* blob, ui
     if (const ItemHistory::State past = history_->StateAt(key, moment_ms); past.changed) {
       if (past.item == nullptr) return false;
       *blob = past.item->blob();
-      *size = past.item->item_size;
+      *size = past.item->item_size();
       return true;
     }
   }
   const ItemRecord* record = items_.Find(key);
   if (record == nullptr) return false;
   *blob = record->blob();
-  *size = record->item_size;
+  *size = record->item_size();
   return true;
 }
 

@@ -37,7 +37,7 @@ void TableItems::BuildDeferredIndexes() {
   items_.ForEach([&](const ItemRecord* record) {
     // Whole-item entries point at the record (no lag yet): the item's copy would go unused.
     const IndexEntries entries =
-        entries_of_(record->key(), record->blob(), record->item_size,
+        entries_of_(record->key(), record->blob(), record->item_size(),
                     lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied);
     for (const IndexEntry& entry : entries) {
       Index& index = indexes_[entry.index];
@@ -46,7 +46,7 @@ void TableItems::BuildDeferredIndexes() {
     }
     if (track_collections_) {
       collections_[std::string(items_.PartitionOf(record->key()))] +=
-          CollectionBytesLocked(record->item_size, entries);
+          CollectionBytesLocked(record->item_size(), entries);
     }
   });
   for (Index& index : indexes_) index.entries->ExpectKeyOrder(false);

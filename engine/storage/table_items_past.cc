@@ -50,7 +50,7 @@ void TableItems::WalkAtLocked(size_t index, const KeyRange& range, bool forward,
     auto entry_in = [&](const ItemRecord* item) -> std::optional<IndexEntry> {
       if (item == nullptr) return std::nullopt;
       for (IndexEntry& entry :
-           entries_of_(item->key(), item->blob(), item->item_size, WholeItems::kCopied)) {
+           entries_of_(item->key(), item->blob(), item->item_size(), WholeItems::kCopied)) {
         if (entry.index == index) return std::move(entry);
       }
       return std::nullopt;
@@ -73,7 +73,7 @@ void TableItems::WalkAtLocked(size_t index, const KeyRange& range, bool forward,
   bool stopped = false;
   auto show = [&](const Past& shown) {
     if (shown.record == nullptr) return true;
-    stopped = !visit(shown.key, shown.record->blob(), shown.record->item_size);
+    stopped = !visit(shown.key, shown.record->blob(), shown.record->item_size());
     return !stopped;
   };
   walk([&](std::string_view key, std::string_view blob, uint32_t size) {

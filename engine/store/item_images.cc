@@ -10,9 +10,10 @@ namespace ddbd {
 namespace {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "images are records as in memory");
-static_assert(sizeof(ItemRecord) == 12 && alignof(ItemRecord) == 4, "the image's header");
+static_assert(sizeof(ItemRecord) == 8 && alignof(ItemRecord) == 4, "the image's header");
 
 constexpr size_t kAlign = alignof(ItemRecord);
+constexpr size_t kWideHeader = 12;  // kItemImagesWide's u32 key, blob and item sizes
 
 size_t PaddingTo(uint64_t offset) { return (kAlign - offset % kAlign) % kAlign; }
 
@@ -29,9 +30,10 @@ uint32_t ReadU32(const char* at) {
 }  // namespace
 
 void ItemImagesWriter::Add(std::string_view key, std::string_view blob, uint32_t item_size) {
-  AppendU32(images_, static_cast<uint32_t>(key.size()));
-  AppendU32(images_, static_cast<uint32_t>(blob.size()));
-  AppendU32(images_, item_size);
+  // The items written are records in memory, within the header's sizes.
+  const ItemRecord header(static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()),
+                          item_size);
+  images_.append(reinterpret_cast<const char*>(&header), sizeof(header));
   images_.append(key);
   images_.append(blob);
   images_.append(PaddingTo(images_.size()), '\0');  // images_ starts aligned
@@ -69,21 +71,39 @@ Result<ItemImages> DecodeItemImages(std::string_view payload) {
 bool ItemImageReader::Next() {
   if (rest_.empty() || !ok_) return false;
   ok_ = false;
-  if (rest_.size() < sizeof(ItemRecord)) return false;
-  const uint32_t key_size = ReadU32(rest_.data());
-  const uint32_t blob_size = ReadU32(rest_.data() + 4);
+  const size_t header_size = wide_ ? kWideHeader : sizeof(ItemRecord);
+  if (rest_.size() < header_size) return false;
+  uint32_t key_size;
+  uint32_t blob_size;
+  uint32_t item_size;
+  if (wide_) {
+    key_size = ReadU32(rest_.data());
+    blob_size = ReadU32(rest_.data() + 4);
+    item_size = ReadU32(rest_.data() + 8);
+    // What a record's header holds: a wide image past it is no item ddbd wrote.
+    if (key_size > ItemRecord::kMaxKeySize || blob_size > ItemRecord::kMaxBlobSize ||
+        item_size > ItemRecord::kMaxItemSize) {
+      return false;
+    }
+  } else {
+    ItemRecord header(0, 0, 0);
+    std::memcpy(&header, rest_.data(), sizeof(header));
+    key_size = header.key_size();
+    blob_size = header.blob_size();
+    item_size = header.item_size();
+  }
   // A whole-item entry's marker is no image's size, and no size may run past the images.
-  const size_t room = rest_.size() - sizeof(ItemRecord);
+  const size_t room = rest_.size() - header_size;
   if (blob_size == ItemRecord::kWholeItem || key_size > room || blob_size > room - key_size) {
     return false;
   }
-  const size_t bytes = sizeof(ItemRecord) + key_size + blob_size;
+  const size_t bytes = header_size + key_size + blob_size;
   const size_t padded = bytes + PaddingTo(bytes);
   if (padded > rest_.size()) return false;
   image_ = rest_.data();
-  item_size_ = ReadU32(rest_.data() + 8);
-  key_ = rest_.substr(sizeof(ItemRecord), key_size);
-  blob_ = rest_.substr(sizeof(ItemRecord) + key_size, blob_size);
+  item_size_ = item_size;
+  key_ = rest_.substr(header_size, key_size);
+  blob_ = rest_.substr(header_size + key_size, blob_size);
   rest_.remove_prefix(padded);
   ok_ = true;
   return true;

@@ -4,9 +4,14 @@
 //
 // Payload: u32 length of the table id | the table id | u8 n | n zero bytes | images, where n
 // (0-3) puts the first image at a file offset that is a multiple of 4, ItemRecord's alignment.
-// An image is an ItemRecord as in memory: u32 key size | u32 blob size | u32 item size | key |
-// blob | zeros up to a multiple of 4. Little-endian, as ddbd's records are in memory (it runs
-// on x86-64 and ARM64 only).
+// An image is an ItemRecord as in memory: its 8-byte header (item_records.h: the key size and
+// the blob's low 12 bits in one u32, the item size and the blob's high 10 bits in the next) |
+// key | blob | zeros up to a multiple of 4. Little-endian, as ddbd's records are in memory (it
+// runs on x86-64 and ARM64 only).
+//
+// kItemImagesWide, what checkpoints held before the header was packed: the same payload with a
+// 12-byte header (u32 key size | u32 blob size | u32 item size). Still read, by copying each
+// item into a record of its own.
 #pragma once
 
 #include <cstddef>
@@ -47,11 +52,13 @@ Result<ItemImages> DecodeItemImages(std::string_view payload);
 // Each image of ItemImages::images in turn.
 class ItemImageReader {
  public:
-  explicit ItemImageReader(std::string_view images) : rest_(images) {}
+  // `wide`: images of a kItemImagesWide record.
+  explicit ItemImageReader(std::string_view images, bool wide = false)
+      : rest_(images), wide_(wide) {}
   // False at the end, or at a malformed image (then ok() is false).
   bool Next();
   bool ok() const { return ok_; }
-  // The image's first byte: an ItemRecord where the images are 4-byte aligned.
+  // The image's first byte: an ItemRecord where the images are 4-byte aligned (not wide ones).
   const char* image() const { return image_; }
   std::string_view key() const { return key_; }
   std::string_view blob() const { return blob_; }
@@ -59,6 +66,7 @@ class ItemImageReader {
 
  private:
   std::string_view rest_;
+  bool wide_;
   bool ok_ = true;
   const char* image_ = nullptr;
   std::string_view key_;

@@ -311,7 +311,9 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       return Ok{};
     }
     case JournalKind::kItemImages:
-      return ReplayItemImages(payload);
+      return ReplayItemImages(payload, /*wide=*/false);
+    case JournalKind::kItemImagesWide:
+      return ReplayItemImages(payload, /*wide=*/true);
     case JournalKind::kRequestToken: {
       auto token = DecodeRequestToken(payload);
       if (!token.ok()) return token.error();
@@ -382,7 +384,7 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
   return MalformedRecord("unknown kind " + std::to_string(kind));
 }
 
-Status Store::ReplayItemImages(std::string_view payload) {
+Status Store::ReplayItemImages(std::string_view payload, bool wide) {
   auto images = DecodeItemImages(payload);
   if (!images.ok()) return images.error();
   std::shared_ptr<TableItems> items;
@@ -397,8 +399,8 @@ Status Store::ReplayItemImages(std::string_view payload) {
     return Error::Internal("replayed items of a table whose indexes are not deferred");
   }
   // The segment's mapping is adopted at its first images: from then on it lives as long as a
-  // record in it does.
-  if (segment_region_ < 0 && segment_adoptable_ && segment_ != nullptr) {
+  // record in it does. (Wide images are copied: their records never point into it.)
+  if (!wide && segment_region_ < 0 && segment_adoptable_ && segment_ != nullptr) {
     segment_adoptable_ = false;
     if (segment_->mapping()) {
       const std::string_view bytes = segment_->bytes();
@@ -407,12 +409,13 @@ Status Store::ReplayItemImages(std::string_view payload) {
     }
   }
   const std::string_view all = images.value().images;
-  const bool in_place = segment_region_ >= 0 &&
+  // Wide images (the former 12-byte header) are copied into records of the current layout.
+  const bool in_place = !wide && segment_region_ >= 0 &&
                         reinterpret_cast<uintptr_t>(all.data()) % alignof(ItemRecord) == 0 &&
                         segment_->bytes().data() <= all.data() &&
                         all.data() + all.size() <= segment_->bytes().data() + segment_bytes_;
   loading_.clear();
-  ItemImageReader reader(all);
+  ItemImageReader reader(all, wide);
   while (reader.Next()) {
     loading_.push_back(in_place
                            ? reinterpret_cast<ItemRecord*>(const_cast<char*>(reader.image()))

@@ -78,7 +78,8 @@ class Store {
 
   // A kItemImages record: the table's records where they lie in the mapped segment (its
   // mapping adopted by mapped_records.h), or copies where they cannot (unaligned, none left).
-  Status ReplayItemImages(std::string_view payload);
+  // `wide`: a kItemImagesWide record, whose items are copied.
+  Status ReplayItemImages(std::string_view payload, bool wide);
 
   Catalog& catalog_;
   // The segment being replayed: its bytes (no table in it reserves room for more items than

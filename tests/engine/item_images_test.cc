@@ -67,10 +67,11 @@ TEST_CASE("Item images come back as written, each aligned where the file holds i
         CHECK(reader.blob() == written[i].blob);
         CHECK(reader.item_size() == written[i].size);
         // The image is the record as in memory.
-        ItemRecord header;
+        ItemRecord header(0, 0, 0);
         std::memcpy(&header, reader.image(), sizeof(header));
-        CHECK(header.key_size == written[i].key.size());
-        CHECK(header.blob_size == written[i].blob.size());
+        CHECK(header.key_size() == written[i].key.size());
+        CHECK(header.blob_size() == written[i].blob.size());
+        CHECK(header.item_size() == written[i].size);
       }
       CHECK(reader.ok());
       CHECK(i == written.size());
@@ -101,13 +102,15 @@ TEST_CASE("Malformed item images are refused, never read past their end") {
     while (reader.Next()) ++count;
     CHECK(count < 6);
   }
-  // A size that runs past the end, and the whole-item marker.
+  // Sizes that run past the end, and the whole-item marker, in the first image's header.
   auto images = DecodeItemImages(payload);
   REQUIRE(images.ok());
   const size_t first = static_cast<size_t>(images.value().images.data() - payload.data());
-  for (uint32_t bad : {uint32_t{1} << 20, ItemRecord::kWholeItem}) {
+  for (const ItemRecord bad :
+       {ItemRecord(8, uint32_t{1} << 20, 0), ItemRecord(8, 4096, 0),
+        ItemRecord(ItemRecord::kMaxKeySize, 0, 0), ItemRecord(8, ItemRecord::kWholeItem, 0)}) {
     std::string damaged = payload;
-    std::memcpy(damaged.data() + first + 4, &bad, 4);
+    std::memcpy(damaged.data() + first, &bad, sizeof(bad));
     auto decoded = DecodeItemImages(damaged);
     REQUIRE(decoded.ok());
     ItemImageReader reader(decoded.value().images);
@@ -122,6 +125,79 @@ TEST_CASE("Malformed item images are refused, never read past their end") {
   const uint32_t too_long = static_cast<uint32_t>(payload.size());
   std::memcpy(long_id.data(), &too_long, 4);
   CHECK_FALSE(DecodeItemImages(long_id).ok());
+}
+
+TEST_CASE("Records' headers keep every size up to their limits") {
+  for (const uint32_t key : {0u, 1u, 4095u, 4096u, 65535u, ItemRecord::kMaxKeySize}) {
+    for (const uint32_t blob :
+         {0u, 1u, 4095u, 4096u, 409600u, ItemRecord::kMaxBlobSize, ItemRecord::kWholeItem}) {
+      for (const uint32_t item : {0u, 1u, 409600u, ItemRecord::kMaxItemSize}) {
+        const ItemRecord header(key, blob, item);
+        CHECK(header.key_size() == key);
+        CHECK(header.blob_size() == blob);
+        CHECK(header.item_size() == item);
+        CHECK(header.whole_item() == (blob == ItemRecord::kWholeItem));
+      }
+    }
+  }
+  // Past them: refused, not wrapped.
+  const std::string key(ItemRecord::kMaxKeySize + 1, 'k');
+  CHECK_THROWS_AS(ItemRecord::Create(key, "", 0), std::length_error);
+  CHECK_THROWS_AS(ItemRecord::Create("k", "", ItemRecord::kMaxItemSize + 1), std::length_error);
+  ItemRecord* record = ItemRecord::Create("key", "blob", 400);
+  CHECK(record->key() == "key");
+  CHECK(record->blob() == "blob");
+  CHECK(record->item_size() == 400);
+  ItemRecord* entry = ItemRecord::CreateWholeItemEntry("entry-key", record);
+  CHECK(entry->whole_item());
+  CHECK(entry->key() == "entry-key");
+  CHECK(entry->blob() == "blob");
+  CHECK(entry->item_size() == 400);
+  ItemRecord::Destroy(entry);
+  ItemRecord::Destroy(record);
+}
+
+// A kItemImagesWide payload: images with the former 12-byte header.
+std::string WideImages(const std::vector<Image>& images) {
+  std::string out = std::string("\x01\0\0\0t", 5) + std::string(1, '\x02') + std::string(2, '\0');
+  for (const Image& image : images) {
+    for (const uint32_t size : {static_cast<uint32_t>(image.key.size()),
+                                static_cast<uint32_t>(image.blob.size()), image.size}) {
+      out.append(reinterpret_cast<const char*>(&size), 4);
+    }
+    out += image.key + image.blob;
+    out.append((4 - out.size() % 4) % 4, '\0');
+  }
+  return out;
+}
+
+TEST_CASE("Wide item images, as checkpoints held them before, are read the same") {
+  const std::vector<Image> written = Images(40);
+  const std::string payload = WideImages(written);
+  auto images = DecodeItemImages(payload);
+  REQUIRE(images.ok());
+  CHECK(images.value().table_id == "t");
+  ItemImageReader reader(images.value().images, /*wide=*/true);
+  size_t i = 0;
+  for (; reader.Next(); ++i) {
+    REQUIRE(i < written.size());
+    CHECK(reader.key() == written[i].key);
+    CHECK(reader.blob() == written[i].blob);
+    CHECK(reader.item_size() == written[i].size);
+  }
+  CHECK(reader.ok());
+  CHECK(i == written.size());
+  // Sizes no record can hold are refused (a blob of 4 MiB fits no header now).
+  for (const size_t field : {size_t{0}, size_t{1}, size_t{2}}) {
+    std::string damaged = payload;
+    const uint32_t huge = uint32_t{1} << 23;
+    std::memcpy(damaged.data() + 8 + 4 * field, &huge, 4);
+    auto decoded = DecodeItemImages(damaged);
+    REQUIRE(decoded.ok());
+    ItemImageReader bad(decoded.value().images, /*wide=*/true);
+    CHECK_FALSE(bad.Next());
+    CHECK_FALSE(bad.ok());
+  }
 }
 
 EngineOptions ItemImagesOptions(FileSystem* files) {

@@ -136,6 +136,67 @@ class Persistence(unittest.TestCase):
         with open(os.path.join(self.directory.name, "0000000003.log"), "rb") as segment:
             self.assertEqual(segment.read(16)[12], 0)
 
+    def test_a_checkpoint_of_wide_item_images_opens_and_is_rewritten_packed(self):
+        """Issue 48: a checkpoint whose items are images with the records' former 12-byte header
+        (kind 15; tests/blackbox/fixtures/db-item-images-wide, made by the binary of commit
+        100dde3: a table with a global index, 30 items written four times, a checkpoint written
+        in the background, then a restart, a delete and an update, and kill -9). The items are
+        copied into records of the 8-byte header; the next checkpoint writes kind 16."""
+        import shutil
+        import struct
+
+        def kinds(path):  # the record kinds of a version 2 segment, in order
+            with open(path, "rb") as segment:
+                data = segment.read()
+            offset, found = 32, []
+            while offset + 13 <= len(data):
+                length = struct.unpack_from("<I", data, offset)[0]
+                if length == 0 and data[offset + 12] == 0:
+                    break  # zeros ahead of the writes
+                found.append(data[offset + 12])
+                offset += 13 + length
+            return found
+        fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-item-images-wide")
+        self.assertEqual(kinds(os.path.join(fixture, "0000000002.log")), [1, 15])
+        shutil.copytree(fixture, self.directory.name, dirs_exist_ok=True)
+
+        def check(ddb, count):
+            items = ddb.scan(TableName="Orders", ConsistentRead=True)["Items"]
+            self.assertEqual(len(items), count)
+            keys = {(i["pk"]["S"], i["sk"]["S"]) for i in items}
+            self.assertNotIn(("c00", "o00"), keys)
+            self.assertIn(("c09", "o29"), keys)
+            self.assertEqual(sorted(len(i["note"]["S"]) for i in items if i["pk"]["S"] != "c99")[-1], 145)
+            updated = ddb.get_item(TableName="Orders", Key={"pk": S("c00"), "sk": S("o01")})["Item"]
+            self.assertEqual(updated["total"], N(1000))
+            shipped = ddb.query(TableName="Orders", IndexName="by-status", KeyConditionExpression="#s = :s",
+                                ExpressionAttributeNames={"#s": "status"},
+                                ExpressionAttributeValues={":s": S("shipped")})["Items"]
+            self.assertEqual(len(shipped), 9)
+        # A checkpoint once the log has grown 4 KB and past its data: the puts below (40 KB of
+        # records over 9 KB of data) write it.
+        ddb = self.start("--checkpoint-log-bytes", "4096")
+        check(ddb, 29)
+        for i in range(20):  # each a change (a put of the same item again logs nothing)
+            ddb.put_item(TableName="Orders", Item={"pk": S("c99"), "sk": S("o99"), "status": S("open"),
+                                                   "note": S("y" * 2000 + str(i))})
+        deadline = time.time() + 30
+        checkpoint = None  # the kinds of a segment with packed images
+        while time.time() < deadline and checkpoint is None:
+            for name in sorted(os.listdir(self.directory.name)):
+                try:  # a later checkpoint may remove it meanwhile
+                    found = kinds(os.path.join(self.directory.name, name)) if name.endswith(".log") else []
+                except FileNotFoundError:
+                    continue
+                if 16 in found:
+                    checkpoint = found
+            time.sleep(0.1)
+        self.assertIsNotNone(checkpoint, "no checkpoint with packed images")
+        self.assertNotIn(15, checkpoint)
+        self.kill()
+        ddb = self.start()
+        check(ddb, 30)
+
     def test_a_damaged_log_refuses_to_start_unless_told_point_in_time(self):
         """Issue 34: one flipped bit in a record's length used to start an empty database."""
         ddb = self.start()
