@@ -1,6 +1,9 @@
 #include "engine/storage/table_records.h"
 
+#include <malloc.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <new>
@@ -15,7 +18,8 @@ namespace {
 // Where a partition's slots start: after its header and bytes, aligned for slots.
 size_t SlotsOffset(size_t key_size) {
   constexpr size_t kAlign = alignof(RecordSlot);
-  return (sizeof(uint32_t) * 4 + sizeof(void*) + key_size + kAlign - 1) / kAlign * kAlign;
+  constexpr size_t kHeader = sizeof(uint32_t) + 2 * sizeof(uint16_t) + sizeof(void*);
+  return (kHeader + key_size + kAlign - 1) / kAlign * kAlign;
 }
 }  // namespace
 
@@ -24,7 +28,7 @@ std::string_view TableRecords::Partition::key() const {
 }
 
 RecordSlot* TableRecords::Partition::slots() {
-  static_assert(sizeof(Partition) == sizeof(uint32_t) * 4 + sizeof(void*));
+  static_assert(sizeof(Partition) == sizeof(uint32_t) + 2 * sizeof(uint16_t) + sizeof(void*));
   return reinterpret_cast<RecordSlot*>(reinterpret_cast<char*>(this) + SlotsOffset(key_size));
 }
 
@@ -34,8 +38,17 @@ SlotSpan TableRecords::Partition::small_items() const {
 
 TableRecords::Partition* TableRecords::Partition::Create(std::string_view key, uint32_t capacity) {
   static_assert(std::is_trivially_copyable_v<RecordSlot>, "slots move with memmove");
-  void* memory = ::operator new(SlotsOffset(key.size()) + capacity * sizeof(RecordSlot));
-  auto* partition = new (memory) Partition{static_cast<uint32_t>(key.size()), 0, capacity, nullptr};
+  // malloc, not operator new, to ask what the allocation holds: the allocator rounds it up to
+  // a size class, and the slots take that room rather than leave it unused.
+  const size_t offset = SlotsOffset(key.size());
+  void* memory = std::malloc(offset + capacity * sizeof(RecordSlot));
+  if (memory == nullptr) throw std::bad_alloc();
+  if (capacity > 0) {
+    const size_t room = (malloc_usable_size(memory) - offset) / sizeof(RecordSlot);
+    capacity = static_cast<uint32_t>(std::min<size_t>(room, kSmallPartition));
+  }
+  auto* partition = new (memory)
+      Partition{static_cast<uint32_t>(key.size()), 0, static_cast<uint16_t>(capacity), nullptr};
   std::memcpy(reinterpret_cast<char*>(partition + 1), key.data(), key.size());
   return partition;
 }
@@ -43,7 +56,7 @@ TableRecords::Partition* TableRecords::Partition::Create(std::string_view key, u
 void TableRecords::Partition::Destroy(Partition* partition) {
   delete partition->tree;
   partition->~Partition();
-  ::operator delete(partition);
+  std::free(partition);
 }
 
 TableRecords::~TableRecords() {
@@ -197,12 +210,13 @@ void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRe
     return;
   }
   if (partition->count == partition->capacity) {
-    // Full: move to more room (2, 4, 8, 12, 16 slots: 10 items take 12, whose block fits
-    // mimalloc's 256-byte class where 16 slots took the 320-byte one), or past kSmallPartition
-    // items to a tree (the partition then keeps no slots of its own).
+    // Full: move to more room (2, 4, 8, then 2 slots more at a time, each block as many as its
+    // size class holds: 10 items of 8-byte keys take a block of 224 bytes, where steps of 4
+    // took one of 256), or past kSmallPartition items to a tree (the partition then keeps no
+    // slots of its own).
     const bool grow = partition->capacity < kSmallPartition;
     const uint32_t room =
-        partition->capacity < 8 ? partition->capacity * 2 : partition->capacity + 4;
+        partition->capacity < 8 ? partition->capacity * 2u : partition->capacity + 2u;
     Partition* moved = Partition::Create(key, grow ? std::min(room, kSmallPartition) : 0);
     if (grow) {
       std::memcpy(moved->slots(), partition->slots(), partition->count * sizeof(RecordSlot));

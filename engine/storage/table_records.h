@@ -115,8 +115,8 @@ class TableRecords {
   // partition itself. Past kSmallPartition items they move to a tree of their own.
   struct Partition {
     uint32_t key_size;
-    uint32_t count;     // slots in use, while `tree` is null
-    uint32_t capacity;  // slots allocated
+    uint16_t count;     // slots in use, while `tree` is null (at most kSmallPartition)
+    uint16_t capacity;  // slots allocated
     RecordTree* tree;   // a large partition's items, or null
     std::string_view key() const;
     RecordSlot* slots();  // sorted by key bytes from the sort key on

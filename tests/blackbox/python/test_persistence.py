@@ -103,6 +103,23 @@ class Persistence(unittest.TestCase):
         self.assertEqual(ddb.scan(TableName="Music", ConsistentRead=True)["Count"], 21)
         self.assertEqual(ddb.scan(TableName="Restored", ConsistentRead=True)["Count"], 1)
 
+    def check_orders_fixture(self, ddb, count, last, updated):
+        """The Orders table of the fixtures made by earlier binaries: `count` items, (c00, o00)
+        deleted, `last` there, `updated`'s total set to 1000, 9 items shipped in the index.
+        Returns the items."""
+        items = ddb.scan(TableName="Orders", ConsistentRead=True)["Items"]
+        self.assertEqual(len(items), count)
+        keys = {(i["pk"]["S"], i["sk"]["S"]) for i in items}
+        self.assertNotIn(("c00", "o00"), keys)
+        self.assertIn(last, keys)
+        item = ddb.get_item(TableName="Orders", Key={"pk": S(updated[0]), "sk": S(updated[1])})["Item"]
+        self.assertEqual(item["total"], N(1000))
+        shipped = ddb.query(TableName="Orders", IndexName="by-status", KeyConditionExpression="#s = :s",
+                            ExpressionAttributeNames={"#s": "status"},
+                            ExpressionAttributeValues={":s": S("shipped")})["Items"]
+        self.assertEqual(len(shipped), 9)
+        return items
+
     def test_a_store_in_log_format_2_before_groups_opens_and_recovers_everything(self):
         """Issue 48: segments as ddbd wrote them before its log came in groups (format 2 without
         kLogGrouped; tests/blackbox/fixtures/db-format-2, made by the binary of commit 4d84536:
@@ -114,17 +131,7 @@ class Persistence(unittest.TestCase):
         ddb = self.start("--log-level", "info")
         self.assertEqual(ddb.list_tables()["TableNames"], ["Orders"])
         def check(ddb, count):
-            items = ddb.scan(TableName="Orders", ConsistentRead=True)["Items"]
-            self.assertEqual(len(items), count)
-            keys = {(i["pk"]["S"], i["sk"]["S"]) for i in items}
-            self.assertNotIn(("c00", "o00"), keys)
-            self.assertIn(("c09", "o99"), keys)
-            updated = ddb.get_item(TableName="Orders", Key={"pk": S("c01"), "sk": S("o01")})["Item"]
-            self.assertEqual(updated["total"], N(1000))
-            shipped = ddb.query(TableName="Orders", IndexName="by-status", KeyConditionExpression="#s = :s",
-                                ExpressionAttributeNames={"#s": "status"},
-                                ExpressionAttributeValues={":s": S("shipped")})["Items"]
-            self.assertEqual(len(shipped), 9)
+            self.check_orders_fixture(ddb, count, last=("c09", "o99"), updated=("c01", "o01"))
         check(ddb, 30)
         ddb.put_item(TableName="Orders", Item={"pk": S("c10"), "sk": S("o100"), "status": S("open")})
         self.kill()
@@ -161,18 +168,8 @@ class Persistence(unittest.TestCase):
         shutil.copytree(fixture, self.directory.name, dirs_exist_ok=True)
 
         def check(ddb, count):
-            items = ddb.scan(TableName="Orders", ConsistentRead=True)["Items"]
-            self.assertEqual(len(items), count)
-            keys = {(i["pk"]["S"], i["sk"]["S"]) for i in items}
-            self.assertNotIn(("c00", "o00"), keys)
-            self.assertIn(("c09", "o29"), keys)
+            items = self.check_orders_fixture(ddb, count, last=("c09", "o29"), updated=("c00", "o01"))
             self.assertEqual(sorted(len(i["note"]["S"]) for i in items if i["pk"]["S"] != "c99")[-1], 145)
-            updated = ddb.get_item(TableName="Orders", Key={"pk": S("c00"), "sk": S("o01")})["Item"]
-            self.assertEqual(updated["total"], N(1000))
-            shipped = ddb.query(TableName="Orders", IndexName="by-status", KeyConditionExpression="#s = :s",
-                                ExpressionAttributeNames={"#s": "status"},
-                                ExpressionAttributeValues={":s": S("shipped")})["Items"]
-            self.assertEqual(len(shipped), 9)
         # A checkpoint once the log has grown 4 KB and past its data: the puts below (40 KB of
         # records over 9 KB of data) write it.
         ddb = self.start("--checkpoint-log-bytes", "4096")
