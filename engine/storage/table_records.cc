@@ -211,9 +211,9 @@ void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRe
   }
   if (partition->count == partition->capacity) {
     // Full: move to more room (2, 4, 8, then 2 slots more at a time, each block as many as its
-    // size class holds: 10 items of 8-byte keys take a block of 224 bytes, where steps of 4
-    // took one of 256), or past kSmallPartition items to a tree (the partition then keeps no
-    // slots of its own).
+    // size class holds: 10 items of a partition of 18 bytes take a block of 224 bytes, where
+    // steps of 4 took one of 256), or past kSmallPartition items to a tree (the partition then
+    // keeps no slots of its own).
     const bool grow = partition->capacity < kSmallPartition;
     const uint32_t room =
         partition->capacity < 8 ? partition->capacity * 2u : partition->capacity + 2u;
