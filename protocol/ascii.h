@@ -8,6 +8,14 @@
 
 namespace ddbd {
 
+// The C locale's classes (ddbd never sets another locale), inline: <cctype>'s are a call per
+// character.
+inline bool AsciiIsLetter(char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+inline bool AsciiIsDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool AsciiIsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+// A letter, digit or '_': what expression names and #name / :value placeholders are made of.
+inline bool AsciiIsWordChar(char c) { return AsciiIsLetter(c) || AsciiIsDigit(c) || c == '_'; }
+
 inline char AsciiLower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }

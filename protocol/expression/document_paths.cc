@@ -1,8 +1,8 @@
 #include "protocol/expression/document_paths.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "protocol/ascii.h"
 #include "protocol/expression/reserved_words.h"
 
 namespace ddbd {
@@ -35,10 +35,8 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
           "key that is too long; size of key: " +
           std::to_string(key.size()));
     }
-    const bool valid_key =
-        key.size() >= 2 && key[0] == '#' && std::all_of(key.begin() + 1, key.end(), [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-        });
+    const bool valid_key = key.size() >= 2 && key[0] == '#' &&
+                           std::all_of(key.begin() + 1, key.end(), AsciiIsWordChar);
     if (!valid_key) {
       return Error::Validation(
           "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + key + "\"");

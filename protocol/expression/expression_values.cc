@@ -1,8 +1,8 @@
 #include "protocol/expression/expression_values.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "protocol/ascii.h"
 #include "protocol/attribute_value_json.h"
 
 namespace ddbd {
@@ -20,10 +20,8 @@ Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value,
     if (Status serialization = decoder.serialization_status(); !serialization.ok()) {
       return serialization.error();
     }
-    const bool valid_key =
-        key.size() >= 2 && key[0] == ':' && std::all_of(key.begin() + 1, key.end(), [](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-        });
+    const bool valid_key = key.size() >= 2 && key[0] == ':' &&
+                           std::all_of(key.begin() + 1, key.end(), AsciiIsWordChar);
     // Length before syntax; unlike the names' message, this one gives no size (measured).
     if (key.size() > 255 && !invalid) {
       invalid = Error::Validation(

@@ -5,13 +5,6 @@
 namespace ddbd {
 namespace {
 
-// The C locale's classes (ddbd never sets another), inline: <cctype>'s calls were a function
-// call per character of every expression.
-bool IsLetter(char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-bool IsWordChar(char c) { return IsLetter(c) || IsDigit(c) || c == '_'; }
-
 // Room for the tokens of most expressions (`pk = :p AND sk > :s` is 8 with the end), so the
 // vector is allocated once rather than at 1, 2, 4 and 8.
 constexpr size_t kTokensReserved = 16;
@@ -22,23 +15,23 @@ std::vector<Token> Tokenize(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     const char c = text[i];
-    if (IsSpace(c)) {
+    if (AsciiIsSpace(c)) {
       ++i;
       continue;
     }
     const size_t start = i;
     TokenKind kind = TokenKind::kSymbol;
     // A name starts with a letter: DynamoDB reports a syntax error at a leading '_'.
-    if (IsLetter(c)) {
+    if (AsciiIsLetter(c)) {
       kind = TokenKind::kIdentifier;
-      while (i < text.size() && IsWordChar(text[i])) ++i;
-    } else if (IsDigit(c)) {
+      while (i < text.size() && AsciiIsWordChar(text[i])) ++i;
+    } else if (AsciiIsDigit(c)) {
       kind = TokenKind::kNumber;
-      while (i < text.size() && IsDigit(text[i])) ++i;
-    } else if ((c == '#' || c == ':') && i + 1 < text.size() && IsWordChar(text[i + 1])) {
+      while (i < text.size() && AsciiIsDigit(text[i])) ++i;
+    } else if ((c == '#' || c == ':') && i + 1 < text.size() && AsciiIsWordChar(text[i + 1])) {
       kind = c == '#' ? TokenKind::kNamePlaceholder : TokenKind::kValuePlaceholder;
       ++i;
-      while (i < text.size() && IsWordChar(text[i])) ++i;
+      while (i < text.size() && AsciiIsWordChar(text[i])) ++i;
     } else if ((c == '<' || c == '>') && i + 1 < text.size() &&
                (text[i + 1] == '=' || (c == '<' && text[i + 1] == '>'))) {
       i += 2;
