@@ -18,7 +18,7 @@ namespace {
 // Where a partition's slots start: after its header and bytes, aligned for slots.
 size_t SlotsOffset(size_t key_size) {
   constexpr size_t kAlign = alignof(RecordSlot);
-  constexpr size_t kHeader = sizeof(uint32_t) + 2 * sizeof(uint16_t) + sizeof(void*);
+  constexpr size_t kHeader = sizeof(uint32_t) + 2 * sizeof(uint16_t);
   return (kHeader + key_size + kAlign - 1) / kAlign * kAlign;
 }
 }  // namespace
@@ -28,7 +28,9 @@ std::string_view TableRecords::Partition::key() const {
 }
 
 RecordSlot* TableRecords::Partition::slots() {
-  static_assert(sizeof(Partition) == sizeof(uint32_t) + 2 * sizeof(uint16_t) + sizeof(void*));
+  static_assert(sizeof(Partition) == sizeof(uint32_t) + 2 * sizeof(uint16_t));
+  static_assert(sizeof(RecordTree*) <= sizeof(RecordSlot) &&
+                alignof(RecordSlot) % alignof(RecordTree*) == 0);
   return reinterpret_cast<RecordSlot*>(reinterpret_cast<char*>(this) + SlotsOffset(key_size));
 }
 
@@ -36,25 +38,40 @@ SlotSpan TableRecords::Partition::small_items() const {
   return {const_cast<Partition*>(this)->slots(), count};
 }
 
-TableRecords::Partition* TableRecords::Partition::Create(std::string_view key, uint32_t capacity) {
+TableRecords::Partition* TableRecords::Partition::Create(std::string_view key, uint32_t capacity,
+                                                         SlotSpan slots) {
   static_assert(std::is_trivially_copyable_v<RecordSlot>, "slots move with memmove");
   // malloc, not operator new, to ask what the allocation holds: the allocator rounds it up to
   // a size class, and the slots take that room rather than leave it unused.
   const size_t offset = SlotsOffset(key.size());
-  void* memory = std::malloc(offset + capacity * sizeof(RecordSlot));
+  const size_t room = capacity > 0 ? capacity * sizeof(RecordSlot) : sizeof(RecordTree*);
+  void* memory = std::malloc(offset + room);
   if (memory == nullptr) throw std::bad_alloc();
   if (capacity > 0) {
-    const size_t room = (malloc_usable_size(memory) - offset) / sizeof(RecordSlot);
-    capacity = static_cast<uint32_t>(std::min<size_t>(room, kSmallPartition));
+    const size_t fits = (malloc_usable_size(memory) - offset) / sizeof(RecordSlot);
+    capacity = static_cast<uint32_t>(std::min<size_t>(fits, kSmallPartition));
   }
-  auto* partition = new (memory)
-      Partition{static_cast<uint32_t>(key.size()), 0, static_cast<uint16_t>(capacity), nullptr};
+  auto* partition =
+      new (memory) Partition{static_cast<uint32_t>(key.size()), 0, static_cast<uint16_t>(capacity)};
   std::memcpy(reinterpret_cast<char*>(partition + 1), key.data(), key.size());
+  if (capacity > 0) {
+    std::memcpy(partition->slots(), slots.data(), slots.size() * sizeof(RecordSlot));
+    partition->count = static_cast<uint16_t>(slots.size());
+  } else {
+    RecordTree* tree;
+    try {
+      tree = new RecordTree(slots.begin(), slots.end(), partition->order());
+    } catch (...) {
+      std::free(memory);
+      throw;
+    }
+    std::memcpy(static_cast<void*>(partition->slots()), &tree, sizeof(tree));
+  }
   return partition;
 }
 
 void TableRecords::Partition::Destroy(Partition* partition) {
-  delete partition->tree;
+  delete partition->tree();
   partition->~Partition();
   std::free(partition);
 }
@@ -91,9 +108,9 @@ ItemRecord* TableRecords::FindInPartition(std::string_view key) const {
   if (!handle) return nullptr;
   if (handle->single()) return handle->record()->key() == key ? handle->record() : nullptr;
   const Partition& partition = *handle->partition();
-  if (partition.tree != nullptr) {
-    auto it = partition.tree->find(key);
-    return it == partition.tree->end() ? nullptr : it->record;
+  if (const RecordTree* tree = partition.tree()) {
+    auto it = tree->find(key);
+    return it == tree->end() ? nullptr : it->record;
   }
   // The key's 8-byte integer once, then the slots that share it (nearly always one) by bytes.
   const SlotSpan items = partition.small_items();
@@ -195,41 +212,33 @@ void TableRecords::Insert(ItemRecord* record) {
     return;
   }
   // A second item: the partition gets a block of its own.
-  Partition* partition = Partition::Create(key, 2);
   const RecordSlot first(found->record(), key.size());
-  std::memcpy(partition->slots(), &first, sizeof(RecordSlot));
-  partition->count = 1;
+  Partition* partition = Partition::Create(key, 2, SlotSpan(&first, 1));
   Rebind(key, PartitionHandle::Of(partition));
   InsertInto(partition->key(), partition, record);
 }
 
 void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRecord* record) {
   const RecordSlot slot(record, partition->key_size);
-  if (partition->tree != nullptr) {
-    InsertSlot(*partition->tree, slot);
+  if (RecordTree* tree = partition->tree()) {
+    InsertSlot(*tree, slot);
     return;
   }
   if (partition->count == partition->capacity) {
     // Full: move to more room (2, 4, 8, then 2 slots more at a time, each block as many as its
-    // size class holds: 10 items of a partition of 18 bytes take a block of 224 bytes, where
+    // size class holds: 10 items of a partition of 18 bytes take a block of 192 bytes, where
     // steps of 4 took one of 256), or past kSmallPartition items to a tree (the partition then
     // keeps no slots of its own).
     const bool grow = partition->capacity < kSmallPartition;
     const uint32_t room =
         partition->capacity < 8 ? partition->capacity * 2u : partition->capacity + 2u;
-    Partition* moved = Partition::Create(key, grow ? std::min(room, kSmallPartition) : 0);
-    if (grow) {
-      std::memcpy(moved->slots(), partition->slots(), partition->count * sizeof(RecordSlot));
-      moved->count = partition->count;
-    } else {
-      moved->tree = new RecordTree(partition->small_items().begin(), partition->small_items().end(),
-                                   partition->order());
-    }
+    Partition* moved = Partition::Create(key, grow ? std::min(room, kSmallPartition) : 0,
+                                         partition->small_items());
     Rebind(moved->key(), PartitionHandle::Of(moved));
     Partition::Destroy(partition);
     partition = moved;
-    if (partition->tree != nullptr) {
-      partition->tree->insert(slot);
+    if (RecordTree* tree = partition->tree()) {
+      tree->insert(slot);
       return;
     }
   }
@@ -258,8 +267,8 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
     return;
   }
   Partition* partition = handle.partition();
-  if (partition->tree != nullptr) {
-    partition->tree->find(key)->record = record;
+  if (RecordTree* tree = partition->tree()) {
+    tree->find(key)->record = record;
     return;
   }
   const SlotSpan items = partition->small_items();
@@ -281,9 +290,9 @@ void TableRecords::Remove(ItemRecord* record) {
     return;
   }
   Partition* partition = handle.partition();
-  if (partition->tree != nullptr) {
-    partition->tree->erase(key);
-    if (!partition->tree->empty()) return;
+  if (RecordTree* tree = partition->tree()) {
+    tree->erase(key);
+    if (!tree->empty()) return;
     RemovePartition(partition_key);
     Partition::Destroy(partition);
     return;
@@ -324,8 +333,8 @@ bool TableRecords::WalkPartition(PartitionHandle handle, const KeyRange& range, 
     return WalkSlots(key, ByRecordKey{key.size()}, SlotSpan(&slot, 1), range, forward, visit);
   }
   const Partition& partition = *handle.partition();
-  if (partition.tree != nullptr) {
-    return WalkSlots(partition.key(), partition.order(), *partition.tree, range, forward, visit);
+  if (const RecordTree* tree = partition.tree()) {
+    return WalkSlots(partition.key(), partition.order(), *tree, range, forward, visit);
   }
   return WalkSlots(partition.key(), partition.order(), partition.small_items(), range, forward,
                    visit);

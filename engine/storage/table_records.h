@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string_view>
@@ -92,8 +93,8 @@ class TableRecords {
     auto each = [&f](PartitionHandle handle) {
       if (handle.single()) {
         f(static_cast<const ItemRecord*>(handle.record()));
-      } else if (handle.partition()->tree != nullptr) {
-        for (const RecordSlot& item : *handle.partition()->tree) {
+      } else if (const RecordTree* tree = handle.partition()->tree()) {
+        for (const RecordSlot& item : *tree) {
           f(static_cast<const ItemRecord*>(item.record));
         }
       } else {
@@ -112,17 +113,26 @@ class TableRecords {
  private:
   // One allocation: this header, the partition's bytes, then room for `capacity` slots kept in
   // key order: a small partition's items sit beside its bytes, so a Query reads them with the
-  // partition itself. Past kSmallPartition items they move to a tree of their own.
+  // partition itself. Past kSmallPartition items they move to a tree of their own, whose pointer
+  // then takes the slots' place (capacity 0): an 8-byte header, where a pointer of its own made
+  // it 16 and a block of 10 items of an 18-byte partition 200 bytes, a size class (224) more.
   struct Partition {
     uint32_t key_size;
-    uint16_t count;     // slots in use, while `tree` is null (at most kSmallPartition)
-    uint16_t capacity;  // slots allocated
-    RecordTree* tree;   // a large partition's items, or null
+    uint16_t count;     // slots in use, while small (at most kSmallPartition)
+    uint16_t capacity;  // slots allocated; 0 for a large partition
     std::string_view key() const;
     RecordSlot* slots();  // sorted by key bytes from the sort key on
     SlotSpan small_items() const;
+    // A large partition's items, or null.
+    RecordTree* tree() const {
+      if (capacity != 0) return nullptr;
+      RecordTree* tree;
+      std::memcpy(&tree, const_cast<Partition*>(this)->slots(), sizeof(tree));
+      return tree;
+    }
     ByRecordKey order() const { return ByRecordKey{key_size}; }
-    static Partition* Create(std::string_view key, uint32_t capacity);
+    // `capacity` 0: a large partition, whose tree holds `slots`.
+    static Partition* Create(std::string_view key, uint32_t capacity, SlotSpan slots = {});
     static void Destroy(Partition* partition);
   };
   static constexpr uint32_t kSmallPartition = 16;
