@@ -217,8 +217,8 @@ class Session final : public SessionBase,
     const std::shared_ptr<Session> self = std::move(answering_);
     const bool keep_alive = request_->keep_alive() && !stopping_;
     auto answer = std::make_shared<Answer>();
-    answer->head = ResponseHead(routed_.status, Reason(routed_.status), request_->version(),
-                                routed_.headers, routed_.body.size(), keep_alive);
+    answer->head = ResponseHead(routed_, Reason(routed_.status), request_->version(),
+                                routed_.body.size(), keep_alive);
     answer->body = std::move(routed_.body);
     // A HEAD request gets the head a GET would (its Content-Length included), not the body.
     if (request_->method() == http::verb::head) answer->body.clear();
@@ -232,8 +232,9 @@ class Session final : public SessionBase,
   void SendRefusal(http::status status) {
     refused_ = true;
     auto answer = std::make_shared<Answer>();
-    answer->head =
-        ResponseHead(static_cast<int>(status), Reason(static_cast<int>(status)), 11, {}, 0, false);
+    HttpResponse refusal;
+    refusal.status = static_cast<int>(status);
+    answer->head = ResponseHead(refusal, Reason(refusal.status), 11, 0, false);
     answer->close = true;
     Write(std::move(answer));
   }

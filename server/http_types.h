@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,7 +52,16 @@ struct HttpRequest {
 
 struct HttpResponse {
   int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;
+  // DynamoDB's own headers, which nearly every answer sends, have places of their own (as
+  // strings in `headers` they cost three heap allocations an answer: the name x-amzn-RequestId,
+  // the content type and the id are past the short-string size). The head writes them after
+  // `headers`, in this order, each when set.
+  std::string_view content_type;      // Content-Type: text with static storage
+  bool sends_request_id = false;      // x-amzn-RequestId: `request_id`
+  std::string_view content_encoding;  // Content-Encoding: text with static storage
+  std::optional<uint32_t> crc32;      // x-amz-crc32, in decimal
+  // Any other headers, first. Names are string literals.
+  std::vector<std::pair<std::string_view, std::string>> headers;
   std::string body;
   // The request's Accept-Encoding allows it: a successful answer over 4 KB is compressed.
   ResponseEncoding compress = ResponseEncoding::kNone;

@@ -32,9 +32,15 @@ uint64_t NextBits() {
 }  // namespace
 
 std::string NewRequestId() {
+  std::string id;
+  AssignRequestId(id);
+  return id;
+}
+
+void AssignRequestId(std::string& id) {
   constexpr size_t kLength = 52;
   constexpr size_t kPerWord = 10;  // 6-bit draws from each 64-bit word
-  std::string id(kLength, 'A');
+  id.resize(kLength);
   char* const out = id.data();
   for (size_t start = 0; start < kLength; start += kPerWord) {
     uint64_t bits = NextBits();
@@ -44,7 +50,6 @@ std::string NewRequestId() {
       bits >>= 6;
     }
   }
-  return id;
 }
 
 }  // namespace ddbd

@@ -7,5 +7,7 @@ namespace ddbd {
 
 // Thread-safe; each thread draws from its own generator.
 std::string NewRequestId();
+// The same into `id`, in the room it has (an answer slot's id, reused request after request).
+void AssignRequestId(std::string& id);
 
 }  // namespace ddbd

@@ -1,5 +1,7 @@
 #include "server/response_head.h"
 
+#include <charconv>
+#include <cstdint>
 #include <ctime>
 #include <string_view>
 
@@ -32,19 +34,24 @@ bool HasLineBreak(std::string_view value) {
   return false;
 }
 
+void AppendDecimal(std::string& out, uint64_t value) {
+  char digits[20];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
+}
+
 }  // namespace
 
-std::string ResponseHead(int status, std::string_view reason, unsigned version,
-                         const std::vector<std::pair<std::string, std::string>>& headers,
+std::string ResponseHead(const HttpResponse& answer, std::string_view reason, unsigned version,
                          size_t body_size, bool keep_alive) {
   std::string head;
   head.reserve(256);
   head += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
-  head += std::to_string(status);
+  AppendDecimal(head, static_cast<uint64_t>(answer.status));
   head += ' ';
   head += reason;
   head += "\r\n";
-  for (const auto& [name, value] : headers) {
+  for (const auto& [name, value] : answer.headers) {
     head += name;
     head += ": ";
     // Values the router echoes (CORS) come from the request's own fields, which cannot hold a
@@ -58,11 +65,32 @@ std::string ResponseHead(int status, std::string_view reason, unsigned version,
     }
     head += "\r\n";
   }
+  // The router's own texts, never a client's.
+  if (!answer.content_type.empty()) {
+    head += "Content-Type: ";
+    head += answer.content_type;
+    head += "\r\n";
+  }
+  if (answer.sends_request_id) {
+    head += "x-amzn-RequestId: ";
+    head += answer.request_id;
+    head += "\r\n";
+  }
+  if (!answer.content_encoding.empty()) {
+    head += "Content-Encoding: ";
+    head += answer.content_encoding;
+    head += "\r\n";
+  }
+  if (answer.crc32) {
+    head += "x-amz-crc32: ";
+    AppendDecimal(head, *answer.crc32);
+    head += "\r\n";
+  }
   head += "Date: ";
   head += HttpDate();
   head += "\r\nServer: Server\r\n";  // what DynamoDB sends
   head += "Content-Length: ";
-  head += std::to_string(body_size);
+  AppendDecimal(head, body_size);
   head += "\r\n";
   if (version == 10 && keep_alive) head += "Connection: keep-alive\r\n";
   if (version != 10 && !keep_alive) head += "Connection: close\r\n";

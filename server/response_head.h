@@ -8,15 +8,15 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
+
+#include "server/http_types.h"
 
 namespace ddbd {
 
-// HTTP/1.0 or 1.1 (`version` 10 or 11) `status` and its `reason` phrase, `headers`, then Date,
-// Server (DynamoDB's "Server"), Content-Length and the Connection header `keep_alive` calls for.
-std::string ResponseHead(int status, std::string_view reason, unsigned version,
-                         const std::vector<std::pair<std::string, std::string>>& headers,
+// HTTP/1.0 or 1.1 (`version` 10 or 11) `answer`'s status and its `reason` phrase, the answer's
+// headers (HttpResponse says which and in what order), then Date, Server (DynamoDB's "Server"),
+// Content-Length (of `body_size` bytes) and the Connection header `keep_alive` calls for.
+std::string ResponseHead(const HttpResponse& answer, std::string_view reason, unsigned version,
                          size_t body_size, bool keep_alive);
 
 // The whole answer AWS sends (an nginx page, then the connection closes) to a plain HTTP

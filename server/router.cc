@@ -35,11 +35,11 @@ std::string MediaType(std::string_view content_type) {
   return lowered;
 }
 
-void AddStandardHeaders(HttpResponse& response, std::string_view content_type,
-                        const std::string& request_id) {
-  response.headers.emplace_back("Content-Type", std::string(content_type));
-  response.headers.emplace_back("x-amzn-RequestId", request_id);
-  response.headers.emplace_back("x-amz-crc32", std::to_string(Crc32(response.body)));
+// `content_type` has static storage (the head is written after the router returns).
+void AddStandardHeaders(HttpResponse& response, std::string_view content_type) {
+  response.content_type = content_type;
+  response.sends_request_id = true;
+  response.crc32 = Crc32(response.body);
 }
 
 std::vector<std::string> SplitOrigins(const std::string& cors) {
@@ -145,7 +145,7 @@ void Router::ServeMetrics(const HttpRequest& request, HttpResponse& response) co
   response.body =
       metrics_->Render(names ? handler_.Statistics() : RequestHandler::NamedStatistics{});
   if (names && options_.replication_metrics) response.body += options_.replication_metrics();
-  AddStandardHeaders(response, Metrics::kContentType, response.request_id);
+  AddStandardHeaders(response, Metrics::kContentType);
 }
 
 HttpResponse Router::Route(const HttpRequest& request) const {
@@ -162,7 +162,7 @@ void Router::ServeConsole(std::string_view path, HttpResponse& response) const {
     // Relative URLs in the page resolve under /console/.
     response.status = 301;
     response.headers.emplace_back("Location", "/console/");
-    AddStandardHeaders(response, "text/plain", response.request_id);
+    AddStandardHeaders(response, "text/plain");
     return;
   }
   std::string_view name = path.substr(std::string_view("/console/").size());
@@ -171,7 +171,7 @@ void Router::ServeConsole(std::string_view path, HttpResponse& response) const {
   if (asset == nullptr) {
     response.status = 404;
     response.body = "Not found\n";
-    AddStandardHeaders(response, "text/plain", response.request_id);
+    AddStandardHeaders(response, "text/plain");
     return;
   }
   response.body = asset->body;
@@ -180,7 +180,7 @@ void Router::ServeConsole(std::string_view path, HttpResponse& response) const {
                                 "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
   response.headers.emplace_back("X-Content-Type-Options", "nosniff");
   response.headers.emplace_back("Cache-Control", "no-cache");
-  AddStandardHeaders(response, asset->content_type, response.request_id);
+  AddStandardHeaders(response, asset->content_type);
 }
 
 std::string Router::AdminSignatureProblem(const HttpRequest& request) const {
@@ -243,7 +243,7 @@ void Router::ServeContributorInsights(const HttpRequest& request, HttpResponse& 
     response.body = std::move(answer.body);
   }
   response.headers.emplace_back("Cache-Control", "no-store");
-  AddStandardHeaders(response, kJson, response.request_id);
+  AddStandardHeaders(response, kJson);
 }
 
 void Router::ServeAdmin(const HttpRequest& request, HttpResponse& response) const {
@@ -271,7 +271,7 @@ void Router::ServeAdmin(const HttpRequest& request, HttpResponse& response) cons
     response.body = std::move(answer.body);
   }
   response.headers.emplace_back("Cache-Control", "no-store");
-  AddStandardHeaders(response, kJson, response.request_id);
+  AddStandardHeaders(response, kJson);
 }
 
 void Router::Finished(HttpResponse& response) const {
@@ -288,10 +288,14 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
                         const RouteDone& done) const {
   // The caller's slot is reused from request to request: its header list keeps its room.
   response.status = 200;
+  response.content_type = {};
+  response.sends_request_id = false;
+  response.content_encoding = {};
+  response.crc32.reset();
   response.headers.clear();
   response.body.clear();
   response.table.clear();
-  response.request_id = NewRequestId();
+  AssignRequestId(response.request_id);  // in the slot's own room
   const std::string& request_id = response.request_id;
   // DynamoDB's health check (GET /) reveals nothing and answers any name; everything else from a
   // name that is not this machine's is refused: a page that rebound its own name to 127.0.0.1
@@ -304,7 +308,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
         "(localhost, 127.0.0.1, [::1]); this request was sent to '" +
         PlainText(request.host, 256) +
         "'. Start ddbd with --allowed-hosts NAME (or '*') to accept it.\"}";
-    AddStandardHeaders(response, kAmzJson, request_id);
+    AddStandardHeaders(response, kAmzJson);
     return done();
   }
   if (request.path.starts_with(kContributorInsightsPath)) {
@@ -318,7 +322,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
   }
   AddCorsHeaders(request, response);
   if (request.method == "OPTIONS" && !request.origin.empty()) {
-    response.headers.emplace_back("x-amzn-RequestId", request_id);
+    response.sends_request_id = true;
     return done();  // a CORS preflight: headers only
   }
   if (options_.dynamodb_local_root && (request.method == "GET" || request.method == "HEAD") &&
@@ -328,7 +332,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
         R"({"__type":"com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken",)"
         R"("Message":"Request must contain either a valid (registered) AWS access key ID or X.509 )"
         R"(certificate."})";
-    AddStandardHeaders(response, kAmzJson, request_id);
+    AddStandardHeaders(response, kAmzJson);
     return done();
   }
   if (request.method == "GET" && request.path == "/") {
@@ -337,7 +341,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
                     (request.host.empty() ? "dynamodb." + options_.region + ".amazonaws.com"
                                           : std::string(request.host)) +
                     " ";
-    AddStandardHeaders(response, "text/plain", request_id);
+    AddStandardHeaders(response, "text/plain");
     return done();
   }
   if (request.method == "GET" && request.path == "/_ddbd/health") {
@@ -347,7 +351,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     response.body = problem.empty()
                         ? R"({"status":"healthy"})"
                         : R"({"status":"failing","reason":")" + PlainText(problem, 1024) + "\"}";
-    AddStandardHeaders(response, kJson, request_id);
+    AddStandardHeaders(response, kJson);
     return done();
   }
   if (request.method == "GET" && request.path == "/metrics" && metrics_ != nullptr) {
@@ -368,7 +372,7 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
       (!request.body.empty() && media_type != kAmzJson && media_type != kJson)) {
     response.status = 404;
     response.body = "<UnknownOperationException/>\n";
-    AddStandardHeaders(response, kAmzJson, request_id);
+    AddStandardHeaders(response, kAmzJson);
     return Finished(response);
   }
   if (request.body_unreadable) {
@@ -377,13 +381,12 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
     DispatchResult failure = Dispatcher::InternalServerError();
     response.status = failure.http_status;
     response.body = std::move(failure.body);
-    AddStandardHeaders(response, kAmzJson, request_id);
+    AddStandardHeaders(response, kAmzJson);
     return Finished(response);
   }
   // DynamoDB answers in the content type it was asked in. All but the checksum is known now.
-  response.headers.emplace_back("Content-Type",
-                                std::string(media_type == kJson ? kJson : kAmzJson));
-  response.headers.emplace_back("x-amzn-RequestId", request_id);
+  response.content_type = media_type == kJson ? kJson : kAmzJson;
+  response.sends_request_id = true;
   // Two pointers: small enough for std::function to hold without allocating.
   HttpResponse* const answer = &response;
   response.compress = ChooseResponseEncoding(request.accept_encoding);
@@ -398,12 +401,11 @@ void Router::RouteAsync(const HttpRequest& request, HttpResponse& response,
       std::string compressed = Compress(answer->body, answer->compress);
       if (!compressed.empty()) {
         answer->body = std::move(compressed);
-        answer->headers.emplace_back("Content-Encoding",
-                                     std::string(EncodingName(answer->compress)));
+        answer->content_encoding = EncodingName(answer->compress);
       }
     }
     // Over the bytes sent, compressed or not, as SDKs check it.
-    answer->headers.emplace_back("x-amz-crc32", std::to_string(Crc32(answer->body)));
+    answer->crc32 = Crc32(answer->body);
     Finished(*answer);
   };
   RequestInfo info;

@@ -18,10 +18,19 @@ struct Fixture {
   Router router{dispatcher, {"eu-west-1", "*"}};
 };
 
+// The value of header `name` the answer's head would carry.
 std::string Header(const HttpResponse& response, const std::string& name) {
   for (const auto& [key, value] : response.headers) {
     if (key == name) return value;
   }
+  if (name == "Content-Type" && !response.content_type.empty()) {
+    return std::string(response.content_type);
+  }
+  if (name == "x-amzn-RequestId" && response.sends_request_id) return response.request_id;
+  if (name == "Content-Encoding" && !response.content_encoding.empty()) {
+    return std::string(response.content_encoding);
+  }
+  if (name == "x-amz-crc32" && response.crc32) return std::to_string(*response.crc32);
   return "<absent>";
 }
 
