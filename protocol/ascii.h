@@ -25,6 +25,9 @@ inline char AsciiUpper(char c) {
 
 inline bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
+  // Most texts arrive in the case they are compared with (a content type, a keyword): one
+  // memcmp, where the loop lower-cases both sides byte by byte.
+  if (a == b) return true;
   for (size_t i = 0; i < a.size(); ++i) {
     if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
   }

@@ -97,6 +97,17 @@ TEST_CASE("application/json is accepted and mirrored, other content types are 40
   HttpResponse json = f.router.Route(request);
   CHECK(json.status == 200);
   CHECK(Header(json, "Content-Type") == "application/json");
+  // In any case, with spaces around it; the answer names it in DynamoDB's case.
+  request.content_type = " Application/X-Amz-JSON-1.0 ;charset=UTF-8";
+  HttpResponse amz = f.router.Route(request);
+  CHECK(amz.status == 200);
+  CHECK(Header(amz, "Content-Type") == "application/x-amz-json-1.0");
+  request.content_type = "APPLICATION/JSON";
+  CHECK(Header(f.router.Route(request), "Content-Type") == "application/json");
+  for (const char* type : {"application/json-x", "application/jso", "application/x-amz-json-1.1"}) {
+    request.content_type = type;
+    CHECK(f.router.Route(request).status == 404);
+  }
   request.content_type = "text/plain";
   HttpResponse refused = f.router.Route(request);
   CHECK(refused.status == 404);
