@@ -61,6 +61,10 @@ class PosixPreallocatedFile final : public WritableFile {
     if (end > zeroed_) Grow(end);
     if (Status written = WriteAt(bytes, size_); !written.ok()) return written;
     size_ = end;
+    // Appended past the zeros (they could not be written: a full disk): the file reaches at
+    // least this far, and the next Grow must start after these bytes, not write zeros over
+    // them (it did: an acknowledged record's end zeroed by the next group's growth).
+    zeroed_ = std::max(zeroed_, size_);
     return Ok{};
   }
   Status Truncate(uint64_t size) override {
