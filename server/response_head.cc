@@ -65,22 +65,15 @@ std::string ResponseHead(const HttpResponse& answer, std::string_view reason, un
     }
     head += "\r\n";
   }
-  // The router's own texts, never a client's.
-  if (!answer.content_type.empty()) {
-    head += "Content-Type: ";
-    head += answer.content_type;
+  // DynamoDB's own: the router's texts, never a client's. `name` ends with ": ".
+  auto field = [&head](std::string_view name, std::string_view value) {
+    head += name;
+    head += value;
     head += "\r\n";
-  }
-  if (answer.sends_request_id) {
-    head += "x-amzn-RequestId: ";
-    head += answer.request_id;
-    head += "\r\n";
-  }
-  if (!answer.content_encoding.empty()) {
-    head += "Content-Encoding: ";
-    head += answer.content_encoding;
-    head += "\r\n";
-  }
+  };
+  if (!answer.content_type.empty()) field("Content-Type: ", answer.content_type);
+  if (answer.sends_request_id) field("x-amzn-RequestId: ", answer.request_id);
+  if (!answer.content_encoding.empty()) field("Content-Encoding: ", answer.content_encoding);
   if (answer.crc32) {
     head += "x-amz-crc32: ";
     AppendDecimal(head, *answer.crc32);
