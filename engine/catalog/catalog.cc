@@ -13,8 +13,8 @@ IndexChange ReindexLocked(TableEntry& entry) {
   auto indexes = std::make_shared<const TableIndexes>(entry.description);
   IndexChange change;
   change.entries_of = [indexes](std::string_view key, std::string_view blob, uint32_t size,
-                                WholeItems whole_items) {
-    return indexes->EntriesFor(key, blob, size, whole_items);
+                                WholeItems whole_items, IndexEntries& entries) {
+    indexes->EntriesInto(key, blob, size, whole_items, entries);
   };
   change.partition_length = [indexes](size_t slot, std::string_view key) {
     return indexes->PartitionLength(slot, key);

@@ -47,8 +47,8 @@ std::unique_ptr<TableEntry> Catalog::NewEntry(const TableDescription& table) {
     entry->items->SetIndexes(
         slots,
         [indexes](std::string_view key, std::string_view blob, uint32_t size,
-                  WholeItems whole_items) {
-          return indexes->EntriesFor(key, blob, size, whole_items);
+                  WholeItems whole_items, IndexEntries& entries) {
+          indexes->EntriesInto(key, blob, size, whole_items, entries);
         },
         [indexes](size_t slot, std::string_view key) {
           return indexes->PartitionLength(slot, key);

@@ -1,6 +1,9 @@
 #include "engine/storage/table_indexes.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
 #include <optional>
 
 #include "engine/model/item_codec.h"
@@ -40,36 +43,99 @@ Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t m
   return Ok{};
 }
 
-// The index key bytes of the item `blob` holds (BeginKeyBytes, its partition values,
-// EndPartition, its sort values), or none when the index does not hold the item: indexes are
-// sparse, and hold only items with every key attribute of the key's type and, for strings and
-// binaries, not empty and within DynamoDB's key size. Writes are refused otherwise (CheckItem);
-// items stored before the index existed are skipped by its backfill instead. The bytes get
-// `room` bytes of capacity, so what the caller appends needs no second allocation.
-std::optional<std::string> IndexKeyBytes(const KeyParts& key, std::string_view blob, size_t room) {
-  std::string bytes = BeginKeyBytes();
-  bytes.reserve(room);
-  for (const auto* parts : {&key.partition, &key.sort}) {
-    const bool partition = parts == &key.partition;
-    for (const KeyPart& part : *parts) {
-      const std::optional<std::string_view> scalar =
-          FindScalarAttribute(blob, part.name, part.type);
-      if (!scalar) return std::nullopt;
-      const size_t max_size = partition ? kMaxPartitionValueBytes : kMaxSortValueBytes;
-      if (part.type != AttributeType::kN && (scalar->empty() || scalar->size() > max_size)) {
-        return std::nullopt;
-      }
-      AppendKeyValue(bytes, part.type, *scalar);
-    }
-    if (partition) EndPartition(bytes);
+bool ValueFits(const KeyPart& part, std::string_view scalar, size_t max_size) {
+  return part.type == AttributeType::kN || (!scalar.empty() && scalar.size() <= max_size);
+}
+
+// The partition part of recent index keys of one partition value (the hash, then the value), by
+// the indexes' set, the index and the value: an index key such as a status or an age has few
+// values, each met again and again (a start's index build meets each a million times over), and
+// its hash and a number's ordered bytes were a fifth of what an entry cost. One per thread,
+// direct-mapped; `owner` is the TableIndexes' serial, never reused, so a slot filled for an
+// index set since gone never answers for another.
+struct PartitionBytesMemo {
+  uint64_t owner = 0;
+  size_t index = 0;
+  std::string value;
+  std::string bytes;
+};
+constexpr size_t kPartitionMemoSlots = 64;
+// Longer values (names, addresses, ids) are rarely met twice: computed without the memo.
+constexpr size_t kMemoValueBytes = 32;
+thread_local std::array<PartitionBytesMemo, kPartitionMemoSlots> partition_memo;
+
+// A value's slot: its last 8 bytes (where values of one key differ most: ids, counters,
+// numbers), its length and the index, mixed. A collision only costs a miss.
+size_t MemoSlot(std::string_view value, size_t index) {
+  uint64_t word = 0;
+  const size_t n = std::min<size_t>(value.size(), 8);
+  std::memcpy(&word, value.data() + value.size() - n, n);
+  const uint64_t mixed =
+      (word ^ (uint64_t{value.size()} << 48) ^ (uint64_t{index} << 56)) * 0x9E3779B97F4A7C15ull;
+  return static_cast<size_t>(mixed >> 58);  // 64 slots
+}
+
+uint64_t NewSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Sets `bytes` to the index key bytes of the item `blob` holds (BeginKeyBytes, its partition
+// values, EndPartition, its sort values), keeping its room, or returns false when the index does
+// not hold the item: indexes are sparse, and hold only items with every key attribute of the
+// key's type and, for strings and binaries, not empty and within DynamoDB's key size. Writes
+// are refused otherwise (CheckItem); items stored before the index existed are skipped by its
+// backfill instead. `room`: bytes the caller appends after (one allocation at most).
+bool IndexKeyInto(uint64_t owner, const TableIndex& index, std::string_view blob, size_t room,
+                  std::string& bytes) {
+  const KeyParts& key = index.key;
+  std::optional<std::string_view> single;  // the value of a one-attribute partition key
+  if (key.partition.size() == 1) {
+    const KeyPart& part = key.partition.front();
+    single = FindScalarAttribute(blob, part.name, part.type);
+    if (!single || !ValueFits(part, *single, kMaxPartitionValueBytes)) return false;
   }
-  return bytes;
+  if (single && single->size() <= kMemoValueBytes) {
+    const std::string_view value = *single;
+    PartitionBytesMemo& memo = partition_memo[MemoSlot(value, index.number)];
+    if (memo.owner != owner || memo.index != index.number || memo.value != value) {
+      memo.owner = owner;
+      memo.index = index.number;
+      memo.value.assign(value);
+      memo.bytes.assign(8, '\0');
+      AppendKeyValue(memo.bytes, key.partition.front().type, value);
+      EndPartition(memo.bytes);
+    }
+    bytes.reserve(memo.bytes.size() + room + 16);
+    bytes.assign(memo.bytes);
+  } else {
+    bytes.assign(8, '\0');
+    bytes.reserve(64 + room);
+    if (single) {
+      AppendKeyValue(bytes, key.partition.front().type, *single);
+    } else {
+      for (const KeyPart& part : key.partition) {
+        const std::optional<std::string_view> scalar =
+            FindScalarAttribute(blob, part.name, part.type);
+        if (!scalar || !ValueFits(part, *scalar, kMaxPartitionValueBytes)) return false;
+        AppendKeyValue(bytes, part.type, *scalar);
+      }
+    }
+    EndPartition(bytes);
+  }
+  for (const KeyPart& part : key.sort) {
+    const std::optional<std::string_view> scalar = FindScalarAttribute(blob, part.name, part.type);
+    if (!scalar || !ValueFits(part, *scalar, kMaxSortValueBytes)) return false;
+    AppendKeyValue(bytes, part.type, *scalar);
+  }
+  return true;
 }
 
 }  // namespace
 
 TableIndexes::TableIndexes(const TableDescription& table)
-    : table_key_(KeyShape::Of(table.key_schema, table.attribute_definitions)),
+    : serial_(NewSerial()),
+      table_key_(KeyShape::Of(table.key_schema, table.attribute_definitions)),
       table_parts_(KeyParts::Of(table.key_schema, table.attribute_definitions)) {
   for (const IndexDescription& description : table.indexes) {
     if (description.index_status == TableStatus::kDeleting) continue;  // its data is gone
@@ -139,19 +205,24 @@ bool TableIndexes::Keeps(const TableIndex& index, std::string_view name) const {
   return std::find(extra.begin(), extra.end(), name) != extra.end();
 }
 
-IndexEntries TableIndexes::EntriesFor(std::string_view table_key, std::string_view blob,
-                                      uint32_t size, WholeItems whole_items) const {
-  IndexEntries entries;
-  entries.reserve(indexes_.size());
+void TableIndexes::EntriesInto(std::string_view table_key, std::string_view blob, uint32_t size,
+                               WholeItems whole_items, IndexEntries& entries) const {
+  size_t count = 0;
   for (const TableIndex& index : indexes_) {
-    // Room for the table key after an index key of a few short values: one allocation.
-    std::optional<std::string> key = IndexKeyBytes(index.key, blob, 64 + table_key.size());
-    if (!key) continue;  // sparse: the item lacks a key attribute the index can hold
-    *key += table_key;
-    if (index.projection_type() == ProjectionType::kAll) {
-      entries.push_back(
-          {index.number, std::move(*key),
-           StoredItem{whole_items == WholeItems::kCopied ? std::string(blob) : "", size}, true});
+    if (count == entries.size()) entries.emplace_back();
+    IndexEntry& entry = entries[count];
+    if (!IndexKeyInto(serial_, index, blob, table_key.size(), entry.key)) continue;  // sparse
+    entry.key += table_key;
+    entry.index = index.number;
+    ++count;
+    entry.whole_item = index.projection_type() == ProjectionType::kAll;
+    if (entry.whole_item) {
+      if (whole_items == WholeItems::kCopied) {
+        entry.item.blob.assign(blob);
+      } else {
+        entry.item.blob.clear();
+      }
+      entry.item.size_bytes = size;
       continue;
     }
     std::vector<std::string_view> kept;
@@ -163,13 +234,11 @@ IndexEntries TableIndexes::EntriesFor(std::string_view table_key, std::string_vi
     for (const std::string& name : index.description.definition.projection.non_key_attributes) {
       kept.push_back(name);
     }
-    std::string projected = ProjectAttributes(blob, kept);
+    entry.item.blob = ProjectAttributes(blob, kept);
     // Sized by DynamoDB's rules, which need the values: a projection keeps few, small ones.
-    const auto projected_size = static_cast<uint32_t>(ItemSize(DecodeItem(projected)));
-    entries.push_back(
-        {index.number, std::move(*key), StoredItem{std::move(projected), projected_size}});
+    entry.item.size_bytes = static_cast<uint32_t>(ItemSize(DecodeItem(entry.item.blob)));
   }
-  return entries;
+  entries.resize(count);
 }
 
 }  // namespace ddbd

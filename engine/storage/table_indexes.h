@@ -49,7 +49,15 @@ class TableIndexes {
   // is and others copy the attributes they keep. Every write, replay, backfill and restore
   // computes this (twice for a write that replaces an item: the old item's entries go).
   IndexEntries EntriesFor(std::string_view table_key, std::string_view blob, uint32_t size,
-                          WholeItems whole_items = WholeItems::kCopied) const;
+                          WholeItems whole_items = WholeItems::kCopied) const {
+    IndexEntries entries;
+    EntriesInto(table_key, blob, size, whole_items, entries);
+    return entries;
+  }
+  // The same into `entries`, in place of what it held, keeping the room of its entries' keys and
+  // blobs: an index build computes its items' entries one after another into one vector.
+  void EntriesInto(std::string_view table_key, std::string_view blob, uint32_t size,
+                   WholeItems whole_items, IndexEntries& entries) const;
   IndexEntries EntriesFor(std::string_view table_key, const StoredItem& item) const {
     return EntriesFor(table_key, item.blob, item.size_bytes);
   }
@@ -67,6 +75,7 @@ class TableIndexes {
   const KeyParts& table_parts() const { return table_parts_; }
 
  private:
+  uint64_t serial_ = 0;  // this set's own, for the memo of index key bytes (table_indexes.cc)
   KeyShape table_key_;
   KeyParts table_parts_;
   std::vector<TableIndex> indexes_;

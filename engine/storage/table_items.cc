@@ -79,8 +79,8 @@ void TableItems::ChangeIndexes(const std::vector<size_t>& added, const std::vect
     IndexEntries entries;
     items_.ForEach([&](const ItemRecord* record) {
       // Whole-item entries point at the record unless the lag keeps copies (NewEntryLocked).
-      entries = entries_of_(record->key(), record->blob(), record->item_size(),
-                            lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied);
+      entries_of_(record->key(), record->blob(), record->item_size(),
+                  lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied, entries);
       std::erase_if(entries, [&](const IndexEntry& entry) {
         return std::find(added.begin(), added.end(), entry.index) == added.end();
       });
@@ -195,7 +195,7 @@ int64_t TableItems::CollectionBytesLocked(uint32_t item_size, const IndexEntries
 
 IndexEntries TableItems::EntriesOfLocked(const ItemRecord* record) const {
   if (record == nullptr || indexes_.empty() || indexes_deferred()) return {};
-  return entries_of_(record->key(), record->blob(), record->item_size(), WholeItems::kCopied);
+  return EntriesOfItem(record->key(), record->blob(), record->item_size(), WholeItems::kCopied);
 }
 
 int64_t TableItems::CollectionDeltaLocked(const ItemRecord* old_record,
@@ -291,7 +291,7 @@ Result<TableItems::CommitResult> TableItems::Commit(WriteScope& scope, std::stri
   if (put && !indexes_.empty() && !indexes_deferred()) {
     if (write.generation != index_generation_) {
       // Prepared before an index was added or dropped: recomputed for the current set.
-      recomputed = entries_of_(key, write.item->blob, write.item->size_bytes, WholeItems::kCopied);
+      entries_of_(key, write.item->blob, write.item->size_bytes, WholeItems::kCopied, recomputed);
       new_entries = &recomputed;
     } else if (write.entries != nullptr) {
       new_entries = write.entries;
@@ -327,7 +327,7 @@ Status TableItems::CheckCollection(const WriteScope& scope, std::string_view key
     new_entries =
         write.entries != nullptr
             ? *write.entries
-            : entries_of_(key, write.item->blob, write.item->size_bytes, WholeItems::kCopied);
+            : EntriesOfItem(key, write.item->blob, write.item->size_bytes, WholeItems::kCopied);
   }
   const int64_t delta = CollectionDeltaLocked(existing, EntriesOfLocked(existing),
                                               put ? write.item : nullptr, new_entries);
@@ -510,6 +510,7 @@ void TableItems::WalkAllThen(const Visit& visit, const std::function<void()>& th
 
 void TableItems::WalkIndex(size_t index, const KeyRange& range, bool forward, const Visit& visit,
                            int64_t moment_ms) const {
+  WaitForIndexes();
   std::shared_lock lock(mutex_);
   if (index >= indexes_.size()) return;  // an index created after the caller looked
   const bool local =
@@ -556,11 +557,13 @@ int64_t TableItems::size_bytes() const {
 }
 
 int64_t TableItems::index_item_count(size_t index) const {
+  WaitForIndexes();
   std::shared_lock lock(mutex_);
   return index < indexes_.size() ? static_cast<int64_t>(indexes_[index].entries->size()) : 0;
 }
 
 int64_t TableItems::index_size_bytes(size_t index) const {
+  WaitForIndexes();
   std::shared_lock lock(mutex_);
   return index < indexes_.size() ? indexes_[index].size_bytes : 0;
 }

@@ -16,9 +16,11 @@
 #include <absl/functional/function_ref.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <span>
@@ -74,11 +76,13 @@ class TableItems {
   using SameItem = bool (*)(std::string_view a, std::string_view b);
   void CompareItemsBy(SameItem same) { same_item_ = same; }
 
-  // Gives the table `count` secondary indexes, empty. `entries_of` computes the index entries of
-  // a stored item from its key bytes, blob and size (used for the item a write replaces or
-  // removes). Call before the first write, or while backfilling is handled elsewhere.
-  using EntriesOf = std::function<IndexEntries(std::string_view key, std::string_view blob,
-                                               uint32_t size, WholeItems whole_items)>;
+  // Gives the table `count` secondary indexes, empty. `entries_of` sets `entries` to the index
+  // entries of a stored item from its key bytes, blob and size (used for the item a write
+  // replaces or removes), reusing the room of what `entries` held: an index build fills one
+  // vector a million times. Call before the first write, or while backfilling is handled
+  // elsewhere.
+  using EntriesOf = std::function<void(std::string_view key, std::string_view blob, uint32_t size,
+                                       WholeItems whole_items, IndexEntries& entries)>;
   // The length of the partition part of an entry's key bytes in the index in slot `slot`: each
   // index keeps its entries by partition, as a table with a sort key keeps its items. Null (as
   // in tests of this class alone): each index is one tree of its entries.
@@ -105,10 +109,16 @@ class TableItems {
   // A store's replay leaves the index entries out (DeferIndexes, before the first write): a key's
   // last record wins, so entries made along the way would mostly be made and replaced, and the
   // log's later records come in no order, each entry then costing a descent of its index.
-  // BuildDeferredIndexes then fills every index once from the items in key order, each index's
+  // EndDeferredOrder then builds the table's trees (before anything walks it), and
+  // BuildDeferredIndexes fills every index once from the items in key order, each index's
   // entries arriving in its own order within their partitions (appends), and counts item
   // collections again with their local index entries. Writes in between see no indexes: no
   // entries, no backfill (ChangeIndexes sets the slots only).
+  //
+  // The build holds the read lock, not the write lock, so a store runs it on a thread of its own
+  // while the server already answers (Store::Open): reads of the table's items go on, writes wait
+  // for the lock, and reads of an index (WalkIndex, its counts) wait for the build
+  // (WaitForIndexes). With a million items and an index it takes a few hundred milliseconds.
   void DeferIndexes();
   // A replay about to load about `items` items (a checkpoint's count): room for them at once.
   void ReserveForLoad(size_t items);
@@ -120,7 +130,18 @@ class TableItems {
   // changes nothing is destroyed.
   void LoadRecords(std::span<ItemRecord* const> records);
   bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
+  // Ends the deferred order; true when indexes are left for BuildDeferredIndexes to fill (from
+  // now on, readers of an index wait for it).
+  bool EndDeferredOrder();
+  // Ends the deferred order if EndDeferredOrder did not, then fills the indexes.
   void BuildDeferredIndexes();
+  // Returns once no index build is under way. Never called under this table's write lock (the
+  // build waits for it).
+  void WaitForIndexes() const {
+    if (!indexes_building_.load(std::memory_order_acquire)) [[likely]]
+      return;
+    WaitForBuild();
+  }
 
   // Global secondary indexes take each write's entry changes a delay after it (--gsi-lag-ms,
   // engine/storage/index_lag.h); local ones, and a backfill, at once. Call before the first
@@ -251,6 +272,13 @@ class TableItems {
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
   IndexEntries EntriesOfLocked(const ItemRecord* record) const;
+  // entries_of_ as a value: the entries of the item with key `key`, blob `blob` and size `size`.
+  IndexEntries EntriesOfItem(std::string_view key, std::string_view blob, uint32_t size,
+                             WholeItems whole_items) const {
+    IndexEntries entries;
+    entries_of_(key, blob, size, whole_items, entries);
+    return entries;
+  }
   // Under the write lock, after any check that can fail: moves the item at `key` from `existing`
   // to `added` (either may be null; the same record when only index entries change, as in a
   // backfill), its index entries from `old_entries` to `new_entries`, and describes the change in
@@ -310,6 +338,11 @@ class TableItems {
   std::atomic<uint64_t> index_generation_ = 0;
   std::atomic<bool> backfilling_ = false;
   std::atomic<bool> indexes_deferred_ = false;
+  // Between EndDeferredOrder and the end of BuildDeferredIndexes; waited on with build_mutex_.
+  std::atomic<bool> indexes_building_ = false;
+  mutable std::mutex build_mutex_;
+  mutable std::condition_variable build_done_;
+  void WaitForBuild() const;
   int64_t collection_limit_bytes_ = 0;
   bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;

@@ -21,35 +21,62 @@ void TableItems::ReserveForLoad(size_t items) {
   items_.Reserve(items);
 }
 
-void TableItems::BuildDeferredIndexes() {
+bool TableItems::EndDeferredOrder() {
   std::unique_lock lock(mutex_);
-  if (!indexes_deferred()) return;
-  indexes_deferred_.store(false, std::memory_order_relaxed);
+  if (!indexes_deferred()) return false;
   items_.ExpectKeyOrder(false);
   items_.DeferOrder(false);
-  if (indexes_.empty()) return;
-  for (size_t slot = 0; slot < indexes_.size(); ++slot) {
-    indexes_[slot] = NewIndexLocked(slot);
-    indexes_[slot].entries->ExpectKeyOrder(true);
+  if (indexes_.empty()) {
+    indexes_deferred_.store(false, std::memory_order_relaxed);
+    return false;
   }
-  // Replay counted the collections without their local index entries.
-  if (track_collections_) collections_.clear();
-  items_.ForEach([&](const ItemRecord* record) {
-    // Whole-item entries point at the record (no lag yet): the item's copy would go unused.
-    const IndexEntries entries =
+  indexes_building_.store(true, std::memory_order_release);
+  return true;
+}
+
+void TableItems::WaitForBuild() const {
+  std::unique_lock lock(build_mutex_);
+  build_done_.wait(lock, [this] { return !indexes_building_.load(std::memory_order_acquire); });
+}
+
+void TableItems::BuildDeferredIndexes() {
+  EndDeferredOrder();
+  {
+    // The read lock: reads of the items go on meanwhile. What this changes (the indexes, the
+    // item collections) only writes (which wait for the lock) and readers of an index (which
+    // wait for indexes_building_) read.
+    std::shared_lock lock(mutex_);
+    if (indexes_deferred()) {
+      for (size_t slot = 0; slot < indexes_.size(); ++slot) {
+        indexes_[slot] = NewIndexLocked(slot);
+        indexes_[slot].entries->ExpectKeyOrder(true);
+      }
+      // Replay counted the collections without their local index entries.
+      if (track_collections_) collections_.clear();
+      IndexEntries entries;
+      items_.ForEach([&](const ItemRecord* record) {
+        // Whole-item entries point at the record unless the lag keeps copies (NewEntryLocked).
         entries_of_(record->key(), record->blob(), record->item_size(),
-                    lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied);
-    for (const IndexEntry& entry : entries) {
-      Index& index = indexes_[entry.index];
-      index.size_bytes += entry.item.size_bytes;
-      index.entries->Insert(NewEntryLocked(entry, record));
+                    lag_ == nullptr ? WholeItems::kSizeOnly : WholeItems::kCopied, entries);
+        for (const IndexEntry& entry : entries) {
+          Index& index = indexes_[entry.index];
+          index.size_bytes += entry.item.size_bytes;
+          index.entries->Insert(NewEntryLocked(entry, record));
+        }
+        if (track_collections_) {
+          collections_[std::string(items_.PartitionOf(record->key()))] +=
+              CollectionBytesLocked(record->item_size(), entries);
+        }
+      });
+      for (Index& index : indexes_) index.entries->ExpectKeyOrder(false);
+      indexes_deferred_.store(false, std::memory_order_relaxed);
     }
-    if (track_collections_) {
-      collections_[std::string(items_.PartitionOf(record->key()))] +=
-          CollectionBytesLocked(record->item_size(), entries);
-    }
-  });
-  for (Index& index : indexes_) index.entries->ExpectKeyOrder(false);
+  }
+  {
+    std::lock_guard lock(build_mutex_);
+    indexes_building_.store(false, std::memory_order_release);
+  }
+  build_done_.notify_all();
 }
 
 void TableItems::Load(std::string_view key, std::optional<std::string_view> blob, uint32_t size) {

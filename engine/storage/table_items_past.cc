@@ -50,7 +50,7 @@ void TableItems::WalkAtLocked(size_t index, const KeyRange& range, bool forward,
     auto entry_in = [&](const ItemRecord* item) -> std::optional<IndexEntry> {
       if (item == nullptr) return std::nullopt;
       for (IndexEntry& entry :
-           entries_of_(item->key(), item->blob(), item->item_size(), WholeItems::kCopied)) {
+           EntriesOfItem(item->key(), item->blob(), item->item_size(), WholeItems::kCopied)) {
         if (entry.index == index) return std::move(entry);
       }
       return std::nullopt;

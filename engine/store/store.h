@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "engine/api/durability.h"
@@ -104,6 +105,8 @@ class Store {
   FileSystem* files_ = nullptr;  // own_files_ or EngineOptions::file_system
   std::unique_ptr<FileLock> lock_;
   std::unique_ptr<Journal> journal_;
+  // Fills the indexes of the tables replayed, after Open (TableItems::BuildDeferredIndexes).
+  std::thread index_builder_;
   // Background checkpoints; stopped before the journal goes. `checkpoint_mutex_`: one
   // checkpoint at a time; `log_bytes_at_checkpoint_` is written under it and read without it.
   std::unique_ptr<PeriodicTask> checkpointer_;

@@ -15,12 +15,12 @@ namespace {
 
 // Every item has an entry in each of `slots` indexes, keyed by its blob then its key.
 void IndexByBlob(TableItems& items, size_t slots) {
-  items.SetIndexes(slots, [slots](std::string_view, std::string_view blob, uint32_t, WholeItems) {
-    IndexEntries entries;
+  items.SetIndexes(slots, [slots](std::string_view, std::string_view blob, uint32_t, WholeItems,
+                                  IndexEntries& entries) {
+    entries.clear();
     for (size_t slot = 0; slot < slots; ++slot) {
       entries.push_back({slot, std::string(blob), StoredItem{std::string(blob), 1}});
     }
-    return entries;
   });
 }
 
@@ -118,9 +118,9 @@ TEST_CASE("Changing the indexes applies every queued change first, a table's end
   // A new index (slot 1) is backfilled at once, and the pending changes of slot 0 are applied.
   items.ChangeIndexes(
       {1}, {},
-      [](std::string_view, std::string_view blob, uint32_t, WholeItems) {
-        return IndexEntries{{0, std::string(blob), StoredItem{std::string(blob), 1}},
-                            {1, std::string(blob), StoredItem{std::string(blob), 1}}};
+      [](std::string_view, std::string_view blob, uint32_t, WholeItems, IndexEntries& entries) {
+        entries = {{0, std::string(blob), StoredItem{std::string(blob), 1}},
+                   {1, std::string(blob), StoredItem{std::string(blob), 1}}};
       },
       nullptr, [] {});
   CHECK(Entries(items, 0) == std::vector<std::string>{"a", "b"});

@@ -103,14 +103,14 @@ TEST_CASE("A local index read as of a moment shows each item's entry as it was t
   TableItems items;
   // One local index (slot 0), keyed by the blob's first letter, then the table key; items whose
   // blob starts with 'x' have no entry.
-  items.SetIndexes(1, [](std::string_view, std::string_view blob, uint32_t, WholeItems) {
-    IndexEntries entries;
-    if (!blob.empty() && blob[0] != 'x') {
-      entries.push_back({0, std::string(1, blob[0]) + "/" + std::string(blob.substr(2)),
-                         StoredItem{std::string(blob), 1}});
-    }
-    return entries;
-  });
+  items.SetIndexes(
+      1, [](std::string_view, std::string_view blob, uint32_t, WholeItems, IndexEntries& entries) {
+        entries.clear();
+        if (!blob.empty() && blob[0] != 'x') {
+          entries.push_back({0, std::string(1, blob[0]) + "/" + std::string(blob.substr(2)),
+                             StoredItem{std::string(blob), 1}});
+        }
+      });
   items.TrackItemCollections(int64_t{1} << 40, {0});
   items.KeepRecentStates({.min_ms = 50, .max_ms = 50, .clock = &clock});
   ItemHistoryPut(items, "k1", "m/k1");

@@ -189,4 +189,49 @@ TEST_CASE("An item an index cannot hold has no entry in it") {
 }
 
 }  // namespace
+TEST_CASE("Entries computed into one vector, over and over, are those computed afresh") {
+  // Index key bytes of short partition values are remembered per thread (table_indexes.cc): two
+  // sets of indexes whose slot 1 keys by the same values differently (a string `g` here, a
+  // number `g` there: the same text, other bytes) take turns, with values met again and again,
+  // long ones, and items the index cannot hold; one vector is refilled throughout.
+  const TableIndexes strings(TableIndexesTable());
+  TableDescription numbers_table = TableIndexesTable();
+  numbers_table.attribute_definitions[3].attribute_type = ScalarAttributeType::kN;
+  const TableIndexes numbers(numbers_table);
+  IndexEntries reused;
+  for (int i = 0; i < 600; ++i) {
+    const bool number = i % 3 == 1;
+    const TableIndexes& indexes = number ? numbers : strings;
+    const std::string value = i % 7 == 0 && !number
+                                  ? std::string(static_cast<size_t>(40 + i % 5), 'v')
+                                  : std::to_string(i % 11);
+    Item item = {{"pk", S("p" + std::to_string(i))},
+                 {"sk", NumberOf("1")},
+                 {"h", NumberOf(std::to_string(i % 4))},
+                 {"l", NumberOf("3")},
+                 {"b", B("b")}};
+    if (i % 13 != 0) item.emplace_back("g", number ? NumberOf(value) : S(value));
+    const std::string key = EncodeTableKey(*FindAttribute(item, "pk"), FindAttribute(item, "sk"));
+    const std::string blob = EncodeItem(item);
+    const auto size = static_cast<uint32_t>(ItemSize(item));
+    indexes.EntriesInto(key, blob, size, WholeItems::kCopied, reused);
+    std::vector<IndexEntry> expected;
+    for (const TableIndex& index : indexes.list()) {
+      std::vector<std::string> kept = {"pk", "sk"};
+      for (const auto* parts : {&index.key.partition, &index.key.sort}) {
+        for (const KeyPart& part : *parts) kept.push_back(part.name);
+      }
+      for (const std::string& name : index.description.definition.projection.non_key_attributes) {
+        kept.push_back(name);
+      }
+      const AttributeValue* g = FindAttribute(item, "g");
+      const bool keyed_by_g = index.key.Contains("g");
+      if (keyed_by_g && g == nullptr) continue;
+      expected.push_back(Expected(index, item, kept));
+    }
+    CAPTURE(i, number, value);
+    RequireSame(reused, expected);
+  }
+}
+
 }  // namespace ddbd

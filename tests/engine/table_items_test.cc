@@ -1,7 +1,9 @@
 #include "engine/storage/table_items.h"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <climits>
 #include <map>
 #include <random>
@@ -338,20 +340,75 @@ TEST_CASE("TableItems kept by partition walk and read as a model says") {
   CHECK(walk({}, false, SIZE_MAX) == expect({}, false, SIZE_MAX));
 }
 
+TEST_CASE("Indexes filled after a replay hold up reads of an index and writes, not item reads") {
+  // A store fills a replayed table's indexes on a thread of its own while the server answers
+  // (Store::Open), under the read lock. Here the build stops at its first item until let go:
+  // meanwhile an item read answers, and a walk of the index, its count and a write wait.
+  std::atomic<bool> hold = true;
+  std::atomic<int> computed = 0;
+  TableItems items;
+  items.SetIndexes(1, [&](std::string_view key, std::string_view blob, uint32_t size, WholeItems,
+                          IndexEntries& entries) {
+    if (computed.fetch_add(1) == 0) {
+      while (hold.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    entries = {{0, std::string(blob) + std::string(key), StoredItem{std::string(blob), size}}};
+  });
+  items.DeferIndexes();
+  for (int i = 0; i < 100; ++i) items.Load("k" + std::to_string(i), "b" + std::to_string(i % 7), 2);
+  REQUIRE(items.EndDeferredOrder());
+  std::thread build([&] { items.BuildDeferredIndexes(); });
+  while (computed.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(items.Get("k5").has_value());
+  std::atomic<bool> walked = false;
+  std::atomic<bool> counted = false;
+  std::atomic<bool> written = false;
+  std::atomic<int64_t> count = -1;
+  std::thread walk([&] {
+    items.WalkIndex(0, TableItems::KeyRange{}, true,
+                    [](std::string_view, std::string_view, uint32_t) { return true; });
+    walked = true;
+  });
+  std::thread counter([&] {
+    count = items.index_item_count(0);
+    counted = true;
+  });
+  std::thread write([&] {
+    const StoredItem stored{"b9", 2};
+    WriteScope scope(items);
+    // No entries of its own, for a generation that never matches: the table computes them.
+    const auto committed = items.Commit(scope, "k100", [&](const TableItems::Current*) {
+      return Result<TableItems::Write>(
+          TableItems::Write{TableItems::Write::Kind::kPut, &stored, nullptr, ~uint64_t{0}, false});
+    });
+    CHECK(committed.ok());
+    written = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK_FALSE(walked.load());
+  CHECK_FALSE(counted.load());
+  CHECK_FALSE(written.load());
+  hold = false;
+  for (std::thread* thread : {&build, &walk, &counter, &write}) thread->join();
+  CHECK(count.load() >= 100);  // the build's, and the write's if it came first
+  CHECK(items.index_item_count(0) == 101);
+  CHECK_FALSE(items.indexes_deferred());
+}
+
 TEST_CASE(
     "Indexes deferred through a replay (written by Load) are built as writes would leave them") {
   // Index 0 local (counted in item collections): every item, keyed by its blob. Index 1 global
   // and sparse: items whose blob ends in an even digit, keyed by the reversed key. Index 2 is
   // added half way (a backfill while live, nothing while deferred).
   auto entries_of = [](size_t slots) {
-    return [slots](std::string_view key, std::string_view blob, uint32_t size, WholeItems) {
-      IndexEntries entries;
+    return [slots](std::string_view key, std::string_view blob, uint32_t size, WholeItems,
+                   IndexEntries& entries) {
+      entries.clear();
       entries.push_back({0, std::string(blob) + std::string(key), {std::string(blob), size + 3}});
       if ((blob.back() - '0') % 2 == 0) {
         entries.push_back({1, std::string(key.rbegin(), key.rend()), {"k", 2}});
       }
       if (slots > 2) entries.push_back({2, std::string(key), {std::string(blob), size}});
-      return entries;
     };
   };
   auto prefix = [](std::string_view) { return size_t{2}; };  // "pN" partitions
@@ -459,13 +516,13 @@ TEST_CASE("Whole-item index entries read the item's current record through every
   const int mode = GENERATE(0, 1, 2);  // plain, recent states kept, lag started half way
   ManualClock clock;
   TableItems items;
-  items.SetIndexes(1, [](std::string_view key, std::string_view blob, uint32_t size, WholeItems) {
-    IndexEntries entries;
+  items.SetIndexes(1, [](std::string_view key, std::string_view blob, uint32_t size, WholeItems,
+                         IndexEntries& entries) {
+    entries.clear();
     if (blob.back() != '9') {
       entries.push_back(
           {0, std::string(1, blob[0]) + std::string(key), {std::string(blob), size}, true});
     }
-    return entries;
   });
   if (mode == 1) items.KeepRecentStates({.min_ms = 10, .max_ms = 10, .clock = &clock});
   std::map<std::string, std::string> model;

@@ -261,6 +261,78 @@ class Persistence(unittest.TestCase):
         self.assertIn("is locked by another process", str(caught.exception))
         second.stop()
 
+    def test_right_after_a_restart_an_index_is_whole_when_read_and_takes_writes(self):
+        # A restart fills the indexes after the port opens (TableItems::BuildDeferredIndexes):
+        # item reads answer at once, index reads and writes wait until the index is whole. The
+        # first requests go out together the moment the port opens.
+        import http.client
+        seed = os.path.join(self.directory.name, "seed")
+        os.makedirs(seed)
+        with open(os.path.join(seed, "Items.table.json"), "w") as f:
+            json.dump({"TableName": "Items", "BillingMode": "PAY_PER_REQUEST",
+                       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                                {"AttributeName": "g", "AttributeType": "N"}],
+                       "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+                       "GlobalSecondaryIndexes": [{"IndexName": "by-g",
+                                                   "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                                                   "Projection": {"ProjectionType": "ALL"}}]}, f)
+        count = 30000
+        with open(os.path.join(seed, "Items.items.jsonl"), "w") as f:
+            for i in range(count):
+                f.write(json.dumps({"pk": {"S": "p%06d" % i}, "g": {"N": str(i % 3)}, "pad": {"S": "x" * 50}}) + "\n")
+        data = os.path.join(self.directory.name, "data")
+        self.server = DdbdServer("--db-path", data, "--seed", seed).start()
+        self.server.stop()
+        self.server = DdbdServer("--db-path", data).start()
+        headers = {"Content-Type": "application/x-amz-json-1.0",
+                   "Authorization": "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, "
+                                    "SignedHeaders=host, Signature=0",
+                   "X-Amz-Date": "20260101T000000Z"}
+
+        def call(operation, body):
+            connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=60)
+            connection.request("POST", "/", json.dumps(body),
+                               dict(headers, **{"X-Amz-Target": "DynamoDB_20120810." + operation}))
+            response = connection.getresponse()
+            return response.status, json.loads(response.read())
+
+        def indexed(g):
+            total, start_key = 0, None
+            while True:
+                query = {"TableName": "Items", "IndexName": "by-g", "Select": "COUNT",
+                         "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"N": g}}}
+                if start_key:
+                    query["ExclusiveStartKey"] = start_key
+                status, body = call("Query", query)
+                self.assertEqual(status, 200, body)
+                total += body["Count"]
+                start_key = body.get("LastEvaluatedKey")
+                if not start_key:
+                    return total
+
+        results = {}
+        calls = {
+            "query": lambda: indexed("1"),
+            "put": lambda: call("PutItem", {"TableName": "Items", "Item": {"pk": {"S": "new"}, "g": {"N": "7"}}}),
+            "get": lambda: call("GetItem", {"TableName": "Items", "Key": {"pk": {"S": "p000004"}}}),
+            "describe": lambda: call("DescribeTable", {"TableName": "Items"}),
+        }
+        threads = [threading.Thread(target=lambda name=name, f=f: results.__setitem__(name, f()))
+                   for name, f in calls.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(results["query"], count // 3)
+        self.assertEqual(results["put"][0], 200)
+        self.assertEqual(results["get"], (200, {"Item": {"pk": {"S": "p000004"}, "g": {"N": "1"},
+                                                         "pad": {"S": "x" * 50}}}))
+        index = results["describe"][1]["Table"]["GlobalSecondaryIndexes"][0]
+        self.assertIn(index["ItemCount"], (count, count + 1))  # the put's entry, if it came first
+        # The write made its entry in the whole index.
+        self.assertEqual(indexed("7"), 1)
+        self.assertEqual(indexed("0") + indexed("1") + indexed("2"), count)
+
     def test_random_damage_is_recovered_from_or_refused(self):
         """Issue 34, with the real binary: a store of several segments (restarts, and small
         checkpoints written meanwhile) is damaged at random (a byte flipped, or a segment cut
