@@ -43,6 +43,8 @@ Status CheckIndexKeyValue(const TableIndex& index, const KeyPart& part, size_t m
   return Ok{};
 }
 
+// Whether an index can hold `scalar` as the value of its key attribute `part`: a number always,
+// a string or binary when it is not empty and within `max_size` bytes (DynamoDB's key sizes).
 bool ValueFits(const KeyPart& part, std::string_view scalar, size_t max_size) {
   return part.type == AttributeType::kN || (!scalar.empty() && scalar.size() <= max_size);
 }
