@@ -108,7 +108,7 @@ bool IndexKeyInto(uint64_t owner, const TableIndex& index, std::string_view blob
       AppendKeyValue(memo.bytes, key.partition.front().type, value);
       EndPartition(memo.bytes);
     }
-    bytes.reserve(memo.bytes.size() + room + 16);
+    bytes.reserve(memo.bytes.size() + room + 16);  // + a short sort value or two
     bytes.assign(memo.bytes);
   } else {
     bytes.assign(8, '\0');

@@ -269,6 +269,8 @@ class TableItems {
   // `item` for a whole-item entry, unless indexes lag (a lagging index keeps an entry after its
   // item changed, so it keeps copies), else a copy.
   ItemRecord* NewEntryLocked(const IndexEntry& entry, const ItemRecord* item) const;
+  // WaitForIndexes' slow path: blocks until BuildDeferredIndexes clears indexes_building_.
+  void WaitForBuild() const;
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
   IndexEntries EntriesOfLocked(const ItemRecord* record) const;
@@ -342,7 +344,6 @@ class TableItems {
   std::atomic<bool> indexes_building_ = false;
   mutable std::mutex build_mutex_;
   mutable std::condition_variable build_done_;
-  void WaitForBuild() const;
   int64_t collection_limit_bytes_ = 0;
   bool track_collections_ = false;  // needs partitions (UsePartitions): LSIs need a sort key
   std::vector<size_t> local_slots_;
