@@ -16,6 +16,7 @@ struct Operand {
   Kind kind = Kind::kPath;
   DocumentPath path;     // kPath, kSize
   AttributeValue value;  // kValue
+  bool operator==(const Operand& other) const = default;
 };
 
 struct Condition {
@@ -38,6 +39,7 @@ struct Condition {
   Comparator comparator = Comparator::kEq;
   std::vector<Operand> operands;
   std::vector<Condition> children;
+  bool operator==(const Condition& other) const = default;
 };
 
 // The value at `path` in `item`, or null when any step is missing or of the wrong type.

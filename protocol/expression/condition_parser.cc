@@ -16,6 +16,10 @@ constexpr size_t kMaxOperators = 300;
 // than this the parse stops with the error the innermost call gets, so thread stack stays bounded.
 constexpr size_t kMaxFunctionNesting = 8;
 
+// Whether placeholders are resolved as the parse meets them, or left in place to be bound later
+// (the checks of bound operands are then skipped: BoundOperandsFit makes them at the binding).
+enum class Binding { kNow, kLater };
+
 // A parsed piece: either an operand (path, value, size()) or a condition.
 struct Node {
   bool is_condition = false;
@@ -58,11 +62,134 @@ std::string RenderValue(const AttributeValue& value) {
   return "AttributeValue: {" + std::string(TypeName(value.type)) + ":" + value.scalar + "}";
 }
 
+std::string_view ComparatorSymbol(Condition::Comparator comparator) {
+  switch (comparator) {
+    case Condition::Comparator::kEq:
+      return "=";
+    case Condition::Comparator::kNe:
+      return "<>";
+    case Condition::Comparator::kLt:
+      return "<";
+    case Condition::Comparator::kLe:
+      return "<=";
+    case Condition::Comparator::kGt:
+      return ">";
+    case Condition::Comparator::kGe:
+      return ">=";
+  }
+  return "=";
+}
+
+// The checks of a condition's operands that depend on what its placeholders are bound to (the
+// values' types and order, names that make two paths one), in DynamoDB's order of report: a parse
+// reports each failure (`fail` gets its detail), a cached parse bound to another request's names
+// and values only needs to know that none fails (parsed_conditions.cc). One function for both,
+// so the two cannot drift apart.
+template <typename Fail>
+void CheckComparable(const std::vector<Operand>& operands, std::string_view op, Fail& fail) {
+  for (const Operand& operand : operands) {
+    if (operand.kind == Operand::Kind::kValue && !IsComparable(operand.value) &&
+        operand.value.type != AttributeType::kNull) {
+      fail("Incorrect operand type for operator or function; operator or function: " +
+           std::string(op) + ", operand type: " + std::string(TypeName(operand.value.type)));
+    }
+  }
+}
+
+template <typename Fail>
+void CheckDistinct(const std::vector<Operand>& operands, std::string_view op, Fail& fail) {
+  if (operands[0].kind != Operand::Kind::kPath) return;
+  for (size_t i = 1; i < operands.size(); ++i) {
+    if (operands[i].kind == Operand::Kind::kPath && operands[i].path == operands[0].path) {
+      fail(
+          "The first operand must be distinct from the remaining operands for this operator or "
+          "function; operator: " +
+          std::string(op) + ", first operand: " + RenderPath(operands[0].path));
+    }
+  }
+}
+
+template <typename Fail>
+void CheckBetweenBounds(const Operand& lower, const Operand& upper, Fail& fail) {
+  if (lower.kind != Operand::Kind::kValue || upper.kind != Operand::Kind::kValue) return;
+  if (lower.value.type != upper.value.type || !IsComparable(lower.value)) {
+    fail(
+        "The BETWEEN operator requires same data type for lower and upper bounds; lower bound "
+        "operand: " +
+        RenderValue(lower.value) + ", upper bound operand: " + RenderValue(upper.value));
+  } else if (CompareScalars(lower.value, upper.value) > 0) {
+    fail(
+        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
+        "lower bound operand: " +
+        RenderValue(lower.value) + ", upper bound operand: " + RenderValue(upper.value));
+  }
+}
+
+template <typename Fail>
+void CheckBoundOperands(Condition::Kind kind, Condition::Comparator comparator,
+                        const std::vector<Operand>& operands, Fail& fail) {
+  switch (kind) {
+    case Condition::Kind::kCompare: {
+      const std::string_view symbol = ComparatorSymbol(comparator);
+      if (comparator != Condition::Comparator::kEq && comparator != Condition::Comparator::kNe) {
+        CheckComparable(operands, symbol, fail);
+      }
+      CheckDistinct(operands, symbol, fail);
+      return;
+    }
+    case Condition::Kind::kBetween:
+      CheckComparable(operands, "BETWEEN", fail);
+      CheckDistinct(operands, "BETWEEN", fail);
+      CheckBetweenBounds(operands[1], operands[2], fail);
+      return;
+    case Condition::Kind::kIn:
+      CheckDistinct(operands, "IN", fail);
+      return;
+    case Condition::Kind::kAttributeType: {
+      // attribute_type(:v, :t) is legal: its first operand may be a literal too.
+      static constexpr std::array<std::string_view, 10> kTypes = {"B",  "NULL", "SS", "BOOL", "L",
+                                                                  "BS", "N",    "NS", "S",    "M"};
+      const Operand& type = operands[1];
+      if (type.kind != Operand::Kind::kValue || type.value.type != AttributeType::kS) {
+        fail(
+            "Incorrect operand type for operator or function; operator or function: "
+            "attribute_type, operand type: " +
+            std::string(TypeName(type.value.type)));
+      } else if (std::find(kTypes.begin(), kTypes.end(), type.value.scalar) == kTypes.end()) {
+        fail("Invalid attribute type name found; type: " + type.value.scalar +
+             ", valid types: { B; NULL; SS; BOOL; L; BS; N; NS; S; M }");
+      }
+      return;
+    }
+    case Condition::Kind::kBeginsWith:
+      for (const Operand& operand : operands) {
+        if (operand.kind == Operand::Kind::kValue && operand.value.type != AttributeType::kS &&
+            operand.value.type != AttributeType::kB) {
+          fail(
+              "Incorrect operand type for operator or function; operator or function: "
+              "begins_with, operand type: " +
+              std::string(TypeName(operand.value.type)));
+        }
+      }
+      CheckDistinct(operands, "begins_with", fail);
+      return;
+    case Condition::Kind::kContains:
+      CheckDistinct(operands, "contains", fail);
+      return;
+    case Condition::Kind::kAnd:
+    case Condition::Kind::kOr:
+    case Condition::Kind::kNot:
+    case Condition::Kind::kAttributeExists:
+    case Condition::Kind::kAttributeNotExists:
+      return;
+  }
+}
+
 class ConditionParser {
  public:
   ConditionParser(std::string_view text, std::string_view kind, ExpressionNames& names,
-                  ExpressionValues& values)
-      : tokens_(text, kind), names_(names), values_(values) {
+                  ExpressionValues& values, Binding binding)
+      : tokens_(text, kind), names_(names), values_(values), binding_(binding) {
     deferred_.values_in_written_order = kind == "KeyConditionExpression";
   }
 
@@ -118,6 +245,10 @@ class ConditionParser {
     if (!nodes.back().is_condition) return tokens_.SyntaxError();
     return std::move(nodes.back().condition);
   }
+
+  // False when a parse with unbound placeholders cannot be bound later (size() of a value:
+  // folded into a number at the parse).
+  bool bindable() const { return bindable_; }
 
  private:
   enum class Pending { kParen, kNot, kAnd, kOr };
@@ -196,10 +327,7 @@ class ConditionParser {
       auto right = ParseOperand();
       if (!right.ok()) return right.error();
       condition.operands.push_back(std::move(right).value());
-      if (comparator != Condition::Comparator::kEq && comparator != Condition::Comparator::kNe) {
-        CheckComparable(condition.operands, symbol);
-      }
-      CheckDistinct(condition.operands, symbol);
+      CheckBound(condition);
       return node;
     }
     if (tokens_.AcceptKeyword("BETWEEN")) {
@@ -210,9 +338,7 @@ class ConditionParser {
         if (!bound.ok()) return bound.error();
         condition.operands.push_back(std::move(bound).value());
       }
-      CheckComparable(condition.operands, "BETWEEN");
-      CheckDistinct(condition.operands, "BETWEEN");
-      CheckBetweenBounds(condition.operands[1], condition.operands[2]);
+      CheckBound(condition);
       return node;
     }
     if (tokens_.AcceptKeyword("IN")) {
@@ -229,7 +355,7 @@ class ConditionParser {
             "The IN operator is provided with too many operands; number of operands: " +
             std::to_string(condition.operands.size() - 1)));
       }
-      CheckDistinct(condition.operands, "IN");
+      CheckBound(condition);
       return node;
     }
     return tokens_.SyntaxError();
@@ -325,11 +451,17 @@ class ConditionParser {
       node.is_condition = spec->is_condition;
       return node;
     }
-    CheckFunctionOperands(*spec, arguments);
     if (!spec->is_condition) return SizeOperand(arguments[0]);
+    const bool needs_path = spec->kind == Condition::Kind::kAttributeExists ||
+                            spec->kind == Condition::Kind::kAttributeNotExists;
+    if (needs_path && arguments[0].kind != Operand::Kind::kPath) {
+      deferred_.Semantic(tokens_.Invalid(
+          "Operator or function requires a document path; operator or function: " + name));
+    }
     node.is_condition = true;
     node.condition.kind = spec->kind;
     node.condition.operands = std::move(arguments);
+    CheckBound(node.condition);
     return node;
   }
 
@@ -342,6 +474,7 @@ class ConditionParser {
       node.operand.path = argument.path;
       return node;
     }
+    if (binding_ == Binding::kLater) bindable_ = false;  // the value is not known yet
     const std::optional<size_t> size =
         argument.kind == Operand::Kind::kValue ? SizeOf(argument.value) : std::nullopt;
     if (!size) {
@@ -367,79 +500,12 @@ class ConditionParser {
     return tokens_.PeekKeyword("BETWEEN") || tokens_.PeekKeyword("IN");
   }
 
-  void CheckFunctionOperands(const FunctionSpec& spec, const std::vector<Operand>& arguments) {
-    const std::string name(spec.name);
-    // attribute_type and size also take literals (attribute_type(:v, :t) is legal).
-    const bool needs_path = spec.name == "attribute_exists" || spec.name == "attribute_not_exists";
-    if (needs_path && arguments[0].kind != Operand::Kind::kPath) {
-      deferred_.Semantic(tokens_.Invalid(
-          "Operator or function requires a document path; operator or function: " + name));
-    }
-    if (spec.name == "attribute_type") {
-      const Operand& type = arguments[1];
-      static constexpr std::array<std::string_view, 10> kTypes = {"B",  "NULL", "SS", "BOOL", "L",
-                                                                  "BS", "N",    "NS", "S",    "M"};
-      if (type.kind != Operand::Kind::kValue || type.value.type != AttributeType::kS) {
-        deferred_.Semantic(tokens_.Invalid(
-            "Incorrect operand type for operator or function; operator or function: "
-            "attribute_type, operand type: " +
-            std::string(TypeName(type.value.type))));
-      } else if (std::find(kTypes.begin(), kTypes.end(), type.value.scalar) == kTypes.end()) {
-        deferred_.Semantic(
-            tokens_.Invalid("Invalid attribute type name found; type: " + type.value.scalar +
-                            ", valid types: { B; NULL; SS; BOOL; L; BS; N; NS; S; M }"));
-      }
-    }
-    if (spec.name == "begins_with") {
-      for (const Operand& argument : arguments) {
-        if (argument.kind == Operand::Kind::kValue && argument.value.type != AttributeType::kS &&
-            argument.value.type != AttributeType::kB) {
-          deferred_.Semantic(tokens_.Invalid(
-              "Incorrect operand type for operator or function; operator or function: "
-              "begins_with, operand type: " +
-              std::string(TypeName(argument.value.type))));
-        }
-      }
-    }
-    if (spec.name == "begins_with" || spec.name == "contains") CheckDistinct(arguments, name);
-  }
-
-  void CheckComparable(const std::vector<Operand>& operands, std::string_view op) {
-    for (const Operand& operand : operands) {
-      if (operand.kind == Operand::Kind::kValue && !IsComparable(operand.value) &&
-          operand.value.type != AttributeType::kNull) {
-        deferred_.Semantic(tokens_.Invalid(
-            "Incorrect operand type for operator or function; operator or function: " +
-            std::string(op) + ", operand type: " + std::string(TypeName(operand.value.type))));
-      }
-    }
-  }
-
-  void CheckDistinct(const std::vector<Operand>& operands, std::string_view op) {
-    if (operands[0].kind != Operand::Kind::kPath) return;
-    for (size_t i = 1; i < operands.size(); ++i) {
-      if (operands[i].kind == Operand::Kind::kPath && operands[i].path == operands[0].path) {
-        deferred_.Semantic(tokens_.Invalid(
-            "The first operand must be distinct from the remaining operands for this operator or "
-            "function; operator: " +
-            std::string(op) + ", first operand: " + RenderPath(operands[0].path)));
-      }
-    }
-  }
-
-  void CheckBetweenBounds(const Operand& lower, const Operand& upper) {
-    if (lower.kind != Operand::Kind::kValue || upper.kind != Operand::Kind::kValue) return;
-    if (lower.value.type != upper.value.type || !IsComparable(lower.value)) {
-      deferred_.Semantic(tokens_.Invalid(
-          "The BETWEEN operator requires same data type for lower and upper bounds; lower bound "
-          "operand: " +
-          RenderValue(lower.value) + ", upper bound operand: " + RenderValue(upper.value)));
-    } else if (CompareScalars(lower.value, upper.value) > 0) {
-      deferred_.Semantic(tokens_.Invalid(
-          "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
-          "lower bound operand: " +
-          RenderValue(lower.value) + ", upper bound operand: " + RenderValue(upper.value)));
-    }
+  // The checks of a finished comparison or function's operands that depend on the values and
+  // names bound to it; a parse that binds them later skips them (they are made when it is bound).
+  void CheckBound(const Condition& condition) {
+    if (binding_ == Binding::kLater) return;
+    auto fail = [this](const std::string& detail) { deferred_.Semantic(tokens_.Invalid(detail)); };
+    CheckBoundOperands(condition.kind, condition.comparator, condition.operands, fail);
   }
 
   // Functions in operand position and other misplaced conditions are reported as semantic
@@ -452,6 +518,8 @@ class ConditionParser {
   TokenStream tokens_;
   ExpressionNames& names_;
   ExpressionValues& values_;
+  const Binding binding_;
+  bool bindable_ = true;
   DeferredErrors deferred_;
   std::string last_function_;
   size_t operators_ = 0;
@@ -460,8 +528,8 @@ class ConditionParser {
 
 }  // namespace
 
-Result<Condition> ParseCondition(std::string_view text, std::string_view kind,
-                                 ExpressionNames& names, ExpressionValues& values) {
+Result<Condition> ParseConditionAfresh(std::string_view text, std::string_view kind,
+                                       ExpressionNames& names, ExpressionValues& values) {
   const std::string prefix = "Invalid " + std::string(kind) + ": ";
   if (text.size() > kMaxExpressionBytes) {
     return Error::Validation(prefix +
@@ -472,7 +540,24 @@ Result<Condition> ParseCondition(std::string_view text, std::string_view kind,
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return Error::Validation(prefix + "The expression can not be empty;");
   }
-  return ConditionParser(text, kind, names, values).Parse();
+  return ConditionParser(text, kind, names, values, Binding::kNow).Parse();
+}
+
+std::optional<Condition> ParseUnboundCondition(std::string_view text, std::string_view kind) {
+  if (text.size() > kMaxExpressionBytes) return std::nullopt;
+  ExpressionNames names = ExpressionNames::Unbound();
+  ExpressionValues values = ExpressionValues::Unbound();
+  ConditionParser parser(text, kind, names, values, Binding::kLater);
+  auto parsed = parser.Parse();
+  if (!parsed.ok() || !parser.bindable()) return std::nullopt;
+  return std::move(parsed).value();
+}
+
+bool BoundOperandsFit(const Condition& condition) {
+  bool fits = true;
+  auto fail = [&fits](const std::string&) { fits = false; };
+  CheckBoundOperands(condition.kind, condition.comparator, condition.operands, fail);
+  return fits;
 }
 
 }  // namespace ddbd

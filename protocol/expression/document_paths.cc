@@ -51,8 +51,15 @@ Result<ExpressionNames> ExpressionNames::Decode(const json::Value* value) {
   return names;
 }
 
+ExpressionNames ExpressionNames::Unbound() {
+  ExpressionNames names;
+  names.unbound_ = true;
+  return names;
+}
+
 std::string ExpressionNames::Resolve(std::string_view placeholder, const TokenStream& tokens,
                                      DeferredErrors& errors) {
+  if (unbound_) return std::string(placeholder);
   auto it = names_.find(placeholder);
   if (it == names_.end()) {
     if (!errors.undefined_name) {
@@ -65,6 +72,13 @@ std::string ExpressionNames::Resolve(std::string_view placeholder, const TokenSt
   }
   it->second.used = true;
   return it->second.name;
+}
+
+const std::string* ExpressionNames::Use(std::string_view placeholder) {
+  auto it = names_.find(placeholder);
+  if (it == names_.end()) return nullptr;
+  it->second.used = true;
+  return &it->second.name;
 }
 
 Status ExpressionNames::CheckAllUsed() const {

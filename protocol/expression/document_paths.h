@@ -40,12 +40,16 @@ class ExpressionNames {
   // ExpressionAttributeNames of a request the generated layer has checked: not empty, keys "#"
   // followed by word characters, no empty name.
   static Result<ExpressionNames> Decode(const json::Value* value);
+  // Names in which every placeholder stands for itself: a parse kept to be bound later.
+  static ExpressionNames Unbound();
 
   bool given() const { return given_; }
   // The attribute name for `placeholder`, recording its use; records an undefined-name error
   // (reported after syntax errors) and returns "" when there is none.
   std::string Resolve(std::string_view placeholder, const TokenStream& tokens,
                       DeferredErrors& errors);
+  // The attribute name for `placeholder`, recording its use; null when there is none.
+  const std::string* Use(std::string_view placeholder);
   // "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}".
   Status CheckAllUsed() const;
 
@@ -56,6 +60,7 @@ class ExpressionNames {
     bool used = false;
   };
   bool given_ = false;
+  bool unbound_ = false;
   std::map<std::string, Placeholder, std::less<>> names_;
 };
 

@@ -48,8 +48,15 @@ Result<ExpressionValues> ExpressionValues::Decode(const json::Value* value,
   return values;
 }
 
+ExpressionValues ExpressionValues::Unbound() {
+  ExpressionValues values;
+  values.unbound_ = true;
+  return values;
+}
+
 AttributeValue ExpressionValues::Resolve(std::string_view placeholder, const TokenStream& tokens,
                                          DeferredErrors& errors) {
+  if (unbound_) return AttributeValue::String(std::string(placeholder));
   auto it = values_.find(placeholder);
   if (it == values_.end()) {
     if (!errors.undefined_value) {
@@ -61,6 +68,13 @@ AttributeValue ExpressionValues::Resolve(std::string_view placeholder, const Tok
   }
   it->second.used = true;
   return it->second.value;
+}
+
+const AttributeValue* ExpressionValues::Use(std::string_view placeholder) {
+  auto it = values_.find(placeholder);
+  if (it == values_.end()) return nullptr;
+  it->second.used = true;
+  return &it->second.value;
 }
 
 Status ExpressionValues::CheckAllUsed() const {

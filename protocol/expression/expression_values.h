@@ -18,11 +18,16 @@ class ExpressionValues {
   // SerializationException for wrongly typed JSON; ValidationException for a bad key, an empty
   // map, or an invalid value ("ExpressionAttributeValues contains invalid value: ... for key :v").
   static Result<ExpressionValues> Decode(const json::Value* value, wire::ValueRules rules = {});
+  // Values in which every placeholder stands for itself ({S: ":v"}): a parse kept to be bound
+  // later.
+  static ExpressionValues Unbound();
 
   bool given() const { return given_; }
   // The value for `placeholder`, recording its use; records an undefined-value error otherwise.
   AttributeValue Resolve(std::string_view placeholder, const TokenStream& tokens,
                          DeferredErrors& errors);
+  // The value for `placeholder`, recording its use; null when there is none.
+  const AttributeValue* Use(std::string_view placeholder);
   Status CheckAllUsed() const;
 
  private:
@@ -33,6 +38,7 @@ class ExpressionValues {
     bool used = false;
   };
   bool given_ = false;
+  bool unbound_ = false;
   std::map<std::string, Placeholder, std::less<>> values_;
 };
 

@@ -1,11 +1,14 @@
 // Fuzzes the expression parsers: the first byte picks ConditionExpression, UpdateExpression or
 // ProjectionExpression, the rest is the expression. Whatever parses is also evaluated or applied
 // against a fixed item, so the engine's evaluation is exercised too. Any crash, sanitizer report
-// or hang is a bug: every input must end in a result or a ValidationException.
+// or hang is a bug: every input must end in a result or a ValidationException. A condition is
+// also kept (parsed_conditions.cc) and bound to other names and values, whose result must be what
+// parsing it afresh with them gives: a difference traps.
 #include <rapidjson/document.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "engine/expression/condition.h"
@@ -21,6 +24,11 @@ constexpr const char* kNames = R"({"#a":"a","#b":"b","#l":"l"})";
 constexpr const char* kValues =
     R"({":n":{"N":"1"},":s":{"S":"x"},":ss":{"SS":["x","y"]},":l":{"L":[{"N":"2"}]},)"
     R"(":m":{"M":{"k":{"S":"v"}}},":b":{"B":"AQ=="},":t":{"S":"S"}})";
+// Other names and values under the same keys: two names made one, other types, :b not defined.
+constexpr const char* kOtherNames = R"({"#a":"b","#b":"b","#l":"a"})";
+constexpr const char* kOtherValues =
+    R"({":n":{"S":"1"},":s":{"N":"2"},":ss":{"NS":["1"]},":l":{"BOOL":true},)"
+    R"(":m":{"NULL":true},":t":{"S":"X"}})";
 constexpr const char* kItem =
     R"({"a":{"N":"5"},"b":{"S":"xyz"},"l":{"L":[{"N":"1"},{"M":{"k":{"S":"v"}}}]},)"
     R"("m":{"M":{"n":{"M":{}}}},"s":{"SS":["x"]}})";
@@ -30,6 +38,39 @@ ddbd::Item FixedItem() {
   document.Parse(kItem);
   ddbd::AttributeDecoder decoder;
   return decoder.DecodeItem(&document);
+}
+
+// `text` kept with the fixed names and values, then bound to the other ones: the same as a parse.
+void CheckKeptParse(const std::string& text) {
+  rapidjson::Document names_json;
+  names_json.Parse(kNames);
+  rapidjson::Document values_json;
+  values_json.Parse(kValues);
+  for (int i = 0; i < 3; ++i) {
+    auto names = ddbd::ExpressionNames::Decode(&names_json);
+    auto values = ddbd::ExpressionValues::Decode(&values_json);
+    if (!ddbd::ParseCondition(text, "ConditionExpression", names.value(), values.value()).ok()) {
+      return;
+    }
+  }
+  rapidjson::Document other_names_json;
+  other_names_json.Parse(kOtherNames);
+  rapidjson::Document other_values_json;
+  other_values_json.Parse(kOtherValues);
+  auto kept_names = ddbd::ExpressionNames::Decode(&other_names_json);
+  auto kept_values = ddbd::ExpressionValues::Decode(&other_values_json);
+  auto names = ddbd::ExpressionNames::Decode(&other_names_json);
+  auto values = ddbd::ExpressionValues::Decode(&other_values_json);
+  auto kept =
+      ddbd::ParseCondition(text, "ConditionExpression", kept_names.value(), kept_values.value());
+  auto afresh =
+      ddbd::ParseConditionAfresh(text, "ConditionExpression", names.value(), values.value());
+  const bool same = kept.ok() == afresh.ok() &&
+                    (kept.ok() ? kept.value() == afresh.value()
+                               : kept.error().message() == afresh.error().message()) &&
+                    kept_names.value().CheckAllUsed().ok() == names.value().CheckAllUsed().ok() &&
+                    kept_values.value().CheckAllUsed().ok() == values.value().CheckAllUsed().ok();
+  if (!same) std::abort();
 }
 
 }  // namespace
@@ -48,6 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       auto condition =
           ddbd::ParseCondition(text, "ConditionExpression", names.value(), values.value());
       if (condition.ok()) ddbd::Evaluate(condition.value(), FixedItem());
+      CheckKeptParse(text);
       break;
     }
     case 1: {

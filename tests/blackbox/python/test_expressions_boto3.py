@@ -93,3 +93,38 @@ class Expressions(ServerTestCase):
     def test_syntax_errors_quote_the_next_token(self):
         self.assertConditionError("n == :v", 'Syntax error; token: "=", near: "== :v"',
                                   {":v": {"N": "1"}})
+
+    def test_an_expression_met_before_checks_each_requests_names_and_values(self):
+        # The server keeps the parse of a text it met before and binds each request's names and
+        # values into it: what it answers must be what a first meeting answers.
+        item = dict(self.key, n={"N": "10"}, s={"S": "hello"})
+        for _ in range(4):
+            self.ddb.put_item(TableName=self.table, Item=item, ConditionExpression="n < :v",
+                              ExpressionAttributeValues={":v": {"N": "100"}})
+            self.ddb.put_item(TableName=self.table, Item=item, ConditionExpression="#a <> #b",
+                              ExpressionAttributeNames={"#a": "n", "#b": "s"})
+        self.assertConditionError(
+            "n < :v", "Incorrect operand type for operator or function; operator or function: <, "
+            "operand type: BOOL", {":v": {"BOOL": True}})
+        self.assertError(  # in the newer layer's envelope, as DynamoDB answers it (B1)
+            self.ddb.delete_item, "ValidationException", "1 validation error detected: Invalid "
+            "ConditionExpression: An expression attribute value used in expression is not "
+            "defined; attribute value: :v", TableName=self.table, Key=self.key,
+            ConditionExpression="n < :v", ExpressionAttributeValues={":w": {"N": "1"}})
+        self.assertError(
+            self.ddb.put_item, "ValidationException", "Invalid ConditionExpression: The first "
+            "operand must be distinct from the remaining operands for this operator or function; "
+            "operator: <>, first operand: [n]", TableName=self.table, Item=item,
+            ConditionExpression="#a <> #b", ExpressionAttributeNames={"#a": "n", "#b": "n"})
+        self.assertError(
+            self.ddb.put_item, "ConditionalCheckFailedException", "The conditional request failed",
+            TableName=self.table, Item=item, ConditionExpression="n < :v",
+            ExpressionAttributeValues={":v": {"N": "5"}})
+        for _ in range(4):
+            got = self.ddb.query(TableName=self.table, KeyConditionExpression="pk = :p",
+                                 ExpressionAttributeValues={":p": self.key["pk"]})
+            self.assertEqual(got["Count"], 1)
+        self.assertError(
+            self.ddb.query, "ValidationException", "One or more parameter values were invalid: "
+            "Condition parameter type does not match schema type", TableName=self.table,
+            KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"N": "1"}})
