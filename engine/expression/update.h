@@ -17,6 +17,7 @@ struct UpdateValue {
   Kind kind = Kind::kOperand;
   Operand operand;                // kOperand: a path or a literal
   std::vector<UpdateValue> args;  // two for the others; kIfNotExists: args[0] is the path
+  bool operator==(const UpdateValue& other) const = default;
 };
 
 struct UpdateAction {
@@ -28,6 +29,7 @@ struct UpdateAction {
   // From AttributeUpdates: a type mismatch in ADD or DELETE is then "Type mismatch for attribute
   // to update", as DynamoDB words it for the legacy parameter.
   bool legacy = false;
+  bool operator==(const UpdateAction& other) const = default;
 };
 
 // Applies `actions` to `item`. Every SET value is computed from the item as it was before the

@@ -16,10 +16,6 @@ constexpr size_t kMaxOperators = 300;
 // than this the parse stops with the error the innermost call gets, so thread stack stays bounded.
 constexpr size_t kMaxFunctionNesting = 8;
 
-// Whether placeholders are resolved as the parse meets them, or left in place to be bound later
-// (the checks of bound operands are then skipped: BoundOperandsFit makes them at the binding).
-enum class Binding { kNow, kLater };
-
 // A parsed piece: either an operand (path, value, size()) or a condition.
 struct Node {
   bool is_condition = false;
@@ -83,7 +79,7 @@ std::string_view ComparatorSymbol(Condition::Comparator comparator) {
 // The checks of a condition's operands that depend on what its placeholders are bound to (the
 // values' types and order, names that make two paths one), in DynamoDB's order of report: a parse
 // reports each failure (`fail` gets its detail), a cached parse bound to another request's names
-// and values only needs to know that none fails (parsed_conditions.cc). One function for both,
+// and values only needs to know that none fails (kept_parses.cc). One function for both,
 // so the two cannot drift apart.
 template <typename Fail>
 void CheckComparable(const std::vector<Operand>& operands, std::string_view op, Fail& fail) {

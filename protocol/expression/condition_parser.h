@@ -16,7 +16,7 @@ namespace ddbd {
 // `kind` names the member in messages ("ConditionExpression"). Uses of names and values are
 // recorded in `names`/`values`, so the caller can report unused ones across all expressions.
 // A text this thread parsed before is not parsed again: its parse is bound to this request's
-// names and values (parsed_conditions.cc), with the same result.
+// names and values (kept_parses.cc), with the same result.
 Result<Condition> ParseCondition(std::string_view text, std::string_view kind,
                                  ExpressionNames& names, ExpressionValues& values);
 

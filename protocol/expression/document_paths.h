@@ -13,6 +13,11 @@
 
 namespace ddbd {
 
+// Whether a parse resolves placeholders as it meets them, or leaves them in place to be bound to
+// each request's names and values later (kept_parses.cc): the checks of what they are bound to
+// are then skipped, and made at each binding.
+enum class Binding { kNow, kLater };
+
 // Problems DynamoDB reports only once the whole expression parsed, in this order of priority.
 struct DeferredErrors {
   std::optional<Error> reserved_word;

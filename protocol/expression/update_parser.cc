@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 #include <string>
 
 namespace ddbd {
@@ -40,10 +41,48 @@ std::string LongTypeName(AttributeType type) {
   return "NULL";
 }
 
+// Whether ADD's or DELETE's operand type fits, the detail of DynamoDB's message when not.
+std::optional<std::string> AddDeleteOperandMisfit(UpdateAction::Kind kind,
+                                                  const AttributeValue& operand) {
+  const bool is_set = operand.type == AttributeType::kSS || operand.type == AttributeType::kNS ||
+                      operand.type == AttributeType::kBS;
+  const bool add = kind == UpdateAction::Kind::kAdd;
+  if (is_set || (add && operand.type == AttributeType::kN)) return std::nullopt;
+  return std::string("Incorrect operand type for operator or function; operator: ") +
+         (add ? "ADD" : "DELETE") + ", operand type: " + LongTypeName(operand.type) +
+         ", typeSet: " + (add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND");
+}
+
+// No two actions may touch overlapping paths, or meet as a map key and a list index: the detail
+// of DynamoDB's message for the first pair that does.
+std::optional<std::string> OverlappingPaths(const std::vector<UpdateAction>& actions) {
+  for (size_t i = 0; i < actions.size(); ++i) {
+    for (size_t j = i + 1; j < actions.size(); ++j) {
+      const DocumentPath& a = actions[i].path;
+      const DocumentPath& b = actions[j].path;
+      size_t common = 0;
+      while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+      const char* what = nullptr;
+      if (common == a.size() || common == b.size()) {
+        what = "overlap";
+      } else if (a[common].is_index() != b[common].is_index()) {
+        what = "conflict";
+      }
+      if (what != nullptr) {
+        return std::string("Two document paths ") + what +
+               " with each other; must remove or rewrite one of these paths; path one: " +
+               RenderPath(a) + ", path two: " + RenderPath(b);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 class UpdateParser {
  public:
-  UpdateParser(std::string_view text, ExpressionNames& names, ExpressionValues& values)
-      : tokens_(text, "UpdateExpression"), names_(names), values_(values) {}
+  UpdateParser(std::string_view text, ExpressionNames& names, ExpressionValues& values,
+               Binding binding)
+      : tokens_(text, "UpdateExpression"), names_(names), values_(values), binding_(binding) {}
 
   Result<std::vector<UpdateAction>> Parse() {
     std::vector<UpdateAction> actions;
@@ -77,7 +116,9 @@ class UpdateParser {
       } while (tokens_.Accept(","));
     } while (!tokens_.AtEnd());
     if (Status deferred = deferred_.First(); !deferred.ok()) return deferred.error();
-    if (Status disjoint = CheckDisjoint(actions); !disjoint.ok()) return disjoint.error();
+    if (binding_ == Binding::kNow) {
+      if (auto overlap = OverlappingPaths(actions)) return tokens_.Invalid(*overlap);
+    }
     return actions;
   }
 
@@ -105,18 +146,14 @@ class UpdateParser {
   }
 
   void CheckAddDeleteOperand(UpdateAction::Kind kind, const AttributeValue& operand) {
-    const bool is_set = operand.type == AttributeType::kSS || operand.type == AttributeType::kNS ||
-                        operand.type == AttributeType::kBS;
-    const bool add = kind == UpdateAction::Kind::kAdd;
-    if (is_set || (add && operand.type == AttributeType::kN)) return;
+    if (binding_ == Binding::kLater) return;
+    const std::optional<std::string> misfit = AddDeleteOperandMisfit(kind, operand);
+    if (!misfit) return;
     if (operand.type == AttributeType::kNull && operand.scalar.empty() &&
         deferred_.undefined_value) {
       return;  // an undefined placeholder is reported as such
     }
-    deferred_.Semantic(tokens_.Invalid(
-        std::string("Incorrect operand type for operator or function; operator: ") +
-        (add ? "ADD" : "DELETE") + ", operand type: " + LongTypeName(operand.type) +
-        ", typeSet: " + (add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND")));
+    deferred_.Semantic(tokens_.Invalid(*misfit));
   }
 
   // operand, or operand + operand, or operand - operand.
@@ -250,34 +287,10 @@ class UpdateParser {
                            std::to_string(operators_));
   }
 
-  // No two actions may touch overlapping paths, or meet as a map key and a list index.
-  Status CheckDisjoint(const std::vector<UpdateAction>& actions) const {
-    for (size_t i = 0; i < actions.size(); ++i) {
-      for (size_t j = i + 1; j < actions.size(); ++j) {
-        const DocumentPath& a = actions[i].path;
-        const DocumentPath& b = actions[j].path;
-        size_t common = 0;
-        while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
-        const char* what = nullptr;
-        if (common == a.size() || common == b.size()) {
-          what = "overlap";
-        } else if (a[common].is_index() != b[common].is_index()) {
-          what = "conflict";
-        }
-        if (what != nullptr) {
-          return tokens_.Invalid(std::string("Two document paths ") + what +
-                                 " with each other; must remove or rewrite one of these paths; "
-                                 "path one: " +
-                                 RenderPath(a) + ", path two: " + RenderPath(b));
-        }
-      }
-    }
-    return Ok{};
-  }
-
   TokenStream tokens_;
   ExpressionNames& names_;
   ExpressionValues& values_;
+  const Binding binding_;
   DeferredErrors deferred_;
   size_t operators_ = 0;
   size_t nesting_ = 0;          // '(' and calls open around the operand being parsed
@@ -287,8 +300,8 @@ class UpdateParser {
 
 }  // namespace
 
-Result<std::vector<UpdateAction>> ParseUpdate(std::string_view text, ExpressionNames& names,
-                                              ExpressionValues& values) {
+Result<std::vector<UpdateAction>> ParseUpdateAfresh(std::string_view text, ExpressionNames& names,
+                                                    ExpressionValues& values) {
   if (text.size() > kMaxUpdateExpressionBytes) {
     return Error::Validation(std::string(kUpdateExpressionPrefix) +
                              "Expression size has exceeded the maximum allowed size; expression "
@@ -299,7 +312,25 @@ Result<std::vector<UpdateAction>> ParseUpdate(std::string_view text, ExpressionN
     return Error::Validation(std::string(kUpdateExpressionPrefix) +
                              "The expression can not be empty;");
   }
-  return UpdateParser(text, names, values).Parse();
+  return UpdateParser(text, names, values, Binding::kNow).Parse();
+}
+
+std::optional<std::vector<UpdateAction>> ParseUnboundUpdate(std::string_view text) {
+  if (text.size() > kMaxUpdateExpressionBytes) return std::nullopt;
+  ExpressionNames names = ExpressionNames::Unbound();
+  ExpressionValues values = ExpressionValues::Unbound();
+  auto parsed = UpdateParser(text, names, values, Binding::kLater).Parse();
+  if (!parsed.ok()) return std::nullopt;
+  return std::move(parsed).value();
+}
+
+bool BoundActionsFit(const std::vector<UpdateAction>& actions) {
+  for (const UpdateAction& action : actions) {
+    const bool add_or_delete =
+        action.kind == UpdateAction::Kind::kAdd || action.kind == UpdateAction::Kind::kDelete;
+    if (add_or_delete && AddDeleteOperandMisfit(action.kind, action.operand)) return false;
+  }
+  return !OverlappingPaths(actions);
 }
 
 }  // namespace ddbd

@@ -1,9 +1,9 @@
 // Fuzzes the expression parsers: the first byte picks ConditionExpression, UpdateExpression or
 // ProjectionExpression, the rest is the expression. Whatever parses is also evaluated or applied
 // against a fixed item, so the engine's evaluation is exercised too. Any crash, sanitizer report
-// or hang is a bug: every input must end in a result or a ValidationException. A condition is
-// also kept (parsed_conditions.cc) and bound to other names and values, whose result must be what
-// parsing it afresh with them gives: a difference traps.
+// or hang is a bug: every input must end in a result or a ValidationException. A condition or
+// update is also kept (kept_parses.cc) and bound to other names and values, whose result must be
+// what parsing it afresh with them gives: a difference traps.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -40,8 +40,10 @@ ddbd::Item FixedItem() {
   return decoder.DecodeItem(&document);
 }
 
-// `text` kept with the fixed names and values, then bound to the other ones: the same as a parse.
-void CheckKeptParse(const std::string& text) {
+// `text` kept with the fixed names and values (`kept` parses through this thread's kept parses,
+// `afresh` from the text), then bound to the other ones: the same as a parse, or a trap.
+template <typename Kept, typename Afresh>
+void CheckKeptParse(Kept kept_parse, Afresh afresh_parse) {
   rapidjson::Document names_json;
   names_json.Parse(kNames);
   rapidjson::Document values_json;
@@ -49,9 +51,7 @@ void CheckKeptParse(const std::string& text) {
   for (int i = 0; i < 3; ++i) {
     auto names = ddbd::ExpressionNames::Decode(&names_json);
     auto values = ddbd::ExpressionValues::Decode(&values_json);
-    if (!ddbd::ParseCondition(text, "ConditionExpression", names.value(), values.value()).ok()) {
-      return;
-    }
+    if (!kept_parse(names.value(), values.value()).ok()) return;
   }
   rapidjson::Document other_names_json;
   other_names_json.Parse(kOtherNames);
@@ -61,10 +61,8 @@ void CheckKeptParse(const std::string& text) {
   auto kept_values = ddbd::ExpressionValues::Decode(&other_values_json);
   auto names = ddbd::ExpressionNames::Decode(&other_names_json);
   auto values = ddbd::ExpressionValues::Decode(&other_values_json);
-  auto kept =
-      ddbd::ParseCondition(text, "ConditionExpression", kept_names.value(), kept_values.value());
-  auto afresh =
-      ddbd::ParseConditionAfresh(text, "ConditionExpression", names.value(), values.value());
+  auto kept = kept_parse(kept_names.value(), kept_values.value());
+  auto afresh = afresh_parse(names.value(), values.value());
   const bool same = kept.ok() == afresh.ok() &&
                     (kept.ok() ? kept.value() == afresh.value()
                                : kept.error().message() == afresh.error().message()) &&
@@ -89,7 +87,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       auto condition =
           ddbd::ParseCondition(text, "ConditionExpression", names.value(), values.value());
       if (condition.ok()) ddbd::Evaluate(condition.value(), FixedItem());
-      CheckKeptParse(text);
+      CheckKeptParse(
+          [&](ddbd::ExpressionNames& n, ddbd::ExpressionValues& v) {
+            return ddbd::ParseCondition(text, "ConditionExpression", n, v);
+          },
+          [&](ddbd::ExpressionNames& n, ddbd::ExpressionValues& v) {
+            return ddbd::ParseConditionAfresh(text, "ConditionExpression", n, v);
+          });
       break;
     }
     case 1: {
@@ -98,6 +102,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         ddbd::Item item = FixedItem();
         (void)ddbd::ApplyUpdate(update.value(), item);
       }
+      CheckKeptParse([&](ddbd::ExpressionNames& n,
+                         ddbd::ExpressionValues& v) { return ddbd::ParseUpdate(text, n, v); },
+                     [&](ddbd::ExpressionNames& n, ddbd::ExpressionValues& v) {
+                       return ddbd::ParseUpdateAfresh(text, n, v);
+                     });
       break;
     }
     default: {

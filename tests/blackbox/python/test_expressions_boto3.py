@@ -128,3 +128,22 @@ class Expressions(ServerTestCase):
             self.ddb.query, "ValidationException", "One or more parameter values were invalid: "
             "Condition parameter type does not match schema type", TableName=self.table,
             KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"N": "1"}})
+
+    def test_an_update_met_before_checks_each_requests_names_and_values(self):
+        for i in range(4):
+            got = self.update("SET #a = :v, #b = :w ADD c :n", {":v": {"N": "1"}, ":w": {"S": "w"},
+                              ":n": {"N": "2"}}, {"#a": "x", "#b": "y"})
+            self.assertEqual((got["x"], got["y"], got["c"]),
+                             ({"N": "1"}, {"S": "w"}, {"N": str(2 * (i + 1))}))
+        update = dict(TableName=self.table, Key=self.key,
+                      UpdateExpression="SET #a = :v, #b = :w ADD c :n")
+        self.assertError(
+            self.ddb.update_item, "ValidationException", "Invalid UpdateExpression: Two document "
+            "paths overlap with each other; must remove or rewrite one of these paths; path one: "
+            "[x], path two: [x]", **update, ExpressionAttributeNames={"#a": "x", "#b": "x"},
+            ExpressionAttributeValues={":v": {"N": "1"}, ":w": {"S": "w"}, ":n": {"N": "2"}})
+        self.assertError(
+            self.ddb.update_item, "ValidationException", "Invalid UpdateExpression: Incorrect "
+            "operand type for operator or function; operator: ADD, operand type: STRING, typeSet: "
+            "ALLOWED_FOR_ADD_OPERAND", **update, ExpressionAttributeNames={"#a": "x", "#b": "y"},
+            ExpressionAttributeValues={":v": {"N": "1"}, ":w": {"S": "w"}, ":n": {"S": "2"}})

@@ -1,11 +1,12 @@
-// Kept parses bound to another request's names and values (parsed_conditions.cc) give exactly
-// what parsing the text afresh gives: the same tree, or the same error, and the same uses.
+// Kept parses bound to another request's names and values (kept_parses.cc) give exactly what
+// parsing the text afresh gives: the same tree or actions, or the same error, and the same uses.
 #include <rapidjson/document.h>
 
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "protocol/expression/condition_parser.h"
+#include "protocol/expression/update_parser.h"
 
 namespace ddbd {
 namespace {
@@ -170,6 +171,69 @@ TEST_CASE("A kept text serves its own kind's messages and is bound only where it
     CHECK(sized.value().children[0].operands[0].value == AttributeValue::Number("3"));
   }
   CHECK(ConditionsBoundOnThisThread() == before);
+}
+
+// KeptThenOther for an UpdateExpression.
+std::string KeptUpdateThenOther(const std::string& text, const Members& first,
+                                const Members& other) {
+  for (int i = 0; i < 2; ++i) {
+    Decoded request = Decode(first);
+    REQUIRE(ParseUpdate(text, request.names, request.values).ok());
+  }
+  Decoded warm = Decode(first);
+  const size_t bound_before = UpdatesBoundOnThisThread();
+  REQUIRE(ParseUpdate(text, warm.names, warm.values).ok());
+  REQUIRE(UpdatesBoundOnThisThread() == bound_before + 1);
+
+  Decoded kept = Decode(other);
+  Decoded afresh = Decode(other);
+  auto through_kept = ParseUpdate(text, kept.names, kept.values);
+  auto parsed = ParseUpdateAfresh(text, afresh.names, afresh.values);
+  REQUIRE(through_kept.ok() == parsed.ok());
+  CHECK(UsesOf(kept) == UsesOf(afresh));
+  if (!parsed.ok()) {
+    CHECK(through_kept.error().message() == parsed.error().message());
+    return parsed.error().message();
+  }
+  CHECK(through_kept.value() == parsed.value());
+  return "ok";
+}
+
+TEST_CASE("A kept update bound to other names and values gives the parse's actions", "[update]") {
+  CHECK(KeptUpdateThenOther(
+            "SET a = list_append(if_not_exists(#l, :e), :v), #b = (#b + :n) REMOVE #r[2] "
+            "ADD c :n DELETE d :s",
+            {R"({"#l":"l","#b":"b","#r":"r"})",
+             R"({":e":{"L":[]},":v":{"L":[{"N":"1"}]},":n":{"N":"1"},":s":{"SS":["x"]}})"},
+            {R"({"#l":"m","#b":"q","#r":"#z"})",
+             R"({":e":{"S":"x"},":v":{"N":"2"},":n":{"NS":["7"]},":s":{"BS":["AQ=="]}})"}) == "ok");
+}
+
+TEST_CASE("A kept update whose binding fails gives the parse's own error", "[update]") {
+  constexpr Members kFirst{R"({"#a":"x","#b":"y"})",
+                           R"({":v":{"N":"1"},":w":{"N":"2"},":s":{"SS":["x"]}})"};
+  CHECK(KeptUpdateThenOther("SET #a = :v, #b = :w", kFirst,
+                            {R"({"#a":"x","#b":"x"})", R"({":v":{"N":"1"},":w":{"N":"2"}})"}) ==
+        "Invalid UpdateExpression: Two document paths overlap with each other; must remove or "
+        "rewrite one of these paths; path one: [x], path two: [x]");
+  CHECK(KeptUpdateThenOther("SET #a[0] = :v, #b.c = :w", kFirst,
+                            {R"({"#a":"x","#b":"x"})", R"({":v":{"N":"1"},":w":{"N":"2"}})"}) ==
+        "Invalid UpdateExpression: Two document paths conflict with each other; must remove or "
+        "rewrite one of these paths; path one: [x, [0]], path two: [x, c]");
+  CHECK(KeptUpdateThenOther("ADD n :v", kFirst, {"{}", R"({":v":{"S":"1"}})"}) ==
+        "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: "
+        "ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND");
+  CHECK(KeptUpdateThenOther("DELETE s :s", kFirst, {"{}", R"({":s":{"N":"1"}})"}) ==
+        "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: "
+        "DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND");
+  // An undefined ADD operand is reported as undefined, not as a type.
+  CHECK(KeptUpdateThenOther("ADD n :v SET #a = :w", kFirst,
+                            {R"({"#a":"x"})", R"({":w":{"N":"1"}})"}) ==
+        "Invalid UpdateExpression: An expression attribute value used in expression is not "
+        "defined; attribute value: :v");
+  CHECK(KeptUpdateThenOther("SET #a = :v", kFirst, {R"({"#c":"x"})", R"({":v":{"N":"1"}})"}) ==
+        "Invalid UpdateExpression: An expression attribute name used in the document path is not "
+        "defined; attribute name: #a");
 }
 
 }  // namespace
