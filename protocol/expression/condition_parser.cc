@@ -78,7 +78,7 @@ std::string_view ComparatorSymbol(Condition::Comparator comparator) {
 
 // The checks of a condition's operands that depend on what its placeholders are bound to (the
 // values' types and order, names that make two paths one), in DynamoDB's order of report: a parse
-// reports each failure (`fail` gets its detail), a cached parse bound to another request's names
+// reports each failure (`fail` gets its detail), a kept parse bound to another request's names
 // and values only needs to know that none fails (kept_parses.cc). One function for both,
 // so the two cannot drift apart.
 template <typename Fail>
