@@ -11,26 +11,12 @@ namespace {
 
 constexpr const char* kProjectionPrefix = "Invalid ProjectionExpression: ";
 
-// DynamoDB refuses a path that is a prefix of another (overlap) or that meets another at the
-// same place as a map key and a list index (conflict).
+// No two paths may overlap or conflict (PathsClash).
 Status CheckPathsDisjoint(const std::vector<DocumentPath>& paths) {
   for (size_t i = 0; i < paths.size(); ++i) {
     for (size_t j = i + 1; j < paths.size(); ++j) {
-      const DocumentPath& a = paths[i];
-      const DocumentPath& b = paths[j];
-      size_t common = 0;
-      while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
-      const char* what = nullptr;
-      if (common == a.size() || common == b.size()) {
-        what = "overlap";
-      } else if (a[common].is_index() != b[common].is_index()) {
-        what = "conflict";
-      }
-      if (what != nullptr) {
-        return Error::Validation(std::string(kProjectionPrefix) + "Two document paths " + what +
-                                 " with each other; must remove or rewrite one of these paths; "
-                                 "path one: " +
-                                 RenderPath(a) + ", path two: " + RenderPath(b));
+      if (auto clash = PathsClash(paths[i], paths[j])) {
+        return Error::Validation(kProjectionPrefix + *clash);
       }
     }
   }

@@ -92,6 +92,21 @@ Status ExpressionNames::CheckAllUsed() const {
       "Value provided in ExpressionAttributeNames unused in expressions: keys: {" + unused + "}");
 }
 
+std::optional<std::string> PathsClash(const DocumentPath& a, const DocumentPath& b) {
+  size_t common = 0;
+  while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+  const char* what = nullptr;
+  if (common == a.size() || common == b.size()) {
+    what = "overlap";
+  } else if (a[common].is_index() != b[common].is_index()) {
+    what = "conflict";
+  }
+  if (what == nullptr) return std::nullopt;
+  return std::string("Two document paths ") + what +
+         " with each other; must remove or rewrite one of these paths; path one: " + RenderPath(a) +
+         ", path two: " + RenderPath(b);
+}
+
 namespace {
 
 // The first element, or a map key after '.': a name or a #placeholder.

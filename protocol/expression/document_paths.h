@@ -69,6 +69,11 @@ class ExpressionNames {
   std::map<std::string, Placeholder, std::less<>> names_;
 };
 
+// DynamoDB refuses two paths of one expression where one is a prefix of the other (overlap) or
+// where they meet at the same place as a map key and a list index (conflict): the detail of its
+// message for `a` and `b` when they do ("Two document paths overlap with each other; ...").
+std::optional<std::string> PathsClash(const DocumentPath& a, const DocumentPath& b);
+
 // Parses a document path starting at the next token. Syntax errors return at once; a reserved
 // word or undefined placeholder is recorded in `errors`.
 Result<DocumentPath> ParseDocumentPath(TokenStream& tokens, ExpressionNames& names,

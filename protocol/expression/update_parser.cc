@@ -58,21 +58,7 @@ std::optional<std::string> AddDeleteOperandMisfit(UpdateAction::Kind kind,
 std::optional<std::string> OverlappingPaths(const std::vector<UpdateAction>& actions) {
   for (size_t i = 0; i < actions.size(); ++i) {
     for (size_t j = i + 1; j < actions.size(); ++j) {
-      const DocumentPath& a = actions[i].path;
-      const DocumentPath& b = actions[j].path;
-      size_t common = 0;
-      while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
-      const char* what = nullptr;
-      if (common == a.size() || common == b.size()) {
-        what = "overlap";
-      } else if (a[common].is_index() != b[common].is_index()) {
-        what = "conflict";
-      }
-      if (what != nullptr) {
-        return std::string("Two document paths ") + what +
-               " with each other; must remove or rewrite one of these paths; path one: " +
-               RenderPath(a) + ", path two: " + RenderPath(b);
-      }
+      if (auto clash = PathsClash(actions[i].path, actions[j].path)) return clash;
     }
   }
   return std::nullopt;

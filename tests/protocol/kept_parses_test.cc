@@ -44,24 +44,26 @@ std::string UsesOf(const Decoded& decoded) {
          (values.ok() ? std::string("values used") : values.error().message());
 }
 
-// Makes `text` kept with `first`'s names and values (met twice, then bound once), then checks that
-// `other`'s through the kept parse equals `other`'s parsed afresh. Returns the outcome: "ok" or
-// the error's message.
-std::string KeptThenOther(const std::string& text, const char* kind, const Members& first,
-                          const Members& other) {
+// Makes a text kept with `first`'s names and values (met twice, then bound once), then checks
+// that `other`'s through the kept parse equals `other`'s parsed afresh. `kept_parse` and
+// `afresh_parse` parse the text with the names and values given; `bound` counts this thread's
+// bindings. Returns the outcome: "ok" or the error's message.
+template <typename KeptParse, typename AfreshParse>
+std::string KeptThenOther(KeptParse kept_parse, AfreshParse afresh_parse, size_t (*bound)(),
+                          const Members& first, const Members& other) {
   for (int i = 0; i < 2; ++i) {
     Decoded request = Decode(first);
-    REQUIRE(ParseCondition(text, kind, request.names, request.values).ok());
+    REQUIRE(kept_parse(request.names, request.values).ok());
   }
   Decoded warm = Decode(first);
-  const size_t bound_before = ConditionsBoundOnThisThread();
-  REQUIRE(ParseCondition(text, kind, warm.names, warm.values).ok());
-  REQUIRE(ConditionsBoundOnThisThread() == bound_before + 1);  // the third met it kept
+  const size_t bound_before = bound();
+  REQUIRE(kept_parse(warm.names, warm.values).ok());
+  REQUIRE(bound() == bound_before + 1);  // the third meeting found it kept
 
   Decoded kept = Decode(other);
   Decoded afresh = Decode(other);
-  auto through_kept = ParseCondition(text, kind, kept.names, kept.values);
-  auto parsed = ParseConditionAfresh(text, kind, afresh.names, afresh.values);
+  auto through_kept = kept_parse(kept.names, kept.values);
+  auto parsed = afresh_parse(afresh.names, afresh.values);
   REQUIRE(through_kept.ok() == parsed.ok());
   CHECK(UsesOf(kept) == UsesOf(afresh));
   if (!parsed.ok()) {
@@ -70,6 +72,28 @@ std::string KeptThenOther(const std::string& text, const char* kind, const Membe
   }
   CHECK(through_kept.value() == parsed.value());
   return "ok";
+}
+
+std::string KeptThenOther(const std::string& text, const char* kind, const Members& first,
+                          const Members& other) {
+  return KeptThenOther(
+      [&](ExpressionNames& names, ExpressionValues& values) {
+        return ParseCondition(text, kind, names, values);
+      },
+      [&](ExpressionNames& names, ExpressionValues& values) {
+        return ParseConditionAfresh(text, kind, names, values);
+      },
+      ConditionsBoundOnThisThread, first, other);
+}
+
+std::string KeptUpdateThenOther(const std::string& text, const Members& first,
+                                const Members& other) {
+  return KeptThenOther([&](ExpressionNames& names,
+                           ExpressionValues& values) { return ParseUpdate(text, names, values); },
+                       [&](ExpressionNames& names, ExpressionValues& values) {
+                         return ParseUpdateAfresh(text, names, values);
+                       },
+                       UpdatesBoundOnThisThread, first, other);
 }
 
 constexpr Members kNumbers{R"({"#a":"x","#b":"y"})",
@@ -171,32 +195,6 @@ TEST_CASE("A kept text serves its own kind's messages and is bound only where it
     CHECK(sized.value().children[0].operands[0].value == AttributeValue::Number("3"));
   }
   CHECK(ConditionsBoundOnThisThread() == before);
-}
-
-// KeptThenOther for an UpdateExpression.
-std::string KeptUpdateThenOther(const std::string& text, const Members& first,
-                                const Members& other) {
-  for (int i = 0; i < 2; ++i) {
-    Decoded request = Decode(first);
-    REQUIRE(ParseUpdate(text, request.names, request.values).ok());
-  }
-  Decoded warm = Decode(first);
-  const size_t bound_before = UpdatesBoundOnThisThread();
-  REQUIRE(ParseUpdate(text, warm.names, warm.values).ok());
-  REQUIRE(UpdatesBoundOnThisThread() == bound_before + 1);
-
-  Decoded kept = Decode(other);
-  Decoded afresh = Decode(other);
-  auto through_kept = ParseUpdate(text, kept.names, kept.values);
-  auto parsed = ParseUpdateAfresh(text, afresh.names, afresh.values);
-  REQUIRE(through_kept.ok() == parsed.ok());
-  CHECK(UsesOf(kept) == UsesOf(afresh));
-  if (!parsed.ok()) {
-    CHECK(through_kept.error().message() == parsed.error().message());
-    return parsed.error().message();
-  }
-  CHECK(through_kept.value() == parsed.value());
-  return "ok";
 }
 
 TEST_CASE("A kept update bound to other names and values gives the parse's actions", "[update]") {
