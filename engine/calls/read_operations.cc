@@ -194,10 +194,8 @@ KeyRange QueryRange(const KeyParts& key, const KeyConditions& conditions) {
 }
 
 std::string HashBytes(uint64_t hash) {
-  std::string bytes(8, '\0');
-  for (int i = 0; i < 8; ++i)
-    bytes[static_cast<size_t>(i)] = static_cast<char>(hash >> (56 - 8 * i));
-  return bytes;
+  const std::array<char, 8> bytes = PartitionHashBytes(hash);
+  return std::string(bytes.data(), bytes.size());
 }
 
 // Segment i of n covers partition hashes [i * 2^64 / n, (i + 1) * 2^64 / n).

@@ -30,8 +30,10 @@ Status CheckKeyValue(const std::string& name, const AttributeValue& value, bool 
   return Ok{};
 }
 
-Status CheckItemKeyAttribute(const Item& item, const std::string& name, AttributeType type,
-                             bool partition, KeyMismatchStyle style) {
+// The item's value of key attribute `name`, checked: found once, as the key's encoding uses it.
+Result<const AttributeValue*> CheckItemKeyAttribute(const Item& item, const std::string& name,
+                                                    AttributeType type, bool partition,
+                                                    KeyMismatchStyle style) {
   const AttributeValue* value = FindAttribute(item, name);
   if (value == nullptr) {
     return Error::Validation("One or more parameter values were invalid: Missing the key " + name +
@@ -43,7 +45,10 @@ Status CheckItemKeyAttribute(const Item& item, const std::string& name, Attribut
                              name + " expected: " + std::string(TypeName(type)) +
                              " actual: " + std::string(TypeName(value->type)));
   }
-  return CheckKeyValue(name, *value, partition);
+  if (Status checked = CheckKeyValue(name, *value, partition); !checked.ok()) {
+    return checked.error();
+  }
+  return value;
 }
 
 AttributeType DefinedType(const std::vector<AttributeDefinition>& definitions,
@@ -112,19 +117,16 @@ KeyShape KeyShape::Of(const std::vector<KeySchemaElement>& key_schema,
 }
 
 Result<std::string> ItemKeyBytes(const KeyShape& shape, const Item& item, KeyMismatchStyle style) {
-  if (Status partition =
-          CheckItemKeyAttribute(item, shape.partition_name, shape.partition_type, true, style);
-      !partition.ok()) {
-    return partition.error();
-  }
+  auto partition =
+      CheckItemKeyAttribute(item, shape.partition_name, shape.partition_type, true, style);
+  if (!partition.ok()) return partition.error();
+  const AttributeValue* sort = nullptr;
   if (shape.has_sort_key()) {
-    if (Status sort = CheckItemKeyAttribute(item, shape.sort_name, shape.sort_type, false, style);
-        !sort.ok()) {
-      return sort.error();
-    }
+    auto checked = CheckItemKeyAttribute(item, shape.sort_name, shape.sort_type, false, style);
+    if (!checked.ok()) return checked.error();
+    sort = checked.value();
   }
-  return EncodeTableKey(*FindAttribute(item, shape.partition_name),
-                        shape.has_sort_key() ? FindAttribute(item, shape.sort_name) : nullptr);
+  return EncodeTableKey(*partition.value(), sort);
 }
 
 Result<std::string> LookupKeyBytes(const KeyShape& shape, const Item& key) {

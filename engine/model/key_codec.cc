@@ -1,6 +1,8 @@
 #include "engine/model/key_codec.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 
 #include "engine/model/number.h"
 
@@ -81,11 +83,15 @@ uint64_t StablePartitionHash(std::string_view bytes) {
   return hash;
 }
 
+std::array<char, 8> PartitionHashBytes(uint64_t hash) {
+  static_assert(std::endian::native == std::endian::little);  // one swap: x86 and ARM
+  return std::bit_cast<std::array<char, 8>>(__builtin_bswap64(hash));
+}
+
 void EndPartition(std::string& key) {
-  const uint64_t hash = StablePartitionHash(std::string_view(key).substr(8));
-  for (int i = 0; i < 8; ++i) {
-    key[static_cast<size_t>(i)] = static_cast<char>((hash >> (56 - 8 * i)) & 0xFF);
-  }
+  const std::array<char, 8> hash =
+      PartitionHashBytes(StablePartitionHash(std::string_view(key).substr(8)));
+  std::copy(hash.begin(), hash.end(), key.begin());
 }
 
 std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue* sort) {
@@ -94,9 +100,8 @@ std::string EncodeTableKey(const AttributeValue& partition, const AttributeValue
   const uint64_t hash = StablePartitionHash(partition_bytes);
   std::string key;
   key.reserve(8 + partition_bytes.size() + 16);
-  for (int shift = 56; shift >= 0; shift -= 8) {
-    key.push_back(static_cast<char>((hash >> shift) & 0xFF));  // big-endian: byte order = order
-  }
+  const std::array<char, 8> hash_bytes = PartitionHashBytes(hash);
+  key.append(hash_bytes.data(), hash_bytes.size());
   key += partition_bytes;
   if (sort != nullptr) AppendKeyValue(key, *sort);
   return key;

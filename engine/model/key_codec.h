@@ -4,6 +4,7 @@
 // item order: a Query is a range under one (hash, partition key) prefix; a Scan walks hash order.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -39,5 +40,8 @@ size_t PartitionPrefixLength(std::string_view key, std::span<const AttributeType
 // A hash of the partition key's bytes that never changes between runs or machines (stored data
 // and Scan order depend on it).
 uint64_t StablePartitionHash(std::string_view partition_bytes);
+
+// A key's leading partition hash as its 8 bytes, big-endian: byte order is the hash's order.
+std::array<char, 8> PartitionHashBytes(uint64_t hash);
 
 }  // namespace ddbd
