@@ -60,18 +60,14 @@ ExpressionNames ExpressionNames::Unbound() {
 std::string ExpressionNames::Resolve(std::string_view placeholder, const TokenStream& tokens,
                                      DeferredErrors& errors) {
   if (unbound_) return std::string(placeholder);
-  auto it = names_.find(placeholder);
-  if (it == names_.end()) {
-    if (!errors.undefined_name) {
-      errors.undefined_name = tokens.Invalid(
-          "An expression attribute name used in the document path is not defined; attribute "
-          "name: " +
-          std::string(placeholder));
-    }
-    return "";
+  if (const std::string* name = Use(placeholder)) return *name;
+  if (!errors.undefined_name) {
+    errors.undefined_name = tokens.Invalid(
+        "An expression attribute name used in the document path is not defined; attribute "
+        "name: " +
+        std::string(placeholder));
   }
-  it->second.used = true;
-  return it->second.name;
+  return "";
 }
 
 const std::string* ExpressionNames::Use(std::string_view placeholder) {

@@ -57,17 +57,13 @@ ExpressionValues ExpressionValues::Unbound() {
 AttributeValue ExpressionValues::Resolve(std::string_view placeholder, const TokenStream& tokens,
                                          DeferredErrors& errors) {
   if (unbound_) return AttributeValue::String(std::string(placeholder));
-  auto it = values_.find(placeholder);
-  if (it == values_.end()) {
-    if (!errors.undefined_value) {
-      errors.UndefinedValue(tokens.Invalid(
-          "An expression attribute value used in expression is not defined; attribute value: " +
-          std::string(placeholder)));
-    }
-    return AttributeValue::Null();
+  if (const AttributeValue* value = Use(placeholder)) return *value;
+  if (!errors.undefined_value) {
+    errors.UndefinedValue(tokens.Invalid(
+        "An expression attribute value used in expression is not defined; attribute value: " +
+        std::string(placeholder)));
   }
-  it->second.used = true;
-  return it->second.value;
+  return AttributeValue::Null();
 }
 
 const AttributeValue* ExpressionValues::Use(std::string_view placeholder) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "protocol/expression/condition_parser.h"
@@ -76,8 +77,7 @@ bool BindOperand(const Operand& from, ExpressionNames& names, ExpressionValues& 
 // Copies `from` into `to` with each placeholder bound (recording its use), checking each
 // comparison's and function's bound operands as the parse does. False at the first placeholder not
 // bound or check failed. Recursion over a kept tree: at most as deep as a condition's operators.
-bool BindCondition(const Condition& from, ExpressionNames& names, ExpressionValues& values,
-                   Condition& to) {
+bool Bind(const Condition& from, ExpressionNames& names, ExpressionValues& values, Condition& to) {
   to.kind = from.kind;
   to.comparator = from.comparator;
   to.operands.reserve(from.operands.size());
@@ -87,7 +87,7 @@ bool BindCondition(const Condition& from, ExpressionNames& names, ExpressionValu
   if (!BoundOperandsFit(to)) return false;
   to.children.reserve(from.children.size());
   for (const Condition& child : from.children) {
-    if (!BindCondition(child, names, values, to.children.emplace_back())) return false;
+    if (!Bind(child, names, values, to.children.emplace_back())) return false;
   }
   return true;
 }
@@ -104,8 +104,9 @@ bool BindUpdateValue(const UpdateValue& from, ExpressionNames& names, Expression
   return true;
 }
 
-bool BindActions(const std::vector<UpdateAction>& from, ExpressionNames& names,
-                 ExpressionValues& values, std::vector<UpdateAction>& to) {
+// An update's actions, bound; then the parse's checks of the bound actions.
+bool Bind(const std::vector<UpdateAction>& from, ExpressionNames& names, ExpressionValues& values,
+          std::vector<UpdateAction>& to) {
   to.reserve(from.size());
   for (const UpdateAction& action : from) {
     UpdateAction& bound = to.emplace_back();
@@ -123,21 +124,13 @@ bool BindActions(const std::vector<UpdateAction>& from, ExpressionNames& names,
   return BoundActionsFit(to);
 }
 
-bool Bind(const Condition& from, ExpressionNames& names, ExpressionValues& values, Condition& to) {
-  return BindCondition(from, names, values, to);
-}
-bool Bind(const std::vector<UpdateAction>& from, ExpressionNames& names, ExpressionValues& values,
-          std::vector<UpdateAction>& to) {
-  return BindActions(from, names, values, to);
-}
-
-std::optional<Condition> ParseUnbound(const Condition*, std::string_view text,
-                                      std::string_view kind) {
-  return ParseUnboundCondition(text, kind);
-}
-std::optional<std::vector<UpdateAction>> ParseUnbound(const std::vector<UpdateAction>*,
-                                                      std::string_view text, std::string_view) {
-  return ParseUnboundUpdate(text);
+template <typename Parsed>
+std::optional<Parsed> ParseUnbound(std::string_view text, std::string_view kind) {
+  if constexpr (std::is_same_v<Parsed, Condition>) {
+    return ParseUnboundCondition(text, kind);
+  } else {
+    return ParseUnboundUpdate(text);
+  }
 }
 
 // `text` through this thread's kept parses of its kind: bound if kept, else parsed by `afresh`
@@ -164,7 +157,7 @@ Result<Parsed> ParseKept(std::string_view text, std::string_view kind, Expressio
     kept.tried = false;
   } else if (parsed.ok() && !kept.tried) {
     kept.tried = true;
-    std::optional<Parsed> unbound = ParseUnbound(static_cast<const Parsed*>(nullptr), text, kind);
+    std::optional<Parsed> unbound = ParseUnbound<Parsed>(text, kind);
     Parsed check;
     if (unbound && Bind(*unbound, names, values, check) && check == parsed.value()) {
       kept.unbound = std::move(unbound);
