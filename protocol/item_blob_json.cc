@@ -10,6 +10,7 @@
 #include "engine/model/item_codec.h"
 #include "protocol/attribute_value_json.h"
 #include "protocol/base64.h"
+#include "protocol/json_quote.h"
 
 namespace ddbd {
 
@@ -32,23 +33,29 @@ const std::array<ValueStartText, kLastType + 1> kValueStarts = [] {
   return starts;
 }();
 
-// Writes a stored blob's JSON straight into the answer's buffer, as the writer would write it
-// value by value: the writer's bookkeeping per value (its level stack, the separator logic, the
-// escape scan of each type's name) cost ~1,400 instructions per ~200-byte item, most of a
-// Query's answer.
+// The most JSON one byte of a blob becomes: a NULL's type byte is ,{"NULL":true} (14 bytes); a
+// byte of a name or string at most \u00XX (6) and its length's byte the quotes, a separator and
+// a colon; every other byte of the format less (see EncodeItem).
+constexpr size_t kJsonPerBlobByte = 16;
+
+// Writes a stored blob's JSON at a cursor into room made for the whole item at once, as the
+// writer would write it value by value: the writer's bookkeeping per value (its level stack, the
+// separator logic, the escape scan of each type's name) cost ~1,400 instructions per ~200-byte
+// item, a reservation per string ~40 more.
 class BlobJsonWriter {
  public:
-  explicit BlobJsonWriter(json::Buffer& out) : out_(out) {}
+  explicit BlobJsonWriter(char* at) : o_(at) {}
+  char* end() const { return o_; }
 
   void Name(std::string_view name) {
     Separator();
-    json::AppendQuoted(out_, name);
-    out_.Put(':');
+    o_ = json::QuoteInto(o_, name);
+    *o_++ = ':';
   }
   void Scalar(AttributeType type, std::string_view bytes) {
     StartValue(type);
-    json::AppendQuoted(out_, type == AttributeType::kB ? Base64Encode(bytes) : bytes);
-    out_.Put('}');
+    o_ = json::QuoteInto(o_, type == AttributeType::kB ? Base64Encode(bytes) : bytes);
+    *o_++ = '}';
   }
   void Bool(bool value) {
     StartValue(AttributeType::kBool);
@@ -60,7 +67,7 @@ class BlobJsonWriter {
   }
   void StartSet(AttributeType type, size_t count) {
     StartValue(type);
-    out_.Put('[');
+    *o_++ = '[';
     set_type_ = type;
     set_members_.clear();
     set_members_.reserve(count);
@@ -77,15 +84,15 @@ class BlobJsonWriter {
     }
     bool first = true;
     for (const std::string_view member : set_members_) {
-      if (!first) out_.Put(',');
+      if (!first) *o_++ = ',';
       first = false;
-      json::AppendQuoted(out_, type == AttributeType::kBS ? Base64Encode(member) : member);
+      o_ = json::QuoteInto(o_, type == AttributeType::kBS ? Base64Encode(member) : member);
     }
     Raw("]}");
   }
   void StartList(size_t) {
     StartValue(AttributeType::kL);
-    out_.Put('[');
+    *o_++ = '[';
     Push(kList);
   }
   void EndList() {
@@ -95,44 +102,51 @@ class BlobJsonWriter {
   // The item itself is a bare object; a map inside it is {"M": {...}}.
   void StartMap(size_t) {
     if (!open_.empty()) StartValue(AttributeType::kM);
-    out_.Put('{');
+    *o_++ = '{';
     Push(kMap);
   }
   void EndMap() {
     Pop();
-    out_.Put('}');
-    if (!open_.empty()) out_.Put('}');
+    *o_++ = '}';
+    if (!open_.empty()) *o_++ = '}';
   }
 
  private:
   static constexpr char kMap = 'm';
   static constexpr char kList = 'l';
 
-  void Raw(std::string_view text) { std::memcpy(out_.Push(text.size()), text.data(), text.size()); }
+  void Raw(std::string_view text) {
+    std::memcpy(o_, text.data(), text.size());
+    o_ += text.size();
+  }
   // A comma before every member of the open container but its first.
   void Separator() {
-    if (!first_) out_.Put(',');
+    if (!first_) *o_++ = ',';
     first_ = false;
   }
-  // A value in a list is a member of it; in a map it follows its name.
+  // A value in a list is a member of it; in a map it follows its name. The type's start is
+  // stored as one 8-byte piece, the cursor moved by its length.
   void StartValue(AttributeType type) {
-    if (!open_.empty() && open_.back() == kList) Separator();
+    if (in_list_) Separator();
     const ValueStartText& start = kValueStarts[static_cast<size_t>(type)];
-    std::memcpy(out_.Push(sizeof start.text), start.text, sizeof start.text);
-    out_.Pop(sizeof start.text - start.size);
+    std::memcpy(o_, start.text, sizeof start.text);
+    o_ += start.size;
   }
   void Push(char container) {
     open_.push_back(container);
+    in_list_ = container == kList;
     first_ = true;
   }
   // The container that held the one closing is not at its first member any more.
   void Pop() {
     open_.pop_back();
+    in_list_ = !open_.empty() && open_.back() == kList;
     first_ = false;
   }
 
-  json::Buffer& out_;
-  std::string open_;  // the containers open, innermost last (an item nests at most 32 deep)
+  char* o_;
+  std::string open_;      // the containers open, innermost last (an item nests at most 33 deep)
+  bool in_list_ = false;  // whether the innermost is a list
   bool first_ = true;
   AttributeType set_type_ = AttributeType::kSS;
   std::vector<std::string_view> set_members_;  // a set's, sorted as it ends
@@ -144,8 +158,15 @@ void EncodeItemBlob(json::Writer& writer, std::string_view blob) {
   // The writer places the value (a separator before it, if it is not the first), the visitor
   // writes it.
   writer.RawValue("", 0, rapidjson::kObjectType);
-  BlobJsonWriter visitor(json::BufferOf(writer));
+  // Room for the whole item at once (a 400 KB item's 6.4 MB only reserved, its pages untouched
+  // but for what is written), then given back but for what was written.
+  json::Buffer& out = json::BufferOf(writer);
+  const size_t room = blob.size() * kJsonPerBlobByte + json::QuotedRoom(0);
+  out.Reserve(room);
+  char* const begin = out.PushUnsafe(room);
+  BlobJsonWriter visitor(begin);
   VisitItemBlob(blob, visitor);
+  out.Pop(room - static_cast<size_t>(visitor.end() - begin));
 }
 
 void EncodeReadItem(json::Writer& writer, const ReadItem& read) {

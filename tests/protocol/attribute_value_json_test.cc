@@ -89,6 +89,49 @@ TEST_CASE("Sets come back in DynamoDB's order: bytes for SS and BS, value for NS
   CHECK(std::string(from_item.GetString()) == R"({"s":{"S":"x"},"n":{"NS":["-1","2","10"]}})");
 }
 
+// EncodeItemBlob makes room for a whole item at once, 16 bytes per byte of its blob: the densest
+// shapes of the format (a NULL's one byte is ,{"NULL":true}; a control byte is \u00XX) stay
+// within it. Each item is written into a fresh buffer, whose capacity is then that room exactly,
+// so AddressSanitizer sees any write past it.
+TEST_CASE("An item's JSON fits the room made for it, the densest shapes too") {
+  const auto list_of = [](size_t count, const AttributeValue& element) {
+    AttributeValue list;
+    list.type = AttributeType::kL;
+    list.list.assign(count, element);
+    return list;
+  };
+  AttributeValue null_value;
+  null_value.type = AttributeType::kNull;
+  AttributeValue empty_map;
+  empty_map.type = AttributeType::kM;
+  AttributeValue bytes_set;
+  bytes_set.type = AttributeType::kBS;
+  for (int i = 0; i < 200; ++i) bytes_set.members.push_back(std::string(1, static_cast<char>(i)));
+  AttributeValue flag;
+  flag.type = AttributeType::kBool;
+  std::vector<Item> items = {
+      {{"n", list_of(1000, null_value)}},
+      {{"m", list_of(1000, empty_map)}},
+      {{"e", list_of(1000, AttributeValue::String(""))}},
+      {{"f", list_of(1000, flag)}},
+      {{"b", bytes_set}},
+      {{std::string(500, '\x01'), AttributeValue::String(std::string(500, '\x1f'))}},
+      {{"x", null_value}},
+  };
+  for (size_t i = 0; i < 300; ++i)
+    items.back().emplace_back(std::string(1, 'a' + i % 26), null_value);
+  for (const Item& item : items) {
+    const std::string blob = EncodeItem(item);
+    json::Buffer buffer;
+    json::Writer writer(buffer);
+    EncodeItemBlob(writer, blob);
+    CHECK(buffer.GetSize() <= blob.size() * 16);
+    rapidjson::Document parsed;
+    parsed.Parse(buffer.GetString(), buffer.GetSize());
+    CHECK(!parsed.HasParseError());
+  }
+}
+
 TEST_CASE("Control characters are escaped in names and values") {
   for (size_t offset = 0; offset < 40; offset += 7) {
     std::string text(offset, 'a');
