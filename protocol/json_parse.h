@@ -1,6 +1,7 @@
 // The one strict parse of JSON text from outside (a request's body, an import's line): in place
-// (the document's strings are the text's own bytes), without recursion (nesting cannot exhaust the
-// stack), refusing what is not UTF-8 as DynamoDB's parser does, and two things RapidJSON 1.1
+// (the document's strings are the text's own bytes), with recursion no deeper than 64 levels
+// (nesting cannot exhaust the stack: a text with more objects and arrays is parsed without it),
+// refusing what is not UTF-8 as DynamoDB's parser does, and two things RapidJSON 1.1
 // (Debian 12's) would let through: a lead byte among the last three (its UTF-8 check would take the
 // terminating NUL as a continuation byte and read on past the buffer; the request fuzzer found it)
 // and an escaped lone low surrogate (\uDC00 to \uDFFF not right after a \uD800 to \uDBFF

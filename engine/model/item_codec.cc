@@ -14,41 +14,89 @@ void PutVarint(std::string& out, size_t value) {
   out.push_back(static_cast<char>(value));
 }
 
-void PutBytes(std::string& out, std::string_view bytes) {
-  PutVarint(out, bytes.size());
-  out.append(bytes);
-}
+// An item is encoded twice through PutValue: once counting its bytes, then writing them at a
+// cursor into a blob sized once. Appended to a string, a 7-attribute item's blob grew four times
+// on the way and paid a capacity check per byte and piece (~1,900 instructions; ~900 now).
+class CountBytes {
+ public:
+  size_t size() const { return size_; }
+  void Byte(char) { ++size_; }
+  void Varint(size_t value) {
+    do {
+      ++size_;
+      value >>= 7;
+    } while (value != 0);
+  }
+  void Bytes(std::string_view bytes) {
+    Varint(bytes.size());
+    size_ += bytes.size();
+  }
 
-void PutValue(std::string& out, const AttributeValue& value) {
-  out.push_back(static_cast<char>(value.type));
+ private:
+  size_t size_ = 0;
+};
+
+class WriteBytes {
+ public:
+  explicit WriteBytes(char* at) : at_(at) {}
+  void Byte(char byte) { *at_++ = byte; }
+  void Varint(size_t value) {
+    while (value >= 0x80) {
+      *at_++ = static_cast<char>((value & 0x7F) | 0x80);
+      value >>= 7;
+    }
+    *at_++ = static_cast<char>(value);
+  }
+  void Bytes(std::string_view bytes) {
+    Varint(bytes.size());
+    std::memcpy(at_, bytes.data(), bytes.size());
+    at_ += bytes.size();
+  }
+
+ private:
+  char* at_;
+};
+
+template <typename Out>
+void PutValue(Out& out, const AttributeValue& value) {
+  out.Byte(static_cast<char>(value.type));
   switch (value.type) {
     case AttributeType::kS:
     case AttributeType::kN:
     case AttributeType::kB:
-      PutBytes(out, value.scalar);
+      out.Bytes(value.scalar);
       break;
     case AttributeType::kBool:
-      out.push_back(value.boolean ? 1 : 0);
+      out.Byte(value.boolean ? 1 : 0);
       break;
     case AttributeType::kNull:
       break;
     case AttributeType::kSS:
     case AttributeType::kNS:
     case AttributeType::kBS:
-      PutVarint(out, value.members.size());
-      for (const std::string& member : value.members) PutBytes(out, member);
+      out.Varint(value.members.size());
+      for (const std::string& member : value.members) out.Bytes(member);
       break;
     case AttributeType::kL:
-      PutVarint(out, value.list.size());
+      out.Varint(value.list.size());
       for (const AttributeValue& element : value.list) PutValue(out, element);
       break;
     case AttributeType::kM:
-      PutVarint(out, value.map.size());
+      out.Varint(value.map.size());
       for (const auto& [name, element] : value.map) {
-        PutBytes(out, name);
+        out.Bytes(name);
         PutValue(out, element);
       }
       break;
+  }
+}
+
+template <typename Out>
+void PutItem(Out& out, const Item& item) {
+  out.Varint(item.size());
+  for (const auto& [name, value] : item) {
+    out.Bytes(name);
+    PutValue(out, value);
   }
 }
 
@@ -254,12 +302,11 @@ bool SameItem(std::string_view a, std::string_view b) {
 }
 
 std::string EncodeItem(const Item& item) {
-  std::string blob;
-  PutVarint(blob, item.size());
-  for (const auto& [name, value] : item) {
-    PutBytes(blob, name);
-    PutValue(blob, value);
-  }
+  CountBytes count;
+  PutItem(count, item);
+  std::string blob(count.size(), '\0');
+  WriteBytes write(blob.data());
+  PutItem(write, item);
   return blob;
 }
 

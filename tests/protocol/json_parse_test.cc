@@ -49,5 +49,40 @@ TEST_CASE("JSON text: other bytes must be UTF-8") {
   CHECK_FALSE(Parses("{\"s\":\"\xC3\xA9" + std::string(20, 'y') + "\x1C\"}"));
 }
 
+// Texts of at most 64 objects and arrays are parsed with recursion, the others without: the
+// same documents either way, and nesting far past any stack's depth parses (a recursive parse of
+// it would overflow the stack). Openers inside strings count, so they only ever send a text to
+// the parse without recursion.
+TEST_CASE("JSON text: shallow and deep nesting parse alike, the deepest without recursion") {
+  const auto nested = [](size_t depth, std::string_view open, std::string_view close) {
+    std::string text;
+    for (size_t i = 0; i < depth; ++i) text += open;
+    text += "1";
+    for (size_t i = 0; i < depth; ++i) text += close;
+    return text;
+  };
+  for (size_t depth : {1u, 7u, 63u, 64u, 65u, 200u, 100000u}) {
+    INFO("depth " << depth);
+    for (const auto& [open, close] : {std::pair<std::string_view, std::string_view>{"[", "]"},
+                                      {"{\"a\":", "}"},
+                                      {"{\"\u00e9[{\":[", "]}"}}) {
+      std::string text = nested(depth, open, close);
+      rapidjson::Document document;
+      REQUIRE(json::ParseInPlace(text, document));
+      const rapidjson::Value* value = &document;
+      for (size_t i = 0; i < depth; ++i) {
+        value = value->IsArray() ? &(*value)[0] : &value->MemberBegin()->value;
+        if (value->IsArray() && value->Size() == 1 && open.size() > 5) value = &(*value)[0];
+      }
+      CHECK(value->IsInt());
+      std::string broken = nested(depth, open, close);
+      broken.pop_back();
+      CHECK_FALSE(Parses(broken));
+    }
+  }
+  // A request's body: the same members, parsed with recursion.
+  CHECK(ParsedString(R"({"TableName":"t","Item":{"k":{"S":"v"}},"s":"[{[{"})") == "[{[{");
+}
+
 }  // namespace
 }  // namespace ddbd
