@@ -67,16 +67,24 @@ static_assert([] {
 // The members of an attribute value (an object) that name a type, by their place in
 // kTypeKeys: one pass over the object's members (usually one) where a lookup per type name read
 // them ten times. Each name's first member counts, as FindMember finds it, and none whose value
-// is null, as json::Member skips those.
-std::array<const json::Value*, kTypeCount> TypeMembers(const json::Value& value) {
-  std::array<const json::Value*, kTypeCount> found{};
+// is null, as json::Member skips those. `present` has a bit for each found (by its place), so a
+// caller visits the one or two there are, in that order, not all ten places.
+struct FoundTypes {
+  std::array<const json::Value*, kTypeCount> members{};
+  unsigned present = 0;
+};
+FoundTypes TypeMembers(const json::Value& value) {
+  FoundTypes found;
   unsigned seen = 0;
   for (const auto& member : value.GetObject()) {
     const int index =
         TypeKeyIndex(std::string_view(member.name.GetString(), member.name.GetStringLength()));
     if (index < 0 || ((seen >> index) & 1u) != 0) continue;
     seen |= 1u << index;
-    if (!member.value.IsNull()) found[static_cast<size_t>(index)] = &member.value;
+    if (!member.value.IsNull()) {
+      found.members[static_cast<size_t>(index)] = &member.value;
+      found.present |= 1u << index;
+    }
   }
   return found;
 }
@@ -334,11 +342,11 @@ AttributeValue AttributeDecoder::DecodeValueAt(const json::Value& value, int dep
     return result;
   }
   int types = 0;
-  const std::array<const json::Value*, kTypeCount> members = TypeMembers(value);
-  for (size_t index = 0; index < kTypeCount; ++index) {
+  const FoundTypes found = TypeMembers(value);
+  for (unsigned left = found.present; left != 0; left &= left - 1) {
+    const auto index = static_cast<size_t>(__builtin_ctz(left));
     const TypeKey& key = kTypeKeys[index];
-    const json::Value* member = members[index];
-    if (member == nullptr) continue;
+    const json::Value* member = found.members[index];
     ++types;
     result.type = key.type;
     switch (key.type) {
