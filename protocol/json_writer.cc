@@ -6,7 +6,7 @@ namespace ddbd::json {
 
 size_t PlainRun(const char* from, const char* end) {
   const char* p = from;
-#ifdef RAPIDJSON_SSE2
+#ifdef DDBD_QUOTE_SSE2
   while (end - p >= 16) {
     const unsigned mask = SpecialBytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     if (mask != 0) return static_cast<size_t>(p - from) + static_cast<size_t>(__builtin_ctz(mask));
