@@ -149,8 +149,10 @@ inline constexpr int kPartitionPrefetch = 6;
 // bound; or, backward, those before `to` while above its lower bound. Both return false once the
 // walk is over (the visit said stop or a bound was passed), true when the slots ran out first.
 template <typename Slots, typename Iterator>
+// `upper_above_all`: the caller knows every item from `from` on is below the range's upper bound
+// (a Query's partition walked to its end), so no item's key is compared with it.
 bool VisitForward(const Slots& slots, Iterator from, const KeyRange& range, const Visit& visit,
-                  int prefetch = kTreePrefetch) {
+                  int prefetch = kTreePrefetch, bool upper_above_all = false) {
   auto ahead = from;
   for (int i = 0; i < prefetch && ahead != slots.end(); ++i) {
     PrefetchRecord((ahead++)->record);
@@ -158,15 +160,16 @@ bool VisitForward(const Slots& slots, Iterator from, const KeyRange& range, cons
   for (auto it = from; it != slots.end(); ++it) {
     if (ahead != slots.end()) PrefetchRecord((ahead++)->record);
     const ItemRecord& record = *it->record;
-    if (!BelowUpper(range, record.key())) return false;
+    if (!upper_above_all && !BelowUpper(range, record.key())) return false;
     if (!visit(record.key(), record.blob(), record.item_size())) return false;
   }
   return true;
 }
 
 template <typename Slots, typename Iterator>
+// `lower_below_all`: as VisitForward's `upper_above_all`, for the lower bound.
 bool VisitBackward(const Slots& slots, Iterator to, const KeyRange& range, const Visit& visit,
-                   int prefetch = kTreePrefetch) {
+                   int prefetch = kTreePrefetch, bool lower_below_all = false) {
   auto ahead = to;
   for (int i = 0; i < prefetch && ahead != slots.begin(); ++i) {
     PrefetchRecord((--ahead)->record);
@@ -175,7 +178,7 @@ bool VisitBackward(const Slots& slots, Iterator to, const KeyRange& range, const
     --it;
     if (ahead != slots.begin()) PrefetchRecord((--ahead)->record);
     const ItemRecord& record = *it->record;
-    if (!AboveLower(range, record.key())) return false;
+    if (!lower_below_all && !AboveLower(range, record.key())) return false;
     if (!visit(record.key(), record.blob(), record.item_size())) return false;
   }
   return true;
