@@ -148,9 +148,9 @@ inline constexpr int kPartitionPrefetch = 6;
 // Visits slots of `slots` (a tree or an array) from `from` forward while below the range's upper
 // bound; or, backward, those before `to` while above its lower bound. Both return false once the
 // walk is over (the visit said stop or a bound was passed), true when the slots ran out first.
-template <typename Slots, typename Iterator>
 // `upper_above_all`: the caller knows every item from `from` on is below the range's upper bound
 // (a Query's partition walked to its end), so no item's key is compared with it.
+template <typename Slots, typename Iterator>
 bool VisitForward(const Slots& slots, Iterator from, const KeyRange& range, const Visit& visit,
                   int prefetch = kTreePrefetch, bool upper_above_all = false) {
   auto ahead = from;
@@ -166,8 +166,8 @@ bool VisitForward(const Slots& slots, Iterator from, const KeyRange& range, cons
   return true;
 }
 
-template <typename Slots, typename Iterator>
 // `lower_below_all`: as VisitForward's `upper_above_all`, for the lower bound.
+template <typename Slots, typename Iterator>
 bool VisitBackward(const Slots& slots, Iterator to, const KeyRange& range, const Visit& visit,
                    int prefetch = kTreePrefetch, bool lower_below_all = false) {
   auto ahead = to;
