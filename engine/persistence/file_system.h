@@ -60,7 +60,7 @@ class FileSystem {
   virtual Result<std::unique_ptr<WritableFile>> OpenPreallocated(const std::string& path);
   virtual Result<std::string> ReadFile(const std::string& path) const = 0;
   // The whole file, to read once (replay): a mapping. By default a copy through ReadFile in a
-  // mapping of its own, as the replay may keep parts of it (engine/store/item_images.h).
+  // mapping of its own, as the replay may keep parts of it (engine/persistence/item_images.h).
   virtual Result<std::unique_ptr<FileBytes>> Map(const std::string& path) const;
   // The names (not paths) of the files in `directory`, sorted.
   virtual Result<std::vector<std::string>> List(const std::string& directory) const = 0;

@@ -6,6 +6,7 @@
 
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/fields.h"
+#include "engine/persistence/item_images.h"
 #include "engine/persistence/stream_codec.h"
 
 namespace ddbd {
@@ -104,18 +105,26 @@ void Journal::OnCommit(const ChangeRecord& change) {
   LogGroup* outer = change.log != nullptr ? change.log->group : nullptr;
   LogGroup pair(streamed.empty() || outer != nullptr ? nullptr : this);
   LogGroup* into = outer != nullptr ? outer : streamed.empty() ? nullptr : &pair;
-  ItemRecordFields fields{table_id, change.key, {}, 0, 0, {}};
-  if (change.kind != ChangeKind::kRemove) {
-    fields.blob = change.new_item;
-    fields.size = change.new_size;
+  uint64_t ticket = 0;
+  if (change.kind != ChangeKind::kRemove && !version) {
+    // The item as memory keeps it, which recovery uses where it lies in the mapped segment.
+    ticket =
+        Append(JournalKind::kItemPutImage,
+               EncodeItemPutImage(table_id, change.key, change.new_item, change.new_size), into);
+  } else {
+    ItemRecordFields fields{table_id, change.key, {}, 0, 0, {}};
+    if (change.kind != ChangeKind::kRemove) {
+      fields.blob = change.new_item;
+      fields.size = change.new_size;
+    }
+    if (version) {
+      fields.version_time_us = version->time_us;
+      fields.version_region = version->region;
+    }
+    ticket = Append(
+        change.kind == ChangeKind::kRemove ? JournalKind::kItemDeleted : JournalKind::kItemPut,
+        EncodeItemRecord(fields), into);
   }
-  if (version) {
-    fields.version_time_us = version->time_us;
-    fields.version_region = version->region;
-  }
-  uint64_t ticket =
-      Append(change.kind == ChangeKind::kRemove ? JournalKind::kItemDeleted : JournalKind::kItemPut,
-             EncodeItemRecord(fields), into);
   if (!streamed.empty()) Append(JournalKind::kStreamRecord, streamed, into);
   if (!fed.empty()) Append(JournalKind::kStreamRecord, fed, into);
   if (into == &pair) ticket = pair.Close();

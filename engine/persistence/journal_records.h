@@ -16,7 +16,7 @@ enum class JournalKind : uint8_t {
   kTableCreated = 1,   // payload: the table's description (catalog_codec.h)
   kTableUpdated = 2,   // payload: its whole new description
   kTableDeleted = 3,   // payload: an item record with only the table id
-  kItemPut = 4,        // payload: table id, key, item blob and size
+  kItemPut = 4,        // payload: table id, key, item blob and size (kItemPutImage: see below)
   kItemDeleted = 5,    // payload: table id, key
   kGroup = 6,          // payload: several records, each a field numbered by its kind
   kRequestToken = 7,   // payload: a TransactWriteItems ClientRequestToken that completed
@@ -29,6 +29,10 @@ enum class JournalKind : uint8_t {
   kStreamDelivered = 14,  // payload: a Kinesis feed's records delivered up to a sequence number
   kItemImagesWide = 15,   // payload: items with the records' former 12-byte header (read only)
   kItemImages = 16,       // payload: items as kept in memory; checkpoints only (item_images.h)
+  // payload: a put's item as kept in memory (item_images.h), which recovery uses where it lies
+  // in the mapped segment; the log's puts from format 7 on, but those of a replicated table
+  // (kItemPut holds their write version)
+  kItemPutImage = 17,
 };
 
 struct ItemRecordFields {

@@ -61,10 +61,15 @@ struct RecordLayout {
   size_t header_bytes;
   size_t crc_at;  // the payload's checksum
   size_t kind_at;
-  bool length_checked;  // version 2: the length's own check follows it
+  bool length_checked;  // version 2 on: the length's own check follows it
+  bool padded;          // version 7: zeros follow up to a multiple of 4 bytes
 };
-constexpr RecordLayout kV1Layout{kLogV1RecordHeaderBytes, 4, 8, false};
-constexpr RecordLayout kV2Layout{kLogRecordHeaderBytes, 8, 12, true};
+constexpr RecordLayout kV1Layout{kLogV1RecordHeaderBytes, 4, 8, false, false};
+constexpr RecordLayout kV2Layout{kLogRecordHeaderBytes, 8, 12, true, false};
+constexpr RecordLayout kV7Layout{kLogRecordHeaderBytes, 8, 12, true, true};
+
+// Zeros after a record of `length` payload bytes, in version 7.
+size_t PaddingAfter(size_t length) { return (0 - (kLogRecordHeaderBytes + length)) & 3; }
 
 Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout) {
   if (bytes.size() - at < layout.header_bytes) return {false, bytes.size(), "record cut short"};
@@ -75,7 +80,8 @@ Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout) {
   if (length > kMaxLogPayloadBytes) {
     return {false, at + layout.header_bytes, "record length too large"};
   }
-  const size_t end = at + layout.header_bytes + length;
+  // A record ends after its zeros (version 7): a file that ends among them was cut short.
+  const size_t end = at + layout.header_bytes + length + (layout.padded ? PaddingAfter(length) : 0);
   if (end > bytes.size()) return {false, bytes.size(), "record cut short"};
   const auto kind = static_cast<uint8_t>(bytes[at + layout.kind_at]);
   if (MaskedCrc32c(kind, bytes.substr(at + layout.header_bytes, length)) !=
@@ -92,11 +98,11 @@ LogRecord RecordAt(std::string_view bytes, size_t at, const RecordLayout& layout
 
 // Version 2: the records that can be read after damage at `from`, found by their checks (a
 // false match needs a 32-bit length check and a 32-bit payload checksum to pass by chance).
-size_t CountReadableAfter(std::string_view bytes, size_t from) {
+size_t CountReadableAfter(std::string_view bytes, size_t from, const RecordLayout& layout) {
   size_t count = 0;
   size_t at = from;
   while (at + kLogRecordHeaderBytes <= bytes.size()) {
-    const Parsed parsed = Parse(bytes, at, kV2Layout);
+    const Parsed parsed = Parse(bytes, at, layout);
     if (parsed.ok) {
       ++count;
       at = parsed.end;
@@ -116,10 +122,10 @@ struct ParsedGroup {
   const char* what = "";
 };
 
-ParsedGroup ParseGroup(std::string_view bytes, size_t at) {
-  const Parsed opening = Parse(bytes, at, kV2Layout);
+ParsedGroup ParseGroup(std::string_view bytes, size_t at, const RecordLayout& layout) {
+  const Parsed opening = Parse(bytes, at, layout);
   if (!opening.ok) return {false, 0, 0, opening.what};
-  const LogRecord record = RecordAt(bytes, at, kV2Layout);
+  const LogRecord record = RecordAt(bytes, at, layout);
   if (record.kind != kLogGroupKind || record.payload.size() != 8) {
     return {false, 0, 0, "record outside a group"};
   }
@@ -134,17 +140,17 @@ ParsedGroup ParseGroup(std::string_view bytes, size_t at) {
 
 // The records of the whole groups that can be read after damage at `from`, found by their
 // checks; a torn group's own records do not count (they were never acknowledged).
-size_t CountGroupedAfter(std::string_view bytes, size_t from) {
+size_t CountGroupedAfter(std::string_view bytes, size_t from, const RecordLayout& layout) {
   size_t count = 0;
   size_t at = from;
   while (at + kLogRecordHeaderBytes <= bytes.size()) {
-    const ParsedGroup group = ParseGroup(bytes, at);
+    const ParsedGroup group = ParseGroup(bytes, at, layout);
     if (!group.ok) {
       ++at;
       continue;
     }
     for (size_t record = group.records_at; record < group.end;) {
-      const Parsed parsed = Parse(bytes, record, kV2Layout);
+      const Parsed parsed = Parse(bytes, record, layout);
       if (!parsed.ok) break;
       ++count;
       record = parsed.end;
@@ -163,15 +169,16 @@ size_t WrittenBytesFrom(std::string_view bytes, size_t at) {
 }
 
 // A grouped segment's records from `at` (after the header) on, into `contents`.
-void ReadGroups(std::string_view bytes, size_t at, LogContents& contents) {
+void ReadGroups(std::string_view bytes, size_t at, const RecordLayout& layout,
+                LogContents& contents) {
   auto damaged = [&](size_t where, const char* what) {
     contents.damaged = true;
     contents.damage = what;
     contents.bytes_after = WrittenBytesFrom(bytes, where);
-    contents.records_after = CountGroupedAfter(bytes, where + 1);
+    contents.records_after = CountGroupedAfter(bytes, where + 1, layout);
   };
   while (at < bytes.size()) {
-    const ParsedGroup group = ParseGroup(bytes, at);
+    const ParsedGroup group = ParseGroup(bytes, at, layout);
     if (!group.ok) {
       // Only zeros left: the end, not damage.
       if (AllZero(bytes.substr(at))) return;
@@ -181,9 +188,9 @@ void ReadGroups(std::string_view bytes, size_t at, LogContents& contents) {
     // same, reported at the group).
     std::vector<LogRecord> records;
     for (size_t record = group.records_at; record < group.end;) {
-      const Parsed parsed = Parse(bytes, record, kV2Layout);
+      const Parsed parsed = Parse(bytes, record, layout);
       if (!parsed.ok || parsed.end > group.end) return damaged(at, "group holds a damaged record");
-      records.push_back(RecordAt(bytes, record, kV2Layout));
+      records.push_back(RecordAt(bytes, record, layout));
       records.back().group_offset = at;
       record = parsed.end;
     }
@@ -228,6 +235,7 @@ void AppendLogRecord(std::string& out, uint8_t kind, std::string_view payload) {
   PutU32(out, MaskedCrc32c(kind, payload));
   out.push_back(static_cast<char>(kind));
   out.append(payload);
+  out.append(PaddingAfter(payload.size()), '\0');
 }
 
 void AppendLogGroup(std::string& out, std::string_view records) {
@@ -263,15 +271,14 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
   }
   if (bytes.size() < kMagic.size() + 4) return unfinished_header();
   const uint32_t version = GetU32(bytes, kMagic.size());
-  if (version != 1 && version != kLogFormatVersion) {
+  if (version != 1 && version != 2 && version != kLogFormatVersion) {
     return Error::Internal(
         std::string(file_name) + ": log format version " + std::to_string(version) +
-        " at offset 8 is not one this ddbd reads (1 to " + std::to_string(kLogFormatVersion) +
-        "): written by a newer ddbd, or "
-        "damaged");
+        " at offset 8 is not one this ddbd reads (1, 2 or " + std::to_string(kLogFormatVersion) +
+        "): written by a newer ddbd, or damaged");
   }
   const size_t header_bytes = version == 1 ? kLogV1HeaderBytes : kLogHeaderBytes;
-  const RecordLayout& layout = version == 1 ? kV1Layout : kV2Layout;
+  const RecordLayout& layout = version == 1 ? kV1Layout : version == 2 ? kV2Layout : kV7Layout;
   if (bytes.size() < header_bytes) return unfinished_header();
   contents.version = version;
   contents.flags = GetU32(bytes, kMagic.size() + 4);
@@ -279,7 +286,7 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
   size_t at = header_bytes;
   contents.valid_bytes = at;
   if (version >= 2 && (contents.flags & kLogGrouped) != 0) {
-    ReadGroups(bytes, at, contents);
+    ReadGroups(bytes, at, layout, contents);
     return contents;
   }
   while (at < bytes.size()) {
@@ -294,7 +301,7 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
         const bool more = parsed.end < bytes.size() && !AllZero(bytes.substr(parsed.end));
         contents.records_after = more ? 1 : 0;
       } else {
-        contents.records_after = CountReadableAfter(bytes, at + 1);
+        contents.records_after = CountReadableAfter(bytes, at + 1, layout);
       }
       break;
     }

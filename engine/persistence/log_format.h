@@ -2,17 +2,20 @@
 // recovery can tell a write a crash cut short (at the end of the newest segment: dropped) from
 // damage (anywhere else, or with readable records after it: never skipped silently).
 //
-// A version 2 segment starts with a 32-byte header: "ddbd-log", the format version (u32,
-// little-endian), flags (u32), and the number (u64) and length (u64) of the segment the writer
-// wrote before it (0, 0: none), so recovery finds an older segment cut short at a record
-// boundary or missing altogether. Version 2 records are
+// A segment starts with a 32-byte header: "ddbd-log", the format version (u32, little-endian),
+// flags (u32), and the number (u64) and length (u64) of the segment the writer wrote before it
+// (0, 0: none), so recovery finds an older segment cut short at a record boundary or missing
+// altogether. Records are
 //   u32 payload length | u32 masked CRC-32C of the length | u32 masked CRC-32C of (kind, payload)
-//   | u8 kind | payload
+//   | u8 kind | payload | zeros up to a multiple of 4 bytes
 // (little-endian): the length has a check of its own, so a damaged length is told from a record
-// cut short, and a reader can find the records after a damaged one. Version 1 (ddbd 0.1.0) had
-// no length check (u32 length | u32 CRC | u8 kind | payload) and a 16-byte header (no previous
-// segment); it is still read. Kinds are the
-// engine's to define; a later feature adds kinds, not a format.
+// cut short, and a reader can find the records after a damaged one. The zeros (version 7; a
+// record's CRC does not cover them, a group's does) start every record at a file offset that
+// is a multiple of 4, so a payload can hold an item's record as memory keeps it, aligned, which
+// recovery uses where it lies in the mapped file (journal_records.h, kItemPutImage).
+// Still read: version 2 (the same without the zeros) and version 1 (ddbd 0.1.0: no length
+// check, u32 length | u32 CRC | u8 kind | payload, and a 16-byte header without the previous
+// segment). Kinds are the engine's to define; a later feature adds kinds, not a format.
 #pragma once
 
 #include <cstddef>
@@ -25,10 +28,12 @@
 
 namespace ddbd {
 
-inline constexpr uint32_t kLogFormatVersion = 2;
-inline constexpr size_t kLogHeaderBytes = 32;         // version 2
+// Versions are at least two bits apart (1, 2, 7): one flipped bit of a header never reads as
+// another version, whose records would be read wrong (3, 5 and 6 are a bit from 1 or 2).
+inline constexpr uint32_t kLogFormatVersion = 7;
+inline constexpr size_t kLogHeaderBytes = 32;         // versions 2 and 7
 inline constexpr size_t kLogV1HeaderBytes = 16;       // version 1
-inline constexpr size_t kLogRecordHeaderBytes = 13;   // version 2
+inline constexpr size_t kLogRecordHeaderBytes = 13;   // versions 2 and 7
 inline constexpr size_t kLogV1RecordHeaderBytes = 9;  // version 1
 // A record's payload is at most this long (an item is at most 400 KB; a catalog record small).
 inline constexpr uint32_t kMaxLogPayloadBytes = 64u << 20;
@@ -86,7 +91,7 @@ struct LogContents {
   // that fails, or bytes that are no record.
   bool damaged = false;
   std::string damage;  // what it is, e.g. "record checksum mismatch"
-  // Readable records after the damage (version 2 finds them by their checks, in a grouped
+  // Readable records after the damage (versions 2 and 7 find them by their checks, in a grouped
   // segment only those of whole groups; version 1 cannot, and reports one when any non-zero byte
   // follows a record that fails its checksum), and their bytes: what skipping the damage would
   // lose.

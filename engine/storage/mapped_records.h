@@ -1,6 +1,6 @@
-// Item records that live in a mapped file (a checkpoint's item images, engine/store/item_images.h)
-// instead of an allocation of their own: ItemRecord::Destroy counts them down, and the file's
-// mapping goes with the last of them.
+// Item records that live in a mapped file (a checkpoint's item images,
+// engine/persistence/item_images.h) instead of an allocation of their own: ItemRecord::Destroy
+// counts them down, and the file's mapping goes with the last of them.
 //
 // A region is never unmapped outright: once its last record goes it is replaced by an
 // inaccessible reservation of the same addresses (no memory, no file), so no later allocation

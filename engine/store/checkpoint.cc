@@ -27,11 +27,11 @@
 #include <vector>
 
 #include "engine/persistence/catalog_codec.h"
+#include "engine/persistence/item_images.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "engine/persistence/stream_codec.h"
-#include "engine/store/item_images.h"
 #include "engine/store/store.h"
 
 namespace ddbd {

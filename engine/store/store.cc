@@ -12,12 +12,12 @@
 #include "engine/model/item_codec.h"
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/fields.h"
+#include "engine/persistence/item_images.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/recovery.h"
 #include "engine/persistence/stream_codec.h"
 #include "engine/storage/mapped_records.h"
-#include "engine/store/item_images.h"
 
 namespace ddbd {
 namespace {
@@ -235,6 +235,7 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
   // Streams by ARN, aged out or not: replay is not the moment to let one go.
   auto replayed_stream = [this](std::string_view arn) { return catalog_.streams.FindAny(arn); };
   if (kind != static_cast<uint8_t>(JournalKind::kItemPut) &&
+      kind != static_cast<uint8_t>(JournalKind::kItemPutImage) &&
       kind != static_cast<uint8_t>(JournalKind::kItemDeleted) &&
       kind != static_cast<uint8_t>(JournalKind::kGroup)) {
     item_table_ = nullptr;
@@ -342,6 +343,8 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
                   fields.value().size);
       return Ok{};
     }
+    case JournalKind::kItemPutImage:
+      return ReplayItemPutImage(payload);
     case JournalKind::kItemImages:
       return ReplayItemImages(payload, /*wide=*/false);
     case JournalKind::kItemImagesWide:
@@ -430,22 +433,9 @@ Status Store::ReplayItemImages(std::string_view payload, bool wide) {
   if (!items->indexes_deferred()) {
     return Error::Internal("replayed items of a table whose indexes are not deferred");
   }
-  // The segment's mapping is adopted at its first images: from then on it lives as long as a
-  // record in it does. (Wide images are copied: their records never point into it.)
-  if (!wide && segment_region_ < 0 && segment_adoptable_ && segment_ != nullptr) {
-    segment_adoptable_ = false;
-    if (segment_->mapping()) {
-      const std::string_view bytes = segment_->bytes();
-      segment_region_ = mapped_records::Adopt(const_cast<char*>(bytes.data()), bytes.size());
-      if (segment_region_ >= 0) segment_->Disown();
-    }
-  }
   const std::string_view all = images.value().images;
   // Wide images (the former 12-byte header) are copied into records of the current layout.
-  const bool in_place = !wide && segment_region_ >= 0 &&
-                        reinterpret_cast<uintptr_t>(all.data()) % alignof(ItemRecord) == 0 &&
-                        segment_->bytes().data() <= all.data() &&
-                        all.data() + all.size() <= segment_->bytes().data() + segment_bytes_;
+  const bool in_place = !wide && ImagesInPlace(all.data(), all.size());
   loading_.clear();
   ItemImageReader reader(all, wide);
   while (reader.Next()) {
@@ -462,6 +452,64 @@ Status Store::ReplayItemImages(std::string_view payload, bool wide) {
   if (in_place) mapped_records::Hold(segment_region_, loading_.size());
   items->LoadRecords(loading_);
   return Ok{};
+}
+
+Status Store::ReplayItemPutImage(std::string_view payload) {
+  auto images = DecodeItemImages(payload);
+  if (!images.ok()) return images.error();
+  ItemImageReader reader(images.value().images);
+  if (!reader.Next()) return MalformedRecord("an item's image");
+  const char* image = reader.image();
+  const std::string_view key = reader.key();
+  const std::string_view blob = reader.blob();
+  const uint32_t item_size = reader.item_size();
+  if (reader.Next() || !reader.ok()) return MalformedRecord("an item's image");
+  TableItems* items = ItemTable(images.value().table_id);
+  if (items == nullptr) return MalformedRecord("an item of an unknown table");
+  if (!items->indexes_deferred()) {
+    return Error::Internal("a replayed item of a table whose indexes are not deferred");
+  }
+  ItemRecord* record;
+  if (ImagesInPlace(image, sizeof(ItemRecord) + key.size() + blob.size())) {
+    record = reinterpret_cast<ItemRecord*>(const_cast<char*>(image));
+    mapped_records::Hold(segment_region_, 1);  // before the load, which may let it go
+  } else {
+    record = ItemRecord::Create(key, blob, item_size);
+  }
+  items->LoadRecords({&record, 1});
+  return Ok{};
+}
+
+bool Store::ImagesInPlace(const char* images, size_t bytes) {
+  if (segment_ == nullptr || reinterpret_cast<uintptr_t>(images) % alignof(ItemRecord) != 0) {
+    return false;
+  }
+  const char* segment = segment_->bytes().data();
+  if (images < segment || bytes > segment_bytes_ ||
+      static_cast<size_t>(images - segment) > segment_bytes_ - bytes) {
+    return false;
+  }
+  // The segment's mapping is adopted at its first images: from then on it lives as long as a
+  // record in it does.
+  if (segment_region_ < 0 && segment_adoptable_) {
+    segment_adoptable_ = false;
+    if (segment_->mapping()) {
+      const std::string_view all = segment_->bytes();
+      segment_region_ = mapped_records::Adopt(const_cast<char*>(all.data()), all.size());
+      if (segment_region_ >= 0) segment_->Disown();
+    }
+  }
+  return segment_region_ >= 0;
+}
+
+TableItems* Store::ItemTable(std::string_view table_id) {
+  if (item_table_ != nullptr && table_id == item_table_id_) return item_table_;
+  std::shared_lock lock(catalog_.mutex);
+  auto it = catalog_.replayed_tables.find(absl::string_view(table_id.data(), table_id.size()));
+  if (it == catalog_.replayed_tables.end()) return nullptr;
+  item_table_ = it->second->items.get();
+  item_table_id_ = table_id;
+  return item_table_;
 }
 
 }  // namespace ddbd

@@ -81,12 +81,18 @@ class Store {
   // mapping adopted by mapped_records.h), or copies where they cannot (unaligned, none left).
   // `wide`: a kItemImagesWide record, whose items are copied.
   Status ReplayItemImages(std::string_view payload, bool wide);
+  // A kItemPutImage record: the put of its item, its record where it lies when it can.
+  Status ReplayItemPutImage(std::string_view payload);
+  // Whether `bytes` of images at `images` can be records where they lie: aligned, in the
+  // segment being replayed, whose mapping is adopted (once) by the first that can.
+  bool ImagesInPlace(const char* images, size_t bytes);
+  // The table of TableId `table_id` for an item record, through item_table_; null if none.
+  TableItems* ItemTable(std::string_view table_id);
 
   Catalog& catalog_;
   // The segment being replayed: its bytes (no table in it reserves room for more items than
-  // an image each could hold, and the records after it), its mapping, and the mapped_records region
-  // it was adopted as
-  // (-1: not yet, or not possible), held until the segment is done.
+  // an image each could hold, and the records after it), its mapping, and the mapped_records
+  // region it was adopted as (-1: not yet, or not possible), held until the segment is done.
   size_t segment_bytes_ = 0;
   size_t later_records_ = 0;  // records in the segments replayed after it
   FileBytes* segment_ = nullptr;

@@ -1,8 +1,8 @@
-// Checkpoints' item images (engine/store/item_images.h): the codec keeps every image aligned
+// Checkpoints' item images (engine/persistence/item_images.h): the codec keeps every image aligned
 // where the file holds it and refuses malformed ones; a replay points records at the mapped
 // checkpoint (engine/storage/mapped_records.h), which goes with the last of them; a file system
 // without mappings gets copies.
-#include "engine/store/item_images.h"
+#include "engine/persistence/item_images.h"
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -15,6 +15,7 @@
 #include "engine/persistence/file_system.h"
 #include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
+#include "engine/persistence/log_writer.h"
 #include "engine/storage/item_records.h"
 #include "engine/storage/mapped_records.h"
 #include "tests/engine/engine_calls.h"
@@ -53,7 +54,9 @@ TEST_CASE("Item images come back as written, each aligned where the file holds i
       CHECK(writer.bytes() == 0);
       const std::string_view record = std::string_view(out).substr(before);
       REQUIRE(static_cast<uint8_t>(record[12]) == static_cast<uint8_t>(JournalKind::kItemImages));
-      const std::string_view payload = record.substr(kLogRecordHeaderBytes);
+      uint32_t length;
+      std::memcpy(&length, record.data(), sizeof(length));
+      const std::string_view payload = record.substr(kLogRecordHeaderBytes, length);
       auto images = DecodeItemImages(payload);
       REQUIRE(images.ok());
       CHECK(images.value().table_id == table_id);
@@ -291,6 +294,88 @@ TEST_CASE("A replay points records at the checkpoint, which goes with the last o
   CHECK(ItemImagesTag(*engine, 3) == -1);
   CHECK(mapped_records::Mapped() == mapped + 1);
   engine.reset();  // the engine's records go, and with them the mapping
+  CHECK(mapped_records::Mapped() == mapped);
+}
+
+// The log's records of puts, by kind, and whether each item image lies aligned in its file.
+struct LoggedPuts {
+  size_t images = 0;
+  size_t aligned = 0;
+  size_t other_puts = 0;  // kItemPut
+};
+
+LoggedPuts CountLoggedPuts(MemoryFileSystem& files) {
+  LoggedPuts counted;
+  const std::vector<std::string> names = files.List("db").value();
+  for (const std::string& name : names) {
+    if (!LogSegmentNumber(name)) continue;
+    const std::string bytes = files.ReadFile("db/" + name).value();
+    const LogContents contents = ReadLog(name, bytes).value();
+    for (const LogRecord& record : contents.records) {
+      if (record.kind == static_cast<uint8_t>(JournalKind::kItemPut)) ++counted.other_puts;
+      if (record.kind != static_cast<uint8_t>(JournalKind::kItemPutImage)) continue;
+      ++counted.images;
+      auto images = DecodeItemImages(record.payload);
+      REQUIRE(images.ok());
+      ItemImageReader reader(images.value().images);
+      REQUIRE(reader.Next());
+      if (static_cast<size_t>(reader.image() - bytes.data()) % alignof(ItemRecord) == 0) {
+        ++counted.aligned;
+      }
+      CHECK_FALSE(reader.Next());
+      CHECK(reader.ok());
+    }
+  }
+  return counted;
+}
+
+TEST_CASE("A replay points records at the log's puts, and the segment goes with the last of them") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  constexpr int kItems = 1000;
+  {
+    auto engine = ItemImagesOpen(&files, clock);
+    REQUIRE(engine->CreateTable(Tagged()).ok());
+    PutAll(*engine, kItems, 1);
+    REQUIRE(testing::WaitDurable(*engine).ok());
+  }
+  // Each put is its item's image, aligned in the segment (no checkpoint was written).
+  const LoggedPuts logged = CountLoggedPuts(files);
+  CHECK(logged.images == kItems);
+  CHECK(logged.aligned == kItems);
+  CHECK(logged.other_puts == 0);
+  const int mapped = mapped_records::Mapped();
+  REQUIRE(mapped_records::Adopted() + 2 <= mapped_records::kMaxRegions);
+  {
+    auto engine = ItemImagesOpen(&files, clock);
+    CHECK(mapped_records::Mapped() == mapped + 1);
+    auto table = engine->DescribeTable("Tagged");
+    REQUIRE(table.ok());
+    CHECK(table.value().item_count == kItems);
+    CHECK(table.value().indexes[0].item_count == kItems);
+    CHECK(ItemImagesTag(*engine, 0) == 1);
+    CHECK(ItemImagesTag(*engine, kItems - 1) == 1);
+    for (int i = 0; i < kItems; ++i) {
+      const std::string pk = "p" + std::to_string(i);
+      if (i % 2 == 0) {
+        REQUIRE(testing::Put(*engine, "Tagged", {{"pk", S(pk)}, {"tag", N("2")}}).ok());
+      } else {
+        REQUIRE(testing::Delete(*engine, "Tagged", {{"pk", S(pk)}}).ok());
+      }
+      if (i == kItems - 2) CHECK(mapped_records::Mapped() == mapped + 1);
+    }
+    CHECK(mapped_records::Mapped() == mapped);
+    REQUIRE(testing::WaitDurable(*engine).ok());
+  }
+  // Both segments replayed: the first's images replaced by the second's, deleted or written
+  // again.
+  auto engine = ItemImagesOpen(&files, clock);
+  CHECK(engine->DescribeTable("Tagged").value().item_count == kItems / 2);
+  CHECK(engine->DescribeTable("Tagged").value().indexes[0].item_count == kItems / 2);
+  CHECK(ItemImagesTag(*engine, 2) == 2);
+  CHECK(ItemImagesTag(*engine, 3) == -1);
+  CHECK(mapped_records::Mapped() == mapped + 1);  // the second segment's; the first one went
+  engine.reset();
   CHECK(mapped_records::Mapped() == mapped);
 }
 

@@ -32,7 +32,7 @@ TEST_CASE("Log records come back as written, with their kinds and offsets") {
   auto read = ReadLog("000001.log", bytes);
   REQUIRE(read.ok());
   CHECK(Payloads(read.value()) == payloads);
-  CHECK(read.value().version == 2);
+  CHECK(read.value().version == kLogFormatVersion);
   CHECK(read.value().records[1].kind == 2);
   CHECK(read.value().records[0].offset == kLogHeaderBytes);
   CHECK(read.value().valid_bytes == bytes.size());
@@ -134,10 +134,13 @@ TEST_CASE("A foreign file or a newer format version is refused") {
   CHECK(ReadLog("x.log", "SQLite format 3\0 and more").error().message() ==
         "x.log: not a ddbd log at offset 0");
   std::string newer = Segment({"a"});
-  newer[8] = 3;
-  CHECK(ReadLog("x.log", newer).error().message() ==
-        "x.log: log format version 3 at offset 8 is not one this ddbd reads (1 to 2): written by a "
-        "newer ddbd, or damaged");
+  for (const int version : {3, 8}) {
+    newer[8] = static_cast<char>(version);
+    CHECK(ReadLog("x.log", newer).error().message() ==
+          "x.log: log format version " + std::to_string(version) +
+              " at offset 8 is not one this ddbd reads (1, 2 or 7): written by a newer ddbd, or "
+              "damaged");
+  }
 }
 
 TEST_CASE("The in-memory file system keeps synced bytes through a crash, tears the rest") {

@@ -68,7 +68,9 @@ TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") 
     INFO("at " << at);
     std::string holed = whole;
     for (size_t i = at; i < std::min(at + 7, group_end); ++i) holed[i] = '\0';
+    // (A hole over the last record's zeros alone is no damage: they were zeros already.)
     for (const std::string& bytes : {holed, whole.substr(0, at)}) {
+      if (bytes == whole) continue;
       const LogContents contents = ReadLog("log", bytes).value();
       CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a"});
       CHECK(contents.valid_bytes == kept.size());
@@ -78,10 +80,12 @@ TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") 
   }
   // What is reported as ignored is what the torn group held, not the zeros after it.
   std::string holed = whole;
-  holed[kept.size() + 2 * kLogRecordHeaderBytes + 8] ^= 1;  // b's payload
+  holed[ReadLog("log", whole).value().records[1].offset + kLogRecordHeaderBytes] ^= 1;  // b's
   const LogContents contents = ReadLog("log", holed).value();
   CHECK(contents.damage == "group checksum mismatch");
-  CHECK(contents.bytes_after == group_end - kept.size());
+  size_t written_end = group_end;  // without the zeros after the group's last record
+  while (whole[written_end - 1] == '\0') --written_end;
+  CHECK(contents.bytes_after == written_end - kept.size());
 }
 
 TEST_CASE("Damage with a whole group after it is refused, counting that group's records") {

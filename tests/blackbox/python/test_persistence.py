@@ -143,6 +143,37 @@ class Persistence(unittest.TestCase):
         with open(os.path.join(self.directory.name, "0000000003.log"), "rb") as segment:
             self.assertEqual(segment.read(16)[12], 0)
 
+    def test_a_store_of_log_format_2_with_puts_after_its_checkpoint_opens_and_goes_on_in_7(self):
+        """Issue 48: segments as ddbd wrote them before format 7 (records without zeros after
+        them, puts as kItemPut; tests/blackbox/fixtures/db-format-2-puts, made by the binary of
+        commit 5e8e911: a table with a global index, 30 items written four times, a checkpoint
+        written in the background, kill -9, then a restart, a delete, an update and five new
+        items, kill -9). Everything is there; later puts go to a format 7 segment as item images
+        (kind 17), which a restart reads too."""
+        import shutil
+        import struct
+        fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-format-2-puts")
+        shutil.copytree(fixture, self.directory.name, dirs_exist_ok=True)
+
+        def check(ddb, count):
+            items = self.check_orders_fixture(ddb, count, last=("c04", "o34"), updated=("c01", "o01"))
+            self.assertEqual(sorted(len(i["note"]["S"]) for i in items)[0], 103)  # the 4th write's
+        ddb = self.start()
+        check(ddb, 34)
+        for i in range(35, 40):
+            ddb.put_item(TableName="Orders", Item={"pk": S("c%02d" % (i % 10)), "sk": S("o%02d" % i),
+                                                   "status": S("open"), "total": N(i), "note": S("z" * 200)})
+        self.kill()
+        newest = max(n for n in os.listdir(self.directory.name) if n.endswith(".log"))
+        with open(os.path.join(self.directory.name, newest), "rb") as segment:
+            header = segment.read(32)
+            records = segment.read()
+        self.assertEqual(struct.unpack_from("<I", header, 8)[0], 7)
+        self.assertEqual(records.count(b"z" * 200), 5)
+        ddb = self.start()
+        items = self.check_orders_fixture(ddb, 39, last=("c09", "o39"), updated=("c01", "o01"))
+        self.assertEqual(sum(1 for i in items if i["note"]["S"] == "z" * 200), 5)
+
     def test_a_checkpoint_of_wide_item_images_opens_and_is_rewritten_packed(self):
         """Issue 48: a checkpoint whose items are images with the records' former 12-byte header
         (kind 15; tests/blackbox/fixtures/db-item-images-wide, made by the binary of commit
@@ -152,9 +183,10 @@ class Persistence(unittest.TestCase):
         import shutil
         import struct
 
-        def kinds(path):  # the record kinds of a version 2 segment, in order
+        def kinds(path):  # the record kinds of a version 2 or 7 segment, in order
             with open(path, "rb") as segment:
                 data = segment.read()
+            padded = struct.unpack_from("<I", data, 8)[0] == 7  # zeros to a multiple of 4
             offset, found = 32, []
             while offset + 13 <= len(data):
                 length = struct.unpack_from("<I", data, offset)[0]
@@ -162,6 +194,8 @@ class Persistence(unittest.TestCase):
                     break  # zeros ahead of the writes
                 found.append(data[offset + 12])
                 offset += 13 + length
+                if padded:
+                    offset += -offset % 4
             return found
         fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-item-images-wide")
         self.assertEqual(kinds(os.path.join(fixture, "0000000002.log")), [1, 15])

@@ -1,4 +1,4 @@
-#include "engine/store/item_images.h"
+#include "engine/persistence/item_images.h"
 
 #include <cstring>
 
@@ -27,31 +27,53 @@ uint32_t ReadU32(const char* at) {
   return value;
 }
 
-}  // namespace
-
-void ItemImagesWriter::Add(std::string_view key, std::string_view blob, uint32_t item_size) {
+// An image: the record's header, its key, its blob, and zeros up to a multiple of the alignment.
+void AppendImage(std::string& out, std::string_view key, std::string_view blob,
+                 uint32_t item_size) {
   // The items written are records in memory, within the header's sizes.
   const ItemRecord header(static_cast<uint32_t>(key.size()), static_cast<uint32_t>(blob.size()),
                           item_size);
-  images_.append(reinterpret_cast<const char*>(&header), sizeof(header));
-  images_.append(key);
-  images_.append(blob);
-  images_.append(PaddingTo(images_.size()), '\0');  // images_ starts aligned
+  out.append(reinterpret_cast<const char*>(&header), sizeof(header));
+  out.append(key);
+  out.append(blob);
+  out.append(PaddingTo(sizeof(header) + key.size() + blob.size()), '\0');
+}
+
+// What comes before the images in a payload that starts at file offset `payload_offset`: the
+// table id, and zeros that put the first image at an aligned offset.
+void AppendImagesPrefix(std::string& payload, std::string_view table_id, uint64_t payload_offset) {
+  const size_t padding = PaddingTo(payload_offset + 4 + table_id.size() + 1);
+  AppendU32(payload, static_cast<uint32_t>(table_id.size()));
+  payload.append(table_id);
+  payload.push_back(static_cast<char>(padding));
+  payload.append(padding, '\0');
+}
+
+}  // namespace
+
+void ItemImagesWriter::Add(std::string_view key, std::string_view blob, uint32_t item_size) {
+  AppendImage(images_, key, blob, item_size);  // images_ starts aligned
 }
 
 void ItemImagesWriter::AppendTo(std::string& out, uint64_t out_offset) {
   if (images_.empty()) return;
-  const uint64_t payload_offset = out_offset + out.size() + kLogRecordHeaderBytes;
-  const size_t padding = PaddingTo(payload_offset + 4 + table_id_.size() + 1);
   std::string payload;
-  payload.reserve(4 + table_id_.size() + 1 + padding + images_.size());
-  AppendU32(payload, static_cast<uint32_t>(table_id_.size()));
-  payload.append(table_id_);
-  payload.push_back(static_cast<char>(padding));
-  payload.append(padding, '\0');
+  payload.reserve(4 + table_id_.size() + 1 + kAlign + images_.size());
+  AppendImagesPrefix(payload, table_id_, out_offset + out.size() + kLogRecordHeaderBytes);
   payload.append(images_);
   AppendLogRecord(out, static_cast<uint8_t>(JournalKind::kItemImages), payload);
   images_.clear();
+}
+
+std::string EncodeItemPutImage(std::string_view table_id, std::string_view key,
+                               std::string_view blob, uint32_t item_size) {
+  std::string payload;
+  payload.reserve(4 + table_id.size() + 1 + 2 * kAlign + sizeof(ItemRecord) + key.size() +
+                  blob.size());
+  // A record starts at an aligned offset (log format 7), its payload its header's size after.
+  AppendImagesPrefix(payload, table_id, kLogRecordHeaderBytes);
+  AppendImage(payload, key, blob, item_size);
+  return payload;
 }
 
 Result<ItemImages> DecodeItemImages(std::string_view payload) {

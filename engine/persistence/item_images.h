@@ -1,6 +1,7 @@
-// kItemImages, a checkpoint's items of one table as the engine keeps them in memory: a replay
-// points the table's records at the mapped file (engine/storage/mapped_records.h) instead of
-// decoding, allocating and copying each item.
+// kItemImages, a checkpoint's items of one table as the engine keeps them in memory, and
+// kItemPutImage, one put's item in the log the same way: a replay points the table's records at
+// the mapped file (engine/storage/mapped_records.h) instead of decoding, allocating and copying
+// each item.
 //
 // Payload: u32 length of the table id | the table id | u8 n | n zero bytes | images, where n
 // (0-3) puts the first image at a file offset that is a multiple of 4, ItemRecord's alignment.
@@ -40,6 +41,12 @@ class ItemImagesWriter {
   std::string table_id_;
   std::string images_;
 };
+
+// kItemPutImage's payload: one item's image as a kItemImages payload holds it (read with
+// DecodeItemImages and ItemImageReader), placed for a record at a file offset that is a multiple
+// of 4, where log format 7 starts every record, so the image is aligned there.
+std::string EncodeItemPutImage(std::string_view table_id, std::string_view key,
+                               std::string_view blob, uint32_t item_size);
 
 struct ItemImages {
   std::string_view table_id;
