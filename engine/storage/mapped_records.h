@@ -1,4 +1,4 @@
-// Item records that live in a mapped file (a checkpoint's item images,
+// Item records that live in a mapped file (a checkpoint's item images or the log's puts,
 // engine/persistence/item_images.h) instead of an allocation of their own: ItemRecord::Destroy
 // counts them down, and the file's mapping goes with the last of them.
 //
