@@ -54,16 +54,22 @@ void Hold(int region, size_t records) {
 void Release(int region) { LetGo(region, 1); }
 
 bool ReleaseRecord(const void* record) {
+  const int region = RegionOf(record);
+  if (region < 0) return false;
+  LetGo(region, 1);
+  return true;
+}
+
+int RegionOf(const void* record) {
   const int count = adopted.load(std::memory_order_acquire);
   const auto at = reinterpret_cast<uintptr_t>(record);
   for (int region = 0; region < count; ++region) {
-    if (at >= regions[region].begin && at < regions[region].end) {
-      LetGo(region, 1);
-      return true;
-    }
+    if (at >= regions[region].begin && at < regions[region].end) return region;
   }
-  return false;
+  return -1;
 }
+
+int64_t Holds(int region) { return regions[region].holds.load(std::memory_order_relaxed); }
 
 int Adopted() { return adopted.load(std::memory_order_acquire); }
 int Mapped() { return mapped.load(std::memory_order_relaxed); }

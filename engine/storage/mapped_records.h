@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ddbd::mapped_records {
 
@@ -28,6 +29,10 @@ void Hold(int region, size_t records);
 void Release(int region);
 // For a record in a region: lets it go and returns true. False for any other address.
 bool ReleaseRecord(const void* record);
+// The region `record` lies in, or -1.
+int RegionOf(const void* record);
+// The holds on `region` now: its records, and the caller's own until Release.
+int64_t Holds(int region);
 // Regions adopted (released or not), and those still mapped: for tests.
 int Adopted();
 int Mapped();

@@ -129,6 +129,9 @@ class TableItems {
   // Puts of ready records (a checkpoint's images, or their copies), each taken over: one that
   // changes nothing is destroyed.
   void LoadRecords(std::span<ItemRecord* const> records);
+  // Replaces each record `moved` picks with a copy of its own, destroying it (a replay's record
+  // in a mapping later records mostly replaced: store.cc), while the indexes are deferred.
+  void CopyOutRecords(const std::function<bool(const ItemRecord*)>& moved);
   bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
   // Ends the deferred order; true when indexes are left for BuildDeferredIndexes to fill (from
   // now on, readers of an index wait for it).

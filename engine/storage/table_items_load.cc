@@ -2,8 +2,10 @@
 // written without a decision or a copy on the way, and the indexes built once after the log.
 // Apart from table_items.cc, whose writes of a running server do not need it.
 #include <algorithm>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine/storage/table_items.h"
 
@@ -121,6 +123,21 @@ void TableItems::LoadRecords(std::span<ItemRecord* const> records) {
     }
   }
   for (ItemRecord* dead : garbage) ItemRecord::Destroy(dead);
+}
+
+void TableItems::CopyOutRecords(const std::function<bool(const ItemRecord*)>& moved) {
+  std::unique_lock lock(mutex_);
+  if (!indexes_deferred()) return;  // whole-item index entries would point at the old ones
+  std::vector<ItemRecord*> picked;
+  items_.ForEach([&](const ItemRecord* record) {
+    if (moved(record)) picked.push_back(const_cast<ItemRecord*>(record));
+  });
+  for (ItemRecord* old : picked) {
+    // The same key bytes: the copy takes the old one's place in the hash (no index entries
+    // point at records while the indexes are deferred).
+    items_.Replace(old, ItemRecord::Create(old->key(), old->blob(), old->item_size()));
+    ItemRecord::Destroy(old);
+  }
 }
 
 }  // namespace ddbd

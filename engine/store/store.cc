@@ -135,6 +135,7 @@ Status Store::Open() {
     mapped[replay.index].reset();
   }
   item_table_ = nullptr;
+  CopyOutOfSparseMappings();
   ReportRecovery(plan, summaries, replayed_records, log_bytes,
                  std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::steady_clock::now() - started)
@@ -449,7 +450,7 @@ Status Store::ReplayItemImages(std::string_view payload, bool wide) {
     }
     return MalformedRecord("an item image");
   }
-  if (in_place) mapped_records::Hold(segment_region_, loading_.size());
+  if (in_place) HoldInSegment(loading_.size());
   items->LoadRecords(loading_);
   return Ok{};
 }
@@ -472,7 +473,7 @@ Status Store::ReplayItemPutImage(std::string_view payload) {
   ItemRecord* record;
   if (ImagesInPlace(image, sizeof(ItemRecord) + key.size() + blob.size())) {
     record = reinterpret_cast<ItemRecord*>(const_cast<char*>(image));
-    mapped_records::Hold(segment_region_, 1);  // before the load, which may let it go
+    HoldInSegment(1);  // before the load, which may let it go
   } else {
     record = ItemRecord::Create(key, blob, item_size);
   }
@@ -496,10 +497,37 @@ bool Store::ImagesInPlace(const char* images, size_t bytes) {
     if (segment_->mapping()) {
       const std::string_view all = segment_->bytes();
       segment_region_ = mapped_records::Adopt(const_cast<char*>(all.data()), all.size());
-      if (segment_region_ >= 0) segment_->Disown();
+      if (segment_region_ >= 0) {
+        segment_->Disown();
+        adopted_regions_.emplace_back(segment_region_, 0);
+      }
     }
   }
   return segment_region_ >= 0;
+}
+
+void Store::HoldInSegment(size_t records) {
+  mapped_records::Hold(segment_region_, records);
+  adopted_regions_.back().second += records;
+}
+
+void Store::CopyOutOfSparseMappings() {
+  // Fewer than half of its records left: the rest of the file is items replaced or deleted
+  // (and, for a log, records of other kinds), which would stay mapped, and a deleted file's
+  // blocks taken, as long as one of them lives.
+  std::vector<int> sparse;
+  for (const auto& [region, records] : adopted_regions_) {
+    const int64_t left = mapped_records::Holds(region);
+    if (left > 0 && 2 * static_cast<size_t>(left) < records) sparse.push_back(region);
+  }
+  adopted_regions_.clear();
+  if (sparse.empty()) return;
+  auto in_sparse = [&sparse](const ItemRecord* record) {
+    const int region = mapped_records::RegionOf(record);
+    return region >= 0 && std::find(sparse.begin(), sparse.end(), region) != sparse.end();
+  };
+  std::shared_lock catalog(catalog_.mutex);
+  for (const auto& [name, entry] : catalog_.tables) entry->items->CopyOutRecords(in_sparse);
 }
 
 TableItems* Store::ItemTable(std::string_view table_id) {

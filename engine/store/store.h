@@ -86,6 +86,11 @@ class Store {
   // Whether `bytes` of images at `images` can be records where they lie: aligned, in the
   // segment being replayed, whose mapping is adopted (once) by the first that can.
   bool ImagesInPlace(const char* images, size_t bytes);
+  // `records` more records where they lie in the segment's mapping (ImagesInPlace's).
+  void HoldInSegment(size_t records);
+  // After the replay: the records of each mapping whose later records replaced or deleted most
+  // of its own are copied out, so the mapping goes now rather than with its last record.
+  void CopyOutOfSparseMappings();
   // The table of TableId `table_id` for an item record, through item_table_; null if none.
   TableItems* ItemTable(std::string_view table_id);
 
@@ -99,6 +104,8 @@ class Store {
   int segment_region_ = -1;
   bool segment_adoptable_ = true;
   std::vector<ItemRecord*> loading_;  // ReplayItemImages's, kept for its room
+  // The mappings this replay adopted, each with the records it handed to tables.
+  std::vector<std::pair<int, size_t>> adopted_regions_;
   // The table of the last item record replayed, by its TableId: a log's item records mostly
   // follow each other table by table, and a look-up under the catalog's lock each cost 4% of a
   // start. Forgotten at every record that is not an item's (a table created, changed, deleted).

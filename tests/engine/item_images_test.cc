@@ -379,6 +379,44 @@ TEST_CASE("A replay points records at the log's puts, and the segment goes with 
   CHECK(mapped_records::Mapped() == mapped);
 }
 
+TEST_CASE("A mapping whose records later ones mostly replaced is copied out at the start") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  constexpr int kItems = 1000;
+  {
+    auto engine = ItemImagesOpen(&files, clock);
+    REQUIRE(engine->CreateTable(Tagged()).ok());
+    PutAll(*engine, kItems, 1);
+    REQUIRE(testing::WaitDurable(*engine).ok());
+  }
+  const int mapped = mapped_records::Mapped();
+  REQUIRE(mapped_records::Adopted() + 6 <= mapped_records::kMaxRegions);
+  // The second start writes `replaced` of the first segment's items again (a segment of its
+  // own); the third replays both.
+  auto restart_replacing = [&](int replaced, int tag) {
+    {
+      auto engine = ItemImagesOpen(&files, clock);
+      for (int i = 0; i < replaced; ++i) {
+        REQUIRE(testing::Put(*engine, "Tagged",
+                             {{"pk", S("p" + std::to_string(i))}, {"tag", N(std::to_string(tag))}})
+                    .ok());
+      }
+      REQUIRE(testing::WaitDurable(*engine).ok());
+    }
+    auto engine = ItemImagesOpen(&files, clock);
+    CHECK(engine->DescribeTable("Tagged").value().item_count == kItems);
+    CHECK(engine->DescribeTable("Tagged").value().indexes[0].item_count == kItems);
+    CHECK(ItemImagesTag(*engine, 0) == tag);
+    CHECK(ItemImagesTag(*engine, kItems - 1) == 1);
+    return mapped_records::Mapped() - mapped;
+  };
+  // Half of them: both mappings stay (the first still holds half its records).
+  CHECK(restart_replacing(kItems / 2, 2) == 2);
+  // Nine in ten: the first segment's hundred left are copied and its mapping goes; the second's
+  // were all replaced (gone with its last record), the third's hold all of theirs.
+  CHECK(restart_replacing(kItems * 9 / 10, 3) == 1);
+}
+
 TEST_CASE("Without a mapping a replay copies the images") {
   MemoryFileSystem files;
   ManualClock clock;
