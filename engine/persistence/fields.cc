@@ -22,6 +22,18 @@ void FieldWriter::Int(uint32_t number, int64_t value) {
   Varint((bits << 1) ^ (value < 0 ? ~uint64_t{0} : 0));
 }
 
+size_t FieldWriter::BytesHeaderSize(uint32_t number, size_t size) {
+  auto varint_size = [](uint64_t value) {
+    size_t bytes = 1;
+    while (value >= 0x80) {
+      value >>= 7;
+      ++bytes;
+    }
+    return bytes;
+  };
+  return varint_size(uint64_t{number} << 2 | kBytes) + varint_size(size);
+}
+
 void FieldWriter::Bytes(uint32_t number, std::string_view value) {
   Varint(uint64_t{number} << 2 | kBytes);
   Varint(value.size());

@@ -15,6 +15,8 @@ class FieldWriter {
  public:
   void Int(uint32_t number, int64_t value);  // zigzag, so small negatives stay small
   void Bytes(uint32_t number, std::string_view value);
+  // How many bytes Bytes writes before a value of `size` bytes (its number and length).
+  static size_t BytesHeaderSize(uint32_t number, size_t size);
   const std::string& bytes() const { return out_; }
   std::string Take() { return std::move(out_); }
 

@@ -66,12 +66,11 @@ void ItemImagesWriter::AppendTo(std::string& out, uint64_t out_offset) {
 }
 
 std::string EncodeItemPutImage(std::string_view table_id, std::string_view key,
-                               std::string_view blob, uint32_t item_size) {
+                               std::string_view blob, uint32_t item_size, size_t payload_at) {
   std::string payload;
   payload.reserve(4 + table_id.size() + 1 + 2 * kAlign + sizeof(ItemRecord) + key.size() +
                   blob.size());
-  // A record starts at an aligned offset (log format 7), its payload its header's size after.
-  AppendImagesPrefix(payload, table_id, kLogRecordHeaderBytes);
+  AppendImagesPrefix(payload, table_id, payload_at);
   AppendImage(payload, key, blob, item_size);
   return payload;
 }

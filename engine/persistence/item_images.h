@@ -43,10 +43,11 @@ class ItemImagesWriter {
 };
 
 // kItemPutImage's payload: one item's image as a kItemImages payload holds it (read with
-// DecodeItemImages and ItemImageReader), placed for a record at a file offset that is a multiple
-// of 4, where log format 7 starts every record, so the image is aligned there.
+// DecodeItemImages and ItemImageReader), placed so that the image is aligned where the payload
+// starts `payload_at` bytes after an offset that is a multiple of 4: a record's start, in log
+// format 7 (its own payload: kLogRecordHeaderBytes after it; a group's member: further on).
 std::string EncodeItemPutImage(std::string_view table_id, std::string_view key,
-                               std::string_view blob, uint32_t item_size);
+                               std::string_view blob, uint32_t item_size, size_t payload_at);
 
 struct ItemImages {
   std::string_view table_id;

@@ -7,7 +7,9 @@
 #include "engine/persistence/catalog_codec.h"
 #include "engine/persistence/fields.h"
 #include "engine/persistence/item_images.h"
+#include "engine/persistence/log_format.h"
 #include "engine/persistence/stream_codec.h"
+#include "engine/storage/item_records.h"
 
 namespace ddbd {
 namespace {
@@ -107,10 +109,22 @@ void Journal::OnCommit(const ChangeRecord& change) {
   LogGroup* into = outer != nullptr ? outer : streamed.empty() ? nullptr : &pair;
   uint64_t ticket = 0;
   if (change.kind != ChangeKind::kRemove && !version) {
-    // The item as memory keeps it, which recovery uses where it lies in the mapped segment.
-    ticket =
-        Append(JournalKind::kItemPutImage,
-               EncodeItemPutImage(table_id, change.key, change.new_item, change.new_size), into);
+    // The item as memory keeps it, which recovery uses where it lies in the mapped segment: its
+    // record's payload, or a group's member after the members before it and its field's header
+    // (sized for the payload's most zeros; where it comes out shorter and its length's varint a
+    // byte less, the image is unaligned and recovery copies it).
+    size_t payload_at = kLogRecordHeaderBytes;
+    if (into != nullptr) {
+      const size_t most = 4 + table_id.size() + 1 + 3 + sizeof(ItemRecord) + change.key.size() +
+                          change.new_item.size() + 3;
+      payload_at +=
+          into->gathered_.bytes().size() +
+          FieldWriter::BytesHeaderSize(static_cast<uint32_t>(JournalKind::kItemPutImage), most);
+    }
+    ticket = Append(
+        JournalKind::kItemPutImage,
+        EncodeItemPutImage(table_id, change.key, change.new_item, change.new_size, payload_at),
+        into);
   } else {
     ItemRecordFields fields{table_id, change.key, {}, 0, 0, {}};
     if (change.kind != ChangeKind::kRemove) {
