@@ -255,6 +255,28 @@ void Checkpointed(MemoryFileSystem& files, const Clock& clock, int count) {
   REQUIRE(engine->Checkpoint(true).value());
 }
 
+// A table of `items` items tagged 1, restarted from one mapping (`mapped` others before it):
+// half of them written again (their images go), half deleted; the last one lets the file go.
+void ReplaceHalfDeleteHalf(Engine& engine, int items, int mapped) {
+  CHECK(mapped_records::Mapped() == mapped + 1);
+  auto table = engine.DescribeTable("Tagged");
+  REQUIRE(table.ok());
+  CHECK(table.value().item_count == items);
+  CHECK(table.value().indexes[0].item_count == items);
+  CHECK(ItemImagesTag(engine, 0) == 1);
+  CHECK(ItemImagesTag(engine, items - 1) == 1);
+  for (int i = 0; i < items; ++i) {
+    const std::string pk = "p" + std::to_string(i);
+    if (i % 2 == 0) {
+      REQUIRE(testing::Put(engine, "Tagged", {{"pk", S(pk)}, {"tag", N("2")}}).ok());
+    } else {
+      REQUIRE(testing::Delete(engine, "Tagged", {{"pk", S(pk)}}).ok());
+    }
+    if (i == items - 2) CHECK(mapped_records::Mapped() == mapped + 1);
+  }
+  CHECK(mapped_records::Mapped() == mapped);
+}
+
 TEST_CASE("A replay points records at the checkpoint, which goes with the last of them") {
   MemoryFileSystem files;
   ManualClock clock;
@@ -265,24 +287,7 @@ TEST_CASE("A replay points records at the checkpoint, which goes with the last o
   REQUIRE(mapped_records::Adopted() + 2 <= mapped_records::kMaxRegions);
   {
     auto engine = ItemImagesOpen(&files, clock);
-    CHECK(mapped_records::Mapped() == mapped + 1);
-    auto table = engine->DescribeTable("Tagged");
-    REQUIRE(table.ok());
-    CHECK(table.value().item_count == kItems);
-    CHECK(table.value().indexes[0].item_count == kItems);
-    CHECK(ItemImagesTag(*engine, 0) == 1);
-    CHECK(ItemImagesTag(*engine, kItems - 1) == 1);
-    // Half of them written again (their images go), half deleted: the last one lets the file go.
-    for (int i = 0; i < kItems; ++i) {
-      const std::string pk = "p" + std::to_string(i);
-      if (i % 2 == 0) {
-        REQUIRE(testing::Put(*engine, "Tagged", {{"pk", S(pk)}, {"tag", N("2")}}).ok());
-      } else {
-        REQUIRE(testing::Delete(*engine, "Tagged", {{"pk", S(pk)}}).ok());
-      }
-      if (i == kItems - 2) CHECK(mapped_records::Mapped() == mapped + 1);
-    }
-    CHECK(mapped_records::Mapped() == mapped);
+    ReplaceHalfDeleteHalf(*engine, kItems, mapped);
     CHECK(ItemImagesTag(*engine, 0) == 2);
     CHECK(ItemImagesTag(*engine, 1) == -1);
     // A checkpoint written from records that were images, and one more restart.
@@ -342,16 +347,19 @@ LoggedPuts CountLoggedPuts(MemoryFileSystem& files) {
   return counted;
 }
 
+// Writes `count` items, logged only (no checkpoint).
+void Logged(MemoryFileSystem& files, const Clock& clock, int count) {
+  auto engine = ItemImagesOpen(&files, clock);
+  REQUIRE(engine->CreateTable(Tagged()).ok());
+  PutAll(*engine, count, 1);
+  REQUIRE(testing::WaitDurable(*engine).ok());
+}
+
 TEST_CASE("A replay points records at the log's puts, and the segment goes with the last of them") {
   MemoryFileSystem files;
   ManualClock clock;
   constexpr int kItems = 1000;
-  {
-    auto engine = ItemImagesOpen(&files, clock);
-    REQUIRE(engine->CreateTable(Tagged()).ok());
-    PutAll(*engine, kItems, 1);
-    REQUIRE(testing::WaitDurable(*engine).ok());
-  }
+  Logged(files, clock, kItems);
   // Each put is its item's image, aligned in the segment (no checkpoint was written).
   const LoggedPuts logged = CountLoggedPuts(files);
   CHECK(logged.images == kItems);
@@ -361,23 +369,7 @@ TEST_CASE("A replay points records at the log's puts, and the segment goes with 
   REQUIRE(mapped_records::Adopted() + 2 <= mapped_records::kMaxRegions);
   {
     auto engine = ItemImagesOpen(&files, clock);
-    CHECK(mapped_records::Mapped() == mapped + 1);
-    auto table = engine->DescribeTable("Tagged");
-    REQUIRE(table.ok());
-    CHECK(table.value().item_count == kItems);
-    CHECK(table.value().indexes[0].item_count == kItems);
-    CHECK(ItemImagesTag(*engine, 0) == 1);
-    CHECK(ItemImagesTag(*engine, kItems - 1) == 1);
-    for (int i = 0; i < kItems; ++i) {
-      const std::string pk = "p" + std::to_string(i);
-      if (i % 2 == 0) {
-        REQUIRE(testing::Put(*engine, "Tagged", {{"pk", S(pk)}, {"tag", N("2")}}).ok());
-      } else {
-        REQUIRE(testing::Delete(*engine, "Tagged", {{"pk", S(pk)}}).ok());
-      }
-      if (i == kItems - 2) CHECK(mapped_records::Mapped() == mapped + 1);
-    }
-    CHECK(mapped_records::Mapped() == mapped);
+    ReplaceHalfDeleteHalf(*engine, kItems, mapped);
     REQUIRE(testing::WaitDurable(*engine).ok());
   }
   // Both segments replayed: the first's images replaced by the second's, deleted or written
@@ -433,12 +425,7 @@ TEST_CASE("A mapping whose records later ones mostly replaced is copied out at t
   MemoryFileSystem files;
   ManualClock clock;
   constexpr int kItems = 1000;
-  {
-    auto engine = ItemImagesOpen(&files, clock);
-    REQUIRE(engine->CreateTable(Tagged()).ok());
-    PutAll(*engine, kItems, 1);
-    REQUIRE(testing::WaitDurable(*engine).ok());
-  }
+  Logged(files, clock, kItems);
   const int mapped = mapped_records::Mapped();
   REQUIRE(mapped_records::Adopted() + 6 <= mapped_records::kMaxRegions);
   // The second start writes `replaced` of the first segment's items again (a segment of its
