@@ -318,22 +318,16 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
       auto fields = DecodeItemRecord(payload);
       if (!fields.ok()) return fields.error();
       const bool put = static_cast<JournalKind>(kind) == JournalKind::kItemPut;
-      TableItems* items = item_table_;
-      if (items == nullptr || fields.value().table_id != item_table_id_ ||
-          !fields.value().version_region.empty()) {
+      TableItems* items = ItemTable(fields.value().table_id);
+      if (items == nullptr) return MalformedRecord("an item of an unknown table");
+      // A replicated table's change: its write version, known again (replay is one thread).
+      if (!fields.value().version_region.empty()) {
         std::shared_lock lock(catalog_.mutex);
         TableEntry* entry = find(fields.value().table_id);
-        if (entry == nullptr) return MalformedRecord("an item of an unknown table");
-        items = entry->items.get();
-        item_table_ = items;
-        item_table_id_ = fields.value().table_id;
-        // A replicated table's change: its write version, known again (replay is one thread).
-        if (!fields.value().version_region.empty()) {
-          if (!entry->versions) entry->versions = std::make_shared<ReplicaVersions>();
-          entry->versions->Restore(
-              fields.value().key,
-              {fields.value().version_time_us, std::string(fields.value().version_region)}, !put);
-        }
+        if (!entry->versions) entry->versions = std::make_shared<ReplicaVersions>();
+        entry->versions->Restore(
+            fields.value().key,
+            {fields.value().version_time_us, std::string(fields.value().version_region)}, !put);
       }
       // Every replayed table defers its indexes to BuildDeferredIndexes (new_entry.cc).
       if (!items->indexes_deferred()) {
