@@ -120,6 +120,7 @@ Status Store::Open() {
     for (const LogRecord& record : contents.records) {
       if (record.offset >= replay.end) break;
       if (Status applied = Replay(record.kind, record.payload); !applied.ok()) {
+        DropPendingPuts();
         if (segment_region_ >= 0) mapped_records::Release(segment_region_);
         segment_region_ = -1;
         return Error::Internal(directory + "/" + name + ": " + applied.error().message() +
@@ -127,6 +128,7 @@ Status Store::Open() {
       }
       ++replayed_records;
     }
+    LoadPendingPuts();
     contents.records = {};
     // Its images' records hold the mapping now, if any did.
     if (segment_region_ >= 0) mapped_records::Release(segment_region_);
@@ -235,6 +237,11 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
   };
   // Streams by ARN, aged out or not: replay is not the moment to let one go.
   auto replayed_stream = [this](std::string_view arn) { return catalog_.streams.FindAny(arn); };
+  // A group's members come through here one by one.
+  if (kind != static_cast<uint8_t>(JournalKind::kItemPutImage) &&
+      kind != static_cast<uint8_t>(JournalKind::kGroup)) {
+    LoadPendingPuts();
+  }
   if (kind != static_cast<uint8_t>(JournalKind::kItemPut) &&
       kind != static_cast<uint8_t>(JournalKind::kItemPutImage) &&
       kind != static_cast<uint8_t>(JournalKind::kItemDeleted) &&
@@ -471,8 +478,24 @@ Status Store::ReplayItemPutImage(std::string_view payload) {
   } else {
     record = ItemRecord::Create(key, blob, item_size);
   }
-  items->LoadRecords({&record, 1});
+  if (items != pending_table_) {
+    LoadPendingPuts();
+    pending_table_ = items;
+  }
+  pending_puts_.push_back(record);
+  if (pending_puts_.size() == kPendingPuts) LoadPendingPuts();
   return Ok{};
+}
+
+void Store::LoadPendingPuts() {
+  if (pending_puts_.empty()) return;
+  pending_table_->LoadRecords(pending_puts_);
+  pending_puts_.clear();
+}
+
+void Store::DropPendingPuts() {
+  for (ItemRecord* record : pending_puts_) ItemRecord::Destroy(record);
+  pending_puts_.clear();
 }
 
 bool Store::ImagesInPlace(const char* images, size_t bytes) {

@@ -81,8 +81,13 @@ class Store {
   // mapping adopted by mapped_records.h), or copies where they cannot (unaligned, none left).
   // `wide`: a kItemImagesWide record, whose items are copied.
   Status ReplayItemImages(std::string_view payload, bool wide);
-  // A kItemPutImage record: the put of its item, its record where it lies when it can.
+  // A kItemPutImage record: the put of its item, its record where it lies when it can, loaded
+  // with the puts after it (pending_puts_).
   Status ReplayItemPutImage(std::string_view payload);
+  // Hands the pending puts to their table (any record but a put needs the ones before it in).
+  void LoadPendingPuts();
+  // After a failed replay: the pending puts go without a table.
+  void DropPendingPuts();
   // Whether `bytes` of images at `images` can be records where they lie: aligned, in the
   // segment being replayed, whose mapping is adopted (once) by the first that can.
   bool ImagesInPlace(const char* images, size_t bytes);
@@ -104,6 +109,12 @@ class Store {
   int segment_region_ = -1;
   bool segment_adoptable_ = true;
   std::vector<ItemRecord*> loading_;  // ReplayItemImages's, kept for its room
+  // Puts replayed and not yet loaded, all of `pending_table_`: a log's puts are loaded up to
+  // kPendingPuts at a time, so the table looks their keys up ahead of them (one at a time, each
+  // look-up in a 10M-item hash waited for its cache miss) and takes its lock once.
+  static constexpr size_t kPendingPuts = 128;
+  std::vector<ItemRecord*> pending_puts_;
+  TableItems* pending_table_ = nullptr;
   // The mappings this replay adopted, each with the records it handed to tables.
   std::vector<std::pair<int, size_t>> adopted_regions_;
   // The table of the last item record replayed, by its TableId: a log's item records mostly

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -382,6 +383,69 @@ TEST_CASE("A replay points records at the log's puts, and the segment goes with 
   CHECK(mapped_records::Mapped() == mapped + 1);  // the second segment's; the first one went
   engine.reset();
   CHECK(mapped_records::Mapped() == mapped);
+}
+
+// The item tagged in `table`, or -1 if there is none.
+int64_t TagIn(Engine& engine, std::string_view table, const std::string& pk) {
+  auto got = testing::Get(engine, table, {{"pk", S(pk)}});
+  REQUIRE(got.ok());
+  if (!got.value().item) return -1;
+  return std::stoll(FindAttribute(DecodeItem(got.value().item->blob), "tag")->scalar);
+}
+
+TEST_CASE("A log's puts load a batch at a time, each as written after the ones before") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  CreateTableArgs other = Tagged();
+  other.table_name = "Other";
+  // What the replay must end with, by table and key: what the writes below leave.
+  std::map<std::pair<std::string, std::string>, int64_t> expected;
+  {
+    auto engine = ItemImagesOpen(&files, clock);
+    REQUIRE(engine->CreateTable(Tagged()).ok());
+    REQUIRE(engine->CreateTable(other).ok());
+    int64_t tag = 0;
+    auto put = [&](const std::string& table, const std::string& pk) {
+      ++tag;
+      REQUIRE(testing::Put(*engine, table, {{"pk", S(pk)}, {"tag", N(std::to_string(tag))}}).ok());
+      expected[{table, pk}] = tag;
+    };
+    auto remove = [&](const std::string& table, const std::string& pk) {
+      REQUIRE(testing::Delete(*engine, table, {{"pk", S(pk)}}).ok());
+      expected[{table, pk}] = -1;
+    };
+    // A run of 300 puts of one table (more than a batch), keys written again in the run: the
+    // same batch (5 then 6 puts on), and across a batch's end (10, then 200 puts on).
+    for (int i = 0; i < 300; ++i) {
+      put("Tagged", "run" + std::to_string(i));
+      if (i % 50 == 5) put("Tagged", "run" + std::to_string(i - 5));
+      if (i == 210) put("Tagged", "run10");
+    }
+    // The two tables taking turns, one key each written again and again.
+    for (int i = 0; i < 40; ++i) {
+      put("Tagged", "turns");
+      put("Other", "turns");
+      put(i % 2 == 0 ? "Tagged" : "Other", "turn" + std::to_string(i % 3));
+    }
+    // A delete between two puts of a key, and one after the last put of another.
+    put("Tagged", "back");
+    remove("Tagged", "back");
+    put("Tagged", "back");
+    put("Other", "gone");
+    remove("Other", "gone");
+    REQUIRE(testing::WaitDurable(*engine).ok());
+  }
+  CHECK(CountLoggedPuts(files).images == 300 + 6 + 1 + 80 + 40 + 3);
+  auto engine = ItemImagesOpen(&files, clock);
+  size_t items = 0;
+  for (const auto& [where, tag] : expected) {
+    INFO(where.first << " " << where.second);
+    CHECK(TagIn(*engine, where.first, where.second) == tag);
+    if (tag >= 0) ++items;
+  }
+  CHECK(engine->DescribeTable("Tagged").value().item_count +
+            engine->DescribeTable("Other").value().item_count ==
+        static_cast<int64_t>(items));
 }
 
 TEST_CASE("A put logged with its stream record (a group's member) is an aligned image too") {
