@@ -71,7 +71,10 @@ constexpr RecordLayout kV7Layout{kLogRecordHeaderBytes, 8, 12, true, true};
 // Zeros after a record of `length` payload bytes, in version 7.
 size_t PaddingAfter(size_t length) { return (0 - (kLogRecordHeaderBytes + length)) & 3; }
 
-Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout) {
+// `in_checked_group`: the record lies in a group whose checksum held, which covers its bytes
+// already; its own checksum is not computed again (a grouped segment's records were read twice).
+Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout,
+             bool in_checked_group = false) {
   if (bytes.size() - at < layout.header_bytes) return {false, bytes.size(), "record cut short"};
   if (layout.length_checked && LengthCheck(bytes.substr(at, 4)) != GetU32(bytes, at + 4)) {
     return {false, bytes.size(), "record length damaged"};
@@ -84,8 +87,8 @@ Parsed Parse(std::string_view bytes, size_t at, const RecordLayout& layout) {
   const size_t end = at + layout.header_bytes + length + (layout.padded ? PaddingAfter(length) : 0);
   if (end > bytes.size()) return {false, bytes.size(), "record cut short"};
   const auto kind = static_cast<uint8_t>(bytes[at + layout.kind_at]);
-  if (MaskedCrc32c(kind, bytes.substr(at + layout.header_bytes, length)) !=
-      GetU32(bytes, at + layout.crc_at)) {
+  if (!in_checked_group && MaskedCrc32c(kind, bytes.substr(at + layout.header_bytes, length)) !=
+                               GetU32(bytes, at + layout.crc_at)) {
     return {false, end, "record checksum mismatch"};
   }
   return {true, end, ""};
@@ -186,15 +189,17 @@ void ReadGroups(std::string_view bytes, size_t at, const RecordLayout& layout,
     }
     // The group's checksum held, so its records read (a record that does not is damage all the
     // same, reported at the group).
-    std::vector<LogRecord> records;
+    const size_t before = contents.records.size();
     for (size_t record = group.records_at; record < group.end;) {
-      const Parsed parsed = Parse(bytes, record, layout);
-      if (!parsed.ok || parsed.end > group.end) return damaged(at, "group holds a damaged record");
-      records.push_back(RecordAt(bytes, record, layout));
-      records.back().group_offset = at;
+      const Parsed parsed = Parse(bytes, record, layout, /*in_checked_group=*/true);
+      if (!parsed.ok || parsed.end > group.end) {
+        contents.records.resize(before);  // the group goes whole
+        return damaged(at, "group holds a damaged record");
+      }
+      contents.records.push_back(RecordAt(bytes, record, layout));
+      contents.records.back().group_offset = at;
       record = parsed.end;
     }
-    contents.records.insert(contents.records.end(), records.begin(), records.end());
     at = group.end;
     contents.valid_bytes = at;
   }

@@ -106,6 +106,44 @@ TEST_CASE("Damage with a whole group after it is refused, counting that group's 
   CHECK(LogGroupsPayloads(outside) == std::vector<std::string>{"a"});
 }
 
+TEST_CASE("A group's checksum covers its records, whose lengths are still checked one by one") {
+  // Records written with a wrong checksum of their own, in groups whose checksum is right (no
+  // writer does that): the group's checksum covers their bytes, so they are read without
+  // computing theirs again (a grouped segment's records were checksummed twice at every start).
+  std::string records = Records({"a", "b"});
+  records[8] ^= 1;  // a's checksum (after its length and the length's check)
+  std::string bytes = LogHeader(kLogGrouped);
+  AppendLogGroup(bytes, records);
+  const LogContents read = ReadLog("log", bytes).value();
+  CHECK(LogGroupsPayloads(read) == std::vector<std::string>{"a", "b"});
+  CHECK_FALSE(read.damaged);
+  // A flipped byte of the group's records fails the group's checksum: the group goes.
+  for (size_t at = bytes.size() - records.size(); at < bytes.size(); ++at) {
+    INFO("at " << at);
+    std::string flipped = bytes;
+    flipped[at] ^= 0x10;
+    const LogContents contents = ReadLog("log", flipped).value();
+    CHECK(contents.records.empty());
+    CHECK(contents.damaged);
+  }
+  // A record whose length runs past its group, the group's checksum right: damage, and nothing
+  // of the group is kept (its first record included).
+  std::string overrun = Records({"a", "bb"});
+  const size_t b = Records({"a"}).size();
+  // b's length made 9 (past the group's end), with the length's own check that goes with it,
+  // so that only the group's bounds refuse it.
+  const std::string nine = Records({"a", std::string(9, 'x')});
+  for (size_t i = 0; i < 8; ++i) overrun[b + i] = nine[b + i];
+  std::string grouped = Grouped({{"z"}});
+  AppendLogGroup(grouped, overrun);
+  AppendLogGroup(grouped, Records({"after"}));
+  const LogContents contents = ReadLog("log", grouped).value();
+  CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"z"});
+  CHECK(contents.damaged);
+  CHECK(contents.damage == "group holds a damaged record");
+  CHECK(contents.records_after == 1);
+}
+
 TEST_CASE("A preallocated file grows ahead of its appends with zeros, and truncates") {
   PosixFileSystem disk;
   const std::string path = "/tmp/ddbd-prealloc-test-" + std::to_string(::getpid());
