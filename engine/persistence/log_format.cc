@@ -153,7 +153,7 @@ size_t CountGroupedAfter(std::string_view bytes, size_t from, const RecordLayout
       continue;
     }
     for (size_t record = group.records_at; record < group.end;) {
-      const Parsed parsed = Parse(bytes, record, layout);
+      const Parsed parsed = Parse(bytes, record, layout, /*in_checked_group=*/true);
       if (!parsed.ok) break;
       ++count;
       record = parsed.end;

@@ -448,6 +448,30 @@ TEST_CASE("A log's puts load a batch at a time, each as written after the ones b
         static_cast<int64_t>(items));
 }
 
+TEST_CASE("A replay that fails at a put lets the puts waiting for their batch and the log go") {
+  MemoryFileSystem files;
+  ManualClock clock;
+  Logged(files, clock, 100);  // fewer than a batch: all still waiting when the replay fails
+  // A put whose image is no image, in a group of its own after the others: the start fails
+  // there, with the puts before it not yet loaded (any other kind would load them first).
+  const std::vector<std::string> names = files.List("db").value();
+  std::string segment;
+  for (const std::string& name : names) {
+    if (LogSegmentNumber(name)) segment = "db/" + name;
+  }
+  std::string& bytes = files.Contents(segment);
+  bytes.resize(ReadLog(segment, bytes).value().valid_bytes);
+  std::string broken;
+  AppendLogRecord(broken, static_cast<uint8_t>(JournalKind::kItemPutImage), "no image");
+  AppendLogGroup(bytes, broken);
+  const int mapped = mapped_records::Mapped();
+  const int adopted = mapped_records::Adopted();
+  auto engine = Engine::Open(ItemImagesOptions(&files), clock);
+  REQUIRE_FALSE(engine.ok());
+  CHECK(mapped_records::Adopted() == adopted + 1);  // the puts were records where they lay
+  CHECK(mapped_records::Mapped() == mapped);        // and went with the failed start
+}
+
 TEST_CASE("A put logged with its stream record (a group's member) is an aligned image too") {
   MemoryFileSystem files;
   ManualClock clock;
