@@ -17,11 +17,6 @@ namespace ddbd {
 namespace {
 
 #ifdef DDBD_MIMALLOC
-// Linux 6.1's value; older C library headers lack the name.
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE 25
-#endif
-
 // The mapping of /proc/self/maps that holds `address`, as [start, end); {0, 0} if none.
 std::pair<uintptr_t, uintptr_t> MappingOf(uintptr_t address) {
   std::FILE* maps = std::fopen("/proc/self/maps", "re");
@@ -50,8 +45,9 @@ void UseLargeHeapPages() {
   mi_option_enable(mi_option_large_os_pages);
   // The region mimalloc mapped when it started (before main; in the static binary before any
   // initialiser of ours could set the option) is where a table of up to ~30 MB lives: it is
-  // marked too, so its pages not touched yet come as 2 MiB pages, and what is touched already
-  // is folded into them.
+  // marked too, so its pages not touched yet come as 2 MiB pages. The few touched already are
+  // left to the kernel's khugepaged: folding them now (MADV_COLLAPSE) cost 0.6 ms of start-up
+  // and 2 MB of idle RSS for no gain measured.
   void* probe = std::malloc(64);
   const auto [start, end] = MappingOf(reinterpret_cast<uintptr_t>(probe));
   std::free(probe);
@@ -59,11 +55,7 @@ void UseLargeHeapPages() {
   const uintptr_t first = (start + kHugePage - 1) & ~(kHugePage - 1);
   const uintptr_t last = end & ~(kHugePage - 1);
   if (first >= last) return;
-  void* region = reinterpret_cast<void*>(first);
-  if (madvise(region, last - first, MADV_HUGEPAGE) != 0) return;  // no transparent huge pages
-  // Linux 6.1 and later fold the touched 2 MiB ranges now (older ones say EINVAL; the kernel's
-  // own khugepaged does it later); ranges not touched stay unbacked.
-  madvise(region, last - first, MADV_COLLAPSE);
+  madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // fails without THP
 #endif
 }
 

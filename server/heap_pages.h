@@ -11,8 +11,8 @@ namespace ddbd {
 // the TLB, and a page walk under virtualisation costs several more memory reads: 2 MiB pages took
 // about 0.4 us of server CPU off a 10-item Query on 1M items and 0.3 off a GetItem; backing the
 // start-up region too (where scripts/bench's 100k items live) took a GetItem from 10.4 to 9.1 us,
-// a PutItem from 14.1 to 12.1 and a Query from 15.3 to 13.1 (docs/performance.md, part 16), for
-// ~0.2 ms of start-up and ~2 MB of idle RSS. Does nothing without mimalloc (sanitizer builds).
+// a PutItem from 14.1 to 12.1 and a Query from 15.3 to 13.1 (docs/performance.md, part 16).
+// Does nothing without mimalloc (sanitizer builds).
 void UseLargeHeapPages();
 
 // Hands the heap's free pages back to the operating system now (mimalloc's collection, or
