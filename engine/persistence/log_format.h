@@ -108,5 +108,7 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes);
 // CRC-32C (Castagnoli), as the log stores it: masked, so a CRC of bytes that hold CRCs is not
 // itself trivially predictable.
 uint32_t MaskedCrc32c(uint8_t kind, std::string_view payload);
+// A record's length check (version 2 on): the masked CRC-32C of its four length bytes.
+uint32_t LengthCheck(std::string_view length_bytes);
 
 }  // namespace ddbd
