@@ -63,14 +63,6 @@ uint32_t CrcOfFew(std::string_view bytes, uint32_t crc) {
   return crc;
 }
 
-}  // namespace
-
-uint32_t LengthCheck(std::string_view length_bytes) {
-  return Mask(CrcOfFew(length_bytes, 0xFFFFFFFFu));
-}
-
-namespace {
-
 bool AllZero(std::string_view bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](char c) { return c == 0; });
 }
@@ -237,6 +229,10 @@ Error Corrupt(std::string_view file_name, uint64_t offset, std::string_view what
 }
 
 }  // namespace
+
+uint32_t LengthCheck(std::string_view length_bytes) {
+  return Mask(CrcOfFew(length_bytes, 0xFFFFFFFFu));
+}
 
 uint32_t MaskedCrc32c(uint8_t kind, std::string_view payload) {
   const char kind_byte = static_cast<char>(kind);
