@@ -56,14 +56,17 @@ Result<Backup> DecodeBackupFile(std::string_view file_name, std::string_view byt
                                     : contents.value().damage + " at offset " +
                                           std::to_string(contents.value().valid_bytes));
   }
-  const auto& records = contents.value().records;
-  if (records.size() < 2 || records[0].kind != static_cast<uint8_t>(JournalKind::kBackup) ||
-      records[1].kind != static_cast<uint8_t>(JournalKind::kTableCreated)) {
+  const LogRecords& records = contents.value().records;
+  LogRecords::Iterator record = records.begin();
+  const LogRecord details_record = records.size() < 2 ? LogRecord{} : *record++;
+  const LogRecord source_record = records.size() < 2 ? LogRecord{} : *record++;
+  if (records.size() < 2 || details_record.kind != static_cast<uint8_t>(JournalKind::kBackup) ||
+      source_record.kind != static_cast<uint8_t>(JournalKind::kTableCreated)) {
     return Malformed(file_name, "not a backup");
   }
   Backup backup;
   BackupDetails& details = backup.description.details;
-  FieldReader reader(records[0].payload);
+  FieldReader reader(details_record.payload);
   while (reader.Next()) {
     switch (reader.number()) {
       case kArn:
@@ -89,15 +92,16 @@ Result<Backup> DecodeBackupFile(std::string_view file_name, std::string_view byt
     }
   }
   if (!reader.ok() || details.backup_arn.empty()) return Malformed(file_name, "bad details");
-  auto source = DecodeTableDescription(records[1].payload);
+  auto source = DecodeTableDescription(source_record.payload);
   if (!source.ok()) return Malformed(file_name, source.error().message());
   backup.description.source = std::move(source).value();
   backup.items.reserve(records.size() - 2);
-  for (size_t i = 2; i < records.size(); ++i) {
-    if (records[i].kind != static_cast<uint8_t>(JournalKind::kItemPut)) {
+  for (; record != records.end(); ++record) {
+    const LogRecord item_record = *record;
+    if (item_record.kind != static_cast<uint8_t>(JournalKind::kItemPut)) {
       return Malformed(file_name, "unexpected record");
     }
-    auto item = DecodeItemRecord(records[i].payload);
+    auto item = DecodeItemRecord(item_record.payload);
     if (!item.ok()) return Malformed(file_name, item.error().message());
     backup.items.push_back({std::string(item.value().blob), item.value().size});
   }

@@ -86,14 +86,14 @@ Result<ExportDescription> DecodeExportFile(std::string_view file_name, std::stri
   auto contents = ReadLog(file_name, bytes);
   if (!contents.ok()) return contents.error();
   if (contents.value().damaged || contents.value().empty) return malformed("cut short or damaged");
-  const auto& records = contents.value().records;
-  if (records.size() != 1 || records[0].kind != static_cast<uint8_t>(JournalKind::kExport)) {
+  const LogRecords& records = contents.value().records;
+  if (records.size() != 1 || records.front().kind != static_cast<uint8_t>(JournalKind::kExport)) {
     return malformed("not an export");
   }
   ExportDescription d;
   IncrementalExportSpecification incremental;
   bool has_incremental = false;
-  FieldReader reader(records[0].payload);
+  FieldReader reader(records.front().payload);
   while (reader.Next()) {
     const std::string text(reader.text());
     const int64_t number = reader.integer();

@@ -82,12 +82,12 @@ Result<ImportTableDescription> DecodeImportFile(std::string_view file_name,
   auto contents = ReadLog(file_name, bytes);
   if (!contents.ok()) return contents.error();
   if (contents.value().damaged || contents.value().empty) return malformed("cut short or damaged");
-  const auto& records = contents.value().records;
-  if (records.size() != 1 || records[0].kind != static_cast<uint8_t>(JournalKind::kImport)) {
+  const LogRecords& records = contents.value().records;
+  if (records.size() != 1 || records.front().kind != static_cast<uint8_t>(JournalKind::kImport)) {
     return malformed("not an import");
   }
   ImportTableDescription d;
-  FieldReader reader(records[0].payload);
+  FieldReader reader(records.front().payload);
   while (reader.Next()) {
     const std::string text(reader.text());
     const int64_t number = reader.integer();

@@ -189,38 +189,41 @@ size_t WrittenBytesFrom(std::string_view bytes, size_t at) {
   return end - at;
 }
 
-// A grouped segment's records from `at` (after the header) on, into `contents`.
-void ReadGroups(std::string_view bytes, size_t at, const RecordLayout& layout,
-                LogContents& contents) {
+// A grouped segment's records from `at` (after the header) on, into `contents`: how many.
+size_t ReadGroups(std::string_view bytes, size_t at, const RecordLayout& layout,
+                  LogContents& contents) {
   auto damaged = [&](size_t where, const char* what) {
     contents.damaged = true;
     contents.damage = what;
     contents.bytes_after = WrittenBytesFrom(bytes, where);
     contents.records_after = CountGroupedAfter(bytes, where + 1, layout);
   };
+  size_t count = 0;
   while (at < bytes.size()) {
     const ParsedGroup group = ParseGroup(bytes, at, layout);
     if (!group.ok) {
       // Only zeros left: the end, not damage.
-      if (AllZero(bytes.substr(at))) return;
-      return damaged(at, group.what);
+      if (AllZero(bytes.substr(at))) return count;
+      damaged(at, group.what);
+      return count;
     }
     // The group's checksum held, so its records read (a record that does not is damage all the
     // same, reported at the group).
-    const size_t before = contents.records.size();
+    size_t in_group = 0;
     for (size_t record = group.records_at; record < group.end;) {
       const Parsed parsed = Parse(bytes, record, layout, /*in_checked_group=*/true);
       if (!parsed.ok || parsed.end > group.end) {
-        contents.records.resize(before);  // the group goes whole
-        return damaged(at, "group holds a damaged record");
+        damaged(at, "group holds a damaged record");  // the group goes whole
+        return count;
       }
-      contents.records.push_back(RecordAt(bytes, record, layout));
-      contents.records.back().group_offset = at;
+      ++in_group;
       record = parsed.end;
     }
+    count += in_group;
     at = group.end;
     contents.valid_bytes = at;
   }
+  return count;
 }
 
 Error Corrupt(std::string_view file_name, uint64_t offset, std::string_view what) {
@@ -282,10 +285,6 @@ void AppendLogV1Record(std::string& out, uint8_t kind, std::string_view payload)
 
 Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) {
   LogContents contents;
-  // Room for records of 128 bytes and more without growing (an item's record is its item and
-  // ~30 bytes): a checkpoint holds millions, and the vector's doublings copied them and faulted
-  // in twice their room. Room never written to is never touched.
-  contents.records.reserve(bytes.size() / 128);
   // A crash (or a failed write) while the header itself was written: a segment that never held
   // a record.
   auto unfinished_header = [&]() -> Result<LogContents> {
@@ -312,9 +311,24 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
   if (version >= 2) contents.previous = {GetU64(bytes, 16), GetU64(bytes, 24)};
   size_t at = header_bytes;
   contents.valid_bytes = at;
-  if (version >= 2 && (contents.flags & kLogGrouped) != 0) {
-    ReadGroups(bytes, at, layout, contents);
-    return contents;
+  const bool grouped = version >= 2 && (contents.flags & kLogGrouped) != 0;
+  // The records are walked again from the bytes (LogRecords), up to valid_bytes, once read.
+  size_t count = 0;
+  auto read = [&]() -> Result<LogContents> {
+    LogRecords& records = contents.records;
+    records.count_ = count;
+    records.bytes_ = bytes;
+    records.first_ = header_bytes;
+    records.end_ = contents.valid_bytes;
+    records.header_bytes_ = static_cast<uint8_t>(layout.header_bytes);
+    records.kind_at_ = static_cast<uint8_t>(layout.kind_at);
+    records.padded_ = layout.padded;
+    records.grouped_ = grouped;
+    return std::move(contents);
+  };
+  if (grouped) {
+    count = ReadGroups(bytes, at, layout, contents);
+    return read();
   }
   while (at < bytes.size()) {
     const Parsed parsed = Parse(bytes, at, layout);
@@ -332,11 +346,61 @@ Result<LogContents> ReadLog(std::string_view file_name, std::string_view bytes) 
       }
       break;
     }
-    contents.records.push_back(RecordAt(bytes, at, layout));
+    ++count;
     at = parsed.end;
     contents.valid_bytes = at;
   }
-  return contents;
+  return read();
+}
+
+LogRecords::Iterator::Iterator(const LogRecords* records, size_t at)
+    : records_(records), at_(at), group_end_(records->first_) {
+  SkipOpenings();
+}
+
+void LogRecords::Iterator::SkipOpenings() {
+  // A group's opening record starts where the group before it ended; its payload's first four
+  // bytes are the length of the records after it.
+  while (records_->grouped_ && at_ == group_end_ && InBounds()) {
+    if (GetU32(records_->bytes_, at_) < 4) break;  // no length: not an opening (see InBounds)
+    const size_t records_at = RecordEnd();
+    group_offset_ = at_;
+    group_end_ = records_at + GetU32(records_->bytes_, at_ + records_->header_bytes_);
+    at_ = records_at;
+  }
+  if (!InBounds() || (records_->grouped_ && at_ == group_end_)) at_ = records_->end_;
+}
+
+bool LogRecords::Iterator::InBounds() const {
+  // ReadLog checked every record up to end_; this holds unless the bytes changed since (a file
+  // written by something else while mapped), where the walk stops rather than read past them.
+  const size_t end = records_->end_;
+  return at_ < end && end - at_ >= records_->header_bytes_ && RecordEnd() <= end;
+}
+
+size_t LogRecords::Iterator::RecordEnd() const {
+  const size_t length = GetU32(records_->bytes_, at_);
+  return at_ + records_->header_bytes_ + length + (records_->padded_ ? PaddingAfter(length) : 0);
+}
+
+LogRecord LogRecords::Iterator::operator*() const {
+  const std::string_view bytes = records_->bytes_;
+  return {static_cast<uint8_t>(bytes[at_ + records_->kind_at_]),
+          bytes.substr(at_ + records_->header_bytes_, GetU32(bytes, at_)), at_,
+          records_->grouped_ ? group_offset_ : at_};
+}
+
+LogRecords::Iterator& LogRecords::Iterator::operator++() {
+  at_ = RecordEnd();
+  SkipOpenings();
+  return *this;
+}
+
+std::vector<LogRecord> LogRecords::All() const {
+  std::vector<LogRecord> all;
+  all.reserve(count_);
+  for (const LogRecord& record : *this) all.push_back(record);
+  return all;
 }
 
 }  // namespace ddbd

@@ -36,8 +36,8 @@ TEST_CASE("Log records come back as written, with their kinds and offsets") {
   REQUIRE(read.ok());
   CHECK(Payloads(read.value()) == payloads);
   CHECK(read.value().version == kLogFormatVersion);
-  CHECK(read.value().records[1].kind == 2);
-  CHECK(read.value().records[0].offset == kLogHeaderBytes);
+  CHECK(read.value().records.All()[1].kind == 2);
+  CHECK(read.value().records.All()[0].offset == kLogHeaderBytes);
   CHECK(read.value().valid_bytes == bytes.size());
   CHECK_FALSE(read.value().damaged);
   // The header's flags and the segment it names as the one before it.
@@ -82,7 +82,7 @@ TEST_CASE("A crash tearing the last record at any byte loses that record only") 
   const std::string whole = Segment({"alpha", "beta", "the last record"});
   auto read = ReadLog("log", whole);
   REQUIRE(read.ok());
-  const size_t last_start = read.value().records.back().offset;
+  const size_t last_start = read.value().records.All().back().offset;
   for (size_t cut = last_start; cut < whole.size(); ++cut) {
     INFO("cut at " << cut);
     const std::string cut_short = whole.substr(0, cut);  // the records are views into it
@@ -121,7 +121,7 @@ TEST_CASE("Damage before good records is told apart from a torn tail, lengths in
   // Issue 34: a flipped bit in a length field made the rest look like a torn tail.
   std::string bytes = Segment({"alpha", "beta", "gamma", "delta"});
   const LogContents whole = ReadLog("log", bytes).value();
-  const uint64_t second = whole.records[1].offset;
+  const uint64_t second = whole.records.All()[1].offset;
   for (size_t byte = 0; byte < kLogRecordHeaderBytes + 4; ++byte) {
     for (int bit = 0; bit < 8; ++bit) {
       INFO("byte " << byte << " bit " << bit);
@@ -152,10 +152,10 @@ TEST_CASE("Version 1 segments (ddbd 0.1.0) are still read") {
   REQUIRE(read.ok());
   CHECK(read.value().version == 1);
   CHECK(Payloads(read.value()) == std::vector<std::string>{"alpha", "beta"});
-  CHECK(read.value().records[1].kind == 5);
+  CHECK(read.value().records.All()[1].kind == 5);
   CHECK(read.value().previous.number == 0);
   // Its damage: a checksum failing before non-zero bytes is readable data after.
-  const uint64_t first = read.value().records[0].offset;
+  const uint64_t first = read.value().records.All()[0].offset;
   std::string flipped = bytes;
   flipped[first + kLogV1RecordHeaderBytes] ^= 1;
   CHECK(ReadLog("old.log", flipped).value().readable_after());

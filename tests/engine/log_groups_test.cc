@@ -51,11 +51,87 @@ TEST_CASE("Grouped records come back as written, and zeros after the last group 
     CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a", "b", "c"});
     CHECK_FALSE(contents.damaged);
     CHECK(contents.valid_bytes == written.size());
-    CHECK(contents.records[0].group_offset == kLogHeaderBytes);
-    CHECK(contents.records[1].group_offset == kLogHeaderBytes);
-    CHECK(contents.records[2].group_offset > contents.records[1].offset);
-    CHECK(contents.records[0].offset > contents.records[0].group_offset);
+    const std::vector<LogRecord> records = contents.records.All();
+    REQUIRE(records.size() == 3);
+    CHECK(records[0].group_offset == kLogHeaderBytes);
+    CHECK(records[1].group_offset == kLogHeaderBytes);
+    CHECK(records[2].group_offset > records[1].offset);
+    CHECK(records[0].offset > records[0].group_offset);
   }
+}
+
+// Version 2 wrote groups without zeros after each record (log_format.h).
+std::string V2Record(uint8_t kind, std::string_view payload) {
+  std::string record(12, '\0');
+  const uint32_t length = static_cast<uint32_t>(payload.size());
+  for (int i = 0; i < 4; ++i) record[static_cast<size_t>(i)] = static_cast<char>(length >> (8 * i));
+  const uint32_t length_check = LengthCheck(std::string_view(record).substr(0, 4));
+  const uint32_t crc = MaskedCrc32c(kind, payload);
+  for (int i = 0; i < 4; ++i) {
+    record[4 + static_cast<size_t>(i)] = static_cast<char>(length_check >> (8 * i));
+    record[8 + static_cast<size_t>(i)] = static_cast<char>(crc >> (8 * i));
+  }
+  record.push_back(static_cast<char>(kind));
+  record.append(payload);
+  return record;
+}
+
+std::string V2Grouped(const std::vector<std::vector<std::string>>& groups) {
+  std::string bytes = LogHeader(kLogGrouped);
+  bytes[8] = 2;  // the version
+  for (const auto& group : groups) {
+    std::string records;
+    for (const std::string& payload : group) records += V2Record(1, payload);
+    std::string opening(8, '\0');
+    const uint32_t length = static_cast<uint32_t>(records.size());
+    const uint32_t crc = MaskedCrc32c(kLogGroupKind, records);
+    for (int i = 0; i < 4; ++i) {
+      opening[static_cast<size_t>(i)] = static_cast<char>(length >> (8 * i));
+      opening[4 + static_cast<size_t>(i)] = static_cast<char>(crc >> (8 * i));
+    }
+    bytes += V2Record(kLogGroupKind, opening) + records;
+  }
+  return bytes;
+}
+
+// ReadLog keeps no list of the records: they are walked again from the bytes (LogRecords), which
+// must step over every group's opening record, empty groups too, in both grouped versions.
+TEST_CASE("The records walked again are those read: empty groups and payloads, versions 2 and 7") {
+  const std::vector<std::vector<std::string>> groups = {
+      {"a", "", "bcdefgh"}, {}, {std::string(70'000, 'y')}, {}, {"", "z"}};
+  const std::vector<std::string> expected = {"a", "", "bcdefgh", std::string(70'000, 'y'), "", "z"};
+  for (const std::string& bytes : {Grouped(groups, 100), V2Grouped(groups)}) {
+    const LogContents contents = ReadLog("log", bytes).value();
+    CHECK(contents.version == (bytes == V2Grouped(groups) ? 2u : kLogFormatVersion));
+    CHECK_FALSE(contents.damaged);
+    CHECK(LogGroupsPayloads(contents) == expected);
+    CHECK(contents.records.size() == expected.size());
+    for (const LogRecord& record : contents.records) {
+      CHECK(record.kind == 1);
+      CHECK(record.offset > record.group_offset);
+    }
+  }
+  // A torn last group: the walk ends with the last whole one.
+  const std::string whole = Grouped(groups);
+  const std::string cut = whole.substr(0, whole.size() - 1);
+  const LogContents torn = ReadLog("log", cut).value();
+  CHECK(LogGroupsPayloads(torn) == std::vector<std::string>(expected.begin(), expected.end() - 2));
+  CHECK(torn.records.size() == expected.size() - 2);
+}
+
+TEST_CASE("A walk over bytes changed after they were read stops at the change, within them") {
+  std::string bytes = Grouped({{"a", "b"}, {"c"}});
+  const LogContents contents = ReadLog("log", bytes).value();
+  const std::vector<LogRecord> records = contents.records.All();
+  REQUIRE(records.size() == 3);
+  // b's length made to reach past the end, then the second group's opening length: the walk
+  // stops where a record no longer fits, never reading past the bytes.
+  const char length_byte = bytes[records[1].offset + 2];
+  bytes[records[1].offset + 2] = static_cast<char>(0x7F);
+  CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a"});
+  bytes[records[1].offset + 2] = length_byte;
+  bytes[records[2].group_offset] = 2;  // an opening's payload too short to hold a length
+  CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a", "b"});
 }
 
 TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") {
@@ -80,7 +156,7 @@ TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") 
   }
   // What is reported as ignored is what the torn group held, not the zeros after it.
   std::string holed = whole;
-  holed[ReadLog("log", whole).value().records[1].offset + kLogRecordHeaderBytes] ^= 1;  // b's
+  holed[ReadLog("log", whole).value().records.All()[1].offset + kLogRecordHeaderBytes] ^= 1;  // b's
   const LogContents contents = ReadLog("log", holed).value();
   CHECK(contents.damage == "group checksum mismatch");
   size_t written_end = group_end;  // without the zeros after the group's last record
@@ -91,7 +167,7 @@ TEST_CASE("A torn last group is lost whole, wherever it was torn, and only it") 
 TEST_CASE("Damage with a whole group after it is refused, counting that group's records") {
   std::string bytes = Grouped({{"a"}, {"b", "c"}, {"d", "e"}}, 100);
   const LogContents clean = ReadLog("log", bytes).value();
-  bytes[clean.records[1].offset + kLogRecordHeaderBytes] ^= 0x20;  // b's payload
+  bytes[clean.records.All()[1].offset + kLogRecordHeaderBytes] ^= 0x20;  // b's payload
   const LogContents contents = ReadLog("log", bytes).value();
   CHECK(LogGroupsPayloads(contents) == std::vector<std::string>{"a"});
   CHECK(contents.damaged);
@@ -188,7 +264,7 @@ TEST_CASE("A log on disk under kFull is grouped, zero-padded and reads back whol
   CHECK((contents.flags & kLogGrouped) != 0);
   CHECK_FALSE(contents.damaged);
   REQUIRE(contents.records.size() == 100);
-  CHECK(contents.records[99].payload == "r99");
+  CHECK(contents.records.All()[99].payload == "r99");
   REQUIRE(disk.Remove(directory + "/" + LogSegmentName(1)).ok());
   ::rmdir(directory.c_str());
 }

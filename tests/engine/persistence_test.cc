@@ -32,7 +32,7 @@ void ForEachCutOfLastRecord(Store& store, uint64_t number,
                             const std::function<void(Engine& engine, bool whole)>& check) {
   const std::string segment = "db/" + LogSegmentName(number);
   const std::string whole = store.files.ReadFile(segment).value();
-  const uint64_t last = ReadLog("log", whole).value().records.back().offset;
+  const uint64_t last = ReadLog("log", whole).value().records.All().back().offset;
   for (size_t cut = last; cut <= whole.size(); ++cut) {
     INFO("cut at " << cut);
     store.files.Contents(segment) = whole.substr(0, cut);

@@ -96,10 +96,9 @@ struct TwoSegments {
 std::set<std::string> KeptBefore(const std::string& second, size_t offset) {
   const std::set<std::string> first = {"a0", "a1", "a2", "a3", "a4"};
   std::set<std::string> kept = first;
-  const LogContents contents = ReadLog("log", second).value();
-  for (size_t i = 0; i < contents.records.size(); ++i) {
-    const size_t end =
-        i + 1 < contents.records.size() ? contents.records[i + 1].group_offset : second.size();
+  const std::vector<LogRecord> records = ReadLog("log", second).value().records.All();
+  for (size_t i = 0; i < records.size(); ++i) {
+    const size_t end = i + 1 < records.size() ? records[i + 1].group_offset : second.size();
     if (end <= offset) kept.insert("b" + std::to_string(i));
   }
   return kept;
@@ -140,7 +139,7 @@ TEST_CASE("Every flipped byte of a log is recovered from or refused, never skipp
   const std::string second = store.files.ReadFile(store.second).value();
   const LogContents second_contents = ReadLog("log", second).value();
   // The last write's group: a crash could have torn it.
-  const size_t last_group = second_contents.records.back().group_offset;
+  const size_t last_group = second_contents.records.All().back().group_offset;
   size_t refused = 0;
   size_t recovered = 0;
   for (const auto* segment : {&store.first, &store.second}) {
@@ -180,7 +179,7 @@ TEST_CASE("Every segment cut at every byte is recovered from or refused") {
     // Named at the last whole group's end (nothing of a header cut short is readable); a group
     // ends where its last record does, and the next one starts there.
     size_t readable = cut < kLogHeaderBytes ? 0 : kLogHeaderBytes;
-    const auto& records = first_contents.records;
+    const std::vector<LogRecord> records = first_contents.records.All();
     for (size_t i = 0; i < records.size(); ++i) {
       const size_t length = records[i].payload.size();
       // Version 7's zeros after a record, up to a multiple of 4.
@@ -206,7 +205,11 @@ TEST_CASE(
   std::string first = store.files.ReadFile(store.first).value();
   const LogContents contents = ReadLog("log", first).value();
   // The first group's length: today's bug made this an empty database that started normally.
-  const size_t damaged_at = contents.records[0].group_offset;
+  const size_t damaged_at = contents.records.All()[0].group_offset;
+  // Counted before the damage: the records are views into `first`.
+  const auto readable =
+      std::count_if(contents.records.begin(), contents.records.end(),
+                    [&](const LogRecord& record) { return record.group_offset != damaged_at; });
   first[damaged_at] ^= 0x04;
   auto files = store.With(store.first, first);
   Opened refused = RecoveryOpen(*files, store.clock);
@@ -214,10 +217,7 @@ TEST_CASE(
   CHECK(refused.error ==
         "db/0000000001.log: record length damaged at offset 32; starting would lose " +
             std::to_string(first.size() - damaged_at) + " bytes of this file (" +
-            std::to_string(std::count_if(
-                contents.records.begin(), contents.records.end(),
-                [&](const LogRecord& record) { return record.group_offset != damaged_at; })) +
-            " readable records), and 1 later segment (5 records, " +
+            std::to_string(readable) + " readable records), and 1 later segment (5 records, " +
             std::to_string(files->ReadFile(store.second).value().size()) +
             " bytes). ddbd does not start with part of its data missing; to start from the log "
             "up to this point and move the rest to db/lost/, start it with --wal-recovery-mode "
@@ -249,7 +249,7 @@ TEST_CASE("Point-in-time recovery keeps everything before damage in a later segm
   TwoSegments store;
   std::string second = store.files.ReadFile(store.second).value();
   const LogContents contents = ReadLog("log", second).value();
-  second[contents.records[2].offset + kLogRecordHeaderBytes + 3] ^= 0x10;  // b2's payload
+  second[contents.records.All()[2].offset + kLogRecordHeaderBytes + 3] ^= 0x10;  // b2's payload
   auto files = store.With(store.second, second);
   Opened opened = RecoveryOpen(*files, store.clock, WalRecoveryMode::kPointInTime);
   REQUIRE(opened.engine);
@@ -266,7 +266,7 @@ TEST_CASE("Every recovery reports what it did, a torn tail names file, offset an
   auto files = store.With(store.second, second.substr(0, second.size() - 3));
   Opened opened = RecoveryOpen(*files, store.clock);
   REQUIRE(opened.engine);
-  const size_t last = ReadLog("log", second).value().records.back().group_offset;
+  const size_t last = ReadLog("log", second).value().records.All().back().group_offset;
   REQUIRE(opened.said.size() == 2);
   CHECK(opened.said[0] == "db/0000000002.log: ignored " + std::to_string(second.size() - 3 - last) +
                               " bytes from offset " + std::to_string(last) +
