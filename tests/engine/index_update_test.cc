@@ -3,9 +3,12 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "engine/engine.h"
+#include "engine/storage/change.h"
 #include "tests/engine/engine_calls.h"
 #include "tests/values.h"
 
@@ -211,9 +214,50 @@ TEST_CASE("Writes racing an index creation end up in the index") {
   CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 2000);
 }
 
+// Holds the first backfill at its first item, with the table's write lock (a backfill holds it
+// throughout), until released: while held, the backfill is certainly under way, however fast the
+// build (a release build backfilled 30,000 items before a 50 ms sleep was over). Subscribe it
+// before the first write; it must outlive the engine.
+class BackfillGate : public CommitObserver {
+ public:
+  void OnCommit(const ChangeRecord& change) override {
+    if (change.origin != ChangeOrigin::kBackfill) return;
+    std::unique_lock lock(mutex_);
+    if (held_) return;
+    held_ = true;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return released_; });
+  }
+  void WaitUntilHeld() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return held_; });
+  }
+  // Lets the backfill go after `hold` (from a thread of its own: what the test times meanwhile
+  // must not be able to keep it held forever, were it to wait for the backfill).
+  std::thread ReleaseAfter(std::chrono::milliseconds hold) {
+    return std::thread([this, hold] {
+      std::this_thread::sleep_for(hold);
+      std::unique_lock lock(mutex_);
+      released_ = true;
+      changed_.notify_all();
+    });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool held_ = false;
+  bool released_ = false;
+};
+
+// How long a gated backfill is held. What must not wait for it has to take less than half.
+constexpr std::chrono::milliseconds kHold{600};
+
 TEST_CASE("A backfill holds up its own table only: other tables are served meanwhile") {
+  BackfillGate gate;
   IndexUpdateFixture f;
-  for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
+  f.engine.Subscribe(&gate);
+  for (int i = 0; i < 1000; ++i) f.Put("p" + std::to_string(i), "open");
   CreateTableArgs other;
   other.table_name = "Other";
   other.attribute_definitions = {{"pk", ScalarAttributeType::kS}};
@@ -225,14 +269,13 @@ TEST_CASE("A backfill holds up its own table only: other tables are served meanw
   using Clock = std::chrono::steady_clock;
   std::atomic<bool> done = false;
   bool updated = false;
-  Clock::duration update_took{};
   std::thread updater([&] {
-    const Clock::time_point began = Clock::now();
     updated = f.Update({IndexUpdateFixture::Create("by-status")}).ok();
-    update_took = Clock::now() - began;
     done = true;
   });
-  // Reads of the other table while the update runs: the longest wait between two answers.
+  gate.WaitUntilHeld();
+  std::thread releaser = gate.ReleaseAfter(kHold);
+  // Reads of the other table while the backfill is held: the longest wait between two answers.
   Clock::duration longest_wait{};
   Clock::time_point last = Clock::now();
   int failed_reads = 0;
@@ -243,11 +286,12 @@ TEST_CASE("A backfill holds up its own table only: other tables are served meanw
     last = now;
   }
   updater.join();
+  releaser.join();
   REQUIRE(updated);
   CHECK(failed_reads == 0);
-  CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 30000);
+  CHECK(f.engine.DescribeTable("Orders").value().indexes[0].item_count == 1000);
   // With the catalog held through the backfill, one read waits for all of it.
-  CHECK(longest_wait < update_took / 4);
+  CHECK(longest_wait < kHold / 2);
 }
 
 // Creates table "Other" and returns how long that took.
@@ -263,60 +307,66 @@ std::chrono::steady_clock::duration TimeCreateOther(Engine& engine, bool& create
 }
 
 TEST_CASE("Describing a table that is backfilling waits without holding up other tables") {
+  BackfillGate gate;
   IndexUpdateFixture f;
-  for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
-  using Clock = std::chrono::steady_clock;
+  f.engine.Subscribe(&gate);
+  for (int i = 0; i < 1000; ++i) f.Put("p" + std::to_string(i), "open");
   std::atomic<bool> updated = false;
   std::thread updater([&] { updated = f.Update({IndexUpdateFixture::Create("by-status")}).ok(); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the backfill has begun
+  gate.WaitUntilHeld();
+  std::thread releaser = gate.ReleaseAfter(kHold);
   int64_t described_count = -1;
   std::thread describer(
       [&] { described_count = f.engine.DescribeTable("Orders").value().indexes[0].item_count; });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // DescribeTable is waiting
   // A catalog change needs the catalog to itself: it must not wait for that DescribeTable.
   bool created = false;
-  const Clock::duration create_took = TimeCreateOther(f.engine, created);
+  const auto create_took = TimeCreateOther(f.engine, created);
   const bool backfill_still_running = !updated;
   updater.join();
   describer.join();
+  releaser.join();
   CHECK(created);
   CHECK(updated);
-  CHECK(backfill_still_running);  // else this test proves nothing: give it more items
-  CHECK(create_took < std::chrono::milliseconds(20));
-  CHECK(described_count == 30000);  // it saw the index full
+  CHECK(backfill_still_running);
+  CHECK(create_took < kHold / 2);
+  CHECK(described_count == 1000);  // it saw the index full
 }
 
 TEST_CASE("A second index change waits for a backfill without holding up other tables") {
+  BackfillGate gate;
   IndexUpdateFixture f;
-  for (int i = 0; i < 30000; ++i) f.Put("p" + std::to_string(i), "open");
-  using Clock = std::chrono::steady_clock;
+  f.engine.Subscribe(&gate);
+  for (int i = 0; i < 1000; ++i) f.Put("p" + std::to_string(i), "open");
   std::atomic<bool> first_done = false;
   bool first_updated = false;
   std::thread first([&] {
     first_updated = f.Update({IndexUpdateFixture::Create("by-status")}).ok();
     first_done = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the backfill has begun
+  gate.WaitUntilHeld();
+  std::thread releaser = gate.ReleaseAfter(kHold);
   bool second_updated = false;
   std::thread second(
       [&] { second_updated = f.Update({IndexUpdateFixture::Create("by-status-2")}).ok(); });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the second change is waiting
   // A catalog change needs the catalog to itself: it must not wait for the second change.
   bool created = false;
-  const Clock::duration create_took = TimeCreateOther(f.engine, created);
+  const auto create_took = TimeCreateOther(f.engine, created);
   const bool backfill_still_running = !first_done;
   first.join();
   second.join();
+  releaser.join();
   CHECK(created);
-  CHECK(backfill_still_running);  // else this test proves nothing: give it more items
-  CHECK(create_took < std::chrono::milliseconds(20));
+  CHECK(backfill_still_running);
+  CHECK(create_took < kHold / 2);
   // Both changes were made, each index full.
   REQUIRE(first_updated);
   REQUIRE(second_updated);
   const TableDescription described = f.engine.DescribeTable("Orders").value();
   REQUIRE(described.indexes.size() == 2);
-  CHECK(described.indexes[0].item_count == 30000);
-  CHECK(described.indexes[1].item_count == 30000);
+  CHECK(described.indexes[0].item_count == 1000);
+  CHECK(described.indexes[1].item_count == 1000);
 }
 
 }  // namespace
