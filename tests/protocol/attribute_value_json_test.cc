@@ -119,7 +119,7 @@ TEST_CASE("An item's JSON fits the room made for it, the densest shapes too") {
       {{"x", null_value}},
   };
   for (size_t i = 0; i < 300; ++i)
-    items.back().emplace_back(std::string(1, 'a' + i % 26), null_value);
+    items.back().emplace_back(std::string(1, static_cast<char>('a' + i % 26)), null_value);
   for (const Item& item : items) {
     const std::string blob = EncodeItem(item);
     json::Buffer buffer;
