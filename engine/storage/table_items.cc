@@ -493,6 +493,7 @@ void TableItems::WhileHeld(const std::function<void()>& read) const {
 
 void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit,
                       int64_t moment_ms) const {
+  WaitForOrder();
   std::shared_lock lock(mutex_);
   if (moment_ms == kLatestState || history_ == nullptr) {
     items_.Walk(range, forward, visit);
@@ -503,6 +504,7 @@ void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit,
 }
 
 void TableItems::WalkAllThen(const Visit& visit, const std::function<void()>& then) const {
+  WaitForOrder();
   std::shared_lock lock(mutex_);
   items_.Walk(KeyRange{"", true, "", false, false, ""}, true, visit);
   then();

@@ -133,9 +133,20 @@ class TableItems {
   // in a mapping later records mostly replaced: store.cc), while the indexes are deferred.
   void CopyOutRecords(const std::function<bool(const ItemRecord*)>& moved);
   bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
-  // Ends the deferred order; true when indexes are left for BuildDeferredIndexes to fill (from
-  // now on, readers of an index wait for it).
+  // Before anything else reaches the table (the server answers only after): from now on, until
+  // EndDeferredOrder has built its trees, writes and walks of the items wait (WaitForOrder), and
+  // until BuildDeferredIndexes has filled them, readers of an index. Point reads go on.
+  void StartDeferredBuild();
+  // Ends the deferred order (the trees built under the read lock, then put in place); true when
+  // indexes are left for BuildDeferredIndexes to fill (their readers wait for it).
   bool EndDeferredOrder();
+  // Returns once the table's trees are built (EndDeferredOrder), if a replay deferred them.
+  // Before taking this table's lock: the build holds its read lock.
+  void WaitForOrder() const {
+    if (!order_building_.load(std::memory_order_acquire)) [[likely]]
+      return;
+    WaitForOrderBuild();
+  }
   // Ends the deferred order if EndDeferredOrder did not, then fills the indexes.
   void BuildDeferredIndexes();
   // Returns once no index build is under way. Never called under this table's write lock (the
@@ -274,6 +285,8 @@ class TableItems {
   ItemRecord* NewEntryLocked(const IndexEntry& entry, const ItemRecord* item) const;
   // WaitForIndexes' slow path: blocks until BuildDeferredIndexes clears indexes_building_.
   void WaitForBuild() const;
+  // WaitForOrder's: until EndDeferredOrder clears order_building_.
+  void WaitForOrderBuild() const;
   // The index entries a stored record has (none when the table has no indexes), computed once
   // per write and shared by the collection charge and the index update.
   IndexEntries EntriesOfLocked(const ItemRecord* record) const;
@@ -343,8 +356,10 @@ class TableItems {
   std::atomic<uint64_t> index_generation_ = 0;
   std::atomic<bool> backfilling_ = false;
   std::atomic<bool> indexes_deferred_ = false;
-  // Between EndDeferredOrder and the end of BuildDeferredIndexes; waited on with build_mutex_.
+  // Between StartDeferredBuild (or EndDeferredOrder) and the end of BuildDeferredIndexes; and
+  // between StartDeferredBuild and the end of EndDeferredOrder. Waited on with build_mutex_.
   std::atomic<bool> indexes_building_ = false;
+  std::atomic<bool> order_building_ = false;
   mutable std::mutex build_mutex_;
   mutable std::condition_variable build_done_;
   int64_t collection_limit_bytes_ = 0;

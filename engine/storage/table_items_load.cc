@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,22 +24,51 @@ void TableItems::ReserveForLoad(size_t items) {
   items_.Reserve(items);
 }
 
-bool TableItems::EndDeferredOrder() {
+void TableItems::StartDeferredBuild() {
   std::unique_lock lock(mutex_);
-  if (!indexes_deferred()) return false;
-  items_.ExpectKeyOrder(false);
-  items_.DeferOrder(false);
-  if (indexes_.empty()) {
-    indexes_deferred_.store(false, std::memory_order_relaxed);
-    return false;
+  if (!indexes_deferred()) return;
+  if (items_.order_deferred()) order_building_.store(true, std::memory_order_release);
+  if (!indexes_.empty()) indexes_building_.store(true, std::memory_order_release);
+}
+
+bool TableItems::EndDeferredOrder() {
+  // The trees are built under the read lock (point reads go on; writes and walks wait for
+  // order_building_), then put in place under the write lock.
+  std::optional<TableRecords::Order> order;
+  {
+    std::shared_lock lock(mutex_);
+    if (indexes_deferred() && items_.order_deferred()) order.emplace(items_.BuildOrder());
   }
-  indexes_building_.store(true, std::memory_order_release);
-  return true;
+  bool indexes_left = false;
+  {
+    std::unique_lock lock(mutex_);
+    if (indexes_deferred()) {
+      items_.ExpectKeyOrder(false);
+      if (order) items_.InstallOrder(std::move(*order));
+      indexes_left = !indexes_.empty();
+      if (indexes_left) {
+        indexes_building_.store(true, std::memory_order_release);
+      } else {
+        indexes_deferred_.store(false, std::memory_order_relaxed);
+      }
+    }
+  }
+  if (order_building_.load(std::memory_order_acquire)) {
+    std::unique_lock lock(build_mutex_);
+    order_building_.store(false, std::memory_order_release);
+    build_done_.notify_all();
+  }
+  return indexes_left;
 }
 
 void TableItems::WaitForBuild() const {
   std::unique_lock lock(build_mutex_);
   build_done_.wait(lock, [this] { return !indexes_building_.load(std::memory_order_acquire); });
+}
+
+void TableItems::WaitForOrderBuild() const {
+  std::unique_lock lock(build_mutex_);
+  build_done_.wait(lock, [this] { return !order_building_.load(std::memory_order_acquire); });
 }
 
 void TableItems::BuildDeferredIndexes() {

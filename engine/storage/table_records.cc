@@ -153,15 +153,21 @@ void TableRecords::RemovePartition(std::string_view key) {
 
 void TableRecords::DeferOrder(bool on) {
   if (!hashed_keys_ || on == order_deferred_) return;
-  order_deferred_ = on;
+  if (!on) return InstallOrder(BuildOrder());
+  order_deferred_ = true;
   // The hashes hold everything: the trees are built from them when the deferral ends.
   tree_.clear();
   partitions_.clear();
-  if (on) return;
+}
+
+TableRecords::Order TableRecords::BuildOrder() const {
+  Order order(this);
+  order.changes = changes_;
+  if (!order_deferred_) return order;
   // In the hash's order, each record read a few ahead (its key, or its partition's bytes), as
   // each is a cache miss.
   constexpr size_t kAhead = 8;
-  auto build = [](const auto& hash, auto address_of, auto slot_of, auto order, auto& tree) {
+  auto build = [](const auto& hash, auto address_of, auto slot_of, auto sort_order, auto& tree) {
     std::vector<typename std::decay_t<decltype(tree)>::value_type> slots;
     slots.reserve(hash.size());
     auto ahead = hash.begin();
@@ -172,15 +178,15 @@ void TableRecords::DeferOrder(bool on) {
       if (ahead != hash.end()) __builtin_prefetch(address_of(*ahead++));
       slots.push_back(slot_of(ref));
     }
-    SortByPrefix(slots, order);
+    SortByPrefix(slots, sort_order);
     tree.insert(slots.begin(), slots.end());  // in order: each an append
   };
   if (!partitioned()) {
     build(
         hashed_, [](const HashedRef<ItemRecord>& ref) { return ref.target; },
         [](const HashedRef<ItemRecord>& ref) { return RecordSlot(ref.target, 0); }, ByRecordKey{0},
-        tree_);
-    return;
+        order.tree);
+    return order;
   }
   build(
       partition_index_,
@@ -191,11 +197,21 @@ void TableRecords::DeferOrder(bool on) {
       [this](const PartitionRef& ref) {
         return PartitionSlot{KeyPrefix(KeyOf(ref.partition)), ref.partition};
       },
-      ByPartitionKey{this}, partitions_);
+      ByPartitionKey{this}, order.partitions);
+  return order;
+}
+
+void TableRecords::InstallOrder(Order order) {
+  if (!order_deferred_) return;
+  if (order.changes != changes_) order = BuildOrder();
+  tree_ = std::move(order.tree);
+  partitions_ = std::move(order.partitions);
+  order_deferred_ = false;
 }
 
 void TableRecords::Insert(ItemRecord* record) {
   ++size_;
+  ++changes_;
   if (hashed_keys_) hashed_.insert(RefTo(record));
   if (!partitioned()) {
     if (!order_deferred_) InsertSlot(tree_, RecordSlot(record, 0));
@@ -255,6 +271,7 @@ void TableRecords::InsertInto(std::string_view key, Partition* partition, ItemRe
 void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
   // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
   const std::string_view key = old->key();
+  ++changes_;
   if (hashed_keys_) hashed_.find(key)->target = record;
   if (!partitioned()) {
     if (!order_deferred_) tree_.find(key)->record = record;
@@ -278,6 +295,7 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
 void TableRecords::Remove(ItemRecord* record) {
   const std::string_view key = record->key();
   --size_;
+  ++changes_;
   if (hashed_keys_) hashed_.erase(key);
   if (!partitioned()) {
     if (!order_deferred_) tree_.erase(key);

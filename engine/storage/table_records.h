@@ -52,6 +52,14 @@ class TableRecords {
   // cache misses each, is built once when it goes off, from them sorted by key. Walks wait
   // until then; ForEach goes in no order meanwhile. Not for an index (no hash of its keys).
   void DeferOrder(bool on);
+  bool order_deferred() const { return order_deferred_; }
+  // DeferOrder(false) in two steps, so that point reads go on while the trees are built: the
+  // trees built from the hashes, which only reads them (under a table's read lock), then put in
+  // place, which ends the deferral (under its write lock). Trees built before a change since
+  // are built again there.
+  struct Order;
+  Order BuildOrder() const;
+  void InstallOrder(Order order);
   // Room in the hash of keys for `items` records, so a load of that many grows it once, not by
   // a rehash of every record at each doubling.
   void Reserve(size_t items) {
@@ -186,6 +194,15 @@ class TableRecords {
   };
   using PartitionTree = absl::btree_set<PartitionSlot, ByPartitionKey>;
 
+ public:
+  struct Order {
+    explicit Order(const TableRecords* table) : partitions(ByPartitionKey{table}) {}
+    RecordTree tree;
+    PartitionTree partitions;
+    uint64_t changes = 0;  // the table's changes_ when it was built
+  };
+
+ private:
   // Key bytes' hash in the hashes below: Abseil's own. absl::HashOf(std::string_view) goes to
   // std::hash (this Abseil's string_view is a type of its own), a byte-wise MurmurHash that
   // cost ~85 instructions a key, 8% of a start with a million items.
@@ -292,7 +309,8 @@ class TableRecords {
   bool in_key_order_ = false;
   bool order_deferred_ = false;
   size_t size_ = 0;
-  RecordTree tree_;  // a table without partitions
+  uint64_t changes_ = 0;  // inserts, replacements and removals: an Order built before one is stale
+  RecordTree tree_;       // a table without partitions
   PrefixLength prefix_length_;
   PartitionTree partitions_{ByPartitionKey{this}};
   PartitionIndex partition_index_;

@@ -6,13 +6,19 @@
 
 namespace ddbd {
 
-WriteScope::WriteScope(TableItems& table) : tables_{&table} { table.mutex_.lock(); }
+// A write waits for a replayed table's trees (TableItems::WaitForOrder) before its lock, which
+// their build holds shared.
+WriteScope::WriteScope(TableItems& table) : tables_{&table} {
+  table.WaitForOrder();
+  table.mutex_.lock();
+}
 
 WriteScope::WriteScope(std::span<TableItems* const> tables)
     : tables_(tables.begin(), tables.end()) {
   std::sort(tables_.begin(), tables_.end(),
             [](const TableItems* a, const TableItems* b) { return a->id() < b->id(); });
   tables_.erase(std::unique(tables_.begin(), tables_.end()), tables_.end());
+  for (TableItems* table : tables_) table->WaitForOrder();
   for (TableItems* table : tables_) table->mutex_.lock();
 }
 

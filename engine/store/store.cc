@@ -26,11 +26,22 @@ Error MalformedRecord(const std::string& what) {
   return Error::Internal("malformed log record: " + what);
 }
 
-// Sets `go` when it goes: on every return from Store::Open, an error's too, so the thread that
-// fills the indexes never waits for it forever.
+// Sets what the thread that builds the trees and fills the indexes waits for, each once, at
+// the latest when it goes: on every return from Store::Open, an error's too, so that thread
+// never waits forever.
 struct SetAtReturn {
+  std::promise<void>& build_trees;
   std::promise<void>& go;
-  ~SetAtReturn() { go.set_value(); }
+  bool trees_started = false;
+  void StartTrees() {
+    if (trees_started) return;
+    trees_started = true;
+    build_trees.set_value();
+  }
+  ~SetAtReturn() {
+    StartTrees();
+    go.set_value();
+  }
 };
 
 }  // namespace
@@ -145,34 +156,38 @@ Status Store::Open() {
   const size_t segment_count = plan.replay.size();
   std::unique_lock catalog(catalog_.mutex);
   // Each table's trees (of items or partitions, TableRecords::DeferOrder), once, then its
-  // indexes (TableItems::BuildDeferredIndexes), on a thread of its own: Open waits for the trees
-  // (the checkpoint below walks the tables), then goes on while the indexes fill, which they
-  // start to once Open is done (what is set up below takes the tables' write locks, which a build
-  // holds up), the server already answering. One thread for both: the trees' scratch memory,
-  // freed on that thread, is reused by the index entries (freed on another, it stayed taken: 28
-  // MB more at a million items).
+  // indexes (TableItems::BuildDeferredIndexes), on a thread of its own, which starts once Open is
+  // done (what is set up below takes the tables' write locks, which a build would hold up), the
+  // server already answering: point reads at once, writes and walks of a table once its trees
+  // are built, reads of its indexes once they are filled (StartDeferredBuild, from here on). A
+  // checkpoint written below starts the trees at once and walks each table when it is built.
+  // One thread for both: the trees' scratch memory, freed on that thread, is reused by the index
+  // entries (freed on another, it stayed taken: 28 MB more at a million items).
   std::vector<std::shared_ptr<TableItems>> replayed_items;
-  for (auto& [name, entry] : catalog_.tables) replayed_items.push_back(entry->items);
-  std::promise<void> ordered;
-  std::future<void> trees_built = ordered.get_future();
+  for (auto& [name, entry] : catalog_.tables) {
+    entry->items->StartDeferredBuild();
+    replayed_items.push_back(entry->items);
+  }
+  std::promise<void> build_trees;
   std::promise<void> go;
-  SetAtReturn go_at_return{go};
-  index_builder_ = std::thread([tables = std::move(replayed_items), ordered = std::move(ordered),
-                                started = go.get_future()]() mutable {
-    std::vector<std::shared_ptr<TableItems>> unbuilt;
-    for (const std::shared_ptr<TableItems>& items : tables) {
-      if (items->EndDeferredOrder()) unbuilt.push_back(items);
-    }
-    ordered.set_value();
-    started.wait();
-    for (const std::shared_ptr<TableItems>& items : unbuilt) items->BuildDeferredIndexes();
-  });
-  trees_built.wait();
+  SetAtReturn at_return{build_trees, go};
+  index_builder_ =
+      std::thread([tables = std::move(replayed_items), trees = build_trees.get_future(),
+                   started = go.get_future()]() mutable {
+        trees.wait();
+        std::vector<std::shared_ptr<TableItems>> unbuilt;
+        for (const std::shared_ptr<TableItems>& items : tables) {
+          if (items->EndDeferredOrder()) unbuilt.push_back(items);
+        }
+        started.wait();
+        for (const std::shared_ptr<TableItems>& items : unbuilt) items->BuildDeferredIndexes();
+      });
   // A log much larger than what it holds (overwritten and deleted items, many starts) is
   // rewritten as one segment of the current state before anything else is written.
   if (segment_count > 1 &&
       (log_bytes > 2 * static_cast<size_t>(catalog_.LiveBytesLocked()) + (size_t{1} << 20) ||
        segment_count > 16)) {
+    at_return.StartTrees();
     std::vector<CheckpointTable> tables;
     for (const auto& [name, entry] : catalog_.tables) {
       tables.push_back({entry->description, entry->items, entry->versions});

@@ -396,6 +396,58 @@ TEST_CASE("Indexes filled after a replay hold up reads of an index and writes, n
 }
 
 TEST_CASE(
+    "A replay's trees are built after it while item reads answer, and writes and walks wait") {
+  // Store::Open marks a replayed table (StartDeferredBuild) before the server answers and builds
+  // its trees on a thread of its own after (EndDeferredOrder): meanwhile a point read answers
+  // from the hash, and a walk (which needs the order) and a write (which would miss the trees)
+  // wait until they are in place.
+  TableItems items;
+  items.DeferIndexes();
+  for (int i = 0; i < 100; ++i) items.Load("k" + std::to_string(100 + i), "b", 1);
+  items.StartDeferredBuild();
+  CHECK(items.Get("k105").has_value());
+  auto walk = [&] {
+    std::vector<std::string> keys;
+    items.Walk(TableItems::KeyRange{}, true, [&](std::string_view key, std::string_view, uint32_t) {
+      keys.emplace_back(key);
+      return true;
+    });
+    return keys;
+  };
+  std::atomic<bool> walked = false;
+  std::atomic<bool> written = false;
+  std::vector<std::string> walked_keys;
+  std::thread walker([&] {
+    walked_keys = walk();
+    walked = true;
+  });
+  std::thread writer([&] {
+    const StoredItem stored{"b", 1};
+    WriteScope scope(items);
+    const auto committed = items.Commit(scope, "k000", [&](const TableItems::Current*) {
+      return Result<TableItems::Write>(
+          TableItems::Write{TableItems::Write::Kind::kPut, &stored, nullptr, ~uint64_t{0}, false});
+    });
+    CHECK(committed.ok());
+    written = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK_FALSE(walked.load());
+  CHECK_FALSE(written.load());
+  CHECK(items.Get("k199").has_value());
+  CHECK_FALSE(items.EndDeferredOrder());  // no indexes left to fill
+  walker.join();
+  writer.join();
+  CHECK(std::is_sorted(walked_keys.begin(), walked_keys.end()));
+  CHECK(walked_keys.size() >= 100);  // the write's key too, if it came first
+  // The write went into the trees built: it is walked, first.
+  const std::vector<std::string> keys = walk();
+  REQUIRE(keys.size() == 101);
+  CHECK(keys.front() == "k000");
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+}
+
+TEST_CASE(
     "Indexes deferred through a replay (written by Load) are built as writes would leave them") {
   // Index 0 local (counted in item collections): every item, keyed by its blob. Index 1 global
   // and sparse: items whose blob ends in an even digit, keyed by the reversed key. Index 2 is
