@@ -422,13 +422,7 @@ TEST_CASE(
     walked = true;
   });
   std::thread writer([&] {
-    const StoredItem stored{"b", 1};
-    WriteScope scope(items);
-    const auto committed = items.Commit(scope, "k000", [&](const TableItems::Current*) {
-      return Result<TableItems::Write>(
-          TableItems::Write{TableItems::Write::Kind::kPut, &stored, nullptr, ~uint64_t{0}, false});
-    });
-    CHECK(committed.ok());
+    CHECK(testing::PutInto(items, "k000", {"b", 1}).ok());
     written = true;
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
