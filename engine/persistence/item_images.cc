@@ -122,6 +122,9 @@ bool ItemImageReader::Next() {
   const size_t padded = bytes + PaddingTo(bytes);
   if (padded > rest_.size()) return false;
   image_ = rest_.data();
+  // The images lie in a mapped file, one after another: the lines a few images on are asked
+  // for now (the hardware's own prefetch stops at each 4 KiB page).
+  __builtin_prefetch(rest_.data() + 2048);
   item_size_ = item_size;
   key_ = rest_.substr(header_size, key_size);
   blob_ = rest_.substr(header_size + key_size, blob_size);
