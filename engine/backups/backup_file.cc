@@ -57,10 +57,11 @@ Result<Backup> DecodeBackupFile(std::string_view file_name, std::string_view byt
                                           std::to_string(contents.value().valid_bytes));
   }
   const LogRecords& records = contents.value().records;
+  if (records.size() < 2) return Malformed(file_name, "not a backup");
   LogRecords::Iterator record = records.begin();
-  const LogRecord details_record = records.size() < 2 ? LogRecord{} : *record++;
-  const LogRecord source_record = records.size() < 2 ? LogRecord{} : *record++;
-  if (records.size() < 2 || details_record.kind != static_cast<uint8_t>(JournalKind::kBackup) ||
+  const LogRecord details_record = *record++;
+  const LogRecord source_record = *record++;
+  if (details_record.kind != static_cast<uint8_t>(JournalKind::kBackup) ||
       source_record.kind != static_cast<uint8_t>(JournalKind::kTableCreated)) {
     return Malformed(file_name, "not a backup");
   }
