@@ -79,7 +79,7 @@ void TableRecords::Partition::Destroy(Partition* partition) {
 TableRecords::~TableRecords() {
   ForEach([](const ItemRecord* record) { ItemRecord::Destroy(const_cast<ItemRecord*>(record)); });
   for (const PartitionRef& ref : partition_index_) {  // every partition, deferred or not
-    if (!ref.partition.single()) Partition::Destroy(ref.partition.partition());
+    if (!ref.partition().single()) Partition::Destroy(ref.partition().partition());
   }
 }
 
@@ -100,7 +100,7 @@ void TableRecords::Prefetch(std::string_view key) const {
 ItemRecord* TableRecords::Find(std::string_view key) const {
   if (!hashed_keys_) return FindInPartition(key);
   auto it = hashed_.find(key);
-  return it == hashed_.end() ? nullptr : it->target;
+  return it == hashed_.end() ? nullptr : it->target();
 }
 
 ItemRecord* TableRecords::FindInPartition(std::string_view key) const {
@@ -133,7 +133,7 @@ std::optional<TableRecords::PartitionHandle> TableRecords::FindPartition(
     std::string_view key) const {
   auto it = partition_index_.find(key);
   if (it == partition_index_.end()) return std::nullopt;
-  return it->partition;
+  return it->partition();
 }
 
 void TableRecords::AddPartition(std::string_view key, PartitionHandle partition) {
@@ -142,7 +142,7 @@ void TableRecords::AddPartition(std::string_view key, PartitionHandle partition)
 }
 
 void TableRecords::Rebind(std::string_view key, PartitionHandle moved) {
-  partition_index_.find(key)->partition = moved;
+  partition_index_.find(key)->set_partition(moved);
   if (!order_deferred_) partitions_.find(key)->partition = moved;
 }
 
@@ -183,19 +183,19 @@ TableRecords::Order TableRecords::BuildOrder() const {
   };
   if (!partitioned()) {
     build(
-        hashed_, [](const HashedRef<ItemRecord>& ref) { return ref.target; },
-        [](const HashedRef<ItemRecord>& ref) { return RecordSlot(ref.target, 0); }, ByRecordKey{0},
-        order.tree);
+        hashed_, [](const HashedRef<ItemRecord>& ref) { return ref.target(); },
+        [](const HashedRef<ItemRecord>& ref) { return RecordSlot(ref.target(), 0); },
+        ByRecordKey{0}, order.tree);
     return order;
   }
   build(
       partition_index_,
       [](const PartitionRef& ref) -> const void* {
-        return ref.partition.single() ? static_cast<const void*>(ref.partition.record())
-                                      : ref.partition.partition();
+        const PartitionHandle handle = ref.partition();
+        return handle.single() ? static_cast<const void*>(handle.record()) : handle.partition();
       },
       [this](const PartitionRef& ref) {
-        return PartitionSlot{KeyPrefix(KeyOf(ref.partition)), ref.partition};
+        return PartitionSlot{KeyPrefix(KeyOf(ref.partition())), ref.partition()};
       },
       ByPartitionKey{this}, order.partitions);
   return order;
@@ -272,7 +272,7 @@ void TableRecords::Replace(ItemRecord* old, ItemRecord* record) {
   // Same key bytes: the same place in the order and the same hash bucket, so no rebalancing.
   const std::string_view key = old->key();
   ++changes_;
-  if (hashed_keys_) hashed_.find(key)->target = record;
+  if (hashed_keys_) hashed_.find(key)->set_target(record);
   if (!partitioned()) {
     if (!order_deferred_) tree_.find(key)->record = record;
     return;

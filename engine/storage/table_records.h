@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "engine/storage/item_records.h"
+#include "engine/storage/packed_ref.h"
 
 namespace ddbd {
 
@@ -92,7 +93,7 @@ class TableRecords {
   void ForEach(const F& f) const {
     if (!partitioned()) {
       if (order_deferred_) {
-        for (const HashedRef<ItemRecord>& ref : hashed_) f(ref.target);
+        for (const HashedRef<ItemRecord>& ref : hashed_) f(ref.target());
         return;
       }
       for (const RecordSlot& slot : tree_) f(static_cast<const ItemRecord*>(slot.record));
@@ -112,7 +113,7 @@ class TableRecords {
       }
     };
     if (order_deferred_) {
-      for (const PartitionRef& ref : partition_index_) each(ref.partition);
+      for (const PartitionRef& ref : partition_index_) each(ref.partition());
       return;
     }
     for (const PartitionSlot& slot : partitions_) each(slot.partition);
@@ -158,6 +159,8 @@ class TableRecords {
     }
     bool single() const { return (bits_ & 1) != 0; }
     Partition* partition() const { return reinterpret_cast<Partition*>(bits_); }
+    uintptr_t bits() const { return bits_; }
+    static PartitionHandle OfBits(uintptr_t bits) { return PartitionHandle(bits); }
     ItemRecord* record() const { return reinterpret_cast<ItemRecord*>(bits_ & ~uintptr_t{1}); }
     bool operator==(const PartitionHandle&) const = default;
 
@@ -206,30 +209,33 @@ class TableRecords {
   // Key bytes' hash in the hashes below: Abseil's own. absl::HashOf(std::string_view) goes to
   // std::hash (this Abseil's string_view is a type of its own), a byte-wise MurmurHash that
   // cost ~85 instructions a key, 8% of a start with a million items.
+  // Kept to PackedRef's 48 bits, as the sets' entries keep it.
   static size_t HashOfKey(std::string_view key) {
-    return absl::HashOf(absl::string_view(key.data(), key.size()));
+    return PackedRef::Hash(absl::HashOf(absl::string_view(key.data(), key.size())));
   }
 
   // The partition index: partitions by a hash of their bytes.
-  struct PartitionRef {
-    mutable PartitionHandle partition;
-    size_t hash;
+  struct PartitionRef : PackedRef {
+    PartitionRef(PartitionHandle handle, size_t hash) : PackedRef(handle.bits(), hash) {}
+    PartitionHandle partition() const { return PartitionHandle::OfBits(bits()); }
+    void set_partition(PartitionHandle handle) const { set_bits(handle.bits()); }
   };
   struct PartitionHash {
     using is_transparent = void;
     size_t operator()(std::string_view key) const { return HashOfKey(key); }
-    size_t operator()(const PartitionRef& ref) const { return ref.hash; }
+    size_t operator()(const PartitionRef& ref) const { return ref.hash(); }
   };
   struct PartitionEqual {
     using is_transparent = void;
     // A single item belongs to partition `key` when its key starts with it: partition bytes are
     // self-delimiting, so a partition's bytes are never a prefix of another's.
     bool operator()(const PartitionRef& ref, std::string_view key) const {
-      if (ref.partition.single()) return ref.partition.record()->key().starts_with(key);
+      const PartitionHandle handle = ref.partition();
+      if (handle.single()) return handle.record()->key().starts_with(key);
       // A matching partition is about to be searched: its slots start loading with its bytes.
-      const char* bytes = reinterpret_cast<const char*>(ref.partition.partition());
+      const char* bytes = reinterpret_cast<const char*>(handle.partition());
       for (int offset = 64; offset < 256; offset += 64) __builtin_prefetch(bytes + offset);
-      return ref.partition.partition()->key() == key;
+      return handle.partition()->key() == key;
     }
     bool operator()(std::string_view key, const PartitionRef& ref) const {
       return (*this)(ref, key);
@@ -237,7 +243,7 @@ class TableRecords {
     // Entries are only inserted for partitions not in the index, so two entries are equal only
     // when they are the same entry.
     bool operator()(const PartitionRef& a, const PartitionRef& b) const {
-      return a.partition == b.partition;
+      return a.bits() == b.bits();
     }
   };
   using PartitionIndex = absl::flat_hash_set<PartitionRef, PartitionHash, PartitionEqual>;
@@ -246,21 +252,23 @@ class TableRecords {
   // growing the set rehashes every entry, and reading each record for it held the table's write
   // lock for 87 ms when a million-item table doubled.
   template <typename T>
-  struct HashedRef {
-    mutable T* target;  // mutable: replaced in place, as the key stays
-    size_t hash;
+  struct HashedRef : PackedRef {
+    HashedRef(T* target, size_t hash) : PackedRef(reinterpret_cast<uintptr_t>(target), hash) {}
+    T* target() const { return reinterpret_cast<T*>(bits()); }
+    // Replaced in place, as the key stays.
+    void set_target(T* target) const { set_bits(reinterpret_cast<uintptr_t>(target)); }
   };
   template <typename T>
   struct KeyHash {
     using is_transparent = void;
     size_t operator()(std::string_view key) const { return HashOfKey(key); }
-    size_t operator()(const HashedRef<T>& ref) const { return ref.hash; }
+    size_t operator()(const HashedRef<T>& ref) const { return ref.hash(); }
   };
   template <typename T>
   struct KeyEqual {
     using is_transparent = void;
     static std::string_view KeyOf(std::string_view key) { return key; }
-    static std::string_view KeyOf(const HashedRef<T>& ref) { return ref.target->key(); }
+    static std::string_view KeyOf(const HashedRef<T>& ref) { return ref.target()->key(); }
     template <typename A, typename B>
     bool operator()(const A& a, const B& b) const {
       return KeyOf(a) == KeyOf(b);
