@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/deadline.h"
 #include "server/request_headers.h"
 #include "server/response_head.h"
 #include "server/session_registry.h"
@@ -33,12 +34,6 @@ using tcp = net::ip::tcp;
 constexpr uint32_t kHeaderLimitBytes = 16 * 1024;
 // An answer this large, once written, is worth handing its memory back to the system for.
 constexpr size_t kLargeAnswerBytes = size_t{1} << 20;
-
-int64_t SteadyNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // The most plaintext one TLS record carries.
 constexpr size_t kTlsRecordBytes = 16 * 1024;
@@ -63,7 +58,10 @@ std::string_view Reason(int status) {
 // destroying those showed up at ~4% of a GetItem's server CPU.
 using Executor = net::io_context::executor_type;
 using Socket = tcp::socket::rebind_executor<Executor>::other;
-using Stream = beast::basic_stream<tcp, Executor>;
+// The socket itself, not Beast's basic_stream: its timeouts armed a timer per read and write
+// (server/deadline.h replaces them), and each of its reads and writes was one composed
+// operation more, with its own hold on the context's work count.
+using Stream = Socket;
 using TlsStream = beast::ssl_stream<Stream>;
 
 // One connection: plain HTTP, or HTTPS (`kTls`: TLS 1.2 or newer, handshaken before the first
@@ -98,7 +96,7 @@ class Session final : public SessionBase,
     registry_.Add(this, this->weak_from_this());
     if constexpr (kTls) {
       net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
-        self->Lowest().expires_after(std::chrono::milliseconds(self->options_.request_timeout_ms));
+        self->deadline.Set(CoarseNowNs(), self->options_.request_timeout_ms);
         // Plain HTTP sent to the TLS port gets AWS's 400 (behaviours-to-match A2), not silence.
         beast::async_detect_ssl(self->Lowest(), self->buffer_,
                                 [self](beast::error_code ec, bool is_tls) {
@@ -134,8 +132,14 @@ class Session final : public SessionBase,
       spdlog::warn(
           "dropped a connection whose client had not taken a {}-byte answer in {} ms: "
           "the answers waiting for clients exceeded --answer-buffer-bytes",
-          bytes, (SteadyNs() - self->PendingSinceNs()) / 1'000'000);
+          bytes, (CoarseNowNs() - self->PendingSinceNs()) / 1'000'000);
       self->Close();
+    });
+  }
+
+  void TimeOut() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      if (self->deadline.Passed(CoarseNowNs())) self->Close();
     });
   }
 
@@ -153,12 +157,14 @@ class Session final : public SessionBase,
     parser_.emplace();
     parser_->body_limit(options_.body_limit_bytes);
     parser_->header_limit(kHeaderLimitBytes);
-    Lowest().expires_after(std::chrono::milliseconds(options_.request_timeout_ms));
+    // The whole request, headers trickled byte by byte included, within the timeout.
+    deadline.Set(CoarseNowNs(), options_.request_timeout_ms);
     http::async_read(stream_, buffer_, *parser_,
                      beast::bind_front_handler(&Session::OnRead, this->shared_from_this()));
   }
 
   void OnRead(beast::error_code ec, std::size_t /*bytes*/) {
+    deadline.Clear();  // the time to answer is not the client's
     if (ec == http::error::body_limit) return SendRefusal(http::status::payload_too_large);
     if (ec == http::error::header_limit) return SendRefusal(http::status::bad_request);
     // Malformed HTTP (a bad request line, header or chunk) is told so before the connection
@@ -253,13 +259,11 @@ class Session final : public SessionBase,
 
   void Send(std::shared_ptr<Answer> answer) {
     // One clock read for the write's deadline and the answer's start.
-    const auto now = std::chrono::steady_clock::now();
-    Lowest().expires_at(now + std::chrono::milliseconds(options_.request_timeout_ms));
+    const int64_t now = CoarseNowNs();
+    deadline.Set(now, options_.request_timeout_ms);
     // Counted against the server's budget until the client has taken it (Sent).
     const size_t bytes = answer->head.size() + answer->body.size();
-    pending_since_ns_.store(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count(),
-        std::memory_order_relaxed);
+    pending_since_ns_.store(now, std::memory_order_relaxed);
     pending_bytes_.store(bytes, std::memory_order_relaxed);
     registry_.AnswerPending(bytes);
     if constexpr (kTls) {
@@ -308,7 +312,7 @@ class Session final : public SessionBase,
   void ReleaseMemory(bool last) {
     if (!options_.release_memory) return;
     thread_local int64_t last_ns = 0;
-    const int64_t now = SteadyNs();
+    const int64_t now = CoarseNowNs();
     if (!last && now - last_ns < 1'000'000'000) return;
     last_ns = now;
     options_.release_memory();
@@ -320,8 +324,8 @@ class Session final : public SessionBase,
   void DrainThenClose() {
     if constexpr (kTls) return Close();  // TLS has no half-close of its own to drain behind
     beast::error_code ignored;
-    Lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
-    Lowest().expires_after(std::chrono::seconds(1));
+    Lowest().shutdown(tcp::socket::shutdown_send, ignored);
+    deadline.Set(CoarseNowNs(), 1000);
     Drain(std::make_shared<std::array<char, 16 * 1024>>());
   }
 
@@ -345,8 +349,8 @@ class Session final : public SessionBase,
 
   void Close() {
     beast::error_code ignored;
-    Lowest().socket().shutdown(tcp::socket::shutdown_send, ignored);
-    Lowest().socket().close(ignored);
+    Lowest().shutdown(tcp::socket::shutdown_send, ignored);
+    Lowest().close(ignored);
   }
 
   static std::conditional_t<kTls, TlsStream, Stream> MakeStream(
@@ -404,7 +408,8 @@ struct HttpServer::Impl {
         acceptor(io),
         tls_acceptor(io),
         signals(io, SIGINT, SIGTERM),
-        grace_timer(io) {
+        grace_timer(io),
+        sweep_timer(io) {
     registry.on_removed = [this] { OnSessionClosed(); };
     registry.metrics = options.metrics;
     registry.answer_budget_bytes = options.answer_budget_bytes;
@@ -433,7 +438,12 @@ struct HttpServer::Impl {
       }
       beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);  // answers are small: send them now
-      auto on_last_closed = [this] { net::post(io, [this] { grace_timer.cancel(); }); };
+      auto on_last_closed = [this] {
+        net::post(io, [this] {
+          grace_timer.cancel();
+          sweep_timer.cancel();
+        });
+      };
       if (tls) {
         std::make_shared<Session<true>>(std::move(socket), &*tls_context, router, options, registry,
                                         on_last_closed)
@@ -479,11 +489,26 @@ struct HttpServer::Impl {
     signals.cancel(ignored);
     for (auto& guard : idle_guards) guard.reset();  // threads end with their last connection
     for (auto& session : registry.Live()) session->StopWhenIdle();
-    if (registry.Empty()) return;
+    if (registry.Empty()) {
+      sweep_timer.cancel();
+      return;
+    }
     grace_timer.expires_after(std::chrono::milliseconds(options.shutdown_grace_ms));
     grace_timer.async_wait([this](beast::error_code ec) {
       if (ec) return;
       for (auto& context : contexts) context->stop();  // grace period over: drop what is left
+    });
+  }
+
+  // Closes the connections whose deadline has passed (server/deadline.h), every sweep period,
+  // until shutdown has seen the last connection close.
+  void Sweep() {
+    sweep_timer.expires_after(std::chrono::milliseconds(SweepPeriodMs(options.request_timeout_ms)));
+    sweep_timer.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      for (auto& session : registry.Expired(CoarseNowNs())) session->TimeOut();
+      if (stopping && registry.Empty()) return;
+      Sweep();
     });
   }
 
@@ -500,6 +525,7 @@ struct HttpServer::Impl {
   bool main_tls = false;
   net::signal_set signals;
   net::steady_timer grace_timer;
+  net::steady_timer sweep_timer;
   SessionRegistry registry;
   std::atomic<bool> stopping{false};
   std::atomic<bool> accept_paused[2] = {false, false};  // per listener, at --max-connections
@@ -581,6 +607,7 @@ void HttpServer::Run() {
   });
   impl_->Accept(false);
   if (impl_->tls_acceptor.is_open()) impl_->Accept(true);
+  impl_->Sweep();
   std::vector<std::thread> extra;
   for (size_t i = 1; i < impl_->contexts.size(); ++i) {
     net::io_context& context = *impl_->contexts[i];

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "server/deadline.h"
 #include "server/metrics.h"
 
 namespace ddbd {
@@ -34,6 +35,12 @@ class SessionBase {
   // Closes the connection from its own thread: its client stopped reading and the server's
   // budget for such answers is spent. `bytes`: the answer it had not taken, for the log.
   virtual void Drop(size_t bytes) = 0;
+  // Closes the connection from its own thread if its deadline has passed by then (it may have
+  // finished its I/O since the sweep saw it).
+  virtual void TimeOut() = 0;
+
+  // Set by the session on its own thread, read by the sweep (SessionRegistry::Expired).
+  Deadline deadline;
 };
 
 // Live sessions, so shutdown can close the idle ones. Sessions add themselves on start and
@@ -89,6 +96,17 @@ class SessionRegistry {
   bool Empty() {
     std::lock_guard lock(mutex_);
     return sessions_.empty();
+  }
+  // The sessions whose deadline had passed at `now_ns`. Each removes itself in its destructor
+  // under the lock, so its deadline is still there while the lock is held.
+  std::vector<std::shared_ptr<SessionBase>> Expired(int64_t now_ns) {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<SessionBase>> expired;
+    for (auto& [raw, handle] : sessions_) {
+      if (!raw->deadline.Passed(now_ns)) continue;
+      if (auto session = handle.lock()) expired.push_back(std::move(session));
+    }
+    return expired;
   }
 
  private:

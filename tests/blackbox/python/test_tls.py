@@ -10,6 +10,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import time
 import unittest
 import zlib
 
@@ -149,6 +150,32 @@ class Https(ServerTestCase):
         self.assertTrue(answer.startswith(b"HTTP/1.1 400 Bad Request\r\n"), answer)
         self.assertIn(b"The plain HTTP request was sent to HTTPS port", answer)
         self.assertNotIn(b"healthy", answer)
+
+
+class HttpsSlowClients(ServerTestCase):
+    """--request-timeout-ms bounds the handshake and each request over TLS as over plain HTTP."""
+    server_args = ("--tls-cert", CERT, "--tls-key", KEY, "--request-timeout-ms", "300")
+
+    def assert_closed_soon(self, sock, started):
+        sock.settimeout(5)
+        try:
+            self.assertEqual(sock.recv(100), b"")  # closed by the server
+        except (ConnectionResetError, ssl.SSLError):
+            pass
+        self.assertLess(time.monotonic() - started, 3)
+
+    def test_a_client_that_never_handshakes_is_dropped(self):
+        with socket.create_connection(("127.0.0.1", self.server.port)) as silent:
+            self.assert_closed_soon(silent, time.monotonic())
+
+    def test_a_stalled_request_over_tls_is_dropped_and_others_are_served(self):
+        context = ssl.create_default_context(cafile=CERT)
+        with context.wrap_socket(socket.create_connection(("127.0.0.1", self.server.port)),
+                                 server_hostname="localhost") as stalled:
+            stalled.sendall(b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{")
+            started = time.monotonic()
+            self.assertEqual(https_client(self.server.port).list_tables()["TableNames"].__class__, list)
+            self.assert_closed_soon(stalled, started)
 
 
 class HttpsBeside(unittest.TestCase):
