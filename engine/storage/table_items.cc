@@ -493,7 +493,9 @@ void TableItems::WhileHeld(const std::function<void()>& read) const {
 
 void TableItems::Walk(const KeyRange& range, bool forward, const Visit& visit,
                       int64_t moment_ms) const {
-  WaitForOrder();
+  // One partition's walk (a Query) needs no order across partitions: TableRecords::Walk finds
+  // it by hash, so a replayed table answers Queries while its tree is built.
+  if (range.partition.empty()) WaitForOrder();
   std::shared_lock lock(mutex_);
   if (moment_ms == kLatestState || history_ == nullptr) {
     items_.Walk(range, forward, visit);

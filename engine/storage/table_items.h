@@ -135,7 +135,8 @@ class TableItems {
   bool indexes_deferred() const { return indexes_deferred_.load(std::memory_order_relaxed); }
   // Before anything else reaches the table (the server answers only after): from now on, until
   // EndDeferredOrder has built its trees, writes and walks of the items wait (WaitForOrder), and
-  // until BuildDeferredIndexes has filled them, readers of an index. Point reads go on.
+  // until BuildDeferredIndexes has filled them, readers of an index. Point reads, and walks of
+  // one partition (a Query of the table), go on.
   void StartDeferredBuild();
   // Ends the deferred order (the trees built under the read lock, then put in place); true when
   // indexes are left for BuildDeferredIndexes to fill (their readers wait for it).

@@ -327,9 +327,21 @@ void TableRecords::Remove(ItemRecord* record) {
 }
 
 void TableRecords::Walk(const KeyRange& range, bool forward, const Visit& visit) const {
+  if (!partitioned() && hashed_keys_ && !range.partition.empty()) {
+    // One partition of a table without a sort key (a Query) is one item at most, whose key is
+    // the partition's bytes: found by the hash of keys, in a probe rather than a descent of the
+    // tree, and while a replayed table's tree is still to be built (TableItems::Walk: no wait).
+    if (ItemRecord* record = Find(range.partition)) {
+      const RecordSlot slot(record, range.partition.size());
+      WalkSlots(range.partition, ByRecordKey{range.partition.size()}, SlotSpan(&slot, 1), range,
+                forward, visit);
+    }
+    return;
+  }
   // Only a replay defers the order, on its one thread, and nothing walks a table then; a walk
-  // that did would end the deferral rather than miss items.
-  if (order_deferred_) [[unlikely]]
+  // that did would end the deferral rather than miss items. One partition's walk needs only the
+  // hash of partitions, current throughout.
+  if (order_deferred_ && range.partition.empty()) [[unlikely]]
     const_cast<TableRecords*>(this)->DeferOrder(false);
   if (!partitioned()) {
     WalkTree(tree_, range, forward, visit);

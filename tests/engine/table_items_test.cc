@@ -396,7 +396,8 @@ TEST_CASE("Indexes filled after a replay hold up reads of an index and writes, n
 }
 
 TEST_CASE(
-    "A replay's trees are built after it while item reads answer, and writes and walks wait") {
+    "A replay's trees are built after it while item reads and Queries answer, and writes and "
+    "walks wait") {
   // Store::Open marks a replayed table (StartDeferredBuild) before the server answers and builds
   // its trees on a thread of its own after (EndDeferredOrder): meanwhile a point read answers
   // from the hash, and a walk (which needs the order) and a write (which would miss the trees)
@@ -429,6 +430,22 @@ TEST_CASE(
   CHECK_FALSE(walked.load());
   CHECK_FALSE(written.load());
   CHECK(items.Get("k199").has_value());
+  // A walk of one partition (a Query: here the whole key, as in a table without a sort key)
+  // answers from the hash, within its bounds, both ways.
+  auto query = [&](const std::string& key, std::string lower, bool forward) {
+    std::vector<std::string> keys;
+    TableItems::KeyRange range{std::move(lower), true, key + "~", false, true, key};
+    items.Walk(range, forward, [&](std::string_view found, std::string_view, uint32_t) {
+      keys.emplace_back(found);
+      return true;
+    });
+    return keys;
+  };
+  CHECK(query("k150", "k150", true) == std::vector<std::string>{"k150"});
+  CHECK(query("k150", "k150", false) == std::vector<std::string>{"k150"});
+  CHECK(query("k150", "k151", true).empty());  // past it (an ExclusiveStartKey)
+  CHECK(query("k099", "k099", true).empty());  // no such item
+  CHECK_FALSE(walked.load());
   CHECK_FALSE(items.EndDeferredOrder());  // no indexes left to fill
   walker.join();
   writer.join();
