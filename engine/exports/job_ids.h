@@ -10,6 +10,7 @@ namespace ddbd {
 // How long an export's or import's ClientToken binds its parameters, as DynamoDB documents.
 inline constexpr int64_t kClientTokenMs = int64_t{8} * 3'600'000;
 
+// Ids made in this process have increasing time parts: `now_ms`, or 1 ms past the last id's.
 std::string NewJobId(int64_t now_ms);
 std::string NewClientToken();
 

@@ -18,6 +18,7 @@
 #include "engine/exports/export_record.h"
 #include "engine/exports/import_lines.h"
 #include "engine/exports/import_record.h"
+#include "engine/exports/job_ids.h"
 #include "engine/exports/table_at_moment.h"
 #include "engine/persistence/file_system.h"
 #include "engine/storage/point_in_time_history.h"
@@ -298,6 +299,21 @@ TEST_CASE("An import's record reads back whole, its table's description with it"
   CHECK(back.value().imported_item_count == 7);
   CHECK(back.value().input_compression_type == InputCompressionType::kGzip);
   CHECK(ImportFileName(d.import_arn) == "01700000000000-0badcafe.import");
+}
+
+}  // namespace
+}  // namespace ddbd
+
+namespace ddbd {
+namespace {
+
+TEST_CASE("Job ids made within one millisecond still sort in the order they were made") {
+  const std::string first = NewJobId(1'000'000);
+  const std::string second = NewJobId(1'000'000);
+  const std::string third = NewJobId(999'999);  // a clock that stepped back
+  CHECK(first < second);
+  CHECK(second < third);
+  CHECK(second.size() == 23);  // 14 digits of ms, '-', 8 hex digits
 }
 
 }  // namespace
