@@ -20,7 +20,6 @@ namespace ddbd {
 namespace {
 
 namespace net = boost::asio;
-using tcp = net::ip::tcp;
 
 }  // namespace
 
@@ -51,7 +50,7 @@ struct HttpServer::Impl {
 
   // Accepts on `listener`: the API port (HTTPS when main_tls), or the --tls-port one.
   void Accept(bool tls_listener) {
-    tcp::acceptor& listener = tls_listener ? tls_acceptor : acceptor;
+    net::ip::tcp::acceptor& listener = tls_listener ? tls_acceptor : acceptor;
     const bool tls = tls_listener || main_tls;
     // Connections go to the threads in turn.
     net::io_context& owner = *contexts[next_context++ % contexts.size()];
@@ -62,7 +61,7 @@ struct HttpServer::Impl {
         return;
       }
       boost::system::error_code ignored;
-      socket.set_option(tcp::no_delay(true), ignored);  // answers are small: send them now
+      socket.set_option(net::ip::tcp::no_delay(true), ignored);  // answers are small: send them now
       auto on_last_closed = [this] {
         net::post(io, [this] {
           grace_timer.cancel();
@@ -91,7 +90,7 @@ struct HttpServer::Impl {
     for (int listener = 0; listener < 2; ++listener) {
       if (!accept_paused[listener].exchange(false)) continue;
       net::post(io, [this, listener] {
-        tcp::acceptor& which = listener == 1 ? tls_acceptor : acceptor;
+        net::ip::tcp::acceptor& which = listener == 1 ? tls_acceptor : acceptor;
         if (!stopping && which.is_open()) Accept(listener == 1);
       });
     }
@@ -137,8 +136,8 @@ struct HttpServer::Impl {
   // Keep the other threads' contexts running while they have no connection.
   std::vector<net::executor_work_guard<Executor>> idle_guards;
   size_t next_context = 0;
-  tcp::acceptor acceptor;                        // --port: HTTP, or HTTPS when main_tls
-  tcp::acceptor tls_acceptor;                    // --tls-port: HTTPS beside HTTP
+  net::ip::tcp::acceptor acceptor;               // --port: HTTP, or HTTPS when main_tls
+  net::ip::tcp::acceptor tls_acceptor;           // --tls-port: HTTPS beside HTTP
   std::optional<net::ssl::context> tls_context;  // with --tls-cert and --tls-key
   bool main_tls = false;
   net::signal_set signals;
@@ -156,10 +155,10 @@ HttpServer::~HttpServer() = default;
 
 namespace {
 
-bool Bind(tcp::acceptor& acceptor, const net::ip::address& address, uint16_t port,
+bool Bind(net::ip::tcp::acceptor& acceptor, const net::ip::address& address, uint16_t port,
           const std::string& host, std::string& error) {
   boost::system::error_code ec;
-  const tcp::endpoint endpoint(address, port);
+  const net::ip::tcp::endpoint endpoint(address, port);
   acceptor.open(endpoint.protocol(), ec);
   if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
