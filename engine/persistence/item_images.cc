@@ -75,6 +75,33 @@ std::string EncodeItemPutImage(std::string_view table_id, std::string_view key,
   return payload;
 }
 
+std::string EncodeItemPutNumbered(uint64_t table_number, std::string_view key,
+                                  std::string_view blob, uint32_t item_size, size_t payload_at) {
+  std::string payload;
+  payload.reserve(kItemPutNumberedPrefixBytes + sizeof(ItemRecord) + key.size() + blob.size() +
+                  kAlign);
+  const size_t padding = PaddingTo(payload_at + sizeof(table_number) + 1);
+  payload.append(reinterpret_cast<const char*>(&table_number), sizeof(table_number));
+  payload.push_back(static_cast<char>(padding));
+  payload.append(padding, '\0');
+  AppendImage(payload, key, blob, item_size);
+  return payload;
+}
+
+Result<NumberedItemImage> DecodeItemPutNumbered(std::string_view payload) {
+  NumberedItemImage put;
+  constexpr size_t kNumber = sizeof(put.table_number);
+  if (payload.size() < kNumber + 1) return Error::Internal("malformed log record: a numbered put");
+  std::memcpy(&put.table_number, payload.data(), kNumber);
+  const auto padding = static_cast<uint8_t>(payload[kNumber]);
+  const size_t start = kNumber + 1 + padding;
+  if (padding >= kAlign || start > payload.size()) {
+    return Error::Internal("malformed log record: a numbered put");
+  }
+  put.images = payload.substr(start);
+  return put;
+}
+
 Result<ItemImages> DecodeItemImages(std::string_view payload) {
   auto malformed = [] { return Error::Internal("malformed log record: item images"); };
   if (payload.size() < 4 + 1) return malformed();  // the id's length, the pad's

@@ -41,13 +41,13 @@ uint64_t Journal::Append(JournalKind kind, const std::string& payload, LogGroup*
 
 void Journal::Register(uint64_t items_id, const std::string& table_id) {
   std::lock_guard lock(ids_mutex_);
-  table_ids_[items_id] = table_id;
+  table_ids_[items_id] = {table_id, false};
 }
 
 uint64_t Journal::TableCreated(uint64_t items_id, const TableDescription& table) {
   {
     std::lock_guard lock(ids_mutex_);
-    table_ids_[items_id] = table.table_id;
+    table_ids_[items_id] = {table.table_id, false};
   }
   return Append(JournalKind::kTableCreated, EncodeTableDescription(table));
 }
@@ -62,7 +62,7 @@ uint64_t Journal::TableDeleted(uint64_t items_id) {
     std::lock_guard lock(ids_mutex_);
     auto it = table_ids_.find(items_id);
     if (it == table_ids_.end()) return 0;
-    table_id = std::move(it->second);
+    table_id = std::move(it->second.table_id);
     table_ids_.erase(it);
   }
   return Append(JournalKind::kTableDeleted, EncodeItemRecord({table_id, {}, {}, 0, 0, {}}));
@@ -95,12 +95,22 @@ void Journal::OnCommit(const ChangeRecord& change) {
     version.swap(change.log->replica_version);
   }
   if (change.kind == ChangeKind::kNone) return;
+  // A put (but a replicated table's, whose record holds its write version) names its table by
+  // number (kItemPutNumbered); deletions and versioned puts by id.
+  const bool numbered = change.kind != ChangeKind::kRemove && !version;
   std::string table_id;
   {
     std::lock_guard lock(ids_mutex_);
     auto it = table_ids_.find(change.table_id);
     if (it == table_ids_.end()) return;
-    table_id = it->second;
+    if (!numbered) {
+      table_id = it->second.table_id;
+    } else if (!it->second.bound) {
+      // Before the table's first numbered put in this process, and under the lock: a put that
+      // finds the number bound reaches the log after the binding.
+      Append(JournalKind::kTableNumber, EncodeTableNumber({change.table_id, it->second.table_id}));
+      it->second.bound = true;
+    }
   }
   // The scope's group (a transaction's), else with its stream record one group of its own: after
   // a crash the change is there with its record or neither is.
@@ -108,23 +118,23 @@ void Journal::OnCommit(const ChangeRecord& change) {
   LogGroup pair(streamed.empty() || outer != nullptr ? nullptr : this);
   LogGroup* into = outer != nullptr ? outer : streamed.empty() ? nullptr : &pair;
   uint64_t ticket = 0;
-  if (change.kind != ChangeKind::kRemove && !version) {
+  if (numbered) {
     // The item as memory keeps it, which recovery uses where it lies in the mapped segment: its
     // record's payload, or a group's member after the members before it and its field's header
     // (sized for the payload's most zeros; where it comes out shorter and its length's varint a
     // byte less, the image is unaligned and recovery copies it).
     size_t payload_at = kLogRecordHeaderBytes;
     if (into != nullptr) {
-      const size_t most = 4 + table_id.size() + 1 + 3 + sizeof(ItemRecord) + change.key.size() +
+      const size_t most = kItemPutNumberedPrefixBytes + sizeof(ItemRecord) + change.key.size() +
                           change.new_item.size() + 3;
       payload_at +=
           into->gathered_.bytes().size() +
-          FieldWriter::BytesHeaderSize(static_cast<uint32_t>(JournalKind::kItemPutImage), most);
+          FieldWriter::BytesHeaderSize(static_cast<uint32_t>(JournalKind::kItemPutNumbered), most);
     }
-    ticket = Append(
-        JournalKind::kItemPutImage,
-        EncodeItemPutImage(table_id, change.key, change.new_item, change.new_size, payload_at),
-        into);
+    ticket = Append(JournalKind::kItemPutNumbered,
+                    EncodeItemPutNumbered(change.table_id, change.key, change.new_item,
+                                          change.new_size, payload_at),
+                    into);
   } else {
     ItemRecordFields fields{table_id, change.key, {}, 0, 0, {}};
     if (change.kind != ChangeKind::kRemove) {

@@ -110,7 +110,12 @@ class Journal final : public CommitObserver, public StreamRecordSink {
 
   std::unique_ptr<LogWriter> writer_;
   std::mutex ids_mutex_;
-  absl::flat_hash_map<uint64_t, std::string> table_ids_;  // TableItems id -> TableId
+  struct TableName {
+    std::string table_id;
+    bool bound = false;  // its number's kTableNumber is in the log (this process's)
+  };
+  // By TableItems id, which is also the table's number in the log (kItemPutNumbered).
+  absl::flat_hash_map<uint64_t, TableName> table_ids_;
   std::mutex mutex_;
   uint64_t appended_ = 0;              // tickets given out: records appended, in log order
   uint64_t durable_ = 0;               // records the log has answered for, in order

@@ -1,5 +1,7 @@
 #include "engine/persistence/journal_records.h"
 
+#include <cstring>
+
 #include "engine/persistence/fields.h"
 
 namespace ddbd {
@@ -23,6 +25,21 @@ std::string EncodeItemRecord(const ItemRecordFields& fields) {
     writer.Bytes(kVersionRegion, fields.version_region);
   }
   return writer.Take();
+}
+
+std::string EncodeTableNumber(const TableNumberFields& fields) {
+  std::string payload(sizeof(fields.number), '\0');
+  std::memcpy(payload.data(), &fields.number, sizeof(fields.number));  // little-endian hosts only
+  payload.append(fields.table_id);
+  return payload;
+}
+
+Result<TableNumberFields> DecodeTableNumber(std::string_view payload) {
+  TableNumberFields fields;
+  if (payload.size() <= sizeof(fields.number)) return Error::Internal("malformed table number");
+  std::memcpy(&fields.number, payload.data(), sizeof(fields.number));
+  fields.table_id = payload.substr(sizeof(fields.number));
+  return fields;
 }
 
 Result<ItemRecordFields> DecodeItemRecord(std::string_view payload) {

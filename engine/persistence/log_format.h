@@ -12,7 +12,7 @@
 // cut short, and a reader can find the records after a damaged one. The zeros (version 7; a
 // record's CRC does not cover them, a group's does) start every record at a file offset that
 // is a multiple of 4, so a payload can hold an item's record as memory keeps it, aligned, which
-// recovery uses where it lies in the mapped file (journal_records.h, kItemPutImage).
+// recovery uses where it lies in the mapped file (journal_records.h, kItemPutNumbered).
 // Still read: version 2 (the same without the zeros) and version 1 (ddbd 0.1.0: no length
 // check, u32 length | u32 CRC | u8 kind | payload, and a 16-byte header without the previous
 // segment). Kinds are the engine's to define; a later feature adds kinds, not a format.

@@ -98,6 +98,10 @@ Status Store::WriteCheckpoint(uint64_t number, const std::vector<CheckpointTable
     described.item_count = table.items->item_count();
     AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableCreated),
                     EncodeTableDescription(described));
+    // Its number in the log, for the puts after the checkpoint: the record that bound it in
+    // this process may be in a segment the checkpoint replaces (journal_records.h).
+    AppendLogRecord(buffer, static_cast<uint8_t>(JournalKind::kTableNumber),
+                    EncodeTableNumber({table.items->id(), table_id}));
     // Items as images of their records (item_images.h), which a replay uses where they lie; a
     // replicated table's as records with their write versions.
     ItemImagesWriter images(table_id);

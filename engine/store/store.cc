@@ -148,6 +148,8 @@ Status Store::Open() {
     mapped[replay.index].reset();
   }
   item_table_ = nullptr;
+  numbered_table_ = nullptr;
+  table_numbers_.clear();
   CopyOutOfSparseMappings();
   ReportRecovery(plan, summaries, replayed_records, log_bytes,
                  std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -254,14 +256,17 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
   auto replayed_stream = [this](std::string_view arn) { return catalog_.streams.FindAny(arn); };
   // A group's members come through here one by one.
   if (kind != static_cast<uint8_t>(JournalKind::kItemPutImage) &&
+      kind != static_cast<uint8_t>(JournalKind::kItemPutNumbered) &&
       kind != static_cast<uint8_t>(JournalKind::kGroup)) {
     LoadPendingPuts();
   }
   if (kind != static_cast<uint8_t>(JournalKind::kItemPut) &&
       kind != static_cast<uint8_t>(JournalKind::kItemPutImage) &&
+      kind != static_cast<uint8_t>(JournalKind::kItemPutNumbered) &&
       kind != static_cast<uint8_t>(JournalKind::kItemDeleted) &&
       kind != static_cast<uint8_t>(JournalKind::kGroup)) {
     item_table_ = nullptr;
+    numbered_table_ = nullptr;  // a kTableNumber among them may bind its number anew
   }
   switch (static_cast<JournalKind>(kind)) {
     case JournalKind::kTableCreated: {
@@ -360,8 +365,33 @@ Status Store::Replay(uint8_t kind, std::string_view payload) {
                   fields.value().size);
       return Ok{};
     }
-    case JournalKind::kItemPutImage:
-      return ReplayItemPutImage(payload);
+    case JournalKind::kItemPutImage: {
+      auto images = DecodeItemImages(payload);
+      if (!images.ok()) return images.error();
+      TableItems* items = ItemTable(images.value().table_id);
+      if (items == nullptr) return MalformedRecord("an item of an unknown table");
+      return ReplayItemPut(*items, images.value().images);
+    }
+    case JournalKind::kTableNumber: {
+      auto bound = DecodeTableNumber(payload);
+      if (!bound.ok()) return bound.error();
+      table_numbers_[bound.value().number] = std::string(bound.value().table_id);
+      return Ok{};
+    }
+    case JournalKind::kItemPutNumbered: {
+      auto put = DecodeItemPutNumbered(payload);
+      if (!put.ok()) return put.error();
+      // A log's puts mostly follow each other table by table: the last one's table is kept.
+      if (numbered_table_ == nullptr || put.value().table_number != numbered_number_) {
+        auto bound = table_numbers_.find(put.value().table_number);
+        if (bound == table_numbers_.end())
+          return MalformedRecord("a put of an unbound table number");
+        numbered_table_ = ItemTable(bound->second);
+        if (numbered_table_ == nullptr) return MalformedRecord("an item of an unknown table");
+        numbered_number_ = put.value().table_number;
+      }
+      return ReplayItemPut(*numbered_table_, put.value().images);
+    }
     case JournalKind::kItemImages:
       return ReplayItemImages(payload, /*wide=*/false);
     case JournalKind::kItemImagesWide:
@@ -471,18 +501,15 @@ Status Store::ReplayItemImages(std::string_view payload, bool wide) {
   return Ok{};
 }
 
-Status Store::ReplayItemPutImage(std::string_view payload) {
-  auto images = DecodeItemImages(payload);
-  if (!images.ok()) return images.error();
-  ItemImageReader reader(images.value().images);
+Status Store::ReplayItemPut(TableItems& table, std::string_view image_bytes) {
+  ItemImageReader reader(image_bytes);
   if (!reader.Next()) return MalformedRecord("an item's image");
   const char* image = reader.image();
   const std::string_view key = reader.key();
   const std::string_view blob = reader.blob();
   const uint32_t item_size = reader.item_size();
   if (reader.Next() || !reader.ok()) return MalformedRecord("an item's image");
-  TableItems* items = ItemTable(images.value().table_id);
-  if (items == nullptr) return MalformedRecord("an item of an unknown table");
+  TableItems* items = &table;
   if (!items->indexes_deferred()) {
     return Error::Internal("a replayed item of a table whose indexes are not deferred");
   }

@@ -6,6 +6,8 @@
 // Thread safety: Open and StartCheckpointer before the engine serves; the rest from any thread.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -81,9 +83,9 @@ class Store {
   // mapping adopted by mapped_records.h), or copies where they cannot (unaligned, none left).
   // `wide`: a kItemImagesWide record, whose items are copied.
   Status ReplayItemImages(std::string_view payload, bool wide);
-  // A kItemPutImage record: the put of its item, its record where it lies when it can, loaded
-  // with the puts after it (pending_puts_).
-  Status ReplayItemPutImage(std::string_view payload);
+  // A kItemPutImage or kItemPutNumbered record's image (`image_bytes`): the put of its item into
+  // `table`, its record where it lies when it can, loaded with the puts after it (pending_puts_).
+  Status ReplayItemPut(TableItems& table, std::string_view image_bytes);
   // Hands the pending puts to their table (any record but a put needs the ones before it in).
   void LoadPendingPuts();
   // After a failed replay: the pending puts go without a table.
@@ -122,6 +124,11 @@ class Store {
   // start. Forgotten at every record that is not an item's (a table created, changed, deleted).
   std::string item_table_id_;
   TableItems* item_table_ = nullptr;
+  // The tables' numbers in the log (kTableNumber), as bound so far, and the table of the last
+  // numbered put (forgotten with item_table_).
+  absl::flat_hash_map<uint64_t, std::string> table_numbers_;
+  uint64_t numbered_number_ = 0;
+  TableItems* numbered_table_ = nullptr;
   RequestTokens& request_tokens_;  // transactions' ClientRequestTokens, logged and replayed
   const EngineOptions& options_;
   const Clock& clock_;

@@ -309,6 +309,7 @@ struct LoggedPuts {
   size_t images = 0;
   size_t aligned = 0;
   size_t other_puts = 0;  // kItemPut
+  size_t named = 0;       // of the images, kItemPutImage's (the table by id), not numbered
 };
 
 void CountLoggedPut(uint8_t kind, std::string_view payload, const std::string& file,
@@ -321,11 +322,21 @@ void CountLoggedPut(uint8_t kind, std::string_view payload, const std::string& f
     CHECK(members.ok());
   }
   if (kind == static_cast<uint8_t>(JournalKind::kItemPut)) ++counted.other_puts;
-  if (kind != static_cast<uint8_t>(JournalKind::kItemPutImage)) return;
+  std::string_view image;
+  if (kind == static_cast<uint8_t>(JournalKind::kItemPutNumbered)) {  // what ddbd writes now
+    auto put = DecodeItemPutNumbered(payload);
+    REQUIRE(put.ok());
+    image = put.value().images;
+  } else if (kind == static_cast<uint8_t>(JournalKind::kItemPutImage)) {
+    ++counted.named;
+    auto images = DecodeItemImages(payload);
+    REQUIRE(images.ok());
+    image = images.value().images;
+  } else {
+    return;
+  }
   ++counted.images;
-  auto images = DecodeItemImages(payload);
-  REQUIRE(images.ok());
-  ItemImageReader reader(images.value().images);
+  ItemImageReader reader(image);
   REQUIRE(reader.Next());
   if (static_cast<size_t>(reader.image() - file.data()) % alignof(ItemRecord) == 0) {
     ++counted.aligned;
@@ -364,6 +375,7 @@ TEST_CASE("A replay points records at the log's puts, and the segment goes with 
   // Each put is its item's image, aligned in the segment (no checkpoint was written).
   const LoggedPuts logged = CountLoggedPuts(files);
   CHECK(logged.images == kItems);
+  CHECK(logged.named == 0);  // each names its table by its number
   CHECK(logged.aligned == kItems);
   CHECK(logged.other_puts == 0);
   const int mapped = mapped_records::Mapped();
@@ -494,6 +506,7 @@ TEST_CASE("A put logged with its stream record (a group's member) is an aligned 
   }
   const LoggedPuts logged = CountLoggedPuts(files);
   CHECK(logged.images == kItems + 100);
+  CHECK(logged.named == 0);
   CHECK(logged.aligned == logged.images);
   const int mapped = mapped_records::Mapped();
   REQUIRE(mapped_records::Adopted() + 2 <= mapped_records::kMaxRegions);

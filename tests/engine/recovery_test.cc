@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/model/item_codec.h"
+#include "engine/persistence/journal_records.h"
 #include "engine/persistence/log_format.h"
 #include "engine/persistence/log_writer.h"
 #include "tests/engine/engine_calls.h"
@@ -23,10 +24,10 @@ namespace {
 CreateTableArgs RecoveryTable() { return testing::OnDemandHashTable("Orders"); }
 
 // The keys an engine holds (empty without the table).
-std::set<std::string> Keys(Engine& engine) {
+std::set<std::string> Keys(Engine& engine, const std::string& table = "Orders") {
   std::set<std::string> keys;
   ScanArgs args;
-  args.table_name = "Orders";
+  args.table_name = table;
   auto scanned = engine.Scan(args);
   if (!scanned.ok()) return keys;
   for (const std::string_view blob : scanned.value().item_blobs) {
@@ -91,15 +92,28 @@ struct TwoSegments {
   }
 };
 
+// A segment's records but the tables' numbers (kTableNumber, which each process writes before
+// its first put of a table): in TwoSegments, the puts.
+std::vector<LogRecord> Puts(const std::vector<LogRecord>& records) {
+  std::vector<LogRecord> puts;
+  for (const LogRecord& record : records) {
+    if (record.kind != static_cast<uint8_t>(JournalKind::kTableNumber)) puts.push_back(record);
+  }
+  return puts;
+}
+
 // The keys of the second segment's records whose group (each write is one: log_format.h) ends
 // before `offset`: what a crash that cut the segment there keeps.
 std::set<std::string> KeptBefore(const std::string& second, size_t offset) {
   const std::set<std::string> first = {"a0", "a1", "a2", "a3", "a4"};
   std::set<std::string> kept = first;
   const std::vector<LogRecord> records = ReadLog("log", second).value().records.All();
+  size_t put = 0;
   for (size_t i = 0; i < records.size(); ++i) {
+    if (records[i].kind == static_cast<uint8_t>(JournalKind::kTableNumber)) continue;
     const size_t end = i + 1 < records.size() ? records[i + 1].group_offset : second.size();
-    if (end <= offset) kept.insert("b" + std::to_string(i));
+    if (end <= offset) kept.insert("b" + std::to_string(put));
+    ++put;
   }
   return kept;
 }
@@ -217,7 +231,8 @@ TEST_CASE(
   CHECK(refused.error ==
         "db/0000000001.log: record length damaged at offset 32; starting would lose " +
             std::to_string(first.size() - damaged_at) + " bytes of this file (" +
-            std::to_string(readable) + " readable records), and 1 later segment (5 records, " +
+            std::to_string(readable) +
+            " readable records), and 1 later segment (6 records, " +  // the table's number, 5 puts
             std::to_string(files->ReadFile(store.second).value().size()) +
             " bytes). ddbd does not start with part of its data missing; to start from the log "
             "up to this point and move the rest to db/lost/, start it with --wal-recovery-mode "
@@ -249,7 +264,7 @@ TEST_CASE("Point-in-time recovery keeps everything before damage in a later segm
   TwoSegments store;
   std::string second = store.files.ReadFile(store.second).value();
   const LogContents contents = ReadLog("log", second).value();
-  second[contents.records.All()[2].offset + kLogRecordHeaderBytes + 3] ^= 0x10;  // b2's payload
+  second[Puts(contents.records.All())[2].offset + kLogRecordHeaderBytes + 3] ^= 0x10;  // b2's
   auto files = store.With(store.second, second);
   Opened opened = RecoveryOpen(*files, store.clock, WalRecoveryMode::kPointInTime);
   REQUIRE(opened.engine);
@@ -271,9 +286,68 @@ TEST_CASE("Every recovery reports what it did, a torn tail names file, offset an
   CHECK(opened.said[0] == "db/0000000002.log: ignored " + std::to_string(second.size() - 3 - last) +
                               " bytes from offset " + std::to_string(last) +
                               " (group cut short): a write cut short, never acknowledged");
-  CHECK(opened.said[1].starts_with("recovered db: 10 records ("));
+  // The table, a0-a4, b0-b3 (b4 torn) and each process's number for the table.
+  CHECK(opened.said[1].starts_with("recovered db: 12 records ("));
   CHECK(opened.said[1].find("from 2 segments (0000000001.log to 0000000002.log), 1 torn tail "
                             "ignored, in ") != std::string::npos);
+}
+
+// The tables' numbers bound in a store's segments (kTableNumber), in log order.
+std::vector<std::pair<uint64_t, std::string>> Bindings(MemoryFileSystem& files) {
+  std::vector<std::pair<uint64_t, std::string>> bound;
+  const std::vector<std::string> names = files.List("db").value();
+  for (const std::string& name : names) {
+    if (!LogSegmentNumber(name)) continue;
+    const std::string bytes = files.ReadFile("db/" + name).value();
+    const std::vector<LogRecord> records = ReadLog(name, bytes).value().records.All();
+    for (const LogRecord& record : records) {
+      if (record.kind != static_cast<uint8_t>(JournalKind::kTableNumber)) continue;
+      auto fields = DecodeTableNumber(record.payload);
+      REQUIRE(fields.ok());
+      bound.emplace_back(fields.value().number, std::string(fields.value().table_id));
+    }
+  }
+  return bound;
+}
+
+TEST_CASE("A put names its table by a number each process binds, again if it must") {
+  ManualClock clock;
+  MemoryFileSystem files;
+  {
+    // The first process numbers "Zones" 1 and "Orders" 2; its checkpoint binds both again (the
+    // segment that bound them goes), and its last put is "Orders"' by number 2 after it.
+    Opened first = RecoveryOpen(files, clock);
+    REQUIRE(first.engine);
+    REQUIRE(first.engine->CreateTable(testing::OnDemandHashTable("Zones")).ok());
+    REQUIRE(first.engine->CreateTable(RecoveryTable()).ok());
+    REQUIRE(testing::Put(*first.engine, "Zones", {{"pk", S("z0")}}).ok());
+    REQUIRE(testing::Put(*first.engine, "Orders", {{"pk", S("a0")}}).ok());
+    REQUIRE(first.engine->Checkpoint(true).value());
+    REQUIRE(testing::Put(*first.engine, "Orders", {{"pk", S("a1")}}).ok());
+    REQUIRE(testing::WaitDurable(*first.engine).ok());
+  }
+  {
+    // The second recreates the tables in the checkpoint's order, by name: "Orders" gets 1 and
+    // "Zones" 2, each bound anew before its first put.
+    Opened second = RecoveryOpen(files, clock);
+    REQUIRE(second.engine);
+    REQUIRE(testing::Put(*second.engine, "Orders", {{"pk", S("b0")}}).ok());
+    REQUIRE(testing::Put(*second.engine, "Zones", {{"pk", S("z1")}}).ok());
+    REQUIRE(testing::Put(*second.engine, "Orders", {{"pk", S("b1")}}).ok());
+    REQUIRE(testing::WaitDurable(*second.engine).ok());
+  }
+  const auto bound = Bindings(files);
+  REQUIRE(bound.size() == 4);  // the checkpoint's two, then once per table in the second
+  CHECK(bound[0].first == 2);
+  CHECK(bound[1].first == 1);
+  CHECK(bound[2].first == 1);  // bound[0]'s table ("Orders") by bound[1]'s number
+  CHECK(bound[2].second == bound[0].second);
+  CHECK(bound[3].first == 2);
+  CHECK(bound[3].second == bound[1].second);
+  Opened third = RecoveryOpen(files, clock);
+  REQUIRE(third.engine);
+  CHECK(Keys(*third.engine) == std::set<std::string>{"a0", "a1", "b0", "b1"});
+  CHECK(Keys(*third.engine, "Zones") == std::set<std::string>{"z0", "z1"});
 }
 
 TEST_CASE("A store written by the previous release (log format 1) opens and recovers all") {

@@ -149,7 +149,7 @@ class Persistence(unittest.TestCase):
         commit 5e8e911: a table with a global index, 30 items written four times, a checkpoint
         written in the background, kill -9, then a restart, a delete, an update and five new
         items, kill -9). Everything is there; later puts go to a format 7 segment as item images
-        (kind 17), which a restart reads too."""
+        (kind 19), which a restart reads too."""
         import shutil
         import struct
         fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-format-2-puts")
@@ -173,6 +173,31 @@ class Persistence(unittest.TestCase):
         ddb = self.start()
         items = self.check_orders_fixture(ddb, 39, last=("c09", "o39"), updated=("c01", "o01"))
         self.assertEqual(sum(1 for i in items if i["note"]["S"] == "z" * 200), 5)
+
+    def test_a_log_of_puts_naming_their_table_opens_and_goes_on_with_table_numbers(self):
+        """Issue 48: a log whose puts each carry their table's 36-byte id (kind 17;
+        tests/blackbox/fixtures/db-item-put-images, made by the binary of commit 2869de1: a table
+        with a global index, 30 items, a delete and an update, kill -9; the segment cut to 8 KiB,
+        only zeros after its last group). Everything is there; later puts name the table by a
+        number bound once (kinds 18 and 19), which a restart reads too."""
+        import shutil
+        fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "db-item-put-images")
+        shutil.copytree(fixture, self.directory.name, dirs_exist_ok=True)
+        ddb = self.start()
+        self.check_orders_fixture(ddb, 29, last=("c09", "o29"), updated=("c01", "o01"))
+        table_id = ddb.describe_table(TableName="Orders")["Table"]["TableId"].encode()
+        for i in range(30, 35):
+            ddb.put_item(TableName="Orders", Item={"pk": S("c%02d" % (i % 10)), "sk": S("o%02d" % i),
+                                                   "status": S("open"), "note": S("n" * 150)})
+        self.kill()
+        newest = max(n for n in os.listdir(self.directory.name) if n.endswith(".log"))
+        with open(os.path.join(self.directory.name, newest), "rb") as segment:
+            records = segment.read()
+        self.assertEqual(records.count(b"n" * 150), 5)
+        self.assertEqual(records.count(table_id), 1)  # its number's binding, not each put
+        ddb = self.start()
+        items = self.check_orders_fixture(ddb, 34, last=("c04", "o34"), updated=("c01", "o01"))
+        self.assertEqual(sum(1 for i in items if i.get("note") == S("n" * 150)), 5)
 
     def test_a_checkpoint_of_wide_item_images_opens_and_is_rewritten_packed(self):
         """Issue 48: a checkpoint whose items are images with the records' former 12-byte header
@@ -246,7 +271,8 @@ class Persistence(unittest.TestCase):
         self.assertEqual(refused.returncode, 1)
         self.assertIn("ddbd: --db-path %s: %s/0000000001.log: record length damaged at offset 32; starting "
                       "would lose " % (self.directory.name, self.directory.name), refused.stderr)
-        self.assertIn("(10 readable records)", refused.stderr)
+        # The ten puts and the table's number in the log (the table's own record is the damaged one).
+        self.assertIn("(11 readable records)", refused.stderr)
         self.assertIn("--wal-recovery-mode point-in-time", refused.stderr)
         ddb = self.start("--wal-recovery-mode", "point-in-time")
         self.assertEqual(ddb.list_tables()["TableNames"], [])
