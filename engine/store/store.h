@@ -100,6 +100,12 @@ class Store {
   void CopyOutOfSparseMappings();
   // The table of TableId `table_id` for an item record, through item_table_; null if none.
   TableItems* ItemTable(std::string_view table_id);
+  // The table a kItemPutNumbered record's `number` names (its latest kTableNumber), through
+  // numbered_table_; InternalServerError (malformed) for a number no record bound, or a table
+  // that is not there.
+  Result<TableItems*> NumberedTable(uint64_t number);
+  // InternalServerError: "malformed log record: <what>".
+  static Error MalformedRecord(const std::string& what);
 
   Catalog& catalog_;
   // The segment being replayed: its bytes (no table in it reserves room for more items than
